@@ -1,0 +1,111 @@
+/**
+ * The storage contract: bytes in, bytes out, revisions are numbers.
+ *
+ * Every write gets a new, strictly increasing store-wide revision (etcd's revision; the embedded
+ * store's row id). `modRevision` of a key is the revision of its last write; it is the object's
+ * resourceVersion. Nothing above this layer knows about etcd or SQLite.
+ */
+
+/** One stored key at one revision. */
+export interface KeyValue {
+  key: string;
+  value: Buffer;
+  /** Revision at which the key was (last) created. */
+  createRevision: number;
+  /** Revision of the write that produced this value (for a deletion event: the deletion's revision). */
+  modRevision: number;
+}
+
+export interface ListOptions {
+  /** Read at this revision (exact snapshot); 0 or absent = the current revision. */
+  revision?: number;
+  /** At most this many items; 0 or absent = no limit. */
+  limit?: number;
+  /** Start at this full key (inclusive) instead of the prefix itself; must lie under the prefix. */
+  startKey?: string;
+}
+
+export interface ListResult {
+  items: KeyValue[];
+  /** The revision the list was read at (the current revision when none was asked). */
+  revision: number;
+  /** True when keys under the prefix remain after the last item. */
+  more: boolean;
+  /** How many keys remain after the last item (0 when `more` is false). */
+  remaining: number;
+}
+
+export type StorageEventType = 'put' | 'delete';
+
+export interface StorageEvent {
+  type: StorageEventType;
+  /**
+   * put: the new value (createRevision === modRevision when the key was created by this write).
+   * delete: the last value the key had, with modRevision set to the deletion's revision.
+   */
+  kv: KeyValue;
+  /** The value before this event; absent for a create. */
+  prev?: KeyValue;
+}
+
+export interface WatchOptions {
+  /** Deliver every event with revision > afterRevision, in revision order, with no gaps. */
+  afterRevision: number;
+}
+
+/**
+ * A running watch. Events arrive in revision order through `onEvent`; a failure arrives once through
+ * `onError` (a StorageError with code 'Compacted' when afterRevision has been compacted away), after
+ * which no more events are delivered.
+ */
+export interface StorageWatcher {
+  stop(): void;
+}
+
+export interface WatchHandlers {
+  onEvent(event: StorageEvent): void;
+  onError(err: Error): void;
+}
+
+export interface Storage {
+  /** Create key if absent. Throws StorageError 'KeyExists' when present. */
+  create(key: string, value: Buffer): Promise<KeyValue>;
+
+  /** The current value of key, or null. */
+  get(key: string): Promise<KeyValue | null>;
+
+  /**
+   * Keys under prefix in key order, optionally at a past revision and paged.
+   * Throws 'Compacted' for a revision older than the compacted one, 'FutureRevision' for one newer
+   * than the store's current revision.
+   */
+  list(prefix: string, options?: ListOptions): Promise<ListResult>;
+
+  /**
+   * Compare-and-swap: write value when the key's modRevision equals expectedModRevision.
+   * Throws 'Conflict' (with `current`, the value now stored) when it differs, 'KeyNotFound' when absent.
+   * Callers go through guaranteedUpdate(), the one retry loop; nothing else compares revisions.
+   */
+  update(key: string, value: Buffer, expectedModRevision: number): Promise<KeyValue>;
+
+  /**
+   * Delete key, when expectedModRevision is given only if it still matches ('Conflict' with `current`
+   * otherwise). Returns the deleted value with modRevision = the deletion's revision.
+   * Throws 'KeyNotFound' when absent.
+   */
+  delete(key: string, expectedModRevision?: number): Promise<KeyValue>;
+
+  /** Watch every key under prefix (a prefix ending in '/', or one exact key). */
+  watch(prefix: string, options: WatchOptions, handlers: WatchHandlers): StorageWatcher;
+
+  /** The store's current revision (the latest write's). */
+  currentRevision(): Promise<number>;
+
+  /** The oldest revision still readable (0 when nothing was compacted). */
+  compactedRevision(): Promise<number>;
+
+  /** Drop history older than revision. */
+  compact(revision: number): Promise<void>;
+
+  close(): Promise<void>;
+}

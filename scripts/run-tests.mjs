@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// Runs every compiled test file (dist/test/**/*.test.js) with node's test runner.
+// Arguments are substrings that select files: `node scripts/run-tests.mjs storage` runs the storage tests.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+function find(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...find(p));
+    else if (name.endsWith('.test.js')) out.push(p);
+  }
+  return out;
+}
+
+const filters = process.argv.slice(2);
+const files = find('dist/test')
+  .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
+  .sort();
+if (files.length === 0) {
+  console.error('no test files matched');
+  process.exit(1);
+}
+const r = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+process.exit(r.status ?? 1);
