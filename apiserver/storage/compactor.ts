@@ -1,0 +1,84 @@
+import type { Logger } from 'winston';
+import { isStorageError } from './errors.js';
+import type { KeyValue, Storage } from './interfaces.js';
+
+/**
+ * The key replicas sharing one store coordinate compaction on (Kubernetes' name). Its value is the
+ * revision the winner of a round compacts to, in decimal.
+ */
+export const COMPACT_REV_KEY = 'compact_rev_key';
+
+export interface CompactorOptions {
+  /** Time between rounds; 0 disables compaction. */
+  intervalMs: number;
+  logger: Logger;
+}
+
+export interface Compactor {
+  /** Stops the rounds; resolves once a round in progress has finished. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Compacts the store periodically, Kubernetes style, keeping one interval of history: each round
+ * compacts to the revision observed in the previous round.
+ *
+ * Replicas sharing a store elect one compactor per round with a compare-and-swap on COMPACT_REV_KEY:
+ * a round writes the key expecting the modRevision it saw last; the replica whose write wins compacts,
+ * the others learn the key's new state and skip the round. Consecutive winning writes are therefore
+ * at least one interval apart, whichever replica makes them.
+ */
+export function startCompactor(storage: Storage, options: CompactorOptions): Compactor {
+  if (options.intervalMs <= 0) return { stop: async () => {} };
+  const { logger } = options;
+  /** COMPACT_REV_KEY as last seen: null when absent, undefined before the first round. */
+  let seen: KeyValue | null | undefined;
+  /** The revision observed in the previous round: this round's compaction target. */
+  let observed = 0;
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout;
+
+  const round = async (): Promise<void> => {
+    const target = observed;
+    try {
+      const value = Buffer.from(String(target));
+      if (seen === undefined) seen = await storage.get(COMPACT_REV_KEY);
+      const written = seen ? await storage.update(COMPACT_REV_KEY, value, seen.modRevision) : await storage.create(COMPACT_REV_KEY, value);
+      seen = written;
+      observed = written.modRevision;
+      if (target > 0) {
+        await storage.compact(target);
+        logger.info('storage compacted', { revision: target });
+      }
+    } catch (err) {
+      if (isStorageError(err, 'Conflict')) {
+        // Another replica won this round.
+        seen = err.current ?? null;
+        observed = seen?.modRevision ?? observed;
+      } else if (isStorageError(err, 'KeyExists') || isStorageError(err, 'KeyNotFound')) {
+        seen = undefined;
+      } else {
+        logger.warn('storage compaction failed', { revision: target, error: String(err) });
+      }
+    }
+  };
+
+  const schedule = (): void => {
+    timer = setTimeout(() => {
+      running = round().then(() => {
+        if (!stopped) schedule();
+      });
+    }, options.intervalMs);
+    timer.unref();
+  };
+  schedule();
+
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

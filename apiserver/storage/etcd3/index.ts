@@ -1,0 +1,2 @@
+/** The etcd v3 backend; see storage.ts. */
+export { newEtcdStorage, type EtcdStorageOptions } from './storage.js';

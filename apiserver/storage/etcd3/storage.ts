@@ -1,0 +1,247 @@
+import { Etcd3, type ICompare, type IKeyValue } from 'etcd3';
+import type { Logger } from 'winston';
+import { StorageError } from '../errors.js';
+import type {
+  KeyValue,
+  ListOptions,
+  ListResult,
+  Storage,
+  StorageWatcher,
+  WatchHandlers,
+  WatchOptions,
+} from '../interfaces.js';
+import { listRange } from '../key-range.js';
+import type { WatchSink } from '../watch-sink.js';
+import { toKeyValue } from './convert.js';
+import { etcdErrorKind } from './error-kind.js';
+import { findOldestReadable } from './oldest-readable.js';
+import { watchEtcd } from './watch.js';
+
+export interface EtcdStorageOptions {
+  /** Client URLs, e.g. ['http://127.0.0.1:2379']. */
+  endpoints: string[];
+  logger?: Logger;
+  /** Deadline of each unary request (watches have none); default 10 s. */
+  requestTimeoutMs?: number;
+}
+
+/** Any key does for requests that only want a response header; this one is never written. */
+const PROBE_KEY = Buffer.from([0]);
+
+/**
+ * Storage on etcd v3. Keys are used exactly as given. Every write is one transaction that compares
+ * revisions, so compare-and-swap is atomic in etcd; the write's header revision is the new
+ * modRevision. Errors: etcd's revision errors become 'Compacted' / 'FutureRevision', connection
+ * trouble 'Unavailable'.
+ *
+ * compactedRevision(): etcd keeps its compacted revision to itself, so it is found by probing
+ * (see oldest-readable.ts) from the highest compaction this instance knows of (its own compact()
+ * calls and compactions its watches reported): one count-only range when nothing new was compacted,
+ * a short binary search after a compaction by someone else (another replica's compactor, etcdctl,
+ * etcd's auto-compaction). It is therefore exact whoever compacted.
+ *
+ * Fault handling is the etcd3 client's default: a request failing with a retryable gRPC error
+ * (unavailable, deadline exceeded, ...) is tried up to 3 times, and after 3 such failures in a row the
+ * host is refused for 5 s; both surface here as 'Unavailable'. A retried write whose first attempt
+ * did commit reports KeyExists/Conflict; guaranteedUpdate re-reads and converges.
+ */
+export function newEtcdStorage(options: EtcdStorageOptions): Storage {
+  const timeoutMs = options.requestTimeoutMs ?? 10_000;
+  const client = new Etcd3({
+    hosts: options.endpoints,
+    // Lists and watch replays can be large; etcd itself bounds request sizes.
+    grpcOptions: { 'grpc.max_receive_message_length': -1 },
+    defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeoutMs }),
+  });
+  return new EtcdStorage(client, options.logger);
+}
+
+class EtcdStorage implements Storage {
+  private readonly watches = new Set<WatchSink>();
+  /** The highest revision this instance knows etcd compacted to (a lower bound of the real one). */
+  private knownCompacted = 0;
+
+  constructor(
+    private readonly client: Etcd3,
+    private readonly logger: Logger | undefined,
+  ) {}
+
+  async create(key: string, value: Buffer): Promise<KeyValue> {
+    const k = Buffer.from(key);
+    const res = await this.call(key, () =>
+      this.client.kv.txn({
+        compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
+        success: [{ request_put: { key: k, value } }],
+      }),
+    );
+    if (!res.succeeded) throw new StorageError('KeyExists', key);
+    const revision = Number(res.header.revision);
+    return { key, value, createRevision: revision, modRevision: revision };
+  }
+
+  async get(key: string): Promise<KeyValue | null> {
+    const res = await this.call(key, () => this.client.kv.range({ key: Buffer.from(key) }));
+    return res.kvs.length > 0 ? toKeyValue(res.kvs[0]) : null;
+  }
+
+  async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+    const range = listRange(prefix, options.startKey);
+    const requested = options.revision || 0;
+    const res = await this.call(
+      prefix,
+      () => this.client.kv.range({ key: range.start, range_end: range.end, revision: requested, limit: options.limit || 0 }),
+      requested,
+    );
+    const items = res.kvs.map(toKeyValue);
+    const remaining = Number(res.count) - items.length;
+    return { items, revision: requested || Number(res.header.revision), more: res.more, remaining };
+  }
+
+  async update(key: string, value: Buffer, expectedModRevision: number): Promise<KeyValue> {
+    const k = Buffer.from(key);
+    const res = await this.call(key, () =>
+      this.client.kv.txn({
+        compare: preconditions(k, expectedModRevision),
+        success: [{ request_put: { key: k, value, prev_kv: true } }],
+        failure: [{ request_range: { key: k } }],
+      }),
+    );
+    if (!res.succeeded) throw failedPrecondition(key, res.responses[0].response_range.kvs);
+    const prev = res.responses[0].response_put.prev_kv;
+    return { key, value, createRevision: Number(prev.create_revision), modRevision: Number(res.header.revision) };
+  }
+
+  async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
+    const k = Buffer.from(key);
+    const res = await this.call(key, () =>
+      this.client.kv.txn({
+        compare: preconditions(k, expectedModRevision),
+        success: [{ request_delete_range: { key: k, prev_kv: true } }],
+        failure: [{ request_range: { key: k } }],
+      }),
+    );
+    if (!res.succeeded) throw failedPrecondition(key, res.responses[0].response_range.kvs);
+    const prev = toKeyValue(res.responses[0].response_delete_range.prev_kvs[0]);
+    return { ...prev, modRevision: Number(res.header.revision) };
+  }
+
+  watch(prefix: string, options: WatchOptions, handlers: WatchHandlers): StorageWatcher {
+    const sink = watchEtcd(this.client.watchClient, prefix, options.afterRevision, handlers, {
+      precheck: () => this.checkWatchStart(prefix, options.afterRevision),
+      onCompacted: (revision) => this.learnCompacted(revision),
+      onClose: () => this.watches.delete(sink),
+    });
+    this.watches.add(sink);
+    return sink;
+  }
+
+  async currentRevision(): Promise<number> {
+    const res = await this.call('', () => this.client.kv.range({ key: PROBE_KEY, count_only: true }));
+    return Number(res.header.revision);
+  }
+
+  async compactedRevision(): Promise<number> {
+    const current = await this.currentRevision();
+    const oldest = await findOldestReadable(Math.max(this.knownCompacted, 1), current, (revision) =>
+      this.readableAt(revision),
+    );
+    this.learnCompacted(oldest);
+    // Revision 1 (etcd's empty start) is readable until something newer is compacted to.
+    return oldest > 1 ? oldest : 0;
+  }
+
+  async compact(revision: number): Promise<void> {
+    try {
+      await this.client.kv.compact({ revision, physical: true });
+    } catch (err) {
+      // Compacting to a revision at or below the compacted one is a no-op, not a failure.
+      if (etcdErrorKind(err) === 'Compacted') return;
+      throw await this.translate(err, '', revision);
+    }
+    this.learnCompacted(revision);
+    this.logger?.debug('etcd compacted', { revision });
+  }
+
+  async close(): Promise<void> {
+    for (const sink of [...this.watches]) sink.stop();
+    this.client.close();
+  }
+
+  /**
+   * Refuses a watch whose start is compacted away, the way a list at afterRevision would be refused.
+   * etcd alone would accept afterRevision + 1 == the compacted revision and then deliver that
+   * revision's events without their previous values. A future afterRevision is fine: the watch waits.
+   */
+  private async checkWatchStart(prefix: string, afterRevision: number): Promise<void> {
+    if (afterRevision <= 0) return;
+    try {
+      await this.call(
+        prefix,
+        () => this.client.kv.range({ key: PROBE_KEY, count_only: true, revision: afterRevision }),
+        afterRevision,
+      );
+    } catch (err) {
+      if (err instanceof StorageError && err.code === 'FutureRevision') return;
+      throw err;
+    }
+  }
+
+  /** Whether a read pinned to revision succeeds (false when it is compacted). */
+  private async readableAt(revision: number): Promise<boolean> {
+    try {
+      await this.client.kv.range({ key: PROBE_KEY, count_only: true, revision });
+      return true;
+    } catch (err) {
+      if (etcdErrorKind(err) === 'Compacted') return false;
+      throw await this.translate(err, '', revision);
+    }
+  }
+
+  private learnCompacted(revision: number): void {
+    this.knownCompacted = Math.max(this.knownCompacted, revision);
+  }
+
+  /** Runs one etcd request, translating its failure into a StorageError where one applies. */
+  private async call<T>(key: string, request: () => Promise<T>, requestedRevision?: number): Promise<T> {
+    try {
+      return await request();
+    } catch (err) {
+      throw await this.translate(err, key, requestedRevision);
+    }
+  }
+
+  private async translate(err: unknown, key: string, requestedRevision?: number): Promise<unknown> {
+    switch (etcdErrorKind(err)) {
+      case 'Compacted':
+        return new StorageError('Compacted', key, {
+          revision: await this.compactedRevision().catch(() => undefined),
+          requestedRevision,
+          cause: err,
+        });
+      case 'FutureRevision':
+        return new StorageError('FutureRevision', key, {
+          revision: await this.currentRevision().catch(() => undefined),
+          requestedRevision,
+          cause: err,
+        });
+      case 'Unavailable':
+        this.logger?.debug('etcd unavailable', { key, error: String(err) });
+        return new StorageError('Unavailable', key, { cause: err });
+      default:
+        return err;
+    }
+  }
+}
+
+/** The key exists and, when expectedModRevision is given, was last written at that revision. */
+function preconditions(key: Buffer, expectedModRevision: number | undefined): ICompare[] {
+  const exists: ICompare = { key, target: 'Create', result: 'Greater', create_revision: 0 };
+  if (expectedModRevision === undefined) return [exists];
+  return [exists, { key, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision }];
+}
+
+/** Why a write's preconditions failed, from the key's current state read in the same transaction. */
+function failedPrecondition(key: string, current: IKeyValue[]): StorageError {
+  if (current.length === 0) return new StorageError('KeyNotFound', key);
+  return new StorageError('Conflict', key, { current: toKeyValue(current[0]) });
+}

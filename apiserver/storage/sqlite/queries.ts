@@ -1,0 +1,116 @@
+import type Database from 'better-sqlite3';
+import type { KeyRange } from '../key-range.js';
+import type { Row } from './schema.js';
+
+/** A row to append (the id, i.e. the revision, is assigned by SQLite). */
+export type NewRow = Omit<Row, 'id'>;
+
+/** The latest row of each key in [start, end) with id <= revision, tombstones left out. */
+const LATEST_IN_RANGE = `
+  FROM kine k
+  JOIN (SELECT MAX(id) AS id FROM kine WHERE name >= @start AND name < @end AND id <= @revision GROUP BY name) m
+    ON k.id = m.id
+  WHERE k.deleted = 0`;
+
+/**
+ * Every SQL statement of the embedded store, prepared once. Methods are synchronous; callers compose
+ * them into better-sqlite3 transactions.
+ */
+export class Queries {
+  private readonly latestStmt;
+  private readonly insertStmt;
+  private readonly listStmt;
+  private readonly countStmt;
+  private readonly replayRangeStmt;
+  private readonly replayKeyStmt;
+  private readonly currentRevisionStmt;
+  private readonly compactRevisionStmt;
+  private readonly setCompactRevisionStmt;
+  private readonly minIdStmt;
+  private readonly compactBatchStmt;
+
+  constructor(db: Database.Database) {
+    this.latestStmt = db.prepare<[Buffer], Row>('SELECT * FROM kine WHERE name = ? ORDER BY id DESC LIMIT 1');
+    this.insertStmt = db.prepare<[NewRow]>(
+      `INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value, old_value)
+       VALUES (@name, @created, @deleted, @create_revision, @prev_revision, @value, @old_value)`,
+    );
+    this.listStmt = db.prepare<[{ start: Buffer; end: Buffer; revision: number; limit: number }], Row>(
+      `SELECT k.* ${LATEST_IN_RANGE} ORDER BY k.name LIMIT @limit`,
+    );
+    this.countStmt = db.prepare<[{ start: Buffer; end: Buffer; revision: number }], number>(
+      `SELECT COUNT(*) ${LATEST_IN_RANGE}`,
+    ).pluck();
+    this.replayRangeStmt = db.prepare<[{ start: Buffer; end: Buffer; after: number }], Row>(
+      'SELECT * FROM kine WHERE id > @after AND name >= @start AND name < @end ORDER BY id',
+    );
+    this.replayKeyStmt = db.prepare<[{ name: Buffer; after: number }], Row>(
+      'SELECT * FROM kine WHERE name = @name AND id > @after ORDER BY id',
+    );
+    this.currentRevisionStmt = db.prepare<[], number>("SELECT seq FROM sqlite_sequence WHERE name = 'kine'").pluck();
+    this.compactRevisionStmt = db.prepare<[], number>("SELECT value FROM meta WHERE name = 'compact_rev'").pluck();
+    this.setCompactRevisionStmt = db.prepare<[number]>(
+      `INSERT INTO meta (name, value) VALUES ('compact_rev', ?)
+       ON CONFLICT (name) DO UPDATE SET value = MAX(value, excluded.value)`,
+    );
+    this.minIdStmt = db.prepare<[], number | null>('SELECT MIN(id) FROM kine').pluck();
+    // A row at or below the compaction revision goes when it is a tombstone or a later row of its key
+    // at or below that revision supersedes it; what is left is each live key's value at the revision.
+    this.compactBatchStmt = db.prepare<[{ from: number; to: number; revision: number }]>(
+      `DELETE FROM kine WHERE id > @from AND id <= @to AND (deleted = 1 OR id <
+         (SELECT MAX(k2.id) FROM kine k2 WHERE k2.name = kine.name AND k2.id <= @revision))`,
+    );
+  }
+
+  /** The key's newest row (possibly a tombstone), or undefined when it never existed or was compacted away. */
+  latest(key: string): Row | undefined {
+    return this.latestStmt.get(Buffer.from(key));
+  }
+
+  /** Appends a row and returns its id: the revision of this write. */
+  insert(row: NewRow): number {
+    return Number(this.insertStmt.run(row).lastInsertRowid);
+  }
+
+  /** Up to limit (negative: all) live keys of range at revision, in key order. */
+  list(range: KeyRange, revision: number, limit: number): Row[] {
+    return this.listStmt.all({ ...range, revision, limit });
+  }
+
+  /** How many live keys range holds at revision. */
+  count(range: KeyRange, revision: number): number {
+    return this.countStmt.get({ ...range, revision }) ?? 0;
+  }
+
+  /** Rows after a revision, in revision order: of every key in range, or of one key when end is null. */
+  replay(range: { start: Buffer; end: Buffer | null }, after: number): Row[] {
+    return range.end === null
+      ? this.replayKeyStmt.all({ name: range.start, after })
+      : this.replayRangeStmt.all({ start: range.start, end: range.end, after });
+  }
+
+  /** The newest revision ever written (0 for an empty store). */
+  currentRevision(): number {
+    return this.currentRevisionStmt.get() ?? 0;
+  }
+
+  /** The revision compacted to (0 when never compacted). */
+  compactRevision(): number {
+    return this.compactRevisionStmt.get() ?? 0;
+  }
+
+  /** Records a compaction to revision (never lowers the recorded one). */
+  setCompactRevision(revision: number): void {
+    this.setCompactRevisionStmt.run(revision);
+  }
+
+  /** The oldest row still stored (null for an empty table). */
+  oldestRowId(): number | null {
+    return this.minIdStmt.get() ?? null;
+  }
+
+  /** Removes the rows in (from, to] that a compaction to revision drops. */
+  compactBatch(from: number, to: number, revision: number): void {
+    this.compactBatchStmt.run({ from, to, revision });
+  }
+}

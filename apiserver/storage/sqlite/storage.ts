@@ -1,0 +1,194 @@
+import type Database from 'better-sqlite3';
+import { StorageError } from '../errors.js';
+import type {
+  KeyValue,
+  ListOptions,
+  ListResult,
+  Storage,
+  StorageEvent,
+  StorageWatcher,
+  WatchHandlers,
+  WatchOptions,
+} from '../interfaces.js';
+import { listRange, watchRange } from '../key-range.js';
+import { WatchSink } from '../watch-sink.js';
+import { Queries } from './queries.js';
+import { rowToEvent, rowToKeyValue } from './rows.js';
+import { openDatabase, type Row } from './schema.js';
+import { WatchHub } from './watch-hub.js';
+
+export interface SqliteStorageOptions {
+  /** The database file (created when missing). */
+  path: string;
+}
+
+/** Revisions a compaction clears per transaction, so a large compaction does not block the process. */
+const COMPACT_BATCH = 1000;
+
+/**
+ * The embedded Storage: one SQLite file, kine style (see schema.ts). Writes are synchronous
+ * better-sqlite3 transactions, so each compare-and-swap is atomic; watches are pushed in-process.
+ * One process owns the file: watches only see writes made through this Storage object.
+ */
+export function newSqliteStorage(options: SqliteStorageOptions): Storage {
+  return new SqliteStorage(openDatabase(options.path));
+}
+
+class SqliteStorage implements Storage {
+  private readonly queries: Queries;
+  private readonly hub = new WatchHub();
+
+  constructor(private readonly db: Database.Database) {
+    this.queries = new Queries(db);
+  }
+
+  async create(key: string, value: Buffer): Promise<KeyValue> {
+    return this.write(key, (latest) => {
+      if (latest && !latest.deleted) throw new StorageError('KeyExists', key);
+      return {
+        name: Buffer.from(key),
+        created: 1,
+        deleted: 0,
+        create_revision: 0,
+        prev_revision: latest?.id ?? 0,
+        value,
+        old_value: Buffer.alloc(0),
+      };
+    });
+  }
+
+  async get(key: string): Promise<KeyValue | null> {
+    this.ensureOpen(key);
+    const latest = this.queries.latest(key);
+    return latest && !latest.deleted ? rowToKeyValue(latest) : null;
+  }
+
+  async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+    const range = listRange(prefix, options.startKey);
+    this.ensureOpen(prefix);
+    const revision = this.readableRevision(prefix, options.revision);
+    const items = this.queries.list(range, revision, options.limit || -1).map(rowToKeyValue);
+    const remaining = this.queries.count(range, revision) - items.length;
+    return { items, revision, more: remaining > 0, remaining };
+  }
+
+  async update(key: string, value: Buffer, expectedModRevision: number): Promise<KeyValue> {
+    return this.write(key, (latest) => {
+      const current = this.checkPrecondition(key, latest, expectedModRevision);
+      return { ...successor(current), deleted: 0, value, old_value: current.value };
+    });
+  }
+
+  async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
+    return this.write(key, (latest) => {
+      const current = this.checkPrecondition(key, latest, expectedModRevision);
+      return { ...successor(current), deleted: 1, value: current.value, old_value: current.value };
+    });
+  }
+
+  watch(prefix: string, options: WatchOptions, handlers: WatchHandlers): StorageWatcher {
+    const range = watchRange(prefix);
+    const sink: WatchSink = new WatchSink(handlers, () => this.hub.unsubscribe(sink));
+    if (!this.db.open) {
+      sink.fail(new StorageError('Unavailable', prefix));
+      return sink;
+    }
+    const compacted = this.queries.compactRevision();
+    if (options.afterRevision < compacted) {
+      sink.fail(compactedError(prefix, compacted, options.afterRevision));
+      return sink;
+    }
+    // Replay and subscription happen in one synchronous step: no write can commit in between, so
+    // every event after afterRevision arrives exactly once.
+    for (const row of this.queries.replay(range, options.afterRevision)) sink.push(rowToEvent(row));
+    this.hub.subscribe(prefix, options.afterRevision, sink);
+    return sink;
+  }
+
+  async currentRevision(): Promise<number> {
+    this.ensureOpen('');
+    return this.queries.currentRevision();
+  }
+
+  async compactedRevision(): Promise<number> {
+    this.ensureOpen('');
+    return this.queries.compactRevision();
+  }
+
+  async compact(revision: number): Promise<void> {
+    this.ensureOpen('');
+    const current = this.queries.currentRevision();
+    if (revision > current) {
+      throw new StorageError('FutureRevision', '', { revision: current, requestedRevision: revision });
+    }
+    if (revision <= this.queries.compactRevision()) return;
+    // Recorded first: from here on reads below the revision fail, so none sees a half-compacted store.
+    this.queries.setCompactRevision(revision);
+    const oldest = this.queries.oldestRowId() ?? revision;
+    for (let from = oldest - 1; from < revision; from += COMPACT_BATCH) {
+      const to = Math.min(from + COMPACT_BATCH, revision);
+      this.db.transaction(() => this.queries.compactBatch(from, to, revision))();
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!this.db.open) return;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.hub.stopAll();
+    if (this.db.open) this.db.close();
+  }
+
+  /**
+   * Runs one write: reads the key's newest row and appends the row `next` builds from it, in one
+   * transaction; then publishes the event to the watches, still before anything else can run.
+   */
+  private write(key: string, next: (latest: Row | undefined) => Omit<Row, 'id'>): KeyValue {
+    this.ensureOpen(key);
+    const row = this.db.transaction((): Row => {
+      const newRow = next(this.queries.latest(key));
+      return { ...newRow, id: this.queries.insert(newRow) };
+    })();
+    const event: StorageEvent = rowToEvent(row);
+    this.hub.publish(event);
+    return event.kv;
+  }
+
+  /** The key's live newest row when it satisfies the expected modRevision; else KeyNotFound/Conflict. */
+  private checkPrecondition(key: string, latest: Row | undefined, expectedModRevision: number | undefined): Row {
+    if (!latest || latest.deleted) throw new StorageError('KeyNotFound', key);
+    if (expectedModRevision !== undefined && latest.id !== expectedModRevision) {
+      throw new StorageError('Conflict', key, { current: rowToKeyValue(latest) });
+    }
+    return latest;
+  }
+
+  /** The revision a list reads at, checked against the compacted and the current revision. */
+  private readableRevision(prefix: string, requested: number | undefined): number {
+    const current = this.queries.currentRevision();
+    if (!requested) return current;
+    if (requested > current) {
+      throw new StorageError('FutureRevision', prefix, { revision: current, requestedRevision: requested });
+    }
+    const compacted = this.queries.compactRevision();
+    if (requested < compacted) throw compactedError(prefix, compacted, requested);
+    return requested;
+  }
+
+  private ensureOpen(key: string): void {
+    if (!this.db.open) throw new StorageError('Unavailable', key, { cause: new Error('storage is closed') });
+  }
+}
+
+/** The fields a row that follows `current` for the same key shares. */
+function successor(current: Row): Pick<Row, 'name' | 'created' | 'create_revision' | 'prev_revision'> {
+  return {
+    name: current.name,
+    created: 0,
+    create_revision: rowToKeyValue(current).createRevision,
+    prev_revision: current.id,
+  };
+}
+
+function compactedError(key: string, compacted: number, requested: number): StorageError {
+  return new StorageError('Compacted', key, { revision: compacted, requestedRevision: requested });
+}
