@@ -1,0 +1,308 @@
+// RFC 6902 JSON Patch as Kubernetes applies it: a port of gopkg.in/evanphx/json-patch.v4 (the library behind
+// `kubectl patch --type=json`), including its error texts and its leniencies, on plain JSON values.
+
+import { goQuote } from '../api/field-errors.js';
+
+/**
+ * Why a patch could not be applied, as the HTTP layer needs it:
+ * - bad-request (400): the patch document is malformed;
+ * - invalid (422): an operation does not apply to the object;
+ * - test-failed (422): a `test` operation did not hold;
+ * - too-large (413): more operations than Kubernetes allows;
+ * - internal (500): Kubernetes answers with an internal error (strategic merge patch only).
+ */
+export type PatchErrorKind = 'bad-request' | 'invalid' | 'test-failed' | 'too-large' | 'internal';
+
+/** A patch failure; the message is the text Kubernetes reports (in the status message or its cause). */
+export class PatchError extends Error {
+  constructor(
+    readonly kind: PatchErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PatchError';
+  }
+}
+
+/** Kubernetes' maxJSONPatchOperations. */
+export const MAX_JSON_PATCH_OPERATIONS = 10000;
+
+type JsonObject = Record<string, unknown>;
+type Container = JsonObject | unknown[];
+
+const MISSING = 'missing value';
+const INVALID_INDEX = 'invalid index referenced';
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The Go type name encoding/json reports for a JSON value it cannot unmarshal. */
+function jsonKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v === 'object' ? 'object' : typeof v;
+}
+
+/** Sets an own property, also for the key `__proto__`. */
+function setOwn(obj: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** An error inside an operation: `error in add for path: '/a': <cause>`-style wrapping is done by the caller. */
+class OpError extends Error {}
+
+/** strconv.Atoi, with its error texts. */
+function atoi(key: string): bigint {
+  if (!/^[+-]?\d+$/.test(key)) throw new OpError(`strconv.Atoi: parsing ${goQuote(key)}: invalid syntax`);
+  const n = BigInt(key);
+  if (n < -(2n ** 63n) || n >= 2n ** 63n) throw new OpError(`strconv.Atoi: parsing ${goQuote(key)}: value out of range`);
+  return n;
+}
+
+function invalidIndex(idx: bigint): OpError {
+  return new OpError(`Unable to access invalid index: ${idx}: ${INVALID_INDEX}`);
+}
+
+/** partialArray.get / partialDoc.get: a missing object key reads as undefined; array indexes are checked. */
+function get(c: Container, key: string): unknown {
+  if (!Array.isArray(c)) return Object.hasOwn(c, key) ? c[key] : undefined;
+  let idx = atoi(key);
+  const len = BigInt(c.length);
+  if (idx < 0n) {
+    if (idx < -len) throw invalidIndex(idx);
+    idx += len;
+  }
+  if (idx >= len) throw invalidIndex(idx);
+  return c[Number(idx)];
+}
+
+/** partialArray.add / partialDoc.add: `-` appends, an index inserts (negative counts from the end). */
+function add(c: Container, key: string, value: unknown): void {
+  if (!Array.isArray(c)) {
+    setOwn(c, key, value);
+    return;
+  }
+  if (key === '-') {
+    c.push(value);
+    return;
+  }
+  let idx: bigint;
+  try {
+    idx = atoi(key);
+  } catch (err) {
+    throw new OpError(`value was not a proper array index: '${key}': ${(err as Error).message}`);
+  }
+  const size = BigInt(c.length + 1);
+  if (idx >= size) throw invalidIndex(idx);
+  if (idx < 0n) {
+    if (idx < -size) throw invalidIndex(idx);
+    idx += size;
+  }
+  c.splice(Number(idx), 0, value);
+}
+
+/** partialArray.set / partialDoc.set, used by replace after a successful get. */
+function set(c: Container, key: string, value: unknown): void {
+  if (!Array.isArray(c)) {
+    setOwn(c, key, value);
+    return;
+  }
+  let idx = atoi(key);
+  if (idx < 0n) idx += BigInt(c.length);
+  c[Number(idx)] = value;
+}
+
+/** partialArray.remove / partialDoc.remove. */
+function remove(c: Container, key: string): void {
+  if (!Array.isArray(c)) {
+    if (!Object.hasOwn(c, key)) throw new OpError(`Unable to remove nonexistent key: ${key}: ${MISSING}`);
+    delete c[key];
+    return;
+  }
+  let idx = atoi(key);
+  const len = BigInt(c.length);
+  if (idx >= len) throw invalidIndex(idx);
+  if (idx < 0n) {
+    if (idx < -len) throw invalidIndex(idx);
+    idx += len;
+  }
+  c.splice(Number(idx), 1);
+}
+
+/** RFC 6901 reference token decoding. */
+function decodeKey(token: string): string {
+  return token.replace(/~[01]/g, (m) => (m === '~1' ? '/' : '~'));
+}
+
+/**
+ * findObject: the container holding the path's last token, and that token. Like the Go library, the text
+ * before the first `/` is ignored, and a path without `/` (including the root "") finds nothing.
+ */
+function findObject(doc: unknown, path: string): { con: Container; key: string } | undefined {
+  const split = path.split('/');
+  if (split.length < 2) return undefined;
+  let cur: unknown = doc;
+  for (const part of split.slice(1, -1)) {
+    if (!isObject(cur) && !Array.isArray(cur)) return undefined;
+    let next: unknown;
+    try {
+      next = get(cur, decodeKey(part));
+    } catch {
+      return undefined;
+    }
+    if (next === undefined || next === null) return undefined;
+    cur = next;
+  }
+  if (!isObject(cur) && !Array.isArray(cur)) return undefined;
+  return { con: cur, key: decodeKey(split[split.length - 1]) };
+}
+
+/** JSON equality (objects compare by keys, arrays by position). */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
+  if (isObject(a)) {
+    if (!isObject(b)) return false;
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
+  }
+  return a === b;
+}
+
+/** A string member of an operation: `path` or `from`. Missing (or null) and non-string values are errors. */
+function stringMember(op: JsonObject, member: 'path' | 'from'): string {
+  const v = Object.hasOwn(op, member) ? op[member] : undefined;
+  if (v === undefined || v === null) {
+    throw new OpError(member === 'path' ? `operation missing path field: ${MISSING}` : `operation, missing from field: ${MISSING}`);
+  }
+  if (typeof v !== 'string') throw new OpError(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
+  return v;
+}
+
+/** An operation's value; a missing value is null, as in the Go library. */
+function valueOf(op: JsonObject): unknown {
+  return Object.hasOwn(op, 'value') && op.value !== undefined ? structuredClone(op.value) : null;
+}
+
+/** Reads `path`, turning a failure into `<what> failed to decode path: <cause or "missing value">`. */
+function decodeMember(op: JsonObject, member: 'path' | 'from', what: string, keepCause: boolean): string {
+  try {
+    return stringMember(op, member);
+  } catch (err) {
+    throw new PatchError('invalid', `${what} failed to decode ${member}: ${keepCause ? (err as Error).message : MISSING}`);
+  }
+}
+
+/** Runs an operation step, wrapping an OpError as `<prefix>: <cause>`. */
+function wrap<T>(prefix: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof OpError) throw new PatchError('invalid', `${prefix}: ${err.message}`);
+    throw err;
+  }
+}
+
+function missing(message: string): PatchError {
+  return new PatchError('invalid', `${message}: ${MISSING}`);
+}
+
+/** Applies one operation to `doc` in place; returns the new document (replace of "" swaps it). */
+function applyOperation(doc: unknown, op: JsonObject): unknown {
+  const kind = typeof op.op === 'string' && Object.hasOwn(op, 'op') ? op.op : 'unknown';
+  switch (kind) {
+    case 'add': {
+      const path = decodeMember(op, 'path', 'add operation', false);
+      const target = findObject(doc, path);
+      if (!target) throw missing(`add operation does not apply: doc is missing path: "${path}"`);
+      wrap(`error in add for path: '${path}'`, () => add(target.con, target.key, valueOf(op)));
+      return doc;
+    }
+    case 'remove': {
+      const path = decodeMember(op, 'path', 'remove operation', false);
+      const target = findObject(doc, path);
+      if (!target) throw missing(`remove operation does not apply: doc is missing path: "${path}"`);
+      wrap(`error in remove for path: '${path}'`, () => remove(target.con, target.key));
+      return doc;
+    }
+    case 'replace': {
+      const path = decodeMember(op, 'path', 'replace operation', true);
+      if (path === '') {
+        // The Go library swaps in an object or array value and silently ignores any other value.
+        const value = valueOf(op);
+        return isObject(value) || Array.isArray(value) ? value : doc;
+      }
+      const target = findObject(doc, path);
+      if (!target) throw missing(`replace operation does not apply: doc is missing path: ${path}`);
+      try {
+        get(target.con, target.key);
+      } catch {
+        throw missing(`replace operation does not apply: doc is missing key: ${path}`);
+      }
+      set(target.con, target.key, valueOf(op));
+      return doc;
+    }
+    case 'move': {
+      const from = decodeMember(op, 'from', 'move operation', true);
+      const source = findObject(doc, from);
+      if (!source) throw missing(`move operation does not apply: doc is missing from path: ${from}`);
+      const value = wrap(`error in move for path: '${source.key}'`, () => get(source.con, source.key));
+      wrap(`error in move for path: '${source.key}'`, () => remove(source.con, source.key));
+      const path = decodeMember(op, 'path', 'move operation', true);
+      const target = findObject(doc, path);
+      if (!target) throw missing(`move operation does not apply: doc is missing destination path: ${path}`);
+      wrap(`error in move for path: '${path}'`, () => add(target.con, target.key, value ?? null));
+      return doc;
+    }
+    case 'test': {
+      const path = decodeMember(op, 'path', 'test operation', true);
+      let actual: unknown = doc;
+      if (path !== '') {
+        const target = findObject(doc, path);
+        if (!target) throw missing(`test operation does not apply: is missing path: ${path}`);
+        actual = wrap(`error in test for path: '${path}'`, () => get(target.con, target.key));
+      }
+      if (!jsonEqual(actual ?? null, valueOf(op))) throw new PatchError('test-failed', `testing value ${path} failed: test failed`);
+      return doc;
+    }
+    case 'copy': {
+      const from = decodeMember(op, 'from', 'copy operation', true);
+      const source = findObject(doc, from);
+      if (!source) throw missing(`copy operation does not apply: doc is missing from path: ${from}`);
+      const value = wrap(`error in copy for from: '${from}'`, () => get(source.con, source.key));
+      const path = decodeMember(op, 'path', 'copy operation', false);
+      const target = findObject(doc, path);
+      if (!target) throw missing(`copy operation does not apply: doc is missing destination path: ${path}`);
+      wrap('error while adding value during copy', () => add(target.con, target.key, structuredClone(value ?? null)));
+      return doc;
+    }
+    default:
+      throw new PatchError('invalid', `Unexpected kind: ${String(kind)}`);
+  }
+}
+
+/**
+ * Applies an RFC 6902 patch (already parsed from JSON) to a JSON document and returns the result; neither
+ * input is modified. Throws PatchError: bad-request when the patch is not an array of objects, too-large past
+ * MAX_JSON_PATCH_OPERATIONS, test-failed for a failing `test`, invalid for any other operation that does not apply.
+ */
+export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
+  if (patch === null) return structuredClone(doc);
+  if (!Array.isArray(patch)) {
+    throw new PatchError('bad-request', `json: cannot unmarshal ${jsonKind(patch)} into Go value of type jsonpatch.Patch`);
+  }
+  for (const op of patch) {
+    if (op !== null && !isObject(op)) {
+      throw new PatchError('bad-request', `json: cannot unmarshal ${jsonKind(op)} into Go value of type jsonpatch.Operation`);
+    }
+  }
+  if (patch.length > MAX_JSON_PATCH_OPERATIONS) {
+    throw new PatchError(
+      'too-large',
+      `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`,
+    );
+  }
+  let result = structuredClone(doc);
+  for (const op of patch as (JsonObject | null)[]) result = applyOperation(result, op ?? {});
+  return result;
+}

@@ -1,0 +1,212 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MAX_JSON_PATCH_OPERATIONS, PatchError, type PatchErrorKind, applyJsonPatch } from '../../../apiserver/patch/json-patch.js';
+
+function fails(doc: unknown, patch: unknown, kind: PatchErrorKind, message: string): void {
+  assert.throws(
+    () => applyJsonPatch(doc, patch),
+    (err: unknown) => {
+      assert.ok(err instanceof PatchError, `expected PatchError, got ${String(err)}`);
+      assert.equal(err.kind, kind);
+      assert.equal(err.message, message);
+      return true;
+    },
+  );
+}
+
+// RFC 6902, Appendix A.
+test('A.1 adding an object member', () => {
+  assert.deepEqual(applyJsonPatch({ foo: 'bar' }, [{ op: 'add', path: '/baz', value: 'qux' }]), { baz: 'qux', foo: 'bar' });
+});
+
+test('A.2 adding an array element', () => {
+  assert.deepEqual(applyJsonPatch({ foo: ['bar', 'baz'] }, [{ op: 'add', path: '/foo/1', value: 'qux' }]), { foo: ['bar', 'qux', 'baz'] });
+});
+
+test('A.3 removing an object member', () => {
+  assert.deepEqual(applyJsonPatch({ baz: 'qux', foo: 'bar' }, [{ op: 'remove', path: '/baz' }]), { foo: 'bar' });
+});
+
+test('A.4 removing an array element', () => {
+  assert.deepEqual(applyJsonPatch({ foo: ['bar', 'qux', 'baz'] }, [{ op: 'remove', path: '/foo/1' }]), { foo: ['bar', 'baz'] });
+});
+
+test('A.5 replacing a value', () => {
+  assert.deepEqual(applyJsonPatch({ baz: 'qux', foo: 'bar' }, [{ op: 'replace', path: '/baz', value: 'boo' }]), { baz: 'boo', foo: 'bar' });
+});
+
+test('A.6 moving a value', () => {
+  const doc = { foo: { bar: 'baz', waldo: 'fred' }, qux: { corge: 'grault' } };
+  assert.deepEqual(applyJsonPatch(doc, [{ op: 'move', from: '/foo/waldo', path: '/qux/thud' }]), {
+    foo: { bar: 'baz' },
+    qux: { corge: 'grault', thud: 'fred' },
+  });
+});
+
+test('A.7 moving an array element', () => {
+  assert.deepEqual(applyJsonPatch({ foo: ['all', 'grass', 'cows', 'eat'] }, [{ op: 'move', from: '/foo/1', path: '/foo/3' }]), {
+    foo: ['all', 'cows', 'eat', 'grass'],
+  });
+});
+
+test('A.8 testing a value: success', () => {
+  const doc = { baz: 'qux', foo: ['a', 2, 'c'] };
+  const patch = [
+    { op: 'test', path: '/baz', value: 'qux' },
+    { op: 'test', path: '/foo/1', value: 2 },
+  ];
+  assert.deepEqual(applyJsonPatch(doc, patch), doc);
+});
+
+test('A.9 testing a value: error', () => {
+  fails({ baz: 'qux' }, [{ op: 'test', path: '/baz', value: 'bar' }], 'test-failed', 'testing value /baz failed: test failed');
+});
+
+test('A.10 adding a nested member object', () => {
+  assert.deepEqual(applyJsonPatch({ foo: 'bar' }, [{ op: 'add', path: '/child', value: { grandchild: {} } }]), {
+    foo: 'bar',
+    child: { grandchild: {} },
+  });
+});
+
+test('A.11 ignoring unrecognized elements', () => {
+  assert.deepEqual(applyJsonPatch({ foo: 'bar' }, [{ op: 'add', path: '/baz', value: 'qux', xyz: 123 }]), { foo: 'bar', baz: 'qux' });
+});
+
+test('A.12 adding to a nonexistent target', () => {
+  fails({ foo: 'bar' }, [{ op: 'add', path: '/baz/bat', value: 'qux' }], 'invalid', 'add operation does not apply: doc is missing path: "/baz/bat": missing value');
+});
+
+test('A.14 ~ escape ordering', () => {
+  const doc = { '/': 9, '~1': 10 };
+  assert.deepEqual(applyJsonPatch(doc, [{ op: 'test', path: '/~01', value: 10 }]), doc);
+  assert.deepEqual(applyJsonPatch(doc, [{ op: 'add', path: '/~1', value: 1 }]), { '/': 1, '~1': 10 });
+});
+
+test('A.15 comparing strings and numbers', () => {
+  fails({ '/': 9, '~1': 10 }, [{ op: 'test', path: '/~01', value: '10' }], 'test-failed', 'testing value /~01 failed: test failed');
+});
+
+test('A.16 adding an array value', () => {
+  assert.deepEqual(applyJsonPatch({ foo: ['bar'] }, [{ op: 'add', path: '/foo/-', value: ['abc', 'def'] }]), { foo: ['bar', ['abc', 'def']] });
+});
+
+test('the input document and patch are not modified', () => {
+  const doc = { a: { b: [1, 2] } };
+  const value = { deep: [1] };
+  const patch = [
+    { op: 'add', path: '/a/b/-', value },
+    { op: 'remove', path: '/a/b/0' },
+  ];
+  const result = applyJsonPatch(doc, patch) as { a: { b: unknown[] } };
+  assert.deepEqual(doc, { a: { b: [1, 2] } });
+  assert.deepEqual(result, { a: { b: [2, { deep: [1] }] } });
+  (result.a.b[1] as { deep: number[] }).deep.push(2);
+  assert.deepEqual(value, { deep: [1] });
+});
+
+test('a failing operation leaves no partial result behind', () => {
+  const doc = { a: 1 };
+  fails(doc, [{ op: 'add', path: '/b', value: 2 }, { op: 'remove', path: '/zzz' }], 'invalid', "error in remove for path: '/zzz': Unable to remove nonexistent key: zzz: missing value");
+  assert.deepEqual(doc, { a: 1 });
+});
+
+test('array indexes: append, insert, negative, out of range, not a number', () => {
+  assert.deepEqual(applyJsonPatch({ a: [1, 2] }, [{ op: 'add', path: '/a/2', value: 3 }]), { a: [1, 2, 3] });
+  assert.deepEqual(applyJsonPatch({ a: [1, 2] }, [{ op: 'add', path: '/a/-1', value: 3 }]), { a: [1, 2, 3] });
+  assert.deepEqual(applyJsonPatch({ a: [1, 2] }, [{ op: 'add', path: '/a/-2', value: 3 }]), { a: [1, 3, 2] });
+  assert.deepEqual(applyJsonPatch({ a: [1, 2] }, [{ op: 'remove', path: '/a/-1' }]), { a: [1] });
+  assert.deepEqual(applyJsonPatch({ a: [1, 2] }, [{ op: 'replace', path: '/a/-2', value: 0 }]), { a: [0, 2] });
+  fails({ a: [1, 2] }, [{ op: 'add', path: '/a/3', value: 1 }], 'invalid', "error in add for path: '/a/3': Unable to access invalid index: 3: invalid index referenced");
+  fails({ a: [1, 2] }, [{ op: 'add', path: '/a/-4', value: 1 }], 'invalid', "error in add for path: '/a/-4': Unable to access invalid index: -4: invalid index referenced");
+  fails({ a: [1, 2] }, [{ op: 'add', path: '/a/x', value: 1 }], 'invalid', `error in add for path: '/a/x': value was not a proper array index: 'x': strconv.Atoi: parsing "x": invalid syntax`);
+  fails({ a: [1, 2] }, [{ op: 'remove', path: '/a/2' }], 'invalid', "error in remove for path: '/a/2': Unable to access invalid index: 2: invalid index referenced");
+  fails({ a: [1, 2] }, [{ op: 'remove', path: '/a/' }], 'invalid', `error in remove for path: '/a/': strconv.Atoi: parsing "": invalid syntax`);
+  fails({ a: [] }, [{ op: 'remove', path: '/a/99999999999999999999' }], 'invalid', `error in remove for path: '/a/99999999999999999999': strconv.Atoi: parsing "99999999999999999999": value out of range`);
+  fails({ a: [1] }, [{ op: 'replace', path: '/a/1', value: 0 }], 'invalid', 'replace operation does not apply: doc is missing key: /a/1: missing value');
+  fails({ a: [1] }, [{ op: 'test', path: '/a/5', value: 0 }], 'invalid', "error in test for path: '/a/5': Unable to access invalid index: 5: invalid index referenced");
+});
+
+test('missing parents', () => {
+  fails({ a: {} }, [{ op: 'remove', path: '/a/b/c' }], 'invalid', 'remove operation does not apply: doc is missing path: "/a/b/c": missing value');
+  fails({ a: { b: null } }, [{ op: 'replace', path: '/a/b/c', value: 1 }], 'invalid', 'replace operation does not apply: doc is missing path: /a/b/c: missing value');
+  fails({ a: 'str' }, [{ op: 'test', path: '/a/b', value: 1 }], 'invalid', 'test operation does not apply: is missing path: /a/b: missing value');
+  fails({ a: [] }, [{ op: 'add', path: '/a/0/x', value: 1 }], 'invalid', 'add operation does not apply: doc is missing path: "/a/0/x": missing value');
+  fails({}, [{ op: 'add', path: '', value: 1 }], 'invalid', 'add operation does not apply: doc is missing path: "": missing value');
+});
+
+test('replace of a missing object member adds it, as the Go library does', () => {
+  assert.deepEqual(applyJsonPatch({ a: 1 }, [{ op: 'replace', path: '/b', value: 2 }]), { a: 1, b: 2 });
+});
+
+test('replace of the whole document', () => {
+  assert.deepEqual(applyJsonPatch({ a: 1 }, [{ op: 'replace', path: '', value: { b: 2 } }]), { b: 2 });
+  assert.deepEqual(applyJsonPatch({ a: 1 }, [{ op: 'replace', path: '', value: 'x' }]), { a: 1 });
+});
+
+test('move and copy', () => {
+  assert.deepEqual(applyJsonPatch({ a: { x: [1] }, b: {} }, [{ op: 'copy', from: '/a/x', path: '/b/y' }]), { a: { x: [1] }, b: { y: [1] } });
+  assert.deepEqual(applyJsonPatch({ a: [1, 2, 3] }, [{ op: 'move', from: '/a/0', path: '/a/-' }]), { a: [2, 3, 1] });
+  assert.deepEqual(applyJsonPatch({ a: 1 }, [{ op: 'copy', from: '/missing', path: '/b' }]), { a: 1, b: null });
+  fails({ a: 1 }, [{ op: 'move', from: '/missing', path: '/b' }], 'invalid', "error in move for path: 'missing': Unable to remove nonexistent key: missing: missing value");
+  fails({ a: { b: 1 } }, [{ op: 'move', from: '/a', path: '/a/c' }], 'invalid', 'move operation does not apply: doc is missing destination path: /a/c: missing value');
+  fails({ a: 1 }, [{ op: 'move', from: '/x/y', path: '/b' }], 'invalid', 'move operation does not apply: doc is missing from path: /x/y: missing value');
+  fails({ a: [] }, [{ op: 'copy', from: '/a/1', path: '/b' }], 'invalid', "error in copy for from: '/a/1': Unable to access invalid index: 1: invalid index referenced");
+  fails({ a: 1 }, [{ op: 'copy', from: '/a', path: '/x/y' }], 'invalid', 'copy operation does not apply: doc is missing destination path: /x/y: missing value');
+  fails({ a: 1, l: [] }, [{ op: 'copy', from: '/a', path: '/l/3' }], 'invalid', 'error while adding value during copy: Unable to access invalid index: 3: invalid index referenced');
+});
+
+test('test compares JSON values; null matches a missing member', () => {
+  const doc = { a: { b: [1, { c: true }] }, n: null };
+  assert.deepEqual(applyJsonPatch(doc, [{ op: 'test', path: '/a', value: { b: [1, { c: true }] } }]), doc);
+  assert.deepEqual(applyJsonPatch(doc, [{ op: 'test', path: '/missing', value: null }]), doc);
+  assert.deepEqual(applyJsonPatch(doc, [{ op: 'test', path: '/n', value: null }]), doc);
+  assert.deepEqual(applyJsonPatch(doc, [{ op: 'test', path: '', value: doc }]), doc);
+  fails(doc, [{ op: 'test', path: '/a', value: { b: [1, { c: true }], d: 1 } }], 'test-failed', 'testing value /a failed: test failed');
+  fails(doc, [{ op: 'test', path: '/a/b', value: [{ c: true }, 1] }], 'test-failed', 'testing value /a/b failed: test failed');
+  fails(doc, [{ op: 'test', path: '', value: {} }], 'test-failed', 'testing value  failed: test failed');
+});
+
+test('malformed operations are invalid (422), as Kubernetes reports them', () => {
+  fails({}, [{ op: 'bogus', path: '/a' }], 'invalid', 'Unexpected kind: bogus');
+  fails({}, [{ path: '/a' }], 'invalid', 'Unexpected kind: unknown');
+  fails({}, [{ op: 5, path: '/a' }], 'invalid', 'Unexpected kind: unknown');
+  fails({}, [null], 'invalid', 'Unexpected kind: unknown');
+  fails({}, [{ op: 'add', value: 1 }], 'invalid', 'add operation failed to decode path: missing value');
+  fails({}, [{ op: 'remove' }], 'invalid', 'remove operation failed to decode path: missing value');
+  fails({}, [{ op: 'replace', value: 1 }], 'invalid', 'replace operation failed to decode path: operation missing path field: missing value');
+  fails({}, [{ op: 'replace', path: 3, value: 1 }], 'invalid', 'replace operation failed to decode path: json: cannot unmarshal number into Go value of type string');
+  fails({}, [{ op: 'test', value: 1 }], 'invalid', 'test operation failed to decode path: operation missing path field: missing value');
+  fails({}, [{ op: 'move', path: '/a' }], 'invalid', 'move operation failed to decode from: operation, missing from field: missing value');
+  fails({ a: 1 }, [{ op: 'move', from: '/a' }], 'invalid', 'move operation failed to decode path: operation missing path field: missing value');
+  fails({}, [{ op: 'copy', path: '/a' }], 'invalid', 'copy operation failed to decode from: operation, missing from field: missing value');
+  fails({ a: 1 }, [{ op: 'copy', from: '/a' }], 'invalid', 'copy operation failed to decode path: missing value');
+});
+
+test('an add without a value adds null, as the Go library does', () => {
+  assert.deepEqual(applyJsonPatch({}, [{ op: 'add', path: '/a' }]), { a: null });
+});
+
+test('a patch that is not an array of objects is a bad request', () => {
+  fails({}, { op: 'add', path: '/a', value: 1 }, 'bad-request', 'json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  fails({}, 'x', 'bad-request', 'json: cannot unmarshal string into Go value of type jsonpatch.Patch');
+  fails({}, 1, 'bad-request', 'json: cannot unmarshal number into Go value of type jsonpatch.Patch');
+  fails({}, [1], 'bad-request', 'json: cannot unmarshal number into Go value of type jsonpatch.Operation');
+  fails({}, [[]], 'bad-request', 'json: cannot unmarshal array into Go value of type jsonpatch.Operation');
+  fails({}, [true], 'bad-request', 'json: cannot unmarshal bool into Go value of type jsonpatch.Operation');
+  assert.deepEqual(applyJsonPatch({ a: 1 }, null), { a: 1 });
+  assert.deepEqual(applyJsonPatch({ a: 1 }, []), { a: 1 });
+});
+
+test('too many operations', () => {
+  const op = { op: 'add', path: '/x', value: 'y' };
+  assert.deepEqual(applyJsonPatch({}, Array(MAX_JSON_PATCH_OPERATIONS).fill(op)), { x: 'y' });
+  fails({}, Array(MAX_JSON_PATCH_OPERATIONS + 1).fill(op), 'too-large', 'The allowed maximum operations in a JSON patch is 10000, got 10001');
+});
+
+test('__proto__ is an ordinary member', () => {
+  const result = applyJsonPatch({}, [{ op: 'add', path: '/__proto__', value: { polluted: true } }]) as Record<string, unknown>;
+  assert.equal(Object.getPrototypeOf(result), Object.prototype);
+  assert.deepEqual(Object.keys(result), ['__proto__']);
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+});
