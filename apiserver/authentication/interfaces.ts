@@ -1,0 +1,33 @@
+/**
+ * The authentication contract: an authenticator looks at a request and says who sent it.
+ */
+import type { IncomingMessage } from 'node:http';
+
+/** Who sent a request (Kubernetes' user.Info). */
+export interface UserInfo {
+  name: string;
+  uid?: string;
+  groups: string[];
+  extra?: Record<string, string[]>;
+}
+
+/** Recognises one kind of credential on a request. */
+export interface RequestAuthenticator {
+  /**
+   * Resolves to the user when the request carries a valid credential of this kind, to null when it
+   * carries none; rejects with AuthenticationError when it carries one that is invalid (→ 401).
+   */
+  authenticate(req: IncomingMessage): Promise<UserInfo | null>;
+}
+
+/** A credential was presented but is invalid: the request must be answered 401 Unauthorized. */
+export class AuthenticationError extends Error {
+  override name = 'AuthenticationError';
+}
+
+/** The group every authenticated user belongs to. */
+export const ALL_AUTHENTICATED_GROUP = 'system:authenticated';
+/** The group the anonymous user belongs to. */
+export const ALL_UNAUTHENTICATED_GROUP = 'system:unauthenticated';
+/** The name given to requests that carry no credential. */
+export const ANONYMOUS_USER = 'system:anonymous';

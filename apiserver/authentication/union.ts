@@ -1,0 +1,39 @@
+/**
+ * Combines authenticators the way kube-apiserver does: they are asked in order and the first
+ * that recognises the request wins; a rejected credential does not stop the search (another
+ * authenticator may accept another credential on the same request), but it is never downgraded to
+ * anonymous access; authenticated users get the system:authenticated group.
+ */
+import {
+  ALL_AUTHENTICATED_GROUP,
+  ALL_UNAUTHENTICATED_GROUP,
+  AuthenticationError,
+  type RequestAuthenticator,
+  type UserInfo,
+} from './interfaces.js';
+
+/** One authenticator made of `authenticators`, asked in order. */
+export function newUnionAuthenticator(authenticators: RequestAuthenticator[]): RequestAuthenticator {
+  return {
+    async authenticate(req) {
+      const errors: string[] = [];
+      for (const authenticator of authenticators) {
+        let user: UserInfo | null;
+        try {
+          user = await authenticator.authenticate(req);
+        } catch (err) {
+          if (!(err instanceof AuthenticationError)) throw err;
+          errors.push(err.message);
+          continue;
+        }
+        if (!user) continue;
+        const anonymous = user.groups.includes(ALL_UNAUTHENTICATED_GROUP);
+        if (anonymous && errors.length > 0) break;
+        if (anonymous || user.groups.includes(ALL_AUTHENTICATED_GROUP)) return user;
+        return { ...user, groups: [...user.groups, ALL_AUTHENTICATED_GROUP] };
+      }
+      if (errors.length > 0) throw new AuthenticationError(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
+      return null;
+    },
+  };
+}

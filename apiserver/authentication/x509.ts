@@ -1,0 +1,91 @@
+/**
+ * Client-certificate authentication (--client-ca-file): a TLS client certificate that chains to
+ * one of the CAs — directly or through intermediates the client sent — names the user by its
+ * CommonName and the groups by its Organization values.
+ */
+import type { IncomingMessage } from 'node:http';
+import { X509Certificate } from 'node:crypto';
+import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
+import { AuthenticationError, type RequestAuthenticator } from './interfaces.js';
+
+const CLIENT_AUTH = '1.3.6.1.5.5.7.3.2';
+const ANY_EXTENDED_KEY_USAGE = '2.5.29.37.0';
+
+/** Authenticates requests by verified client certificates; `caPem` may hold several CA certificates. */
+export function newX509Authenticator(caPem: string): RequestAuthenticator {
+  const roots = splitPem(caPem).map((pem) => new X509Certificate(pem));
+  if (roots.length === 0) throw new Error('client CA bundle holds no certificate');
+  return {
+    async authenticate(req: IncomingMessage) {
+      const peer = peerCertificate(req);
+      if (!peer) return null;
+      const chain = presentedChain(peer);
+      const problem = verify(chain, roots, Date.now());
+      if (problem) throw new AuthenticationError(`verifying certificate ${describe(chain[0])} failed: x509: ${problem}`);
+      const cn = firstValue(peer.subject?.CN);
+      if (!cn) return null; // kube's CommonNameUserConversion: no CN, no user
+      return { name: cn, groups: allValues(peer.subject?.O) };
+    },
+  };
+}
+
+function peerCertificate(req: IncomingMessage): DetailedPeerCertificate | undefined {
+  const socket = req.socket as Partial<TLSSocket>;
+  if (typeof socket.getPeerCertificate !== 'function') return undefined; // not TLS
+  const peer = socket.getPeerCertificate(true);
+  return peer && peer.raw ? peer : undefined;
+}
+
+/** The certificates the client sent, leaf first. */
+function presentedChain(peer: DetailedPeerCertificate): X509Certificate[] {
+  const chain: X509Certificate[] = [];
+  const seen = new Set<DetailedPeerCertificate>();
+  for (let c: DetailedPeerCertificate | undefined = peer; c?.raw && !seen.has(c); c = c.issuerCertificate) {
+    seen.add(c);
+    chain.push(new X509Certificate(c.raw));
+  }
+  return chain;
+}
+
+/** Why the chain does not verify against `roots` at time `now` for client authentication, or undefined when it does. */
+function verify(chain: X509Certificate[], roots: X509Certificate[], now: number): string | undefined {
+  const leaf = chain[0];
+  const usages = leaf.keyUsage;
+  if (usages && usages.length > 0 && !usages.includes(CLIENT_AUTH) && !usages.includes(ANY_EXTENDED_KEY_USAGE)) {
+    return 'certificate specifies an incompatible key usage';
+  }
+  const intermediates = chain.slice(1).filter((c) => c.ca);
+  let current = leaf;
+  for (let depth = 0; depth <= intermediates.length; depth++) {
+    if (!validAt(current, now)) return 'certificate has expired or is not yet valid';
+    if (roots.some((root) => validAt(root, now) && signedBy(current, root))) return undefined;
+    const next = intermediates.find((c) => c !== current && signedBy(current, c));
+    if (!next) break;
+    current = next;
+  }
+  return 'certificate signed by unknown authority';
+}
+
+function validAt(cert: X509Certificate, now: number): boolean {
+  return Date.parse(cert.validFrom) <= now && now <= Date.parse(cert.validTo);
+}
+
+function signedBy(cert: X509Certificate, issuer: X509Certificate): boolean {
+  return cert.checkIssued(issuer) && cert.verify(issuer.publicKey);
+}
+
+function describe(cert: X509Certificate): string {
+  return `"${cert.subject.replaceAll('\n', ',')}" [serial number=${cert.serialNumber}]`;
+}
+
+function firstValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function allValues(v: string | string[] | undefined): string[] {
+  return v === undefined ? [] : Array.isArray(v) ? [...v] : [v];
+}
+
+function splitPem(bundle: string): string[] {
+  return bundle.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+}

@@ -1,0 +1,14 @@
+/**
+ * --authorization-mode=AlwaysDeny: like Kubernetes' it has no opinion on anything, so a request
+ * is refused unless an authorizer before it (such as the privileged-group one) allows it.
+ */
+import type { Authorizer } from './interfaces.js';
+
+/** An authorizer that forbids everything it is asked about. */
+export function newAlwaysDenyAuthorizer(): Authorizer {
+  return {
+    async authorize() {
+      return { decision: 'NoOpinion', reason: 'Everything is forbidden.' };
+    },
+  };
+}

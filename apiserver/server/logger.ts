@@ -1,0 +1,33 @@
+/**
+ * Structured logging: one JSON object per line on stderr — {"ts","level","msg", ...fields}.
+ */
+import type { Writable } from 'node:stream';
+import winston from 'winston';
+import type { ServerOptions } from './options.js';
+
+/** The logger every component receives. */
+export type Logger = winston.Logger;
+
+const MESSAGE = Symbol.for('message');
+
+/** Renders a log entry as a JSON line with ts, level and msg first, then the entry's own fields. */
+const jsonLine = winston.format((info) => {
+  const { level, message, ...fields } = info;
+  const line: Record<string, unknown> = { ts: new Date().toISOString(), level, msg: message };
+  for (const [key, value] of Object.entries(fields)) {
+    line[key] = value instanceof Error ? value.message : value;
+  }
+  (info as Record<symbol, unknown>)[MESSAGE] = JSON.stringify(line);
+  return info;
+});
+
+/**
+ * A logger at options.logLevel (the winston level --v maps to) writing to stderr, or to `stream`
+ * when one is given (tests).
+ */
+export function newLogger(options: Pick<ServerOptions, 'logLevel'>, stream?: Writable): Logger {
+  const transport = stream
+    ? new winston.transports.Stream({ stream })
+    : new winston.transports.Console({ stderrLevels: Object.keys(winston.config.npm.levels) });
+  return winston.createLogger({ level: options.logLevel, format: jsonLine(), transports: [transport] });
+}

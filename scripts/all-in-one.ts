@@ -1,0 +1,158 @@
+/**
+ * `npm start`: a one-machine orch cluster on the embedded store (or on etcd with --etcd-servers).
+ *
+ * The first start creates, in the data directory, a CA and a serving certificate (certs/), an admin
+ * token (tokens.csv, user admin in system:masters) and admin.kubeconfig; later starts reuse them.
+ * It then runs orch-apiserver, prints one line once /readyz answers ok, and keeps
+ * orch-controller-manager running (restarted with backoff when it fails). SIGINT/SIGTERM stop
+ * everything; if the API server dies, so does this process, with a non-zero code.
+ *
+ *   node dist/scripts/all-in-one.js [--data-dir DIR] [--secure-port PORT] [--etcd-servers URLS]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:https';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureClusterFiles, writeAdminKubeconfig, type ClusterFiles } from './cluster-files.js';
+
+const APISERVER = fileURLToPath(new URL('../apiserver/cmd/apiserver.js', import.meta.url));
+const CONTROLLER_MANAGER = fileURLToPath(new URL('../controllers/cmd/controller-manager.js', import.meta.url));
+const READY_TIMEOUT_MS = 120_000;
+const STOP_GRACE_MS = 15_000;
+const MAX_BACKOFF_MS = 30_000;
+/** A controller manager that ran this long before failing restarts without delay growth. */
+const STABLE_RUN_MS = 60_000;
+
+interface Flags {
+  dataDir: string;
+  securePort: number;
+  etcdServers?: string;
+}
+
+function parseFlags(argv: string[]): Flags {
+  const flags: Flags = { dataDir: './data', securePort: 6443 };
+  for (let i = 0; i < argv.length; i++) {
+    const [name, inline] = argv[i].split(/=(.*)/s, 2);
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new Error(`flag needs an argument: ${name}`);
+    if (name === '--data-dir') flags.dataDir = value;
+    else if (name === '--etcd-servers') flags.etcdServers = value;
+    else if (name === '--secure-port') {
+      flags.securePort = Number(value);
+      if (!/^\d+$/.test(value) || flags.securePort < 1 || flags.securePort > 65535) {
+        throw new Error(`--secure-port ${value} must be between 1 and 65535, inclusive`);
+      }
+    } else throw new Error(`unknown flag: ${name}`);
+  }
+  return flags;
+}
+
+function startNode(script: string, args: string[]): ChildProcess {
+  return spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
+/** Resolves once GET /readyz answers 200; rejects after READY_TIMEOUT_MS. */
+async function waitReady(port: number, files: ClusterFiles): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if ((await readyzStatus(port, files)) === 200) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the API server was not ready within ${READY_TIMEOUT_MS / 1000}s`);
+}
+
+function readyzStatus(port: number, files: ClusterFiles): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const req = request(
+      { host: '127.0.0.1', port, path: '/readyz', ca: files.caPem, headers: { Authorization: `Bearer ${files.token}` }, timeout: 2000 },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode));
+      },
+    );
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(undefined));
+    req.end();
+  });
+}
+
+/** Sends SIGTERM, then SIGKILL if the child outlives STOP_GRACE_MS; resolves when it has exited. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+async function main(): Promise<void> {
+  let flags: Flags;
+  try {
+    flags = parseFlags(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`all-in-one: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
+  const files = ensureClusterFiles(flags.dataDir);
+  const kubeconfigFile = join(flags.dataDir, 'admin.kubeconfig');
+  writeAdminKubeconfig(kubeconfigFile, `https://127.0.0.1:${flags.securePort}`, files);
+  const storage = flags.etcdServers ? ['--storage-backend=etcd3', `--etcd-servers=${flags.etcdServers}`] : ['--storage-backend=sqlite'];
+  const apiserver = startNode(APISERVER, [
+    ...storage,
+    '--data-dir', flags.dataDir,
+    '--secure-port', String(flags.securePort),
+    '--tls-cert-file', files.certFile,
+    '--tls-private-key-file', files.keyFile,
+    '--token-auth-file', files.tokensFile,
+    '--client-ca-file', files.caFile,
+    '--authorization-mode=AlwaysAllow',
+  ]);
+
+  let stopping = false;
+  let controllerManager: ChildProcess | undefined;
+  let restartTimer: NodeJS.Timeout | undefined;
+  const shutdown = async (code: number): Promise<never> => {
+    stopping = true;
+    clearTimeout(restartTimer);
+    await Promise.all([apiserver, controllerManager].filter((c) => c !== undefined).map(stopChild));
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+
+  apiserver.on('exit', (code, signal) => {
+    if (stopping) return;
+    process.stderr.write(`all-in-one: orch-apiserver exited (${signal ?? `code ${code}`})\n`);
+    void shutdown(code || 1);
+  });
+
+  try {
+    await waitReady(flags.securePort, files);
+  } catch (err) {
+    if (stopping) return;
+    process.stderr.write(`all-in-one: ${(err as Error).message}\n`);
+    await shutdown(1);
+  }
+  if (stopping) return;
+  process.stdout.write(`orch is ready: kubectl --kubeconfig ${kubeconfigFile} get ns\n`);
+
+  let backoffMs = 1000;
+  const runControllerManager = (): void => {
+    const startedAt = Date.now();
+    controllerManager = startNode(CONTROLLER_MANAGER, ['--kubeconfig', kubeconfigFile]);
+    controllerManager.on('exit', (code, signal) => {
+      if (stopping || code === 0) return;
+      if (Date.now() - startedAt >= STABLE_RUN_MS) backoffMs = 1000;
+      process.stderr.write(`all-in-one: orch-controller-manager exited (${signal ?? `code ${code}`}); restarting in ${backoffMs / 1000}s\n`);
+      restartTimer = setTimeout(runControllerManager, backoffMs);
+      backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+    });
+  };
+  runControllerManager();
+}
+
+await main();

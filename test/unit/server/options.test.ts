@@ -1,0 +1,191 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { helpRequested, OptionsError, parseGoDuration, parseServerOptions, usage } from '../../../apiserver/server/options.js';
+
+function fails(argv: string[], message: string | RegExp): void {
+  assert.throws(() => parseServerOptions(argv), (err: unknown) => {
+    assert.ok(err instanceof OptionsError, `expected OptionsError, got ${String(err)}`);
+    if (typeof message === 'string') assert.equal(err.message, message);
+    else assert.match(err.message, message);
+    assert.ok(!err.message.includes('\n'), 'one-line message');
+    return true;
+  });
+}
+
+test('defaults', () => {
+  assert.deepEqual(parseServerOptions([]), {
+    etcdServers: [],
+    etcdPrefix: '/registry',
+    etcdCompactionIntervalMs: 5 * 60_000,
+    storageBackend: 'sqlite',
+    dataDir: './data',
+    securePort: 6443,
+    bindAddress: '0.0.0.0',
+    tlsCertFile: undefined,
+    tlsPrivateKeyFile: undefined,
+    certDir: 'data/certs',
+    clientCAFile: undefined,
+    tokenAuthFile: undefined,
+    anonymousAuth: true,
+    authorizationModes: ['AlwaysAllow'],
+    apiDomain: 'orch.io',
+    shutdownDelayMs: 0,
+    livezGracePeriodMs: 0,
+    maxRequestBytes: 3145728,
+    minRequestTimeoutSeconds: 1800,
+    requestTimeoutMs: 60_000,
+    logLevel: 'info',
+  });
+});
+
+test('every flag, in both --flag=value and --flag value forms', () => {
+  const o = parseServerOptions([
+    '--etcd-servers=http://a:2379,https://b:2379',
+    '--etcd-prefix', '/orch',
+    '--etcd-compaction-interval=1h30m',
+    '--storage-backend', 'etcd3',
+    '--data-dir=/var/lib/orch',
+    '--secure-port', '8443',
+    '--bind-address=127.0.0.1',
+    '--tls-cert-file', '/c.crt',
+    '--tls-private-key-file=/c.key',
+    '--cert-dir', '/certs',
+    '--client-ca-file=/ca.crt',
+    '--token-auth-file', '/tokens.csv',
+    '--anonymous-auth=false',
+    '--authorization-mode', 'AlwaysDeny,AlwaysAllow',
+    '--api-domain=example.com',
+    '--shutdown-delay-duration', '10s',
+    '--livez-grace-period=500ms',
+    '--max-request-bytes', '1024',
+    '--min-request-timeout=60',
+    '--request-timeout', '2m',
+    '--v=4',
+  ]);
+  assert.deepEqual(o, {
+    etcdServers: ['http://a:2379', 'https://b:2379'],
+    etcdPrefix: '/orch',
+    etcdCompactionIntervalMs: 90 * 60_000,
+    storageBackend: 'etcd3',
+    dataDir: '/var/lib/orch',
+    securePort: 8443,
+    bindAddress: '127.0.0.1',
+    tlsCertFile: '/c.crt',
+    tlsPrivateKeyFile: '/c.key',
+    certDir: '/certs',
+    clientCAFile: '/ca.crt',
+    tokenAuthFile: '/tokens.csv',
+    anonymousAuth: false,
+    authorizationModes: ['AlwaysDeny', 'AlwaysAllow'],
+    apiDomain: 'example.com',
+    shutdownDelayMs: 10_000,
+    livezGracePeriodMs: 500,
+    maxRequestBytes: 1024,
+    minRequestTimeoutSeconds: 60,
+    requestTimeoutMs: 120_000,
+    logLevel: 'debug',
+  });
+});
+
+test('cert dir follows the data dir unless given', () => {
+  assert.equal(parseServerOptions(['--data-dir', '/tmp/x']).certDir, '/tmp/x/certs');
+});
+
+test('booleans: bare flag is true, =false and Go spellings work, a bad value fails', () => {
+  assert.equal(parseServerOptions(['--anonymous-auth']).anonymousAuth, true);
+  assert.equal(parseServerOptions(['--anonymous-auth=0']).anonymousAuth, false);
+  assert.equal(parseServerOptions(['--anonymous-auth=F']).anonymousAuth, false);
+  fails(['--anonymous-auth=maybe'], 'invalid argument "maybe" for "--anonymous-auth" flag: strconv.ParseBool: parsing "maybe": invalid syntax');
+});
+
+test('list flags accumulate when repeated; the last scalar wins', () => {
+  const o = parseServerOptions(['--etcd-servers=http://a:1', '--etcd-servers', 'http://b:1', '--secure-port=1', '--secure-port=2']);
+  assert.deepEqual(o.etcdServers, ['http://a:1', 'http://b:1']);
+  assert.equal(o.securePort, 2);
+});
+
+test('-v, --v and verbosity levels', () => {
+  assert.equal(parseServerOptions(['-v', '2']).logLevel, 'verbose');
+  assert.equal(parseServerOptions(['-v=6']).logLevel, 'silly');
+  assert.equal(parseServerOptions(['-v5']).logLevel, 'debug');
+  assert.equal(parseServerOptions(['--v', '1']).logLevel, 'info');
+  fails(['--v=11'], '--v 11 must be between 0 and 10, inclusive');
+});
+
+test('unknown flags and stray arguments', () => {
+  fails(['--etcd-server=http://a:1'], 'unknown flag: --etcd-server');
+  fails(['-x'], "unknown shorthand flag: 'x' in -x");
+  fails(['serve'], '"orch-apiserver" does not take any arguments, got ["serve"]');
+  fails(['--etcd-prefix'], 'flag needs an argument: --etcd-prefix');
+});
+
+test('bad durations are reported with Go messages', () => {
+  fails(['--request-timeout=5'], 'invalid argument "5" for "--request-timeout" flag: time: missing unit in duration "5"');
+  fails(['--request-timeout=5x'], 'invalid argument "5x" for "--request-timeout" flag: time: unknown unit "x" in duration "5x"');
+  fails(['--livez-grace-period=soon'], 'invalid argument "soon" for "--livez-grace-period" flag: time: invalid duration "soon"');
+  fails(['--shutdown-delay-duration=-1s'], '--shutdown-delay-duration can not be negative value');
+});
+
+test('Go duration syntax', () => {
+  assert.equal(parseGoDuration('0'), 0);
+  assert.equal(parseGoDuration('500ms'), 500);
+  assert.equal(parseGoDuration('1h30m'), 5_400_000);
+  assert.equal(parseGoDuration('1.5s'), 1500);
+  assert.equal(parseGoDuration('.5m'), 30_000);
+  assert.equal(parseGoDuration('-2s'), -2000);
+  assert.equal(parseGoDuration('1500us'), 1.5);
+  assert.equal(parseGoDuration('2000000ns'), 2);
+  assert.equal(parseGoDuration('1m0s'), 60_000);
+  assert.throws(() => parseGoDuration(''), /time: invalid duration ""/);
+  assert.throws(() => parseGoDuration('1.s5'), { message: 'time: missing unit in duration "1.s5"' });
+});
+
+test('bad ports, addresses and numbers', () => {
+  fails(['--secure-port=70000'], /^--secure-port 70000 must be between 0 and 65535, inclusive/);
+  fails(['--secure-port=http'], 'invalid argument "http" for "--secure-port" flag: strconv.ParseInt: parsing "http": invalid syntax');
+  fails(['--secure-port=-1'], /^--secure-port -1 must be between 0 and 65535/);
+  assert.equal(parseServerOptions(['--secure-port=0']).securePort, 0);
+  fails(['--bind-address=localhost'], 'invalid argument "localhost" for "--bind-address" flag: failed to parse IP: "localhost"');
+  fails(['--min-request-timeout=-5'], '--min-request-timeout can not be negative value');
+  fails(['--max-request-bytes=1MB'], /invalid argument "1MB" for "--max-request-bytes" flag/);
+});
+
+test('authorization modes', () => {
+  fails(['--authorization-mode=RBAC'], 'authorization-mode "RBAC" is not a valid mode');
+  fails(['--authorization-mode=AlwaysAllow,AlwaysAllow'], 'authorization-mode "AlwaysAllow" has mode specified more than once');
+  fails(['--authorization-mode='], 'at least one authorization-mode must be passed');
+});
+
+test('storage backend agrees with --etcd-servers', () => {
+  assert.equal(parseServerOptions(['--etcd-servers=http://127.0.0.1:2379']).storageBackend, 'etcd3');
+  assert.equal(parseServerOptions(['--storage-backend=sqlite']).storageBackend, 'sqlite');
+  fails(['--storage-backend=etcd3'], '--etcd-servers must be specified when --storage-backend=etcd3');
+  fails(['--storage-backend=sqlite', '--etcd-servers=http://127.0.0.1:2379'], '--storage-backend=sqlite cannot be used with --etcd-servers');
+  fails(['--storage-backend=etcd2'], /^--storage-backend invalid, allowed values: etcd3, sqlite/);
+  fails(['--etcd-servers=127.0.0.1:2379'], /^--etcd-servers: "127.0.0.1:2379" is not an http/);
+});
+
+test('TLS files come together', () => {
+  fails(['--tls-cert-file=/a.crt'], '--tls-cert-file and --tls-private-key-file must be specified together');
+  fails(['--tls-private-key-file=/a.key'], '--tls-cert-file and --tls-private-key-file must be specified together');
+});
+
+test('api domain must be a DNS subdomain', () => {
+  assert.equal(parseServerOptions(['--api-domain=corp.example']).apiDomain, 'corp.example');
+  fails(['--api-domain=Orch.IO'], /^--api-domain "Orch.IO": a lowercase RFC 1123 subdomain/);
+  fails(['--api-domain=-orch.io'], /RFC 1123/);
+});
+
+test('help', () => {
+  assert.equal(helpRequested([]), false);
+  assert.equal(helpRequested(['--secure-port=1', '--help']), true);
+  assert.equal(helpRequested(['-h']), true);
+  assert.throws(() => helpRequested(['--nope', '--help']), OptionsError);
+  const text = usage();
+  assert.match(text, /^Usage:\n {2}orch-apiserver \[flags\]$/m);
+  assert.match(text, /^ {6}--etcd-servers strings +List of etcd servers/m);
+  assert.match(text, /--etcd-compaction-interval duration .*\(default 5m0s\)$/m);
+  assert.match(text, /--etcd-prefix string +.*\(default "\/registry"\)$/m);
+  assert.match(text, /--anonymous-auth +Enables anonymous requests.*\(default true\)$/m);
+  assert.match(text, /^ {2}-v, --v int +number for the log level verbosity \(0\.\.10\)$/m);
+});
