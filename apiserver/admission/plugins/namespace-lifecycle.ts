@@ -1,0 +1,36 @@
+/**
+ * NamespaceLifecycle: nothing new in a Terminating namespace (403), nothing created in a missing one
+ * (404), and the system namespaces can never be deleted (403).
+ */
+import type { ApiObject } from '../../api/object.js';
+import type { ApiDomain } from '../../api/domain.js';
+import * as status from '../../api/status.js';
+import type { ValidatingPlugin } from '../interfaces.js';
+
+export type NamespaceGetter = (name: string) => Promise<ApiObject | null>;
+
+export function newNamespaceLifecycle(domain: ApiDomain, getNamespace: NamespaceGetter): ValidatingPlugin {
+  const immortal = new Set(domain.immortalNamespaces);
+  return {
+    name: 'NamespaceLifecycle',
+    handles: (op) => op === 'CREATE' || op === 'DELETE',
+    async validate(a) {
+      const gr = { group: a.resource.group, resource: a.resource.plural };
+      if (a.operation === 'DELETE') {
+        if (a.resource.group === '' && a.resource.plural === 'namespaces' && immortal.has(a.name)) {
+          throw status.forbidden(gr, a.name, 'this namespace may not be deleted');
+        }
+        return;
+      }
+      if (!a.resource.namespaced || !a.namespace) return;
+      const ns = await getNamespace(a.namespace);
+      if (!ns) throw status.notFound({ group: '', resource: 'namespaces' }, a.namespace);
+      const phase = (ns.status as { phase?: string } | undefined)?.phase;
+      if (phase === 'Terminating' || ns.metadata.deletionTimestamp) {
+        throw status.forbidden(gr, a.name, `unable to create new content in namespace ${a.namespace} because it is being terminated`, [
+          { reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace' },
+        ]);
+      }
+    },
+  };
+}

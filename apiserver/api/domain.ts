@@ -1,0 +1,43 @@
+/**
+ * The API domain, in ONE place. orch serves Kubernetes' API with group domains ending in `.orch.io`
+ * (the default) — or `.k8s.io`, so that unmodified Kubernetes clients work against the same server.
+ * Every group name, label/annotation prefix, system namespace and finalizer derived from the domain
+ * comes from here.
+ */
+export interface ApiDomain {
+  /** "orch.io" or "k8s.io". */
+  readonly domain: string;
+  /** The full group of a short group prefix: group('storage') = "storage.orch.io"; group('') = "" (core). */
+  group(prefix: string): string;
+  /** Prefix of well-known labels and annotations: "orch.io" ("kubernetes.io" for k8s.io). */
+  readonly labelPrefix: string;
+  /** The namespace controller's finalizer in Namespace spec.finalizers: "orch" ("kubernetes"). */
+  readonly namespaceFinalizer: string;
+  /** orch-system / kube-system. */
+  readonly systemNamespace: string;
+  /** orch-public / kube-public. */
+  readonly publicNamespace: string;
+  /** Namespaces that exist from first start and can never be deleted. */
+  readonly immortalNamespaces: readonly string[];
+  /** The Table/meta group: "meta.orch.io". */
+  readonly metaGroup: string;
+}
+
+export const DEFAULT_API_DOMAIN = 'orch.io';
+
+export function newApiDomain(domain: string = DEFAULT_API_DOMAIN): ApiDomain {
+  const kube = domain === 'k8s.io';
+  const short = kube ? 'kube' : domain.split('.')[0];
+  const systemNamespace = `${short}-system`;
+  const publicNamespace = `${short}-public`;
+  return {
+    domain,
+    group: (prefix) => (prefix === '' ? '' : prefix.includes('.') && !prefix.endsWith('.') ? prefix : `${prefix}.${domain}`),
+    labelPrefix: kube ? 'kubernetes.io' : domain,
+    namespaceFinalizer: kube ? 'kubernetes' : short,
+    systemNamespace,
+    publicNamespace,
+    immortalNamespaces: ['default', systemNamespace, publicNamespace],
+    metaGroup: `meta.${domain}`,
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * A served resource, declared once: identity, scope, discovery facts, schema and strategy. The resource
+ * table (api/resources/) is a list of these; every endpoint, discovery document and the generic store
+ * read them and nothing else.
+ */
+import type { ApiObject } from './object.js';
+import type { Schema } from './schema.js';
+import type { Strategy, SubresourceStrategy } from './strategy.js';
+
+export type NameRule = 'dns-subdomain' | 'dns-label' | 'path-segment';
+
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/** How a resource is written down, with its group as a short prefix ('' core, 'storage', 'apps'). */
+export interface ResourceDeclaration {
+  groupPrefix: string;
+  version: string;
+  kind: string;
+  plural: string;
+  singular: string;
+  shortNames?: string[];
+  categories?: string[];
+  namespaced: boolean;
+  /** Schema name in api/generated/definitions.ts. */
+  schema: string;
+  nameRule: NameRule;
+  strategy?: Strategy;
+  subresources?: Record<string, SubresourceStrategy>;
+  verbs?: readonly Verb[];
+  /** PUT to a missing object creates it. */
+  allowCreateOnUpdate?: boolean;
+  /** DELETE answers the deleted object instead of a Success Status. */
+  returnDeletedObject?: boolean;
+  /** metadata.generation is set on create and bumped when anything but metadata and status changes. */
+  trackGeneration?: boolean;
+  /** Field selectors the kind supports besides metadata.name / metadata.namespace. */
+  selectableFields?: Record<string, (obj: ApiObject) => string | undefined>;
+}
+
+/** A declaration with the API domain applied. */
+export interface ResourceDef extends Omit<ResourceDeclaration, 'verbs'> {
+  group: string;
+  /** "v1" or "group/version". */
+  apiVersion: string;
+  listKind: string;
+  verbs: readonly Verb[];
+  schemaRef: Schema;
+}

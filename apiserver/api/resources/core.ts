@@ -1,0 +1,75 @@
+/** The core group (`/api/v1`) kinds served. */
+import type { ResourceDeclaration } from '../resource.js';
+import { configMapStrategy } from '../../registry/core/configmap/strategy.js';
+import { secretStrategy } from '../../registry/core/secret/strategy.js';
+import { serviceAccountStrategy } from '../../registry/core/serviceaccount/strategy.js';
+import { eventStrategy, eventSelectableFields } from '../../registry/core/event/strategy.js';
+import { namespaceFinalizeStrategy, namespaceStatusStrategy, namespaceStrategy } from '../../registry/core/namespace/strategy.js';
+
+export const coreResources: ResourceDeclaration[] = [
+  {
+    groupPrefix: '',
+    version: 'v1',
+    kind: 'Namespace',
+    plural: 'namespaces',
+    singular: 'namespace',
+    shortNames: ['ns'],
+    namespaced: false,
+    schema: 'core.v1.Namespace',
+    nameRule: 'dns-label',
+    strategy: namespaceStrategy,
+    subresources: { status: namespaceStatusStrategy, finalize: namespaceFinalizeStrategy },
+    returnDeletedObject: true,
+    selectableFields: { 'status.phase': (o) => (o.status as { phase?: string } | undefined)?.phase },
+  },
+  {
+    groupPrefix: '',
+    version: 'v1',
+    kind: 'ConfigMap',
+    plural: 'configmaps',
+    singular: 'configmap',
+    shortNames: ['cm'],
+    namespaced: true,
+    schema: 'core.v1.ConfigMap',
+    nameRule: 'dns-subdomain',
+    strategy: configMapStrategy,
+  },
+  {
+    groupPrefix: '',
+    version: 'v1',
+    kind: 'Secret',
+    plural: 'secrets',
+    singular: 'secret',
+    namespaced: true,
+    schema: 'core.v1.Secret',
+    nameRule: 'dns-subdomain',
+    strategy: secretStrategy,
+    selectableFields: { type: (o) => o.type as string | undefined },
+  },
+  {
+    groupPrefix: '',
+    version: 'v1',
+    kind: 'ServiceAccount',
+    plural: 'serviceaccounts',
+    singular: 'serviceaccount',
+    shortNames: ['sa'],
+    namespaced: true,
+    schema: 'core.v1.ServiceAccount',
+    nameRule: 'dns-subdomain',
+    strategy: serviceAccountStrategy,
+  },
+  {
+    groupPrefix: '',
+    version: 'v1',
+    kind: 'Event',
+    plural: 'events',
+    singular: 'event',
+    shortNames: ['ev'],
+    namespaced: true,
+    schema: 'core.v1.Event',
+    nameRule: 'dns-subdomain',
+    strategy: eventStrategy,
+    allowCreateOnUpdate: true,
+    selectableFields: eventSelectableFields,
+  },
+];

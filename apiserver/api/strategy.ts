@@ -1,0 +1,45 @@
+/**
+ * What a kind adds to the generic store: small, pure steps over decoded objects. Every method is
+ * optional; the generic store does the rest (metadata, finalizers, preconditions, storage).
+ */
+import type { ApiObject } from './object.js';
+import type { ApiDomain } from './domain.js';
+import type { FieldError } from './field-errors.js';
+
+export interface StrategyContext {
+  domain: ApiDomain;
+  /** The request's time, one value for the whole request. */
+  now: Date;
+}
+
+export interface Strategy {
+  /** Fills defaulted fields (Kubernetes' SetDefaults_*), on create and on update. */
+  applyDefaults?(obj: ApiObject, ctx: StrategyContext): void;
+  /** Clears or sets server-owned fields before a create (e.g. status). */
+  prepareForCreate?(obj: ApiObject, ctx: StrategyContext): void;
+  /** Carries server-owned fields over from the stored object before an update of the main resource. */
+  prepareForUpdate?(obj: ApiObject, old: ApiObject, ctx: StrategyContext): void;
+  /** The kind's own rules on a new object (object metadata is checked by the store). */
+  validate?(obj: ApiObject, ctx: StrategyContext): FieldError[];
+  /** The kind's own rules on an update (immutability, …); validate() runs too. */
+  validateUpdate?(obj: ApiObject, old: ApiObject, ctx: StrategyContext): FieldError[];
+  /** Normalizes an object after validation and before it is stored (e.g. Secret stringData → data). */
+  canonicalize?(obj: ApiObject): void;
+  /**
+   * Deletion hook: called with a copy of the stored object. Return 'graceful' (after marking the copy,
+   * e.g. phase Terminating) when the object must stay until something finalizes it, 'delete' to
+   * delete now, or throw an ApiError to refuse.
+   */
+  beforeDelete?(obj: ApiObject, ctx: StrategyContext): 'graceful' | 'delete';
+  /** Extra conditions, besides metadata.finalizers, that keep a deleted object stored. */
+  pendingFinalization?(obj: ApiObject): boolean;
+}
+
+/**
+ * A subresource that updates part of an object (status, finalize): given the stored object and the
+ * request's object, returns the object to store.
+ */
+export interface SubresourceStrategy {
+  prepareForUpdate(obj: ApiObject, old: ApiObject, ctx: StrategyContext): ApiObject;
+  validateUpdate?(obj: ApiObject, old: ApiObject, ctx: StrategyContext): FieldError[];
+}

@@ -1,0 +1,113 @@
+/**
+ * Request bodies: read within --max-request-bytes (413), parsed as JSON or YAML (400 on anything
+ * malformed, too deep, or not an object), checked against the kind (apiVersion/kind, types) and
+ * pruned of unknown fields as fieldValidation says.
+ */
+import type { IncomingMessage } from 'node:http';
+import YAML from 'yaml';
+import type { ApiObject } from '../api/object.js';
+import { isPlainObject } from '../api/object.js';
+import type { ResourceDef } from '../api/resource.js';
+import type { Definitions } from '../api/schema.js';
+import { checkAgainstSchema } from '../api/schema-check.js';
+import * as status from '../api/status.js';
+import { mediaType } from './negotiation.js';
+
+export const MAX_JSON_DEPTH = 1000;
+
+export async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared > maxBytes) {
+    req.resume();
+    throw status.requestEntityTooLarge(maxBytes);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      req.resume();
+      throw status.requestEntityTooLarge(maxBytes);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function depthOf(value: unknown): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (d > max) max = d;
+    if (max > MAX_JSON_DEPTH) return max;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+}
+
+/** Parses a JSON or YAML document (by media type) into a JSON value. */
+export function parseDocument(raw: Buffer, type: string): unknown {
+  const text = raw.toString('utf8');
+  if (text.trim() === '') throw status.badRequest('the request body is empty');
+  let value: unknown;
+  try {
+    if (type === 'application/yaml' || type === 'application/apply-patch+yaml') {
+      const docs = YAML.parseAllDocuments(text);
+      if (Array.isArray(docs)) {
+        if (docs.length !== 1) throw new Error('the body must hold exactly one YAML document');
+        if (docs[0].errors.length) throw docs[0].errors[0];
+        value = docs[0].toJS({ maxAliasCount: 100 });
+      } else throw new Error('invalid YAML');
+    } else value = JSON.parse(text);
+  } catch (err) {
+    throw status.badRequest(`error decoding ${type === 'application/yaml' ? 'YAML' : 'JSON'}: ${(err as Error).message}`);
+  }
+  if (depthOf(value) > MAX_JSON_DEPTH) throw status.badRequest(`the request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  return value;
+}
+
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
+export function parseFieldValidation(v: string | null): FieldValidation {
+  if (v === null || v === '') return 'Warn';
+  if (v === 'Ignore' || v === 'Warn' || v === 'Strict') return v;
+  throw status.badRequest(`fieldValidation must be one of Ignore, Warn, or Strict, got "${v}"`);
+}
+
+export interface DecodedObject {
+  object: ApiObject;
+  /** Warnings for the response (unknown fields under fieldValidation=Warn). */
+  warnings: string[];
+}
+
+/**
+ * A body as an object of the resource's kind: apiVersion/kind must match when given, types must
+ * match the schema, unknown fields are dropped (reported as warnings, or a 400 when Strict).
+ */
+export function decodeObject(value: unknown, def: ResourceDef, defs: Definitions, validation: FieldValidation): DecodedObject {
+  const what = `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}`;
+  if (!isPlainObject(value)) throw status.badRequest(`${what}: the body is not a JSON object`);
+  if (value.apiVersion !== undefined && value.apiVersion !== def.apiVersion) {
+    throw status.badRequest(`${what}: the API version in the data (${String(value.apiVersion)}) does not match the expected API version (${def.apiVersion})`);
+  }
+  if (value.kind !== undefined && value.kind !== def.kind) {
+    throw status.badRequest(`${what}: the kind in the data (${String(value.kind)}) does not match the expected kind (${def.kind})`);
+  }
+  if (value.metadata === undefined || value.metadata === null) value.metadata = {};
+  const { errors, unknownFields } = checkAgainstSchema(value, def.schemaRef, defs);
+  if (errors.length) throw status.badRequest(`${what}: ${errors.join('; ')}`);
+  const messages = unknownFields.map((f) => `unknown field "${f}"`);
+  if (validation === 'Strict' && messages.length) throw status.badRequest(`strict decoding error: ${messages.join(', ')}`);
+  return { object: value as ApiObject, warnings: validation === 'Warn' ? messages : [] };
+}
+
+/** Content types accepted for object bodies (create, update). */
+export const OBJECT_CONTENT_TYPES = ['application/json', 'application/yaml'];
+
+export function requireContentType(req: IncomingMessage, allowed: string[]): string {
+  const type = mediaType(req.headers['content-type']) || 'application/json';
+  if (!allowed.includes(type)) throw status.unsupportedMediaType(type, allowed);
+  return type;
+}

@@ -1,0 +1,67 @@
+/** DELETE of one object and DELETE of a collection, with DeleteOptions from the body and the query. */
+import { isPlainObject } from '../../api/object.js';
+import * as status from '../../api/status.js';
+import type { DeleteOptions } from '../../registry/delete-options.js';
+import { listObjects } from '../../registry/list.js';
+import { parseDocument, readBody } from '../body.js';
+import { mediaType } from '../negotiation.js';
+import type { RequestScope } from './scope.js';
+import { respond } from './scope.js';
+import { boolParam, intParam, parseListQuery } from './query.js';
+
+const PROPAGATION = ['Orphan', 'Background', 'Foreground'];
+
+async function deleteOptions(s: RequestScope): Promise<DeleteOptions> {
+  const raw = await readBody(s.req, s.api.maxRequestBytes);
+  let opts: DeleteOptions = {};
+  if (raw.length && raw.toString('utf8').trim()) {
+    const type = mediaType(s.req.headers['content-type']) === 'application/yaml' ? 'application/yaml' : 'application/json';
+    const body = parseDocument(raw, type);
+    if (!isPlainObject(body)) throw status.badRequest('DeleteOptions: the body is not a JSON object');
+    if (body.kind !== undefined && body.kind !== 'DeleteOptions') throw status.badRequest(`expected DeleteOptions, got ${String(body.kind)}`);
+    opts = body as DeleteOptions;
+  }
+  const grace = intParam(s.query, 'gracePeriodSeconds');
+  if (grace !== undefined) opts.gracePeriodSeconds = grace;
+  const orphan = boolParam(s.query, 'orphanDependents');
+  if (orphan !== undefined) opts.orphanDependents = orphan;
+  const policy = s.query.get('propagationPolicy');
+  if (policy) opts.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
+  if (opts.propagationPolicy !== undefined && !PROPAGATION.includes(opts.propagationPolicy)) {
+    throw status.badRequest(`propagationPolicy: Unsupported value: "${opts.propagationPolicy}": supported values: "Foreground", "Background", "Orphan"`);
+  }
+  if (opts.orphanDependents !== undefined && opts.propagationPolicy !== undefined) {
+    throw status.badRequest('propagationPolicy: Invalid value: "' + opts.propagationPolicy + '": orphanDependents and deletionPropagation cannot be both set');
+  }
+  if (opts.dryRun?.length) {
+    for (const v of opts.dryRun) if (v !== 'All') throw status.badRequest(`dryRun: Unsupported value: "${v}": supported values: "All"`);
+    s.ctx.dryRun = true;
+  }
+  return opts;
+}
+
+export async function handleDelete(s: RequestScope): Promise<void> {
+  const opts = await deleteOptions(s);
+  const { object, deleted } = await s.store.delete(s.ctx, s.info.name, opts);
+  if (deleted && !s.def.returnDeletedObject) {
+    respond(s, 200, status.success({ name: object.metadata.name, group: s.def.group, kind: s.def.plural, uid: object.metadata.uid }));
+    return;
+  }
+  respond(s, !deleted && opts.orphanDependents === false ? 202 : 200, object);
+}
+
+/** Deletes every object the list options select; answers the list of what was deleted. */
+export async function handleDeleteCollection(s: RequestScope): Promise<void> {
+  const opts = await deleteOptions(s);
+  const list = await listObjects(s.store, s.ctx, { ...parseListQuery(s.query), limit: undefined, continue: undefined });
+  const items = [];
+  for (const item of list.items) {
+    try {
+      const ctx = { ...s.ctx, namespace: item.metadata.namespace ?? '' };
+      items.push((await s.store.delete(ctx, item.metadata.name!, opts)).object);
+    } catch (err) {
+      if (!status.isApiError(err, 'NotFound')) throw err;
+    }
+  }
+  respond(s, 200, { ...list, items });
+}

@@ -1,0 +1,50 @@
+/** Query parameters shared by the handlers, parsed with Kubernetes' rules. */
+import * as status from '../../api/status.js';
+import type { ListOptions } from '../../registry/list-options.js';
+
+function boolParam(q: URLSearchParams, name: string): boolean | undefined {
+  const v = q.get(name);
+  if (v === null) return undefined;
+  if (v === '' || v === 'true' || v === '1') return true;
+  if (v === 'false' || v === '0') return false;
+  throw status.badRequest(`${name}: invalid boolean value "${v}"`);
+}
+
+function intParam(q: URLSearchParams, name: string): number | undefined {
+  const v = q.get(name);
+  if (v === null || v === '') return undefined;
+  if (!/^-?\d+$/.test(v)) throw status.badRequest(`${name}: invalid integer value "${v}"`);
+  return Number(v);
+}
+
+export function parseListQuery(q: URLSearchParams): ListOptions {
+  const limit = intParam(q, 'limit');
+  if (limit !== undefined && limit < 0) throw status.badRequest(`limit: Invalid value: ${limit}: must be greater than or equal to 0`);
+  const timeoutSeconds = intParam(q, 'timeoutSeconds');
+  if (timeoutSeconds !== undefined && timeoutSeconds < 0) throw status.badRequest(`timeoutSeconds: Invalid value: ${timeoutSeconds}: must be greater than or equal to 0`);
+  return {
+    labelSelector: q.get('labelSelector') ?? undefined,
+    fieldSelector: q.get('fieldSelector') ?? undefined,
+    resourceVersion: q.get('resourceVersion') ?? undefined,
+    resourceVersionMatch: q.get('resourceVersionMatch') || undefined,
+    limit,
+    continue: q.get('continue') || undefined,
+    watch: boolParam(q, 'watch'),
+    allowWatchBookmarks: boolParam(q, 'allowWatchBookmarks'),
+    timeoutSeconds,
+  };
+}
+
+/** dryRun=All (the only value Kubernetes accepts); absent = a real write. */
+export function parseDryRun(values: string[]): boolean {
+  for (const v of values) {
+    if (v !== 'All') throw status.badRequest(`dryRun: Unsupported value: "${v}": supported values: "All"`);
+  }
+  return values.length > 0;
+}
+
+export function parsePretty(q: URLSearchParams): boolean {
+  return boolParam(q, 'pretty') ?? false;
+}
+
+export { boolParam, intParam };

@@ -1,0 +1,41 @@
+/** What every REST handler gets: the server's API context and the facts of this one request. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ResourceDef } from '../../api/resource.js';
+import type { ResourceTable } from '../../api/resource-table.js';
+import type { Definitions } from '../../api/schema.js';
+import type { GenericStore } from '../../registry/store.js';
+import type { RequestContext } from '../../registry/request-context.js';
+import type { WatchConfig } from '../../registry/watch.js';
+import type { RequestInfo } from '../request-info.js';
+import type { Encoding } from '../negotiation.js';
+import type { WriteOptions } from '../responses.js';
+import { writeObject } from '../responses.js';
+
+/** Server-wide state the handlers read. */
+export interface ApiContext {
+  table: ResourceTable;
+  stores: ReadonlyMap<ResourceDef, GenericStore>;
+  definitions: Definitions;
+  maxRequestBytes: number;
+  minRequestTimeoutSeconds: number;
+  watch: WatchConfig;
+}
+
+export interface RequestScope {
+  api: ApiContext;
+  def: ResourceDef;
+  store: GenericStore;
+  info: RequestInfo;
+  query: URLSearchParams;
+  req: IncomingMessage;
+  res: ServerResponse;
+  encoding: Encoding;
+  pretty: boolean;
+  ctx: RequestContext;
+  /** Collected for the response's Warning headers. */
+  warnings: string[];
+}
+
+export function respond(scope: RequestScope, code: number, body: unknown, extra: Partial<WriteOptions> = {}): void {
+  writeObject(scope.res, code, body, { encoding: scope.encoding, pretty: scope.pretty, warnings: scope.warnings, ...extra });
+}

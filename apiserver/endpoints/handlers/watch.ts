@@ -1,0 +1,56 @@
+/**
+ * WATCH: a chunked stream of `{"type":…,"object":…}` lines. Ends after timeoutSeconds (default: a
+ * random time in [min-request-timeout, 2×min-request-timeout], as Kubernetes spreads reconnects), when
+ * the client goes away, or after an ERROR event.
+ */
+import type { WatchEvent } from '../../api/object.js';
+import { watchObjects } from '../../registry/watch.js';
+import type { RequestScope } from './scope.js';
+import { parseListQuery } from './query.js';
+
+export async function handleWatch(s: RequestScope): Promise<void> {
+  const opts = parseListQuery(s.query);
+  const min = s.api.minRequestTimeoutSeconds;
+  const timeoutSeconds = opts.timeoutSeconds ?? Math.floor(min * (1 + Math.random()));
+  if (s.info.name) opts.fieldSelector = `metadata.name=${s.info.name}`;
+  const { res } = s;
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(timer);
+    watch?.stop();
+    res.end();
+  };
+  let watch: { stop(): void } | undefined;
+  const timer = setTimeout(end, timeoutSeconds * 1000);
+  const sink = {
+    send(ev: WatchEvent) {
+      if (ended) return;
+      if (!res.headersSent) startStream();
+      res.write(`${JSON.stringify(ev)}\n`);
+    },
+    close: end,
+  };
+  const startStream = () => {
+    res.statusCode = 200;
+    res.setHeader('Content-Type', 'application/json');
+    res.setHeader('Transfer-Encoding', 'chunked');
+    res.setHeader('Cache-Control', 'no-cache, private');
+    res.flushHeaders();
+  };
+  s.req.on('close', end);
+  res.on('close', end);
+  try {
+    watch = await watchObjects(s.store, s.ctx, opts, sink, s.api.watch);
+  } catch (err) {
+    clearTimeout(timer);
+    ended = true;
+    throw err;
+  }
+  if (ended) {
+    watch.stop();
+    return;
+  }
+  if (!res.headersSent) startStream();
+}

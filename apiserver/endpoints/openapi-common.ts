@@ -1,0 +1,130 @@
+/**
+ * What the OpenAPI v2 and v3 documents share: the domain's extension names, publishing a schema under
+ * them, and the REST operations of a resource in a neutral form that each document version renders.
+ */
+import type { ApiDomain } from '../api/domain.js';
+import type { ResourceDef } from '../api/resource.js';
+
+export type Json = Record<string, unknown>;
+
+/** The extension stock clients (kubectl) read to find the operations and the schema of a kind. */
+export const CLIENT_GVK = 'x-kubernetes-group-version-kind';
+
+const SOURCE_PREFIX = 'x-orch-';
+const DEFINITIONS = '#/definitions/';
+
+/** The prefix of published extension names: `x-kubernetes-` when answering as k8s.io, else `x-orch-`. */
+export function extensionPrefix(domain: ApiDomain): string {
+  return domain.domain === 'k8s.io' ? 'x-kubernetes-' : SOURCE_PREFIX;
+}
+
+/** The path of a group version below the server root: "api/v1" or "apis/<group>/<version>". */
+export function gvPath(group: string, version: string): string {
+  return group ? `apis/${group}/${version}` : `api/${version}`;
+}
+
+/**
+ * A schema as published: `#/definitions/<name>` references point to `refPrefix + <name>`, `x-orch-…`
+ * extensions take the domain's prefix, and group-version-kind extensions carry full group names and
+ * are also published as CLIENT_GVK.
+ */
+export function publishSchema(node: unknown, domain: ApiDomain, refPrefix: string): unknown {
+  if (Array.isArray(node)) return node.map((n) => publishSchema(n, domain, refPrefix));
+  if (typeof node !== 'object' || node === null) return node;
+  const prefix = extensionPrefix(domain);
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node as Json)) {
+    if (k === '$ref') out.$ref = String(v).replace(DEFINITIONS, refPrefix);
+    else if (k === `${SOURCE_PREFIX}group-version-kind`) {
+      const gvks = (v as Json[]).map((g) => ({ ...g, group: domain.group(String(g.group)) }));
+      out[`${prefix}group-version-kind`] = gvks;
+      out[CLIENT_GVK] = gvks;
+    } else if (k.startsWith(SOURCE_PREFIX)) out[`${prefix}${k.slice(SOURCE_PREFIX.length)}`] = publishSchema(v, domain, refPrefix);
+    else out[k] = publishSchema(v, domain, refPrefix);
+  }
+  return out;
+}
+
+/** A query parameter of an operation. */
+export interface QueryParam {
+  name: string;
+  type: 'string' | 'integer' | 'boolean';
+}
+
+/** One REST operation of a resource. */
+export interface ResourceOperation {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** The `x-kubernetes-action`; with the kind it also makes the operation id. */
+  action: 'list' | 'post' | 'deletecollection' | 'get' | 'put' | 'patch' | 'delete';
+  query: readonly QueryParam[];
+  /** The request body: an object of the resource's schema, or a patch document. */
+  body?: 'object' | 'patch';
+}
+
+/** A path of a resource with its path parameters (in order) and operations (in document order). */
+export interface ResourcePath {
+  path: string;
+  pathParams: readonly string[];
+  operations: readonly ResourceOperation[];
+}
+
+const str = (name: string): QueryParam => ({ name, type: 'string' });
+const WRITE = ['dryRun', 'fieldManager', 'fieldValidation', 'pretty'].map(str);
+const LIST: QueryParam[] = [
+  { name: 'allowWatchBookmarks', type: 'boolean' },
+  str('continue'),
+  str('fieldSelector'),
+  str('labelSelector'),
+  { name: 'limit', type: 'integer' },
+  str('resourceVersion'),
+  str('resourceVersionMatch'),
+  { name: 'timeoutSeconds', type: 'integer' },
+  { name: 'watch', type: 'boolean' },
+  str('pretty'),
+];
+const GET: ResourceOperation = { method: 'get', action: 'get', query: [str('pretty')] };
+const PUT: ResourceOperation = { method: 'put', action: 'put', query: WRITE, body: 'object' };
+
+/** The paths of a resource: its collection, its objects and their subresources. */
+export function resourcePaths(def: ResourceDef): ResourcePath[] {
+  const base = `/${gvPath(def.group, def.version)}`;
+  const collection = def.namespaced ? `${base}/namespaces/{namespace}/${def.plural}` : `${base}/${def.plural}`;
+  const scope = def.namespaced ? ['namespace'] : [];
+  const named = [...scope, 'name'];
+  return [
+    {
+      path: collection,
+      pathParams: scope,
+      operations: [
+        { method: 'get', action: 'list', query: LIST },
+        { method: 'post', action: 'post', query: WRITE, body: 'object' },
+        { method: 'delete', action: 'deletecollection', query: [...LIST, str('dryRun'), str('propagationPolicy')] },
+      ],
+    },
+    {
+      path: `${collection}/{name}`,
+      pathParams: named,
+      operations: [
+        GET,
+        PUT,
+        { method: 'patch', action: 'patch', query: [...WRITE, { name: 'force', type: 'boolean' }], body: 'patch' },
+        { method: 'delete', action: 'delete', query: [str('dryRun'), { name: 'gracePeriodSeconds', type: 'integer' }, str('propagationPolicy')] },
+      ],
+    },
+    ...Object.keys(def.subresources ?? {}).map((sub) => ({
+      path: `${collection}/{name}/${sub}`,
+      pathParams: named,
+      operations: [GET, PUT, { method: 'patch', action: 'patch', query: WRITE, body: 'patch' } as const],
+    })),
+  ];
+}
+
+/** The fields every operation starts with: its tags and id. */
+export function operationIdentity(def: ResourceDef, op: ResourceOperation): { tags: string[]; operationId: string } {
+  return { tags: [def.group || 'core'], operationId: `${op.action}${def.kind}` };
+}
+
+/** The group-version-kind an operation of the resource works on. */
+export function operationGvk(def: ResourceDef): Json {
+  return { group: def.group, version: def.version, kind: def.kind };
+}

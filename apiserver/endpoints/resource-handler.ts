@@ -1,0 +1,72 @@
+/** Routes a resource request (already parsed into RequestInfo) to the handler of its verb. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as status from '../api/status.js';
+import type { Verb } from '../api/resource.js';
+import { requestInfoFrom } from './request-info.js';
+import { negotiateOutput } from './negotiation.js';
+import { userFrom } from '../server/request-user.js';
+import type { ApiContext, RequestScope } from './handlers/scope.js';
+import { parseDryRun, parsePretty } from './handlers/query.js';
+import { handleGet, handleList } from './handlers/get.js';
+import { handleCreate } from './handlers/create.js';
+import { handleUpdate } from './handlers/update.js';
+import { handlePatch } from './handlers/patch.js';
+import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
+import { handleWatch } from './handlers/watch.js';
+
+const HANDLERS: Record<Verb, (s: RequestScope) => Promise<void>> = {
+  get: handleGet,
+  list: handleList,
+  watch: handleWatch,
+  create: handleCreate,
+  update: handleUpdate,
+  patch: handlePatch,
+  delete: handleDelete,
+  deletecollection: handleDeleteCollection,
+};
+
+/** Verbs a subresource answers (status, finalize: read and replace). */
+const SUBRESOURCE_VERBS: readonly string[] = ['get', 'update', 'patch'];
+
+export const NOT_FOUND_MESSAGE = 'the server could not find the requested resource';
+
+export function newResourceHandler(api: ApiContext) {
+  return async function handleResource(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const info = requestInfoFrom(req);
+    const def = api.table.lookup(info.apiGroup, info.apiVersion, info.resource);
+    const store = def && api.stores.get(def);
+    if (!def || !store || info.extraParts.length) throw notFoundPath();
+    if (info.subresource && !def.subresources?.[info.subresource]) throw notFoundPath();
+    // /api/v1/namespaces/x parses with namespace x; for the cluster-scoped kinds that is their name.
+    const namespace = def.namespaced ? info.namespace : '';
+    if (!def.namespaced && info.namespace && info.resource !== 'namespaces') throw notFoundPath();
+    if (def.namespaced && !namespace && info.name) throw notFoundPath();
+    const verb = info.verb as Verb;
+    const allowed = info.subresource ? SUBRESOURCE_VERBS.includes(verb) : def.verbs.includes(verb);
+    if (!HANDLERS[verb] || !allowed) throw status.methodNotAllowed();
+    if (def.namespaced && !namespace && verb !== 'list' && verb !== 'watch') throw status.methodNotAllowed();
+    const query = new URL(req.url ?? '/', 'http://x').searchParams;
+    const encoding = negotiateOutput(req.headers.accept);
+    const scope: RequestScope = {
+      api,
+      def,
+      store,
+      info,
+      query,
+      req,
+      res,
+      encoding,
+      pretty: parsePretty(query),
+      ctx: { namespace, user: userFrom(req), dryRun: parseDryRun(query.getAll('dryRun')), now: new Date() },
+      warnings: [],
+    };
+    await HANDLERS[verb](scope);
+  };
+}
+
+export function notFoundPath(): status.ApiError {
+  const e = status.notFound({ group: '', resource: '' }, '');
+  e.status.message = NOT_FOUND_MESSAGE;
+  e.status.details = {};
+  return e;
+}

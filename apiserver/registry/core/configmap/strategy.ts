@@ -1,0 +1,28 @@
+import type { Strategy } from '../../../api/strategy.js';
+import type { FieldError } from '../../../api/field-errors.js';
+import { invalid, tooLong } from '../../../api/field-errors.js';
+import { MAX_DATA_SIZE, validateDataKeys, validateImmutableData } from '../data-keys.js';
+
+type Data = Record<string, string> | undefined;
+
+function size(obj: { data?: Data; binaryData?: Data }): number {
+  let n = 0;
+  for (const [k, v] of Object.entries(obj.data ?? {})) n += k.length + Buffer.byteLength(v);
+  for (const [k, v] of Object.entries(obj.binaryData ?? {})) n += k.length + Buffer.from(v, 'base64').length;
+  return n;
+}
+
+/** ConfigMap: key rules, no key in both data and binaryData, 1 MiB, `immutable`. */
+export const configMapStrategy: Strategy = {
+  validate(obj) {
+    const data = obj.data as Data;
+    const binaryData = obj.binaryData as Data;
+    const errors: FieldError[] = [...validateDataKeys('data', data), ...validateDataKeys('binaryData', binaryData)];
+    for (const key of Object.keys(binaryData ?? {})) {
+      if (data && Object.hasOwn(data, key)) errors.push(invalid('binaryData', key, 'duplicate of key present in data'));
+    }
+    if (size({ data, binaryData }) > MAX_DATA_SIZE) errors.push(tooLong('', '', MAX_DATA_SIZE));
+    return errors;
+  },
+  validateUpdate: (obj, old) => validateImmutableData(obj, old, ['data', 'binaryData']),
+};

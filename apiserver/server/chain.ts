@@ -1,0 +1,37 @@
+/**
+ * The handler chain, assembled in ONE function, outermost first. Each filter is one file in
+ * filters/; the error filter at the end turns anything thrown into a Status answer.
+ */
+import express from 'express';
+import type { RequestAuthenticator } from '../authentication/interfaces.js';
+import type { Authorizer } from '../authorization/interfaces.js';
+import type { Logger } from './logger.js';
+import type { InFlight } from './filters/with-in-flight-tracking.js';
+import type { Metrics } from './metrics.js';
+import { withRequestInfo } from './filters/with-request-info.js';
+import { withAuthentication } from './filters/with-authentication.js';
+import { withAuthorization } from './filters/with-authorization.js';
+import { withStatusErrors } from './filters/with-status-errors.js';
+import { newRouter, type RouteDeps } from './routes.js';
+
+export interface ChainDeps extends RouteDeps {
+  authenticator: RequestAuthenticator;
+  authorizer: Authorizer;
+  inFlight: InFlight;
+  metrics: Metrics;
+  logger: Logger;
+}
+
+export function buildHandlerChain(deps: ChainDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(withRequestInfo());
+  app.use(deps.metrics.middleware());
+  app.use(deps.inFlight.middleware());
+  app.use(withAuthentication(deps.authenticator));
+  app.use(withAuthorization(deps.authorizer));
+  app.use(newRouter(deps));
+  app.use(withStatusErrors(deps.logger));
+  return app;
+}

@@ -1,0 +1,21 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { RequestAuthenticator } from '../../authentication/interfaces.js';
+import { AuthenticationError } from '../../authentication/interfaces.js';
+import * as status from '../../api/status.js';
+import { setUser } from '../request-user.js';
+
+/** Who sent the request, or 401. */
+export function withAuthentication(authenticator: RequestAuthenticator) {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    let user;
+    try {
+      user = await authenticator.authenticate(req);
+    } catch (err) {
+      if (err instanceof AuthenticationError) throw status.unauthorized();
+      throw err;
+    }
+    if (!user) throw status.unauthorized();
+    setUser(req, user);
+    next();
+  };
+}

@@ -1,0 +1,65 @@
+/** The router behind the filters: health, version, discovery, metrics, then the REST endpoints. */
+import type { NextFunction, Request, Response } from 'express';
+import { requestInfoFrom } from '../endpoints/request-info.js';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions } from '../endpoints/discovery.js';
+import { versionInfo } from '../endpoints/version.js';
+import { writeObject } from '../endpoints/responses.js';
+import { negotiateOutput } from '../endpoints/negotiation.js';
+import { newResourceHandler, notFoundPath } from '../endpoints/resource-handler.js';
+import type { ApiContext } from '../endpoints/handlers/scope.js';
+import * as status from '../api/status.js';
+import type { HealthChecks } from './health.js';
+import type { Metrics } from './metrics.js';
+import type { OpenApiV3 } from '../endpoints/openapi-v3.js';
+
+export interface RouteDeps {
+  api: ApiContext;
+  openapi: OpenApiV3;
+  health: HealthChecks;
+  metrics: Metrics;
+  serverAddress: () => string;
+}
+
+export function newRouter(deps: RouteDeps) {
+  const { api, health } = deps;
+  const table = api.table;
+  const resources = newResourceHandler(api);
+  const answer = (req: Request, res: Response, body: unknown) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed();
+    writeObject(res, 200, body, { encoding: negotiateOutput(req.headers.accept), pretty: req.query.pretty === 'true', headOnly: req.method === 'HEAD' });
+  };
+  return async (req: Request, res: Response, _next: NextFunction) => {
+    if (health.handle(req, res)) return;
+    const info = requestInfoFrom(req);
+    if (info.isResourceRequest) return resources(req, res);
+    const path = info.path.replace(/\/+$/, '') || '/';
+    if (path === '/metrics') return deps.metrics.handle(req, res);
+    if (path === '/version') return answer(req, res, versionInfo());
+    if (path === '/api') return answer(req, res, apiVersions(table, deps.serverAddress()));
+    if (path === '/apis') return answer(req, res, apiGroupList(table));
+    if (path === '/openapi/v3') return answer(req, res, deps.openapi.index());
+    if (path.startsWith('/openapi/v3/')) {
+      const doc = deps.openapi.document(path.slice('/openapi/v3/'.length));
+      if (doc !== undefined) {
+        if (req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed();
+        res.setHeader('Content-Type', 'application/json');
+        res.setHeader('Cache-Control', req.query.hash ? 'public, immutable' : 'no-cache, private');
+        res.end(req.method === 'HEAD' ? undefined : doc);
+        return;
+      }
+    }
+    if (info.apiPrefix === 'api' && info.apiVersion) {
+      const doc = apiResourceList(table, '', info.apiVersion);
+      if (doc) return answer(req, res, doc);
+    }
+    if (info.apiPrefix === 'apis' && info.apiGroup) {
+      const doc = info.apiVersion ? apiResourceList(table, info.apiGroup, info.apiVersion) : undefined;
+      if (doc) return answer(req, res, doc);
+    }
+    if (path.startsWith('/apis/') && path.split('/').length === 3) {
+      const doc = apiGroup(table, path.split('/')[2]);
+      if (doc) return answer(req, res, doc);
+    }
+    throw notFoundPath();
+  };
+}

@@ -1,0 +1,176 @@
+/**
+ * One orch-apiserver: storage, the resource table and its stores, admission, authentication,
+ * authorization, the handler chain on HTTPS, health checks, compaction, and graceful shutdown.
+ */
+import { createServer, type Server } from 'node:https';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Storage } from '../storage/interfaces.js';
+import { newEtcdStorage } from '../storage/etcd3/index.js';
+import { newSqliteStorage } from '../storage/sqlite/index.js';
+import { startCompactor } from '../storage/compactor.js';
+import { newApiDomain } from '../api/domain.js';
+import { newResourceTable } from '../api/resource-table.js';
+import { coreResources } from '../api/resources/core.js';
+import { definitions } from '../api/generated/definitions.js';
+import type { ResourceDef } from '../api/resource.js';
+import * as status from '../api/status.js';
+import { GenericStore } from '../registry/store.js';
+import { DEFAULT_BOOKMARK_INTERVAL_MS } from '../registry/watch.js';
+import { newAdmissionChain } from '../admission/chain.js';
+import { newNamespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
+import type { RequestAuthenticator } from '../authentication/interfaces.js';
+import { newUnionAuthenticator } from '../authentication/union.js';
+import { newTokenFileAuthenticator } from '../authentication/token-file.js';
+import { newX509Authenticator } from '../authentication/x509.js';
+import { newAnonymousAuthenticator } from '../authentication/anonymous.js';
+import { newAuthorizer } from '../authorization/new-authorizer.js';
+import type { ServerOptions } from './options.js';
+import { newLogger } from './logger.js';
+import { ensureCA, ensureServingCert, defaultServingHosts } from './certs.js';
+import { newHealthChecks } from './health.js';
+import { newInFlight } from './filters/with-in-flight-tracking.js';
+import { newMetrics } from './metrics.js';
+import { buildHandlerChain } from './chain.js';
+import { newOpenApiV3 } from '../endpoints/openapi-v3.js';
+import { ensureSystemNamespaces, SYSTEM_USER } from './bootstrap-namespaces.js';
+
+export interface RunningServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+function newStorage(options: ServerOptions, logger: ReturnType<typeof newLogger>): Storage {
+  if (options.storageBackend === 'etcd3') return newEtcdStorage({ endpoints: options.etcdServers, logger });
+  mkdirSync(options.dataDir, { recursive: true });
+  return newSqliteStorage({ path: join(options.dataDir, 'state.db') });
+}
+
+function newAuthenticator(options: ServerOptions): RequestAuthenticator {
+  const list: RequestAuthenticator[] = [];
+  if (options.clientCAFile) list.push(newX509Authenticator(readFileSync(options.clientCAFile, 'utf8')));
+  if (options.tokenAuthFile) list.push(newTokenFileAuthenticator(options.tokenAuthFile));
+  if (options.anonymousAuth) list.push(newAnonymousAuthenticator());
+  return newUnionAuthenticator(list);
+}
+
+function servingCert(options: ServerOptions): { cert: string; key: string } {
+  if (options.tlsCertFile && options.tlsPrivateKeyFile) {
+    return { cert: readFileSync(options.tlsCertFile, 'utf8'), key: readFileSync(options.tlsPrivateKeyFile, 'utf8') };
+  }
+  const ca = ensureCA(options.certDir);
+  const pair = ensureServingCert(options.certDir, ca, defaultServingHosts());
+  return { cert: pair.certPem, key: pair.keyPem };
+}
+
+async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const t = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms}ms`)), ms)));
+  try {
+    return await Promise.race([p, t]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function runServer(options: ServerOptions): Promise<RunningServer> {
+  const logger = newLogger(options);
+  const domain = newApiDomain(options.apiDomain);
+  const storage = newStorage(options, logger);
+  const compactor = startCompactor(storage, { intervalMs: options.etcdCompactionIntervalMs, logger });
+  const table = newResourceTable(domain, coreResources);
+
+  const stores = new Map<ResourceDef, GenericStore>();
+  const namespaceDef = table.lookup('', 'v1', 'namespaces')!;
+  const getNamespace = async (name: string) => {
+    try {
+      return await stores.get(namespaceDef)!.get({ namespace: '', user: SYSTEM_USER, dryRun: false, now: new Date() }, name);
+    } catch (err) {
+      if (status.isApiError(err, 'NotFound')) return null;
+      throw err;
+    }
+  };
+  const admission = newAdmissionChain([], [newNamespaceLifecycle(domain, getNamespace)]);
+  for (const def of table.all()) {
+    stores.set(def, new GenericStore({ def, storage, storagePrefix: options.etcdPrefix, domain, admission }));
+  }
+
+  const health = newHealthChecks({
+    livezGracePeriodMs: options.livezGracePeriodMs,
+    onFailure: (endpoint, failures) => logger.warn('health check failed', { endpoint, failures }),
+  });
+  health.add(options.storageBackend === 'etcd3' ? 'etcd' : 'storage', () => withTimeout(storage.currentRevision(), 2000, 'storage').then(() => {}), [
+    'healthz',
+    'livez',
+    'readyz',
+  ]);
+  const bootstrapDone = health.addPostStartHook('bootstrap-controller');
+
+  const inFlight = newInFlight();
+  const metrics = newMetrics();
+  let server: Server | undefined;
+  const app = buildHandlerChain({
+    api: {
+      table,
+      stores,
+      definitions,
+      maxRequestBytes: options.maxRequestBytes,
+      minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
+      watch: { bookmarkIntervalMs: DEFAULT_BOOKMARK_INTERVAL_MS },
+    },
+    openapi: newOpenApiV3(table, definitions),
+    health,
+    metrics,
+    inFlight,
+    logger,
+    authenticator: newAuthenticator(options),
+    authorizer: newAuthorizer(options.authorizationModes),
+    serverAddress: () => `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${(server?.address() as AddressInfo | null)?.port ?? options.securePort}`,
+  });
+
+  const { cert, key } = servingCert(options);
+  const clientCA = options.clientCAFile ? readFileSync(options.clientCAFile, 'utf8') : undefined;
+  server = createServer({ cert, key, ca: clientCA, requestCert: !!clientCA, rejectUnauthorized: false }, app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server!.once('error', reject);
+    server!.listen(options.securePort, options.bindAddress, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  logger.info('serving securely', { address: options.bindAddress, port, storage: options.storageBackend, domain: domain.domain });
+
+  let bootstrapping = true;
+  const bootstrap = (async () => {
+    for (let delay = 100; bootstrapping; delay = Math.min(delay * 2, 5000)) {
+      try {
+        await ensureSystemNamespaces(stores.get(namespaceDef)!, domain);
+        bootstrapDone();
+        return;
+      } catch (err) {
+        logger.warn('bootstrap of system namespaces failed, retrying', { err: String(err) });
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  })();
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      logger.info('shutting down', { delayMs: options.shutdownDelayMs });
+      health.startShutdown();
+      bootstrapping = false;
+      if (options.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, options.shutdownDelayMs));
+      const closed = new Promise<void>((r) => server!.close(() => r()));
+      server!.closeIdleConnections();
+      inFlight.closeWatches();
+      await inFlight.drained(options.requestTimeoutMs);
+      server!.closeAllConnections();
+      await closed;
+      await bootstrap;
+      await compactor.stop();
+      await storage.close();
+      logger.info('stopped');
+    })());
+  return { port, close };
+}

@@ -1,0 +1,142 @@
+/**
+ * End to end: `npm start`'s all-in-one (embedded store) driven by the real kubectl, then stopped with
+ * Ctrl-C and started again on the same data dir.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile, readFile, chmod } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, startProcess, type Proc } from '../support/processes.js';
+import { newKubectl } from '../support/kubectl.js';
+
+const ALL_IN_ONE = 'dist/scripts/all-in-one.js';
+
+const MANIFEST = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: app-config
+data:
+  a: "1"
+  b: "2"
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: app-secret
+stringData:
+  password: hunter2
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: builder
+`;
+
+describe('all-in-one with kubectl', () => {
+  let dir: string;
+  let port: number;
+  let aio: Proc;
+  let kubeconfig: string;
+  let k: ReturnType<typeof newKubectl>;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'orch-e2e-'));
+    port = await freePort();
+    aio = startProcess(process.execPath, [ALL_IN_ONE, '--data-dir', join(dir, 'data'), '--secure-port', String(port)]);
+    await aio.waitFor(/orch is ready: kubectl --kubeconfig (\S+) get ns/, 60_000);
+    kubeconfig = join(dir, 'data', 'admin.kubeconfig');
+    k = newKubectl(kubeconfig);
+  });
+
+  after(async () => {
+    await aio?.stop('SIGINT');
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('writes an admin kubeconfig with the server, CA data and token', async () => {
+    const text = await readFile(kubeconfig, 'utf8');
+    assert.match(text, new RegExp(`server: https://127.0.0.1:${port}`));
+    assert.match(text, /certificate-authority-data: \S+/);
+    assert.match(text, /token: \S+/);
+  });
+
+  it('kubectl get ns lists the system namespaces', async () => {
+    const out = await k.ok(['get', 'ns', '-o', 'name']);
+    assert.deepEqual(out.trim().split('\n').sort(), ['namespace/default', 'namespace/orch-public', 'namespace/orch-system']);
+  });
+
+  it('kubectl api-resources and version read discovery', async () => {
+    const out = await k.ok(['api-resources', '--no-headers']);
+    assert.match(out, /^configmaps\s+cm\s+v1\s+true\s+ConfigMap$/m);
+    assert.match(out, /^namespaces\s+ns\s+v1\s+false\s+Namespace$/m);
+    const v = await k.ok(['version', '-o', 'json']);
+    assert.equal(JSON.parse(v).serverVersion.minor, '28');
+  });
+
+  it('kubectl create -f, then apply twice (client-side) with a removed field', async () => {
+    const created = await k.ok(['create', '-f', '-'], { input: MANIFEST });
+    assert.match(created, /configmap\/app-config created/);
+    assert.match(created, /secret\/app-secret created/);
+    assert.match(created, /serviceaccount\/builder created/);
+    await k.ok(['apply', '-f', '-'], { input: MANIFEST });
+    const applied = await k.ok(['apply', '-f', '-'], { input: MANIFEST.replace('  b: "2"\n', '  c: "3"\n') });
+    assert.match(applied, /configmap\/app-config configured/);
+    const data = JSON.parse(await k.ok(['get', 'cm', 'app-config', '-o', 'jsonpath={.data}']));
+    assert.deepEqual(data, { a: '1', c: '3' });
+    const secret = JSON.parse(await k.ok(['get', 'secret', 'app-secret', '-o', 'json']));
+    assert.equal(Buffer.from(secret.data.password, 'base64').toString(), 'hunter2');
+    assert.equal(secret.stringData, undefined);
+  });
+
+  it('kubectl label, annotate and edit', async () => {
+    await k.ok(['label', 'cm', 'app-config', 'tier=web']);
+    await k.ok(['annotate', 'cm', 'app-config', 'note=hello']);
+    const editor = join(dir, 'editor.sh');
+    await writeFile(editor, `#!/bin/sh\nsed -i 's/^  a: "1"/  a: "edited"/' "$1"\n`);
+    await chmod(editor, 0o755);
+    const edited = await k.ok(['edit', 'cm', 'app-config'], { env: { EDITOR: editor, KUBE_EDITOR: editor } });
+    assert.match(edited, /configmap\/app-config edited/);
+    const cm = JSON.parse(await k.ok(['get', 'cm', 'app-config', '-o', 'json']));
+    assert.equal(cm.metadata.labels.tier, 'web');
+    assert.equal(cm.metadata.annotations.note, 'hello');
+    assert.equal(cm.data.a, 'edited');
+  });
+
+  it('kubectl get -w streams changes', async () => {
+    const w = startProcess('/usr/bin/kubectl', ['--kubeconfig', kubeconfig, 'get', 'cm', '-w', '--output-watch-events']);
+    await w.waitFor(/ADDED\s+app-config\s/, 20_000);
+    await k.ok(['create', 'cm', 'watched', '--from-literal=x=y']);
+    await w.waitFor(/ADDED\s+watched\s/);
+    await k.ok(['delete', 'cm', 'watched']);
+    await w.waitFor(/DELETED\s+watched\s/);
+    await w.stop('SIGKILL');
+  });
+
+  it('kubectl delete; a deleted namespace is Terminating and refuses new content', async () => {
+    const out = await k.ok(['delete', '-f', '-'], { input: MANIFEST });
+    assert.match(out, /configmap "app-config" deleted/);
+    const r = await k.run(['get', 'cm', 'app-config']);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /NotFound.*configmaps "app-config" not found/);
+    await k.ok(['create', 'ns', 'doomed']);
+    await k.ok(['delete', 'ns', 'doomed', '--wait=false']);
+    assert.equal(await k.ok(['get', 'ns', 'doomed', '-o', 'jsonpath={.status.phase}']), 'Terminating');
+    const refused = await k.run(['create', 'cm', 'late', '-n', 'doomed']);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /forbidden: unable to create new content in namespace doomed because it is being terminated/);
+    const system = await k.run(['delete', 'ns', 'orch-system']);
+    assert.match(system.stderr, /this namespace may not be deleted/);
+  });
+
+  it('stops every child on Ctrl-C and comes back with the same state', async () => {
+    await k.ok(['create', 'cm', 'survivor', '--from-literal=k=v']);
+    const code = await aio.stop('SIGINT');
+    assert.equal(code, 0, aio.output());
+    const gone = await k.run(['get', 'ns'], { env: {} });
+    assert.notEqual(gone.code, 0, 'the API server child must be gone');
+    aio = startProcess(process.execPath, [ALL_IN_ONE, '--data-dir', join(dir, 'data'), '--secure-port', String(port)]);
+    await aio.waitFor(/orch is ready/, 60_000);
+    assert.equal(await k.ok(['get', 'cm', 'survivor', '-o', 'jsonpath={.data.k}']), 'v');
+  });
+});
