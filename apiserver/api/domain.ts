@@ -7,8 +7,11 @@
 export interface ApiDomain {
   /** "orch.io" or "k8s.io". */
   readonly domain: string;
-  /** The full group of a short group prefix: group('storage') = "storage.orch.io"; group('') = "" (core). */
-  group(prefix: string): string;
+  /**
+   * The served name of a Kubernetes API group: groups under k8s.io move to the domain
+   * (group('storage.k8s.io') = "storage.orch.io"); others ('', 'apps', 'batch', 'policy') stay.
+   */
+  group(kubernetesGroup: string): string;
   /** Prefix of well-known labels and annotations: "orch.io" ("kubernetes.io" for k8s.io). */
   readonly labelPrefix: string;
   /** The namespace controller's finalizer in Namespace spec.finalizers: "orch" ("kubernetes"). */
@@ -32,7 +35,7 @@ export function newApiDomain(domain: string = DEFAULT_API_DOMAIN): ApiDomain {
   const publicNamespace = `${short}-public`;
   return {
     domain,
-    group: (prefix) => (prefix === '' ? '' : prefix.includes('.') && !prefix.endsWith('.') ? prefix : `${prefix}.${domain}`),
+    group: (g) => (g.endsWith('.k8s.io') ? `${g.slice(0, -'k8s.io'.length)}${domain}` : g),
     labelPrefix: kube ? 'kubernetes.io' : domain,
     namespaceFinalizer: kube ? 'kubernetes' : short,
     systemNamespace,

@@ -25,7 +25,7 @@ export interface ResourceTable {
 
 export function newResourceTable(domain: ApiDomain, declarations: readonly ResourceDeclaration[]): ResourceTable {
   const defs: ResourceDef[] = declarations.map((d) => {
-    const group = domain.group(d.groupPrefix);
+    const group = domain.group(d.kubernetesGroup);
     return {
       ...d,
       group,

@@ -9,13 +9,30 @@ import type { Strategy, SubresourceStrategy } from './strategy.js';
 
 export type NameRule = 'dns-subdomain' | 'dns-label' | 'path-segment';
 
+/**
+ * One column of the kind's Table view (what `kubectl get` prints), as Kubernetes' printers define it.
+ * NAME comes first by itself; a kind lists the columns after it, AGE included where kubectl shows it.
+ */
+export interface PrinterColumn {
+  /** As Kubernetes names it: "Type", "Cluster-IP", "Age" (kubectl prints it upper-cased). */
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  /** e.g. "name", "date-time". */
+  format?: string;
+  /** 0 = always shown; 1 = only with -o wide. */
+  priority?: number;
+  description?: string;
+  /** The cell of one object; `now` is the request's time (for ages). */
+  cell(obj: ApiObject, now: Date): string | number | boolean | null;
+}
+
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
 export const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
-/** How a resource is written down, with its group as a short prefix ('' core, 'storage', 'apps'). */
+/** How a resource is written down, with its Kubernetes group name ('' core, 'apps', 'storage.k8s.io'). */
 export interface ResourceDeclaration {
-  groupPrefix: string;
+  kubernetesGroup: string;
   version: string;
   kind: string;
   plural: string;
@@ -35,6 +52,8 @@ export interface ResourceDeclaration {
   returnDeletedObject?: boolean;
   /** metadata.generation is set on create and bumped when anything but metadata and status changes. */
   trackGeneration?: boolean;
+  /** Table columns after NAME; absent = NAME and Created At, as Kubernetes' default table. */
+  columns?: PrinterColumn[];
   /** Field selectors the kind supports besides metadata.name / metadata.namespace. */
   selectableFields?: Record<string, (obj: ApiObject) => string | undefined>;
 }

@@ -29,6 +29,7 @@ import {
   hasFinalizers,
 } from './object-meta-rules.js';
 import { validateForCreate, validateForUpdate } from './validate-object.js';
+import { resetStatusForMainResource } from './status-subresource.js';
 import { checkDeletePreconditions, type DeleteOptions } from './delete-options.js';
 
 const GENERATE_NAME_ATTEMPTS = 8;
@@ -113,6 +114,7 @@ export class GenericStore {
     this.def.strategy?.applyDefaults?.(obj, sctx);
     await this.admission.admit(this.attributes(ctx, 'CREATE', obj.metadata.name ?? '', obj));
     fillCreateMeta(this.def, obj, ctx);
+    if (this.def.subresources?.status) resetStatusForMainResource(obj, null);
     this.def.strategy?.prepareForCreate?.(obj, sctx);
     if (!obj.metadata.name && obj.metadata.generateName) obj.metadata.name = generateName(obj.metadata.generateName);
     validateForCreate(this.def, obj, sctx);
@@ -197,7 +199,10 @@ export class GenericStore {
     if (!sub) this.def.strategy?.applyDefaults?.(obj, sctx);
     await this.admission.admit(this.attributes(ctx, 'UPDATE', old.metadata.name!, obj, old, subresource));
     if (sub) obj = sub.prepareForUpdate(obj, old, sctx);
-    else this.def.strategy?.prepareForUpdate?.(obj, old, sctx);
+    else {
+      if (this.def.subresources?.status) resetStatusForMainResource(obj, old);
+      this.def.strategy?.prepareForUpdate?.(obj, old, sctx);
+    }
     carryOverUpdateMeta(this.def, obj, old);
     validateForUpdate(this.def, obj, old, sctx, subresource);
     this.def.strategy?.canonicalize?.(obj);

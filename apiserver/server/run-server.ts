@@ -12,7 +12,7 @@ import { newSqliteStorage } from '../storage/sqlite/index.js';
 import { startCompactor } from '../storage/compactor.js';
 import { newApiDomain } from '../api/domain.js';
 import { newResourceTable } from '../api/resource-table.js';
-import { coreResources } from '../api/resources/core.js';
+import { allResources } from '../api/resources/index.js';
 import { definitions } from '../api/generated/definitions.js';
 import type { ResourceDef } from '../api/resource.js';
 import * as status from '../api/status.js';
@@ -34,6 +34,7 @@ import { newInFlight } from './filters/with-in-flight-tracking.js';
 import { newMetrics } from './metrics.js';
 import { buildHandlerChain } from './chain.js';
 import { newOpenApiV3 } from '../endpoints/openapi-v3.js';
+import { newOpenApiV2 } from '../endpoints/openapi-v2.js';
 import { ensureSystemNamespaces, SYSTEM_USER } from './bootstrap-namespaces.js';
 
 export interface RunningServer {
@@ -79,7 +80,7 @@ export async function runServer(options: ServerOptions): Promise<RunningServer> 
   const domain = newApiDomain(options.apiDomain);
   const storage = newStorage(options, logger);
   const compactor = startCompactor(storage, { intervalMs: options.etcdCompactionIntervalMs, logger });
-  const table = newResourceTable(domain, coreResources);
+  const table = newResourceTable(domain, allResources);
 
   const stores = new Map<ResourceDef, GenericStore>();
   const namespaceDef = table.lookup('', 'v1', 'namespaces')!;
@@ -120,6 +121,7 @@ export async function runServer(options: ServerOptions): Promise<RunningServer> 
       watch: { bookmarkIntervalMs: DEFAULT_BOOKMARK_INTERVAL_MS },
     },
     openapi: newOpenApiV3(table, definitions),
+    openapiV2: newOpenApiV2(table, definitions),
     health,
     metrics,
     inFlight,

@@ -541,47 +541,47 @@ export const definitions: Definitions = {
         "version": "v1"
       },
       {
-        "group": "admission",
+        "group": "admission.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1"
       },
       {
-        "group": "admission",
+        "group": "admission.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1beta1"
       },
       {
-        "group": "admissionregistration",
+        "group": "admissionregistration.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1"
       },
       {
-        "group": "admissionregistration",
+        "group": "admissionregistration.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1alpha1"
       },
       {
-        "group": "admissionregistration",
+        "group": "admissionregistration.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1beta1"
       },
       {
-        "group": "apiextensions",
+        "group": "apiextensions.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1"
       },
       {
-        "group": "apiextensions",
+        "group": "apiextensions.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1beta1"
       },
       {
-        "group": "apiregistration",
+        "group": "apiregistration.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1"
       },
       {
-        "group": "apiregistration",
+        "group": "apiregistration.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1beta1"
       },
@@ -601,27 +601,27 @@ export const definitions: Definitions = {
         "version": "v1beta2"
       },
       {
-        "group": "authentication",
+        "group": "authentication.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1"
       },
       {
-        "group": "authentication",
+        "group": "authentication.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1alpha1"
       },
       {
-        "group": "authentication",
+        "group": "authentication.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1beta1"
       },
       {
-        "group": "authorization",
+        "group": "authorization.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1"
       },
       {
-        "group": "authorization",
+        "group": "authorization.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1beta1"
       },
@@ -656,47 +656,47 @@ export const definitions: Definitions = {
         "version": "v1beta1"
       },
       {
-        "group": "certificates",
+        "group": "certificates.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1"
       },
       {
-        "group": "certificates",
+        "group": "certificates.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1alpha1"
       },
       {
-        "group": "certificates",
+        "group": "certificates.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1beta1"
       },
       {
-        "group": "coordination",
+        "group": "coordination.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1"
       },
       {
-        "group": "coordination",
+        "group": "coordination.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1beta1"
       },
       {
-        "group": "discovery",
+        "group": "discovery.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1"
       },
       {
-        "group": "discovery",
+        "group": "discovery.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1beta1"
       },
       {
-        "group": "events",
+        "group": "events.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1"
       },
       {
-        "group": "events",
+        "group": "events.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1beta1"
       },
@@ -706,62 +706,62 @@ export const definitions: Definitions = {
         "version": "v1beta1"
       },
       {
-        "group": "flowcontrol.apiserver",
+        "group": "flowcontrol.apiserver.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1alpha1"
       },
       {
-        "group": "flowcontrol.apiserver",
+        "group": "flowcontrol.apiserver.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1beta1"
       },
       {
-        "group": "flowcontrol.apiserver",
+        "group": "flowcontrol.apiserver.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1beta2"
       },
       {
-        "group": "flowcontrol.apiserver",
+        "group": "flowcontrol.apiserver.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1beta3"
       },
       {
-        "group": "imagepolicy",
+        "group": "imagepolicy.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1alpha1"
       },
       {
-        "group": "internal.apiserver",
+        "group": "internal.apiserver.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1alpha1"
       },
       {
-        "group": "networking",
+        "group": "networking.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1"
       },
       {
-        "group": "networking",
+        "group": "networking.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1alpha1"
       },
       {
-        "group": "networking",
+        "group": "networking.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1beta1"
       },
       {
-        "group": "node",
+        "group": "node.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1"
       },
       {
-        "group": "node",
+        "group": "node.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1alpha1"
       },
       {
-        "group": "node",
+        "group": "node.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1beta1"
       },
@@ -776,52 +776,52 @@ export const definitions: Definitions = {
         "version": "v1beta1"
       },
       {
-        "group": "rbac.authorization",
+        "group": "rbac.authorization.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1"
       },
       {
-        "group": "rbac.authorization",
+        "group": "rbac.authorization.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1alpha1"
       },
       {
-        "group": "rbac.authorization",
+        "group": "rbac.authorization.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1beta1"
       },
       {
-        "group": "resource",
+        "group": "resource.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1alpha2"
       },
       {
-        "group": "scheduling",
+        "group": "scheduling.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1"
       },
       {
-        "group": "scheduling",
+        "group": "scheduling.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1alpha1"
       },
       {
-        "group": "scheduling",
+        "group": "scheduling.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1beta1"
       },
       {
-        "group": "storage",
+        "group": "storage.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1"
       },
       {
-        "group": "storage",
+        "group": "storage.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1alpha1"
       },
       {
-        "group": "storage",
+        "group": "storage.k8s.io",
         "kind": "DeleteOptions",
         "version": "v1beta1"
       }
@@ -1055,7 +1055,7 @@ export const definitions: Definitions = {
         "version": "v1"
       },
       {
-        "group": "resource",
+        "group": "resource.k8s.io",
         "kind": "Status",
         "version": "v1alpha2"
       }
@@ -1127,47 +1127,47 @@ export const definitions: Definitions = {
         "version": "v1"
       },
       {
-        "group": "admission",
+        "group": "admission.k8s.io",
         "kind": "WatchEvent",
         "version": "v1"
       },
       {
-        "group": "admission",
+        "group": "admission.k8s.io",
         "kind": "WatchEvent",
         "version": "v1beta1"
       },
       {
-        "group": "admissionregistration",
+        "group": "admissionregistration.k8s.io",
         "kind": "WatchEvent",
         "version": "v1"
       },
       {
-        "group": "admissionregistration",
+        "group": "admissionregistration.k8s.io",
         "kind": "WatchEvent",
         "version": "v1alpha1"
       },
       {
-        "group": "admissionregistration",
+        "group": "admissionregistration.k8s.io",
         "kind": "WatchEvent",
         "version": "v1beta1"
       },
       {
-        "group": "apiextensions",
+        "group": "apiextensions.k8s.io",
         "kind": "WatchEvent",
         "version": "v1"
       },
       {
-        "group": "apiextensions",
+        "group": "apiextensions.k8s.io",
         "kind": "WatchEvent",
         "version": "v1beta1"
       },
       {
-        "group": "apiregistration",
+        "group": "apiregistration.k8s.io",
         "kind": "WatchEvent",
         "version": "v1"
       },
       {
-        "group": "apiregistration",
+        "group": "apiregistration.k8s.io",
         "kind": "WatchEvent",
         "version": "v1beta1"
       },
@@ -1187,27 +1187,27 @@ export const definitions: Definitions = {
         "version": "v1beta2"
       },
       {
-        "group": "authentication",
+        "group": "authentication.k8s.io",
         "kind": "WatchEvent",
         "version": "v1"
       },
       {
-        "group": "authentication",
+        "group": "authentication.k8s.io",
         "kind": "WatchEvent",
         "version": "v1alpha1"
       },
       {
-        "group": "authentication",
+        "group": "authentication.k8s.io",
         "kind": "WatchEvent",
         "version": "v1beta1"
       },
       {
-        "group": "authorization",
+        "group": "authorization.k8s.io",
         "kind": "WatchEvent",
         "version": "v1"
       },
       {
-        "group": "authorization",
+        "group": "authorization.k8s.io",
         "kind": "WatchEvent",
         "version": "v1beta1"
       },
@@ -1242,47 +1242,47 @@ export const definitions: Definitions = {
         "version": "v1beta1"
       },
       {
-        "group": "certificates",
+        "group": "certificates.k8s.io",
         "kind": "WatchEvent",
         "version": "v1"
       },
       {
-        "group": "certificates",
+        "group": "certificates.k8s.io",
         "kind": "WatchEvent",
         "version": "v1alpha1"
       },
       {
-        "group": "certificates",
+        "group": "certificates.k8s.io",
         "kind": "WatchEvent",
         "version": "v1beta1"
       },
       {
-        "group": "coordination",
+        "group": "coordination.k8s.io",
         "kind": "WatchEvent",
         "version": "v1"
       },
       {
-        "group": "coordination",
+        "group": "coordination.k8s.io",
         "kind": "WatchEvent",
         "version": "v1beta1"
       },
       {
-        "group": "discovery",
+        "group": "discovery.k8s.io",
         "kind": "WatchEvent",
         "version": "v1"
       },
       {
-        "group": "discovery",
+        "group": "discovery.k8s.io",
         "kind": "WatchEvent",
         "version": "v1beta1"
       },
       {
-        "group": "events",
+        "group": "events.k8s.io",
         "kind": "WatchEvent",
         "version": "v1"
       },
       {
-        "group": "events",
+        "group": "events.k8s.io",
         "kind": "WatchEvent",
         "version": "v1beta1"
       },
@@ -1292,62 +1292,62 @@ export const definitions: Definitions = {
         "version": "v1beta1"
       },
       {
-        "group": "flowcontrol.apiserver",
+        "group": "flowcontrol.apiserver.k8s.io",
         "kind": "WatchEvent",
         "version": "v1alpha1"
       },
       {
-        "group": "flowcontrol.apiserver",
+        "group": "flowcontrol.apiserver.k8s.io",
         "kind": "WatchEvent",
         "version": "v1beta1"
       },
       {
-        "group": "flowcontrol.apiserver",
+        "group": "flowcontrol.apiserver.k8s.io",
         "kind": "WatchEvent",
         "version": "v1beta2"
       },
       {
-        "group": "flowcontrol.apiserver",
+        "group": "flowcontrol.apiserver.k8s.io",
         "kind": "WatchEvent",
         "version": "v1beta3"
       },
       {
-        "group": "imagepolicy",
+        "group": "imagepolicy.k8s.io",
         "kind": "WatchEvent",
         "version": "v1alpha1"
       },
       {
-        "group": "internal.apiserver",
+        "group": "internal.apiserver.k8s.io",
         "kind": "WatchEvent",
         "version": "v1alpha1"
       },
       {
-        "group": "networking",
+        "group": "networking.k8s.io",
         "kind": "WatchEvent",
         "version": "v1"
       },
       {
-        "group": "networking",
+        "group": "networking.k8s.io",
         "kind": "WatchEvent",
         "version": "v1alpha1"
       },
       {
-        "group": "networking",
+        "group": "networking.k8s.io",
         "kind": "WatchEvent",
         "version": "v1beta1"
       },
       {
-        "group": "node",
+        "group": "node.k8s.io",
         "kind": "WatchEvent",
         "version": "v1"
       },
       {
-        "group": "node",
+        "group": "node.k8s.io",
         "kind": "WatchEvent",
         "version": "v1alpha1"
       },
       {
-        "group": "node",
+        "group": "node.k8s.io",
         "kind": "WatchEvent",
         "version": "v1beta1"
       },
@@ -1362,52 +1362,52 @@ export const definitions: Definitions = {
         "version": "v1beta1"
       },
       {
-        "group": "rbac.authorization",
+        "group": "rbac.authorization.k8s.io",
         "kind": "WatchEvent",
         "version": "v1"
       },
       {
-        "group": "rbac.authorization",
+        "group": "rbac.authorization.k8s.io",
         "kind": "WatchEvent",
         "version": "v1alpha1"
       },
       {
-        "group": "rbac.authorization",
+        "group": "rbac.authorization.k8s.io",
         "kind": "WatchEvent",
         "version": "v1beta1"
       },
       {
-        "group": "resource",
+        "group": "resource.k8s.io",
         "kind": "WatchEvent",
         "version": "v1alpha2"
       },
       {
-        "group": "scheduling",
+        "group": "scheduling.k8s.io",
         "kind": "WatchEvent",
         "version": "v1"
       },
       {
-        "group": "scheduling",
+        "group": "scheduling.k8s.io",
         "kind": "WatchEvent",
         "version": "v1alpha1"
       },
       {
-        "group": "scheduling",
+        "group": "scheduling.k8s.io",
         "kind": "WatchEvent",
         "version": "v1beta1"
       },
       {
-        "group": "storage",
+        "group": "storage.k8s.io",
         "kind": "WatchEvent",
         "version": "v1"
       },
       {
-        "group": "storage",
+        "group": "storage.k8s.io",
         "kind": "WatchEvent",
         "version": "v1alpha1"
       },
       {
-        "group": "storage",
+        "group": "storage.k8s.io",
         "kind": "WatchEvent",
         "version": "v1beta1"
       }

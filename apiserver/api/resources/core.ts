@@ -4,11 +4,12 @@ import { configMapStrategy } from '../../registry/core/configmap/strategy.js';
 import { secretStrategy } from '../../registry/core/secret/strategy.js';
 import { serviceAccountStrategy } from '../../registry/core/serviceaccount/strategy.js';
 import { eventStrategy, eventSelectableFields } from '../../registry/core/event/strategy.js';
-import { namespaceFinalizeStrategy, namespaceStatusStrategy, namespaceStrategy } from '../../registry/core/namespace/strategy.js';
+import { namespaceFinalizeStrategy, namespaceStrategy } from '../../registry/core/namespace/strategy.js';
+import { statusSubresource } from '../../registry/status-subresource.js';
 
 export const coreResources: ResourceDeclaration[] = [
   {
-    groupPrefix: '',
+    kubernetesGroup: '',
     version: 'v1',
     kind: 'Namespace',
     plural: 'namespaces',
@@ -18,12 +19,12 @@ export const coreResources: ResourceDeclaration[] = [
     schema: 'core.v1.Namespace',
     nameRule: 'dns-label',
     strategy: namespaceStrategy,
-    subresources: { status: namespaceStatusStrategy, finalize: namespaceFinalizeStrategy },
+    subresources: { status: statusSubresource, finalize: namespaceFinalizeStrategy },
     returnDeletedObject: true,
     selectableFields: { 'status.phase': (o) => (o.status as { phase?: string } | undefined)?.phase },
   },
   {
-    groupPrefix: '',
+    kubernetesGroup: '',
     version: 'v1',
     kind: 'ConfigMap',
     plural: 'configmaps',
@@ -35,7 +36,7 @@ export const coreResources: ResourceDeclaration[] = [
     strategy: configMapStrategy,
   },
   {
-    groupPrefix: '',
+    kubernetesGroup: '',
     version: 'v1',
     kind: 'Secret',
     plural: 'secrets',
@@ -47,7 +48,7 @@ export const coreResources: ResourceDeclaration[] = [
     selectableFields: { type: (o) => o.type as string | undefined },
   },
   {
-    groupPrefix: '',
+    kubernetesGroup: '',
     version: 'v1',
     kind: 'ServiceAccount',
     plural: 'serviceaccounts',
@@ -59,7 +60,7 @@ export const coreResources: ResourceDeclaration[] = [
     strategy: serviceAccountStrategy,
   },
   {
-    groupPrefix: '',
+    kubernetesGroup: '',
     version: 'v1',
     kind: 'Event',
     plural: 'events',

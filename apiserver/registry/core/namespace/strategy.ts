@@ -53,7 +53,6 @@ export const namespaceStrategy: Strategy = {
   },
   prepareForUpdate(obj, old, ctx) {
     obj.spec = deepCopy(old.spec);
-    obj.status = deepCopy(old.status);
     setNameLabel(obj, ctx);
   },
   validate: validateFinalizers,
@@ -65,13 +64,6 @@ export const namespaceStrategy: Strategy = {
     return (spec(obj).finalizers?.length ?? 0) > 0 ? 'graceful' : 'delete';
   },
   pendingFinalization: (obj) => (spec(obj).finalizers?.length ?? 0) > 0,
-};
-
-/** /status: only status changes. */
-export const namespaceStatusStrategy: SubresourceStrategy = {
-  prepareForUpdate(obj, old) {
-    return { ...deepCopy(old), status: deepCopy(obj.status) };
-  },
 };
 
 /** /finalize: only spec.finalizers changes (the namespace controller's way to let it go). */

@@ -1,0 +1,3 @@
+import type { ResourceDeclaration } from '../resource.js';
+
+export const certificatesResources: ResourceDeclaration[] = [];

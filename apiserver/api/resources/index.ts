@@ -1,0 +1,45 @@
+/**
+ * The resource table's declarations: every served kind, one file per API group (the core group split
+ * by area). A new kind is a declaration in its group's file (and, when it has rules, a strategy under
+ * registry/<group>/<resource>/).
+ */
+import type { ResourceDeclaration } from '../resource.js';
+import { coreResources } from './core.js';
+import { corePodResources } from './core-pods.js';
+import { coreServiceResources } from './core-services.js';
+import { coreStorageResources } from './core-storage.js';
+import { coreClusterResources } from './core-cluster.js';
+import { appsResources } from './apps.js';
+import { batchResources } from './batch.js';
+import { policyResources } from './policy.js';
+import { discoveryResources } from './discovery.js';
+import { networkingResources } from './networking.js';
+import { storageResources } from './storage.js';
+import { schedulingResources } from './scheduling.js';
+import { nodeResources } from './node.js';
+import { coordinationResources } from './coordination.js';
+import { rbacResources } from './rbac.js';
+import { admissionregistrationResources } from './admissionregistration.js';
+import { certificatesResources } from './certificates.js';
+import { eventsResources } from './events.js';
+
+export const allResources: readonly ResourceDeclaration[] = [
+  ...coreResources,
+  ...corePodResources,
+  ...coreServiceResources,
+  ...coreStorageResources,
+  ...coreClusterResources,
+  ...appsResources,
+  ...batchResources,
+  ...policyResources,
+  ...discoveryResources,
+  ...networkingResources,
+  ...storageResources,
+  ...schedulingResources,
+  ...nodeResources,
+  ...coordinationResources,
+  ...rbacResources,
+  ...admissionregistrationResources,
+  ...certificatesResources,
+  ...eventsResources,
+];
