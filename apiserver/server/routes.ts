@@ -11,10 +11,12 @@ import * as status from '../api/status.js';
 import type { HealthChecks } from './health.js';
 import type { Metrics } from './metrics.js';
 import type { OpenApiV3 } from '../endpoints/openapi-v3.js';
+import { serveOpenApiV2, type OpenApiV2 } from '../endpoints/openapi-v2.js';
 
 export interface RouteDeps {
   api: ApiContext;
   openapi: OpenApiV3;
+  openapiV2: OpenApiV2;
   health: HealthChecks;
   metrics: Metrics;
   serverAddress: () => string;
@@ -26,7 +28,7 @@ export function newRouter(deps: RouteDeps) {
   const resources = newResourceHandler(api);
   const answer = (req: Request, res: Response, body: unknown) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed();
-    writeObject(res, 200, body, { encoding: negotiateOutput(req.headers.accept), pretty: req.query.pretty === 'true', headOnly: req.method === 'HEAD' });
+    writeObject(res, 200, body, { encoding: negotiateOutput(req.headers.accept, table.domain.metaGroup).encoding, pretty: req.query.pretty === 'true', headOnly: req.method === 'HEAD' });
   };
   return async (req: Request, res: Response, _next: NextFunction) => {
     if (health.handle(req, res)) return;
@@ -37,6 +39,7 @@ export function newRouter(deps: RouteDeps) {
     if (path === '/version') return answer(req, res, versionInfo());
     if (path === '/api') return answer(req, res, apiVersions(table, deps.serverAddress()));
     if (path === '/apis') return answer(req, res, apiGroupList(table));
+    if (path === '/openapi/v2') return serveOpenApiV2(req, res, deps.openapiV2);
     if (path === '/openapi/v3') return answer(req, res, deps.openapi.index());
     if (path.startsWith('/openapi/v3/')) {
       const doc = deps.openapi.document(path.slice('/openapi/v3/'.length));
