@@ -35,7 +35,7 @@ export function ensureClusterFiles(dir: string, hosts: string[] = []): ClusterFi
 }
 
 /** Writes a kubeconfig (cluster orch, user admin, context orch) for `server` to `file`, mode 0600. */
-export function writeAdminKubeconfig(file: string, server: string, files: ClusterFiles): void {
+export function writeAdminKubeconfig(file: string, server: string, files: Pick<ClusterFiles, 'caPem' | 'token'>): void {
   writeSecret(
     file,
     stringify({

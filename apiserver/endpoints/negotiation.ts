@@ -37,12 +37,38 @@ export function parseAccept(header: string | undefined): MediaRange[] {
   return ranges.sort((a, b) => b.q - a.q);
 }
 
-/** The encoding of the answer; 406 when the client accepts nothing we produce. */
-export function negotiateOutput(accept: string | undefined): Encoding {
+/** What the answer holds: the object itself, a Table, or metadata only (PartialObjectMetadata). */
+export type View = 'object' | 'table' | 'metadata';
+
+export interface Output {
+  encoding: Encoding;
+  view: View;
+  /** The view's apiVersion, e.g. "meta.orch.io/v1". */
+  viewApiVersion: string;
+}
+
+const VIEWS: Record<string, View> = { Table: 'table', PartialObjectMetadata: 'metadata', PartialObjectMetadataList: 'metadata' };
+
+function encodingOf(r: MediaRange): Encoding | undefined {
+  if (r.type === '*' || (r.type === 'application' && (r.subtype === '*' || r.subtype === 'json'))) return 'json';
+  if (r.type === 'application' && r.subtype === 'yaml') return 'yaml';
+  return undefined;
+}
+
+/**
+ * The encoding and view of the answer, from the first Accept range we can produce; views are
+ * served for the domain's meta group (`g=meta.orch.io`) in v1 and v1beta1. 406 when nothing fits.
+ */
+export function negotiateOutput(accept: string | undefined, metaGroup: string): Output {
   for (const r of parseAccept(accept)) {
-    if (r.params.as) continue; // Table and other transformed views: not served here yet, try the next range
-    if (r.type === '*' || (r.type === 'application' && (r.subtype === '*' || r.subtype === 'json'))) return 'json';
-    if (r.type === 'application' && r.subtype === 'yaml') return 'yaml';
+    const encoding = encodingOf(r);
+    if (!encoding) continue;
+    if (!r.params.as) return { encoding, view: 'object', viewApiVersion: '' };
+    const view = VIEWS[r.params.as];
+    const version = r.params.v ?? '';
+    if (view && r.params.g === metaGroup && (version === 'v1' || version === 'v1beta1')) {
+      return { encoding, view, viewApiVersion: `${metaGroup}/${version}` };
+    }
   }
   throw status.notAcceptable(SUPPORTED_MEDIA_TYPES);
 }

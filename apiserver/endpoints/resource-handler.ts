@@ -46,7 +46,7 @@ export function newResourceHandler(api: ApiContext) {
     if (!HANDLERS[verb] || !allowed) throw status.methodNotAllowed();
     if (def.namespaced && !namespace && verb !== 'list' && verb !== 'watch') throw status.methodNotAllowed();
     const query = new URL(req.url ?? '/', 'http://x').searchParams;
-    const encoding = negotiateOutput(req.headers.accept);
+    const output = negotiateOutput(req.headers.accept, api.table.domain.metaGroup);
     const scope: RequestScope = {
       api,
       def,
@@ -55,7 +55,8 @@ export function newResourceHandler(api: ApiContext) {
       query,
       req,
       res,
-      encoding,
+      encoding: output.encoding,
+      output,
       pretty: parsePretty(query),
       ctx: { namespace, user: userFrom(req), dryRun: parseDryRun(query.getAll('dryRun')), now: new Date() },
       warnings: [],

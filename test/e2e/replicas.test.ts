@@ -13,6 +13,7 @@ import { freePort, startProcess, type Proc } from '../support/processes.js';
 import { newKubectl } from '../support/kubectl.js';
 import { newTestClient, type TestClient } from '../support/http-client.js';
 import { ensureCA, ensureServingCert } from '../../apiserver/server/certs.js';
+import { writeAdminKubeconfig } from '../../scripts/cluster-files.js';
 
 const APISERVER = 'dist/apiserver/cmd/apiserver.js';
 
@@ -42,18 +43,7 @@ describe('two API server replicas on one etcd', () => {
       ]);
       await proc.waitFor(/"serving securely"/, 30_000);
       const kubeconfig = join(dir, `${name}.kubeconfig`);
-      await writeFile(
-        kubeconfig,
-        [
-          'apiVersion: v1',
-          'kind: Config',
-          `clusters: [{name: orch, cluster: {server: "https://127.0.0.1:${port}", certificate-authority-data: ${Buffer.from(ca.certPem).toString('base64')}}}]`,
-          `users: [{name: admin, user: {token: ${token}}}]`,
-          'contexts: [{name: orch, context: {cluster: orch, user: admin}}]',
-          'current-context: orch',
-          '',
-        ].join('\n'),
-      );
+      writeAdminKubeconfig(kubeconfig, `https://127.0.0.1:${port}`, { caPem: ca.certPem, token });
       const client = newTestClient({ url: `https://127.0.0.1:${port}`, token, ca: ca.certPem });
       for (let i = 0; i < 100 && (await client.get('/readyz')).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
       replicas.push({ proc, port, client, kubectl: newKubectl(kubeconfig) });

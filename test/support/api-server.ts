@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { parseServerOptions } from '../../apiserver/server/options.js';
 import { runServer, type RunningServer } from '../../apiserver/server/run-server.js';
 import { newTestClient, type TestClient } from './http-client.js';
+import { writeAdminKubeconfig } from '../../scripts/cluster-files.js';
 
 export interface TestServer {
   server: RunningServer;
@@ -20,6 +21,8 @@ export interface TestServer {
   client: TestClient;
   /** A client without credentials (anonymous). */
   anonymous: TestClient;
+  /** An admin kubeconfig for kubectl. */
+  kubeconfig: string;
   stop(): Promise<void>;
 }
 
@@ -52,6 +55,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const ca = await readFile(join(dataDir, 'certs', 'ca.crt'), 'utf8');
   const url = `https://127.0.0.1:${server.port}`;
   const client = newTestClient({ url, token, ca });
+  const kubeconfig = join(dataDir, 'test.kubeconfig');
+  writeAdminKubeconfig(kubeconfig, url, { caPem: ca, token });
   const anonymous = newTestClient({ url, ca });
   // Ready once the system namespaces exist.
   for (let i = 0; i < 200; i++) {
@@ -67,6 +72,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     token,
     client,
     anonymous,
+    kubeconfig,
     async stop() {
       client.close();
       anonymous.close();

@@ -45,7 +45,7 @@ export interface TestClient {
   put<T = any>(path: string, body: unknown): Promise<Response<T>>;
   patch<T = any>(path: string, body: unknown, contentType: string): Promise<Response<T>>;
   delete<T = any>(path: string, body?: unknown): Promise<Response<T>>;
-  watch(path: string): Promise<WatchStream>;
+  watch(path: string, headers?: Record<string, string>): Promise<WatchStream>;
   close(): void;
 }
 
@@ -81,8 +81,8 @@ export function newTestClient(config: ClientConfig): TestClient {
     put: (p, body) => request('PUT', p, { body }),
     patch: (p, body, contentType) => request('PATCH', p, { body, contentType }),
     delete: (p, body) => request('DELETE', p, { body }),
-    async watch(path) {
-      const res = await send('GET', path);
+    async watch(path, headers) {
+      const res = await send('GET', path, { headers });
       const queue: { type: string; object: any }[] = [];
       const waiters: (() => void)[] = [];
       let buf = '';

@@ -6,6 +6,8 @@ import { serviceAccountStrategy } from '../../registry/core/serviceaccount/strat
 import { eventStrategy, eventSelectableFields } from '../../registry/core/event/strategy.js';
 import { namespaceFinalizeStrategy, namespaceStrategy } from '../../registry/core/namespace/strategy.js';
 import { statusSubresource } from '../../registry/status-subresource.js';
+import { eventColumns } from '../../registry/core/event/columns.js';
+import { AGE_COLUMN, countKeys } from '../printers/columns.js';
 
 export const coreResources: ResourceDeclaration[] = [
   {
@@ -21,6 +23,7 @@ export const coreResources: ResourceDeclaration[] = [
     strategy: namespaceStrategy,
     subresources: { status: statusSubresource, finalize: namespaceFinalizeStrategy },
     returnDeletedObject: true,
+    columns: [{ name: 'Status', type: 'string', cell: (o) => (o.status as { phase?: string } | undefined)?.phase ?? '' }, AGE_COLUMN],
     selectableFields: { 'status.phase': (o) => (o.status as { phase?: string } | undefined)?.phase },
   },
   {
@@ -34,6 +37,7 @@ export const coreResources: ResourceDeclaration[] = [
     schema: 'core.v1.ConfigMap',
     nameRule: 'dns-subdomain',
     strategy: configMapStrategy,
+    columns: [{ name: 'Data', type: 'integer', cell: (o) => countKeys(o.data, o.binaryData) }, AGE_COLUMN],
   },
   {
     kubernetesGroup: '',
@@ -45,6 +49,11 @@ export const coreResources: ResourceDeclaration[] = [
     schema: 'core.v1.Secret',
     nameRule: 'dns-subdomain',
     strategy: secretStrategy,
+    columns: [
+      { name: 'Type', type: 'string', cell: (o) => String(o.type ?? '') },
+      { name: 'Data', type: 'integer', cell: (o) => countKeys(o.data) },
+      AGE_COLUMN,
+    ],
     selectableFields: { type: (o) => o.type as string | undefined },
   },
   {
@@ -58,6 +67,7 @@ export const coreResources: ResourceDeclaration[] = [
     schema: 'core.v1.ServiceAccount',
     nameRule: 'dns-subdomain',
     strategy: serviceAccountStrategy,
+    columns: [{ name: 'Secrets', type: 'integer', cell: (o) => (Array.isArray(o.secrets) ? o.secrets.length : 0) }, AGE_COLUMN],
   },
   {
     kubernetesGroup: '',
@@ -71,6 +81,7 @@ export const coreResources: ResourceDeclaration[] = [
     nameRule: 'dns-subdomain',
     strategy: eventStrategy,
     allowCreateOnUpdate: true,
+    columns: eventColumns,
     selectableFields: eventSelectableFields,
   },
 ];

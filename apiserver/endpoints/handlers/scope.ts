@@ -7,7 +7,7 @@ import type { GenericStore } from '../../registry/store.js';
 import type { RequestContext } from '../../registry/request-context.js';
 import type { WatchConfig } from '../../registry/watch.js';
 import type { RequestInfo } from '../request-info.js';
-import type { Encoding } from '../negotiation.js';
+import type { Encoding, Output } from '../negotiation.js';
 import type { WriteOptions } from '../responses.js';
 import { writeObject } from '../responses.js';
 
@@ -30,6 +30,8 @@ export interface RequestScope {
   req: IncomingMessage;
   res: ServerResponse;
   encoding: Encoding;
+  /** The negotiated view (object, Table, metadata) of reads. */
+  output: Output;
   pretty: boolean;
   ctx: RequestContext;
   /** Collected for the response's Warning headers. */

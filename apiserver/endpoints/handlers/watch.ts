@@ -3,7 +3,8 @@
  * random time in [min-request-timeout, 2×min-request-timeout], as Kubernetes spreads reconnects), when
  * the client goes away, or after an ERROR event.
  */
-import type { WatchEvent } from '../../api/object.js';
+import type { ApiObject, WatchEvent } from '../../api/object.js';
+import { renderObject } from './render-view.js';
 import { watchObjects } from '../../registry/watch.js';
 import type { RequestScope } from './scope.js';
 import { parseListQuery } from './query.js';
@@ -28,9 +29,17 @@ export async function handleWatch(s: RequestScope): Promise<void> {
     send(ev: WatchEvent) {
       if (ended) return;
       if (!res.headersSent) startStream();
-      res.write(`${JSON.stringify(ev)}\n`);
+      res.write(`${JSON.stringify(inView(ev))}\n`);
     },
     close: end,
+  };
+  // Views (Table, metadata) apply to object events; a Table carries its column definitions once.
+  let headersWritten = false;
+  const inView = (ev: WatchEvent): WatchEvent => {
+    if (s.output.view === 'object' || ev.type === 'BOOKMARK' || ev.type === 'ERROR') return ev;
+    const object = renderObject(s, ev.object as ApiObject, headersWritten) as Record<string, unknown>;
+    headersWritten = true;
+    return { type: ev.type, object };
   };
   const startStream = () => {
     res.statusCode = 200;

@@ -713,6 +713,90 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
       });
     });
 
+    describe('Table and metadata views', () => {
+      const TABLE = 'application/json;as=Table;v=v1;g=meta.orch.io';
+      before(async () => {
+        await createNamespace(c, 'tables');
+        await c.post(CM('tables'), cm('t1', { a: '1', b: '2' }));
+        await c.post(CM('tables'), cm('t2', {}));
+      });
+
+      it('answers a list as a Table with the kind\'s columns and metadata rows', async () => {
+        const r = await c.request('GET', CM('tables'), { headers: { Accept: `${TABLE},application/json` } });
+        assert.equal(r.status, 200, r.text);
+        assert.equal(r.body.kind, 'Table');
+        assert.equal(r.body.apiVersion, 'meta.orch.io/v1');
+        assert.match(r.body.metadata.resourceVersion, /^\d+$/);
+        assert.deepEqual(r.body.columnDefinitions.map((d: any) => [d.name, d.type, d.format]), [['Name', 'string', 'name'], ['Data', 'integer', ''], ['Age', 'string', '']]);
+        assert.deepEqual(r.body.rows.map((row: any) => row.cells.slice(0, 2)), [['t1', 2], ['t2', 0]]);
+        assert.match(r.body.rows[0].cells[2], /^\d+s$/);
+        assert.equal(r.body.rows[0].object.kind, 'PartialObjectMetadata');
+        assert.equal(r.body.rows[0].object.apiVersion, 'meta.orch.io/v1');
+        assert.equal(r.body.rows[0].object.metadata.name, 't1');
+        assert.equal(r.body.rows[0].object.data, undefined);
+      });
+
+      it('honours includeObject and serves one object as a one-row Table', async () => {
+        const full = await c.request('GET', `${CM('tables', 't1')}?includeObject=Object`, { headers: { Accept: TABLE } });
+        assert.equal(full.body.rows.length, 1);
+        assert.deepEqual(full.body.rows[0].object.data, { a: '1', b: '2' });
+        const none = await c.request('GET', `${CM('tables')}?includeObject=None`, { headers: { Accept: TABLE } });
+        assert.equal(none.body.rows[0].object, undefined);
+        const bad = await c.request('GET', `${CM('tables')}?includeObject=All`, { headers: { Accept: TABLE } });
+        assert.equal(bad.status, 400);
+      });
+
+      it('prints namespaces, secrets and events with their own columns', async () => {
+        const ns = await c.request('GET', '/api/v1/namespaces/tables', { headers: { Accept: TABLE } });
+        assert.deepEqual(ns.body.columnDefinitions.map((d: any) => d.name), ['Name', 'Status', 'Age']);
+        assert.equal(ns.body.rows[0].cells[1], 'Active');
+        await c.post('/api/v1/namespaces/tables/events', {
+          metadata: { name: 'e1' },
+          involvedObject: { kind: 'ConfigMap', name: 't1', namespace: 'tables' },
+          type: 'Normal',
+          reason: 'Checked',
+          message: ' all good ',
+          count: 3,
+        });
+        const ev = await c.request('GET', '/api/v1/namespaces/tables/events', { headers: { Accept: TABLE } });
+        assert.deepEqual(ev.body.columnDefinitions.map((d: any) => [d.name, d.priority]), [
+          ['Last Seen', 0], ['Type', 0], ['Reason', 0], ['Object', 0], ['Subobject', 1], ['Source', 1], ['Message', 0], ['First Seen', 1], ['Count', 1], ['Name', 1],
+        ]);
+        assert.deepEqual(ev.body.rows[0].cells.slice(1), ['Normal', 'Checked', 'configmap/t1', '', '', 'all good', '<unknown>', 3, 'e1']);
+      });
+
+      it('serves PartialObjectMetadata and PartialObjectMetadataList', async () => {
+        const one = await c.request('GET', CM('tables', 't1'), { headers: { Accept: 'application/json;as=PartialObjectMetadata;g=meta.orch.io;v=v1' } });
+        assert.deepEqual(Object.keys(one.body).sort(), ['apiVersion', 'kind', 'metadata']);
+        assert.equal(one.body.kind, 'PartialObjectMetadata');
+        const list = await c.request('GET', CM('tables'), { headers: { Accept: 'application/json;as=PartialObjectMetadataList;g=meta.orch.io;v=v1' } });
+        assert.equal(list.body.kind, 'PartialObjectMetadataList');
+        assert.deepEqual(list.body.items.map((i: any) => i.metadata.name), ['t1', 't2']);
+      });
+
+      it('falls back to the object for views of another group, and 406 when nothing else is accepted', async () => {
+        const k8s = await c.request('GET', CM('tables'), { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' } });
+        assert.equal(k8s.body.kind, 'ConfigMapList');
+        const only = await c.request('GET', CM('tables'), { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+        assert.equal(only.status, 406);
+      });
+
+      it('streams watch events as Tables, column definitions first only', async () => {
+        const w = await c.watch(`${CM('tables')}?watch=1&resourceVersion=0`, { Accept: TABLE });
+        const first = await w.next();
+        const second = await w.next();
+        assert.equal(first.type, 'ADDED');
+        assert.equal(first.object.kind, 'Table');
+        assert.equal(first.object.columnDefinitions.length, 3);
+        assert.equal(second.object.columnDefinitions, undefined);
+        assert.deepEqual([first, second].map((e) => e.object.rows[0].cells[0]), ['t1', 't2']);
+        await c.post(CM('tables'), cm('t3'));
+        const third = await w.next();
+        assert.equal(third.object.rows[0].cells[0], 't3');
+        w.close();
+      });
+    });
+
     describe('errors and limits', () => {
       it('answers 406 for an unacceptable Accept and 415 for an unknown body type', async () => {
         const r = await c.request('GET', CM('default'), { headers: { Accept: 'text/html' } });

@@ -3,6 +3,7 @@ import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:https';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { newKubectl } from '../../support/kubectl.js';
 
 const servers: TestServer[] = [];
 after(async () => {
@@ -73,6 +74,16 @@ describe('--api-domain', () => {
       assert.deepEqual(r.body.spec.finalizers, ['kubernetes']);
     }
     assert.equal((await s.client.get('/api/v1/namespaces/orch-system')).status, 404);
+  });
+
+  it('k8s.io lets kubectl print server-side Tables', async () => {
+    const s = await start(['--api-domain=k8s.io']);
+    await s.client.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'printed' }, data: { a: '1', b: '2' } });
+    const k = newKubectl(s.kubeconfig);
+    const cms = await k.ok(['get', 'cm', 'printed']);
+    assert.match(cms, /^NAME\s+DATA\s+AGE\nprinted\s+2\s+\d+s\n$/);
+    const ns = await k.ok(['get', 'ns', 'kube-system']);
+    assert.match(ns, /^NAME\s+STATUS\s+AGE\nkube-system\s+Active\s+\d+s\n$/);
   });
 });
 
