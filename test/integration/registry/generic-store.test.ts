@@ -1,0 +1,104 @@
+/**
+ * The generic store against a real SQLite file, for behaviour the REST suite cannot reach with the
+ * served kinds' settings: generation tracking and watch bookmarks on a short interval.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { newSqliteStorage } from '../../../apiserver/storage/sqlite/index.js';
+import type { Storage } from '../../../apiserver/storage/interfaces.js';
+import { newApiDomain } from '../../../apiserver/api/domain.js';
+import { newResourceTable } from '../../../apiserver/api/resource-table.js';
+import type { ApiObject, WatchEvent } from '../../../apiserver/api/object.js';
+import { newAdmissionChain } from '../../../apiserver/admission/chain.js';
+import { GenericStore } from '../../../apiserver/registry/store.js';
+import { watchObjects } from '../../../apiserver/registry/watch.js';
+import type { RequestContext } from '../../../apiserver/registry/request-context.js';
+
+const domain = newApiDomain();
+const table = newResourceTable(domain, [
+  {
+    kubernetesGroup: 'example.k8s.io',
+    version: 'v1',
+    kind: 'Widget',
+    plural: 'widgets',
+    singular: 'widget',
+    namespaced: true,
+    schema: 'core.v1.ConfigMap',
+    nameRule: 'dns-subdomain',
+    trackGeneration: true,
+  },
+]);
+const def = table.all()[0];
+const ctx = (): RequestContext => ({ namespace: 'ns', user: { name: 'test', groups: [] }, dryRun: false, now: new Date() });
+
+describe('generic store', () => {
+  let dir: string;
+  let storage: Storage;
+  let store: GenericStore;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'orch-store-'));
+    storage = newSqliteStorage({ path: join(dir, 'state.db') });
+    store = new GenericStore({ def, storage, storagePrefix: '/registry', domain, admission: newAdmissionChain([], []) });
+  });
+  after(async () => {
+    await storage.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('serves the declared group under the domain', () => {
+    assert.equal(def.group, 'example.orch.io');
+    assert.equal(def.apiVersion, 'example.orch.io/v1');
+  });
+
+  it('sets generation 1 on create and bumps it only when something outside metadata and status changes', async () => {
+    const created = await store.create(ctx(), { metadata: { name: 'w' }, data: { a: '1' } });
+    assert.equal(created.metadata.generation, 1);
+    const labelled = (await store.update(ctx(), 'w', (old) => ({ ...old!, metadata: { ...old!.metadata, labels: { x: 'y' } } }))).object;
+    assert.equal(labelled.metadata.generation, 1);
+    const changed = (await store.update(ctx(), 'w', (old) => ({ ...old!, data: { a: '2' } }))).object;
+    assert.equal(changed.metadata.generation, 2);
+    const ignored = (await store.update(ctx(), 'w', (old) => ({ ...old!, metadata: { ...old!.metadata, generation: 99 } }))).object;
+    assert.equal(ignored.metadata.generation, 2, 'generation is server-owned');
+  });
+
+  it('bumps generation when deletion starts on an object with finalizers', async () => {
+    await store.create(ctx(), { metadata: { name: 'f', finalizers: ['example.com/x'] } });
+    const { object, deleted } = await store.delete(ctx(), 'f');
+    assert.equal(deleted, false);
+    assert.equal(object.metadata.generation, 2);
+    assert.ok(object.metadata.deletionTimestamp);
+  });
+
+  it('sends BOOKMARK events with the latest revision, also when nothing selected changed', async () => {
+    const events: WatchEvent[] = [];
+    const start = await storage.currentRevision();
+    const w = await watchObjects(
+      store,
+      ctx(),
+      { resourceVersion: String(start), allowWatchBookmarks: true, labelSelector: 'app=none' },
+      { send: (e) => events.push(e), close: () => {} },
+      { bookmarkIntervalMs: 50 },
+    );
+    await store.create(ctx(), { metadata: { name: 'unselected' } });
+    const after = await storage.currentRevision();
+    await new Promise((r) => setTimeout(r, 200));
+    w.stop();
+    const bookmarks = events.filter((e) => e.type === 'BOOKMARK');
+    assert.equal(events.length, bookmarks.length, 'the unselected object is not sent');
+    assert.ok(bookmarks.length >= 2);
+    const last = bookmarks.at(-1)!.object as ApiObject;
+    assert.deepEqual(last, { kind: 'Widget', apiVersion: 'example.orch.io/v1', metadata: { resourceVersion: String(after) } });
+  });
+
+  it('sends no bookmarks unless asked', async () => {
+    const events: WatchEvent[] = [];
+    const w = await watchObjects(store, ctx(), { resourceVersion: String(await storage.currentRevision()) }, { send: (e) => events.push(e), close: () => {} }, { bookmarkIntervalMs: 20 });
+    await new Promise((r) => setTimeout(r, 100));
+    w.stop();
+    assert.deepEqual(events, []);
+  });
+});
