@@ -12,6 +12,7 @@ import type { Definitions } from '../api/schema.js';
 import { checkAgainstSchema } from '../api/schema-check.js';
 import * as status from '../api/status.js';
 import { mediaType } from './negotiation.js';
+import { duplicateJsonFields, duplicateYamlFields } from '../api/duplicate-fields.js';
 
 export const MAX_JSON_DEPTH = 1000;
 
@@ -47,25 +48,32 @@ function depthOf(value: unknown): number {
   return max;
 }
 
+/** A parsed body and the keys it held twice (the last one wins, as in Kubernetes' lenient decoding). */
+export interface ParsedDocument {
+  value: unknown;
+  duplicateFields: string[];
+}
+
 /** Parses a JSON or YAML document (by media type) into a JSON value. */
-export function parseDocument(raw: Buffer, type: string): unknown {
+export function parseDocument(raw: Buffer, type: string): ParsedDocument {
   const text = raw.toString('utf8');
   if (text.trim() === '') throw status.badRequest('the request body is empty');
-  let value: unknown;
+  const yaml = type === 'application/yaml' || type === 'application/apply-patch+yaml';
+  let parsed: ParsedDocument;
   try {
-    if (type === 'application/yaml' || type === 'application/apply-patch+yaml') {
-      const docs = YAML.parseAllDocuments(text);
-      if (Array.isArray(docs)) {
-        if (docs.length !== 1) throw new Error('the body must hold exactly one YAML document');
-        if (docs[0].errors.length) throw docs[0].errors[0];
-        value = docs[0].toJS({ maxAliasCount: 100 });
-      } else throw new Error('invalid YAML');
-    } else value = JSON.parse(text);
+    if (yaml) {
+      const docs = YAML.parseAllDocuments(text, { uniqueKeys: false });
+      if (!Array.isArray(docs)) throw new Error('invalid YAML');
+      if (docs.length !== 1) throw new Error('the body must hold exactly one YAML document');
+      if (docs[0].errors.length) throw docs[0].errors[0];
+      parsed = { value: docs[0].toJS({ maxAliasCount: 100 }), duplicateFields: duplicateYamlFields(docs[0]) };
+    } else parsed = { value: JSON.parse(text), duplicateFields: [] };
   } catch (err) {
-    throw status.badRequest(`error decoding ${type === 'application/yaml' ? 'YAML' : 'JSON'}: ${(err as Error).message}`);
+    throw status.badRequest(`error decoding ${yaml ? 'YAML' : 'JSON'}: ${(err as Error).message}`);
   }
-  if (depthOf(value) > MAX_JSON_DEPTH) throw status.badRequest(`the request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
-  return value;
+  if (depthOf(parsed.value) > MAX_JSON_DEPTH) throw status.badRequest(`the request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (!yaml) parsed.duplicateFields = duplicateJsonFields(text);
+  return parsed;
 }
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
@@ -86,7 +94,13 @@ export interface DecodedObject {
  * A body as an object of the resource's kind: apiVersion/kind must match when given, types must
  * match the schema, unknown fields are dropped (reported as warnings, or a 400 when Strict).
  */
-export function decodeObject(value: unknown, def: ResourceDef, defs: Definitions, validation: FieldValidation): DecodedObject {
+export function decodeObject(
+  value: unknown,
+  def: ResourceDef,
+  defs: Definitions,
+  validation: FieldValidation,
+  duplicateFields: string[] = [],
+): DecodedObject {
   const what = `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}`;
   if (!isPlainObject(value)) throw status.badRequest(`${what}: the body is not a JSON object`);
   if (value.apiVersion !== undefined && value.apiVersion !== def.apiVersion) {
@@ -98,7 +112,7 @@ export function decodeObject(value: unknown, def: ResourceDef, defs: Definitions
   if (value.metadata === undefined || value.metadata === null) value.metadata = {};
   const { errors, unknownFields } = checkAgainstSchema(value, def.schemaRef, defs);
   if (errors.length) throw status.badRequest(`${what}: ${errors.join('; ')}`);
-  const messages = unknownFields.map((f) => `unknown field "${f}"`);
+  const messages = [...unknownFields.map((f) => `unknown field "${f}"`), ...duplicateFields.map((f) => `duplicate field "${f}"`)];
   if (validation === 'Strict' && messages.length) throw status.badRequest(`strict decoding error: ${messages.join(', ')}`);
   return { object: value as ApiObject, warnings: validation === 'Warn' ? messages : [] };
 }

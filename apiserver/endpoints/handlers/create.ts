@@ -9,7 +9,8 @@ export async function handleCreate(s: RequestScope): Promise<void> {
   const type = requireContentType(s.req, OBJECT_CONTENT_TYPES);
   const validation = parseFieldValidation(s.query.get('fieldValidation'));
   const raw = await readBody(s.req, s.api.maxRequestBytes);
-  const { object, warnings } = decodeObject(parseDocument(raw, type), s.def, s.api.definitions, validation);
+  const body = parseDocument(raw, type);
+  const { object, warnings } = decodeObject(body.value, s.def, s.api.definitions, validation, body.duplicateFields);
   s.warnings.push(...warnings);
   const created = await s.store.create(s.ctx, object);
   respond(s, 201, created);

@@ -29,7 +29,7 @@ export async function handlePatch(s: RequestScope): Promise<void> {
   if (!PATCH_CONTENT_TYPES.includes(type)) throw status.unsupportedMediaType(type, PATCH_CONTENT_TYPES);
   const validation = parseFieldValidation(s.query.get('fieldValidation'));
   const raw = await readBody(s.req, s.api.maxRequestBytes);
-  const patch = parseDocument(raw, 'application/json');
+  const { value: patch, duplicateFields } = parseDocument(raw, 'application/json');
 
   const apply = (old: ApiObject): unknown => {
     try {
@@ -51,7 +51,7 @@ export async function handlePatch(s: RequestScope): Promise<void> {
     s.info.name,
     (old) => {
       if (!old) throw status.notFound(s.store.groupResource, s.info.name);
-      const decoded = decodeObject(apply(old), s.def, s.api.definitions, validation);
+      const decoded = decodeObject(apply(old), s.def, s.api.definitions, validation, duplicateFields);
       s.warnings.splice(0, s.warnings.length, ...decoded.warnings);
       return decoded.object;
     },

@@ -7,7 +7,8 @@ export async function handleUpdate(s: RequestScope): Promise<void> {
   const type = requireContentType(s.req, OBJECT_CONTENT_TYPES);
   const validation = parseFieldValidation(s.query.get('fieldValidation'));
   const raw = await readBody(s.req, s.api.maxRequestBytes);
-  const { object, warnings } = decodeObject(parseDocument(raw, type), s.def, s.api.definitions, validation);
+  const body = parseDocument(raw, type);
+  const { object, warnings } = decodeObject(body.value, s.def, s.api.definitions, validation, body.duplicateFields);
   s.warnings.push(...warnings);
   const { object: stored, created } = await s.store.update(s.ctx, s.info.name, () => object, { subresource: s.info.subresource });
   respond(s, created ? 201 : 200, stored);

@@ -359,6 +359,20 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         assert.equal(bad.status, 400);
       });
 
+      it('reports duplicate fields in JSON and YAML bodies (warning, or 400 under Strict)', async () => {
+        const json = '{"metadata":{"name":"dupe","name":"dupe"},"data":{"a":"1","a":"2"}}';
+        const strict = await c.request('POST', `${CM('default')}?fieldValidation=Strict`, { raw: json, contentType: 'application/json' });
+        assert.equal(strict.status, 400);
+        assert.equal(strict.body.message, 'strict decoding error: duplicate field "metadata.name", duplicate field "data.a"');
+        const warn = await c.request('POST', CM('default'), { raw: json, contentType: 'application/json' });
+        assert.equal(warn.status, 201);
+        assert.deepEqual(warn.body.data, { a: '2' });
+        assert.equal(warn.headers.warning, '299 - "duplicate field \\"metadata.name\\"", 299 - "duplicate field \\"data.a\\""');
+        const yaml = await c.request('POST', `${CM('default')}?fieldValidation=Strict`, { raw: 'metadata:\n  name: dupe2\ndata:\n  k: v\n  k: w\n', contentType: 'application/yaml' });
+        assert.equal(yaml.status, 400);
+        assert.equal(yaml.body.message, 'strict decoding error: duplicate field "data.k"');
+      });
+
       it('merges Secret stringData into data and never returns it', async () => {
         const r = await c.post('/api/v1/namespaces/default/secrets', { metadata: { name: 's1' }, stringData: { user: 'admin' }, data: { pw: 'c2VjcmV0' } });
         assert.equal(r.status, 201, r.text);
