@@ -59,6 +59,8 @@ export interface ResourceOperation {
   query: readonly QueryParam[];
   /** The request body: an object of the resource's schema, or a patch document. */
   body?: 'object' | 'patch';
+  /** Set on the operations of a subresource path. */
+  subresource?: string;
 }
 
 /** A path of a resource with its path parameters (in order) and operations (in document order). */
@@ -114,14 +116,37 @@ export function resourcePaths(def: ResourceDef): ResourcePath[] {
     ...Object.keys(def.subresources ?? {}).map((sub) => ({
       path: `${collection}/{name}/${sub}`,
       pathParams: named,
-      operations: [GET, PUT, { method: 'patch', action: 'patch', query: WRITE, body: 'patch' } as const],
+      operations: [
+        { ...GET, subresource: sub },
+        { ...PUT, subresource: sub },
+        { method: 'patch', action: 'patch', query: WRITE, body: 'patch', subresource: sub } as const,
+      ],
     })),
   ];
 }
 
-/** The fields every operation starts with: its tags and id. */
+const OPERATION_VERBS: Record<string, string> = {
+  list: 'list',
+  post: 'create',
+  deletecollection: 'deleteCollection',
+  get: 'read',
+  put: 'replace',
+  patch: 'patch',
+  delete: 'delete',
+};
+
+const camel = (s: string) => s.split(/[.-]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+
+/**
+ * The fields every operation starts with: its tags and a unique id in Kubernetes' style,
+ * e.g. listCoreV1NamespacedConfigMap, replaceCoreV1NamespaceStatus, readStorageV1StorageClass.
+ */
 export function operationIdentity(def: ResourceDef, op: ResourceOperation): { tags: string[]; operationId: string } {
-  return { tags: [def.group || 'core'], operationId: `${op.action}${def.kind}` };
+  const parts = def.group.split('.');
+  const group = def.group === '' ? 'Core' : camel((parts.length > 2 ? parts.slice(0, -2) : parts).join('.'));
+  const scope = def.namespaced ? 'Namespaced' : '';
+  const id = `${OPERATION_VERBS[op.action]}${group}${camel(def.version)}${scope}${def.kind}${op.subresource ? camel(op.subresource) : ''}`;
+  return { tags: [def.group || 'core'], operationId: id };
 }
 
 /** The group-version-kind an operation of the resource works on. */

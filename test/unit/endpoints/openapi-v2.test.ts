@@ -106,7 +106,7 @@ describe('the OpenAPI v2 document', () => {
     const post = orchDoc.paths['/api/v1/namespaces/{namespace}/configmaps'].post;
     assert.deepEqual(post, {
       tags: ['core'],
-      operationId: 'postConfigMap',
+      operationId: 'createCoreV1NamespacedConfigMap',
       consumes: ['*/*'],
       produces: ['application/json', 'application/yaml'],
       schemes: ['https'],
@@ -164,7 +164,7 @@ describe('the OpenAPI v2 document', () => {
     assert.deepEqual(item.get.responses.response_code, [
       { name: '200', value: { response: { description: 'OK', schema: { schema: { _ref: '#/definitions/core.v1.ConfigMap' } } } } },
     ]);
-    assert.equal(item.patch.operation_id, 'patchConfigMap');
+    assert.equal(item.patch.operation_id, 'patchCoreV1NamespacedConfigMap');
     assert.deepEqual(
       item.patch.vendor_extension.map((e: Json) => [e.name, YAML.parse(e.value.yaml)]),
       [

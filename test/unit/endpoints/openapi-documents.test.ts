@@ -1,0 +1,32 @@
+/** The published OpenAPI documents are valid Swagger 2.0 / OpenAPI 3.0 to an independent validator. */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { newApiDomain } from '../../../apiserver/api/domain.js';
+import { newResourceTable } from '../../../apiserver/api/resource-table.js';
+import { allResources } from '../../../apiserver/api/resources/index.js';
+import { definitions } from '../../../apiserver/api/generated/definitions.js';
+import { newOpenApiV2 } from '../../../apiserver/endpoints/openapi-v2.js';
+import { newOpenApiV3 } from '../../../apiserver/endpoints/openapi-v3.js';
+
+for (const domain of ['orch.io', 'k8s.io']) {
+  describe(`OpenAPI documents (${domain})`, () => {
+    const table = newResourceTable(newApiDomain(domain), allResources);
+
+    it('v2 validates as Swagger 2.0', async () => {
+      const doc = JSON.parse(newOpenApiV2(table, definitions).json());
+      await SwaggerParser.validate(doc);
+      assert.ok(Object.keys(doc.paths).length > 0);
+    });
+
+    it('every v3 group-version document validates as OpenAPI 3.0', async () => {
+      const v3 = newOpenApiV3(table, definitions);
+      const paths = Object.keys(v3.index().paths as Record<string, unknown>);
+      assert.ok(paths.includes('api/v1'));
+      for (const path of paths) {
+        const doc = JSON.parse(v3.document(path)!);
+        await assert.doesNotReject(SwaggerParser.validate(doc), path);
+      }
+    });
+  });
+}
