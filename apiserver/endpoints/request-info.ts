@@ -3,7 +3,7 @@
  * subresource, namespace and name (Kubernetes' RequestInfoFactory). Read everywhere through
  * requestInfoFrom(req).
  */
-import type { IncomingMessage } from 'node:http';
+import { newRequestSlot } from '../server/request-slot.js';
 
 export interface RequestInfo {
   isResourceRequest: boolean;
@@ -96,14 +96,9 @@ export function parseRequestInfo(method: string, rawUrl: string): RequestInfo {
   return info;
 }
 
-const INFO = Symbol('orch.requestInfo');
+const slot = newRequestSlot<RequestInfo>('request info', 'request-info');
 
-export function setRequestInfo(req: IncomingMessage, info: RequestInfo): void {
-  (req as unknown as Record<symbol, RequestInfo>)[INFO] = info;
-}
-
-export function requestInfoFrom(req: IncomingMessage): RequestInfo {
-  const info = (req as unknown as Record<symbol, RequestInfo | undefined>)[INFO];
-  if (!info) throw new Error('request info missing: the request-info filter did not run');
-  return info;
-}
+/** Set once by the request-info filter. */
+export const setRequestInfo = slot.set;
+/** The parsed facts of the request. */
+export const requestInfoFrom = slot.get;
