@@ -6,8 +6,9 @@
 import type { ApiObject } from './object.js';
 import type { Schema } from './schema.js';
 import type { Strategy, SubresourceStrategy } from './strategy.js';
+import type { StoreHooksFactory } from '../registry/store-hooks.js';
 
-export type NameRule = 'dns-subdomain' | 'dns-label' | 'path-segment';
+export type NameRule = 'dns-subdomain' | 'dns-label' | 'dns-1035-label' | 'path-segment';
 
 /**
  * One column of the kind's Table view (what `kubectl get` prints), as Kubernetes' printers define it.
@@ -29,6 +30,20 @@ export interface PrinterColumn {
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
 export const ALL_VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/**
+ * A kind that shares another resource's stored objects (Kubernetes' events.k8s.io/v1 Event is stored as
+ * core v1 Event): the store keeps it under the storage resource's keys and converts every object it
+ * writes (toStorage) and reads (fromStorage), so each API sees the other's objects in its own form.
+ */
+export interface StorageConversion {
+  /** The stored resource, as declared: Kubernetes group name ('' core), version, kind and plural. */
+  storage: { kubernetesGroup: string; version: string; kind: string; resource: string };
+  /** The served object's fields in the stored form (apiVersion/kind are set by the store). Pure. */
+  toStorage(obj: ApiObject): ApiObject;
+  /** A stored object's fields in the served form (apiVersion/kind are set by the store). Pure. */
+  fromStorage(obj: ApiObject): ApiObject;
+}
 
 /** How a resource is written down, with its Kubernetes group name ('' core, 'apps', 'storage.k8s.io'). */
 export interface ResourceDeclaration {
@@ -56,6 +71,10 @@ export interface ResourceDeclaration {
   columns?: PrinterColumn[];
   /** Field selectors the kind supports besides metadata.name / metadata.namespace. */
   selectableFields?: Record<string, (obj: ApiObject) => string | undefined>;
+  /** Asynchronous steps around the store's writes (registry/store-hooks.ts), e.g. Service IP/port allocation. */
+  hooks?: StoreHooksFactory;
+  /** Served from another resource's stored objects, converted both ways. */
+  conversion?: StorageConversion;
 }
 
 /** A declaration with the API domain applied. */

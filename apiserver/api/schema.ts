@@ -21,6 +21,8 @@ export interface Schema {
   'x-orch-int-or-string'?: boolean;
   'x-orch-preserve-unknown-fields'?: boolean;
   'x-orch-embedded-resource'?: boolean;
+  /** Discriminated unions (discriminator + fields), as Kubernetes publishes them. */
+  'x-orch-unions'?: { discriminator?: string; 'fields-to-discriminateBy'?: Record<string, string> }[];
 }
 
 /** Named definitions, referenced as `#/definitions/<name>`. */

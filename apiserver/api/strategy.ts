@@ -5,11 +5,14 @@
 import type { ApiObject } from './object.js';
 import type { ApiDomain } from './domain.js';
 import type { FieldError } from './field-errors.js';
+import type { UserInfo } from '../authentication/interfaces.js';
 
 export interface StrategyContext {
   domain: ApiDomain;
   /** The request's time, one value for the whole request. */
   now: Date;
+  /** Who sent the request (e.g. a CertificateSigningRequest records its requestor on create). */
+  user?: UserInfo;
 }
 
 export interface Strategy {

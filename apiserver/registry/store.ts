@@ -1,7 +1,8 @@
 /**
  * The generic store: one per served resource. Object ↔ storage key, metadata, finalizers and graceful
- * deletion, dry run, admission and the kind's strategy — in named steps. Reads (list/watch) live in
- * list.ts and watch.ts.
+ * deletion, dry run, admission, the kind's strategy and its hooks (store-hooks.ts: run after
+ * validation, right before each write, committed or reverted with it) — in named steps. Reads
+ * (list/watch) live in list.ts and watch.ts.
  */
 import type { Storage, KeyValue } from '../storage/interfaces.js';
 import { guaranteedUpdate } from '../storage/guaranteed-update.js';
@@ -17,6 +18,7 @@ import type { AdmissionAttributes, Operation } from '../admission/interfaces.js'
 import type { KeyScheme } from './keys.js';
 import { newKeyScheme } from './keys.js';
 import { decodeObject, encodeObject } from './codec.js';
+import { servedObject, storedObject } from './conversion.js';
 import { interpretStorageError } from './storage-errors.js';
 import type { RequestContext } from './request-context.js';
 import { timestamp } from './request-context.js';
@@ -31,6 +33,8 @@ import {
 import { validateForCreate, validateForUpdate } from './validate-object.js';
 import { resetStatusForMainResource } from './status-subresource.js';
 import { checkDeletePreconditions, type DeleteOptions } from './delete-options.js';
+import { NO_TRANSACTION, type HookTransaction, type StoreHooks } from './store-hooks.js';
+import { deletionFinalizers } from './deletion-propagation.js';
 
 const GENERATE_NAME_ATTEMPTS = 8;
 
@@ -40,10 +44,19 @@ export interface StoreConfig {
   storagePrefix: string;
   domain: ApiDomain;
   admission: AdmissionChain;
+  /** The kind's hooks (store-hooks.ts), made by run-server from the declaration's factory. */
+  hooks?: StoreHooks;
 }
 
 /** Computes the object to write from the stored one (null when absent): a PUT body, a patch result. */
 export type UpdateFn = (old: ApiObject | null) => Promise<ApiObject> | ApiObject;
+
+/**
+ * Records field ownership (fieldmanager/) on the object a write is about to store, given the stored
+ * object (null on create). Runs after defaulting and before admission and the strategy, as Kubernetes'
+ * field manager does — for a subresource, after the subresource has taken its part of the request.
+ */
+export type TrackFields = (obj: ApiObject, live: ApiObject | null) => ApiObject;
 
 export interface UpdateResult {
   object: ApiObject;
@@ -62,13 +75,22 @@ export class GenericStore {
   readonly keys: KeyScheme;
   readonly domain: ApiDomain;
   private readonly admission: AdmissionChain;
+  private readonly hooks: StoreHooks;
 
   constructor(config: StoreConfig) {
     this.def = config.def;
     this.storage = config.storage;
-    this.keys = newKeyScheme(config.storagePrefix, config.def);
+    this.keys = newKeyScheme(config.storagePrefix, config.def, config.domain);
     this.domain = config.domain;
     this.admission = config.admission;
+    this.hooks = config.hooks ?? {};
+  }
+
+  /** The kind's before-write hook (store-hooks.ts) on a validated object; old is null for a create. */
+  private beforeWrite(ctx: RequestContext, obj: ApiObject, old: ApiObject | null): Promise<HookTransaction> {
+    const hookCtx = { dryRun: ctx.dryRun };
+    const txn = old ? this.hooks.beforeUpdate?.(obj, old, hookCtx) : this.hooks.beforeCreate?.(obj, hookCtx);
+    return txn ?? Promise.resolve(NO_TRANSACTION);
   }
 
   get groupResource(): status.GroupResource {
@@ -76,17 +98,21 @@ export class GenericStore {
   }
 
   strategyContext(ctx: RequestContext): StrategyContext {
-    return { domain: this.domain, now: ctx.now };
+    return { domain: this.domain, now: ctx.now, user: ctx.user };
   }
 
   private storageError(err: unknown, name: string): unknown {
     return interpretStorageError(err, this.groupResource, name);
   }
 
-  /** Decoded with its apiVersion/kind as served. */
+  /** Decoded with its apiVersion/kind as served (converted from the storage form, see conversion.ts). */
   decode(kv: KeyValue, revision?: number): ApiObject {
-    const { apiVersion: _a, kind: _k, ...rest } = decodeObject(kv, revision);
-    return { kind: this.def.kind, apiVersion: this.def.apiVersion, ...rest } as ApiObject;
+    return servedObject(this.def, decodeObject(kv, revision));
+  }
+
+  /** The stored bytes of an object (converted to the storage form, see conversion.ts). */
+  private encode(obj: ApiObject): Buffer {
+    return encodeObject(storedObject(this.def, this.domain, obj));
   }
 
   async get(ctx: RequestContext, name: string): Promise<ApiObject> {
@@ -105,13 +131,14 @@ export class GenericStore {
   }
 
   /** Defaults, mutating admission, strategy, validation, validating admission: a new object ready to store. */
-  private async prepareCreate(ctx: RequestContext, input: ApiObject): Promise<ApiObject> {
-    const obj = deepCopy(input);
+  private async prepareCreate(ctx: RequestContext, input: ApiObject, trackFields?: TrackFields): Promise<ApiObject> {
+    let obj = deepCopy(input);
     const sctx = this.strategyContext(ctx);
     obj.apiVersion = this.def.apiVersion;
     obj.kind = this.def.kind;
     ensureNamespace(this.def, obj, ctx);
     this.def.strategy?.applyDefaults?.(obj, sctx);
+    if (trackFields) obj = trackFields(obj, null);
     await this.admission.admit(this.attributes(ctx, 'CREATE', obj.metadata.name ?? '', obj));
     fillCreateMeta(this.def, obj, ctx);
     if (this.def.subresources?.status) resetStatusForMainResource(obj, null);
@@ -123,21 +150,26 @@ export class GenericStore {
     return obj;
   }
 
-  async create(ctx: RequestContext, input: ApiObject): Promise<ApiObject> {
+  async create(ctx: RequestContext, input: ApiObject, opts: { trackFields?: TrackFields } = {}): Promise<ApiObject> {
     const generated = !input.metadata.name && !!input.metadata.generateName;
     for (let attempt = 1; ; attempt++) {
-      const obj = await this.prepareCreate(ctx, input);
+      const obj = await this.prepareCreate(ctx, input, opts.trackFields);
       const name = obj.metadata.name!;
+      const txn = await this.beforeWrite(ctx, obj, null);
       if (ctx.dryRun) {
         if (await this.storage.get(this.keys.objectKey(ctx.namespace, name))) throw status.alreadyExists(this.groupResource, name);
         return obj;
       }
+      let kv: KeyValue;
       try {
-        return this.decode(await this.storage.create(this.keys.objectKey(ctx.namespace, name), encodeObject(obj)));
+        kv = await this.storage.create(this.keys.objectKey(ctx.namespace, name), this.encode(obj));
       } catch (err) {
+        await txn.revert();
         if (generated && isStorageError(err, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS) continue;
         throw this.storageError(err, name);
       }
+      await txn.commit();
+      return this.decode(kv);
     }
   }
 
@@ -145,50 +177,66 @@ export class GenericStore {
    * Update (PUT, PATCH, subresources): one optimistic-concurrency loop around compute → prepare → write.
    * A missing object is created when the kind allows it (or `allowCreate` says so, as apply does).
    */
-  async update(ctx: RequestContext, name: string, compute: UpdateFn, opts: { subresource?: string; allowCreate?: boolean } = {}): Promise<UpdateResult> {
+  async update(ctx: RequestContext, name: string, compute: UpdateFn, opts: { subresource?: string; allowCreate?: boolean; trackFields?: TrackFields } = {}): Promise<UpdateResult> {
     const key = this.keys.objectKey(ctx.namespace, name);
     const subresource = opts.subresource ?? '';
     let created = false;
     let result: ApiObject | undefined;
+    // The hook transaction of the latest attempt, and the stored object when the update deleted it.
+    let txn: HookTransaction = NO_TRANSACTION;
+    let gone: ApiObject | undefined;
 
     const attempt = async (current: KeyValue | null): Promise<Buffer | null> => {
       created = false;
+      await txn.revert();
+      txn = NO_TRANSACTION;
       if (!current) {
         if (subresource || !(this.def.allowCreateOnUpdate || opts.allowCreate)) throw status.notFound(this.groupResource, name);
         const input = await compute(null);
         ensureNameMatches(input, name);
         if (input.metadata.resourceVersion) throw status.notFound(this.groupResource, name);
-        result = await this.prepareCreate(ctx, input);
+        result = await this.prepareCreate(ctx, input, opts.trackFields);
+        txn = await this.beforeWrite(ctx, result, null);
         created = true;
-        return encodeObject(result);
+        return this.encode(result);
       }
       const old = this.decode(current);
       const input = deepCopy(await compute(deepCopy(old)));
       ensureNameMatches(input, name);
       const rv = input.metadata.resourceVersion;
       if (rv && rv !== old.metadata.resourceVersion) throw status.conflict(this.groupResource, name, status.OBJECT_MODIFIED);
-      const obj = await this.prepareUpdate(ctx, input, old, subresource);
+      const obj = await this.prepareUpdate(ctx, input, old, subresource, opts.trackFields);
       result = obj;
-      if (obj.metadata.deletionTimestamp && !this.pendingFinalization(obj)) return null;
+      if (obj.metadata.deletionTimestamp && !this.pendingFinalization(obj)) {
+        gone = old;
+        return null;
+      }
       // Nothing changed: hand back the stored bytes, so nothing is written and the revision stays.
       if (jsonEqual(obj, old)) return current.value;
-      return encodeObject(obj);
+      txn = await this.beforeWrite(ctx, obj, old);
+      return this.encode(obj);
     };
 
+    let written: { kv: KeyValue; deleted: boolean };
     try {
       if (ctx.dryRun) {
         await attempt(await this.storage.get(key));
         return { object: result!, created };
       }
-      const { kv, deleted } = await guaranteedUpdate(this.storage, key, attempt);
-      if (deleted) return { object: result!, created: false };
-      return { object: this.decode(kv), created };
+      written = await guaranteedUpdate(this.storage, key, attempt);
     } catch (err) {
+      await txn.revert();
       throw this.storageError(err, name);
     }
+    await txn.commit();
+    if (written.deleted) {
+      await this.hooks.afterDelete?.(gone!, { dryRun: false });
+      return { object: result!, created: false };
+    }
+    return { object: this.decode(written.kv), created };
   }
 
-  private async prepareUpdate(ctx: RequestContext, input: ApiObject, old: ApiObject, subresource: string): Promise<ApiObject> {
+  private async prepareUpdate(ctx: RequestContext, input: ApiObject, old: ApiObject, subresource: string, trackFields?: TrackFields): Promise<ApiObject> {
     const sctx = this.strategyContext(ctx);
     input.apiVersion = this.def.apiVersion;
     input.kind = this.def.kind;
@@ -197,9 +245,12 @@ export class GenericStore {
     const sub = subresource ? this.def.subresources?.[subresource] : undefined;
     if (subresource && !sub) throw status.notFound(this.groupResource, `${old.metadata.name}/${subresource}`);
     if (!sub) this.def.strategy?.applyDefaults?.(obj, sctx);
+    if (!sub && trackFields) obj = trackFields(obj, old);
     await this.admission.admit(this.attributes(ctx, 'UPDATE', old.metadata.name!, obj, old, subresource));
-    if (sub) obj = sub.prepareForUpdate(obj, old, sctx);
-    else {
+    if (sub) {
+      obj = sub.prepareForUpdate(obj, old, sctx);
+      if (trackFields) obj = trackFields(obj, old);
+    } else {
       if (this.def.subresources?.status) resetStatusForMainResource(obj, old);
       this.def.strategy?.prepareForUpdate?.(obj, old, sctx);
     }
@@ -215,8 +266,9 @@ export class GenericStore {
   }
 
   /**
-   * Delete: preconditions, admission, then either remove the object or, when finalizers (or the kind)
-   * keep it, set deletionTimestamp and leave it for whoever finalizes it.
+   * Delete: preconditions, admission, the garbage-collection finalizers the options ask for
+   * (deletion-propagation.ts), then either remove the object or, when finalizers (or the kind) keep it,
+   * set deletionTimestamp and leave it for whoever finalizes it.
    */
   async delete(ctx: RequestContext, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
     const key = this.keys.objectKey(ctx.namespace, name);
@@ -228,6 +280,9 @@ export class GenericStore {
       await this.admission.validate(this.attributes(ctx, 'DELETE', name, undefined, old));
       const obj = deepCopy(old);
       const decision = this.def.strategy?.beforeDelete?.(obj, this.strategyContext(ctx)) ?? 'delete';
+      const finalizers = deletionFinalizers(this.def, old, options);
+      if (finalizers?.length) obj.metadata.finalizers = finalizers;
+      else if (finalizers) delete obj.metadata.finalizers;
       if (decision === 'delete' && !hasFinalizers(obj)) {
         outcome = { object: old, deleted: true };
         return null;
@@ -238,7 +293,7 @@ export class GenericStore {
         if (this.def.trackGeneration) obj.metadata.generation = (obj.metadata.generation ?? 0) + 1;
       }
       outcome = { object: obj, deleted: false };
-      return encodeObject(obj);
+      return this.encode(obj);
     };
     try {
       if (ctx.dryRun) {
@@ -246,6 +301,7 @@ export class GenericStore {
         return outcome!;
       }
       const { kv, deleted } = await guaranteedUpdate(this.storage, key, attempt);
+      if (deleted) await this.hooks.afterDelete?.(outcome!.object, { dryRun: false });
       return deleted ? outcome! : { object: this.decode(kv), deleted: false };
     } catch (err) {
       throw this.storageError(err, name);

@@ -4,11 +4,12 @@ import type { FieldError } from '../api/field-errors.js';
 import type { StrategyContext } from '../api/strategy.js';
 import * as status from '../api/status.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../api/validation/object-meta.js';
-import { nameIsDNSLabel, nameIsDNSSubdomain, validatePathSegmentName } from '../api/validation/names.js';
+import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, validatePathSegmentName } from '../api/validation/names.js';
 
 const NAME_RULES: Record<NameRule, (name: string, prefix: boolean) => string[]> = {
   'dns-subdomain': nameIsDNSSubdomain,
   'dns-label': nameIsDNSLabel,
+  'dns-1035-label': nameIsDNS1035Label,
   'path-segment': validatePathSegmentName,
 };
 

@@ -1,3 +1,50 @@
+/** admissionregistration.k8s.io/v1 (served as admissionregistration.<domain>/v1): webhook configurations. */
 import type { ResourceDeclaration } from '../resource.js';
+import { AGE_COLUMN } from '../printers/columns.js';
+import type { PrinterColumn } from '../resource.js';
+import {
+  mutatingWebhookConfigurationStrategy,
+  validatingWebhookConfigurationStrategy,
+} from '../../registry/admissionregistration/strategy.js';
 
-export const admissionregistrationResources: ResourceDeclaration[] = [];
+/** WEBHOOKS (how many) and AGE, as kubectl prints both configurations. */
+const webhookColumns: PrinterColumn[] = [
+  {
+    name: 'Webhooks',
+    type: 'integer',
+    description: 'Webhooks indicates the number of webhooks registered in this configuration',
+    cell: (obj) => (Array.isArray(obj.webhooks) ? obj.webhooks.length : 0),
+  },
+  AGE_COLUMN,
+];
+
+export const admissionregistrationResources: ResourceDeclaration[] = [
+  {
+    kubernetesGroup: 'admissionregistration.k8s.io',
+    version: 'v1',
+    kind: 'ValidatingWebhookConfiguration',
+    plural: 'validatingwebhookconfigurations',
+    singular: 'validatingwebhookconfiguration',
+    categories: ['api-extensions'],
+    namespaced: false,
+    schema: 'admissionregistration.v1.ValidatingWebhookConfiguration',
+    nameRule: 'dns-subdomain',
+    strategy: validatingWebhookConfigurationStrategy,
+    trackGeneration: true,
+    columns: webhookColumns,
+  },
+  {
+    kubernetesGroup: 'admissionregistration.k8s.io',
+    version: 'v1',
+    kind: 'MutatingWebhookConfiguration',
+    plural: 'mutatingwebhookconfigurations',
+    singular: 'mutatingwebhookconfiguration',
+    categories: ['api-extensions'],
+    namespaced: false,
+    schema: 'admissionregistration.v1.MutatingWebhookConfiguration',
+    nameRule: 'dns-subdomain',
+    strategy: mutatingWebhookConfigurationStrategy,
+    trackGeneration: true,
+    columns: webhookColumns,
+  },
+];

@@ -1,3 +1,21 @@
+/** certificates.k8s.io/v1 (served as certificates.<domain>/v1): CertificateSigningRequest. */
 import type { ResourceDeclaration } from '../resource.js';
+import { csrApprovalStrategy, csrStatusStrategy, csrStrategy } from '../../registry/certificates/strategy.js';
+import { csrColumns } from '../../registry/certificates/columns.js';
 
-export const certificatesResources: ResourceDeclaration[] = [];
+export const certificatesResources: ResourceDeclaration[] = [
+  {
+    kubernetesGroup: 'certificates.k8s.io',
+    version: 'v1',
+    kind: 'CertificateSigningRequest',
+    plural: 'certificatesigningrequests',
+    singular: 'certificatesigningrequest',
+    shortNames: ['csr'],
+    namespaced: false,
+    schema: 'certificates.v1.CertificateSigningRequest',
+    nameRule: 'path-segment',
+    strategy: csrStrategy,
+    subresources: { status: csrStatusStrategy, approval: csrApprovalStrategy },
+    columns: csrColumns,
+  },
+];

@@ -1,3 +1,24 @@
+/** events.k8s.io/v1 (served as events.<domain>/v1): Event, stored as core v1 Event and converted. */
 import type { ResourceDeclaration } from '../resource.js';
+import { eventsV1Conversion } from '../../registry/events/conversion.js';
+import { eventsV1SelectableFields, eventsV1Strategy } from '../../registry/events/strategy.js';
+import { eventsV1Columns } from '../../registry/events/columns.js';
 
-export const eventsResources: ResourceDeclaration[] = [];
+export const eventsResources: ResourceDeclaration[] = [
+  {
+    kubernetesGroup: 'events.k8s.io',
+    version: 'v1',
+    kind: 'Event',
+    plural: 'events',
+    singular: 'event',
+    shortNames: ['ev'],
+    namespaced: true,
+    schema: 'events.v1.Event',
+    nameRule: 'dns-subdomain',
+    strategy: eventsV1Strategy,
+    allowCreateOnUpdate: true,
+    columns: eventsV1Columns,
+    selectableFields: eventsV1SelectableFields,
+    conversion: eventsV1Conversion,
+  },
+];

@@ -1,0 +1,35 @@
+/**
+ * ValidatingWebhookConfiguration and MutatingWebhookConfiguration: every webhook defaulted and validated,
+ * webhook names unique within a configuration; metadata.generation tracks changes to the webhooks.
+ */
+import type { ApiObject } from '../../api/object.js';
+import type { Strategy } from '../../api/strategy.js';
+import type { FieldError } from '../../api/field-errors.js';
+import { duplicate, fieldPath } from '../../api/field-errors.js';
+import { applyWebhookDefaults } from './defaults.js';
+import { validateWebhook } from './webhook.js';
+import type { Webhook } from './types.js';
+
+const webhooksOf = (obj: ApiObject) => (obj.webhooks as Webhook[] | undefined) ?? [];
+
+function webhookConfigurationStrategy(mutating: boolean): Strategy {
+  return {
+    applyDefaults: (obj) => webhooksOf(obj).forEach((hook) => applyWebhookDefaults(hook, mutating)),
+    validate(obj) {
+      const errors: FieldError[] = [];
+      const names = new Set<string>();
+      webhooksOf(obj).forEach((hook, i) => {
+        const path = fieldPath('webhooks').index(i);
+        errors.push(...validateWebhook(hook, mutating, path));
+        const name = hook.name ?? '';
+        if (!name) return;
+        if (names.has(name)) errors.push(duplicate(path.child('name'), name));
+        names.add(name);
+      });
+      return errors;
+    },
+  };
+}
+
+export const validatingWebhookConfigurationStrategy = webhookConfigurationStrategy(false);
+export const mutatingWebhookConfigurationStrategy = webhookConfigurationStrategy(true);

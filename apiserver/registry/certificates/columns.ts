@@ -1,0 +1,29 @@
+/** The CertificateSigningRequest table, as kubectl prints it: AGE, SIGNERNAME, REQUESTOR, REQUESTEDDURATION, CONDITION. */
+import type { PrinterColumn } from '../../api/resource.js';
+import { AGE_COLUMN, orNone } from '../../api/printers/columns.js';
+import { humanDuration } from '../../api/printers/human-duration.js';
+import { asCsr, type CertificateSigningRequest } from './types.js';
+
+/** Denied, else Approved, else Pending; then ",Failed" and ",Issued" when they apply. */
+function conditionSummary(csr: CertificateSigningRequest): string {
+  const types = new Set((csr.status?.conditions ?? []).map((c) => c.type));
+  let summary = types.has('Denied') ? 'Denied' : types.has('Approved') ? 'Approved' : 'Pending';
+  if (types.has('Failed')) summary += ',Failed';
+  if (csr.status?.certificate) summary += ',Issued';
+  return summary;
+}
+
+export const csrColumns: PrinterColumn[] = [
+  AGE_COLUMN,
+  { name: 'SignerName', type: 'string', cell: (o) => orNone(asCsr(o).spec?.signerName) },
+  { name: 'Requestor', type: 'string', cell: (o) => asCsr(o).spec?.username ?? '' },
+  {
+    name: 'RequestedDuration',
+    type: 'string',
+    cell: (o) => {
+      const seconds = asCsr(o).spec?.expirationSeconds;
+      return seconds === undefined ? '<none>' : humanDuration(seconds * 1000);
+    },
+  },
+  { name: 'Condition', type: 'string', cell: (o) => conditionSummary(asCsr(o)) },
+];

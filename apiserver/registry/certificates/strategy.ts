@@ -1,0 +1,97 @@
+/**
+ * CertificateSigningRequest (certificates/v1): the requestor recorded from the request's user on create,
+ * a spec that never changes after create, status written only through /status (conditions other than
+ * Approved/Denied, and the certificate) and /approval (the conditions, Approved/Denied included).
+ */
+import { deepCopy } from '../../api/object.js';
+import type { Strategy, StrategyContext, SubresourceStrategy } from '../../api/strategy.js';
+import { timestamp } from '../request-context.js';
+import { statusSubresource } from '../status-subresource.js';
+import { asCsr, type CertificateSigningRequest, type CsrCondition } from './types.js';
+import { validateCertificateChange, validateConditionChanges, validateCsr } from './validation.js';
+
+/** The signer Kubernetes kept for v1beta1 compatibility, refused by v1. */
+const legacySignerName = (ctx: StrategyContext) => `${ctx.domain.labelPrefix}/legacy-unknown`;
+
+const conditionsOf = (csr: CertificateSigningRequest): CsrCondition[] => csr.status?.conditions ?? [];
+
+/** Keeps the stored instances of a condition type when the new object has as many of them. */
+function preserveConditionInstances(csr: CertificateSigningRequest, old: CertificateSigningRequest, type: string): void {
+  const indices = (c: CertificateSigningRequest) => conditionsOf(c).flatMap((cond, i) => (cond.type === type ? [i] : []));
+  const oldIndices = indices(old);
+  const newIndices = indices(csr);
+  if (oldIndices.length !== newIndices.length) return;
+  newIndices.forEach((n, i) => (conditionsOf(csr)[n] = deepCopy(conditionsOf(old)[oldIndices[i]])));
+}
+
+/** Fills lastUpdateTime with now, lastTransitionTime with the stored one of the same type and status or now. */
+function populateConditionTimestamps(csr: CertificateSigningRequest, old: CertificateSigningRequest, now: Date): void {
+  for (const c of conditionsOf(csr)) {
+    c.lastUpdateTime ||= timestamp(now);
+    if (!c.lastTransitionTime) {
+      const same = conditionsOf(old).find((o) => o.type === c.type && o.status === c.status && o.lastTransitionTime);
+      c.lastTransitionTime = same?.lastTransitionTime ?? timestamp(now);
+    }
+  }
+}
+
+export const csrStrategy: Strategy = {
+  prepareForCreate(obj, ctx) {
+    const csr = asCsr(obj);
+    const spec = (csr.spec ??= {});
+    delete spec.username;
+    delete spec.uid;
+    delete spec.groups;
+    delete spec.extra;
+    const user = ctx.user;
+    if (user) {
+      spec.username = user.name;
+      if (user.uid) spec.uid = user.uid;
+      if (user.groups.length > 0) spec.groups = [...user.groups];
+      if (user.extra && Object.keys(user.extra).length > 0) spec.extra = deepCopy(user.extra);
+    }
+    csr.status = {}; // no pre-approved requests
+  },
+  // As in Kubernetes, a changed spec is not an error: the stored one is kept (status likewise, by the store).
+  prepareForUpdate(obj, old) {
+    obj.spec = deepCopy(old.spec);
+  },
+  validate: (obj, ctx) => validateCsr(asCsr(obj), legacySignerName(ctx), true),
+};
+
+/** /status: conditions (stored Approved/Denied instances kept) and the certificate. */
+export const csrStatusStrategy: SubresourceStrategy = {
+  prepareForUpdate(obj, old, ctx) {
+    const next = asCsr(statusSubresource.prepareForUpdate(obj, old, ctx));
+    preserveConditionInstances(next, asCsr(old), 'Approved');
+    preserveConditionInstances(next, asCsr(old), 'Denied');
+    populateConditionTimestamps(next, asCsr(old), ctx.now);
+    return next;
+  },
+  validateUpdate(obj, old, ctx) {
+    const csr = asCsr(obj);
+    const prev = asCsr(old);
+    const certificateChanged = (csr.status?.certificate ?? '') !== (prev.status?.certificate ?? '');
+    return [
+      ...validateCsr(csr, legacySignerName(ctx), certificateChanged),
+      ...validateConditionChanges(csr, prev, false),
+      ...validateCertificateChange(csr, prev),
+    ];
+  },
+};
+
+/** /approval: only status.conditions change, Approved and Denied included. */
+export const csrApprovalStrategy: SubresourceStrategy = {
+  prepareForUpdate(obj, old, ctx) {
+    const conditions = deepCopy(asCsr(obj).status?.conditions);
+    const next = asCsr(deepCopy(old));
+    next.status = { ...next.status, conditions };
+    if (conditions === undefined) delete next.status.conditions;
+    populateConditionTimestamps(next, asCsr(old), ctx.now);
+    return next;
+  },
+  validateUpdate(obj, old, ctx) {
+    const csr = asCsr(obj);
+    return [...validateCsr(csr, legacySignerName(ctx), false), ...validateConditionChanges(csr, asCsr(old), true)];
+  },
+};

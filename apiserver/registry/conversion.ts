@@ -1,0 +1,37 @@
+/**
+ * Storage conversion: a kind whose declaration names a `conversion` (api/resource.ts StorageConversion)
+ * lives under the storage resource's keys, in the storage resource's form. These are the three points
+ * the generic store applies it at: which keys (storageResource), what is written (storedObject) and
+ * what is read back (servedObject). Kinds without a conversion pass through unchanged.
+ */
+import type { ApiObject } from '../api/object.js';
+import { apiVersionOf } from '../api/object.js';
+import type { ResourceDef } from '../api/resource.js';
+import type { ApiDomain } from '../api/domain.js';
+
+/** The served group and plural whose keys hold the kind's objects. */
+export interface StorageResource {
+  group: string;
+  resource: string;
+}
+
+/** The kind's own group/resource, or the storage resource its conversion names. */
+export function storageResource(def: ResourceDef, domain: ApiDomain): StorageResource {
+  const storage = def.conversion?.storage;
+  return storage ? { group: domain.group(storage.kubernetesGroup), resource: storage.resource } : { group: def.group, resource: def.plural };
+}
+
+/** The object as written to storage: converted and labelled with the storage kind and version. */
+export function storedObject(def: ResourceDef, domain: ApiDomain, obj: ApiObject): ApiObject {
+  const conversion = def.conversion;
+  if (!conversion) return obj;
+  const { apiVersion: _a, kind: _k, ...fields } = conversion.toStorage(obj);
+  const { kubernetesGroup, version, kind } = conversion.storage;
+  return { apiVersion: apiVersionOf(domain.group(kubernetesGroup), version), kind, ...fields } as ApiObject;
+}
+
+/** A stored object as the kind serves it: converted, with the kind's own kind and apiVersion first. */
+export function servedObject(def: ResourceDef, stored: ApiObject): ApiObject {
+  const { apiVersion: _a, kind: _k, ...fields } = def.conversion ? def.conversion.fromStorage(stored) : stored;
+  return { kind: def.kind, apiVersion: def.apiVersion, ...fields } as ApiObject;
+}

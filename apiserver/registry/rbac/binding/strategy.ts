@@ -1,0 +1,64 @@
+/**
+ * RoleBinding and ClusterRoleBinding: roleRef (apiGroup defaulted to the RBAC group of the domain, kind
+ * Role/ClusterRole — ClusterRole only for a ClusterRoleBinding —, a path-segment name) that can never
+ * change, and subjects. Kubernetes lets a PUT create either.
+ */
+import type { ApiObject } from '../../../api/object.js';
+import { jsonEqual } from '../../../api/object.js';
+import type { Strategy } from '../../../api/strategy.js';
+import type { FieldError } from '../../../api/field-errors.js';
+import { fieldPath, invalid, notSupported, required } from '../../../api/field-errors.js';
+import { validatePathSegmentName } from '../../../api/validation/names.js';
+import { defaultSubject, rbacGroup, validateSubject, type Subject } from './subject.js';
+
+export interface RoleRef {
+  apiGroup?: string;
+  kind?: string;
+  name?: string;
+}
+
+interface Binding {
+  roleRef?: RoleRef;
+  subjects?: Subject[];
+}
+
+const binding = (obj: ApiObject) => obj as ApiObject & Binding;
+
+/** roleRef as Go's struct compares it: every field, empty when unset. */
+const roleRefValue = (ref: RoleRef | undefined) => ({ apiGroup: ref?.apiGroup ?? '', kind: ref?.kind ?? '', name: ref?.name ?? '' });
+
+function validateRoleRef(ref: RoleRef | undefined, roleKinds: string[], group: string): FieldError[] {
+  const { apiGroup, kind, name } = roleRefValue(ref);
+  const errors: FieldError[] = [];
+  if (apiGroup !== group) errors.push(notSupported('roleRef.apiGroup', apiGroup, [group]));
+  if (!roleKinds.includes(kind)) errors.push(notSupported('roleRef.kind', kind, roleKinds));
+  if (!name) errors.push(required('roleRef.name'));
+  else for (const msg of validatePathSegmentName(name, false)) errors.push(invalid('roleRef.name', name, msg));
+  return errors;
+}
+
+function bindingStrategy(namespaced: boolean, roleKinds: string[]): Strategy {
+  return {
+    applyDefaults(obj, ctx) {
+      const b = binding(obj);
+      const group = rbacGroup(ctx.domain);
+      if (!b.roleRef?.apiGroup) b.roleRef = { ...b.roleRef, apiGroup: group };
+      for (const subject of b.subjects ?? []) defaultSubject(subject, group);
+    },
+    validate(obj, ctx) {
+      const b = binding(obj);
+      const group = rbacGroup(ctx.domain);
+      return [
+        ...validateRoleRef(b.roleRef, roleKinds, group),
+        ...(b.subjects ?? []).flatMap((s, i) => validateSubject(s, namespaced, group, fieldPath('subjects').index(i))),
+      ];
+    },
+    validateUpdate(obj, old) {
+      const ref = roleRefValue(binding(obj).roleRef);
+      return jsonEqual(ref, roleRefValue(binding(old).roleRef)) ? [] : [invalid('roleRef', ref, 'cannot change roleRef')];
+    },
+  };
+}
+
+export const roleBindingStrategy = bindingStrategy(true, ['Role', 'ClusterRole']);
+export const clusterRoleBindingStrategy = bindingStrategy(false, ['ClusterRole']);
