@@ -2,6 +2,1658 @@
 import type { Definitions } from '../schema.js';
 
 export const definitions: Definitions = {
+  "admissionregistration.v1.MatchCondition": {
+    "properties": {
+      "expression": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name",
+      "expression"
+    ],
+    "type": "object"
+  },
+  "admissionregistration.v1.MutatingWebhook": {
+    "properties": {
+      "admissionReviewVersions": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "clientConfig": {
+        "$ref": "#/definitions/admissionregistration.v1.WebhookClientConfig"
+      },
+      "failurePolicy": {
+        "type": "string"
+      },
+      "matchConditions": {
+        "items": {
+          "$ref": "#/definitions/admissionregistration.v1.MatchCondition"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "name"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "name",
+        "x-orch-patch-strategy": "merge"
+      },
+      "matchPolicy": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "namespaceSelector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      },
+      "objectSelector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      },
+      "reinvocationPolicy": {
+        "type": "string"
+      },
+      "rules": {
+        "items": {
+          "$ref": "#/definitions/admissionregistration.v1.RuleWithOperations"
+        },
+        "type": "array"
+      },
+      "sideEffects": {
+        "type": "string"
+      },
+      "timeoutSeconds": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "name",
+      "clientConfig",
+      "sideEffects",
+      "admissionReviewVersions"
+    ],
+    "type": "object"
+  },
+  "admissionregistration.v1.MutatingWebhookConfiguration": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "webhooks": {
+        "items": {
+          "$ref": "#/definitions/admissionregistration.v1.MutatingWebhook"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "name",
+        "x-orch-patch-strategy": "merge"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "admissionregistration.k8s.io",
+        "kind": "MutatingWebhookConfiguration",
+        "version": "v1"
+      }
+    ]
+  },
+  "admissionregistration.v1.RuleWithOperations": {
+    "properties": {
+      "apiGroups": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "apiVersions": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "operations": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "resources": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "scope": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "admissionregistration.v1.ServiceReference": {
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "namespace": {
+        "type": "string"
+      },
+      "path": {
+        "type": "string"
+      },
+      "port": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "namespace",
+      "name"
+    ],
+    "type": "object"
+  },
+  "admissionregistration.v1.ValidatingWebhook": {
+    "properties": {
+      "admissionReviewVersions": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "clientConfig": {
+        "$ref": "#/definitions/admissionregistration.v1.WebhookClientConfig"
+      },
+      "failurePolicy": {
+        "type": "string"
+      },
+      "matchConditions": {
+        "items": {
+          "$ref": "#/definitions/admissionregistration.v1.MatchCondition"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "name"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "name",
+        "x-orch-patch-strategy": "merge"
+      },
+      "matchPolicy": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "namespaceSelector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      },
+      "objectSelector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      },
+      "rules": {
+        "items": {
+          "$ref": "#/definitions/admissionregistration.v1.RuleWithOperations"
+        },
+        "type": "array"
+      },
+      "sideEffects": {
+        "type": "string"
+      },
+      "timeoutSeconds": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "name",
+      "clientConfig",
+      "sideEffects",
+      "admissionReviewVersions"
+    ],
+    "type": "object"
+  },
+  "admissionregistration.v1.ValidatingWebhookConfiguration": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "webhooks": {
+        "items": {
+          "$ref": "#/definitions/admissionregistration.v1.ValidatingWebhook"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "name",
+        "x-orch-patch-strategy": "merge"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "admissionregistration.k8s.io",
+        "kind": "ValidatingWebhookConfiguration",
+        "version": "v1"
+      }
+    ]
+  },
+  "admissionregistration.v1.WebhookClientConfig": {
+    "properties": {
+      "caBundle": {
+        "format": "byte",
+        "type": "string"
+      },
+      "service": {
+        "$ref": "#/definitions/admissionregistration.v1.ServiceReference"
+      },
+      "url": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "api.resource.Quantity": {
+    "type": "string"
+  },
+  "apps.v1.DaemonSet": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/apps.v1.DaemonSetSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/apps.v1.DaemonSetStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "apps",
+        "kind": "DaemonSet",
+        "version": "v1"
+      }
+    ]
+  },
+  "apps.v1.DaemonSetCondition": {
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type",
+      "status"
+    ],
+    "type": "object"
+  },
+  "apps.v1.DaemonSetSpec": {
+    "properties": {
+      "minReadySeconds": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "revisionHistoryLimit": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "selector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      },
+      "template": {
+        "$ref": "#/definitions/core.v1.PodTemplateSpec"
+      },
+      "updateStrategy": {
+        "$ref": "#/definitions/apps.v1.DaemonSetUpdateStrategy"
+      }
+    },
+    "required": [
+      "selector",
+      "template"
+    ],
+    "type": "object"
+  },
+  "apps.v1.DaemonSetStatus": {
+    "properties": {
+      "collisionCount": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/apps.v1.DaemonSetCondition"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "type",
+        "x-orch-patch-strategy": "merge"
+      },
+      "currentNumberScheduled": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "desiredNumberScheduled": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "numberAvailable": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "numberMisscheduled": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "numberReady": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "numberUnavailable": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "observedGeneration": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "updatedNumberScheduled": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "currentNumberScheduled",
+      "numberMisscheduled",
+      "desiredNumberScheduled",
+      "numberReady"
+    ],
+    "type": "object"
+  },
+  "apps.v1.DaemonSetUpdateStrategy": {
+    "properties": {
+      "rollingUpdate": {
+        "$ref": "#/definitions/apps.v1.RollingUpdateDaemonSet"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "apps.v1.Deployment": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/apps.v1.DeploymentSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/apps.v1.DeploymentStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "apps",
+        "kind": "Deployment",
+        "version": "v1"
+      }
+    ]
+  },
+  "apps.v1.DeploymentCondition": {
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "lastUpdateTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type",
+      "status"
+    ],
+    "type": "object"
+  },
+  "apps.v1.DeploymentSpec": {
+    "properties": {
+      "minReadySeconds": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "paused": {
+        "type": "boolean"
+      },
+      "progressDeadlineSeconds": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "replicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "revisionHistoryLimit": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "selector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      },
+      "strategy": {
+        "$ref": "#/definitions/apps.v1.DeploymentStrategy",
+        "x-orch-patch-strategy": "retainKeys"
+      },
+      "template": {
+        "$ref": "#/definitions/core.v1.PodTemplateSpec"
+      }
+    },
+    "required": [
+      "selector",
+      "template"
+    ],
+    "type": "object"
+  },
+  "apps.v1.DeploymentStatus": {
+    "properties": {
+      "availableReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "collisionCount": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/apps.v1.DeploymentCondition"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "type",
+        "x-orch-patch-strategy": "merge"
+      },
+      "observedGeneration": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "readyReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "replicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "unavailableReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "updatedReplicas": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "type": "object"
+  },
+  "apps.v1.DeploymentStrategy": {
+    "properties": {
+      "rollingUpdate": {
+        "$ref": "#/definitions/apps.v1.RollingUpdateDeployment"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "apps.v1.ReplicaSet": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/apps.v1.ReplicaSetSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/apps.v1.ReplicaSetStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "apps",
+        "kind": "ReplicaSet",
+        "version": "v1"
+      }
+    ]
+  },
+  "apps.v1.ReplicaSetCondition": {
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type",
+      "status"
+    ],
+    "type": "object"
+  },
+  "apps.v1.ReplicaSetSpec": {
+    "properties": {
+      "minReadySeconds": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "replicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "selector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      },
+      "template": {
+        "$ref": "#/definitions/core.v1.PodTemplateSpec"
+      }
+    },
+    "required": [
+      "selector"
+    ],
+    "type": "object"
+  },
+  "apps.v1.ReplicaSetStatus": {
+    "properties": {
+      "availableReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/apps.v1.ReplicaSetCondition"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "type",
+        "x-orch-patch-strategy": "merge"
+      },
+      "fullyLabeledReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "observedGeneration": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "readyReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "replicas": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "replicas"
+    ],
+    "type": "object"
+  },
+  "apps.v1.RollingUpdateDaemonSet": {
+    "properties": {
+      "maxSurge": {
+        "$ref": "#/definitions/util.intstr.IntOrString"
+      },
+      "maxUnavailable": {
+        "$ref": "#/definitions/util.intstr.IntOrString"
+      }
+    },
+    "type": "object"
+  },
+  "apps.v1.RollingUpdateDeployment": {
+    "properties": {
+      "maxSurge": {
+        "$ref": "#/definitions/util.intstr.IntOrString"
+      },
+      "maxUnavailable": {
+        "$ref": "#/definitions/util.intstr.IntOrString"
+      }
+    },
+    "type": "object"
+  },
+  "apps.v1.RollingUpdateStatefulSetStrategy": {
+    "properties": {
+      "maxUnavailable": {
+        "$ref": "#/definitions/util.intstr.IntOrString"
+      },
+      "partition": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "type": "object"
+  },
+  "apps.v1.StatefulSet": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/apps.v1.StatefulSetSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/apps.v1.StatefulSetStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "apps",
+        "kind": "StatefulSet",
+        "version": "v1"
+      }
+    ]
+  },
+  "apps.v1.StatefulSetCondition": {
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type",
+      "status"
+    ],
+    "type": "object"
+  },
+  "apps.v1.StatefulSetOrdinals": {
+    "properties": {
+      "start": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "type": "object"
+  },
+  "apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy": {
+    "properties": {
+      "whenDeleted": {
+        "type": "string"
+      },
+      "whenScaled": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "apps.v1.StatefulSetSpec": {
+    "properties": {
+      "minReadySeconds": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "ordinals": {
+        "$ref": "#/definitions/apps.v1.StatefulSetOrdinals"
+      },
+      "persistentVolumeClaimRetentionPolicy": {
+        "$ref": "#/definitions/apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy"
+      },
+      "podManagementPolicy": {
+        "type": "string"
+      },
+      "replicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "revisionHistoryLimit": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "selector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      },
+      "serviceName": {
+        "type": "string"
+      },
+      "template": {
+        "$ref": "#/definitions/core.v1.PodTemplateSpec"
+      },
+      "updateStrategy": {
+        "$ref": "#/definitions/apps.v1.StatefulSetUpdateStrategy"
+      },
+      "volumeClaimTemplates": {
+        "items": {
+          "$ref": "#/definitions/core.v1.PersistentVolumeClaim"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "selector",
+      "template",
+      "serviceName"
+    ],
+    "type": "object"
+  },
+  "apps.v1.StatefulSetStatus": {
+    "properties": {
+      "availableReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "collisionCount": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/apps.v1.StatefulSetCondition"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "type",
+        "x-orch-patch-strategy": "merge"
+      },
+      "currentReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "currentRevision": {
+        "type": "string"
+      },
+      "observedGeneration": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "readyReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "replicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "updateRevision": {
+        "type": "string"
+      },
+      "updatedReplicas": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "replicas"
+    ],
+    "type": "object"
+  },
+  "apps.v1.StatefulSetUpdateStrategy": {
+    "properties": {
+      "rollingUpdate": {
+        "$ref": "#/definitions/apps.v1.RollingUpdateStatefulSetStrategy"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "batch.v1.CronJob": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/batch.v1.CronJobSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/batch.v1.CronJobStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "batch",
+        "kind": "CronJob",
+        "version": "v1"
+      }
+    ]
+  },
+  "batch.v1.CronJobSpec": {
+    "properties": {
+      "concurrencyPolicy": {
+        "type": "string"
+      },
+      "failedJobsHistoryLimit": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "jobTemplate": {
+        "$ref": "#/definitions/batch.v1.JobTemplateSpec"
+      },
+      "schedule": {
+        "type": "string"
+      },
+      "startingDeadlineSeconds": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "successfulJobsHistoryLimit": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "suspend": {
+        "type": "boolean"
+      },
+      "timeZone": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "schedule",
+      "jobTemplate"
+    ],
+    "type": "object"
+  },
+  "batch.v1.CronJobStatus": {
+    "properties": {
+      "active": {
+        "items": {
+          "$ref": "#/definitions/core.v1.ObjectReference"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "lastScheduleTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "lastSuccessfulTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      }
+    },
+    "type": "object"
+  },
+  "batch.v1.Job": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/batch.v1.JobSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/batch.v1.JobStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "batch",
+        "kind": "Job",
+        "version": "v1"
+      }
+    ]
+  },
+  "batch.v1.JobCondition": {
+    "properties": {
+      "lastProbeTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "lastTransitionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type",
+      "status"
+    ],
+    "type": "object"
+  },
+  "batch.v1.JobSpec": {
+    "properties": {
+      "activeDeadlineSeconds": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "backoffLimit": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "backoffLimitPerIndex": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "completionMode": {
+        "type": "string"
+      },
+      "completions": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "manualSelector": {
+        "type": "boolean"
+      },
+      "maxFailedIndexes": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "parallelism": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "podFailurePolicy": {
+        "$ref": "#/definitions/batch.v1.PodFailurePolicy"
+      },
+      "podReplacementPolicy": {
+        "type": "string"
+      },
+      "selector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      },
+      "suspend": {
+        "type": "boolean"
+      },
+      "template": {
+        "$ref": "#/definitions/core.v1.PodTemplateSpec"
+      },
+      "ttlSecondsAfterFinished": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "template"
+    ],
+    "type": "object"
+  },
+  "batch.v1.JobStatus": {
+    "properties": {
+      "active": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "completedIndexes": {
+        "type": "string"
+      },
+      "completionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/batch.v1.JobCondition"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic",
+        "x-orch-patch-merge-key": "type",
+        "x-orch-patch-strategy": "merge"
+      },
+      "failed": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "failedIndexes": {
+        "type": "string"
+      },
+      "ready": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "startTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "succeeded": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "terminating": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "uncountedTerminatedPods": {
+        "$ref": "#/definitions/batch.v1.UncountedTerminatedPods"
+      }
+    },
+    "type": "object"
+  },
+  "batch.v1.JobTemplateSpec": {
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/batch.v1.JobSpec"
+      }
+    },
+    "type": "object"
+  },
+  "batch.v1.PodFailurePolicy": {
+    "properties": {
+      "rules": {
+        "items": {
+          "$ref": "#/definitions/batch.v1.PodFailurePolicyRule"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      }
+    },
+    "required": [
+      "rules"
+    ],
+    "type": "object"
+  },
+  "batch.v1.PodFailurePolicyOnExitCodesRequirement": {
+    "properties": {
+      "containerName": {
+        "type": "string"
+      },
+      "operator": {
+        "type": "string"
+      },
+      "values": {
+        "items": {
+          "format": "int32",
+          "type": "integer"
+        },
+        "type": "array",
+        "x-orch-list-type": "set"
+      }
+    },
+    "required": [
+      "operator",
+      "values"
+    ],
+    "type": "object"
+  },
+  "batch.v1.PodFailurePolicyOnPodConditionsPattern": {
+    "properties": {
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type",
+      "status"
+    ],
+    "type": "object"
+  },
+  "batch.v1.PodFailurePolicyRule": {
+    "properties": {
+      "action": {
+        "type": "string"
+      },
+      "onExitCodes": {
+        "$ref": "#/definitions/batch.v1.PodFailurePolicyOnExitCodesRequirement"
+      },
+      "onPodConditions": {
+        "items": {
+          "$ref": "#/definitions/batch.v1.PodFailurePolicyOnPodConditionsPattern"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      }
+    },
+    "required": [
+      "action"
+    ],
+    "type": "object"
+  },
+  "batch.v1.UncountedTerminatedPods": {
+    "properties": {
+      "failed": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "set"
+      },
+      "succeeded": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "set"
+      }
+    },
+    "type": "object"
+  },
+  "certificates.v1.CertificateSigningRequest": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/certificates.v1.CertificateSigningRequestSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/certificates.v1.CertificateSigningRequestStatus"
+      }
+    },
+    "required": [
+      "spec"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "certificates.k8s.io",
+        "kind": "CertificateSigningRequest",
+        "version": "v1"
+      }
+    ]
+  },
+  "certificates.v1.CertificateSigningRequestCondition": {
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "lastUpdateTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type",
+      "status"
+    ],
+    "type": "object"
+  },
+  "certificates.v1.CertificateSigningRequestSpec": {
+    "properties": {
+      "expirationSeconds": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "extra": {
+        "additionalProperties": {
+          "items": {
+            "type": "string"
+          },
+          "type": "array"
+        },
+        "type": "object"
+      },
+      "groups": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "request": {
+        "format": "byte",
+        "type": "string",
+        "x-orch-list-type": "atomic"
+      },
+      "signerName": {
+        "type": "string"
+      },
+      "uid": {
+        "type": "string"
+      },
+      "usages": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "username": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "request",
+      "signerName"
+    ],
+    "type": "object"
+  },
+  "certificates.v1.CertificateSigningRequestStatus": {
+    "properties": {
+      "certificate": {
+        "format": "byte",
+        "type": "string",
+        "x-orch-list-type": "atomic"
+      },
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/certificates.v1.CertificateSigningRequestCondition"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "type"
+        ],
+        "x-orch-list-type": "map"
+      }
+    },
+    "type": "object"
+  },
+  "coordination.v1.Lease": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/coordination.v1.LeaseSpec"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "coordination.k8s.io",
+        "kind": "Lease",
+        "version": "v1"
+      }
+    ]
+  },
+  "coordination.v1.LeaseSpec": {
+    "properties": {
+      "acquireTime": {
+        "$ref": "#/definitions/meta.v1.MicroTime"
+      },
+      "holderIdentity": {
+        "type": "string"
+      },
+      "leaseDurationSeconds": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "leaseTransitions": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "renewTime": {
+        "$ref": "#/definitions/meta.v1.MicroTime"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.Affinity": {
+    "properties": {
+      "nodeAffinity": {
+        "$ref": "#/definitions/core.v1.NodeAffinity"
+      },
+      "podAffinity": {
+        "$ref": "#/definitions/core.v1.PodAffinity"
+      },
+      "podAntiAffinity": {
+        "$ref": "#/definitions/core.v1.PodAntiAffinity"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.AttachedVolume": {
+    "properties": {
+      "devicePath": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name",
+      "devicePath"
+    ],
+    "type": "object"
+  },
+  "core.v1.AWSElasticBlockStoreVolumeSource": {
+    "properties": {
+      "fsType": {
+        "type": "string"
+      },
+      "partition": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "volumeID": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "volumeID"
+    ],
+    "type": "object"
+  },
+  "core.v1.AzureDiskVolumeSource": {
+    "properties": {
+      "cachingMode": {
+        "type": "string"
+      },
+      "diskName": {
+        "type": "string"
+      },
+      "diskURI": {
+        "type": "string"
+      },
+      "fsType": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      }
+    },
+    "required": [
+      "diskName",
+      "diskURI"
+    ],
+    "type": "object"
+  },
+  "core.v1.AzureFilePersistentVolumeSource": {
+    "properties": {
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretName": {
+        "type": "string"
+      },
+      "secretNamespace": {
+        "type": "string"
+      },
+      "shareName": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "secretName",
+      "shareName"
+    ],
+    "type": "object"
+  },
+  "core.v1.AzureFileVolumeSource": {
+    "properties": {
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretName": {
+        "type": "string"
+      },
+      "shareName": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "secretName",
+      "shareName"
+    ],
+    "type": "object"
+  },
+  "core.v1.Capabilities": {
+    "properties": {
+      "add": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "drop": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.CephFSPersistentVolumeSource": {
+    "properties": {
+      "monitors": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "path": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretFile": {
+        "type": "string"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/core.v1.SecretReference"
+      },
+      "user": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "monitors"
+    ],
+    "type": "object"
+  },
+  "core.v1.CephFSVolumeSource": {
+    "properties": {
+      "monitors": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "path": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretFile": {
+        "type": "string"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/core.v1.LocalObjectReference"
+      },
+      "user": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "monitors"
+    ],
+    "type": "object"
+  },
+  "core.v1.CinderPersistentVolumeSource": {
+    "properties": {
+      "fsType": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/core.v1.SecretReference"
+      },
+      "volumeID": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "volumeID"
+    ],
+    "type": "object"
+  },
+  "core.v1.CinderVolumeSource": {
+    "properties": {
+      "fsType": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/core.v1.LocalObjectReference"
+      },
+      "volumeID": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "volumeID"
+    ],
+    "type": "object"
+  },
+  "core.v1.ClaimSource": {
+    "properties": {
+      "resourceClaimName": {
+        "type": "string"
+      },
+      "resourceClaimTemplateName": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.ClientIPConfig": {
+    "properties": {
+      "timeoutSeconds": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "type": "object"
+  },
   "core.v1.ConfigMap": {
     "properties": {
       "apiVersion": {
@@ -38,6 +1690,792 @@ export const definitions: Definitions = {
         "version": "v1"
       }
     ]
+  },
+  "core.v1.ConfigMapEnvSource": {
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "optional": {
+        "type": "boolean"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.ConfigMapKeySelector": {
+    "properties": {
+      "key": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "optional": {
+        "type": "boolean"
+      }
+    },
+    "required": [
+      "key"
+    ],
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
+  "core.v1.ConfigMapNodeConfigSource": {
+    "properties": {
+      "kubeletConfigKey": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "namespace": {
+        "type": "string"
+      },
+      "resourceVersion": {
+        "type": "string"
+      },
+      "uid": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "namespace",
+      "name",
+      "kubeletConfigKey"
+    ],
+    "type": "object"
+  },
+  "core.v1.ConfigMapProjection": {
+    "properties": {
+      "items": {
+        "items": {
+          "$ref": "#/definitions/core.v1.KeyToPath"
+        },
+        "type": "array"
+      },
+      "name": {
+        "type": "string"
+      },
+      "optional": {
+        "type": "boolean"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.ConfigMapVolumeSource": {
+    "properties": {
+      "defaultMode": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "items": {
+        "items": {
+          "$ref": "#/definitions/core.v1.KeyToPath"
+        },
+        "type": "array"
+      },
+      "name": {
+        "type": "string"
+      },
+      "optional": {
+        "type": "boolean"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.Container": {
+    "properties": {
+      "args": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "command": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "env": {
+        "items": {
+          "$ref": "#/definitions/core.v1.EnvVar"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "name",
+        "x-orch-patch-strategy": "merge"
+      },
+      "envFrom": {
+        "items": {
+          "$ref": "#/definitions/core.v1.EnvFromSource"
+        },
+        "type": "array"
+      },
+      "image": {
+        "type": "string"
+      },
+      "imagePullPolicy": {
+        "type": "string"
+      },
+      "lifecycle": {
+        "$ref": "#/definitions/core.v1.Lifecycle"
+      },
+      "livenessProbe": {
+        "$ref": "#/definitions/core.v1.Probe"
+      },
+      "name": {
+        "type": "string"
+      },
+      "ports": {
+        "items": {
+          "$ref": "#/definitions/core.v1.ContainerPort"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "containerPort",
+          "protocol"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "containerPort",
+        "x-orch-patch-strategy": "merge"
+      },
+      "readinessProbe": {
+        "$ref": "#/definitions/core.v1.Probe"
+      },
+      "resizePolicy": {
+        "items": {
+          "$ref": "#/definitions/core.v1.ContainerResizePolicy"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "resources": {
+        "$ref": "#/definitions/core.v1.ResourceRequirements"
+      },
+      "restartPolicy": {
+        "type": "string"
+      },
+      "securityContext": {
+        "$ref": "#/definitions/core.v1.SecurityContext"
+      },
+      "startupProbe": {
+        "$ref": "#/definitions/core.v1.Probe"
+      },
+      "stdin": {
+        "type": "boolean"
+      },
+      "stdinOnce": {
+        "type": "boolean"
+      },
+      "terminationMessagePath": {
+        "type": "string"
+      },
+      "terminationMessagePolicy": {
+        "type": "string"
+      },
+      "tty": {
+        "type": "boolean"
+      },
+      "volumeDevices": {
+        "items": {
+          "$ref": "#/definitions/core.v1.VolumeDevice"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "devicePath",
+        "x-orch-patch-strategy": "merge"
+      },
+      "volumeMounts": {
+        "items": {
+          "$ref": "#/definitions/core.v1.VolumeMount"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "mountPath",
+        "x-orch-patch-strategy": "merge"
+      },
+      "workingDir": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
+    ],
+    "type": "object"
+  },
+  "core.v1.ContainerImage": {
+    "properties": {
+      "names": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "sizeBytes": {
+        "format": "int64",
+        "type": "integer"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.ContainerPort": {
+    "properties": {
+      "containerPort": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "hostIP": {
+        "type": "string"
+      },
+      "hostPort": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "name": {
+        "type": "string"
+      },
+      "protocol": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "containerPort"
+    ],
+    "type": "object"
+  },
+  "core.v1.ContainerResizePolicy": {
+    "properties": {
+      "resourceName": {
+        "type": "string"
+      },
+      "restartPolicy": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "resourceName",
+      "restartPolicy"
+    ],
+    "type": "object"
+  },
+  "core.v1.ContainerState": {
+    "properties": {
+      "running": {
+        "$ref": "#/definitions/core.v1.ContainerStateRunning"
+      },
+      "terminated": {
+        "$ref": "#/definitions/core.v1.ContainerStateTerminated"
+      },
+      "waiting": {
+        "$ref": "#/definitions/core.v1.ContainerStateWaiting"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.ContainerStateRunning": {
+    "properties": {
+      "startedAt": {
+        "$ref": "#/definitions/meta.v1.Time"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.ContainerStateTerminated": {
+    "properties": {
+      "containerID": {
+        "type": "string"
+      },
+      "exitCode": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "finishedAt": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "signal": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "startedAt": {
+        "$ref": "#/definitions/meta.v1.Time"
+      }
+    },
+    "required": [
+      "exitCode"
+    ],
+    "type": "object"
+  },
+  "core.v1.ContainerStateWaiting": {
+    "properties": {
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.ContainerStatus": {
+    "properties": {
+      "allocatedResources": {
+        "additionalProperties": {
+          "$ref": "#/definitions/api.resource.Quantity"
+        },
+        "type": "object"
+      },
+      "containerID": {
+        "type": "string"
+      },
+      "image": {
+        "type": "string"
+      },
+      "imageID": {
+        "type": "string"
+      },
+      "lastState": {
+        "$ref": "#/definitions/core.v1.ContainerState"
+      },
+      "name": {
+        "type": "string"
+      },
+      "ready": {
+        "type": "boolean"
+      },
+      "resources": {
+        "$ref": "#/definitions/core.v1.ResourceRequirements"
+      },
+      "restartCount": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "started": {
+        "type": "boolean"
+      },
+      "state": {
+        "$ref": "#/definitions/core.v1.ContainerState"
+      }
+    },
+    "required": [
+      "name",
+      "ready",
+      "restartCount",
+      "image",
+      "imageID"
+    ],
+    "type": "object"
+  },
+  "core.v1.CSIPersistentVolumeSource": {
+    "properties": {
+      "controllerExpandSecretRef": {
+        "$ref": "#/definitions/core.v1.SecretReference"
+      },
+      "controllerPublishSecretRef": {
+        "$ref": "#/definitions/core.v1.SecretReference"
+      },
+      "driver": {
+        "type": "string"
+      },
+      "fsType": {
+        "type": "string"
+      },
+      "nodeExpandSecretRef": {
+        "$ref": "#/definitions/core.v1.SecretReference"
+      },
+      "nodePublishSecretRef": {
+        "$ref": "#/definitions/core.v1.SecretReference"
+      },
+      "nodeStageSecretRef": {
+        "$ref": "#/definitions/core.v1.SecretReference"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "volumeAttributes": {
+        "additionalProperties": {
+          "type": "string"
+        },
+        "type": "object"
+      },
+      "volumeHandle": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "driver",
+      "volumeHandle"
+    ],
+    "type": "object"
+  },
+  "core.v1.CSIVolumeSource": {
+    "properties": {
+      "driver": {
+        "type": "string"
+      },
+      "fsType": {
+        "type": "string"
+      },
+      "nodePublishSecretRef": {
+        "$ref": "#/definitions/core.v1.LocalObjectReference"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "volumeAttributes": {
+        "additionalProperties": {
+          "type": "string"
+        },
+        "type": "object"
+      }
+    },
+    "required": [
+      "driver"
+    ],
+    "type": "object"
+  },
+  "core.v1.DaemonEndpoint": {
+    "properties": {
+      "Port": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "Port"
+    ],
+    "type": "object"
+  },
+  "core.v1.DownwardAPIProjection": {
+    "properties": {
+      "items": {
+        "items": {
+          "$ref": "#/definitions/core.v1.DownwardAPIVolumeFile"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.DownwardAPIVolumeFile": {
+    "properties": {
+      "fieldRef": {
+        "$ref": "#/definitions/core.v1.ObjectFieldSelector"
+      },
+      "mode": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "path": {
+        "type": "string"
+      },
+      "resourceFieldRef": {
+        "$ref": "#/definitions/core.v1.ResourceFieldSelector"
+      }
+    },
+    "required": [
+      "path"
+    ],
+    "type": "object"
+  },
+  "core.v1.DownwardAPIVolumeSource": {
+    "properties": {
+      "defaultMode": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "items": {
+        "items": {
+          "$ref": "#/definitions/core.v1.DownwardAPIVolumeFile"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.EmptyDirVolumeSource": {
+    "properties": {
+      "medium": {
+        "type": "string"
+      },
+      "sizeLimit": {
+        "$ref": "#/definitions/api.resource.Quantity"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.EndpointAddress": {
+    "properties": {
+      "hostname": {
+        "type": "string"
+      },
+      "ip": {
+        "type": "string"
+      },
+      "nodeName": {
+        "type": "string"
+      },
+      "targetRef": {
+        "$ref": "#/definitions/core.v1.ObjectReference"
+      }
+    },
+    "required": [
+      "ip"
+    ],
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
+  "core.v1.EndpointPort": {
+    "properties": {
+      "appProtocol": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "port": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "protocol": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "port"
+    ],
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
+  "core.v1.Endpoints": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "subsets": {
+        "items": {
+          "$ref": "#/definitions/core.v1.EndpointSubset"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "",
+        "kind": "Endpoints",
+        "version": "v1"
+      }
+    ]
+  },
+  "core.v1.EndpointSubset": {
+    "properties": {
+      "addresses": {
+        "items": {
+          "$ref": "#/definitions/core.v1.EndpointAddress"
+        },
+        "type": "array"
+      },
+      "notReadyAddresses": {
+        "items": {
+          "$ref": "#/definitions/core.v1.EndpointAddress"
+        },
+        "type": "array"
+      },
+      "ports": {
+        "items": {
+          "$ref": "#/definitions/core.v1.EndpointPort"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.EnvFromSource": {
+    "properties": {
+      "configMapRef": {
+        "$ref": "#/definitions/core.v1.ConfigMapEnvSource"
+      },
+      "prefix": {
+        "type": "string"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/core.v1.SecretEnvSource"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.EnvVar": {
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "value": {
+        "type": "string"
+      },
+      "valueFrom": {
+        "$ref": "#/definitions/core.v1.EnvVarSource"
+      }
+    },
+    "required": [
+      "name"
+    ],
+    "type": "object"
+  },
+  "core.v1.EnvVarSource": {
+    "properties": {
+      "configMapKeyRef": {
+        "$ref": "#/definitions/core.v1.ConfigMapKeySelector"
+      },
+      "fieldRef": {
+        "$ref": "#/definitions/core.v1.ObjectFieldSelector"
+      },
+      "resourceFieldRef": {
+        "$ref": "#/definitions/core.v1.ResourceFieldSelector"
+      },
+      "secretKeyRef": {
+        "$ref": "#/definitions/core.v1.SecretKeySelector"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.EphemeralContainer": {
+    "properties": {
+      "args": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "command": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "env": {
+        "items": {
+          "$ref": "#/definitions/core.v1.EnvVar"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "name",
+        "x-orch-patch-strategy": "merge"
+      },
+      "envFrom": {
+        "items": {
+          "$ref": "#/definitions/core.v1.EnvFromSource"
+        },
+        "type": "array"
+      },
+      "image": {
+        "type": "string"
+      },
+      "imagePullPolicy": {
+        "type": "string"
+      },
+      "lifecycle": {
+        "$ref": "#/definitions/core.v1.Lifecycle"
+      },
+      "livenessProbe": {
+        "$ref": "#/definitions/core.v1.Probe"
+      },
+      "name": {
+        "type": "string"
+      },
+      "ports": {
+        "items": {
+          "$ref": "#/definitions/core.v1.ContainerPort"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "containerPort",
+          "protocol"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "containerPort",
+        "x-orch-patch-strategy": "merge"
+      },
+      "readinessProbe": {
+        "$ref": "#/definitions/core.v1.Probe"
+      },
+      "resizePolicy": {
+        "items": {
+          "$ref": "#/definitions/core.v1.ContainerResizePolicy"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "resources": {
+        "$ref": "#/definitions/core.v1.ResourceRequirements"
+      },
+      "restartPolicy": {
+        "type": "string"
+      },
+      "securityContext": {
+        "$ref": "#/definitions/core.v1.SecurityContext"
+      },
+      "startupProbe": {
+        "$ref": "#/definitions/core.v1.Probe"
+      },
+      "stdin": {
+        "type": "boolean"
+      },
+      "stdinOnce": {
+        "type": "boolean"
+      },
+      "targetContainerName": {
+        "type": "string"
+      },
+      "terminationMessagePath": {
+        "type": "string"
+      },
+      "terminationMessagePolicy": {
+        "type": "string"
+      },
+      "tty": {
+        "type": "boolean"
+      },
+      "volumeDevices": {
+        "items": {
+          "$ref": "#/definitions/core.v1.VolumeDevice"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "devicePath",
+        "x-orch-patch-strategy": "merge"
+      },
+      "volumeMounts": {
+        "items": {
+          "$ref": "#/definitions/core.v1.VolumeMount"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "mountPath",
+        "x-orch-patch-strategy": "merge"
+      },
+      "workingDir": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
+    ],
+    "type": "object"
+  },
+  "core.v1.EphemeralVolumeSource": {
+    "properties": {
+      "volumeClaimTemplate": {
+        "$ref": "#/definitions/core.v1.PersistentVolumeClaimTemplate"
+      }
+    },
+    "type": "object"
   },
   "core.v1.Event": {
     "properties": {
@@ -130,6 +2568,522 @@ export const definitions: Definitions = {
     },
     "type": "object"
   },
+  "core.v1.ExecAction": {
+    "properties": {
+      "command": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.FCVolumeSource": {
+    "properties": {
+      "fsType": {
+        "type": "string"
+      },
+      "lun": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "targetWWNs": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "wwids": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.FlexPersistentVolumeSource": {
+    "properties": {
+      "driver": {
+        "type": "string"
+      },
+      "fsType": {
+        "type": "string"
+      },
+      "options": {
+        "additionalProperties": {
+          "type": "string"
+        },
+        "type": "object"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/core.v1.SecretReference"
+      }
+    },
+    "required": [
+      "driver"
+    ],
+    "type": "object"
+  },
+  "core.v1.FlexVolumeSource": {
+    "properties": {
+      "driver": {
+        "type": "string"
+      },
+      "fsType": {
+        "type": "string"
+      },
+      "options": {
+        "additionalProperties": {
+          "type": "string"
+        },
+        "type": "object"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/core.v1.LocalObjectReference"
+      }
+    },
+    "required": [
+      "driver"
+    ],
+    "type": "object"
+  },
+  "core.v1.FlockerVolumeSource": {
+    "properties": {
+      "datasetName": {
+        "type": "string"
+      },
+      "datasetUUID": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.GCEPersistentDiskVolumeSource": {
+    "properties": {
+      "fsType": {
+        "type": "string"
+      },
+      "partition": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "pdName": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      }
+    },
+    "required": [
+      "pdName"
+    ],
+    "type": "object"
+  },
+  "core.v1.GitRepoVolumeSource": {
+    "properties": {
+      "directory": {
+        "type": "string"
+      },
+      "repository": {
+        "type": "string"
+      },
+      "revision": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "repository"
+    ],
+    "type": "object"
+  },
+  "core.v1.GlusterfsPersistentVolumeSource": {
+    "properties": {
+      "endpoints": {
+        "type": "string"
+      },
+      "endpointsNamespace": {
+        "type": "string"
+      },
+      "path": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      }
+    },
+    "required": [
+      "endpoints",
+      "path"
+    ],
+    "type": "object"
+  },
+  "core.v1.GlusterfsVolumeSource": {
+    "properties": {
+      "endpoints": {
+        "type": "string"
+      },
+      "path": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      }
+    },
+    "required": [
+      "endpoints",
+      "path"
+    ],
+    "type": "object"
+  },
+  "core.v1.GRPCAction": {
+    "properties": {
+      "port": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "service": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "port"
+    ],
+    "type": "object"
+  },
+  "core.v1.HostAlias": {
+    "properties": {
+      "hostnames": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "ip": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.HostIP": {
+    "properties": {
+      "ip": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.HostPathVolumeSource": {
+    "properties": {
+      "path": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "path"
+    ],
+    "type": "object"
+  },
+  "core.v1.HTTPGetAction": {
+    "properties": {
+      "host": {
+        "type": "string"
+      },
+      "httpHeaders": {
+        "items": {
+          "$ref": "#/definitions/core.v1.HTTPHeader"
+        },
+        "type": "array"
+      },
+      "path": {
+        "type": "string"
+      },
+      "port": {
+        "$ref": "#/definitions/util.intstr.IntOrString"
+      },
+      "scheme": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "port"
+    ],
+    "type": "object"
+  },
+  "core.v1.HTTPHeader": {
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "value": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name",
+      "value"
+    ],
+    "type": "object"
+  },
+  "core.v1.ISCSIPersistentVolumeSource": {
+    "properties": {
+      "chapAuthDiscovery": {
+        "type": "boolean"
+      },
+      "chapAuthSession": {
+        "type": "boolean"
+      },
+      "fsType": {
+        "type": "string"
+      },
+      "initiatorName": {
+        "type": "string"
+      },
+      "iqn": {
+        "type": "string"
+      },
+      "iscsiInterface": {
+        "type": "string"
+      },
+      "lun": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "portals": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/core.v1.SecretReference"
+      },
+      "targetPortal": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "targetPortal",
+      "iqn",
+      "lun"
+    ],
+    "type": "object"
+  },
+  "core.v1.ISCSIVolumeSource": {
+    "properties": {
+      "chapAuthDiscovery": {
+        "type": "boolean"
+      },
+      "chapAuthSession": {
+        "type": "boolean"
+      },
+      "fsType": {
+        "type": "string"
+      },
+      "initiatorName": {
+        "type": "string"
+      },
+      "iqn": {
+        "type": "string"
+      },
+      "iscsiInterface": {
+        "type": "string"
+      },
+      "lun": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "portals": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/core.v1.LocalObjectReference"
+      },
+      "targetPortal": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "targetPortal",
+      "iqn",
+      "lun"
+    ],
+    "type": "object"
+  },
+  "core.v1.KeyToPath": {
+    "properties": {
+      "key": {
+        "type": "string"
+      },
+      "mode": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "path": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "key",
+      "path"
+    ],
+    "type": "object"
+  },
+  "core.v1.Lifecycle": {
+    "properties": {
+      "postStart": {
+        "$ref": "#/definitions/core.v1.LifecycleHandler"
+      },
+      "preStop": {
+        "$ref": "#/definitions/core.v1.LifecycleHandler"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.LifecycleHandler": {
+    "properties": {
+      "exec": {
+        "$ref": "#/definitions/core.v1.ExecAction"
+      },
+      "httpGet": {
+        "$ref": "#/definitions/core.v1.HTTPGetAction"
+      },
+      "tcpSocket": {
+        "$ref": "#/definitions/core.v1.TCPSocketAction"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.LimitRange": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/core.v1.LimitRangeSpec"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "",
+        "kind": "LimitRange",
+        "version": "v1"
+      }
+    ]
+  },
+  "core.v1.LimitRangeItem": {
+    "properties": {
+      "default": {
+        "additionalProperties": {
+          "$ref": "#/definitions/api.resource.Quantity"
+        },
+        "type": "object"
+      },
+      "defaultRequest": {
+        "additionalProperties": {
+          "$ref": "#/definitions/api.resource.Quantity"
+        },
+        "type": "object"
+      },
+      "max": {
+        "additionalProperties": {
+          "$ref": "#/definitions/api.resource.Quantity"
+        },
+        "type": "object"
+      },
+      "maxLimitRequestRatio": {
+        "additionalProperties": {
+          "$ref": "#/definitions/api.resource.Quantity"
+        },
+        "type": "object"
+      },
+      "min": {
+        "additionalProperties": {
+          "$ref": "#/definitions/api.resource.Quantity"
+        },
+        "type": "object"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type"
+    ],
+    "type": "object"
+  },
+  "core.v1.LimitRangeSpec": {
+    "properties": {
+      "limits": {
+        "items": {
+          "$ref": "#/definitions/core.v1.LimitRangeItem"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "limits"
+    ],
+    "type": "object"
+  },
+  "core.v1.LoadBalancerIngress": {
+    "properties": {
+      "hostname": {
+        "type": "string"
+      },
+      "ip": {
+        "type": "string"
+      },
+      "ports": {
+        "items": {
+          "$ref": "#/definitions/core.v1.PortStatus"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.LoadBalancerStatus": {
+    "properties": {
+      "ingress": {
+        "items": {
+          "$ref": "#/definitions/core.v1.LoadBalancerIngress"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object"
+  },
   "core.v1.LocalObjectReference": {
     "properties": {
       "name": {
@@ -138,6 +3092,20 @@ export const definitions: Definitions = {
     },
     "type": "object",
     "x-orch-map-type": "atomic"
+  },
+  "core.v1.LocalVolumeSource": {
+    "properties": {
+      "fsType": {
+        "type": "string"
+      },
+      "path": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "path"
+    ],
+    "type": "object"
   },
   "core.v1.Namespace": {
     "properties": {
@@ -217,6 +3185,352 @@ export const definitions: Definitions = {
     },
     "type": "object"
   },
+  "core.v1.NFSVolumeSource": {
+    "properties": {
+      "path": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "server": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "server",
+      "path"
+    ],
+    "type": "object"
+  },
+  "core.v1.Node": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/core.v1.NodeSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/core.v1.NodeStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "",
+        "kind": "Node",
+        "version": "v1"
+      }
+    ]
+  },
+  "core.v1.NodeAddress": {
+    "properties": {
+      "address": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type",
+      "address"
+    ],
+    "type": "object"
+  },
+  "core.v1.NodeAffinity": {
+    "properties": {
+      "preferredDuringSchedulingIgnoredDuringExecution": {
+        "items": {
+          "$ref": "#/definitions/core.v1.PreferredSchedulingTerm"
+        },
+        "type": "array"
+      },
+      "requiredDuringSchedulingIgnoredDuringExecution": {
+        "$ref": "#/definitions/core.v1.NodeSelector"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.NodeCondition": {
+    "properties": {
+      "lastHeartbeatTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "lastTransitionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type",
+      "status"
+    ],
+    "type": "object"
+  },
+  "core.v1.NodeConfigSource": {
+    "properties": {
+      "configMap": {
+        "$ref": "#/definitions/core.v1.ConfigMapNodeConfigSource"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.NodeConfigStatus": {
+    "properties": {
+      "active": {
+        "$ref": "#/definitions/core.v1.NodeConfigSource"
+      },
+      "assigned": {
+        "$ref": "#/definitions/core.v1.NodeConfigSource"
+      },
+      "error": {
+        "type": "string"
+      },
+      "lastKnownGood": {
+        "$ref": "#/definitions/core.v1.NodeConfigSource"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.NodeDaemonEndpoints": {
+    "properties": {
+      "kubeletEndpoint": {
+        "$ref": "#/definitions/core.v1.DaemonEndpoint"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.NodeSelector": {
+    "properties": {
+      "nodeSelectorTerms": {
+        "items": {
+          "$ref": "#/definitions/core.v1.NodeSelectorTerm"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "nodeSelectorTerms"
+    ],
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
+  "core.v1.NodeSelectorRequirement": {
+    "properties": {
+      "key": {
+        "type": "string"
+      },
+      "operator": {
+        "type": "string"
+      },
+      "values": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "key",
+      "operator"
+    ],
+    "type": "object"
+  },
+  "core.v1.NodeSelectorTerm": {
+    "properties": {
+      "matchExpressions": {
+        "items": {
+          "$ref": "#/definitions/core.v1.NodeSelectorRequirement"
+        },
+        "type": "array"
+      },
+      "matchFields": {
+        "items": {
+          "$ref": "#/definitions/core.v1.NodeSelectorRequirement"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
+  "core.v1.NodeSpec": {
+    "properties": {
+      "configSource": {
+        "$ref": "#/definitions/core.v1.NodeConfigSource"
+      },
+      "externalID": {
+        "type": "string"
+      },
+      "podCIDR": {
+        "type": "string"
+      },
+      "podCIDRs": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-patch-strategy": "merge"
+      },
+      "providerID": {
+        "type": "string"
+      },
+      "taints": {
+        "items": {
+          "$ref": "#/definitions/core.v1.Taint"
+        },
+        "type": "array"
+      },
+      "unschedulable": {
+        "type": "boolean"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.NodeStatus": {
+    "properties": {
+      "addresses": {
+        "items": {
+          "$ref": "#/definitions/core.v1.NodeAddress"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "type",
+        "x-orch-patch-strategy": "merge"
+      },
+      "allocatable": {
+        "additionalProperties": {
+          "$ref": "#/definitions/api.resource.Quantity"
+        },
+        "type": "object"
+      },
+      "capacity": {
+        "additionalProperties": {
+          "$ref": "#/definitions/api.resource.Quantity"
+        },
+        "type": "object"
+      },
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/core.v1.NodeCondition"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "type",
+        "x-orch-patch-strategy": "merge"
+      },
+      "config": {
+        "$ref": "#/definitions/core.v1.NodeConfigStatus"
+      },
+      "daemonEndpoints": {
+        "$ref": "#/definitions/core.v1.NodeDaemonEndpoints"
+      },
+      "images": {
+        "items": {
+          "$ref": "#/definitions/core.v1.ContainerImage"
+        },
+        "type": "array"
+      },
+      "nodeInfo": {
+        "$ref": "#/definitions/core.v1.NodeSystemInfo"
+      },
+      "phase": {
+        "type": "string"
+      },
+      "volumesAttached": {
+        "items": {
+          "$ref": "#/definitions/core.v1.AttachedVolume"
+        },
+        "type": "array"
+      },
+      "volumesInUse": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.NodeSystemInfo": {
+    "properties": {
+      "architecture": {
+        "type": "string"
+      },
+      "bootID": {
+        "type": "string"
+      },
+      "containerRuntimeVersion": {
+        "type": "string"
+      },
+      "kernelVersion": {
+        "type": "string"
+      },
+      "kubeProxyVersion": {
+        "type": "string"
+      },
+      "kubeletVersion": {
+        "type": "string"
+      },
+      "machineID": {
+        "type": "string"
+      },
+      "operatingSystem": {
+        "type": "string"
+      },
+      "osImage": {
+        "type": "string"
+      },
+      "systemUUID": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "machineID",
+      "systemUUID",
+      "bootID",
+      "kernelVersion",
+      "osImage",
+      "containerRuntimeVersion",
+      "kubeletVersion",
+      "kubeProxyVersion",
+      "operatingSystem",
+      "architecture"
+    ],
+    "type": "object"
+  },
+  "core.v1.ObjectFieldSelector": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "fieldPath": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "fieldPath"
+    ],
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
   "core.v1.ObjectReference": {
     "properties": {
       "apiVersion": {
@@ -243,6 +3557,1342 @@ export const definitions: Definitions = {
     },
     "type": "object",
     "x-orch-map-type": "atomic"
+  },
+  "core.v1.PersistentVolume": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/core.v1.PersistentVolumeSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/core.v1.PersistentVolumeStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "",
+        "kind": "PersistentVolume",
+        "version": "v1"
+      }
+    ]
+  },
+  "core.v1.PersistentVolumeClaim": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/core.v1.PersistentVolumeClaimSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/core.v1.PersistentVolumeClaimStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "",
+        "kind": "PersistentVolumeClaim",
+        "version": "v1"
+      }
+    ]
+  },
+  "core.v1.PersistentVolumeClaimCondition": {
+    "properties": {
+      "lastProbeTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "lastTransitionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type",
+      "status"
+    ],
+    "type": "object"
+  },
+  "core.v1.PersistentVolumeClaimSpec": {
+    "properties": {
+      "accessModes": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "dataSource": {
+        "$ref": "#/definitions/core.v1.TypedLocalObjectReference"
+      },
+      "dataSourceRef": {
+        "$ref": "#/definitions/core.v1.TypedObjectReference"
+      },
+      "resources": {
+        "$ref": "#/definitions/core.v1.ResourceRequirements"
+      },
+      "selector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      },
+      "storageClassName": {
+        "type": "string"
+      },
+      "volumeMode": {
+        "type": "string"
+      },
+      "volumeName": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.PersistentVolumeClaimStatus": {
+    "properties": {
+      "accessModes": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "allocatedResourceStatuses": {
+        "additionalProperties": {
+          "type": "string"
+        },
+        "type": "object",
+        "x-orch-map-type": "granular"
+      },
+      "allocatedResources": {
+        "additionalProperties": {
+          "$ref": "#/definitions/api.resource.Quantity"
+        },
+        "type": "object"
+      },
+      "capacity": {
+        "additionalProperties": {
+          "$ref": "#/definitions/api.resource.Quantity"
+        },
+        "type": "object"
+      },
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/core.v1.PersistentVolumeClaimCondition"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "type",
+        "x-orch-patch-strategy": "merge"
+      },
+      "phase": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.PersistentVolumeClaimTemplate": {
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/core.v1.PersistentVolumeClaimSpec"
+      }
+    },
+    "required": [
+      "spec"
+    ],
+    "type": "object"
+  },
+  "core.v1.PersistentVolumeClaimVolumeSource": {
+    "properties": {
+      "claimName": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      }
+    },
+    "required": [
+      "claimName"
+    ],
+    "type": "object"
+  },
+  "core.v1.PersistentVolumeSpec": {
+    "properties": {
+      "accessModes": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "awsElasticBlockStore": {
+        "$ref": "#/definitions/core.v1.AWSElasticBlockStoreVolumeSource"
+      },
+      "azureDisk": {
+        "$ref": "#/definitions/core.v1.AzureDiskVolumeSource"
+      },
+      "azureFile": {
+        "$ref": "#/definitions/core.v1.AzureFilePersistentVolumeSource"
+      },
+      "capacity": {
+        "additionalProperties": {
+          "$ref": "#/definitions/api.resource.Quantity"
+        },
+        "type": "object"
+      },
+      "cephfs": {
+        "$ref": "#/definitions/core.v1.CephFSPersistentVolumeSource"
+      },
+      "cinder": {
+        "$ref": "#/definitions/core.v1.CinderPersistentVolumeSource"
+      },
+      "claimRef": {
+        "$ref": "#/definitions/core.v1.ObjectReference",
+        "x-orch-map-type": "granular"
+      },
+      "csi": {
+        "$ref": "#/definitions/core.v1.CSIPersistentVolumeSource"
+      },
+      "fc": {
+        "$ref": "#/definitions/core.v1.FCVolumeSource"
+      },
+      "flexVolume": {
+        "$ref": "#/definitions/core.v1.FlexPersistentVolumeSource"
+      },
+      "flocker": {
+        "$ref": "#/definitions/core.v1.FlockerVolumeSource"
+      },
+      "gcePersistentDisk": {
+        "$ref": "#/definitions/core.v1.GCEPersistentDiskVolumeSource"
+      },
+      "glusterfs": {
+        "$ref": "#/definitions/core.v1.GlusterfsPersistentVolumeSource"
+      },
+      "hostPath": {
+        "$ref": "#/definitions/core.v1.HostPathVolumeSource"
+      },
+      "iscsi": {
+        "$ref": "#/definitions/core.v1.ISCSIPersistentVolumeSource"
+      },
+      "local": {
+        "$ref": "#/definitions/core.v1.LocalVolumeSource"
+      },
+      "mountOptions": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "nfs": {
+        "$ref": "#/definitions/core.v1.NFSVolumeSource"
+      },
+      "nodeAffinity": {
+        "$ref": "#/definitions/core.v1.VolumeNodeAffinity"
+      },
+      "persistentVolumeReclaimPolicy": {
+        "type": "string"
+      },
+      "photonPersistentDisk": {
+        "$ref": "#/definitions/core.v1.PhotonPersistentDiskVolumeSource"
+      },
+      "portworxVolume": {
+        "$ref": "#/definitions/core.v1.PortworxVolumeSource"
+      },
+      "quobyte": {
+        "$ref": "#/definitions/core.v1.QuobyteVolumeSource"
+      },
+      "rbd": {
+        "$ref": "#/definitions/core.v1.RBDPersistentVolumeSource"
+      },
+      "scaleIO": {
+        "$ref": "#/definitions/core.v1.ScaleIOPersistentVolumeSource"
+      },
+      "storageClassName": {
+        "type": "string"
+      },
+      "storageos": {
+        "$ref": "#/definitions/core.v1.StorageOSPersistentVolumeSource"
+      },
+      "volumeMode": {
+        "type": "string"
+      },
+      "vsphereVolume": {
+        "$ref": "#/definitions/core.v1.VsphereVirtualDiskVolumeSource"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.PersistentVolumeStatus": {
+    "properties": {
+      "lastPhaseTransitionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "phase": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.PhotonPersistentDiskVolumeSource": {
+    "properties": {
+      "fsType": {
+        "type": "string"
+      },
+      "pdID": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "pdID"
+    ],
+    "type": "object"
+  },
+  "core.v1.Pod": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/core.v1.PodSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/core.v1.PodStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "",
+        "kind": "Pod",
+        "version": "v1"
+      }
+    ]
+  },
+  "core.v1.PodAffinity": {
+    "properties": {
+      "preferredDuringSchedulingIgnoredDuringExecution": {
+        "items": {
+          "$ref": "#/definitions/core.v1.WeightedPodAffinityTerm"
+        },
+        "type": "array"
+      },
+      "requiredDuringSchedulingIgnoredDuringExecution": {
+        "items": {
+          "$ref": "#/definitions/core.v1.PodAffinityTerm"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.PodAffinityTerm": {
+    "properties": {
+      "labelSelector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      },
+      "namespaceSelector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      },
+      "namespaces": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "topologyKey": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "topologyKey"
+    ],
+    "type": "object"
+  },
+  "core.v1.PodAntiAffinity": {
+    "properties": {
+      "preferredDuringSchedulingIgnoredDuringExecution": {
+        "items": {
+          "$ref": "#/definitions/core.v1.WeightedPodAffinityTerm"
+        },
+        "type": "array"
+      },
+      "requiredDuringSchedulingIgnoredDuringExecution": {
+        "items": {
+          "$ref": "#/definitions/core.v1.PodAffinityTerm"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.PodCondition": {
+    "properties": {
+      "lastProbeTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "lastTransitionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type",
+      "status"
+    ],
+    "type": "object"
+  },
+  "core.v1.PodDNSConfig": {
+    "properties": {
+      "nameservers": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "options": {
+        "items": {
+          "$ref": "#/definitions/core.v1.PodDNSConfigOption"
+        },
+        "type": "array"
+      },
+      "searches": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.PodDNSConfigOption": {
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "value": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.PodIP": {
+    "properties": {
+      "ip": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.PodOS": {
+    "properties": {
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
+    ],
+    "type": "object"
+  },
+  "core.v1.PodReadinessGate": {
+    "properties": {
+      "conditionType": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "conditionType"
+    ],
+    "type": "object"
+  },
+  "core.v1.PodResourceClaim": {
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "source": {
+        "$ref": "#/definitions/core.v1.ClaimSource"
+      }
+    },
+    "required": [
+      "name"
+    ],
+    "type": "object"
+  },
+  "core.v1.PodResourceClaimStatus": {
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "resourceClaimName": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
+    ],
+    "type": "object"
+  },
+  "core.v1.PodSchedulingGate": {
+    "properties": {
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
+    ],
+    "type": "object"
+  },
+  "core.v1.PodSecurityContext": {
+    "properties": {
+      "fsGroup": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "fsGroupChangePolicy": {
+        "type": "string"
+      },
+      "runAsGroup": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "runAsNonRoot": {
+        "type": "boolean"
+      },
+      "runAsUser": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "seLinuxOptions": {
+        "$ref": "#/definitions/core.v1.SELinuxOptions"
+      },
+      "seccompProfile": {
+        "$ref": "#/definitions/core.v1.SeccompProfile"
+      },
+      "supplementalGroups": {
+        "items": {
+          "format": "int64",
+          "type": "integer"
+        },
+        "type": "array"
+      },
+      "sysctls": {
+        "items": {
+          "$ref": "#/definitions/core.v1.Sysctl"
+        },
+        "type": "array"
+      },
+      "windowsOptions": {
+        "$ref": "#/definitions/core.v1.WindowsSecurityContextOptions"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.PodSpec": {
+    "properties": {
+      "activeDeadlineSeconds": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "affinity": {
+        "$ref": "#/definitions/core.v1.Affinity"
+      },
+      "automountServiceAccountToken": {
+        "type": "boolean"
+      },
+      "containers": {
+        "items": {
+          "$ref": "#/definitions/core.v1.Container"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "name",
+        "x-orch-patch-strategy": "merge"
+      },
+      "dnsConfig": {
+        "$ref": "#/definitions/core.v1.PodDNSConfig"
+      },
+      "dnsPolicy": {
+        "type": "string"
+      },
+      "enableServiceLinks": {
+        "type": "boolean"
+      },
+      "ephemeralContainers": {
+        "items": {
+          "$ref": "#/definitions/core.v1.EphemeralContainer"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "name",
+        "x-orch-patch-strategy": "merge"
+      },
+      "hostAliases": {
+        "items": {
+          "$ref": "#/definitions/core.v1.HostAlias"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "ip",
+        "x-orch-patch-strategy": "merge"
+      },
+      "hostIPC": {
+        "type": "boolean"
+      },
+      "hostNetwork": {
+        "type": "boolean"
+      },
+      "hostPID": {
+        "type": "boolean"
+      },
+      "hostUsers": {
+        "type": "boolean"
+      },
+      "hostname": {
+        "type": "string"
+      },
+      "imagePullSecrets": {
+        "items": {
+          "$ref": "#/definitions/core.v1.LocalObjectReference"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "name",
+        "x-orch-patch-strategy": "merge"
+      },
+      "initContainers": {
+        "items": {
+          "$ref": "#/definitions/core.v1.Container"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "name",
+        "x-orch-patch-strategy": "merge"
+      },
+      "nodeName": {
+        "type": "string"
+      },
+      "nodeSelector": {
+        "additionalProperties": {
+          "type": "string"
+        },
+        "type": "object",
+        "x-orch-map-type": "atomic"
+      },
+      "os": {
+        "$ref": "#/definitions/core.v1.PodOS"
+      },
+      "overhead": {
+        "additionalProperties": {
+          "$ref": "#/definitions/api.resource.Quantity"
+        },
+        "type": "object"
+      },
+      "preemptionPolicy": {
+        "type": "string"
+      },
+      "priority": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "priorityClassName": {
+        "type": "string"
+      },
+      "readinessGates": {
+        "items": {
+          "$ref": "#/definitions/core.v1.PodReadinessGate"
+        },
+        "type": "array"
+      },
+      "resourceClaims": {
+        "items": {
+          "$ref": "#/definitions/core.v1.PodResourceClaim"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "name"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "name",
+        "x-orch-patch-strategy": "merge,retainKeys"
+      },
+      "restartPolicy": {
+        "type": "string"
+      },
+      "runtimeClassName": {
+        "type": "string"
+      },
+      "schedulerName": {
+        "type": "string"
+      },
+      "schedulingGates": {
+        "items": {
+          "$ref": "#/definitions/core.v1.PodSchedulingGate"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "name"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "name",
+        "x-orch-patch-strategy": "merge"
+      },
+      "securityContext": {
+        "$ref": "#/definitions/core.v1.PodSecurityContext"
+      },
+      "serviceAccount": {
+        "type": "string"
+      },
+      "serviceAccountName": {
+        "type": "string"
+      },
+      "setHostnameAsFQDN": {
+        "type": "boolean"
+      },
+      "shareProcessNamespace": {
+        "type": "boolean"
+      },
+      "subdomain": {
+        "type": "string"
+      },
+      "terminationGracePeriodSeconds": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "tolerations": {
+        "items": {
+          "$ref": "#/definitions/core.v1.Toleration"
+        },
+        "type": "array"
+      },
+      "topologySpreadConstraints": {
+        "items": {
+          "$ref": "#/definitions/core.v1.TopologySpreadConstraint"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "topologyKey",
+          "whenUnsatisfiable"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "topologyKey",
+        "x-orch-patch-strategy": "merge"
+      },
+      "volumes": {
+        "items": {
+          "$ref": "#/definitions/core.v1.Volume"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "name",
+        "x-orch-patch-strategy": "merge,retainKeys"
+      }
+    },
+    "required": [
+      "containers"
+    ],
+    "type": "object"
+  },
+  "core.v1.PodStatus": {
+    "properties": {
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/core.v1.PodCondition"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "type",
+        "x-orch-patch-strategy": "merge"
+      },
+      "containerStatuses": {
+        "items": {
+          "$ref": "#/definitions/core.v1.ContainerStatus"
+        },
+        "type": "array"
+      },
+      "ephemeralContainerStatuses": {
+        "items": {
+          "$ref": "#/definitions/core.v1.ContainerStatus"
+        },
+        "type": "array"
+      },
+      "hostIP": {
+        "type": "string"
+      },
+      "hostIPs": {
+        "items": {
+          "$ref": "#/definitions/core.v1.HostIP"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic",
+        "x-orch-patch-merge-key": "ip",
+        "x-orch-patch-strategy": "merge"
+      },
+      "initContainerStatuses": {
+        "items": {
+          "$ref": "#/definitions/core.v1.ContainerStatus"
+        },
+        "type": "array"
+      },
+      "message": {
+        "type": "string"
+      },
+      "nominatedNodeName": {
+        "type": "string"
+      },
+      "phase": {
+        "type": "string"
+      },
+      "podIP": {
+        "type": "string"
+      },
+      "podIPs": {
+        "items": {
+          "$ref": "#/definitions/core.v1.PodIP"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "ip",
+        "x-orch-patch-strategy": "merge"
+      },
+      "qosClass": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "resize": {
+        "type": "string"
+      },
+      "resourceClaimStatuses": {
+        "items": {
+          "$ref": "#/definitions/core.v1.PodResourceClaimStatus"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "name"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "name",
+        "x-orch-patch-strategy": "merge,retainKeys"
+      },
+      "startTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.PodTemplateSpec": {
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/core.v1.PodSpec"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.PortStatus": {
+    "properties": {
+      "error": {
+        "type": "string"
+      },
+      "port": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "protocol": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "port",
+      "protocol"
+    ],
+    "type": "object"
+  },
+  "core.v1.PortworxVolumeSource": {
+    "properties": {
+      "fsType": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "volumeID": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "volumeID"
+    ],
+    "type": "object"
+  },
+  "core.v1.PreferredSchedulingTerm": {
+    "properties": {
+      "preference": {
+        "$ref": "#/definitions/core.v1.NodeSelectorTerm"
+      },
+      "weight": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "weight",
+      "preference"
+    ],
+    "type": "object"
+  },
+  "core.v1.Probe": {
+    "properties": {
+      "exec": {
+        "$ref": "#/definitions/core.v1.ExecAction"
+      },
+      "failureThreshold": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "grpc": {
+        "$ref": "#/definitions/core.v1.GRPCAction"
+      },
+      "httpGet": {
+        "$ref": "#/definitions/core.v1.HTTPGetAction"
+      },
+      "initialDelaySeconds": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "periodSeconds": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "successThreshold": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "tcpSocket": {
+        "$ref": "#/definitions/core.v1.TCPSocketAction"
+      },
+      "terminationGracePeriodSeconds": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "timeoutSeconds": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.ProjectedVolumeSource": {
+    "properties": {
+      "defaultMode": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "sources": {
+        "items": {
+          "$ref": "#/definitions/core.v1.VolumeProjection"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.QuobyteVolumeSource": {
+    "properties": {
+      "group": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "registry": {
+        "type": "string"
+      },
+      "tenant": {
+        "type": "string"
+      },
+      "user": {
+        "type": "string"
+      },
+      "volume": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "registry",
+      "volume"
+    ],
+    "type": "object"
+  },
+  "core.v1.RBDPersistentVolumeSource": {
+    "properties": {
+      "fsType": {
+        "type": "string"
+      },
+      "image": {
+        "type": "string"
+      },
+      "keyring": {
+        "type": "string"
+      },
+      "monitors": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "pool": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/core.v1.SecretReference"
+      },
+      "user": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "monitors",
+      "image"
+    ],
+    "type": "object"
+  },
+  "core.v1.RBDVolumeSource": {
+    "properties": {
+      "fsType": {
+        "type": "string"
+      },
+      "image": {
+        "type": "string"
+      },
+      "keyring": {
+        "type": "string"
+      },
+      "monitors": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "pool": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/core.v1.LocalObjectReference"
+      },
+      "user": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "monitors",
+      "image"
+    ],
+    "type": "object"
+  },
+  "core.v1.ResourceClaim": {
+    "properties": {
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
+    ],
+    "type": "object"
+  },
+  "core.v1.ResourceFieldSelector": {
+    "properties": {
+      "containerName": {
+        "type": "string"
+      },
+      "divisor": {
+        "$ref": "#/definitions/api.resource.Quantity"
+      },
+      "resource": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "resource"
+    ],
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
+  "core.v1.ResourceQuota": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/core.v1.ResourceQuotaSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/core.v1.ResourceQuotaStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "",
+        "kind": "ResourceQuota",
+        "version": "v1"
+      }
+    ]
+  },
+  "core.v1.ResourceQuotaSpec": {
+    "properties": {
+      "hard": {
+        "additionalProperties": {
+          "$ref": "#/definitions/api.resource.Quantity"
+        },
+        "type": "object"
+      },
+      "scopeSelector": {
+        "$ref": "#/definitions/core.v1.ScopeSelector"
+      },
+      "scopes": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.ResourceQuotaStatus": {
+    "properties": {
+      "hard": {
+        "additionalProperties": {
+          "$ref": "#/definitions/api.resource.Quantity"
+        },
+        "type": "object"
+      },
+      "used": {
+        "additionalProperties": {
+          "$ref": "#/definitions/api.resource.Quantity"
+        },
+        "type": "object"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.ResourceRequirements": {
+    "properties": {
+      "claims": {
+        "items": {
+          "$ref": "#/definitions/core.v1.ResourceClaim"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "name"
+        ],
+        "x-orch-list-type": "map"
+      },
+      "limits": {
+        "additionalProperties": {
+          "$ref": "#/definitions/api.resource.Quantity"
+        },
+        "type": "object"
+      },
+      "requests": {
+        "additionalProperties": {
+          "$ref": "#/definitions/api.resource.Quantity"
+        },
+        "type": "object"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.ScaleIOPersistentVolumeSource": {
+    "properties": {
+      "fsType": {
+        "type": "string"
+      },
+      "gateway": {
+        "type": "string"
+      },
+      "protectionDomain": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/core.v1.SecretReference"
+      },
+      "sslEnabled": {
+        "type": "boolean"
+      },
+      "storageMode": {
+        "type": "string"
+      },
+      "storagePool": {
+        "type": "string"
+      },
+      "system": {
+        "type": "string"
+      },
+      "volumeName": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "gateway",
+      "system",
+      "secretRef"
+    ],
+    "type": "object"
+  },
+  "core.v1.ScaleIOVolumeSource": {
+    "properties": {
+      "fsType": {
+        "type": "string"
+      },
+      "gateway": {
+        "type": "string"
+      },
+      "protectionDomain": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/core.v1.LocalObjectReference"
+      },
+      "sslEnabled": {
+        "type": "boolean"
+      },
+      "storageMode": {
+        "type": "string"
+      },
+      "storagePool": {
+        "type": "string"
+      },
+      "system": {
+        "type": "string"
+      },
+      "volumeName": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "gateway",
+      "system",
+      "secretRef"
+    ],
+    "type": "object"
+  },
+  "core.v1.ScopedResourceSelectorRequirement": {
+    "properties": {
+      "operator": {
+        "type": "string"
+      },
+      "scopeName": {
+        "type": "string"
+      },
+      "values": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "scopeName",
+      "operator"
+    ],
+    "type": "object"
+  },
+  "core.v1.ScopeSelector": {
+    "properties": {
+      "matchExpressions": {
+        "items": {
+          "$ref": "#/definitions/core.v1.ScopedResourceSelectorRequirement"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
+  "core.v1.SeccompProfile": {
+    "properties": {
+      "localhostProfile": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type"
+    ],
+    "type": "object",
+    "x-orch-unions": [
+      {
+        "discriminator": "type",
+        "fields-to-discriminateBy": {
+          "localhostProfile": "LocalhostProfile"
+        }
+      }
+    ]
   },
   "core.v1.Secret": {
     "properties": {
@@ -284,6 +4934,169 @@ export const definitions: Definitions = {
       }
     ]
   },
+  "core.v1.SecretEnvSource": {
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "optional": {
+        "type": "boolean"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.SecretKeySelector": {
+    "properties": {
+      "key": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "optional": {
+        "type": "boolean"
+      }
+    },
+    "required": [
+      "key"
+    ],
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
+  "core.v1.SecretProjection": {
+    "properties": {
+      "items": {
+        "items": {
+          "$ref": "#/definitions/core.v1.KeyToPath"
+        },
+        "type": "array"
+      },
+      "name": {
+        "type": "string"
+      },
+      "optional": {
+        "type": "boolean"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.SecretReference": {
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "namespace": {
+        "type": "string"
+      }
+    },
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
+  "core.v1.SecretVolumeSource": {
+    "properties": {
+      "defaultMode": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "items": {
+        "items": {
+          "$ref": "#/definitions/core.v1.KeyToPath"
+        },
+        "type": "array"
+      },
+      "optional": {
+        "type": "boolean"
+      },
+      "secretName": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.SecurityContext": {
+    "properties": {
+      "allowPrivilegeEscalation": {
+        "type": "boolean"
+      },
+      "capabilities": {
+        "$ref": "#/definitions/core.v1.Capabilities"
+      },
+      "privileged": {
+        "type": "boolean"
+      },
+      "procMount": {
+        "type": "string"
+      },
+      "readOnlyRootFilesystem": {
+        "type": "boolean"
+      },
+      "runAsGroup": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "runAsNonRoot": {
+        "type": "boolean"
+      },
+      "runAsUser": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "seLinuxOptions": {
+        "$ref": "#/definitions/core.v1.SELinuxOptions"
+      },
+      "seccompProfile": {
+        "$ref": "#/definitions/core.v1.SeccompProfile"
+      },
+      "windowsOptions": {
+        "$ref": "#/definitions/core.v1.WindowsSecurityContextOptions"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.SELinuxOptions": {
+    "properties": {
+      "level": {
+        "type": "string"
+      },
+      "role": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      },
+      "user": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.Service": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/core.v1.ServiceSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/core.v1.ServiceStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "",
+        "kind": "Service",
+        "version": "v1"
+      }
+    ]
+  },
   "core.v1.ServiceAccount": {
     "properties": {
       "apiVersion": {
@@ -321,6 +5134,830 @@ export const definitions: Definitions = {
         "version": "v1"
       }
     ]
+  },
+  "core.v1.ServiceAccountTokenProjection": {
+    "properties": {
+      "audience": {
+        "type": "string"
+      },
+      "expirationSeconds": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "path": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "path"
+    ],
+    "type": "object"
+  },
+  "core.v1.ServicePort": {
+    "properties": {
+      "appProtocol": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "nodePort": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "port": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "protocol": {
+        "type": "string"
+      },
+      "targetPort": {
+        "$ref": "#/definitions/util.intstr.IntOrString"
+      }
+    },
+    "required": [
+      "port"
+    ],
+    "type": "object"
+  },
+  "core.v1.ServiceSpec": {
+    "properties": {
+      "allocateLoadBalancerNodePorts": {
+        "type": "boolean"
+      },
+      "clusterIP": {
+        "type": "string"
+      },
+      "clusterIPs": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "externalIPs": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "externalName": {
+        "type": "string"
+      },
+      "externalTrafficPolicy": {
+        "type": "string"
+      },
+      "healthCheckNodePort": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "internalTrafficPolicy": {
+        "type": "string"
+      },
+      "ipFamilies": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "ipFamilyPolicy": {
+        "type": "string"
+      },
+      "loadBalancerClass": {
+        "type": "string"
+      },
+      "loadBalancerIP": {
+        "type": "string"
+      },
+      "loadBalancerSourceRanges": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "ports": {
+        "items": {
+          "$ref": "#/definitions/core.v1.ServicePort"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "port",
+          "protocol"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "port",
+        "x-orch-patch-strategy": "merge"
+      },
+      "publishNotReadyAddresses": {
+        "type": "boolean"
+      },
+      "selector": {
+        "additionalProperties": {
+          "type": "string"
+        },
+        "type": "object",
+        "x-orch-map-type": "atomic"
+      },
+      "sessionAffinity": {
+        "type": "string"
+      },
+      "sessionAffinityConfig": {
+        "$ref": "#/definitions/core.v1.SessionAffinityConfig"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.ServiceStatus": {
+    "properties": {
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/meta.v1.Condition"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "type"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "type",
+        "x-orch-patch-strategy": "merge"
+      },
+      "loadBalancer": {
+        "$ref": "#/definitions/core.v1.LoadBalancerStatus"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.SessionAffinityConfig": {
+    "properties": {
+      "clientIP": {
+        "$ref": "#/definitions/core.v1.ClientIPConfig"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.StorageOSPersistentVolumeSource": {
+    "properties": {
+      "fsType": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/core.v1.ObjectReference"
+      },
+      "volumeName": {
+        "type": "string"
+      },
+      "volumeNamespace": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.StorageOSVolumeSource": {
+    "properties": {
+      "fsType": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/core.v1.LocalObjectReference"
+      },
+      "volumeName": {
+        "type": "string"
+      },
+      "volumeNamespace": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.Sysctl": {
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "value": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name",
+      "value"
+    ],
+    "type": "object"
+  },
+  "core.v1.Taint": {
+    "properties": {
+      "effect": {
+        "type": "string"
+      },
+      "key": {
+        "type": "string"
+      },
+      "timeAdded": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "value": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "key",
+      "effect"
+    ],
+    "type": "object"
+  },
+  "core.v1.TCPSocketAction": {
+    "properties": {
+      "host": {
+        "type": "string"
+      },
+      "port": {
+        "$ref": "#/definitions/util.intstr.IntOrString"
+      }
+    },
+    "required": [
+      "port"
+    ],
+    "type": "object"
+  },
+  "core.v1.Toleration": {
+    "properties": {
+      "effect": {
+        "type": "string"
+      },
+      "key": {
+        "type": "string"
+      },
+      "operator": {
+        "type": "string"
+      },
+      "tolerationSeconds": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "value": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.TopologySelectorLabelRequirement": {
+    "properties": {
+      "key": {
+        "type": "string"
+      },
+      "values": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "key",
+      "values"
+    ],
+    "type": "object"
+  },
+  "core.v1.TopologySelectorTerm": {
+    "properties": {
+      "matchLabelExpressions": {
+        "items": {
+          "$ref": "#/definitions/core.v1.TopologySelectorLabelRequirement"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
+  "core.v1.TopologySpreadConstraint": {
+    "properties": {
+      "labelSelector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      },
+      "matchLabelKeys": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "maxSkew": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "minDomains": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "nodeAffinityPolicy": {
+        "type": "string"
+      },
+      "nodeTaintsPolicy": {
+        "type": "string"
+      },
+      "topologyKey": {
+        "type": "string"
+      },
+      "whenUnsatisfiable": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "maxSkew",
+      "topologyKey",
+      "whenUnsatisfiable"
+    ],
+    "type": "object"
+  },
+  "core.v1.TypedLocalObjectReference": {
+    "properties": {
+      "apiGroup": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "kind",
+      "name"
+    ],
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
+  "core.v1.TypedObjectReference": {
+    "properties": {
+      "apiGroup": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "namespace": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "kind",
+      "name"
+    ],
+    "type": "object"
+  },
+  "core.v1.Volume": {
+    "properties": {
+      "awsElasticBlockStore": {
+        "$ref": "#/definitions/core.v1.AWSElasticBlockStoreVolumeSource"
+      },
+      "azureDisk": {
+        "$ref": "#/definitions/core.v1.AzureDiskVolumeSource"
+      },
+      "azureFile": {
+        "$ref": "#/definitions/core.v1.AzureFileVolumeSource"
+      },
+      "cephfs": {
+        "$ref": "#/definitions/core.v1.CephFSVolumeSource"
+      },
+      "cinder": {
+        "$ref": "#/definitions/core.v1.CinderVolumeSource"
+      },
+      "configMap": {
+        "$ref": "#/definitions/core.v1.ConfigMapVolumeSource"
+      },
+      "csi": {
+        "$ref": "#/definitions/core.v1.CSIVolumeSource"
+      },
+      "downwardAPI": {
+        "$ref": "#/definitions/core.v1.DownwardAPIVolumeSource"
+      },
+      "emptyDir": {
+        "$ref": "#/definitions/core.v1.EmptyDirVolumeSource"
+      },
+      "ephemeral": {
+        "$ref": "#/definitions/core.v1.EphemeralVolumeSource"
+      },
+      "fc": {
+        "$ref": "#/definitions/core.v1.FCVolumeSource"
+      },
+      "flexVolume": {
+        "$ref": "#/definitions/core.v1.FlexVolumeSource"
+      },
+      "flocker": {
+        "$ref": "#/definitions/core.v1.FlockerVolumeSource"
+      },
+      "gcePersistentDisk": {
+        "$ref": "#/definitions/core.v1.GCEPersistentDiskVolumeSource"
+      },
+      "gitRepo": {
+        "$ref": "#/definitions/core.v1.GitRepoVolumeSource"
+      },
+      "glusterfs": {
+        "$ref": "#/definitions/core.v1.GlusterfsVolumeSource"
+      },
+      "hostPath": {
+        "$ref": "#/definitions/core.v1.HostPathVolumeSource"
+      },
+      "iscsi": {
+        "$ref": "#/definitions/core.v1.ISCSIVolumeSource"
+      },
+      "name": {
+        "type": "string"
+      },
+      "nfs": {
+        "$ref": "#/definitions/core.v1.NFSVolumeSource"
+      },
+      "persistentVolumeClaim": {
+        "$ref": "#/definitions/core.v1.PersistentVolumeClaimVolumeSource"
+      },
+      "photonPersistentDisk": {
+        "$ref": "#/definitions/core.v1.PhotonPersistentDiskVolumeSource"
+      },
+      "portworxVolume": {
+        "$ref": "#/definitions/core.v1.PortworxVolumeSource"
+      },
+      "projected": {
+        "$ref": "#/definitions/core.v1.ProjectedVolumeSource"
+      },
+      "quobyte": {
+        "$ref": "#/definitions/core.v1.QuobyteVolumeSource"
+      },
+      "rbd": {
+        "$ref": "#/definitions/core.v1.RBDVolumeSource"
+      },
+      "scaleIO": {
+        "$ref": "#/definitions/core.v1.ScaleIOVolumeSource"
+      },
+      "secret": {
+        "$ref": "#/definitions/core.v1.SecretVolumeSource"
+      },
+      "storageos": {
+        "$ref": "#/definitions/core.v1.StorageOSVolumeSource"
+      },
+      "vsphereVolume": {
+        "$ref": "#/definitions/core.v1.VsphereVirtualDiskVolumeSource"
+      }
+    },
+    "required": [
+      "name"
+    ],
+    "type": "object"
+  },
+  "core.v1.VolumeDevice": {
+    "properties": {
+      "devicePath": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name",
+      "devicePath"
+    ],
+    "type": "object"
+  },
+  "core.v1.VolumeMount": {
+    "properties": {
+      "mountPath": {
+        "type": "string"
+      },
+      "mountPropagation": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "subPath": {
+        "type": "string"
+      },
+      "subPathExpr": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name",
+      "mountPath"
+    ],
+    "type": "object"
+  },
+  "core.v1.VolumeNodeAffinity": {
+    "properties": {
+      "required": {
+        "$ref": "#/definitions/core.v1.NodeSelector"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.VolumeProjection": {
+    "properties": {
+      "configMap": {
+        "$ref": "#/definitions/core.v1.ConfigMapProjection"
+      },
+      "downwardAPI": {
+        "$ref": "#/definitions/core.v1.DownwardAPIProjection"
+      },
+      "secret": {
+        "$ref": "#/definitions/core.v1.SecretProjection"
+      },
+      "serviceAccountToken": {
+        "$ref": "#/definitions/core.v1.ServiceAccountTokenProjection"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.VsphereVirtualDiskVolumeSource": {
+    "properties": {
+      "fsType": {
+        "type": "string"
+      },
+      "storagePolicyID": {
+        "type": "string"
+      },
+      "storagePolicyName": {
+        "type": "string"
+      },
+      "volumePath": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "volumePath"
+    ],
+    "type": "object"
+  },
+  "core.v1.WeightedPodAffinityTerm": {
+    "properties": {
+      "podAffinityTerm": {
+        "$ref": "#/definitions/core.v1.PodAffinityTerm"
+      },
+      "weight": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "weight",
+      "podAffinityTerm"
+    ],
+    "type": "object"
+  },
+  "core.v1.WindowsSecurityContextOptions": {
+    "properties": {
+      "gmsaCredentialSpec": {
+        "type": "string"
+      },
+      "gmsaCredentialSpecName": {
+        "type": "string"
+      },
+      "hostProcess": {
+        "type": "boolean"
+      },
+      "runAsUserName": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "discovery.v1.Endpoint": {
+    "properties": {
+      "addresses": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "set"
+      },
+      "conditions": {
+        "$ref": "#/definitions/discovery.v1.EndpointConditions"
+      },
+      "deprecatedTopology": {
+        "additionalProperties": {
+          "type": "string"
+        },
+        "type": "object"
+      },
+      "hints": {
+        "$ref": "#/definitions/discovery.v1.EndpointHints"
+      },
+      "hostname": {
+        "type": "string"
+      },
+      "nodeName": {
+        "type": "string"
+      },
+      "targetRef": {
+        "$ref": "#/definitions/core.v1.ObjectReference"
+      },
+      "zone": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "addresses"
+    ],
+    "type": "object"
+  },
+  "discovery.v1.EndpointConditions": {
+    "properties": {
+      "ready": {
+        "type": "boolean"
+      },
+      "serving": {
+        "type": "boolean"
+      },
+      "terminating": {
+        "type": "boolean"
+      }
+    },
+    "type": "object"
+  },
+  "discovery.v1.EndpointHints": {
+    "properties": {
+      "forZones": {
+        "items": {
+          "$ref": "#/definitions/discovery.v1.ForZone"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      }
+    },
+    "type": "object"
+  },
+  "discovery.v1.EndpointPort": {
+    "properties": {
+      "appProtocol": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "port": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "protocol": {
+        "type": "string"
+      }
+    },
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
+  "discovery.v1.EndpointSlice": {
+    "properties": {
+      "addressType": {
+        "type": "string"
+      },
+      "apiVersion": {
+        "type": "string"
+      },
+      "endpoints": {
+        "items": {
+          "$ref": "#/definitions/discovery.v1.Endpoint"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "ports": {
+        "items": {
+          "$ref": "#/definitions/discovery.v1.EndpointPort"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      }
+    },
+    "required": [
+      "addressType",
+      "endpoints"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "discovery.k8s.io",
+        "kind": "EndpointSlice",
+        "version": "v1"
+      }
+    ]
+  },
+  "discovery.v1.ForZone": {
+    "properties": {
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
+    ],
+    "type": "object"
+  },
+  "events.v1.Event": {
+    "properties": {
+      "action": {
+        "type": "string"
+      },
+      "apiVersion": {
+        "type": "string"
+      },
+      "deprecatedCount": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "deprecatedFirstTimestamp": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "deprecatedLastTimestamp": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "deprecatedSource": {
+        "$ref": "#/definitions/core.v1.EventSource"
+      },
+      "eventTime": {
+        "$ref": "#/definitions/meta.v1.MicroTime"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "note": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "regarding": {
+        "$ref": "#/definitions/core.v1.ObjectReference"
+      },
+      "related": {
+        "$ref": "#/definitions/core.v1.ObjectReference"
+      },
+      "reportingController": {
+        "type": "string"
+      },
+      "reportingInstance": {
+        "type": "string"
+      },
+      "series": {
+        "$ref": "#/definitions/events.v1.EventSeries"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "eventTime"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "events.k8s.io",
+        "kind": "Event",
+        "version": "v1"
+      }
+    ]
+  },
+  "events.v1.EventSeries": {
+    "properties": {
+      "count": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "lastObservedTime": {
+        "$ref": "#/definitions/meta.v1.MicroTime"
+      }
+    },
+    "required": [
+      "count",
+      "lastObservedTime"
+    ],
+    "type": "object"
   },
   "meta.v1.APIGroup": {
     "properties": {
@@ -504,6 +6141,37 @@ export const definitions: Definitions = {
         "version": "v1"
       }
     ]
+  },
+  "meta.v1.Condition": {
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "observedGeneration": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type",
+      "status",
+      "lastTransitionTime",
+      "reason",
+      "message"
+    ],
+    "type": "object"
   },
   "meta.v1.DeleteOptions": {
     "properties": {
@@ -842,6 +6510,45 @@ export const definitions: Definitions = {
     "required": [
       "groupVersion",
       "version"
+    ],
+    "type": "object"
+  },
+  "meta.v1.LabelSelector": {
+    "properties": {
+      "matchExpressions": {
+        "items": {
+          "$ref": "#/definitions/meta.v1.LabelSelectorRequirement"
+        },
+        "type": "array"
+      },
+      "matchLabels": {
+        "additionalProperties": {
+          "type": "string"
+        },
+        "type": "object"
+      }
+    },
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
+  "meta.v1.LabelSelectorRequirement": {
+    "properties": {
+      "key": {
+        "type": "string"
+      },
+      "operator": {
+        "type": "string"
+      },
+      "values": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "key",
+      "operator"
     ],
     "type": "object"
   },
@@ -1413,7 +7120,1019 @@ export const definitions: Definitions = {
       }
     ]
   },
+  "networking.v1.HTTPIngressPath": {
+    "properties": {
+      "backend": {
+        "$ref": "#/definitions/networking.v1.IngressBackend"
+      },
+      "path": {
+        "type": "string"
+      },
+      "pathType": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "pathType",
+      "backend"
+    ],
+    "type": "object"
+  },
+  "networking.v1.HTTPIngressRuleValue": {
+    "properties": {
+      "paths": {
+        "items": {
+          "$ref": "#/definitions/networking.v1.HTTPIngressPath"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      }
+    },
+    "required": [
+      "paths"
+    ],
+    "type": "object"
+  },
+  "networking.v1.Ingress": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/networking.v1.IngressSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/networking.v1.IngressStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "networking.k8s.io",
+        "kind": "Ingress",
+        "version": "v1"
+      }
+    ]
+  },
+  "networking.v1.IngressBackend": {
+    "properties": {
+      "resource": {
+        "$ref": "#/definitions/core.v1.TypedLocalObjectReference"
+      },
+      "service": {
+        "$ref": "#/definitions/networking.v1.IngressServiceBackend"
+      }
+    },
+    "type": "object"
+  },
+  "networking.v1.IngressClass": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/networking.v1.IngressClassSpec"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "networking.k8s.io",
+        "kind": "IngressClass",
+        "version": "v1"
+      }
+    ]
+  },
+  "networking.v1.IngressClassParametersReference": {
+    "properties": {
+      "apiGroup": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "namespace": {
+        "type": "string"
+      },
+      "scope": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "kind",
+      "name"
+    ],
+    "type": "object"
+  },
+  "networking.v1.IngressClassSpec": {
+    "properties": {
+      "controller": {
+        "type": "string"
+      },
+      "parameters": {
+        "$ref": "#/definitions/networking.v1.IngressClassParametersReference"
+      }
+    },
+    "type": "object"
+  },
+  "networking.v1.IngressLoadBalancerIngress": {
+    "properties": {
+      "hostname": {
+        "type": "string"
+      },
+      "ip": {
+        "type": "string"
+      },
+      "ports": {
+        "items": {
+          "$ref": "#/definitions/networking.v1.IngressPortStatus"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      }
+    },
+    "type": "object"
+  },
+  "networking.v1.IngressLoadBalancerStatus": {
+    "properties": {
+      "ingress": {
+        "items": {
+          "$ref": "#/definitions/networking.v1.IngressLoadBalancerIngress"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object"
+  },
+  "networking.v1.IngressPortStatus": {
+    "properties": {
+      "error": {
+        "type": "string"
+      },
+      "port": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "protocol": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "port",
+      "protocol"
+    ],
+    "type": "object"
+  },
+  "networking.v1.IngressRule": {
+    "properties": {
+      "host": {
+        "type": "string"
+      },
+      "http": {
+        "$ref": "#/definitions/networking.v1.HTTPIngressRuleValue"
+      }
+    },
+    "type": "object"
+  },
+  "networking.v1.IngressServiceBackend": {
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "port": {
+        "$ref": "#/definitions/networking.v1.ServiceBackendPort"
+      }
+    },
+    "required": [
+      "name"
+    ],
+    "type": "object"
+  },
+  "networking.v1.IngressSpec": {
+    "properties": {
+      "defaultBackend": {
+        "$ref": "#/definitions/networking.v1.IngressBackend"
+      },
+      "ingressClassName": {
+        "type": "string"
+      },
+      "rules": {
+        "items": {
+          "$ref": "#/definitions/networking.v1.IngressRule"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "tls": {
+        "items": {
+          "$ref": "#/definitions/networking.v1.IngressTLS"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      }
+    },
+    "type": "object"
+  },
+  "networking.v1.IngressStatus": {
+    "properties": {
+      "loadBalancer": {
+        "$ref": "#/definitions/networking.v1.IngressLoadBalancerStatus"
+      }
+    },
+    "type": "object"
+  },
+  "networking.v1.IngressTLS": {
+    "properties": {
+      "hosts": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "secretName": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "networking.v1.ServiceBackendPort": {
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "number": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "type": "object"
+  },
+  "node.v1.Overhead": {
+    "properties": {
+      "podFixed": {
+        "additionalProperties": {
+          "$ref": "#/definitions/api.resource.Quantity"
+        },
+        "type": "object"
+      }
+    },
+    "type": "object"
+  },
+  "node.v1.RuntimeClass": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "handler": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "overhead": {
+        "$ref": "#/definitions/node.v1.Overhead"
+      },
+      "scheduling": {
+        "$ref": "#/definitions/node.v1.Scheduling"
+      }
+    },
+    "required": [
+      "handler"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "node.k8s.io",
+        "kind": "RuntimeClass",
+        "version": "v1"
+      }
+    ]
+  },
+  "node.v1.Scheduling": {
+    "properties": {
+      "nodeSelector": {
+        "additionalProperties": {
+          "type": "string"
+        },
+        "type": "object",
+        "x-orch-map-type": "atomic"
+      },
+      "tolerations": {
+        "items": {
+          "$ref": "#/definitions/core.v1.Toleration"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      }
+    },
+    "type": "object"
+  },
+  "policy.v1.PodDisruptionBudget": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/policy.v1.PodDisruptionBudgetSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/policy.v1.PodDisruptionBudgetStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "policy",
+        "kind": "PodDisruptionBudget",
+        "version": "v1"
+      }
+    ]
+  },
+  "policy.v1.PodDisruptionBudgetSpec": {
+    "properties": {
+      "maxUnavailable": {
+        "$ref": "#/definitions/util.intstr.IntOrString"
+      },
+      "minAvailable": {
+        "$ref": "#/definitions/util.intstr.IntOrString"
+      },
+      "selector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector",
+        "x-orch-patch-strategy": "replace"
+      },
+      "unhealthyPodEvictionPolicy": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "policy.v1.PodDisruptionBudgetStatus": {
+    "properties": {
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/meta.v1.Condition"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "type"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "type",
+        "x-orch-patch-strategy": "merge"
+      },
+      "currentHealthy": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "desiredHealthy": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "disruptedPods": {
+        "additionalProperties": {
+          "$ref": "#/definitions/meta.v1.Time"
+        },
+        "type": "object"
+      },
+      "disruptionsAllowed": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "expectedPods": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "observedGeneration": {
+        "format": "int64",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "disruptionsAllowed",
+      "currentHealthy",
+      "desiredHealthy",
+      "expectedPods"
+    ],
+    "type": "object"
+  },
+  "rbac.v1.AggregationRule": {
+    "properties": {
+      "clusterRoleSelectors": {
+        "items": {
+          "$ref": "#/definitions/meta.v1.LabelSelector"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object"
+  },
+  "rbac.v1.ClusterRole": {
+    "properties": {
+      "aggregationRule": {
+        "$ref": "#/definitions/rbac.v1.AggregationRule"
+      },
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "rules": {
+        "items": {
+          "$ref": "#/definitions/rbac.v1.PolicyRule"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "rbac.authorization.k8s.io",
+        "kind": "ClusterRole",
+        "version": "v1"
+      }
+    ]
+  },
+  "rbac.v1.ClusterRoleBinding": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "roleRef": {
+        "$ref": "#/definitions/rbac.v1.RoleRef"
+      },
+      "subjects": {
+        "items": {
+          "$ref": "#/definitions/rbac.v1.Subject"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "roleRef"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "rbac.authorization.k8s.io",
+        "kind": "ClusterRoleBinding",
+        "version": "v1"
+      }
+    ]
+  },
+  "rbac.v1.PolicyRule": {
+    "properties": {
+      "apiGroups": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "nonResourceURLs": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "resourceNames": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "resources": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "verbs": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "verbs"
+    ],
+    "type": "object"
+  },
+  "rbac.v1.Role": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "rules": {
+        "items": {
+          "$ref": "#/definitions/rbac.v1.PolicyRule"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "rbac.authorization.k8s.io",
+        "kind": "Role",
+        "version": "v1"
+      }
+    ]
+  },
+  "rbac.v1.RoleBinding": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "roleRef": {
+        "$ref": "#/definitions/rbac.v1.RoleRef"
+      },
+      "subjects": {
+        "items": {
+          "$ref": "#/definitions/rbac.v1.Subject"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "roleRef"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "rbac.authorization.k8s.io",
+        "kind": "RoleBinding",
+        "version": "v1"
+      }
+    ]
+  },
+  "rbac.v1.RoleRef": {
+    "properties": {
+      "apiGroup": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "apiGroup",
+      "kind",
+      "name"
+    ],
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
+  "rbac.v1.Subject": {
+    "properties": {
+      "apiGroup": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "namespace": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "kind",
+      "name"
+    ],
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
   "runtime.RawExtension": {
     "type": "object"
+  },
+  "scheduling.v1.PriorityClass": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "globalDefault": {
+        "type": "boolean"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "preemptionPolicy": {
+        "type": "string"
+      },
+      "value": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "value"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "scheduling.k8s.io",
+        "kind": "PriorityClass",
+        "version": "v1"
+      }
+    ]
+  },
+  "storage.v1.CSIDriver": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/storage.v1.CSIDriverSpec"
+      }
+    },
+    "required": [
+      "spec"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "storage.k8s.io",
+        "kind": "CSIDriver",
+        "version": "v1"
+      }
+    ]
+  },
+  "storage.v1.CSIDriverSpec": {
+    "properties": {
+      "attachRequired": {
+        "type": "boolean"
+      },
+      "fsGroupPolicy": {
+        "type": "string"
+      },
+      "podInfoOnMount": {
+        "type": "boolean"
+      },
+      "requiresRepublish": {
+        "type": "boolean"
+      },
+      "seLinuxMount": {
+        "type": "boolean"
+      },
+      "storageCapacity": {
+        "type": "boolean"
+      },
+      "tokenRequests": {
+        "items": {
+          "$ref": "#/definitions/storage.v1.TokenRequest"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "volumeLifecycleModes": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "set"
+      }
+    },
+    "type": "object"
+  },
+  "storage.v1.CSINode": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/storage.v1.CSINodeSpec"
+      }
+    },
+    "required": [
+      "spec"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "storage.k8s.io",
+        "kind": "CSINode",
+        "version": "v1"
+      }
+    ]
+  },
+  "storage.v1.CSINodeDriver": {
+    "properties": {
+      "allocatable": {
+        "$ref": "#/definitions/storage.v1.VolumeNodeResources"
+      },
+      "name": {
+        "type": "string"
+      },
+      "nodeID": {
+        "type": "string"
+      },
+      "topologyKeys": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "name",
+      "nodeID"
+    ],
+    "type": "object"
+  },
+  "storage.v1.CSINodeSpec": {
+    "properties": {
+      "drivers": {
+        "items": {
+          "$ref": "#/definitions/storage.v1.CSINodeDriver"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "name",
+        "x-orch-patch-strategy": "merge"
+      }
+    },
+    "required": [
+      "drivers"
+    ],
+    "type": "object"
+  },
+  "storage.v1.CSIStorageCapacity": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "capacity": {
+        "$ref": "#/definitions/api.resource.Quantity"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "maximumVolumeSize": {
+        "$ref": "#/definitions/api.resource.Quantity"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "nodeTopology": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      },
+      "storageClassName": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "storageClassName"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "storage.k8s.io",
+        "kind": "CSIStorageCapacity",
+        "version": "v1"
+      }
+    ]
+  },
+  "storage.v1.StorageClass": {
+    "properties": {
+      "allowVolumeExpansion": {
+        "type": "boolean"
+      },
+      "allowedTopologies": {
+        "items": {
+          "$ref": "#/definitions/core.v1.TopologySelectorTerm"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "mountOptions": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "parameters": {
+        "additionalProperties": {
+          "type": "string"
+        },
+        "type": "object"
+      },
+      "provisioner": {
+        "type": "string"
+      },
+      "reclaimPolicy": {
+        "type": "string"
+      },
+      "volumeBindingMode": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "provisioner"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "storage.k8s.io",
+        "kind": "StorageClass",
+        "version": "v1"
+      }
+    ]
+  },
+  "storage.v1.TokenRequest": {
+    "properties": {
+      "audience": {
+        "type": "string"
+      },
+      "expirationSeconds": {
+        "format": "int64",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "audience"
+    ],
+    "type": "object"
+  },
+  "storage.v1.VolumeAttachment": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/storage.v1.VolumeAttachmentSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/storage.v1.VolumeAttachmentStatus"
+      }
+    },
+    "required": [
+      "spec"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "storage.k8s.io",
+        "kind": "VolumeAttachment",
+        "version": "v1"
+      }
+    ]
+  },
+  "storage.v1.VolumeAttachmentSource": {
+    "properties": {
+      "inlineVolumeSpec": {
+        "$ref": "#/definitions/core.v1.PersistentVolumeSpec"
+      },
+      "persistentVolumeName": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "storage.v1.VolumeAttachmentSpec": {
+    "properties": {
+      "attacher": {
+        "type": "string"
+      },
+      "nodeName": {
+        "type": "string"
+      },
+      "source": {
+        "$ref": "#/definitions/storage.v1.VolumeAttachmentSource"
+      }
+    },
+    "required": [
+      "attacher",
+      "source",
+      "nodeName"
+    ],
+    "type": "object"
+  },
+  "storage.v1.VolumeAttachmentStatus": {
+    "properties": {
+      "attachError": {
+        "$ref": "#/definitions/storage.v1.VolumeError"
+      },
+      "attached": {
+        "type": "boolean"
+      },
+      "attachmentMetadata": {
+        "additionalProperties": {
+          "type": "string"
+        },
+        "type": "object"
+      },
+      "detachError": {
+        "$ref": "#/definitions/storage.v1.VolumeError"
+      }
+    },
+    "required": [
+      "attached"
+    ],
+    "type": "object"
+  },
+  "storage.v1.VolumeError": {
+    "properties": {
+      "message": {
+        "type": "string"
+      },
+      "time": {
+        "$ref": "#/definitions/meta.v1.Time"
+      }
+    },
+    "type": "object"
+  },
+  "storage.v1.VolumeNodeResources": {
+    "properties": {
+      "count": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "type": "object"
+  },
+  "util.intstr.IntOrString": {
+    "x-orch-int-or-string": true,
+    "type": "string"
   }
 };

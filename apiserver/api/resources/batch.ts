@@ -1,3 +1,43 @@
+/** batch/v1: Job, CronJob. */
 import type { ResourceDeclaration } from '../resource.js';
+import { jobSelectableFields, jobStatusRules, jobStrategy } from '../../registry/batch/job/strategy.js';
+import { jobColumns } from '../../registry/batch/job/columns.js';
+import { cronJobStrategy } from '../../registry/batch/cronjob/strategy.js';
+import { cronJobColumns } from '../../registry/batch/cronjob/columns.js';
+import { statusCountersSubresource } from '../../registry/apps/status-counters.js';
+import { statusSubresource } from '../../registry/status-subresource.js';
 
-export const batchResources: ResourceDeclaration[] = [];
+export const batchResources: ResourceDeclaration[] = [
+  {
+    kubernetesGroup: 'batch',
+    version: 'v1',
+    kind: 'Job',
+    plural: 'jobs',
+    singular: 'job',
+    categories: ['all'],
+    namespaced: true,
+    schema: 'batch.v1.Job',
+    nameRule: 'dns-subdomain',
+    strategy: jobStrategy,
+    subresources: { status: statusCountersSubresource(jobStatusRules) },
+    trackGeneration: true,
+    columns: jobColumns,
+    selectableFields: jobSelectableFields,
+  },
+  {
+    kubernetesGroup: 'batch',
+    version: 'v1',
+    kind: 'CronJob',
+    plural: 'cronjobs',
+    singular: 'cronjob',
+    shortNames: ['cj'],
+    categories: ['all'],
+    namespaced: true,
+    schema: 'batch.v1.CronJob',
+    nameRule: 'dns-subdomain',
+    strategy: cronJobStrategy,
+    subresources: { status: statusSubresource },
+    trackGeneration: true,
+    columns: cronJobColumns,
+  },
+];

@@ -1,0 +1,93 @@
+/**
+ * apps/v1 Deployment: SetDefaults_Deployment (replicas 1, RollingUpdate 25%/25%, revisionHistoryLimit
+ * 10, progressDeadlineSeconds 600) with the template's pod defaults, ValidateDeploymentSpec, and an
+ * immutable selector.
+ */
+import type { ApiDomain } from '../../../api/domain.js';
+import type { ApiObject } from '../../../api/object.js';
+import type { Strategy } from '../../../api/strategy.js';
+import type { FieldError, FieldPath } from '../../../api/field-errors.js';
+import { fieldPath, forbidden, invalid, notSupported, required } from '../../../api/field-errors.js';
+import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
+import type { IntOrString } from '../../core/pod-spec/types.js';
+import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
+import { intOrPercentValue, validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../int-or-percent.js';
+import { type WorkloadSpec, validateSelectorUnchanged, validateTemplateForSelector, validateWorkloadSelector } from '../workload-spec.js';
+
+interface DeploymentSpec extends WorkloadSpec {
+  strategy?: { type?: string; rollingUpdate?: { maxUnavailable?: IntOrString; maxSurge?: IntOrString } };
+  progressDeadlineSeconds?: number;
+  paused?: boolean;
+}
+
+function deploymentSpec(obj: ApiObject): DeploymentSpec {
+  obj.spec ??= {};
+  return obj.spec as DeploymentSpec;
+}
+
+function setDeploymentDefaults(obj: ApiObject): void {
+  const spec = deploymentSpec(obj);
+  spec.replicas ??= 1;
+  const strategy = (spec.strategy ??= {});
+  if (!strategy.type) strategy.type = 'RollingUpdate';
+  if (strategy.type === 'RollingUpdate') {
+    const rolling = (strategy.rollingUpdate ??= {});
+    rolling.maxUnavailable ??= '25%';
+    rolling.maxSurge ??= '25%';
+  }
+  spec.revisionHistoryLimit ??= 10;
+  spec.progressDeadlineSeconds ??= 600;
+  setTemplateDefaults(obj, templateOf(spec));
+}
+
+/** ValidateDeploymentStrategy with ValidateRollingUpdateDeployment. */
+function validateStrategy(strategy: DeploymentSpec['strategy'], path: FieldPath): FieldError[] {
+  const type = strategy?.type ?? '';
+  const rolling = strategy?.rollingUpdate;
+  if (type === 'Recreate') {
+    return rolling ? [forbidden(path.child('rollingUpdate'), "may not be specified when strategy `type` is 'Recreate'")] : [];
+  }
+  if (type !== 'RollingUpdate') return [notSupported(path, strategy ?? {}, ['Recreate', 'RollingUpdate'])];
+  if (!rolling) return [required(path.child('rollingUpdate'), 'this should be defaulted and never be nil')];
+  const at = path.child('rollingUpdate');
+  const errs = [
+    ...validatePositiveIntOrPercent(rolling.maxUnavailable, at.child('maxUnavailable')),
+    ...validatePositiveIntOrPercent(rolling.maxSurge, at.child('maxSurge')),
+  ];
+  if (intOrPercentValue(rolling.maxUnavailable) === 0 && intOrPercentValue(rolling.maxSurge) === 0) {
+    errs.push(invalid(at.child('maxUnavailable'), rolling.maxUnavailable ?? 0, 'may not be 0 when `maxSurge` is 0'));
+  }
+  errs.push(...validateNotMoreThan100Percent(rolling.maxUnavailable, at.child('maxUnavailable')));
+  return errs;
+}
+
+/** ValidateDeploymentSpec. */
+function validateDeploymentSpec(obj: ApiObject, domain: ApiDomain): FieldError[] {
+  const spec = deploymentSpec(obj);
+  const path = fieldPath('spec');
+  const errs = validateNonnegative(spec.replicas, path.child('replicas'));
+  errs.push(...validateWorkloadSelector(spec.selector, path.child('selector'), 'deployment'));
+  errs.push(...validateTemplateForSelector(spec, path, { domain }, 'ReplicaSet'));
+  errs.push(...validateStrategy(spec.strategy, path.child('strategy')));
+  errs.push(...validateNonnegative(spec.minReadySeconds ?? 0, path.child('minReadySeconds')));
+  errs.push(...validateNonnegative(spec.revisionHistoryLimit, path.child('revisionHistoryLimit')));
+  const deadline = spec.progressDeadlineSeconds;
+  if (deadline !== undefined) {
+    errs.push(...validateNonnegative(deadline, path.child('progressDeadlineSeconds')));
+    if (deadline <= (spec.minReadySeconds ?? 0)) errs.push(invalid(path.child('progressDeadlineSeconds'), deadline, 'must be greater than minReadySeconds'));
+  }
+  return errs;
+}
+
+export const deploymentStrategy: Strategy = {
+  applyDefaults: setDeploymentDefaults,
+  prepareForCreate(obj) {
+    obj.status = {};
+    dropDisabledTemplateFields(deploymentSpec(obj).template);
+  },
+  prepareForUpdate(obj, old) {
+    dropDisabledTemplateFields(deploymentSpec(obj).template, (old.spec as DeploymentSpec | undefined)?.template);
+  },
+  validate: (obj, ctx) => validateDeploymentSpec(obj, ctx.domain),
+  validateUpdate: (obj, old) => validateSelectorUnchanged(deploymentSpec(obj), (old.spec ?? {}) as DeploymentSpec),
+};

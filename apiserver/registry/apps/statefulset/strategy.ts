@@ -1,0 +1,143 @@
+/**
+ * apps/v1 StatefulSet: SetDefaults_StatefulSet (OrderedReady, RollingUpdate with partition 0, claim
+ * retention Retain/Retain, replicas 1, revisionHistoryLimit 10, claim template defaults),
+ * ValidateStatefulSetSpec, and a spec that only changes in replicas, ordinals, template,
+ * updateStrategy, persistentVolumeClaimRetentionPolicy and minReadySeconds.
+ */
+import type { ApiDomain } from '../../../api/domain.js';
+import type { ApiObject } from '../../../api/object.js';
+import type { Strategy } from '../../../api/strategy.js';
+import type { FieldError, FieldPath } from '../../../api/field-errors.js';
+import { fieldPath, forbidden, invalid, notSupported, required } from '../../../api/field-errors.js';
+import { setClaimSpecDefaults } from '../../core/pod-spec/defaults.js';
+import { validatePodTemplateSpec } from '../../core/pod-spec/pod-spec.js';
+import { semanticEqual } from '../../core/pod-spec/semantic-equal.js';
+import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
+import type { IntOrString, PersistentVolumeClaimSpec } from '../../core/pod-spec/types.js';
+import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
+import { type WorkloadSpec, selectorOf, validateLongRunningTemplate, validateSelectorMatchesTemplate, validateWorkloadSelector } from '../workload-spec.js';
+
+interface ClaimTemplate {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; [field: string]: unknown };
+  spec?: PersistentVolumeClaimSpec;
+  status?: { phase?: string; [field: string]: unknown };
+}
+
+interface StatefulSetSpec extends WorkloadSpec {
+  podManagementPolicy?: string;
+  updateStrategy?: { type?: string; rollingUpdate?: { partition?: number; maxUnavailable?: IntOrString } };
+  persistentVolumeClaimRetentionPolicy?: { whenDeleted?: string; whenScaled?: string };
+  ordinals?: { start?: number };
+  serviceName?: string;
+  volumeClaimTemplates?: ClaimTemplate[];
+}
+
+function statefulSetSpec(obj: ApiObject): StatefulSetSpec {
+  obj.spec ??= {};
+  return obj.spec as StatefulSetSpec;
+}
+
+function setStatefulSetDefaults(obj: ApiObject): void {
+  const spec = statefulSetSpec(obj);
+  if (!spec.podManagementPolicy) spec.podManagementPolicy = 'OrderedReady';
+  const strategy = (spec.updateStrategy ??= {});
+  if (!strategy.type) {
+    strategy.type = 'RollingUpdate';
+    strategy.rollingUpdate ??= {};
+  }
+  if (strategy.type === 'RollingUpdate' && strategy.rollingUpdate) strategy.rollingUpdate.partition ??= 0;
+  const retention = (spec.persistentVolumeClaimRetentionPolicy ??= {});
+  if (!retention.whenDeleted) retention.whenDeleted = 'Retain';
+  if (!retention.whenScaled) retention.whenScaled = 'Retain';
+  spec.replicas ??= 1;
+  spec.revisionHistoryLimit ??= 10;
+  setTemplateDefaults(obj, templateOf(spec));
+  for (const claim of spec.volumeClaimTemplates ?? []) {
+    claim.apiVersion ??= 'v1';
+    claim.kind ??= 'PersistentVolumeClaim';
+    setClaimSpecDefaults(obj, (claim.spec ??= {}));
+    const status = (claim.status ??= {});
+    if (!status.phase) status.phase = 'Pending';
+  }
+}
+
+const UPDATE_STRATEGIES = "must be 'RollingUpdate' or 'OnDelete'";
+
+function validateUpdateStrategy(spec: StatefulSetSpec, path: FieldPath): FieldError[] {
+  const strategy = spec.updateStrategy ?? {};
+  const rolling = strategy.rollingUpdate;
+  switch (strategy.type ?? '') {
+    case '':
+      return [required(path)];
+    case 'OnDelete':
+      return rolling ? [invalid(path.child('rollingUpdate'), rolling, "only allowed for updateStrategy 'RollingUpdate'")] : [];
+    case 'RollingUpdate':
+      return rolling ? validateNonnegative(rolling.partition ?? 0, path.child('rollingUpdate', 'partition')) : [];
+    default:
+      return [invalid(path, strategy, UPDATE_STRATEGIES)];
+  }
+}
+
+const RETENTION_POLICIES = ['Retain', 'Delete'];
+
+/** ValidateStatefulSetSpec; the pod template is validated in full, its mounts may use the claim templates. */
+function validateStatefulSetSpec(obj: ApiObject, domain: ApiDomain): FieldError[] {
+  const spec = statefulSetSpec(obj);
+  const path = fieldPath('spec');
+  const errs: FieldError[] = [];
+  const policy = spec.podManagementPolicy ?? '';
+  if (!policy) errs.push(required(path.child('podManagementPolicy')));
+  else if (policy !== 'OrderedReady' && policy !== 'Parallel') errs.push(invalid(path.child('podManagementPolicy'), policy, "must be 'OrderedReady' or 'Parallel'"));
+  errs.push(...validateUpdateStrategy(spec, path.child('updateStrategy')));
+  const retention = spec.persistentVolumeClaimRetentionPolicy;
+  if (retention) {
+    for (const field of ['whenDeleted', 'whenScaled'] as const) {
+      const value = retention[field] ?? '';
+      if (!RETENTION_POLICIES.includes(value)) errs.push(notSupported(path.child('persistentVolumeClaimRetentionPolicy', field), value, RETENTION_POLICIES));
+    }
+  }
+  errs.push(...validateNonnegative(spec.replicas, path.child('replicas')));
+  errs.push(...validateNonnegative(spec.minReadySeconds ?? 0, path.child('minReadySeconds')));
+  if (spec.ordinals) errs.push(...validateNonnegative(spec.ordinals.start ?? 0, path.child('ordinals.start')));
+  errs.push(...validateWorkloadSelector(spec.selector, path.child('selector'), 'statefulset'));
+  const selector = selectorOf(spec.selector);
+  const templatePath = path.child('template');
+  if (!selector) errs.push(invalid(path.child('selector'), spec.selector ?? null, ''));
+  else {
+    errs.push(...validateSelectorMatchesTemplate(selector, spec.template, templatePath));
+    const claimTemplateNames = (spec.volumeClaimTemplates ?? []).map((c) => c.metadata?.name ?? '');
+    errs.push(...validatePodTemplateSpec(spec.template, templatePath, { domain, claimTemplateNames }));
+  }
+  errs.push(...validateLongRunningTemplate(spec.template, templatePath, 'StatefulSet'));
+  return errs;
+}
+
+const MUTABLE_FIELDS = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'] as const;
+
+export const statefulSetStrategy: Strategy = {
+  applyDefaults: setStatefulSetDefaults,
+  prepareForCreate(obj) {
+    obj.status = { replicas: 0, availableReplicas: 0 };
+    const spec = statefulSetSpec(obj);
+    dropDisabledTemplateFields(spec.template);
+    // MaxUnavailableStatefulSet is alpha in 1.28.
+    delete spec.updateStrategy?.rollingUpdate?.maxUnavailable;
+  },
+  prepareForUpdate(obj, old) {
+    const spec = statefulSetSpec(obj);
+    const prev = (old.spec ?? {}) as StatefulSetSpec;
+    dropDisabledTemplateFields(spec.template, prev.template);
+    if (prev.updateStrategy?.rollingUpdate?.maxUnavailable === undefined) delete spec.updateStrategy?.rollingUpdate?.maxUnavailable;
+  },
+  validate: (obj, ctx) => validateStatefulSetSpec(obj, ctx.domain),
+  validateUpdate(obj, old) {
+    const next = { ...statefulSetSpec(obj) } as Record<string, unknown>;
+    const prev = (old.spec ?? {}) as Record<string, unknown>;
+    for (const field of MUTABLE_FIELDS) next[field] = prev[field];
+    if (semanticEqual(next, prev)) return [];
+    const message = "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
+    return [forbidden(fieldPath('spec'), message)];
+  },
+};

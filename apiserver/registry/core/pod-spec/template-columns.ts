@@ -1,0 +1,28 @@
+/** Table columns of workloads that carry a pod template: CONTAINERS, IMAGES and SELECTOR (-o wide). */
+import type { ApiObject } from '../../../api/object.js';
+import type { PrinterColumn } from '../../../api/resource.js';
+import { type LabelSelectorObject, labelSelectorFromObject } from '../../../runtime/selectors/label-selector.js';
+import type { PodTemplateSpec } from './types.js';
+
+/** metav1.FormatLabelSelector: the selector's text, "<none>" when it selects everything or nothing. */
+export function formatLabelSelector(selector: LabelSelectorObject | undefined): string {
+  try {
+    return labelSelectorFromObject(selector).toString() || '<none>';
+  } catch {
+    return '<error>';
+  }
+}
+
+/** The wide CONTAINERS and IMAGES columns of a pod template (layoutContainerCells). */
+export function templateContainerColumns(template: (obj: ApiObject) => PodTemplateSpec | undefined): PrinterColumn[] {
+  const containers = (obj: ApiObject) => template(obj)?.spec?.containers ?? [];
+  return [
+    { name: 'Containers', type: 'string', priority: 1, description: 'Names of each container in the template.', cell: (o) => containers(o).map((c) => c.name ?? '').join(',') },
+    { name: 'Images', type: 'string', priority: 1, description: 'Images referenced by each container in the template.', cell: (o) => containers(o).map((c) => c.image ?? '').join(',') },
+  ];
+}
+
+/** The wide SELECTOR column. */
+export function selectorColumn(selector: (obj: ApiObject) => LabelSelectorObject | undefined, description: string): PrinterColumn {
+  return { name: 'Selector', type: 'string', priority: 1, description, cell: (o) => formatLabelSelector(selector(o)) };
+}

@@ -1,0 +1,107 @@
+/**
+ * core/v1 Pod: PodSpec defaults (and SetDefaults_Pod), status Pending with its QoS class on create,
+ * the scheduling-gated condition, full PodSpec validation (ValidatePodCreate) and the update rules of
+ * ValidatePodUpdate.
+ */
+import type { ApiObject } from '../../../api/object.js';
+import type { Strategy } from '../../../api/strategy.js';
+import type { FieldError } from '../../../api/field-errors.js';
+import { fieldPath, forbidden } from '../../../api/field-errors.js';
+import { setPodOnlyDefaults, setPodSpecDefaults } from '../pod-spec/defaults.js';
+import { dropDisabledPodSpecFields } from '../pod-spec/drop-disabled.js';
+import { validateImageWhitespace } from '../pod-spec/containers.js';
+import { isBeingCreated } from '../pod-spec/lifecycle.js';
+import { validatePodSpec, validatePodSpecificAnnotations } from '../pod-spec/pod-spec.js';
+import type { PodSpec } from '../pod-spec/types.js';
+import { podQOSClass } from './qos.js';
+import { validatePodSpecUpdate } from './update.js';
+
+function podSpec(obj: ApiObject): PodSpec {
+  if (obj.spec === undefined || obj.spec === null) obj.spec = {};
+  return obj.spec as PodSpec;
+}
+
+/** Pods with scheduling gates start with PodScheduled=False, reason SchedulingGated. */
+function schedulingGatedCondition() {
+  return {
+    type: 'PodScheduled',
+    status: 'False',
+    lastProbeTime: null,
+    lastTransitionTime: null,
+    reason: 'SchedulingGated',
+    message: 'Scheduling is blocked due to non-empty scheduling gates',
+  };
+}
+
+/** Rules of validatePodMetadataAndSpec beyond ValidatePodSpec: pods only. */
+function validatePodOnly(spec: PodSpec): FieldError[] {
+  const errs: FieldError[] = [];
+  const specPath = fieldPath('spec');
+  if (!spec.serviceAccountName) {
+    (spec.volumes ?? []).forEach((v, i) => {
+      const sources = ((v.projected as { sources?: { serviceAccountToken?: unknown }[] } | undefined)?.sources ?? []);
+      sources.forEach((s, j) => {
+        if (s.serviceAccountToken) {
+          const at = specPath.child('volumes').index(i).child('projected', 'sources').index(j).child('serviceAccountToken');
+          errs.push(forbidden(at, 'must not be specified when serviceAccountName is not set'));
+        }
+      });
+    });
+  }
+  for (const kind of ['containers', 'initContainers'] as const) {
+    (spec[kind] ?? []).forEach((c, i) => errs.push(...validateImageWhitespace(c, specPath.child(kind).index(i))));
+  }
+  return errs;
+}
+
+/** ValidatePodCreate's rules for objects not stored yet (the store calls validate on updates too). */
+function validateCreateOnly(spec: PodSpec): FieldError[] {
+  const errs: FieldError[] = [];
+  if ((spec.ephemeralContainers ?? []).length > 0) errs.push(forbidden(fieldPath('spec', 'ephemeralContainers'), 'cannot be set on create'));
+  if (spec.nodeName && (spec.schedulingGates ?? []).length > 0) {
+    errs.push(forbidden(fieldPath('spec', 'nodeName'), 'cannot be set until all schedulingGates have been cleared'));
+  }
+  return errs;
+}
+
+export const podStrategy: Strategy = {
+  applyDefaults(obj) {
+    const spec = podSpec(obj);
+    setPodSpecDefaults(obj, spec);
+    setPodOnlyDefaults(spec);
+  },
+  prepareForCreate(obj) {
+    const spec = podSpec(obj);
+    dropDisabledPodSpecFields(spec);
+    const status: Record<string, unknown> = { phase: 'Pending', qosClass: podQOSClass(spec) };
+    if ((spec.schedulingGates ?? []).length > 0) status.conditions = [schedulingGatedCondition()];
+    obj.status = status;
+  },
+  prepareForUpdate(obj, old) {
+    dropDisabledPodSpecFields(podSpec(obj), old.spec as PodSpec | undefined);
+  },
+  validate(obj, ctx) {
+    const spec = podSpec(obj);
+    const errs = validatePodSpecificAnnotations(obj.metadata.annotations, spec, ctx.domain, fieldPath('metadata', 'annotations'));
+    errs.push(...validatePodSpec(spec, fieldPath('spec'), { domain: ctx.domain, isPod: true, podName: obj.metadata.name }));
+    errs.push(...validatePodOnly(spec));
+    if (isBeingCreated(obj)) errs.push(...validateCreateOnly(spec));
+    return errs;
+  },
+  validateUpdate(obj, old, ctx) {
+    const annotations = { next: obj.metadata.annotations, prev: old.metadata.annotations };
+    return validatePodSpecUpdate(podSpec(obj), (old.spec ?? {}) as PodSpec, annotations, ctx.domain);
+  },
+};
+
+/** Pod fields usable in field selectors (Kubernetes' PodToSelectableFields). */
+export const podSelectableFields: Record<string, (obj: ApiObject) => string | undefined> = {
+  'spec.nodeName': (o) => (o.spec as PodSpec | undefined)?.nodeName,
+  'spec.restartPolicy': (o) => (o.spec as PodSpec | undefined)?.restartPolicy,
+  'spec.schedulerName': (o) => (o.spec as PodSpec | undefined)?.schedulerName,
+  'spec.serviceAccountName': (o) => (o.spec as PodSpec | undefined)?.serviceAccountName,
+  'spec.hostNetwork': (o) => String((o.spec as PodSpec | undefined)?.hostNetwork === true),
+  'status.phase': (o) => (o.status as { phase?: string } | undefined)?.phase,
+  'status.podIP': (o) => (o.status as { podIPs?: { ip?: string }[] } | undefined)?.podIPs?.[0]?.ip,
+  'status.nominatedNodeName': (o) => (o.status as { nominatedNodeName?: string } | undefined)?.nominatedNodeName,
+};

@@ -1,0 +1,57 @@
+/**
+ * policy/v1 PodDisruptionBudget: ValidatePodDisruptionBudgetSpec (minAvailable and maxUnavailable not
+ * both, each a non-negative integer or a percentage up to 100%, a valid selector, the unhealthy pod
+ * eviction policy) and the non-negative counters of its status.
+ */
+import type { ApiObject } from '../../../api/object.js';
+import type { Strategy } from '../../../api/strategy.js';
+import type { FieldError } from '../../../api/field-errors.js';
+import { fieldPath, invalid, notSupported } from '../../../api/field-errors.js';
+import type { LabelSelectorObject } from '../../../runtime/selectors/label-selector.js';
+import { validateLabelSelector } from '../../core/pod-spec/label-selector.js';
+import type { IntOrString } from '../../core/pod-spec/types.js';
+import { type StatusRules } from '../../apps/status-counters.js';
+import { validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../../apps/int-or-percent.js';
+
+export interface PodDisruptionBudgetSpec {
+  minAvailable?: IntOrString;
+  maxUnavailable?: IntOrString;
+  selector?: LabelSelectorObject;
+  unhealthyPodEvictionPolicy?: string;
+}
+
+const EVICTION_POLICIES = ['AlwaysAllow', 'IfHealthyBudget'];
+
+export function pdbSpec(obj: ApiObject): PodDisruptionBudgetSpec {
+  return (obj.spec ?? {}) as PodDisruptionBudgetSpec;
+}
+
+function validatePodDisruptionBudgetSpec(spec: PodDisruptionBudgetSpec): FieldError[] {
+  const path = fieldPath('spec');
+  const errs: FieldError[] = [];
+  if (spec.minAvailable !== undefined && spec.maxUnavailable !== undefined) {
+    errs.push(invalid(path, spec, 'minAvailable and maxUnavailable cannot be both set'));
+  }
+  for (const field of ['minAvailable', 'maxUnavailable'] as const) {
+    if (spec[field] === undefined) continue;
+    errs.push(...validatePositiveIntOrPercent(spec[field], path.child(field)));
+    errs.push(...validateNotMoreThan100Percent(spec[field], path.child(field)));
+  }
+  errs.push(...validateLabelSelector(spec.selector, path.child('selector')));
+  const policy = spec.unhealthyPodEvictionPolicy;
+  if (policy !== undefined && !EVICTION_POLICIES.includes(policy)) errs.push(notSupported(path.child('unhealthyPodEvictionPolicy'), policy, EVICTION_POLICIES));
+  return errs;
+}
+
+export const podDisruptionBudgetStrategy: Strategy = {
+  prepareForCreate(obj) {
+    obj.status = { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 };
+  },
+  validate: (obj) => validatePodDisruptionBudgetSpec(pdbSpec(obj)),
+};
+
+/** poddisruptionbudgets/status: ValidatePodDisruptionBudgetStatusUpdate's counters. */
+export const podDisruptionBudgetStatusRules: StatusRules = {
+  nonNegative: ['disruptionsAllowed', 'currentHealthy', 'desiredHealthy', 'expectedPods'],
+  bounded: [],
+};
