@@ -26,6 +26,12 @@ export const EXTRA_ROOTS = [
 
 type Json = Record<string, unknown>;
 
+/**
+ * Formats the reference leaves out but decoding depends on: a Quantity is a string in OpenAPI, yet
+ * Kubernetes also accepts a JSON number for it (`cpu: 1`).
+ */
+const FORMATS: Record<string, string> = { 'io.k8s.apimachinery.pkg.api.resource.Quantity': 'quantity' };
+
 export function shortName(name: string): string {
   return name
     .replace(/^io\.k8s\.api\./, '')
@@ -68,7 +74,7 @@ export function generate(defs: Record<string, Json>, roots: string[]): Record<st
     const def = defs[name];
     if (!def) throw new Error(`no definition ${name}`);
     const refs = new Set<string>();
-    out[shortName(name)] = convert(def, refs);
+    out[shortName(name)] = FORMATS[name] ? { ...(convert(def, refs) as Json), format: FORMATS[name] } : convert(def, refs);
     queue.push(...refs);
   }
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));

@@ -53,6 +53,8 @@ function walkObject(obj: Record<string, unknown>, s: Schema, defs: Definitions, 
       continue;
     }
     walkValue(child, childSchema, defs, childPath, r);
+    // A number given for a Quantity is kept as its string form, as Kubernetes decodes it.
+    if (typeof child === 'number' && resolveSchema(childSchema, defs).format === 'quantity') obj[key] = String(child);
   }
 }
 
@@ -81,6 +83,7 @@ function walkValue(v: unknown, schema: Schema, defs: Definitions, path: string, 
       }
       return;
     case 'string':
+      if (s.format === 'quantity' && (got === 'integer' || got === 'number')) return;
       if (got !== 'string') r.errors.push(`${path}: expected string, got ${got}`);
       else if (s.format === 'byte' && !BASE64.test(v as string)) r.errors.push(`${path}: illegal base64 data`);
       else if (s.format === 'date-time' && !RFC3339.test(v as string)) r.errors.push(`${path}: invalid RFC 3339 time ${JSON.stringify(v)}`);

@@ -272,7 +272,8 @@ export const definitions: Definitions = {
     "type": "object"
   },
   "api.resource.Quantity": {
-    "type": "string"
+    "type": "string",
+    "format": "quantity"
   },
   "apps.v1.DaemonSet": {
     "properties": {

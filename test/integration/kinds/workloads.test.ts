@@ -148,6 +148,12 @@ describe('workload kinds', () => {
       assert.equal(r.body.message, `Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
     });
 
+    it('accepts JSON numbers for quantities, as Kubernetes decodes them', async () => {
+      const r = await c.post(`${CORE}/pods`, { metadata: { name: 'numeric' }, spec: { containers: [{ ...container, resources: { limits: { cpu: 2, memory: 1073741824 }, requests: { cpu: 0.5 } } }] } });
+      assert.equal(r.status, 201, r.text);
+      assert.deepEqual(r.body.spec.containers[0].resources, { limits: { cpu: '2', memory: '1073741824' }, requests: { cpu: '500m' } });
+    });
+
     it('lets updates change images only (and a few more fields)', async () => {
       // A strategic merge keeps the container's other (defaulted) fields, as `kubectl set image` does.
       const image = await c.patch(`${CORE}/pods/web`, { spec: { containers: [{ name: 'app', image: 'nginx:1.26' }] } }, STRATEGIC);
