@@ -151,7 +151,8 @@ describe('workload kinds', () => {
     it('accepts JSON numbers for quantities, as Kubernetes decodes them', async () => {
       const r = await c.post(`${CORE}/pods`, { metadata: { name: 'numeric' }, spec: { containers: [{ ...container, resources: { limits: { cpu: 2, memory: 1073741824 }, requests: { cpu: 0.5 } } }] } });
       assert.equal(r.status, 201, r.text);
-      assert.deepEqual(r.body.spec.containers[0].resources, { limits: { cpu: '2', memory: '1073741824' }, requests: { cpu: '500m' } });
+      // Requests default to the limits they do not set, as in Kubernetes.
+      assert.deepEqual(r.body.spec.containers[0].resources, { limits: { cpu: '2', memory: '1073741824' }, requests: { cpu: '500m', memory: '1073741824' } });
     });
 
     it('lets updates change images only (and a few more fields)', async () => {
