@@ -65,6 +65,8 @@ export interface ResourceDeclaration {
   allowCreateOnUpdate?: boolean;
   /** DELETE answers the deleted object instead of a Success Status. */
   returnDeletedObject?: boolean;
+  /** With a status subresource: a create keeps the status it is sent (Nodes register with theirs). */
+  statusOnCreate?: boolean;
   /** metadata.generation is set on create and bumped when anything but metadata and status changes. */
   trackGeneration?: boolean;
   /** Table columns after NAME; absent = NAME and Created At, as Kubernetes' default table. */

@@ -141,7 +141,7 @@ export class GenericStore {
     if (trackFields) obj = trackFields(obj, null);
     await this.admission.admit(this.attributes(ctx, 'CREATE', obj.metadata.name ?? '', obj));
     fillCreateMeta(this.def, obj, ctx);
-    if (this.def.subresources?.status) resetStatusForMainResource(obj, null);
+    if (this.def.subresources?.status && !this.def.statusOnCreate) resetStatusForMainResource(obj, null);
     this.def.strategy?.prepareForCreate?.(obj, sctx);
     if (!obj.metadata.name && obj.metadata.generateName) obj.metadata.name = generateName(obj.metadata.generateName);
     validateForCreate(this.def, obj, sctx);

@@ -1,3 +1,18 @@
+/** `coordination.k8s.io/v1` kinds, served under the API domain (coordination.orch.io). */
 import type { ResourceDeclaration } from '../resource.js';
+import { leaseColumns, leaseStrategy } from '../../registry/coordination/lease/strategy.js';
 
-export const coordinationResources: ResourceDeclaration[] = [];
+export const coordinationResources: ResourceDeclaration[] = [
+  {
+    kubernetesGroup: 'coordination.k8s.io',
+    version: 'v1',
+    kind: 'Lease',
+    plural: 'leases',
+    singular: 'lease',
+    namespaced: true,
+    schema: 'coordination.v1.Lease',
+    nameRule: 'dns-subdomain',
+    strategy: leaseStrategy,
+    columns: leaseColumns,
+  },
+];

@@ -1,3 +1,39 @@
+/** Core group (`/api/v1`) storage kinds: PersistentVolume and PersistentVolumeClaim. */
 import type { ResourceDeclaration } from '../resource.js';
+import { persistentVolumeStatusStrategy, persistentVolumeStrategy } from '../../registry/core/persistentvolume/strategy.js';
+import { persistentVolumeColumns } from '../../registry/core/persistentvolume/columns.js';
+import { persistentVolumeClaimStatusStrategy, persistentVolumeClaimStrategy } from '../../registry/core/persistentvolumeclaim/strategy.js';
+import { persistentVolumeClaimColumns } from '../../registry/core/persistentvolumeclaim/columns.js';
 
-export const coreStorageResources: ResourceDeclaration[] = [];
+export const coreStorageResources: ResourceDeclaration[] = [
+  {
+    kubernetesGroup: '',
+    version: 'v1',
+    kind: 'PersistentVolume',
+    plural: 'persistentvolumes',
+    singular: 'persistentvolume',
+    shortNames: ['pv'],
+    namespaced: false,
+    schema: 'core.v1.PersistentVolume',
+    nameRule: 'dns-subdomain',
+    strategy: persistentVolumeStrategy,
+    subresources: { status: persistentVolumeStatusStrategy },
+    columns: persistentVolumeColumns,
+    selectableFields: { name: (o) => o.metadata.name },
+  },
+  {
+    kubernetesGroup: '',
+    version: 'v1',
+    kind: 'PersistentVolumeClaim',
+    plural: 'persistentvolumeclaims',
+    singular: 'persistentvolumeclaim',
+    shortNames: ['pvc'],
+    namespaced: true,
+    schema: 'core.v1.PersistentVolumeClaim',
+    nameRule: 'dns-subdomain',
+    strategy: persistentVolumeClaimStrategy,
+    subresources: { status: persistentVolumeClaimStatusStrategy },
+    columns: persistentVolumeClaimColumns,
+    selectableFields: { name: (o) => o.metadata.name },
+  },
+];

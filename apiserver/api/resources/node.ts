@@ -1,3 +1,18 @@
+/** `node.k8s.io/v1` kinds, served under the API domain (node.orch.io). */
 import type { ResourceDeclaration } from '../resource.js';
+import { runtimeClassColumns, runtimeClassStrategy } from '../../registry/node/runtimeclass/strategy.js';
 
-export const nodeResources: ResourceDeclaration[] = [];
+export const nodeResources: ResourceDeclaration[] = [
+  {
+    kubernetesGroup: 'node.k8s.io',
+    version: 'v1',
+    kind: 'RuntimeClass',
+    plural: 'runtimeclasses',
+    singular: 'runtimeclass',
+    namespaced: false,
+    schema: 'node.v1.RuntimeClass',
+    nameRule: 'dns-subdomain',
+    strategy: runtimeClassStrategy,
+    columns: runtimeClassColumns,
+  },
+];

@@ -1,3 +1,71 @@
+/** `storage.k8s.io/v1` kinds, served under the API domain (storage.orch.io). */
 import type { ResourceDeclaration } from '../resource.js';
+import { storageClassStrategy } from '../../registry/storage/storageclass/strategy.js';
+import { volumeAttachmentStatusStrategy, volumeAttachmentStrategy } from '../../registry/storage/volumeattachment/strategy.js';
+import { csiDriverStrategy } from '../../registry/storage/csidriver/strategy.js';
+import { csiNodeStrategy } from '../../registry/storage/csinode/strategy.js';
+import { csiStorageCapacityStrategy } from '../../registry/storage/csistoragecapacity/strategy.js';
+import {
+  csiDriverColumns,
+  csiNodeColumns,
+  csiStorageCapacityColumns,
+  storageClassColumns,
+  volumeAttachmentColumns,
+} from '../../registry/storage/columns.js';
 
-export const storageResources: ResourceDeclaration[] = [];
+const storage = { kubernetesGroup: 'storage.k8s.io', version: 'v1', nameRule: 'dns-subdomain' } as const;
+
+export const storageResources: ResourceDeclaration[] = [
+  {
+    ...storage,
+    kind: 'StorageClass',
+    plural: 'storageclasses',
+    singular: 'storageclass',
+    shortNames: ['sc'],
+    namespaced: false,
+    schema: 'storage.v1.StorageClass',
+    strategy: storageClassStrategy,
+    columns: storageClassColumns,
+  },
+  {
+    ...storage,
+    kind: 'VolumeAttachment',
+    plural: 'volumeattachments',
+    singular: 'volumeattachment',
+    namespaced: false,
+    schema: 'storage.v1.VolumeAttachment',
+    strategy: volumeAttachmentStrategy,
+    subresources: { status: volumeAttachmentStatusStrategy },
+    columns: volumeAttachmentColumns,
+  },
+  {
+    ...storage,
+    kind: 'CSIDriver',
+    plural: 'csidrivers',
+    singular: 'csidriver',
+    namespaced: false,
+    schema: 'storage.v1.CSIDriver',
+    strategy: csiDriverStrategy,
+    columns: csiDriverColumns,
+  },
+  {
+    ...storage,
+    kind: 'CSINode',
+    plural: 'csinodes',
+    singular: 'csinode',
+    namespaced: false,
+    schema: 'storage.v1.CSINode',
+    strategy: csiNodeStrategy,
+    columns: csiNodeColumns,
+  },
+  {
+    ...storage,
+    kind: 'CSIStorageCapacity',
+    plural: 'csistoragecapacities',
+    singular: 'csistoragecapacity',
+    namespaced: true,
+    schema: 'storage.v1.CSIStorageCapacity',
+    strategy: csiStorageCapacityStrategy,
+    columns: csiStorageCapacityColumns,
+  },
+];

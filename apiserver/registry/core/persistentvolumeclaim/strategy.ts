@@ -1,0 +1,168 @@
+/**
+ * PersistentVolumeClaim: volume mode Filesystem and phase Pending by default, data sources kept in step
+ * (KEP 1495), and the update rules: the spec is immutable except a first volumeName, the storage class
+ * moving from the beta annotation (or from unset) to the field, and storage requests of bound claims,
+ * which may only grow. Status changes only through /status.
+ */
+import type { ApiObject } from '../../../api/object.js';
+import { deepCopy, jsonEqual } from '../../../api/object.js';
+import type { ApiDomain } from '../../../api/domain.js';
+import type { Strategy, SubresourceStrategy } from '../../../api/strategy.js';
+import type { FieldError } from '../../../api/field-errors.js';
+import { fieldPath, forbidden, invalid, required } from '../../../api/field-errors.js';
+import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
+import { compareQuantities } from '../../../api/quantity.js';
+import { statusSubresource } from '../../status-subresource.js';
+import { specDiff } from '../pod/update.js';
+import { resourceListEntries, validateBasicResource } from '../resourcequota/resource-quantities.js';
+import { validateClaimSpec } from '../pod-spec/claim-template.js';
+import { setClaimSpecDefaults } from '../pod-spec/defaults.js';
+import { decodeResourceList, readQuantity } from '../pod-spec/quantities.js';
+import { semanticEqual } from '../pod-spec/semantic-equal.js';
+import type { PersistentVolumeClaimSpec as ClaimSpec, PodSpec, ResourceList, TypedObjectReference } from '../pod-spec/types.js';
+
+const spec = (obj: ApiObject): ClaimSpec => (obj.spec ?? {}) as ClaimSpec;
+
+/** The beta annotation that named a claim's class before spec.storageClassName. */
+function storageClassAnnotation(domain: ApiDomain): string {
+  return `volume.beta.${domain.labelPrefix}/storage-class`;
+}
+
+function defaultPhase(obj: ApiObject): void {
+  const status = (obj.status ?? {}) as { phase?: string };
+  if (!status.phase) status.phase = 'Pending';
+  obj.status = status;
+}
+
+/** dataSourceRef.namespace needs CrossNamespaceVolumeDataSource (off in 1.28) unless the claim already used dataSourceRef. */
+function dropDisabledFields(next: ClaimSpec, old: ClaimSpec | undefined): void {
+  if (next.dataSourceRef?.namespace && !old?.dataSourceRef) delete next.dataSourceRef.namespace;
+}
+
+/** A dataSource that is neither a claim nor a volume snapshot is dropped, unless the stored claim had one. */
+function enforceDataSourceBackwardsCompatibility(next: ClaimSpec, old: ClaimSpec | undefined, domain: ApiDomain): void {
+  if (old?.dataSource || !next.dataSource) return;
+  const { apiGroup = '', kind } = next.dataSource;
+  const claim = kind === 'PersistentVolumeClaim' && apiGroup === '';
+  const snapshot = kind === 'VolumeSnapshot' && apiGroup === domain.group('snapshot.storage.k8s.io');
+  if (!claim && !snapshot) delete next.dataSource;
+}
+
+/** NormalizeDataSources: whichever of dataSource and dataSourceRef is set fills the other. */
+function normalizeDataSources(s: ClaimSpec): void {
+  const copy = ({ apiGroup, kind, name }: TypedObjectReference): TypedObjectReference => ({ ...(apiGroup !== undefined ? { apiGroup } : {}), kind, name });
+  if (s.dataSource && !s.dataSourceRef) s.dataSourceRef = copy(s.dataSource);
+  if (s.dataSourceRef && !s.dataSource && s.dataSourceRef.namespace === undefined) s.dataSource = copy(s.dataSourceRef);
+}
+
+function prepareSpec(obj: ApiObject, old: ApiObject | undefined, domain: ApiDomain): void {
+  const s = spec(obj);
+  const oldSpec = old ? spec(old) : undefined;
+  dropDisabledFields(s, oldSpec);
+  enforceDataSourceBackwardsCompatibility(s, oldSpec, domain);
+  normalizeDataSources(s);
+  obj.spec = s;
+}
+
+/** Specs equal as Kubernetes compares them (quantities are canonical by now), the storage request left out for bound claims. */
+function sameSpec(next: ClaimSpec, old: ClaimSpec, ignoreStorage: boolean): boolean {
+  if (!ignoreStorage) return semanticEqual(next, old);
+  const withoutStorage = (s: ClaimSpec): ClaimSpec => {
+    const { storage: _s, ...requests } = s.resources?.requests ?? {};
+    return { ...s, resources: { ...s.resources, requests } };
+  };
+  return semanticEqual(withoutStorage(next), withoutStorage(old));
+}
+
+/** ValidatePersistentVolumeClaimUpdate's own rules (the spec itself is checked by validate). */
+function validateClaimUpdate(obj: ApiObject, old: ApiObject, domain: ApiDomain): FieldError[] {
+  const errors: FieldError[] = [];
+  const annotation = storageClassAnnotation(domain);
+  const newAnnotations = obj.metadata.annotations ?? {};
+  const oldAnnotations = old.metadata.annotations ?? {};
+  const next = deepCopy(spec(obj));
+  const prev = deepCopy(spec(old));
+  // A first volumeName is the binder's to set.
+  if (!prev.volumeName) {
+    if (next.volumeName === undefined) delete prev.volumeName;
+    else prev.volumeName = next.volumeName;
+  }
+  const oldHasAnnotation = Object.hasOwn(oldAnnotations, annotation);
+  const fromAnnotation =
+    oldHasAnnotation &&
+    prev.storageClassName === undefined &&
+    next.storageClassName === oldAnnotations[annotation] &&
+    (!Object.hasOwn(newAnnotations, annotation) || newAnnotations[annotation] === oldAnnotations[annotation]);
+  if (fromAnnotation) delete next.storageClassName;
+  else {
+    if ((newAnnotations[annotation] ?? '') !== (oldAnnotations[annotation] ?? '')) {
+      errors.push(invalid(fieldPath('metadata', 'annotations', annotation), newAnnotations[annotation] ?? '', FIELD_IMMUTABLE_ERROR_MSG));
+    }
+    // A claim without a class may get one (retroactive default class), matching the annotation if any.
+    const fromUnset = next.storageClassName !== undefined && prev.storageClassName === undefined && (!oldHasAnnotation || next.storageClassName === oldAnnotations[annotation]);
+    if (fromUnset) delete next.storageClassName;
+  }
+  const bound = (obj.status as { phase?: string } | undefined)?.phase === 'Bound';
+  if (!sameSpec(next, prev, bound && next.resources?.requests !== undefined)) {
+    errors.push(
+      forbidden(
+        fieldPath('spec'),
+        `spec is immutable after creation except resources.requests for bound claims\n${specDiff(prev as PodSpec, next as PodSpec)}`,
+      ),
+    );
+  }
+  const newSize = readQuantity(spec(obj).resources?.requests?.storage);
+  const oldSize = readQuantity(spec(old).resources?.requests?.storage);
+  if (newSize && oldSize && compareQuantities(newSize, oldSize) < 0) {
+    errors.push(forbidden(fieldPath('spec', 'resources', 'requests', 'storage'), 'field can not be less than previous value'));
+  }
+  if (!jsonEqual(spec(obj).volumeMode, spec(old).volumeMode)) errors.push(invalid('volumeMode', spec(obj).volumeMode ?? null, FIELD_IMMUTABLE_ERROR_MSG));
+  return errors;
+}
+
+export const persistentVolumeClaimStrategy: Strategy = {
+  applyDefaults(obj) {
+    const s = spec(obj);
+    setClaimSpecDefaults(obj, s);
+    obj.spec = s;
+  },
+  prepareForCreate(obj, ctx) {
+    obj.status = {};
+    defaultPhase(obj);
+    prepareSpec(obj, undefined, ctx.domain);
+  },
+  prepareForUpdate(obj, old, ctx) {
+    prepareSpec(obj, old, ctx.domain);
+  },
+  validate: (obj) => validateClaimSpec(spec(obj), fieldPath('spec')),
+  validateUpdate: (obj, old, ctx) => validateClaimUpdate(obj, old, ctx.domain),
+};
+
+type ClaimStatus = { phase?: string; capacity?: ResourceList; allocatedResources?: unknown; allocatedResourceStatuses?: unknown };
+
+/**
+ * /status: only status changes; allocatedResources and allocatedResourceStatuses need
+ * RecoverVolumeExpansionFailure (off in 1.28) unless already stored; capacities may not be negative.
+ */
+export const persistentVolumeClaimStatusStrategy: SubresourceStrategy = {
+  prepareForUpdate(obj, old, ctx) {
+    const next = statusSubresource.prepareForUpdate(obj, old, ctx);
+    const status = (next.status ?? {}) as ClaimStatus;
+    const oldStatus = (old.status ?? {}) as ClaimStatus;
+    if (oldStatus.allocatedResources === undefined) delete status.allocatedResources;
+    if (oldStatus.allocatedResourceStatuses === undefined) delete status.allocatedResourceStatuses;
+    decodeResourceList(next, status.capacity);
+    next.status = status;
+    defaultPhase(next);
+    return next;
+  },
+  validateUpdate(obj) {
+    const errors: FieldError[] = [];
+    if ((spec(obj).accessModes ?? []).length === 0) errors.push(required(fieldPath('Spec', 'accessModes'), ''));
+    const capacity = ((obj.status ?? {}) as ClaimStatus).capacity;
+    for (const { path, quantity } of resourceListEntries(capacity, (n) => fieldPath('status', 'capacity').key(n))) {
+      errors.push(...validateBasicResource(quantity, path));
+    }
+    return errors;
+  },
+};
