@@ -10,12 +10,20 @@ export type Json = Record<string, unknown>;
 /** The extension stock clients (kubectl) read to find the operations and the schema of a kind. */
 export const CLIENT_GVK = 'x-kubernetes-group-version-kind';
 
+const CLIENT_PREFIX = 'x-kubernetes-';
+/**
+ * Strategic-merge-patch markers, which stock clients also read under their Kubernetes names: kubectl's
+ * client-side apply computes its patches from them (without them it would send whole merged lists,
+ * which the server merges item by item, so removed items would stay).
+ */
+const CLIENT_PATCH_MARKERS = ['patch-strategy', 'patch-merge-key'];
+
 const SOURCE_PREFIX = 'x-orch-';
 const DEFINITIONS = '#/definitions/';
 
 /** The prefix of published extension names: `x-kubernetes-` when answering as k8s.io, else `x-orch-`. */
 export function extensionPrefix(domain: ApiDomain): string {
-  return domain.domain === 'k8s.io' ? 'x-kubernetes-' : SOURCE_PREFIX;
+  return domain.domain === 'k8s.io' ? CLIENT_PREFIX : SOURCE_PREFIX;
 }
 
 /** The path of a group version below the server root: "api/v1" or "apis/<group>/<version>". */
@@ -25,8 +33,8 @@ export function gvPath(group: string, version: string): string {
 
 /**
  * A schema as published: `#/definitions/<name>` references point to `refPrefix + <name>`, `x-orch-…`
- * extensions take the domain's prefix, and group-version-kind extensions carry full group names and
- * are also published as CLIENT_GVK.
+ * extensions take the domain's prefix, group-version-kind extensions carry full group names and are
+ * also published as CLIENT_GVK, and the patch markers are also published under their client names.
  */
 export function publishSchema(node: unknown, domain: ApiDomain, refPrefix: string): unknown {
   if (Array.isArray(node)) return node.map((n) => publishSchema(n, domain, refPrefix));
@@ -39,7 +47,11 @@ export function publishSchema(node: unknown, domain: ApiDomain, refPrefix: strin
       const gvks = (v as Json[]).map((g) => ({ ...g, group: domain.group(String(g.group)) }));
       out[`${prefix}group-version-kind`] = gvks;
       out[CLIENT_GVK] = gvks;
-    } else if (k.startsWith(SOURCE_PREFIX)) out[`${prefix}${k.slice(SOURCE_PREFIX.length)}`] = publishSchema(v, domain, refPrefix);
+    } else if (k.startsWith(SOURCE_PREFIX)) {
+      const name = k.slice(SOURCE_PREFIX.length);
+      out[`${prefix}${name}`] = publishSchema(v, domain, refPrefix);
+      if (CLIENT_PATCH_MARKERS.includes(name)) out[`${CLIENT_PREFIX}${name}`] = v;
+    }
     else out[k] = publishSchema(v, domain, refPrefix);
   }
   return out;
@@ -72,6 +84,8 @@ export interface ResourcePath {
 
 const str = (name: string): QueryParam => ({ name, type: 'string' });
 const WRITE = ['dryRun', 'fieldManager', 'fieldValidation', 'pretty'].map(str);
+/** PATCH takes the write parameters and, for apply, force. */
+const PATCH_QUERY: QueryParam[] = [...WRITE, { name: 'force', type: 'boolean' }];
 const LIST: QueryParam[] = [
   { name: 'allowWatchBookmarks', type: 'boolean' },
   str('continue'),
@@ -109,7 +123,7 @@ export function resourcePaths(def: ResourceDef): ResourcePath[] {
       operations: [
         GET,
         PUT,
-        { method: 'patch', action: 'patch', query: [...WRITE, { name: 'force', type: 'boolean' }], body: 'patch' },
+        { method: 'patch', action: 'patch', query: PATCH_QUERY, body: 'patch' },
         { method: 'delete', action: 'delete', query: [str('dryRun'), { name: 'gracePeriodSeconds', type: 'integer' }, str('propagationPolicy')] },
       ],
     },
@@ -119,7 +133,7 @@ export function resourcePaths(def: ResourceDef): ResourcePath[] {
       operations: [
         { ...GET, subresource: sub },
         { ...PUT, subresource: sub },
-        { method: 'patch', action: 'patch', query: WRITE, body: 'patch', subresource: sub } as const,
+        { method: 'patch', action: 'patch', query: PATCH_QUERY, body: 'patch', subresource: sub } as const,
       ],
     })),
   ];

@@ -2,10 +2,14 @@ import * as status from '../../api/status.js';
 import type { RequestScope } from './scope.js';
 import { respond } from './scope.js';
 import { readObjectBody } from './read-object-body.js';
+import { newRequestFieldManager, trackUpdate } from '../../fieldmanager/request-field-manager.js';
+import { parseFieldManagerOptions } from '../../fieldmanager/write-options.js';
 
-/** POST: decode, create, 201 with the stored object (also for dryRun). */
+/** POST: decode, create (recording the creator's fields), 201 with the stored object (also for dryRun). */
 export async function handleCreate(s: RequestScope): Promise<void> {
   if (s.info.name) throw status.methodNotAllowed();
+  const { manager } = parseFieldManagerOptions(s.query, s.req.headers['user-agent'], s.api.table.domain.metaGroup, 'CreateOptions');
   const object = await readObjectBody(s);
-  respond(s, 201, await s.store.create(s.ctx, object));
+  const trackFields = trackUpdate(newRequestFieldManager(s.store, s.api.definitions, s.ctx), manager);
+  respond(s, 201, await s.store.create(s.ctx, object, { trackFields }));
 }

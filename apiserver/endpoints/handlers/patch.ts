@@ -1,10 +1,13 @@
-/** PATCH: JSON patch, merge patch and strategic merge patch, re-validated like an update. */
+/** PATCH: JSON patch, merge patch, strategic merge patch and apply, re-validated like an update. */
 import type { ApiObject } from '../../api/object.js';
 import * as status from '../../api/status.js';
 import { applyJsonPatch, PatchError } from '../../patch/json-patch.js';
 import { applyMergePatch } from '../../patch/merge-patch.js';
 import { applyStrategicMergePatch } from '../../patch/strategic-merge-patch.js';
 import { newPatchSchemaFromDefinitions } from '../../patch/patch-meta-from-schema.js';
+import { APPLY_PATCH_TYPE, applyPatch } from '../../patch/apply.js';
+import { keepAppliedFields, newRequestFieldManager, trackUpdate } from '../../fieldmanager/request-field-manager.js';
+import { parseFieldManagerOptions } from '../../fieldmanager/write-options.js';
 import { decodeObject, parseDocument, parseFieldValidation, readBody } from '../body.js';
 import { mediaType } from '../negotiation.js';
 import type { RequestScope } from './scope.js';
@@ -14,6 +17,7 @@ export const PATCH_CONTENT_TYPES = [
   'application/json-patch+json',
   'application/merge-patch+json',
   'application/strategic-merge-patch+json',
+  APPLY_PATCH_TYPE,
 ];
 
 function patchError(s: RequestScope, err: unknown): unknown {
@@ -27,9 +31,28 @@ function patchError(s: RequestScope, err: unknown): unknown {
 export async function handlePatch(s: RequestScope): Promise<void> {
   const type = mediaType(s.req.headers['content-type']);
   if (!PATCH_CONTENT_TYPES.includes(type)) throw status.unsupportedMediaType(type, PATCH_CONTENT_TYPES);
+  const isApply = type === APPLY_PATCH_TYPE;
+  const { manager, force } = parseFieldManagerOptions(s.query, s.req.headers['user-agent'], s.api.table.domain.metaGroup, 'PatchOptions', isApply);
   const validation = parseFieldValidation(s.query.get('fieldValidation'));
   const raw = await readBody(s.req, s.api.maxRequestBytes);
-  const { value: patch, duplicateFields } = parseDocument(raw, 'application/json');
+  const { value: patch, duplicateFields } = parseDocument(raw, isApply ? type : 'application/json');
+  const fm = newRequestFieldManager(s.store, s.api.definitions, s.ctx, s.info.subresource);
+  if (isApply) {
+    // Apply creates a missing object (201) and needs no prior read; a resourceVersion it sends is a precondition.
+    let applied: ApiObject | undefined;
+    const { object, created } = await s.store.update(
+      s.ctx,
+      s.info.name,
+      (old) => {
+        const r = applyPatch(fm, old, patch, { manager, force, validation, duplicateFields });
+        s.warnings.splice(0, s.warnings.length, ...r.warnings);
+        return (applied = r.object);
+      },
+      { subresource: s.info.subresource, allowCreate: true, trackFields: keepAppliedFields(() => applied!) },
+    );
+    respond(s, created ? 201 : 200, object);
+    return;
+  }
 
   const apply = (old: ApiObject): unknown => {
     try {
@@ -55,7 +78,7 @@ export async function handlePatch(s: RequestScope): Promise<void> {
       s.warnings.splice(0, s.warnings.length, ...decoded.warnings);
       return decoded.object;
     },
-    { subresource: s.info.subresource },
+    { subresource: s.info.subresource, trackFields: trackUpdate(fm, manager) },
   );
   respond(s, 200, object);
 }

@@ -1,10 +1,14 @@
 import type { RequestScope } from './scope.js';
 import { respond } from './scope.js';
 import { readObjectBody } from './read-object-body.js';
+import { newRequestFieldManager, trackUpdate } from '../../fieldmanager/request-field-manager.js';
+import { parseFieldManagerOptions } from '../../fieldmanager/write-options.js';
 
-/** PUT of an object or a subresource: 200, or 201 when it created the object. */
+/** PUT of an object or a subresource (recording the writer's fields): 200, or 201 when it created the object. */
 export async function handleUpdate(s: RequestScope): Promise<void> {
+  const { manager } = parseFieldManagerOptions(s.query, s.req.headers['user-agent'], s.api.table.domain.metaGroup, 'UpdateOptions');
   const object = await readObjectBody(s);
-  const { object: stored, created } = await s.store.update(s.ctx, s.info.name, () => object, { subresource: s.info.subresource });
+  const trackFields = trackUpdate(newRequestFieldManager(s.store, s.api.definitions, s.ctx, s.info.subresource), manager);
+  const { object: stored, created } = await s.store.update(s.ctx, s.info.name, () => object, { subresource: s.info.subresource, trackFields });
   respond(s, created ? 201 : 200, stored);
 }

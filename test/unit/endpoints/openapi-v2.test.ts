@@ -122,7 +122,7 @@ describe('the OpenAPI v2 document', () => {
       'x-kubernetes-action': 'post',
     });
     const patch = orchDoc.paths['/api/v1/namespaces/{namespace}/configmaps/{name}'].patch;
-    assert.deepEqual(patch.consumes, ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
+    assert.deepEqual(patch.consumes, ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']);
     assert.deepEqual(patch.parameters[0], { name: 'body', in: 'body', required: true, schema: { type: 'object' } });
     assert.deepEqual(
       patch.parameters.slice(1).map((p: Json) => `${p.name}:${p.type}`),

@@ -1,0 +1,114 @@
+/**
+ * metadata.managedFields ↔ the field sets ownership works on. Each entry is keyed by its manager
+ * identifier: the entry's manager, operation, subresource and (for updates only, so an applier keeps
+ * one entry across versions) apiVersion, as the JSON Kubernetes builds it. Entries come out sorted:
+ * Apply before Update, then by time, manager, apiVersion and subresource.
+ */
+import type { ManagedFieldsEntry } from '../api/object-meta.js';
+import { fieldsToSet, setToFields } from './fields-v1.js';
+import type { ManagedFieldSets } from './updater.js';
+
+/** The owned fields and, per manager, the time of its last change (RFC 3339; absent for none). */
+export interface Managed {
+  fields: ManagedFieldSets;
+  times: Map<string, string | undefined>;
+}
+
+export function emptyManaged(): Managed {
+  return { fields: new Map(), times: new Map() };
+}
+
+export const OPERATION_APPLY = 'Apply';
+export const OPERATION_UPDATE = 'Update';
+
+/** The fields of an entry that make up its identifier, in Kubernetes' JSON order. */
+interface ManagerIdentity {
+  manager?: string;
+  operation?: string;
+  apiVersion?: string;
+  subresource?: string;
+}
+
+/** A manager identifier: the entry without its fields, time and (for Apply) apiVersion, as JSON. */
+export function managerIdentifier(entry: ManagerIdentity): string {
+  const id: ManagerIdentity = {};
+  if (entry.manager) id.manager = entry.manager;
+  if (entry.operation) id.operation = entry.operation;
+  if (entry.apiVersion && entry.operation !== OPERATION_APPLY) id.apiVersion = entry.apiVersion;
+  if (entry.subresource) id.subresource = entry.subresource;
+  return JSON.stringify(id);
+}
+
+/** The identity fields of a manager identifier. */
+export function parseManagerIdentifier(id: string): ManagerIdentity {
+  try {
+    const v = JSON.parse(id) as unknown;
+    return typeof v === 'object' && v !== null ? (v as ManagerIdentity) : { manager: id };
+  } catch {
+    return { manager: id };
+  }
+}
+
+/** Thrown for managedFields that cannot be decoded. */
+export class ManagedFieldsError extends Error {}
+
+/** Decodes metadata.managedFields; any invalid entry makes the whole list invalid. */
+export function decodeManagedFields(entries: unknown): Managed {
+  const managed = emptyManaged();
+  if (entries === undefined || entries === null) return managed;
+  if (!Array.isArray(entries)) throw new ManagedFieldsError('managedFields must be a list');
+  entries.forEach((raw, i) => {
+    const e = (typeof raw === 'object' && raw !== null ? raw : {}) as ManagedFieldsEntry;
+    if (e.operation !== OPERATION_APPLY && e.operation !== OPERATION_UPDATE) throw new ManagedFieldsError('operation must be `Apply` or `Update`');
+    if (!e.apiVersion) throw new ManagedFieldsError('apiVersion must not be empty');
+    if (!e.fieldsType) throw new ManagedFieldsError(`missing fieldsType in managed fields entry ${i}`);
+    if (e.fieldsType !== 'FieldsV1') throw new ManagedFieldsError(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
+    const id = managerIdentifier(e);
+    let set;
+    try {
+      set = fieldsToSet(e.fieldsV1 ?? {});
+    } catch (err) {
+      throw new ManagedFieldsError(`error decoding versioned set from entry ${i}: ${(err as Error).message}`);
+    }
+    managed.fields.set(id, { set, apiVersion: e.apiVersion, applied: e.operation === OPERATION_APPLY });
+    managed.times.set(id, e.time);
+  });
+  return managed;
+}
+
+/** The entries of metadata.managedFields, sorted; undefined when nobody owns anything. */
+export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | undefined {
+  if (managed.fields.size === 0) return undefined;
+  const entries: ManagedFieldsEntry[] = [];
+  for (const [id, vs] of managed.fields) {
+    const identity = parseManagerIdentifier(id);
+    const entry: ManagedFieldsEntry = {};
+    if (identity.manager) entry.manager = identity.manager;
+    entry.operation = vs.applied ? OPERATION_APPLY : (identity.operation ?? OPERATION_UPDATE);
+    entry.apiVersion = vs.apiVersion;
+    const time = managed.times.get(id);
+    if (time) entry.time = time;
+    entry.fieldsType = 'FieldsV1';
+    entry.fieldsV1 = setToFields(vs.set);
+    if (identity.subresource) entry.subresource = identity.subresource;
+    entries.push(entry);
+  }
+  return entries.sort(compareEntries);
+}
+
+function seconds(time: string | undefined): number {
+  const t = time ? Date.parse(time) : NaN;
+  return Number.isNaN(t) ? 0 : Math.floor(t / 1000);
+}
+
+const cmp = (a = '', b = ''): number => (a === b ? 0 : a < b ? -1 : 1);
+
+function compareEntries(p: ManagedFieldsEntry, q: ManagedFieldsEntry): number {
+  return (
+    cmp(p.operation, q.operation) ||
+    seconds(p.time) - seconds(q.time) ||
+    cmp(p.manager, q.manager) ||
+    cmp(p.apiVersion, q.apiVersion) ||
+    cmp(p.subresource, q.subresource)
+  );
+}

@@ -1,0 +1,164 @@
+/**
+ * One step of a field path, as structured-merge-diff names them: a struct field or map key, a list
+ * item by its key fields (associative lists), by its value (sets), or by its index (atomic lists).
+ * Each element carries its one canonical text, `id`: its FieldsV1 key (`f:name`, `k:{"port":80}`,
+ * `v:"x"`, `i:0`), which identifies it in field sets.
+ */
+
+export type PathElement =
+  | { readonly kind: 'field'; readonly id: string; readonly name: string }
+  | { readonly kind: 'key'; readonly id: string; readonly fields: readonly (readonly [string, unknown])[] }
+  | { readonly kind: 'value'; readonly id: string; readonly value: unknown }
+  | { readonly kind: 'index'; readonly id: string; readonly index: number };
+
+export type Path = readonly PathElement[];
+
+/** JSON with object keys sorted, so equal values have one text. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+export const fieldElement = (name: string): PathElement => ({ kind: 'field', id: `f:${name}`, name });
+
+export const indexElement = (index: number): PathElement => ({ kind: 'index', id: `i:${index}`, index });
+
+export const valueElement = (value: unknown): PathElement => ({ kind: 'value', id: `v:${canonicalJson(value)}`, value });
+
+/** A key element; its fields are sorted by name, as the FieldsV1 encoding requires. */
+export function keyElement(fields: (readonly [string, unknown])[]): PathElement {
+  const sorted = [...fields].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return { kind: 'key', id: `k:{${sorted.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`, fields: sorted };
+}
+
+/** Thrown for a FieldsV1 key that does not parse. */
+export class PathElementError extends Error {}
+
+/** The element of a FieldsV1 key; undefined for a prefix this version does not know (ignored, as Kubernetes does). */
+export function deserializeElement(key: string): PathElement | undefined {
+  const prefix = key.slice(0, 2);
+  const rest = key.slice(2);
+  if (prefix === 'f:') return fieldElement(rest);
+  if (prefix === 'i:') {
+    if (!/^-?\d+$/.test(rest)) throw new PathElementError(`invalid index in ${JSON.stringify(key)}`);
+    return indexElement(Number(rest));
+  }
+  if (prefix !== 'k:' && prefix !== 'v:') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(rest);
+  } catch (err) {
+    throw new PathElementError(`${prefix === 'k:' ? 'key' : 'value'} in ${JSON.stringify(key)}: ${(err as Error).message}`);
+  }
+  if (prefix === 'v:') return valueElement(value);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new PathElementError(`key in ${JSON.stringify(key)} is not an object`);
+  return keyElement(Object.entries(value));
+}
+
+const KIND_ORDER = { field: 0, key: 1, value: 2, index: 3 } as const;
+
+function typeRank(v: unknown): number {
+  if (typeof v === 'number') return 0;
+  if (typeof v === 'string') return 1;
+  if (typeof v === 'boolean') return 2;
+  if (Array.isArray(v)) return 3;
+  if (v !== null && typeof v === 'object') return 4;
+  return 5;
+}
+
+/** structured-merge-diff's value order: numbers < strings < booleans < lists < maps < null. */
+export function compareValues(a: unknown, b: unknown): number {
+  const ra = typeRank(a);
+  const rb = typeRank(b);
+  if (ra !== rb) return ra - rb;
+  switch (ra) {
+    case 0:
+      return (a as number) - (b as number);
+    case 1:
+      return a === b ? 0 : (a as string) < (b as string) ? -1 : 1;
+    case 2:
+      return Number(a) - Number(b);
+    case 3: {
+      const la = a as unknown[];
+      const lb = b as unknown[];
+      for (let i = 0; i < Math.min(la.length, lb.length); i++) {
+        const c = compareValues(la[i], lb[i]);
+        if (c) return c;
+      }
+      return la.length - lb.length;
+    }
+    case 4: {
+      const ea = Object.entries(a as object).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+      const eb = Object.entries(b as object).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+      for (let i = 0; i < Math.min(ea.length, eb.length); i++) {
+        if (ea[i][0] !== eb[i][0]) return ea[i][0] < eb[i][0] ? -1 : 1;
+        const c = compareValues(ea[i][1], eb[i][1]);
+        if (c) return c;
+      }
+      return ea.length - eb.length;
+    }
+    default:
+      return 0;
+  }
+}
+
+/** The order of elements in a set: fields, then keys, values, indexes; each by its content. */
+export function compareElements(a: PathElement, b: PathElement): number {
+  if (a.kind !== b.kind) return KIND_ORDER[a.kind] - KIND_ORDER[b.kind];
+  switch (a.kind) {
+    case 'field': {
+      const n = (b as typeof a).name;
+      return a.name === n ? 0 : a.name < n ? -1 : 1;
+    }
+    case 'key': {
+      const bf = (b as typeof a).fields;
+      for (let i = 0; ; i++) {
+        if (i >= a.fields.length || i >= bf.length) return a.fields.length - bf.length;
+        if (a.fields[i][0] !== bf[i][0]) return a.fields[i][0] < bf[i][0] ? -1 : 1;
+        const c = compareValues(a.fields[i][1], bf[i][1]);
+        if (c) return c;
+      }
+    }
+    case 'value':
+      return compareValues(a.value, (b as typeof a).value);
+    case 'index':
+      return a.index - (b as typeof a).index;
+  }
+}
+
+/** A value as structured-merge-diff prints it in paths: strings quoted, maps as {k=v;…}. */
+function valueString(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(valueString).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${k}=${valueString(x)}`)
+      .join(';')}}`;
+  }
+  return String(v);
+}
+
+/** A path as Kubernetes prints it in conflicts: `.spec.ports[port=80,protocol="TCP"].name`. */
+export function pathString(path: Path): string {
+  return path
+    .map((pe) => {
+      switch (pe.kind) {
+        case 'field':
+          return `.${pe.name}`;
+        case 'key':
+          return `[${pe.fields.map(([k, v]) => `${k}=${valueString(v)}`).join(',')}]`;
+        case 'value':
+          return `[=${valueString(pe.value)}]`;
+        case 'index':
+          return `[${pe.index}]`;
+      }
+    })
+    .join('');
+}

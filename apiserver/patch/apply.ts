@@ -1,0 +1,45 @@
+/**
+ * application/apply-patch+yaml (server-side apply) as a patch type: the body, one YAML or JSON
+ * document, is the applier's full intent for the fields it manages; the field manager merges it into
+ * the live object (or an empty one, to create it). Keys given twice are reported as fieldValidation
+ * says, after the apply, as Kubernetes does.
+ */
+import type { ApiObject } from '../api/object.js';
+import { isPlainObject } from '../api/object.js';
+import * as status from '../api/status.js';
+import type { FieldValidation } from '../endpoints/body.js';
+import type { FieldManager } from '../fieldmanager/field-manager.js';
+
+export const APPLY_PATCH_TYPE = 'application/apply-patch+yaml';
+
+export interface ApplyOptions {
+  manager: string;
+  force: boolean;
+  validation: FieldValidation;
+  /** Paths of keys the body held twice. */
+  duplicateFields: string[];
+}
+
+export interface AppliedObject {
+  object: ApiObject;
+  /** Warnings for the response. */
+  warnings: string[];
+}
+
+/** Go's name of a JSON value's type, as its decoding error names it. */
+function jsonTypeName(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (v === null) return 'null';
+  return typeof v === 'boolean' ? 'bool' : typeof v;
+}
+
+/** The object the applier's configuration makes of `live` (null: the object is created). */
+export function applyPatch(fm: FieldManager, live: ApiObject | null, body: unknown, o: ApplyOptions): AppliedObject {
+  if (!isPlainObject(body)) {
+    throw status.badRequest(`error decoding YAML: json: cannot unmarshal ${jsonTypeName(body)} into Go value of type map[string]interface {}`);
+  }
+  const object = fm.apply(live, body as ApiObject, o.manager, o.force);
+  const duplicates = o.duplicateFields.map((f) => `duplicate field "${f}"`);
+  if (o.validation === 'Strict' && duplicates.length) throw status.badRequest(`error strict decoding YAML: ${duplicates.join(', ')}`);
+  return { object, warnings: o.validation === 'Warn' ? duplicates : [] };
+}
