@@ -143,7 +143,8 @@ async function main(): Promise<void> {
   let backoffMs = 1000;
   const runControllerManager = (): void => {
     const startedAt = Date.now();
-    controllerManager = startNode(CONTROLLER_MANAGER, ['--kubeconfig', kubeconfigFile]);
+    // Its /healthz and /metrics port is picked free (and logged), so several clusters fit on one host.
+    controllerManager = startNode(CONTROLLER_MANAGER, ['--kubeconfig', kubeconfigFile, '--secure-port=0', '--cert-dir', join(flags.dataDir, 'controller-manager')]);
     controllerManager.on('exit', (code, signal) => {
       if (stopping || code === 0) return;
       if (Date.now() - startedAt >= STABLE_RUN_MS) backoffMs = 1000;

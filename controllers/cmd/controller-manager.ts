@@ -1,26 +1,41 @@
 #!/usr/bin/env node
 /**
- * orch-controller-manager: a placeholder until controllers exist. It accepts --kubeconfig (the
- * cluster to manage), says there is nothing to run, and exits 0.
+ * orch-controller-manager: parses the command line and runs the controller manager until SIGTERM or
+ * SIGINT. Exit codes: 0 after a clean stop or --help, 1 when it fails or loses its leader lease (so
+ * that a supervisor restarts it as a candidate), 2 for a bad command line.
  */
-const USAGE = 'usage: orch-controller-manager [--kubeconfig FILE]\n';
+import { helpRequested, OptionsError, parseOptions, usage, type ControllerManagerOptions } from '../app/options.js';
 
 const argv = process.argv.slice(2);
-for (let i = 0; i < argv.length; i++) {
-  const arg = argv[i];
-  if (arg === '--help' || arg === '-h') {
-    process.stdout.write(USAGE);
+let options: ControllerManagerOptions;
+try {
+  if (helpRequested(argv)) {
+    process.stdout.write(usage());
     process.exit(0);
   }
-  if (arg === '--kubeconfig') i++;
-  const problem =
-    arg === '--kubeconfig' ? (i < argv.length ? undefined : 'flag needs an argument: --kubeconfig')
-    : arg.startsWith('--kubeconfig=') ? undefined
-    : arg.startsWith('-') ? `unknown flag: ${arg.split('=')[0]}`
-    : `unexpected argument ${JSON.stringify(arg)}`;
-  if (problem) {
-    process.stderr.write(`orch-controller-manager: ${problem}\n${USAGE}`);
-    process.exit(2);
-  }
+  options = parseOptions(argv);
+} catch (err) {
+  if (!(err instanceof OptionsError)) throw err;
+  process.stderr.write(`orch-controller-manager: ${err.message}\n`);
+  process.exit(2);
 }
-process.stdout.write('orch-controller-manager: no controllers yet (see the controller-manager issue)\n');
+
+try {
+  const { runControllerManager } = await import('../app/controller-manager.js');
+  const manager = await runControllerManager(options);
+  const stop = (): void => {
+    manager.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        process.stderr.write(`orch-controller-manager: shutdown failed: ${(err as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  if ((await manager.done) === 'lost') process.exit(1);
+} catch (err) {
+  process.stderr.write(`orch-controller-manager: ${(err as Error).message}\n`);
+  process.exit(1);
+}

@@ -2,14 +2,13 @@
 import { isPlainObject } from '../../api/object.js';
 import * as status from '../../api/status.js';
 import type { DeleteOptions } from '../../registry/delete-options.js';
+import { validatePropagation } from '../../registry/deletion-propagation.js';
 import { listObjects } from '../../registry/list.js';
 import { parseDocument, readBody } from '../body.js';
 import { mediaType } from '../negotiation.js';
 import type { RequestScope } from './scope.js';
 import { respond } from './scope.js';
 import { boolParam, intParam, parseListQuery } from './query.js';
-
-const PROPAGATION = ['Orphan', 'Background', 'Foreground'];
 
 async function deleteOptions(s: RequestScope): Promise<DeleteOptions> {
   const raw = await readBody(s.req, s.api.maxRequestBytes);
@@ -27,12 +26,8 @@ async function deleteOptions(s: RequestScope): Promise<DeleteOptions> {
   if (orphan !== undefined) opts.orphanDependents = orphan;
   const policy = s.query.get('propagationPolicy');
   if (policy) opts.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
-  if (opts.propagationPolicy !== undefined && !PROPAGATION.includes(opts.propagationPolicy)) {
-    throw status.badRequest(`propagationPolicy: Unsupported value: "${opts.propagationPolicy}": supported values: "Foreground", "Background", "Orphan"`);
-  }
-  if (opts.orphanDependents !== undefined && opts.propagationPolicy !== undefined) {
-    throw status.badRequest('propagationPolicy: Invalid value: "' + opts.propagationPolicy + '": orphanDependents and deletionPropagation cannot be both set');
-  }
+  const propagationErrors = validatePropagation(opts);
+  if (propagationErrors.length) throw status.invalid({ group: s.api.table.domain.metaGroup, kind: 'DeleteOptions' }, '', propagationErrors);
   if (opts.dryRun?.length) {
     for (const v of opts.dryRun) if (v !== 'All') throw status.badRequest(`dryRun: Unsupported value: "${v}": supported values: "All"`);
     s.ctx.dryRun = true;

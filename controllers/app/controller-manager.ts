@@ -1,0 +1,163 @@
+/**
+ * One orch-controller-manager: a client from the kubeconfig, /healthz and /metrics on its own port,
+ * leader election on a Lease (unless disabled), and — only while leading — the shared informers and
+ * the enabled controllers. Losing the lease stops the controllers and ends the run with 'lost' (the
+ * command then exits non-zero, as kube-controller-manager does, and is restarted).
+ */
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { newApiDomain } from '../../apiserver/api/domain.js';
+import { newHealthChecks } from '../../apiserver/server/health.js';
+import { newLogger, type Logger } from '../../apiserver/server/logger.js';
+import { ApiClient } from '../client/api-client.js';
+import { discoverResources } from '../client/discovery.js';
+import { InformerFactory } from '../informers/informer-factory.js';
+import { LeaderElector } from '../leaderelection/leader-elector.js';
+import { LeaseLock } from '../leaderelection/lease-lock.js';
+import { WorkQueue } from '../workqueue/work-queue.js';
+import { GarbageCollector } from '../garbagecollector/garbage-collector.js';
+import { NamespaceController } from '../namespace/namespace-controller.js';
+import { RootCaCertPublisher } from '../rootcacertpublisher/publisher.js';
+import { ServiceAccountsController } from '../serviceaccount/serviceaccounts-controller.js';
+import type { Controller, ControllerContext } from './controller-context.js';
+import { enabledControllers } from './controller-names.js';
+import { newControllerManagerMetrics } from './metrics.js';
+import type { ControllerManagerOptions } from './options.js';
+import { serveHealthAndMetrics } from './serving.js';
+
+/** Settings that are not flags (tests). */
+export interface RunSettings {
+  logger?: Logger;
+  /** Kubernetes waits 5s after seeing a namespace deletion before acting on it. */
+  namespaceDeletionGracePeriodMs?: number;
+  /** How often the garbage collector reads discovery again (30s). */
+  gcSyncPeriodMs?: number;
+}
+
+export interface RunningControllerManager {
+  /** The /healthz and /metrics port. */
+  port: number;
+  identity: string;
+  isLeader(): boolean;
+  /** Resolves 'lost' when leadership was lost, 'stopped' after stop(). */
+  done: Promise<'lost' | 'stopped'>;
+  stop(): Promise<void>;
+}
+
+/** Builds the enabled controllers over one context. */
+function newControllers(names: string[], ctx: ControllerContext, opts: ControllerManagerOptions, settings: RunSettings): Map<string, Controller> {
+  const all = new Map<string, Controller>();
+  for (const name of names) {
+    switch (name) {
+      case 'garbage-collector-controller':
+        all.set(name, new GarbageCollector(ctx, { workers: opts.concurrentGcSyncs, syncPeriodMs: settings.gcSyncPeriodMs }));
+        break;
+      case 'namespace-controller':
+        all.set(name, new NamespaceController(ctx, {
+          workers: opts.concurrentNamespaceSyncs,
+          resyncPeriodMs: opts.namespaceSyncPeriodMs,
+          deletionGracePeriodMs: settings.namespaceDeletionGracePeriodMs,
+        }));
+        break;
+      case 'root-ca-certificate-publisher-controller':
+        all.set(name, new RootCaCertPublisher(ctx, ctx.rootCaPem!));
+        break;
+      case 'serviceaccount-controller':
+        all.set(name, new ServiceAccountsController(ctx));
+        break;
+    }
+  }
+  return all;
+}
+
+export async function runControllerManager(opts: ControllerManagerOptions, settings: RunSettings = {}): Promise<RunningControllerManager> {
+  const logger = settings.logger ?? newLogger({ logLevel: opts.logLevel });
+  const domain = newApiDomain(opts.apiDomain);
+  const names = enabledControllers(opts.controllers);
+  const client = ApiClient.fromKubeconfig(opts.kubeconfig, { domain, userAgent: 'orch-controller-manager' });
+  const rootCaPem = opts.rootCaFile ? readFileSync(opts.rootCaFile, 'utf8') : client.config.cluster.caPem;
+  if (names.includes('root-ca-certificate-publisher-controller') && !rootCaPem) {
+    throw new Error('root-ca-certificate-publisher-controller: no root CA: pass --root-ca-file or use a kubeconfig with certificate-authority data');
+  }
+  const metrics = newControllerManagerMetrics();
+  const health = newHealthChecks();
+  const serving = await serveHealthAndMetrics({ bindAddress: opts.bindAddress, port: opts.securePort, certDir: opts.certDir, health, metrics });
+  logger.info('serving securely', { address: opts.bindAddress, port: serving.port, controllers: names });
+
+  /** Runs informers and controllers until `signal` aborts. */
+  const runControllers = async (signal: AbortSignal): Promise<void> => {
+    const resyncPeriodMs = opts.minResyncPeriodMs * (1 + Math.random());
+    const informers = new InformerFactory(client, { resyncPeriodMs, logger });
+    const ctx: ControllerContext = {
+      client,
+      informers,
+      domain,
+      logger,
+      rootCaPem,
+      discover: () => discoverResources(client),
+      newQueue: (name, queueOpts) => new WorkQueue({ ...queueOpts, metrics: metrics.queue(name) }),
+    };
+    const controllers = newControllers(names, ctx, opts, settings);
+    informers.start();
+    await Promise.all(
+      [...controllers].map(async ([name, controller]) => {
+        logger.info('started controller', { controller: name });
+        try {
+          await controller.run(signal);
+        } catch (err) {
+          logger.error('controller failed', { controller: name, error: (err as Error).message });
+        }
+      }),
+    );
+    await informers.stop();
+  };
+
+  const stop = new AbortController();
+  const identity = `${hostname()}_${randomUUID()}`;
+  let elector: LeaderElector | undefined;
+  let done: Promise<'lost' | 'stopped'>;
+  if (!opts.leaderElect) {
+    done = runControllers(stop.signal).then(() => 'stopped' as const);
+  } else {
+    const leaseName = opts.leaseName || `${domain.systemNamespace.replace(/-system$/, '')}-controller-manager`;
+    const lock = new LeaseLock(client, domain, opts.leaseNamespace || domain.systemNamespace, leaseName, identity);
+    let running: Promise<void> = Promise.resolve();
+    elector = new LeaderElector({
+      lock,
+      leaseDurationMs: opts.leaseDurationMs,
+      renewDeadlineMs: opts.renewDeadlineMs,
+      retryPeriodMs: opts.retryPeriodMs,
+      releaseOnCancel: true,
+      logger,
+      callbacks: {
+        onStartedLeading: (signal) => {
+          metrics.setLeading(leaseName, true);
+          running = runControllers(signal);
+        },
+        onStoppedLeading: () => metrics.setLeading(leaseName, false),
+        onNewLeader: (leader) => logger.info('new leader elected', { lease: lock.describe(), leader, me: leader === identity }),
+      },
+    });
+    metrics.setLeading(leaseName, false);
+    done = elector.run(stop.signal).then(async () => {
+      await running;
+      if (stop.signal.aborted) return 'stopped';
+      logger.error('leaderelection lost', { lease: lock.describe(), identity });
+      return 'lost';
+    });
+  }
+
+  return {
+    port: serving.port,
+    identity,
+    isLeader: () => (elector ? elector.isLeader() : true),
+    done,
+    async stop() {
+      stop.abort();
+      await done;
+      await serving.close();
+      client.close();
+    },
+  };
+}

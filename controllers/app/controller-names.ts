@@ -1,0 +1,45 @@
+/**
+ * The controllers orch-controller-manager knows, by kube-controller-manager's names (with their
+ * older aliases), and which ones --controllers enables: entries are read in order and the first that
+ * names a controller (`name` or `-name`) decides; otherwise `*` enables the default-on ones.
+ */
+
+export interface ControllerName {
+  /** Canonical name, e.g. "namespace-controller". */
+  name: string;
+  aliases: string[];
+  /** Enabled by `*`. */
+  defaultOn: boolean;
+}
+
+export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
+  { name: 'garbage-collector-controller', aliases: ['garbagecollector'], defaultOn: true },
+  { name: 'namespace-controller', aliases: ['namespace'], defaultOn: true },
+  { name: 'root-ca-certificate-publisher-controller', aliases: ['root-ca-cert-publisher'], defaultOn: true },
+  { name: 'serviceaccount-controller', aliases: ['serviceaccount'], defaultOn: true },
+];
+
+function canonical(name: string): string | undefined {
+  return KNOWN_CONTROLLERS.find((c) => c.name === name || c.aliases.includes(name))?.name;
+}
+
+/**
+ * The canonical names --controllers enables, in KNOWN_CONTROLLERS order. Throws on a name that is
+ * not known (as kube-controller-manager's validation does).
+ */
+export function enabledControllers(entries: readonly string[]): string[] {
+  const resolved = entries.map((entry) => {
+    if (entry === '*') return entry;
+    const negated = entry.startsWith('-');
+    const name = canonical(negated ? entry.slice(1) : entry);
+    if (!name) throw new Error(`${JSON.stringify(negated ? entry.slice(1) : entry)} is not in the list of known controllers`);
+    return negated ? `-${name}` : name;
+  });
+  return KNOWN_CONTROLLERS.filter((c) => {
+    for (const entry of resolved) {
+      if (entry === c.name) return true;
+      if (entry === `-${c.name}`) return false;
+    }
+    return resolved.includes('*') && c.defaultOn;
+  }).map((c) => c.name);
+}

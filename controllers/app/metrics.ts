@@ -1,0 +1,36 @@
+/**
+ * The controller manager's Prometheus metrics (prom-client): process defaults, the work queues'
+ * depth/adds/retries (client-go's workqueue_* names, labelled by queue) and whether this process leads.
+ */
+import client from 'prom-client';
+import type { QueueMetrics } from '../workqueue/work-queue.js';
+
+export interface ControllerManagerMetrics {
+  registry: client.Registry;
+  queue(name: string): QueueMetrics;
+  /** leader_election_master_status{name}: 1 while leading. */
+  setLeading(leaseName: string, leading: boolean): void;
+}
+
+export function newControllerManagerMetrics(): ControllerManagerMetrics {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+  const depth = new client.Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames: ['name'], registers: [registry] });
+  const adds = new client.Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: ['name'], registers: [registry] });
+  const retries = new client.Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames: ['name'], registers: [registry] });
+  const leading = new client.Gauge({
+    name: 'leader_election_master_status',
+    help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master.',
+    labelNames: ['name'],
+    registers: [registry],
+  });
+  return {
+    registry,
+    queue: (name) => ({
+      added: () => adds.inc({ name }),
+      depth: (n) => depth.set({ name }, n),
+      retried: () => retries.inc({ name }),
+    }),
+    setLeading: (name, on) => leading.set({ name }, on ? 1 : 0),
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * The controller manager's own HTTPS port: /healthz, /livez, /readyz (the API server's health checks
+ * handler) and /metrics, with a self-signed certificate kept in --cert-dir (or a temporary folder
+ * removed on close).
+ */
+import { createServer, type Server } from 'node:https';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { defaultServingHosts, ensureCA, ensureServingCert } from '../../apiserver/server/certs.js';
+import type { HealthChecks } from '../../apiserver/server/health.js';
+import type { ControllerManagerMetrics } from './metrics.js';
+
+export interface ServingOptions {
+  bindAddress: string;
+  /** 0 picks a free port. */
+  port: number;
+  certDir: string;
+  health: HealthChecks;
+  metrics: ControllerManagerMetrics;
+}
+
+export interface RunningServing {
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function serveHealthAndMetrics(opts: ServingOptions): Promise<RunningServing> {
+  const certDir = opts.certDir || mkdtempSync(join(tmpdir(), 'orch-controller-manager-'));
+  const ca = ensureCA(certDir);
+  const pair = ensureServingCert(certDir, ca, defaultServingHosts());
+  const server: Server = createServer({ cert: pair.certPem + ca.certPem, key: pair.keyPem }, (req, res) => {
+    if (opts.health.handle(req, res)) return;
+    if (new URL(req.url ?? '/', 'https://x').pathname === '/metrics' && req.method === 'GET') {
+      opts.metrics.registry.metrics().then(
+        (text) => {
+          res.writeHead(200, { 'Content-Type': opts.metrics.registry.contentType });
+          res.end(text);
+        },
+        (err: Error) => {
+          res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+          res.end(`${err.message}\n`);
+        },
+      );
+      return;
+    }
+    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end('404 page not found\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.bindAddress, () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      if (!opts.certDir) rmSync(certDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * client-go's SharedIndexInformer: a reflector feeding an indexed local cache, and event handlers told
+ * about every change in order. After a relist only the difference reaches the handlers: objects that
+ * appeared are added, objects whose resourceVersion changed are updated, objects that vanished are
+ * deleted (with their last known state), and a name now held by a new object (another uid) is a delete
+ * and an add. Every resync period each cached object is delivered again as
+ * an update of itself, so controllers that missed something get another chance.
+ */
+import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Logger } from '../../apiserver/server/logger.js';
+import type { ResourceClient } from '../client/api-client.js';
+import { Indexer, objectKey, type IndexFunc } from './indexer.js';
+import { Reflector, type ReflectorOptions, type ReflectorStore } from './reflector.js';
+import { sleep } from './backoff.js';
+
+export interface EventHandler {
+  onAdd?(obj: ApiObject): void;
+  onUpdate?(oldObj: ApiObject, newObj: ApiObject): void;
+  onDelete?(obj: ApiObject): void;
+}
+
+export interface InformerOptions extends ReflectorOptions {
+  /** 0 = never resync. */
+  resyncPeriodMs?: number;
+  indexers?: Record<string, IndexFunc>;
+}
+
+const SYNC_POLL_MS = 20;
+
+export class Informer implements ReflectorStore {
+  readonly indexer: Indexer;
+  private readonly handlers: EventHandler[] = [];
+  private readonly reflector: Reflector;
+  private synced = false;
+  private abort?: AbortController;
+  private running?: Promise<void>;
+  private resyncTimer?: NodeJS.Timeout;
+  private readonly logger?: Logger;
+
+  constructor(
+    readonly resource: ResourceClient,
+    private readonly opts: InformerOptions = {},
+  ) {
+    this.indexer = new Indexer(opts.indexers);
+    this.reflector = new Reflector(resource, this, opts);
+    this.logger = opts.logger;
+  }
+
+  /** Registers handlers; objects already cached are delivered to them as adds. */
+  addEventHandler(handler: EventHandler): void {
+    this.handlers.push(handler);
+    for (const obj of this.indexer.list()) this.call(handler, 'onAdd', obj);
+  }
+
+  /** True once the first list has been delivered. */
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  /** The resourceVersion the cache is at. */
+  get lastSyncResourceVersion(): string {
+    return this.reflector.lastSyncResourceVersion;
+  }
+
+  /** Starts listing and watching (once). */
+  run(): void {
+    if (this.running) return;
+    this.abort = new AbortController();
+    this.running = this.reflector.run(this.abort.signal);
+    const period = this.opts.resyncPeriodMs ?? 0;
+    if (period > 0) {
+      this.resyncTimer = setInterval(() => this.resync(), period);
+      this.resyncTimer.unref();
+    }
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.resyncTimer);
+    this.abort?.abort();
+    await this.running;
+  }
+
+  /** Resolves true once synced, false if `signal` aborts first. */
+  async waitForSync(signal?: AbortSignal): Promise<boolean> {
+    while (!this.synced) {
+      if (signal?.aborted) return false;
+      await sleep(SYNC_POLL_MS, signal);
+    }
+    return true;
+  }
+
+  private call<K extends keyof EventHandler>(handler: EventHandler, kind: K, ...args: Parameters<NonNullable<EventHandler[K]>>): void {
+    try {
+      (handler[kind] as ((...a: unknown[]) => void) | undefined)?.(...args);
+    } catch (err) {
+      this.logger?.error('event handler failed', { resource: this.opts.name, handler: kind, error: (err as Error).message });
+    }
+  }
+
+  private dispatch<K extends keyof EventHandler>(kind: K, ...args: Parameters<NonNullable<EventHandler[K]>>): void {
+    for (const h of this.handlers) this.call(h, kind, ...args);
+  }
+
+  private resync(): void {
+    for (const obj of this.indexer.list()) this.dispatch('onUpdate', obj, obj);
+  }
+
+  replace(items: ApiObject[]): void {
+    const seen = new Set<string>();
+    for (const obj of items) {
+      seen.add(objectKey(obj));
+      const old = this.indexer.set(obj);
+      if (old && old.metadata.uid !== obj.metadata.uid) {
+        this.dispatch('onDelete', old);
+        this.dispatch('onAdd', obj);
+      } else if (!old) this.dispatch('onAdd', obj);
+      else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) this.dispatch('onUpdate', old, obj);
+    }
+    for (const key of this.indexer.keys()) {
+      if (seen.has(key)) continue;
+      const gone = this.indexer.delete(key)!;
+      this.dispatch('onDelete', gone);
+    }
+    this.synced = true;
+  }
+
+  add(obj: ApiObject): void {
+    const old = this.indexer.set(obj);
+    if (old) this.dispatch('onUpdate', old, obj);
+    else this.dispatch('onAdd', obj);
+  }
+
+  update(obj: ApiObject): void {
+    this.add(obj);
+  }
+
+  delete(obj: ApiObject): void {
+    this.indexer.delete(objectKey(obj));
+    this.dispatch('onDelete', obj);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The service accounts controller: every Active namespace has a `default` ServiceAccount. A namespace
+ * is looked at when it is added or changes, and when its `default` ServiceAccount is deleted; a
+ * missing account is created (one that appeared meanwhile, or a namespace that started terminating,
+ * is not an error).
+ */
+import type { ApiObject } from '../../apiserver/api/object.js';
+import { isApiError } from '../../apiserver/api/status.js';
+import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-errors.js';
+import type { Informer } from '../informers/informer.js';
+import type { Controller, ControllerContext } from '../app/controller-context.js';
+import { runWorkers } from '../workqueue/run-workers.js';
+import type { WorkQueue } from '../workqueue/work-queue.js';
+
+/** The accounts every namespace gets. */
+export const SERVICE_ACCOUNTS_TO_ENSURE = ['default'];
+
+export class ServiceAccountsController implements Controller {
+  private readonly namespaces: Informer;
+  private readonly serviceAccounts: Informer;
+  private readonly queue: WorkQueue<string>;
+
+  constructor(private readonly ctx: ControllerContext) {
+    this.queue = ctx.newQueue('serviceaccount');
+    this.namespaces = ctx.informers.forResource({ group: '', version: 'v1', resource: 'namespaces' });
+    this.serviceAccounts = ctx.informers.forResource({ group: '', version: 'v1', resource: 'serviceaccounts' });
+    this.namespaces.addEventHandler({
+      onAdd: (ns) => this.queue.add(ns.metadata.name!),
+      onUpdate: (_old, ns) => this.queue.add(ns.metadata.name!),
+    });
+    this.serviceAccounts.addEventHandler({
+      onDelete: (sa: ApiObject) => {
+        if (SERVICE_ACCOUNTS_TO_ENSURE.includes(sa.metadata.name!)) this.queue.add(sa.metadata.namespace!);
+      },
+    });
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
+    if (!(await this.namespaces.waitForSync(signal)) || !(await this.serviceAccounts.waitForSync(signal))) return;
+    await runWorkers(this.queue, 1, (ns) => this.sync(ns), (ns, err) =>
+      this.ctx.logger.warn('ensuring service accounts failed', { namespace: ns, error: (err as Error).message }),
+    );
+  }
+
+  private async sync(namespace: string): Promise<void> {
+    const ns = this.namespaces.indexer.get(namespace);
+    if ((ns?.status as { phase?: string } | undefined)?.phase !== 'Active') return;
+    for (const name of SERVICE_ACCOUNTS_TO_ENSURE) {
+      if (this.serviceAccounts.indexer.get(`${namespace}/${name}`)) continue;
+      try {
+        await this.ctx.client.resource({ group: '', version: 'v1', resource: 'serviceaccounts' }, namespace).create({ metadata: { name } });
+      } catch (err) {
+        if (isApiError(err, 'AlreadyExists')) continue;
+        if (hasStatusCause(err, NAMESPACE_TERMINATING_CAUSE)) continue;
+        throw err;
+      }
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { helpRequested, OptionsError, parseOptions, usage } from '../../../controllers/app/options.js';
+import { enabledControllers } from '../../../controllers/app/controller-names.js';
+
+describe('orch-controller-manager options', () => {
+  it('has kube-controller-manager defaults', () => {
+    const o = parseOptions(['--kubeconfig', 'admin.kubeconfig']);
+    assert.equal(o.kubeconfig, 'admin.kubeconfig');
+    assert.deepEqual(o.controllers, ['*']);
+    assert.equal(o.leaderElect, true);
+    assert.deepEqual([o.leaseDurationMs, o.renewDeadlineMs, o.retryPeriodMs], [15_000, 10_000, 2_000]);
+    assert.deepEqual([o.securePort, o.bindAddress, o.apiDomain], [10257, '0.0.0.0', 'orch.io']);
+    assert.deepEqual([o.concurrentNamespaceSyncs, o.concurrentGcSyncs, o.namespaceSyncPeriodMs], [10, 20, 300_000]);
+    assert.equal(o.logLevel, 'info');
+  });
+
+  it('parses --flag=value, --flag value, booleans, durations and accumulating lists', () => {
+    const o = parseOptions([
+      '--kubeconfig=k',
+      '--controllers=*,-namespace',
+      '--controllers', 'serviceaccount',
+      '--leader-elect=false',
+      '--leader-elect-lease-duration=1m30s',
+      '--leader-elect-renew-deadline', '500ms',
+      '--secure-port=0',
+      '--v=4',
+    ]);
+    assert.deepEqual(o.controllers, ['*', '-namespace', 'serviceaccount']);
+    assert.equal(o.leaderElect, false);
+    assert.equal(o.leaseDurationMs, 90_000);
+    assert.equal(o.renewDeadlineMs, 500);
+    assert.equal(o.securePort, 0);
+    assert.equal(o.logLevel, 'debug');
+  });
+
+  it('rejects bad command lines with one-line errors', () => {
+    const bad: [string[], string][] = [
+      [[], '--kubeconfig is required'],
+      [['--kubeconfig'], 'flag needs an argument: --kubeconfig'],
+      [['--kubeconfig=k', '--nope'], 'unknown flag: --nope'],
+      [['--kubeconfig=k', 'extra'], '"orch-controller-manager" does not take any arguments, got ["extra"]'],
+      [['--kubeconfig=k', '--leader-elect=maybe'], 'invalid argument "maybe" for "--leader-elect" flag: strconv.ParseBool: parsing "maybe": invalid syntax'],
+      [['--kubeconfig=k', '--leader-elect-retry-period=2'], 'invalid argument "2" for "--leader-elect-retry-period" flag: time: missing unit in duration "2"'],
+      [['--kubeconfig=k', '--secure-port=70000'], '--secure-port 70000 must be between 0 and 65535, inclusive. 0 picks a free port'],
+      [['--kubeconfig=k', '--bind-address=here'], 'invalid argument "here" for "--bind-address" flag: failed to parse IP: "here"'],
+      [['--kubeconfig=k', '--controllers=*,-bogus'], '--controllers: "bogus" is not in the list of known controllers'],
+    ];
+    for (const [argv, message] of bad) assert.throws(() => parseOptions(argv), new OptionsError(message), argv.join(' '));
+  });
+
+  it('--help is recognised and lists every flag with its default', () => {
+    assert.equal(helpRequested(['--help']), true);
+    assert.equal(helpRequested(['-h']), true);
+    assert.equal(helpRequested(['--kubeconfig=k']), false);
+    const text = usage();
+    assert.match(text, /--leader-elect-lease-duration duration\s+.*\(default 15s\)/);
+    assert.match(text, /--controllers strings\s+.*\(default \[\*\]\)/);
+  });
+});
+
+describe('--controllers', () => {
+  it('* enables the default-on controllers; -name disables; aliases map to canonical names', () => {
+    assert.deepEqual(enabledControllers(['*']), ['garbage-collector-controller', 'namespace-controller', 'root-ca-certificate-publisher-controller', 'serviceaccount-controller']);
+    assert.deepEqual(enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher']), ['namespace-controller', 'serviceaccount-controller']);
+    assert.deepEqual(enabledControllers(['namespace']), ['namespace-controller']);
+  });
+
+  it('the first entry naming a controller decides', () => {
+    assert.deepEqual(enabledControllers(['-namespace', 'namespace']), []);
+    assert.deepEqual(enabledControllers(['namespace-controller', '-namespace', '*']), [
+      'garbage-collector-controller',
+      'namespace-controller',
+      'root-ca-certificate-publisher-controller',
+      'serviceaccount-controller',
+    ]);
+  });
+
+  it('rejects unknown names', () => {
+    assert.throws(() => enabledControllers(['nodelifecycle']), { message: '"nodelifecycle" is not in the list of known controllers' });
+  });
+});
