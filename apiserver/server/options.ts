@@ -6,6 +6,8 @@
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { AUTHORIZATION_MODES, type AuthorizationMode } from '../authorization/interfaces.js';
+import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseServiceClusterIPRanges } from '../registry/core/service/allocator/service-cidrs.js';
+import { parsePortRange, type PortRange } from '../registry/core/service/allocator/port-range.js';
 
 /** Everything orch-apiserver can be told on its command line. */
 export interface ServerOptions {
@@ -51,6 +53,14 @@ export interface ServerOptions {
   requestTimeoutMs: number;
   /** The winston level that -v/--v (0..10, default 0) maps to. */
   logLevel: string;
+  /** --service-cluster-ip-range, default 10.0.0.0/24: one CIDR, or two of different IP families (the first is the default family). */
+  serviceClusterIPRanges: string[];
+  /** --service-node-port-range, default 30000-32767. */
+  serviceNodePortRange: PortRange;
+  /** --watch-cache, default true: lists, gets and watches are served from memory. */
+  watchCache: boolean;
+  /** --default-watch-cache-size, default 10000: the most changes a resource's watch cache keeps; 0 disables the cache. */
+  defaultWatchCacheSize: number;
 }
 
 /** A bad command line; the message is one line, worded like pflag's. */
@@ -58,7 +68,7 @@ export class OptionsError extends Error {
   override name = 'OptionsError';
 }
 
-type FlagKind = 'string' | 'strings' | 'bool' | 'int' | 'duration';
+type FlagKind = 'string' | 'strings' | 'bool' | 'int' | 'duration' | 'portRange';
 
 interface FlagSpec {
   name: string;
@@ -90,11 +100,15 @@ const FLAGS: FlagSpec[] = [
   { name: 'max-request-bytes', kind: 'int', def: '3145728', usage: 'The limit on the request body size that will be accepted by the API server.' },
   { name: 'min-request-timeout', kind: 'int', def: '1800', usage: 'An optional field indicating the minimum number of seconds a handler must keep a request open before timing it out. Currently only honored by the watch request handler, which picks a randomized value above this number as the connection timeout, to spread out load.' },
   { name: 'request-timeout', kind: 'duration', def: '1m0s', usage: 'An optional field indicating the duration a handler must keep a request open before timing it out. This is the default request timeout for requests but may be overridden by flags such as --min-request-timeout for specific types of requests.' },
+  { name: 'watch-cache', kind: 'bool', def: 'true', usage: 'Enable watch caching in the apiserver' },
+  { name: 'default-watch-cache-size', kind: 'int', def: '10000', usage: "The most changes a resource's watch cache keeps (it keeps those of the last 5 minutes, up to this many). If zero, the watch cache is disabled." },
+  { name: 'service-cluster-ip-range', kind: 'string', def: DEFAULT_SERVICE_CLUSTER_IP_RANGE, usage: 'A CIDR notation IP range from which to assign service cluster IPs. This must not overlap with any IP ranges assigned to nodes or pods. Max of two dual-stack CIDRs is allowed.' },
+  { name: 'service-node-port-range', kind: 'portRange', def: '30000-32767', usage: "A port range to reserve for services with NodePort visibility.  This must not overlap with the ephemeral port range on nodes.  Example: '30000-32767'. Inclusive at both ends of the range." },
   { name: 'v', shorthand: 'v', kind: 'int', def: '0', usage: 'number for the log level verbosity (0..10)' },
   { name: 'help', shorthand: 'h', kind: 'bool', def: 'false', usage: 'help for orch-apiserver' },
 ];
 
-const TYPE_NAMES: Record<FlagKind, string> = { string: 'string', strings: 'strings', bool: '', int: 'int', duration: 'duration' };
+const TYPE_NAMES: Record<FlagKind, string> = { string: 'string', strings: 'strings', bool: '', int: 'int', duration: 'duration', portRange: 'portRange' };
 /** Like pflag, --help leaves out defaults that are zero values. */
 const ZERO_VALUES = ['', '0', '0s', 'false'];
 const DEFAULT_DISPLAY: Record<string, string> = { 'etcd-compaction-interval': '5m0s', 'authorization-mode': '[AlwaysAllow]' };
@@ -190,6 +204,10 @@ export function parseServerOptions(argv: string[]): ServerOptions {
     minRequestTimeoutSeconds: flags.nonNegative('min-request-timeout', flags.int('min-request-timeout')),
     requestTimeoutMs: flags.nonNegative('request-timeout', flags.duration('request-timeout')),
     logLevel: verbosityToLevel(v),
+    serviceClusterIPRanges: parseClusterIPRangeFlag(flags.str('service-cluster-ip-range')),
+    serviceNodePortRange: flags.portRange('service-node-port-range'),
+    watchCache: flags.bool('watch-cache'),
+    defaultWatchCacheSize: flags.nonNegative('default-watch-cache-size', flags.int('default-watch-cache-size')),
   };
 }
 
@@ -225,6 +243,15 @@ function parseAuthorizationModes(modes: string[]): AuthorizationMode[] {
     seen.add(mode);
   }
   return modes as AuthorizationMode[];
+}
+
+/** --service-cluster-ip-range, checked with kube-apiserver's messages. */
+function parseClusterIPRangeFlag(value: string): string[] {
+  try {
+    return parseServiceClusterIPRanges(value);
+  } catch (err) {
+    throw new OptionsError((err as Error).message);
+  }
 }
 
 function isDnsSubdomain(s: string): boolean {
@@ -322,6 +349,16 @@ class FlagValues {
     const v = this.raw(name);
     try {
       return parseGoDuration(v);
+    } catch (err) {
+      throw this.invalid(name, v, (err as Error).message);
+    }
+  }
+
+  /** A port range ("30000-32767", "30000+2767", "30000"); empty means the default. */
+  portRange(name: string): PortRange {
+    const v = this.raw(name);
+    try {
+      return parsePortRange(v.trim() === '' ? spec(name).def : v);
     } catch (err) {
       throw this.invalid(name, v, (err as Error).message);
     }

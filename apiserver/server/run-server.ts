@@ -17,7 +17,12 @@ import { definitions } from '../api/generated/definitions.js';
 import type { ResourceDef } from '../api/resource.js';
 import * as status from '../api/status.js';
 import { GenericStore } from '../registry/store.js';
+import type { StoreHookEnv } from '../registry/store-hooks.js';
+import { newServiceAllocators } from '../registry/core/service/allocator/service-allocators.js';
+import { ensureDefaultService } from '../registry/core/service/default-service.js';
+import { adoptServiceRanges } from '../registry/core/service/adopt-ranges.js';
 import { DEFAULT_BOOKMARK_INTERVAL_MS } from '../registry/watch.js';
+import { Cacher } from '../storage/cacher/cacher.js';
 import { newAdmissionChain } from '../admission/chain.js';
 import { newNamespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
 import type { RequestAuthenticator } from '../authentication/interfaces.js';
@@ -79,23 +84,36 @@ export async function runServer(options: ServerOptions): Promise<RunningServer> 
   const logger = newLogger(options);
   const domain = newApiDomain(options.apiDomain);
   const storage = newStorage(options, logger);
+  // --watch-cache=false or a zero --default-watch-cache-size: every read goes to the store.
+  const cacher =
+    options.watchCache && options.defaultWatchCacheSize > 0
+      ? new Cacher({ storage, prefix: options.etcdPrefix, windowSize: options.defaultWatchCacheSize, logger })
+      : undefined;
   const compactor = startCompactor(storage, { intervalMs: options.etcdCompactionIntervalMs, logger });
   const table = newResourceTable(domain, allResources);
 
   const stores = new Map<ResourceDef, GenericStore>();
   const namespaceDef = table.lookup('', 'v1', 'namespaces')!;
   const getNamespace = async (name: string) => {
+    const namespaces = stores.get(namespaceDef)!;
+    // A consistent read from the watch cache spares a store read per namespaced create.
+    const cache = await cacher?.readable(namespaces, 'latest', { wait: false });
+    if (cache) return cache.get(namespaces.keys.objectKey('', name)) ?? null;
     try {
-      return await stores.get(namespaceDef)!.get({ namespace: '', user: SYSTEM_USER, dryRun: false, now: new Date() }, name);
+      return await namespaces.get({ namespace: '', user: SYSTEM_USER, dryRun: false, now: new Date() }, name);
     } catch (err) {
       if (status.isApiError(err, 'NotFound')) return null;
       throw err;
     }
   };
   const admission = newAdmissionChain([], [newNamespaceLifecycle(domain, getNamespace)]);
+  const serviceNetwork = { clusterIPRanges: options.serviceClusterIPRanges, nodePortRange: options.serviceNodePortRange };
+  const hookEnv: StoreHookEnv = { serviceAllocators: newServiceAllocators(storage, options.etcdPrefix, serviceNetwork, logger) };
   for (const def of table.all()) {
-    stores.set(def, new GenericStore({ def, storage, storagePrefix: options.etcdPrefix, domain, admission }));
+    stores.set(def, new GenericStore({ def, storage, storagePrefix: options.etcdPrefix, domain, admission, hooks: def.hooks?.(hookEnv) }));
   }
+  const services = stores.get(table.lookup('', 'v1', 'services')!)!;
+  const defaultServiceIP = hookEnv.serviceAllocators.clusterIPs(hookEnv.serviceAllocators.families[0])!.firstAddress;
 
   const health = newHealthChecks({
     livezGracePeriodMs: options.livezGracePeriodMs,
@@ -118,7 +136,7 @@ export async function runServer(options: ServerOptions): Promise<RunningServer> 
       definitions,
       maxRequestBytes: options.maxRequestBytes,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
-      watch: { bookmarkIntervalMs: DEFAULT_BOOKMARK_INTERVAL_MS },
+      watch: { bookmarkIntervalMs: DEFAULT_BOOKMARK_INTERVAL_MS, cacher },
     },
     openapi: newOpenApiV3(table, definitions),
     openapiV2: newOpenApiV2(table, definitions),
@@ -147,10 +165,12 @@ export async function runServer(options: ServerOptions): Promise<RunningServer> 
     for (let delay = 100; bootstrapping; delay = Math.min(delay * 2, 5000)) {
       try {
         await ensureSystemNamespaces(stores.get(namespaceDef)!, domain);
+        await adoptServiceRanges(hookEnv.serviceAllocators, services);
+        await ensureDefaultService(services, domain, defaultServiceIP, port, SYSTEM_USER);
         bootstrapDone();
         return;
       } catch (err) {
-        logger.warn('bootstrap of system namespaces failed, retrying', { err: String(err) });
+        logger.warn('bootstrap of system namespaces and the default service failed, retrying', { err: String(err) });
         await new Promise((r) => setTimeout(r, delay));
       }
     }
@@ -171,6 +191,7 @@ export async function runServer(options: ServerOptions): Promise<RunningServer> 
       await closed;
       await bootstrap;
       await compactor.stop();
+      await cacher?.close();
       await storage.close();
       logger.info('stopped');
     })());

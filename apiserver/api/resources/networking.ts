@@ -1,3 +1,37 @@
+/** `networking.k8s.io` (served as networking.<domain>): Ingress and IngressClass. */
 import type { ResourceDeclaration } from '../resource.js';
+import { ingressStatusStrategy, ingressStrategy } from '../../registry/networking/ingress/strategy.js';
+import { ingressColumns } from '../../registry/networking/ingress/columns.js';
+import { ingressClassStrategy } from '../../registry/networking/ingressclass/strategy.js';
+import { ingressClassColumns } from '../../registry/networking/ingressclass/columns.js';
 
-export const networkingResources: ResourceDeclaration[] = [];
+export const networkingResources: ResourceDeclaration[] = [
+  {
+    kubernetesGroup: 'networking.k8s.io',
+    version: 'v1',
+    kind: 'Ingress',
+    plural: 'ingresses',
+    singular: 'ingress',
+    shortNames: ['ing'],
+    namespaced: true,
+    schema: 'networking.v1.Ingress',
+    nameRule: 'dns-subdomain',
+    strategy: ingressStrategy,
+    subresources: { status: ingressStatusStrategy },
+    trackGeneration: true,
+    columns: ingressColumns,
+  },
+  {
+    kubernetesGroup: 'networking.k8s.io',
+    version: 'v1',
+    kind: 'IngressClass',
+    plural: 'ingressclasses',
+    singular: 'ingressclass',
+    namespaced: false,
+    schema: 'networking.v1.IngressClass',
+    nameRule: 'dns-subdomain',
+    strategy: ingressClassStrategy,
+    trackGeneration: true,
+    columns: ingressClassColumns,
+  },
+];

@@ -35,6 +35,10 @@ test('defaults', () => {
     minRequestTimeoutSeconds: 1800,
     requestTimeoutMs: 60_000,
     logLevel: 'info',
+    serviceClusterIPRanges: ['10.0.0.0/24'],
+    serviceNodePortRange: { base: 30000, size: 2768 },
+    watchCache: true,
+    defaultWatchCacheSize: 10_000,
   });
 });
 
@@ -61,6 +65,10 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     '--min-request-timeout=60',
     '--request-timeout', '2m',
     '--v=4',
+    '--service-cluster-ip-range', '10.96.0.0/16,fd00::/108',
+    '--service-node-port-range=20000-20999',
+    '--watch-cache=false',
+    '--default-watch-cache-size', '500',
   ]);
   assert.deepEqual(o, {
     etcdServers: ['http://a:2379', 'https://b:2379'],
@@ -84,6 +92,10 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     minRequestTimeoutSeconds: 60,
     requestTimeoutMs: 120_000,
     logLevel: 'debug',
+    serviceClusterIPRanges: ['10.96.0.0/16', 'fd00::/108'],
+    serviceNodePortRange: { base: 20000, size: 1000 },
+    watchCache: false,
+    defaultWatchCacheSize: 500,
   });
 });
 
@@ -148,6 +160,33 @@ test('bad ports, addresses and numbers', () => {
   fails(['--bind-address=localhost'], 'invalid argument "localhost" for "--bind-address" flag: failed to parse IP: "localhost"');
   fails(['--min-request-timeout=-5'], '--min-request-timeout can not be negative value');
   fails(['--max-request-bytes=1MB'], /invalid argument "1MB" for "--max-request-bytes" flag/);
+});
+
+test('watch cache flags', () => {
+  assert.equal(parseServerOptions(['--watch-cache']).watchCache, true);
+  assert.equal(parseServerOptions(['--default-watch-cache-size=0']).defaultWatchCacheSize, 0);
+  fails(['--watch-cache=sometimes'], 'invalid argument "sometimes" for "--watch-cache" flag: strconv.ParseBool: parsing "sometimes": invalid syntax');
+  fails(['--default-watch-cache-size=-1'], '--default-watch-cache-size can not be negative value');
+  fails(['--default-watch-cache-size=lots'], 'invalid argument "lots" for "--default-watch-cache-size" flag: strconv.ParseInt: parsing "lots": invalid syntax');
+  assert.match(usage(), /^ {6}--watch-cache +Enable watch caching in the apiserver \(default true\)$/m);
+  assert.match(usage(), /^ {6}--default-watch-cache-size int +The most changes .*\(default 10000\)$/m);
+});
+
+test('service network flags: ranges checked with kube-apiserver messages', () => {
+  assert.deepEqual(parseServerOptions(['--service-cluster-ip-range=']).serviceClusterIPRanges, ['10.0.0.0/24']);
+  assert.deepEqual(parseServerOptions(['--service-cluster-ip-range=fd00::1/112']).serviceClusterIPRanges, ['fd00::/112']);
+  assert.deepEqual(parseServerOptions(['--service-node-port-range=30000+99']).serviceNodePortRange, { base: 30000, size: 100 });
+  assert.deepEqual(parseServerOptions(['--service-node-port-range=']).serviceNodePortRange, { base: 30000, size: 2768 });
+  fails(['--service-cluster-ip-range=10.0.0.0'], 'service-cluster-ip-range[0] is not a valid cidr');
+  fails(['--service-cluster-ip-range=10.0.0.0/24,10.1.0.0/24'], '--service-cluster-ip-range[0] and --service-cluster-ip-range[1] must be of different IP family');
+  fails(['--service-cluster-ip-range=10.0.0.0/24,fd00::/112,fd01::/112'], '--service-cluster-ip-range must not contain more than two entries');
+  fails(['--service-cluster-ip-range=10.0.0.0/30'], 'error determining service IP ranges for primary service cidr: the service cluster IP range must be at least 8 IP addresses');
+  fails(['--service-cluster-ip-range=10.0.0.0/8'], 'specified --service-cluster-ip-range is too large; for 32-bit addresses, the mask must be >= 12');
+  fails(['--service-node-port-range=30000-x'], 'invalid argument "30000-x" for "--service-node-port-range" flag: strconv.Atoi: parsing "x": invalid syntax');
+  fails(['--service-node-port-range=32767-30000'], 'invalid argument "32767-30000" for "--service-node-port-range" flag: end port cannot be less than start port: 32767-30000');
+  fails(['--service-node-port-range=60000-70000'], 'invalid argument "60000-70000" for "--service-node-port-range" flag: the port range cannot be greater than 65535: 60000-70000');
+  assert.match(usage(), /^ {6}--service-cluster-ip-range string +A CIDR notation IP range .* \(default "10\.0\.0\.0\/24"\)$/m);
+  assert.match(usage(), /^ {6}--service-node-port-range portRange +A port range to reserve .* \(default 30000-32767\)$/m);
 });
 
 test('authorization modes', () => {

@@ -1,0 +1,17 @@
+/** Endpoints: ports default to TCP, subsets are validated and stored repacked (Kubernetes' endpoints strategy). */
+import type { Strategy } from '../../../api/strategy.js';
+import { repackSubsets } from './repack.js';
+import type { EndpointSubset } from './types.js';
+import { validateEndpoints } from './validation.js';
+
+export const endpointsStrategy: Strategy = {
+  applyDefaults(obj) {
+    for (const ss of (obj.subsets ?? []) as EndpointSubset[]) {
+      for (const port of ss.ports ?? []) if (!port.protocol) port.protocol = 'TCP';
+    }
+  },
+  validate: validateEndpoints,
+  canonicalize(obj) {
+    if (Array.isArray(obj.subsets)) obj.subsets = repackSubsets(obj.subsets as EndpointSubset[]);
+  },
+};

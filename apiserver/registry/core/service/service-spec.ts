@@ -1,0 +1,103 @@
+/**
+ * The Service fields the registry works with (core/v1 ServiceSpec as decoded JSON) and Kubernetes'
+ * predicates over them (pkg/api/service and the registry's needs* helpers).
+ */
+import type { ApiObject } from '../../../api/object.js';
+
+export interface ServicePort {
+  name?: string;
+  protocol?: string;
+  appProtocol?: string;
+  port?: number;
+  targetPort?: number | string;
+  nodePort?: number;
+}
+
+export interface ServiceSpec {
+  type?: string;
+  ports?: ServicePort[];
+  selector?: Record<string, string>;
+  clusterIP?: string;
+  clusterIPs?: string[];
+  externalIPs?: string[];
+  externalName?: string;
+  sessionAffinity?: string;
+  sessionAffinityConfig?: { clientIP?: { timeoutSeconds?: number } };
+  loadBalancerSourceRanges?: string[];
+  loadBalancerClass?: string;
+  externalTrafficPolicy?: string;
+  internalTrafficPolicy?: string;
+  healthCheckNodePort?: number;
+  ipFamilies?: string[];
+  ipFamilyPolicy?: string;
+  allocateLoadBalancerNodePorts?: boolean;
+}
+
+export interface LoadBalancerIngress {
+  ip?: string;
+  hostname?: string;
+}
+
+export interface ServiceStatus {
+  loadBalancer?: { ingress?: LoadBalancerIngress[] };
+  conditions?: unknown[];
+}
+
+export const CLUSTER_IP = 'ClusterIP';
+export const NODE_PORT = 'NodePort';
+export const LOAD_BALANCER = 'LoadBalancer';
+export const EXTERNAL_NAME = 'ExternalName';
+/** The clusterIP of a headless Service. */
+export const CLUSTER_IP_NONE = 'None';
+export const SINGLE_STACK = 'SingleStack';
+export const PREFER_DUAL_STACK = 'PreferDualStack';
+export const REQUIRE_DUAL_STACK = 'RequireDualStack';
+
+/** The spec of a Service object (an empty one when absent; not attached to the object). */
+export function specOf(obj: ApiObject): ServiceSpec {
+  return (obj.spec ?? {}) as ServiceSpec;
+}
+
+/** Every type but ExternalName has cluster IPs (or "None"). */
+export function needsClusterIP(spec: ServiceSpec): boolean {
+  return spec.type !== EXTERNAL_NAME;
+}
+
+/** NodePort and LoadBalancer Services have node ports. */
+export function needsNodePort(spec: ServiceSpec): boolean {
+  return spec.type === NODE_PORT || spec.type === LOAD_BALANCER;
+}
+
+/** NeedsHealthCheck: a LoadBalancer with externalTrafficPolicy Local gets a health-check node port. */
+export function needsHealthCheck(spec: ServiceSpec): boolean {
+  return spec.type === LOAD_BALANCER && spec.externalTrafficPolicy === 'Local';
+}
+
+/** ExternallyAccessible: NodePort, LoadBalancer, or ClusterIP with external IPs. */
+export function externallyAccessible(spec: ServiceSpec): boolean {
+  return spec.type === LOAD_BALANCER || spec.type === NODE_PORT || (spec.type === CLUSTER_IP && (spec.externalIPs?.length ?? 0) > 0);
+}
+
+/** Headless: clusterIPs is exactly ["None"]. */
+export function isHeadless(spec: ServiceSpec): boolean {
+  return spec.clusterIPs?.length === 1 && spec.clusterIPs[0] === CLUSTER_IP_NONE;
+}
+
+/** Whether node ports are allocated for ports that do not name one (LoadBalancer: allocateLoadBalancerNodePorts). */
+export function shouldAllocateNodePorts(spec: ServiceSpec): boolean {
+  if (spec.type === NODE_PORT) return true;
+  if (spec.type === LOAD_BALANCER) return spec.allocateLoadBalancerNodePorts !== false;
+  return false;
+}
+
+/** The non-zero node ports of a spec, in port order. */
+export function nodePortsOf(spec: ServiceSpec): number[] {
+  return (spec.ports ?? []).map((p) => p.nodePort ?? 0).filter((n) => n !== 0);
+}
+
+/** Same lists (order matters); absent counts as empty. */
+export function sameList(a: readonly unknown[] | undefined, b: readonly unknown[] | undefined): boolean {
+  const x = a ?? [];
+  const y = b ?? [];
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}

@@ -1,0 +1,17 @@
+/** The discovery/v1 EndpointSlice fields the registry works with, as decoded JSON. */
+export interface Endpoint {
+  addresses?: string[];
+  conditions?: { ready?: boolean; serving?: boolean; terminating?: boolean };
+  hostname?: string;
+  nodeName?: string;
+  zone?: string;
+  deprecatedTopology?: Record<string, string>;
+  hints?: { forZones?: { name?: string }[] };
+}
+
+export interface EndpointSlicePort {
+  name?: string;
+  protocol?: string;
+  port?: number;
+  appProtocol?: string;
+}
