@@ -7,6 +7,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import type { TestClient } from '../../support/http-client.js';
+import { invalidCauses, firstTableRow } from '../../support/api-assertions.js';
 
 const NODES = '/api/v1/nodes';
 const LIMITS = '/api/v1/namespaces/cluster/limitranges';
@@ -14,26 +15,15 @@ const QUOTAS = '/api/v1/namespaces/cluster/resourcequotas';
 const PCS = '/apis/scheduling.orch.io/v1/priorityclasses';
 const RCS = '/apis/node.orch.io/v1/runtimeclasses';
 const LEASES = '/apis/coordination.orch.io/v1/namespaces/cluster/leases';
-const TABLE = 'application/json;as=Table;v=v1;g=meta.orch.io';
 
-type Cause = { reason: string; message: string; field: string };
 
 describe('cluster kinds', () => {
   let s: TestServer;
   let c: TestClient;
 
-  async function causes(method: 'post' | 'put', path: string, body: unknown): Promise<Cause[]> {
-    const r = await c[method](path, body);
-    assert.equal(r.status, 422, r.text);
-    assert.equal(r.body.reason, 'Invalid');
-    return r.body.details.causes;
-  }
+  const causes = (method: 'post' | 'put', path: string, body: unknown) => invalidCauses(c, method, path, body);
 
-  async function table(path: string): Promise<{ columns: string[]; cells: unknown[] }> {
-    const r = await c.request('GET', path, { headers: { Accept: TABLE } });
-    assert.equal(r.status, 200, r.text);
-    return { columns: r.body.columnDefinitions.map((d: { name: string }) => d.name), cells: r.body.rows[0].cells };
-  }
+  const table = (path: string) => firstTableRow(c, path);
 
   before(async () => {
     s = await startTestServer();

@@ -7,6 +7,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import type { TestClient } from '../../support/http-client.js';
+import { TABLE } from '../../support/api-assertions.js';
 
 const CORE = (name = '') => `/api/v1/namespaces/ev/events${name ? `/${name}` : ''}`;
 const V1 = (name = '') => `/apis/events.orch.io/v1/namespaces/ev/events${name ? `/${name}` : ''}`;
@@ -250,7 +251,6 @@ describe('events.orch.io/v1 ↔ core v1 Event', () => {
   });
 
   it('prints the event table through events.orch.io like core v1', async () => {
-    const TABLE = 'application/json;as=Table;v=v1;g=meta.orch.io';
     const get = (path: string) => c.request('GET', path, { headers: { Accept: TABLE } });
     const [v1, core] = await Promise.all([get(V1('from-v1')), get(CORE('from-v1'))]);
     assert.equal(v1.status, 200, v1.text);

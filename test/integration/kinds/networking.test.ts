@@ -7,15 +7,14 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import type { TestClient } from '../../support/http-client.js';
+import { TABLE, invalidCauses } from '../../support/api-assertions.js';
 
 const NS = 'net';
 const ENDPOINTS = `/api/v1/namespaces/${NS}/endpoints`;
 const SLICES = `/apis/discovery.orch.io/v1/namespaces/${NS}/endpointslices`;
 const INGRESSES = `/apis/networking.orch.io/v1/namespaces/${NS}/ingresses`;
 const CLASSES = '/apis/networking.orch.io/v1/ingressclasses';
-const TABLE = 'application/json;as=Table;v=v1;g=meta.orch.io';
 
-type Cause = { reason: string; message: string; field: string };
 
 describe('networking kinds', () => {
   let s: TestServer;
@@ -27,12 +26,7 @@ describe('networking kinds', () => {
     return r.body;
   }
 
-  async function causes(method: 'post' | 'put', path: string, body: unknown): Promise<Cause[]> {
-    const r = await c[method](path, body);
-    assert.equal(r.status, 422, r.text);
-    assert.equal(r.body.reason, 'Invalid');
-    return r.body.details.causes;
-  }
+  const causes = (method: 'post' | 'put', path: string, body: unknown) => invalidCauses(c, method, path, body);
 
   async function row(path: string): Promise<{ columns: string[]; cells: unknown[] }> {
     const r = await c.request('GET', path, { headers: { Accept: TABLE } });

@@ -6,11 +6,11 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import type { TestClient } from '../../support/http-client.js';
+import { TABLE } from '../../support/api-assertions.js';
 
 const GROUP = 'rbac.authorization.orch.io';
 const BASE = `/apis/${GROUP}/v1`;
 const NS = `${BASE}/namespaces/rbac`;
-const TABLE = 'application/json;as=Table;v=v1;g=meta.orch.io';
 
 describe('rbac.authorization.orch.io/v1', () => {
   let s: TestServer;

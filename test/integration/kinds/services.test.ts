@@ -8,12 +8,11 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import type { TestClient } from '../../support/http-client.js';
+import { TABLE, type Cause } from '../../support/api-assertions.js';
 
 const NS = 'svc';
 const SVCS = `/api/v1/namespaces/${NS}/services`;
-const TABLE = 'application/json;as=Table;v=v1;g=meta.orch.io';
 
-type Cause = { reason: string; message: string; field: string };
 type Spec = Record<string, unknown>;
 
 const service = (name: string, spec: Spec, metadata: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, ...metadata }, spec });

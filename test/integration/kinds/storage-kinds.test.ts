@@ -7,13 +7,12 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import type { TestClient } from '../../support/http-client.js';
+import { invalidCauses, firstTableRow } from '../../support/api-assertions.js';
 
 const PVS = '/api/v1/persistentvolumes';
 const PVCS = '/api/v1/namespaces/store/persistentvolumeclaims';
 const STORAGE = '/apis/storage.orch.io/v1';
-const TABLE = 'application/json;as=Table;v=v1;g=meta.orch.io';
 
-type Cause = { reason: string; message: string; field: string };
 
 function pv(name: string, spec: Record<string, unknown> = {}) {
   return { metadata: { name }, spec: { capacity: { storage: '10Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data' }, ...spec } };
@@ -27,18 +26,9 @@ describe('storage kinds', () => {
   let s: TestServer;
   let c: TestClient;
 
-  async function causes(method: 'post' | 'put', path: string, body: unknown): Promise<Cause[]> {
-    const r = await c[method](path, body);
-    assert.equal(r.status, 422, r.text);
-    assert.equal(r.body.reason, 'Invalid');
-    return r.body.details.causes;
-  }
+  const causes = (method: 'post' | 'put', path: string, body: unknown) => invalidCauses(c, method, path, body);
 
-  async function table(path: string): Promise<{ columns: string[]; cells: unknown[] }> {
-    const r = await c.request('GET', path, { headers: { Accept: TABLE } });
-    assert.equal(r.status, 200, r.text);
-    return { columns: r.body.columnDefinitions.map((d: { name: string }) => d.name), cells: r.body.rows[0].cells };
-  }
+  const table = (path: string) => firstTableRow(c, path);
 
   before(async () => {
     s = await startTestServer();

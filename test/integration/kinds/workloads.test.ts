@@ -7,13 +7,13 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import type { TestClient } from '../../support/http-client.js';
+import { TABLE } from '../../support/api-assertions.js';
 
 const NS = 'wl';
 const CORE = `/api/v1/namespaces/${NS}`;
 const APPS = `/apis/apps/v1/namespaces/${NS}`;
 const BATCH = `/apis/batch/v1/namespaces/${NS}`;
 const POLICY = `/apis/policy/v1/namespaces/${NS}`;
-const TABLE = 'application/json;as=Table;v=v1;g=meta.orch.io';
 const MERGE = 'application/merge-patch+json';
 const STRATEGIC = 'application/strategic-merge-patch+json';
 
