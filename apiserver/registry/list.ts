@@ -4,12 +4,14 @@ import * as status from '../api/status.js';
 import { isStorageError } from '../storage/errors.js';
 import type { GenericStore } from './store.js';
 import type { RequestContext } from './request-context.js';
-import { planList, type ListOptions } from './list-options.js';
+import { planList, type ListOptions, type ReadPlan } from './list-options.js';
 import { decodeContinue, encodeContinue, CONTINUE_EXPIRED_MESSAGE } from './continue-token.js';
-import { newSelection } from './selection.js';
+import { newSelection, type Selection } from './selection.js';
+import type { Cacher } from '../storage/cacher/cacher.js';
 import { waitForRevision } from './wait-for-revision.js';
 
-export async function listObjects(store: GenericStore, ctx: RequestContext, opts: ListOptions): Promise<ApiList> {
+/** The list; served from the watch cache when given one and the options allow (see listFromCache). */
+export async function listObjects(store: GenericStore, ctx: RequestContext, opts: ListOptions, cacher?: Cacher): Promise<ApiList> {
   const plan = planList(opts);
   const selection = newSelection(store.def, opts.labelSelector, opts.fieldSelector);
   const prefix = store.keys.listPrefix(ctx.namespace);
@@ -28,6 +30,10 @@ export async function listObjects(store: GenericStore, ctx: RequestContext, opts
     await waitForRevision(store.storage, revision);
   } else if (plan.kind === 'notOlderThan') {
     await waitForRevision(store.storage, plan.revision);
+  }
+  if (cacher && plan.kind !== 'exact' && plan.kind !== 'continue') {
+    const cached = await listFromCache(store, cacher, plan, prefix, selection, limit);
+    if (cached) return cached;
   }
 
   const items: ApiObject[] = [];
@@ -60,6 +66,11 @@ export async function listObjects(store: GenericStore, ctx: RequestContext, opts
     if (isStorageError(err, 'Compacted')) throw status.expired(`too old resource version: ${revision} (${err.revision ?? 0})`);
     throw err;
   }
+  return newList(store, revision, items, next, remaining);
+}
+
+/** The list object; `next` (the key to continue at, relative) adds a continue token for `revision`. */
+function newList(store: GenericStore, revision: number, items: ApiObject[], next?: string, remaining?: number): ApiList {
   const list: ApiList = {
     apiVersion: store.def.apiVersion,
     kind: store.def.listKind,
@@ -71,4 +82,18 @@ export async function listObjects(store: GenericStore, ctx: RequestContext, opts
     if (remaining !== undefined) list.metadata.remainingItemCount = remaining;
   }
   return list;
+}
+
+/**
+ * A list from the watch cache: resourceVersion "0" from whatever it holds, unset (a consistent read)
+ * once it has caught up with the store's current revision, N once it has N. The cache shows the store
+ * as of its revision, so a continue token continues at that revision in the store like any other.
+ * Undefined when the store has to answer.
+ */
+async function listFromCache(store: GenericStore, cacher: Cacher, plan: ReadPlan, prefix: string, selection: Selection, limit: number): Promise<ApiList | undefined> {
+  const cache = await cacher.readable(store, plan.kind === 'notOlderThan' ? plan.revision : plan.kind === 'latest' ? 'latest' : 'any');
+  if (!cache) return undefined;
+  const page = cache.list(prefix, { limit, matches: selection.matches });
+  const next = page.lastKey === undefined ? undefined : store.keys.relative(page.lastKey) + '\u0000';
+  return newList(store, page.revision, page.items, next, selection.everything ? page.remaining : undefined);
 }

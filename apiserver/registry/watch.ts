@@ -11,11 +11,19 @@ import type { GenericStore } from './store.js';
 import type { RequestContext } from './request-context.js';
 import { planWatch, type ListOptions } from './list-options.js';
 import { newSelection, type Selection } from './selection.js';
+import type { Cacher } from '../storage/cacher/cacher.js';
+import { visibleAs } from '../storage/cacher/watch-event.js';
 
 export interface WatchSink {
-  send(event: WatchEvent): void;
-  /** The watch ended from the server side (after an ERROR event). */
+  /**
+   * Sends one event; `frame`, when given, is the event encoded as a JSON stream line and shared with
+   * other watchers. Returns false when the client is behind (the cache then waits for drained()).
+   */
+  send(event: WatchEvent, frame?: () => Buffer): unknown;
+  /** The watch ended from the server side (after an ERROR event, or a watcher too slow to follow). */
   close(): void;
+  /** Resolves once a client that was behind has caught up. */
+  drained?(): Promise<void>;
 }
 
 export interface Watch {
@@ -25,23 +33,38 @@ export interface Watch {
 export interface WatchConfig {
   /** How often BOOKMARK events go out when the client allows them. */
   bookmarkIntervalMs: number;
+  /** The watch cache serving lists, gets and watches; absent: everything is read from the store. */
+  cacher?: Cacher;
 }
 
 export const DEFAULT_BOOKMARK_INTERVAL_MS = 60_000;
 
 function toWatchEvent(store: GenericStore, selection: Selection, ev: StorageEvent): WatchEvent | undefined {
-  const rv = ev.kv.modRevision;
-  if (ev.type === 'delete') {
-    const last = store.decode(ev.kv, rv);
-    return selection.matches(last) ? { type: 'DELETED', object: last } : undefined;
+  const deleted = ev.type === 'delete';
+  // A delete's kv carries the deletion's revision; prev is shown at the event's revision.
+  const change = { deleted, object: store.decode(ev.kv), prev: !deleted && ev.prev ? store.decode(ev.prev, ev.kv.modRevision) : undefined };
+  const visible = visibleAs(change, selection.matches);
+  return visible && { type: visible.type, object: visible.of === 'object' ? change.object : change.prev! };
+}
+
+/** The watch served from the resource's cache; undefined when the store has to serve it. */
+async function watchFromCache(
+  store: GenericStore,
+  opts: ListOptions,
+  after: number | undefined,
+  target: { prefix: string; exactKey: boolean; matches: Selection['matches'] },
+  sink: WatchSink,
+  config: WatchConfig,
+): Promise<Watch | undefined> {
+  // rv unset: start at the most recent state (a consistent read); "0": at any state; N: after N.
+  const cache = await config.cacher!.readable(store, after === undefined && !opts.resourceVersion ? 'latest' : 'any');
+  if (!cache) return undefined;
+  try {
+    return cache.watch(target, after, sink, opts.allowWatchBookmarks ? config.bookmarkIntervalMs : 0);
+  } catch (err) {
+    if (isStorageError(err, 'Compacted')) throw status.expired(`too old resource version: ${after} (${err.revision ?? 0})`);
+    throw err;
   }
-  const cur = store.decode(ev.kv);
-  const curMatch = selection.matches(cur);
-  const prev = ev.prev ? store.decode(ev.prev, rv) : undefined;
-  const prevMatch = prev !== undefined && selection.matches(prev);
-  if (curMatch) return { type: prevMatch ? 'MODIFIED' : 'ADDED', object: cur };
-  if (prevMatch) return { type: 'DELETED', object: prev };
-  return undefined;
 }
 
 export async function watchObjects(store: GenericStore, ctx: RequestContext, opts: ListOptions, sink: WatchSink, config: WatchConfig): Promise<Watch> {
@@ -50,6 +73,10 @@ export async function watchObjects(store: GenericStore, ctx: RequestContext, opt
   const listPrefix = store.keys.listPrefix(ctx.namespace);
   const oneObject = selection.name !== undefined && (ctx.namespace !== '' || !store.def.namespaced);
   const prefix = oneObject ? store.keys.objectKey(ctx.namespace, selection.name!) : listPrefix;
+  if (config.cacher) {
+    const cached = await watchFromCache(store, opts, after, { prefix, exactKey: oneObject, matches: selection.matches }, sink, config);
+    if (cached) return cached;
+  }
 
   let revision: number;
   const initial: ApiObject[] = [];

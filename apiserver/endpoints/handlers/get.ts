@@ -1,3 +1,6 @@
+import type { ServerResponse } from 'node:http';
+import type { ApiList, ApiObject } from '../../api/object.js';
+import * as status from '../../api/status.js';
 import { parseResourceVersion } from '../../registry/list-options.js';
 import { waitForRevision } from '../../registry/wait-for-revision.js';
 import { listObjects } from '../../registry/list.js';
@@ -5,17 +8,65 @@ import type { RequestScope } from './scope.js';
 import { respond } from './scope.js';
 import { parseListQuery } from './query.js';
 import { renderList, renderObject } from './render-view.js';
+import { warningHeader } from '../responses.js';
 
 /** GET/HEAD of one object (or its subresource view); a non-zero resourceVersion means "not older than". */
 export async function handleGet(s: RequestScope): Promise<void> {
   const rv = parseResourceVersion(s.query.get('resourceVersion') ?? undefined);
   if (rv) await waitForRevision(s.store.storage, rv);
-  const obj = await s.store.get(s.ctx, s.info.name);
+  const obj = (await getFromCache(s, rv)) ?? (await s.store.get(s.ctx, s.info.name));
   respond(s, 200, renderObject(s, obj), { headOnly: s.req.method === 'HEAD' });
 }
 
 /** LIST with selectors, paging and the resourceVersion rules. */
 export async function handleList(s: RequestScope): Promise<void> {
-  const list = await listObjects(s.store, s.ctx, parseListQuery(s.query));
+  const list = await listObjects(s.store, s.ctx, parseListQuery(s.query), s.api.watch.cacher);
+  if (s.req.method === 'GET' && s.output.view === 'object' && s.encoding === 'json' && !s.pretty) return streamList(s, list);
   respond(s, 200, renderList(s, list), { headOnly: s.req.method === 'HEAD' });
+}
+
+/** Bytes of items encoded before they are written. */
+const LIST_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * A list as JSON, written in chunks as the client takes them: the same bytes as one encoding of the
+ * whole list, without ever holding them all (a list of 10,000 objects is tens of megabytes).
+ */
+async function streamList(s: RequestScope, list: ApiList): Promise<void> {
+  const { res } = s;
+  if (s.warnings.length) res.setHeader('Warning', s.warnings.map(warningHeader));
+  res.statusCode = 200;
+  res.setHeader('Content-Type', 'application/json');
+  const head = JSON.stringify({ ...list, items: [] });
+  let chunk = head.slice(0, -2); // without the closing ']}'
+  for (let i = 0; i < list.items.length && !res.destroyed; i++) {
+    chunk += (i ? ',' : '') + JSON.stringify(list.items[i]);
+    if (chunk.length < LIST_CHUNK_BYTES) continue;
+    if (!res.write(chunk)) await drainedOrClosed(res);
+    chunk = '';
+  }
+  res.end(`${chunk}]}\n`);
+}
+
+/**
+ * The object from the watch cache once that is loaded and fresh enough for rv (unset: consistent,
+ * "0": any, N: not older than N); undefined when the store has to answer.
+ */
+async function getFromCache(s: RequestScope, rv: number | undefined): Promise<ApiObject | undefined> {
+  const cacher = s.api.watch.cacher;
+  const cache = cacher && (await cacher.readable(s.store, rv === undefined ? 'latest' : rv === 0 ? 'any' : rv, { wait: false }));
+  if (!cache) return undefined;
+  const obj = cache.get(s.store.keys.objectKey(s.ctx.namespace, s.info.name));
+  if (!obj) throw status.notFound(s.store.groupResource, s.info.name);
+  return obj;
+}
+
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.on('drain', done).on('close', done);
+  });
 }

@@ -1,0 +1,34 @@
+/**
+ * Objects held by the cache are shared by every reader, so they are frozen: a reader that tried to
+ * change one would throw instead of corrupting what others are served. Their serialized forms are
+ * memoized per object, so an event is encoded once however many watchers receive it.
+ */
+import type { ApiObject, WatchEventType } from '../../api/object.js';
+
+/** Freezes a decoded JSON value and everything in it; returns it. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** A frozen copy of a cached object with another resourceVersion (sharing everything else). */
+export function withRevision(obj: ApiObject, revision: number): ApiObject {
+  return Object.freeze({ ...obj, metadata: Object.freeze({ ...obj.metadata, resourceVersion: String(revision) }) });
+}
+
+type Frames = Partial<Record<WatchEventType, Buffer>>;
+
+const frames = new WeakMap<ApiObject, Frames>();
+
+/**
+ * The watch stream line `{"type":…,"object":…}\n` for a cached (frozen) object, encoded on first
+ * use and shared by every later caller while the object lives.
+ */
+export function watchFrame(type: WatchEventType, obj: ApiObject): Buffer {
+  let memo = frames.get(obj);
+  if (!memo) frames.set(obj, (memo = {}));
+  return (memo[type] ??= Buffer.from(`{"type":"${type}","object":${JSON.stringify(obj)}}\n`));
+}

@@ -1,0 +1,142 @@
+/**
+ * What `npm run bench` starts when it is given no kubeconfig: an etcd (with fsync, as deployed) and
+ * orch-apiserver processes on temporary directories, with the admin files of scripts/cluster-files.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureClusterFiles, writeAdminKubeconfig } from '../cluster-files.js';
+import { ApiClient } from './api-client.js';
+import { loadKubeconfig } from './kubeconfig.js';
+
+const APISERVER = fileURLToPath(new URL('../../apiserver/cmd/apiserver.js', import.meta.url));
+const START_TIMEOUT_MS = 60_000;
+
+export interface LocalProcess {
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export interface LocalEtcd extends LocalProcess {
+  endpoint: string;
+}
+
+export interface LocalApiServer extends LocalProcess {
+  kubeconfig: string;
+}
+
+/** A free loopback port (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function stopper(child: ChildProcess, dir: string): () => Promise<void> {
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
+}
+
+/** Keeps the last few KiB a child writes to stderr, for the error when it fails to start. */
+function stderrTail(child: ChildProcess): () => string {
+  let tail = '';
+  child.stderr?.on('data', (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-4000)));
+  return () => tail.trim();
+}
+
+async function waitUntil(what: string, ready: () => Promise<boolean>, child: ChildProcess): Promise<void> {
+  const stderr = stderrTail(child);
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode}: ${stderr()}`);
+    if (await ready().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} not ready after ${START_TIMEOUT_MS} ms`);
+}
+
+/** Starts etcd (the binary on PATH, or ETCD_BIN) on free loopback ports. */
+export async function startLocalEtcd(): Promise<LocalEtcd> {
+  const dir = await mkdtemp(join(tmpdir(), 'orch-bench-etcd-'));
+  const [clientPort, peerPort] = [await freePort(), await freePort()];
+  const endpoint = `http://127.0.0.1:${clientPort}`;
+  const peer = `http://127.0.0.1:${peerPort}`;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ETCD_')));
+  const child = spawn(
+    process.env.ETCD_BIN ?? 'etcd',
+    [
+      '--name=bench',
+      `--data-dir=${join(dir, 'data')}`,
+      `--listen-client-urls=${endpoint}`,
+      `--advertise-client-urls=${endpoint}`,
+      `--listen-peer-urls=${peer}`,
+      `--initial-advertise-peer-urls=${peer}`,
+      `--initial-cluster=bench=${peer}`,
+      '--log-level=error',
+      '--logger=zap',
+    ],
+    { env, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const stop = stopper(child, dir);
+  try {
+    await waitUntil('etcd', async () => (await fetch(`${endpoint}/health`)).ok, child);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { endpoint, pid: child.pid!, stop };
+}
+
+/**
+ * Starts orch-apiserver on the embedded store, or on etcd when `etcd` is given (under its own
+ * prefix), with extra node flags (e.g. --cpu-prof); resolves once /readyz answers.
+ */
+export async function startLocalApiServer(opts: { etcd?: string; nodeArgs?: string[]; args?: string[] }): Promise<LocalApiServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'orch-bench-'));
+  const files = ensureClusterFiles(dir, ['127.0.0.1']);
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [
+      ...(opts.nodeArgs ?? []),
+      APISERVER,
+      `--secure-port=${port}`,
+      '--bind-address=127.0.0.1',
+      `--data-dir=${join(dir, 'data')}`,
+      `--tls-cert-file=${files.certFile}`,
+      `--tls-private-key-file=${files.keyFile}`,
+      `--token-auth-file=${files.tokensFile}`,
+      ...(opts.etcd ? [`--etcd-servers=${opts.etcd}`, `--etcd-prefix=/registry-${port}`] : []),
+      ...(opts.args ?? []),
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const stop = stopper(child, dir);
+  const kubeconfig = join(dir, 'admin.kubeconfig');
+  writeAdminKubeconfig(kubeconfig, `https://127.0.0.1:${port}`, files);
+  try {
+    const api = new ApiClient(loadKubeconfig(kubeconfig), 1);
+    await waitUntil('orch-apiserver', async () => (await api.request('GET', '/readyz')).status === 200, child);
+    api.close();
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { kubeconfig, pid: child.pid!, stop };
+}

@@ -1,0 +1,30 @@
+/**
+ * `npm run bench` end to end, scaled down: it starts its own etcd and both orch targets, runs every
+ * scenario and reports each as a JSON line (the real figures come from the full run).
+ */
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+it('runs every scenario against orch on etcd and on the embedded store, with the etcd baseline', async () => {
+  const args = ['--scenario', 'all', '--count', '60', '--concurrency', '4', '--seconds', '0.3', '--list-repeats', '1', '--page-size', '25'];
+  args.push('--warmup-seconds', '0', '--watchers', '4', '--events-per-second', '40', '--watch-seconds', '0.25');
+  const { stdout } = await promisify(execFile)(process.execPath, ['dist/scripts/bench.js', ...args], { timeout: 60_000 });
+  const lines = stdout.split('\n').filter((l) => l.startsWith('{"target"')).map((l) => JSON.parse(l));
+  const seen = lines.map((l) => `${l.target} ${l.scenario}`);
+  assert.deepEqual(seen, [
+    'etcd etcd-put',
+    'etcd etcd-get',
+    ...['orch-etcd', 'orch-sqlite'].flatMap((t) => ['create', 'get', 'update', 'list', 'list-paged-25', 'watch'].map((s) => `${t} ${s}`)),
+  ]);
+  for (const l of lines) if ('errors' in l) assert.equal(l.errors, 0, `${l.target} ${l.scenario}`);
+  for (const l of lines.filter((l) => l.scenario === 'list')) {
+    assert.equal(l.items, 60);
+    assert.equal(typeof l.rssGrowthMB, 'number');
+  }
+  for (const l of lines.filter((l) => l.scenario === 'list-paged-25')) assert.equal(l.pages, 3);
+  for (const l of lines.filter((l) => l.scenario === 'watch')) assert.deepEqual([l.events, l.delivered, l.lost, l.duplicates], [10, 40, 0, 0]);
+  assert.match(stdout, /^target +scenario +rate\/s +p50 ms +p99 ms +other$/m);
+  assert.match(stdout, /^orch-sqlite:\n {2}(met {3}|MISSED) create \/ etcd-put: /m);
+});
