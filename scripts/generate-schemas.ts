@@ -16,6 +16,7 @@ import { allResources } from '../apiserver/api/resources/index.js';
 
 /** Roots besides the served kinds (whose schema names come from the resource table): meta types the server writes. */
 export const EXTRA_ROOTS = [
+  'io.k8s.api.autoscaling.v1.Scale',
   'io.k8s.apimachinery.pkg.apis.meta.v1.Status',
   'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions',
   'io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList',

@@ -45,4 +45,19 @@ export interface Strategy {
 export interface SubresourceStrategy {
   prepareForUpdate(obj: ApiObject, old: ApiObject, ctx: StrategyContext): ApiObject;
   validateUpdate?(obj: ApiObject, old: ApiObject, ctx: StrategyContext): FieldError[];
+  /** Set when the subresource is read and written as another kind (scale: autoscaling/v1 Scale). */
+  view?: SubresourceView;
+}
+
+/** A subresource served as its own kind, computed from the object and written back into it. */
+export interface SubresourceView {
+  group: string;
+  version: string;
+  kind: string;
+  /** Schema name in the generated definitions. */
+  schema: string;
+  /** The view of a stored object. */
+  toView(obj: ApiObject): ApiObject;
+  /** The object to store: `old` with what the view sets (its resourceVersion stays a precondition). */
+  fromView(view: ApiObject, old: ApiObject): ApiObject;
 }

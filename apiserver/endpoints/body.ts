@@ -94,9 +94,12 @@ export interface DecodedObject {
  * A body as an object of the resource's kind: apiVersion/kind must match when given, types must
  * match the schema, unknown fields are dropped (reported as warnings, or a 400 when Strict).
  */
+/** What decoding needs to know of the kind a body must be. */
+export type DecodableKind = Pick<ResourceDef, 'kind' | 'version' | 'apiVersion' | 'schemaRef'>;
+
 export function decodeObject(
   value: unknown,
-  def: ResourceDef,
+  def: DecodableKind,
   defs: Definitions,
   validation: FieldValidation,
   duplicateFields: string[] = [],

@@ -7,6 +7,8 @@ export interface ApiResource {
   singularName: string;
   namespaced: boolean;
   kind: string;
+  group?: string;
+  version?: string;
   verbs: string[];
   shortNames?: string[];
   categories?: string[];
@@ -47,8 +49,11 @@ export function apiResourceList(table: ResourceTable, group: string, version: st
     if (d.shortNames?.length) r.shortNames = d.shortNames;
     if (d.categories?.length) r.categories = d.categories;
     resources.push(r);
-    for (const sub of Object.keys(d.subresources ?? {})) {
-      resources.push({ name: `${d.plural}/${sub}`, singularName: '', namespaced: d.namespaced, kind: d.kind, verbs: ['get', 'patch', 'update'] });
+    for (const [sub, strategy] of Object.entries(d.subresources ?? {})) {
+      const r: ApiResource = { name: `${d.plural}/${sub}`, singularName: '', namespaced: d.namespaced, kind: d.kind, verbs: ['get', 'patch', 'update'] };
+      // A subresource served as another kind names its group and version (deployments/scale: autoscaling/v1 Scale).
+      if (strategy.view) Object.assign(r, { group: strategy.view.group, version: strategy.view.version, kind: strategy.view.kind });
+      resources.push(r);
     }
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf(group, version), resources };

@@ -13,6 +13,7 @@ import { handleUpdate } from './handlers/update.js';
 import { handlePatch } from './handlers/patch.js';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handleWatch } from './handlers/watch.js';
+import { handleSubresourceView } from './handlers/subresource-view.js';
 
 const HANDLERS: Record<Verb, (s: RequestScope) => Promise<void>> = {
   get: handleGet,
@@ -61,7 +62,9 @@ export function newResourceHandler(api: ApiContext) {
       ctx: { namespace, user: userFrom(req), dryRun: parseDryRun(query.getAll('dryRun')), now: new Date() },
       warnings: [],
     };
-    await HANDLERS[verb](scope);
+    const view = info.subresource ? def.subresources?.[info.subresource]?.view : undefined;
+    if (view) await handleSubresourceView(scope, view);
+    else await HANDLERS[verb](scope);
   };
 }
 

@@ -250,7 +250,9 @@ export class GenericStore {
     if (sub) {
       obj = sub.prepareForUpdate(obj, old, sctx);
       if (trackFields) obj = trackFields(obj, old);
-    } else {
+    }
+    // A view subresource (scale) writes the main object, so the main resource's rules apply too.
+    if (!sub || sub.view) {
       if (this.def.subresources?.status) resetStatusForMainResource(obj, old);
       this.def.strategy?.prepareForUpdate?.(obj, old, sctx);
     }

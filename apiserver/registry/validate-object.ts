@@ -28,7 +28,7 @@ export function validateForUpdate(def: ResourceDef, obj: ApiObject, old: ApiObje
   const errors = validateObjectMetaUpdate(obj.metadata, old.metadata, { namespaced: def.namespaced, nameFn: NAME_RULES[def.nameRule] });
   const sub = subresource ? def.subresources?.[subresource] : undefined;
   if (sub) errors.push(...(sub.validateUpdate?.(obj, old, ctx) ?? []));
-  else {
+  if (!sub || sub.view) {
     errors.push(...(def.strategy?.validate?.(obj, ctx) ?? []));
     errors.push(...(def.strategy?.validateUpdate?.(obj, old, ctx) ?? []));
   }

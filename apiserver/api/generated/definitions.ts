@@ -886,6 +886,57 @@ export const definitions: Definitions = {
     },
     "type": "object"
   },
+  "autoscaling.v1.Scale": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/autoscaling.v1.ScaleSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/autoscaling.v1.ScaleStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "autoscaling",
+        "kind": "Scale",
+        "version": "v1"
+      }
+    ]
+  },
+  "autoscaling.v1.ScaleSpec": {
+    "properties": {
+      "replicas": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "type": "object"
+  },
+  "autoscaling.v1.ScaleStatus": {
+    "properties": {
+      "replicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "selector": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "replicas"
+    ],
+    "type": "object"
+  },
   "batch.v1.CronJob": {
     "properties": {
       "apiVersion": {

@@ -8,6 +8,7 @@ import { statefulSetStrategy } from '../../registry/apps/statefulset/strategy.js
 import { statefulSetColumns } from '../../registry/apps/statefulset/columns.js';
 import { daemonSetStrategy } from '../../registry/apps/daemonset/strategy.js';
 import { daemonSetColumns } from '../../registry/apps/daemonset/columns.js';
+import { scaleSubresource } from '../../registry/scale-subresource.js';
 import {
   daemonSetStatusRules,
   deploymentStatusRules,
@@ -35,7 +36,7 @@ export const appsResources: ResourceDeclaration[] = [
     schema: 'apps.v1.Deployment',
     nameRule: 'dns-subdomain',
     strategy: deploymentStrategy,
-    subresources: { status: statusCountersSubresource(deploymentStatusRules) },
+    subresources: { status: statusCountersSubresource(deploymentStatusRules), scale: scaleSubresource },
     columns: deploymentColumns,
   },
   {
@@ -48,7 +49,7 @@ export const appsResources: ResourceDeclaration[] = [
     schema: 'apps.v1.ReplicaSet',
     nameRule: 'dns-subdomain',
     strategy: replicaSetStrategy,
-    subresources: { status: statusCountersSubresource(replicaSetStatusRules) },
+    subresources: { status: statusCountersSubresource(replicaSetStatusRules), scale: scaleSubresource },
     columns: replicaSetColumns,
     selectableFields: replicaSetSelectableFields,
   },
@@ -62,7 +63,7 @@ export const appsResources: ResourceDeclaration[] = [
     schema: 'apps.v1.StatefulSet',
     nameRule: 'dns-label',
     strategy: statefulSetStrategy,
-    subresources: { status: statusCountersSubresource(statefulSetStatusRules) },
+    subresources: { status: statusCountersSubresource(statefulSetStatusRules), scale: scaleSubresource },
     columns: statefulSetColumns,
   },
   {

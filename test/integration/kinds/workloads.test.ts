@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import type { TestClient } from '../../support/http-client.js';
 import { TABLE } from '../../support/api-assertions.js';
+import { newKubectl } from '../../support/kubectl.js';
 
 const NS = 'wl';
 const CORE = `/api/v1/namespaces/${NS}`;
@@ -380,6 +381,52 @@ describe('workload kinds', () => {
       const fixed = await c.patch(`${POLICY}/poddisruptionbudgets/web`, { spec: { maxUnavailable: '20%', minAvailable: null } }, MERGE);
       assert.equal(fixed.status, 200, fixed.text);
       assert.equal(fixed.body.metadata.generation, 2);
+    });
+  });
+
+  describe('scale subresource', () => {
+    it('reads and writes Deployments, ReplicaSets and StatefulSets as autoscaling/v1 Scale', async () => {
+      const d = await c.post(`${APPS}/deployments`, { metadata: { name: 'scaled' }, spec: workload({ replicas: 2 }) });
+      assert.equal(d.status, 201, d.text);
+      const scale = await c.get(`${APPS}/deployments/scaled/scale`);
+      assert.equal(scale.status, 200, scale.text);
+      assert.deepEqual(scale.body, {
+        kind: 'Scale',
+        apiVersion: 'autoscaling/v1',
+        metadata: { name: 'scaled', namespace: NS, uid: d.body.metadata.uid, resourceVersion: d.body.metadata.resourceVersion, creationTimestamp: d.body.metadata.creationTimestamp },
+        spec: { replicas: 2 },
+        status: { replicas: 0, selector: 'app=web' },
+      });
+      const put = await c.put(`${APPS}/deployments/scaled/scale`, { ...scale.body, spec: { replicas: 3 } });
+      assert.equal(put.status, 200, put.text);
+      assert.equal(put.body.spec.replicas, 3);
+      const stale = await c.put(`${APPS}/deployments/scaled/scale`, { ...scale.body, spec: { replicas: 4 } });
+      assert.equal(stale.status, 409);
+      const patch = await c.patch(`${APPS}/deployments/scaled/scale`, { spec: { replicas: 5 } }, MERGE);
+      assert.equal(patch.status, 200, patch.text);
+      const stored = (await c.get(`${APPS}/deployments/scaled`)).body;
+      assert.equal(stored.spec.replicas, 5);
+      assert.equal(stored.metadata.generation, 3);
+      const negative = await c.patch(`${APPS}/deployments/scaled/scale`, { spec: { replicas: -1 } }, MERGE);
+      assert.equal(negative.status, 422, negative.text);
+      assert.equal(negative.body.details.causes[0].field, 'spec.replicas');
+      const wrongKind = await c.put(`${APPS}/deployments/scaled/scale`, { ...stored, spec: { replicas: 1 } });
+      assert.equal(wrongKind.status, 400);
+      const rs = await c.post(`${APPS}/replicasets`, { metadata: { name: 'scaled-rs' }, spec: workload() });
+      assert.equal(rs.status, 201, rs.text);
+      assert.equal((await c.patch(`${APPS}/replicasets/scaled-rs/scale`, { spec: { replicas: 4 } }, MERGE)).body.spec.replicas, 4);
+      assert.equal((await c.get(`${APPS}/daemonsets/any/scale`)).status, 404);
+    });
+
+    it('is in discovery with its own kind, and kubectl scale uses it', async () => {
+      const resources = (await c.get('/apis/apps/v1')).body.resources;
+      assert.deepEqual(
+        resources.find((r: { name: string }) => r.name === 'deployments/scale'),
+        { name: 'deployments/scale', singularName: '', namespaced: true, kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] },
+      );
+      const k = newKubectl(s.kubeconfig);
+      assert.match(await k.ok(['scale', '-n', NS, 'deployment/scaled', '--replicas=7']), /deployment.apps\/scaled scaled/);
+      assert.equal((await c.get(`${APPS}/deployments/scaled`)).body.spec.replicas, 7);
     });
   });
 });
