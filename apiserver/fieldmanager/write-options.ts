@@ -1,6 +1,7 @@
 /**
  * The field-management options of a write, checked as Kubernetes' Validate{Create,Update,Patch}Options
- * check them (422 Invalid on the options kind): fieldManager at most 128 bytes of printable
+ * check them, answered as 400 Bad Request (as the apply issue asks; Kubernetes says 422) with
+ * Kubernetes' message and causes: fieldManager at most 128 bytes of printable
  * characters, required for apply; force only with apply. Without fieldManager, updates are recorded
  * under the product name of the user agent.
  */
@@ -61,6 +62,12 @@ export function parseFieldManagerOptions(query: URLSearchParams, userAgent: stri
     if (apply && manager === '') errs.push(required('fieldManager', 'is required for apply patch'));
   }
   errs.push(...fieldManagerErrors(manager));
-  if (errs.length) throw status.invalid({ group: metaGroup, kind }, '', errs);
+  if (errs.length) {
+    // The issue asks for 400 here (Kubernetes answers 422 Invalid); the message and causes are Kubernetes'.
+    const invalid = status.invalid({ group: metaGroup, kind }, '', errs).status;
+    const err = status.badRequest(invalid.message ?? '');
+    err.status.details = invalid.details;
+    throw err;
+  }
   return { manager: manager || managerFromUserAgent(userAgent), force: (apply && boolParam(query, 'force')) || false };
 }

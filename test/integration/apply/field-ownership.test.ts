@@ -73,7 +73,8 @@ describe('field ownership', () => {
   describe('2. who a write is recorded for', () => {
     it('apply requires fieldManager and an applied body may not carry managedFields', async () => {
       const none = await patch(c, svc('who'), web('who', [{ port: 80 }]), 'application/apply-patch+yaml');
-      assert.equal(none.status, 422);
+      assert.equal(none.status, 400);
+      assert.equal(none.body.reason, 'BadRequest');
       assert.equal(none.body.message, 'PatchOptions.meta.orch.io "" is invalid: fieldManager: Required value: is required for apply patch');
       const withFields = await apply(c, svc('who'), { ...web('who', [{ port: 80 }]), metadata: { name: 'who', managedFields: [{ manager: 'x' }] } }, 'a');
       assert.equal(withFields.status, 400);

@@ -191,10 +191,10 @@ describe('patch types', () => {
     it('force is only for apply, fieldManager is required for it; unknown patch types are 415', async () => {
       const url = await newService('checks');
       const force = await patch(c, `${url}?force=true`, { metadata: { labels: { a: 'b' } } }, MERGE);
-      assert.equal(force.status, 422);
+      assert.equal(force.status, 400);
       assert.equal(force.body.message, 'PatchOptions.meta.orch.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
       const anonymous = await patch(c, url, service('checks', {}), APPLY);
-      assert.equal(anonymous.status, 422);
+      assert.equal(anonymous.status, 400);
       assert.deepEqual(anonymous.body.details, {
         name: '',
         group: 'meta.orch.io',

@@ -18,7 +18,7 @@ test('the manager defaults to the user agent up to its first "/"', () => {
 test('apply requires fieldManager and takes force; other patches may not send force', () => {
   assert.deepEqual(parse('fieldManager=m&force=true', 'PatchOptions', true), { manager: 'm', force: true });
   assert.throws(() => parse('', 'PatchOptions', true), (err: unknown) => {
-    assert.ok(isApiError(err, 'Invalid'));
+    assert.ok(isApiError(err, 'BadRequest'));
     assert.equal(err.status.message, 'PatchOptions.meta.orch.io "" is invalid: fieldManager: Required value: is required for apply patch');
     assert.deepEqual(err.status.details?.causes, [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }]);
     return true;
@@ -27,6 +27,6 @@ test('apply requires fieldManager and takes force; other patches may not send fo
 });
 
 test('fieldManager must be at most 128 bytes of printable characters', () => {
-  assert.throws(() => parse(`fieldManager=${'m'.repeat(129)}`, 'CreateOptions'), (err: unknown) => isApiError(err, 'Invalid') && err.status.details?.causes?.[0].field === 'fieldManager' && err.status.details.kind === 'CreateOptions');
+  assert.throws(() => parse(`fieldManager=${'m'.repeat(129)}`, 'CreateOptions'), (err: unknown) => isApiError(err, 'BadRequest') && err.status.details?.causes?.[0].field === 'fieldManager' && err.status.details.kind === 'CreateOptions');
   assert.throws(() => parse('fieldManager=a%07b', 'UpdateOptions'), (err: unknown) => isApiError(err) && err.status.details?.causes?.[0].message === 'Invalid value: "a\\ab": invalid character U+0007 (at position 1)');
 });
