@@ -37,9 +37,15 @@ export function newSqliteStorage(options: SqliteStorageOptions): Storage {
 class SqliteStorage implements Storage {
   private readonly queries: Queries;
   private readonly hub = new WatchHub();
+  /**
+   * The newest committed revision, kept in memory: this object is the file's only writer, so reading
+   * it back from SQLite on every consistent read (the watch cache asks for it per read) is wasted work.
+   */
+  private readonly head: { revision: number };
 
   constructor(private readonly db: Database.Database) {
     this.queries = new Queries(db);
+    this.head = { revision: this.queries.currentRevision() };
   }
 
   async create(key: string, value: Buffer): Promise<KeyValue> {
@@ -107,7 +113,7 @@ class SqliteStorage implements Storage {
 
   async currentRevision(): Promise<number> {
     this.ensureOpen('');
-    return this.queries.currentRevision();
+    return this.head.revision;
   }
 
   async compactedRevision(): Promise<number> {
@@ -117,7 +123,7 @@ class SqliteStorage implements Storage {
 
   async compact(revision: number): Promise<void> {
     this.ensureOpen('');
-    const current = this.queries.currentRevision();
+    const current = this.head.revision;
     if (revision > current) {
       throw new StorageError('FutureRevision', '', { revision: current, requestedRevision: revision });
     }
@@ -148,6 +154,7 @@ class SqliteStorage implements Storage {
       const newRow = next(this.queries.latest(key));
       return { ...newRow, id: this.queries.insert(newRow) };
     })();
+    this.head.revision = row.id;
     const event: StorageEvent = rowToEvent(row);
     this.hub.publish(event);
     return event.kv;
@@ -164,7 +171,7 @@ class SqliteStorage implements Storage {
 
   /** The revision a list reads at, checked against the compacted and the current revision. */
   private readableRevision(prefix: string, requested: number | undefined): number {
-    const current = this.queries.currentRevision();
+    const current = this.head.revision;
     if (!requested) return current;
     if (requested > current) {
       throw new StorageError('FutureRevision', prefix, { revision: current, requestedRevision: requested });
