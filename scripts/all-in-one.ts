@@ -118,7 +118,9 @@ async function main(): Promise<void> {
   const shutdown = async (code: number): Promise<never> => {
     stopping = true;
     clearTimeout(restartTimer);
-    await Promise.all([apiserver, controllerManager].filter((c) => c !== undefined).map(stopChild));
+    // The controller manager first, so it can still give its Lease back through the API server.
+    if (controllerManager) await stopChild(controllerManager);
+    await stopChild(apiserver);
     process.exit(code);
   };
   process.on('SIGINT', () => void shutdown(0));
