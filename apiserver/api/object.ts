@@ -32,9 +32,25 @@ export function apiVersionOf(group: string, version: string): string {
   return group ? `${group}/${version}` : version;
 }
 
-/** A deep copy of a JSON value. */
+/**
+ * A deep copy of a JSON value (objects, arrays, primitives; undefined members kept). A plain walk is
+ * several times faster than structuredClone on API objects, and this runs several times per write.
+ * A `__proto__` key (JSON.parse makes it an own property) is copied as data, never as a prototype.
+ */
 export function deepCopy<T>(v: T): T {
-  return structuredClone(v);
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    const out = new Array(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = deepCopy(v[i]);
+    return out as T;
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(v)) {
+    const value = deepCopy((v as Record<string, unknown>)[key]);
+    if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
+  }
+  return out as T;
 }
 
 /** Deep equality of JSON values (key order ignored). */
