@@ -14,21 +14,28 @@ export function validateLabelName(name: string, path: FieldPath): FieldError[] {
   return isQualifiedName(name).map((msg) => invalid(path, name, msg));
 }
 
-function validateRequirement(req: LabelSelectorRequirementObject, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  const values = req.values ?? [];
-  switch (req.operator) {
+/**
+ * The operator of a selector requirement and the number of values it takes, with Kubernetes'
+ * messages; node selectors (`numeric`) also allow Gt and Lt with exactly one value.
+ */
+export function validateRequirementOperator(operator: string | undefined, values: readonly string[], path: FieldPath, numeric = false): FieldError[] {
+  switch (operator) {
     case 'In':
     case 'NotIn':
-      if (values.length === 0) errs.push(required(path.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
+      return values.length === 0 ? [required(path.child('values'), "must be specified when `operator` is 'In' or 'NotIn'")] : [];
     case 'Exists':
     case 'DoesNotExist':
-      if (values.length > 0) errs.push(forbidden(path.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-      break;
-    default:
-      errs.push(invalid(path.child('operator'), req.operator ?? '', 'not a valid selector operator'));
+      return values.length > 0 ? [forbidden(path.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")] : [];
+    case 'Gt':
+    case 'Lt':
+      if (numeric) return values.length !== 1 ? [required(path.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'")] : [];
   }
+  return [invalid(path.child('operator'), operator ?? '', 'not a valid selector operator')];
+}
+
+function validateRequirement(req: LabelSelectorRequirementObject, path: FieldPath): FieldError[] {
+  const values = req.values ?? [];
+  const errs = validateRequirementOperator(req.operator, values, path);
   errs.push(...validateLabelName(req.key ?? '', path.child('key')));
   values.forEach((v, i) => isValidLabelValue(v).forEach((msg) => errs.push(invalid(path.child('values').index(i), v, msg))));
   return errs;

@@ -5,32 +5,14 @@
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, forbidden, invalid, notSupported, required } from '../../../api/field-errors.js';
 import { isValidLabelValue, nameIsDNSLabel, nameIsDNSSubdomain } from '../../../api/validation/names.js';
-import { validateLabelName, validateLabelSelector } from './label-selector.js';
+import { validateLabelName, validateLabelSelector, validateRequirementOperator } from './label-selector.js';
 import type { Affinity, NodeSelectorRequirement, NodeSelectorTerm, PodAffinityRules, PodAffinityTerm, Toleration, TopologySpreadConstraint } from './types.js';
 
 const WEIGHT_DETAIL = 'must be in the range 1-100';
 
 /** ValidateNodeSelectorRequirement (1.28: values are not checked as label values). */
 function validateNodeSelectorRequirement(req: NodeSelectorRequirement, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  const values = req.values ?? [];
-  switch (req.operator) {
-    case 'In':
-    case 'NotIn':
-      if (values.length === 0) errs.push(required(path.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
-    case 'Exists':
-    case 'DoesNotExist':
-      if (values.length > 0) errs.push(forbidden(path.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-      break;
-    case 'Gt':
-    case 'Lt':
-      if (values.length !== 1) errs.push(required(path.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
-      break;
-    default:
-      errs.push(invalid(path.child('operator'), req.operator ?? '', 'not a valid selector operator'));
-  }
-  return [...errs, ...validateLabelName(req.key ?? '', path.child('key'))];
+  return [...validateRequirementOperator(req.operator, req.values ?? [], path, true), ...validateLabelName(req.key ?? '', path.child('key'))];
 }
 
 /** ValidateNodeFieldSelectorRequirement: only metadata.name, with In/NotIn and one value. */
