@@ -103,12 +103,18 @@ async function main(): Promise<void> {
   const storage = flags.etcdServers ? ['--storage-backend=etcd3', `--etcd-servers=${flags.etcdServers}`] : ['--storage-backend=sqlite'];
   const apiserver = startNode(APISERVER, [
     ...storage,
-    '--data-dir', flags.dataDir,
-    '--secure-port', String(flags.securePort),
-    '--tls-cert-file', files.certFile,
-    '--tls-private-key-file', files.keyFile,
-    '--token-auth-file', files.tokensFile,
-    '--client-ca-file', files.caFile,
+    '--data-dir',
+    flags.dataDir,
+    '--secure-port',
+    String(flags.securePort),
+    '--tls-cert-file',
+    files.certFile,
+    '--tls-private-key-file',
+    files.keyFile,
+    '--token-auth-file',
+    files.tokensFile,
+    '--client-ca-file',
+    files.caFile,
     '--authorization-mode=AlwaysAllow',
   ]);
 
@@ -146,11 +152,19 @@ async function main(): Promise<void> {
   const runControllerManager = (): void => {
     const startedAt = Date.now();
     // Its /healthz and /metrics port is picked free (and logged), so several clusters fit on one host.
-    controllerManager = startNode(CONTROLLER_MANAGER, ['--kubeconfig', kubeconfigFile, '--secure-port=0', '--cert-dir', join(flags.dataDir, 'controller-manager')]);
+    controllerManager = startNode(CONTROLLER_MANAGER, [
+      '--kubeconfig',
+      kubeconfigFile,
+      '--secure-port=0',
+      '--cert-dir',
+      join(flags.dataDir, 'controller-manager'),
+    ]);
     controllerManager.on('exit', (code, signal) => {
       if (stopping || code === 0) return;
       if (Date.now() - startedAt >= STABLE_RUN_MS) backoffMs = 1000;
-      process.stderr.write(`all-in-one: orch-controller-manager exited (${signal ?? `code ${code}`}); restarting in ${backoffMs / 1000}s\n`);
+      process.stderr.write(
+        `all-in-one: orch-controller-manager exited (${signal ?? `code ${code}`}); restarting in ${backoffMs / 1000}s\n`,
+      );
       restartTimer = setTimeout(runControllerManager, backoffMs);
       backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
     });

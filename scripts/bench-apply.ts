@@ -45,7 +45,12 @@ async function apply(client: TestClient, path: string, body: unknown): Promise<v
 }
 
 /** Creates the object with a first apply, then times `count` applies that each change one item. */
-async function scenario(client: TestClient, path: string, count: number, config: (changed: number, revision: number) => unknown): Promise<LoadResult> {
+async function scenario(
+  client: TestClient,
+  path: string,
+  count: number,
+  config: (changed: number, revision: number) => unknown,
+): Promise<LoadResult> {
   await apply(client, path, config(-1, 0));
   return runLoad({ concurrency: 1, count }, (i) => apply(client, path, config(i % 100, i + 1)));
 }
@@ -74,13 +79,19 @@ async function main(): Promise<void> {
     if (ns.status !== 201) throw new Error(`create namespace: ${ns.status} ${ns.text}`);
     const base = `/api/v1/namespaces/${namespace}`;
     const results = {
-      'apply-pod-100-containers': await scenario(client, `${base}/pods/big`, flags.count, (changed, rev) => podConfig('big', 100, changed, rev)),
-      'apply-configmap-1000-keys': await scenario(client, `${base}/configmaps/big`, flags.count, (changed, rev) => configMapConfig('big', 1000, changed, rev)),
+      'apply-pod-100-containers': await scenario(client, `${base}/pods/big`, flags.count, (changed, rev) =>
+        podConfig('big', 100, changed, rev),
+      ),
+      'apply-configmap-1000-keys': await scenario(client, `${base}/configmaps/big`, flags.count, (changed, rev) =>
+        configMapConfig('big', 1000, changed, rev),
+      ),
     };
     for (const [name, r] of Object.entries(results)) process.stdout.write(`${JSON.stringify({ scenario: name, ...r })}\n`);
     process.stdout.write('\nscenario                     requests  median ms  p99 ms\n');
     for (const [name, r] of Object.entries(results)) {
-      process.stdout.write(`${name.padEnd(28)} ${String(r.count).padStart(8)}  ${String(r.p50Ms).padStart(9)}  ${String(r.p99Ms).padStart(6)}\n`);
+      process.stdout.write(
+        `${name.padEnd(28)} ${String(r.count).padStart(8)}  ${String(r.p50Ms).padStart(9)}  ${String(r.p99Ms).padStart(6)}\n`,
+      );
     }
   } finally {
     client.close();

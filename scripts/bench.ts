@@ -68,7 +68,8 @@ function parseFlags(argv: string[]): Flags {
     else if (name === '--server-node-args') flags.serverNodeArgs = value.split(' ').filter(Boolean);
     else if (name === '--scenario') {
       const names = value === 'all' ? [...SCENARIOS] : value.split(',');
-      for (const s of names) if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`unknown scenario ${s}; known: all, ${SCENARIOS.join(', ')}`);
+      for (const s of names)
+        if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`unknown scenario ${s}; known: all, ${SCENARIOS.join(', ')}`);
       flags.scenarios = new Set(names as Scenario[]);
     } else if (NUMERIC[name]) {
       const n = Number(value);
@@ -85,7 +86,10 @@ function parseFlags(argv: string[]): Flags {
  * Runs a scenario and adds to its first result the CPU the processes used meanwhile, in percent of
  * one core: this client always, the server and etcd when their pids are known.
  */
-async function withCpuUse(pids: { server?: number; etcd?: number }, run: () => Promise<ScenarioResult | ScenarioResult[]>): Promise<ScenarioResult[]> {
+async function withCpuUse(
+  pids: { server?: number; etcd?: number },
+  run: () => Promise<ScenarioResult | ScenarioResult[]>,
+): Promise<ScenarioResult[]> {
   const t0 = performance.now();
   const client0 = process.cpuUsage();
   const before = { server: await cpuSeconds(pids.server), etcd: await cpuSeconds(pids.etcd) };
@@ -117,7 +121,11 @@ async function benchServer(name: string, kubeconfig: string, flags: Flags, serve
   };
   try {
     for (const n of [ns, `${ns}-watch`]) {
-      expectStatus(await api.request('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: n } })), 201, 'namespace');
+      expectStatus(
+        await api.request('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: n } })),
+        201,
+        'namespace',
+      );
     }
     const needObjects = scenarios.has('get') || scenarios.has('update') || scenarios.has('list');
     if (scenarios.has('create')) await measured(() => runCreate(api, ns, options));

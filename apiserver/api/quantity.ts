@@ -88,7 +88,8 @@ function interpretSuffix(suffix: string): { base: 2 | 10; exponent: number; form
   if (Object.hasOwn(BINARY_SUFFIXES, suffix)) return { base: 2, exponent: BINARY_SUFFIXES[suffix], format: 'BinarySI' };
   if (suffix.length > 1 && (suffix[0] === 'e' || suffix[0] === 'E') && /^[+-]?\d+$/.test(suffix.slice(1))) {
     const parsed = BigInt(suffix.slice(1));
-    if (parsed >= MIN_INT64 && parsed <= MAX_INT64) return { base: 10, exponent: Number(BigInt.asIntN(32, parsed)), format: 'DecimalExponent' };
+    if (parsed >= MIN_INT64 && parsed <= MAX_INT64)
+      return { base: 10, exponent: Number(BigInt.asIntN(32, parsed)), format: 'DecimalExponent' };
   }
   throw new QuantityParseError(QUANTITY_SUFFIX_ERROR);
 }

@@ -107,7 +107,9 @@ export function decodeObject(
   const what = `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}`;
   if (!isPlainObject(value)) throw status.badRequest(`${what}: the body is not a JSON object`);
   if (value.apiVersion !== undefined && value.apiVersion !== def.apiVersion) {
-    throw status.badRequest(`${what}: the API version in the data (${String(value.apiVersion)}) does not match the expected API version (${def.apiVersion})`);
+    throw status.badRequest(
+      `${what}: the API version in the data (${String(value.apiVersion)}) does not match the expected API version (${def.apiVersion})`,
+    );
   }
   if (value.kind !== undefined && value.kind !== def.kind) {
     throw status.badRequest(`${what}: the kind in the data (${String(value.kind)}) does not match the expected kind (${def.kind})`);

@@ -32,7 +32,14 @@ export function apiVersions(table: ResourceTable, serverAddress: string) {
 }
 
 export function apiGroupList(table: ResourceTable) {
-  return { kind: 'APIGroupList', apiVersion: 'v1', groups: table.groups().filter((g) => g.group !== '').map(groupDoc) };
+  return {
+    kind: 'APIGroupList',
+    apiVersion: 'v1',
+    groups: table
+      .groups()
+      .filter((g) => g.group !== '')
+      .map(groupDoc),
+  };
 }
 
 export function apiGroup(table: ResourceTable, group: string) {
@@ -50,7 +57,13 @@ export function apiResourceList(table: ResourceTable, group: string, version: st
     if (d.categories?.length) r.categories = d.categories;
     resources.push(r);
     for (const [sub, strategy] of Object.entries(d.subresources ?? {})) {
-      const r: ApiResource = { name: `${d.plural}/${sub}`, singularName: '', namespaced: d.namespaced, kind: d.kind, verbs: ['get', 'patch', 'update'] };
+      const r: ApiResource = {
+        name: `${d.plural}/${sub}`,
+        singularName: '',
+        namespaced: d.namespaced,
+        kind: d.kind,
+        verbs: ['get', 'patch', 'update'],
+      };
       // A subresource served as another kind names its group and version (deployments/scale: autoscaling/v1 Scale).
       if (strategy.view) Object.assign(r, { group: strategy.view.group, version: strategy.view.version, kind: strategy.view.kind });
       resources.push(r);

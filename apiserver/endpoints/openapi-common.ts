@@ -51,8 +51,7 @@ export function publishSchema(node: unknown, domain: ApiDomain, refPrefix: strin
       const name = k.slice(SOURCE_PREFIX.length);
       out[`${prefix}${name}`] = publishSchema(v, domain, refPrefix);
       if (CLIENT_PATCH_MARKERS.includes(name)) out[`${CLIENT_PREFIX}${name}`] = v;
-    }
-    else out[k] = publishSchema(v, domain, refPrefix);
+    } else out[k] = publishSchema(v, domain, refPrefix);
   }
   return out;
 }
@@ -124,7 +123,11 @@ export function resourcePaths(def: ResourceDef): ResourcePath[] {
         GET,
         PUT,
         { method: 'patch', action: 'patch', query: PATCH_QUERY, body: 'patch' },
-        { method: 'delete', action: 'delete', query: [str('dryRun'), { name: 'gracePeriodSeconds', type: 'integer' }, str('propagationPolicy')] },
+        {
+          method: 'delete',
+          action: 'delete',
+          query: [str('dryRun'), { name: 'gracePeriodSeconds', type: 'integer' }, str('propagationPolicy')],
+        },
       ],
     },
     ...Object.keys(def.subresources ?? {}).map((sub) => ({
@@ -149,7 +152,11 @@ const OPERATION_VERBS: Record<string, string> = {
   delete: 'delete',
 };
 
-const camel = (s: string) => s.split(/[.-]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+const camel = (s: string) =>
+  s
+    .split(/[.-]/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
 
 /**
  * The fields every operation starts with: its tags and a unique id in Kubernetes' style,

@@ -42,9 +42,14 @@ const SPECIAL: Record<string, (v: unknown) => Json> = {
   TypeItem: (v) => ({ value: [v].flat() }),
   ItemsItem: (v) => ({ schema: [v].flat().map((s) => toMessage(gnosticType('Schema'), s)) }),
   AdditionalPropertiesItem: (v) => (typeof v === 'boolean' ? { boolean: v } : { schema: toMessage(gnosticType('Schema'), v) }),
-  SchemaItem: (v) => ((v as Json).type === 'file' ? { file_schema: record(gnosticType('FileSchema'), v as Json) } : { schema: toMessage(gnosticType('Schema'), v) }),
-  ParametersItem: (v) => (isRef(v) ? { json_reference: record(gnosticType('JsonReference'), v as Json) } : { parameter: toMessage(gnosticType('Parameter'), v) }),
-  ResponseValue: (v) => (isRef(v) ? { json_reference: record(gnosticType('JsonReference'), v as Json) } : { response: toMessage(gnosticType('Response'), v) }),
+  SchemaItem: (v) =>
+    (v as Json).type === 'file'
+      ? { file_schema: record(gnosticType('FileSchema'), v as Json) }
+      : { schema: toMessage(gnosticType('Schema'), v) },
+  ParametersItem: (v) =>
+    isRef(v) ? { json_reference: record(gnosticType('JsonReference'), v as Json) } : { parameter: toMessage(gnosticType('Parameter'), v) },
+  ResponseValue: (v) =>
+    isRef(v) ? { json_reference: record(gnosticType('JsonReference'), v as Json) } : { response: toMessage(gnosticType('Response'), v) },
   Parameter: (v) => {
     const where = String((v as Json).in);
     if (where === 'body') return { body_parameter: record(gnosticType('BodyParameter'), v as Json) };

@@ -92,7 +92,10 @@ export function newOpenApiV3(table: ResourceTable, defs: Definitions): OpenApiV3
     for (const version of g.versions) {
       const resources = table.inGroupVersion(g.group, version);
       const schemas: Json = {};
-      for (const name of referencedSchemas(resources.map((r) => r.schema), defs)) {
+      for (const name of referencedSchemas(
+        resources.map((r) => r.schema),
+        defs,
+      )) {
         schemas[name] = publishSchema(defs[name], table.domain, SCHEMAS);
       }
       const doc = {

@@ -61,7 +61,10 @@ export function parseRequestInfo(method: string, rawUrl: string): RequestInfo {
     name: '',
     extraParts: [],
   };
-  let parts = path.replace(/^\/+|\/+$/g, '').split('/').filter((p) => p !== '');
+  let parts = path
+    .replace(/^\/+|\/+$/g, '')
+    .split('/')
+    .filter((p) => p !== '');
   if (parts.length < 2 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
   info.apiPrefix = parts[0];
   parts = parts.slice(1);

@@ -30,7 +30,12 @@ export function partialObjectMetadata(obj: ApiObject, apiVersion: string) {
 }
 
 export function partialObjectMetadataList(list: ApiList, apiVersion: string) {
-  return { kind: 'PartialObjectMetadataList', apiVersion, metadata: list.metadata, items: list.items.map((o) => partialObjectMetadata(o, apiVersion)) };
+  return {
+    kind: 'PartialObjectMetadataList',
+    apiVersion,
+    metadata: list.metadata,
+    items: list.items.map((o) => partialObjectMetadata(o, apiVersion)),
+  };
 }
 
 export function toTable(def: ResourceDef, objects: ApiObject[], opts: TableOptions, listMeta: ApiList['metadata'] = {}) {
@@ -39,7 +44,13 @@ export function toTable(def: ResourceDef, objects: ApiObject[], opts: TableOptio
   const columns: PrinterColumn[] = declared.some((c) => c.format === 'name') ? declared : [NAME_COLUMN, ...declared];
   const table: Record<string, unknown> = { kind: 'Table', apiVersion: opts.apiVersion, metadata: listMeta };
   if (!opts.noHeaders) {
-    table.columnDefinitions = columns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 }));
+    table.columnDefinitions = columns.map((c) => ({
+      name: c.name,
+      type: c.type,
+      format: c.format ?? '',
+      description: c.description ?? '',
+      priority: c.priority ?? 0,
+    }));
   }
   table.rows = objects.map((obj) => {
     const row: Record<string, unknown> = { cells: columns.map((c) => c.cell(obj, opts.now)) };

@@ -21,7 +21,11 @@ export interface Comparison {
 /** The comparison without the given fields (and anything below them). */
 export function excludeFields(c: Comparison, fields: FieldSet | undefined): Comparison {
   if (!fields) return c;
-  return { added: c.added.recursiveDifference(fields), modified: c.modified.recursiveDifference(fields), removed: c.removed.recursiveDifference(fields) };
+  return {
+    added: c.added.recursiveDifference(fields),
+    modified: c.modified.recursiveDifference(fields),
+    removed: c.removed.recursiveDifference(fields),
+  };
 }
 
 /** Compares lhs (before) with rhs (after); both may hold repeated list items, which are skipped. */
@@ -33,7 +37,15 @@ export function compare(lhs: unknown, rhs: unknown, schema: Schema | undefined, 
   return c;
 }
 
-function walk(c: Comparison, path: PathElement[], lhs: unknown, rhs: unknown, schema: Schema | undefined, types: TypeResolver, issues: TypedIssue[]): void {
+function walk(
+  c: Comparison,
+  path: PathElement[],
+  lhs: unknown,
+  rhs: unknown,
+  schema: Schema | undefined,
+  types: TypeResolver,
+  issues: TypedIssue[],
+): void {
   if (lhs === undefined && rhs === undefined) return;
   const atom = granularAtom(types, schema, lhs, rhs);
   if (!atom || (isEmptyValue(lhs) && isEmptyValue(rhs))) {
@@ -57,7 +69,15 @@ function walk(c: Comparison, path: PathElement[], lhs: unknown, rhs: unknown, sc
     const rm = isJsonMap(rhs) ? rhs : {};
     const child = (key: string) => {
       path.push(fieldElement(key));
-      walk(c, path, Object.hasOwn(lm, key) ? lm[key] : undefined, Object.hasOwn(rm, key) ? rm[key] : undefined, fieldSchema(atom, key), types, issues);
+      walk(
+        c,
+        path,
+        Object.hasOwn(lm, key) ? lm[key] : undefined,
+        Object.hasOwn(rm, key) ? rm[key] : undefined,
+        fieldSchema(atom, key),
+        types,
+        issues,
+      );
       path.pop();
     };
     for (const key of Object.keys(lm)) child(key);

@@ -39,7 +39,11 @@ export function applyConflictError(conflicts: readonly Conflict[]): status.ApiEr
     message: conflictMessage(conflicts),
     reason: 'Conflict',
     details: {
-      causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${printManager(c.manager)}`, field: pathString(c.path) })),
+      causes: conflicts.map((c) => ({
+        reason: 'FieldManagerConflict',
+        message: `conflict with ${printManager(c.manager)}`,
+        field: pathString(c.path),
+      })),
     },
     code: status.REASON_CODES.Conflict,
   });

@@ -58,7 +58,8 @@ function readInto(set: FieldSet, fields: unknown): void {
       throw err;
     }
     if (!pe) continue;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new FieldsV1Error(`the value of ${JSON.stringify(key)} must be a JSON object`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new FieldsV1Error(`the value of ${JSON.stringify(key)} must be a JSON object`);
     const keys = Object.keys(value);
     if (keys.length === 0 || keys.includes('.')) set.addMember(pe);
     if (keys.some((k) => k !== '.')) readInto(set.descend(pe), value);

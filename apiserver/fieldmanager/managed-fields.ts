@@ -59,10 +59,12 @@ export function decodeManagedFields(entries: unknown): Managed {
   if (!Array.isArray(entries)) throw new ManagedFieldsError('managedFields must be a list');
   entries.forEach((raw, i) => {
     const e = (typeof raw === 'object' && raw !== null ? raw : {}) as ManagedFieldsEntry;
-    if (e.operation !== OPERATION_APPLY && e.operation !== OPERATION_UPDATE) throw new ManagedFieldsError('operation must be `Apply` or `Update`');
+    if (e.operation !== OPERATION_APPLY && e.operation !== OPERATION_UPDATE)
+      throw new ManagedFieldsError('operation must be `Apply` or `Update`');
     if (!e.apiVersion) throw new ManagedFieldsError('apiVersion must not be empty');
     if (!e.fieldsType) throw new ManagedFieldsError(`missing fieldsType in managed fields entry ${i}`);
-    if (e.fieldsType !== 'FieldsV1') throw new ManagedFieldsError(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
+    if (e.fieldsType !== 'FieldsV1')
+      throw new ManagedFieldsError(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
     const id = managerIdentifier(e);
     let set;
     try {

@@ -20,7 +20,14 @@ export function merge(live: unknown, config: unknown, schema: Schema | undefined
   return out;
 }
 
-function walk(path: PathElement[], lhs: unknown, rhs: unknown, schema: Schema | undefined, types: TypeResolver, issues: TypedIssue[]): unknown {
+function walk(
+  path: PathElement[],
+  lhs: unknown,
+  rhs: unknown,
+  schema: Schema | undefined,
+  types: TypeResolver,
+  issues: TypedIssue[],
+): unknown {
   if (rhs === undefined) return lhs;
   const atom = granularAtom(types, schema, lhs, rhs);
   if (!atom || (isEmptyValue(lhs) && isEmptyValue(rhs))) return rhs;

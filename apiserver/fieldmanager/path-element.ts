@@ -58,7 +58,8 @@ export function deserializeElement(key: string): PathElement | undefined {
     throw new PathElementError(`${prefix === 'k:' ? 'key' : 'value'} in ${JSON.stringify(key)}: ${(err as Error).message}`);
   }
   if (prefix === 'v:') return valueElement(value);
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new PathElementError(`key in ${JSON.stringify(key)} is not an object`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new PathElementError(`key in ${JSON.stringify(key)} is not an object`);
   return keyElement(Object.entries(value));
 }
 

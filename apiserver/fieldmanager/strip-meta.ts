@@ -7,7 +7,17 @@ import type { Managed } from './managed-fields.js';
 import type { Manager } from './manager.js';
 import { fieldElement } from './path-element.js';
 
-const META_FIELDS = ['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'];
+const META_FIELDS = [
+  'name',
+  'namespace',
+  'creationTimestamp',
+  'selfLink',
+  'uid',
+  'clusterName',
+  'generation',
+  'managedFields',
+  'resourceVersion',
+];
 
 const STRIPPED = FieldSet.of(
   [fieldElement('apiVersion')],

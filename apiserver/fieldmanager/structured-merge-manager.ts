@@ -42,7 +42,10 @@ export function newStructuredMergeManager(o: StructuredMergeOptions): Manager {
   return {
     update(live, next, managed, manager) {
       try {
-        return { object: next, managed: { fields: updater.update(live, next, o.apiVersion, managed.fields, manager), times: managed.times } };
+        return {
+          object: next,
+          managed: { fields: updater.update(live, next, o.apiVersion, managed.fields, manager), times: managed.times },
+        };
       } catch (err) {
         if (err instanceof TypedValueError) throw new Error(`failed to update ManagedFields (${o.describe(next)}): ${err.message}`);
         throw err;
@@ -65,7 +68,8 @@ export function newStructuredMergeManager(o: StructuredMergeOptions): Manager {
       try {
         result = updater.apply(live, config, o.apiVersion, managed.fields, manager, force);
       } catch (err) {
-        if (err instanceof TypedValueError) throw status.internal(new Error(`failed to create typed live object (${o.describe(live)}): ${err.message}`));
+        if (err instanceof TypedValueError)
+          throw status.internal(new Error(`failed to create typed live object (${o.describe(live)}): ${err.message}`));
         throw err;
       }
       const next = { fields: result.managers, times: managed.times };

@@ -24,7 +24,15 @@ export function toFieldSet(value: unknown, schema: Schema | undefined, types: Ty
 }
 
 /** Adds the paths below `value` to `set` (which is relative to value). */
-function fill(set: FieldSet, path: PathElement[], value: unknown, schema: Schema | undefined, types: TypeResolver, allowDup: boolean, issues: TypedIssue[]): void {
+function fill(
+  set: FieldSet,
+  path: PathElement[],
+  value: unknown,
+  schema: Schema | undefined,
+  types: TypeResolver,
+  allowDup: boolean,
+  issues: TypedIssue[],
+): void {
   const atom = granularAtom(types, schema, value);
   if (!atom) return;
   if (atom.kind === 'list') {

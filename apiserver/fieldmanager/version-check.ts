@@ -13,7 +13,8 @@ export function withVersionCheck(inner: Manager, apiVersion: string, kind: strin
   return {
     update: (live, next, managed, manager) => inner.update(live, next, managed, manager),
     apply(live, config, managed, manager, force) {
-      if (config.apiVersion !== apiVersion || config.kind !== kind) throw status.badRequest(`invalid object type: ${gvkString(config.apiVersion, config.kind)}`);
+      if (config.apiVersion !== apiVersion || config.kind !== kind)
+        throw status.badRequest(`invalid object type: ${gvkString(config.apiVersion, config.kind)}`);
       return inner.apply(live, config, managed, manager, force);
     },
   };

@@ -54,7 +54,13 @@ export function managerFromUserAgent(userAgent: string | undefined): string {
 }
 
 /** The checked options of a write; `apply` marks an apply patch. */
-export function parseFieldManagerOptions(query: URLSearchParams, userAgent: string | undefined, metaGroup: string, kind: WriteOptionsKind, apply = false): FieldManagerOptions {
+export function parseFieldManagerOptions(
+  query: URLSearchParams,
+  userAgent: string | undefined,
+  metaGroup: string,
+  kind: WriteOptionsKind,
+  apply = false,
+): FieldManagerOptions {
   const manager = query.get('fieldManager') ?? '';
   const errs: FieldError[] = [];
   if (kind === 'PatchOptions') {

@@ -36,7 +36,9 @@ function jsonTypeName(v: unknown): string {
 /** The object the applier's configuration makes of `live` (null: the object is created). */
 export function applyPatch(fm: FieldManager, live: ApiObject | null, body: unknown, o: ApplyOptions): AppliedObject {
   if (!isPlainObject(body)) {
-    throw status.badRequest(`error decoding YAML: json: cannot unmarshal ${jsonTypeName(body)} into Go value of type map[string]interface {}`);
+    throw status.badRequest(
+      `error decoding YAML: json: cannot unmarshal ${jsonTypeName(body)} into Go value of type map[string]interface {}`,
+    );
   }
   const object = fm.apply(live, body as ApiObject, o.manager, o.force);
   const duplicates = o.duplicateFields.map((f) => `duplicate field "${f}"`);

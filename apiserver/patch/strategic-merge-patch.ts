@@ -162,7 +162,11 @@ class Merger {
       const originalV = original[k];
       if (isMap(originalV) && isMap(patchV)) {
         const { patchStrategy } = strategyOf(this.schema, fieldPath);
-        setOwn(original, k, patchStrategy === REPLACE_DIRECTIVE ? this.newValue(patchV, fieldPath) : this.mergeMap(originalV, patchV, fieldPath));
+        setOwn(
+          original,
+          k,
+          patchStrategy === REPLACE_DIRECTIVE ? this.newValue(patchV, fieldPath) : this.mergeMap(originalV, patchV, fieldPath),
+        );
       } else if (Array.isArray(originalV) && Array.isArray(patchV)) {
         const { patchStrategy, mergeKey } = strategyOf(this.schema, fieldPath);
         setOwn(original, k, this.mergeSliceHandler(originalV, patchV, fieldPath, patchStrategy, mergeKey, isDeleteList));

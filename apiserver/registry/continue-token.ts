@@ -25,7 +25,8 @@ export function decodeContinue(token: string): ContinuePosition {
     throw status.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
   }
   const p = parsed as { v?: unknown; rv?: unknown; start?: unknown };
-  if (p === null || typeof p !== 'object' || p.v !== VERSION) throw status.badRequest('continue key is not valid: server does not recognize this encoded version');
+  if (p === null || typeof p !== 'object' || p.v !== VERSION)
+    throw status.badRequest('continue key is not valid: server does not recognize this encoded version');
   if (typeof p.rv !== 'number' || !Number.isSafeInteger(p.rv) || p.rv === 0 || p.rv < -1) {
     throw status.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
   }

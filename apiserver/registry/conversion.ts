@@ -18,7 +18,9 @@ export interface StorageResource {
 /** The kind's own group/resource, or the storage resource its conversion names. */
 export function storageResource(def: ResourceDef, domain: ApiDomain): StorageResource {
   const storage = def.conversion?.storage;
-  return storage ? { group: domain.group(storage.kubernetesGroup), resource: storage.resource } : { group: def.group, resource: def.plural };
+  return storage
+    ? { group: domain.group(storage.kubernetesGroup), resource: storage.resource }
+    : { group: def.group, resource: def.plural };
 }
 
 /** The object as written to storage: converted and labelled with the storage kind and version. */

@@ -44,9 +44,11 @@ export function planList(opts: ListOptions): ReadPlan {
     return { kind: 'continue', token: opts.continue };
   }
   if (match) {
-    if (rv === undefined) throw status.badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+    if (rv === undefined)
+      throw status.badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
     if (match === 'Exact') {
-      if (rv === 0) throw status.badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+      if (rv === 0)
+        throw status.badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
       return { kind: 'exact', revision: rv };
     }
     return rv === 0 ? { kind: 'any' } : { kind: 'notOlderThan', revision: rv };

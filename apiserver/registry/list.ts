@@ -90,7 +90,14 @@ function newList(store: GenericStore, revision: number, items: ApiObject[], next
  * as of its revision, so a continue token continues at that revision in the store like any other.
  * Undefined when the store has to answer.
  */
-async function listFromCache(store: GenericStore, cacher: Cacher, plan: ReadPlan, prefix: string, selection: Selection, limit: number): Promise<ApiList | undefined> {
+async function listFromCache(
+  store: GenericStore,
+  cacher: Cacher,
+  plan: ReadPlan,
+  prefix: string,
+  selection: Selection,
+  limit: number,
+): Promise<ApiList | undefined> {
   const cache = await cacher.readable(store, plan.kind === 'notOlderThan' ? plan.revision : plan.kind === 'latest' ? 'latest' : 'any');
   if (!cache) return undefined;
   const page = cache.list(prefix, { limit, matches: selection.matches });

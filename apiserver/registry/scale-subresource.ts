@@ -26,7 +26,13 @@ export const scaleSubresource: SubresourceStrategy = {
       return {
         kind: 'Scale',
         apiVersion: 'autoscaling/v1',
-        metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+        metadata: {
+          name: m.name,
+          namespace: m.namespace,
+          uid: m.uid,
+          resourceVersion: m.resourceVersion,
+          creationTimestamp: m.creationTimestamp,
+        },
         spec: { replicas: r.spec?.replicas ?? 0 },
         status: { replicas: r.status?.replicas ?? 0, selector: labelSelectorFromObject(r.spec?.selector).toString() },
       };

@@ -126,8 +126,25 @@ export class GenericStore {
     return this.decode(kv);
   }
 
-  private attributes(ctx: RequestContext, operation: Operation, name: string, object?: ApiObject, oldObject?: ApiObject, subresource = ''): AdmissionAttributes {
-    return { operation, resource: this.def, subresource, namespace: ctx.namespace, name, object, oldObject, user: ctx.user, dryRun: ctx.dryRun };
+  private attributes(
+    ctx: RequestContext,
+    operation: Operation,
+    name: string,
+    object?: ApiObject,
+    oldObject?: ApiObject,
+    subresource = '',
+  ): AdmissionAttributes {
+    return {
+      operation,
+      resource: this.def,
+      subresource,
+      namespace: ctx.namespace,
+      name,
+      object,
+      oldObject,
+      user: ctx.user,
+      dryRun: ctx.dryRun,
+    };
   }
 
   /** Defaults, mutating admission, strategy, validation, validating admission: a new object ready to store. */
@@ -177,7 +194,12 @@ export class GenericStore {
    * Update (PUT, PATCH, subresources): one optimistic-concurrency loop around compute → prepare → write.
    * A missing object is created when the kind allows it (or `allowCreate` says so, as apply does).
    */
-  async update(ctx: RequestContext, name: string, compute: UpdateFn, opts: { subresource?: string; allowCreate?: boolean; trackFields?: TrackFields } = {}): Promise<UpdateResult> {
+  async update(
+    ctx: RequestContext,
+    name: string,
+    compute: UpdateFn,
+    opts: { subresource?: string; allowCreate?: boolean; trackFields?: TrackFields } = {},
+  ): Promise<UpdateResult> {
     const key = this.keys.objectKey(ctx.namespace, name);
     const subresource = opts.subresource ?? '';
     let created = false;
@@ -236,7 +258,13 @@ export class GenericStore {
     return { object: this.decode(written.kv), created };
   }
 
-  private async prepareUpdate(ctx: RequestContext, input: ApiObject, old: ApiObject, subresource: string, trackFields?: TrackFields): Promise<ApiObject> {
+  private async prepareUpdate(
+    ctx: RequestContext,
+    input: ApiObject,
+    old: ApiObject,
+    subresource: string,
+    trackFields?: TrackFields,
+  ): Promise<ApiObject> {
     const sctx = this.strategyContext(ctx);
     input.apiVersion = this.def.apiVersion;
     input.kind = this.def.kind;

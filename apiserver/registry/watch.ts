@@ -67,7 +67,13 @@ async function watchFromCache(
   }
 }
 
-export async function watchObjects(store: GenericStore, ctx: RequestContext, opts: ListOptions, sink: WatchSink, config: WatchConfig): Promise<Watch> {
+export async function watchObjects(
+  store: GenericStore,
+  ctx: RequestContext,
+  opts: ListOptions,
+  sink: WatchSink,
+  config: WatchConfig,
+): Promise<Watch> {
   const after = planWatch(opts);
   const selection = newSelection(store.def, opts.labelSelector, opts.fieldSelector);
   const listPrefix = store.keys.listPrefix(ctx.namespace);
@@ -110,23 +116,27 @@ export async function watchObjects(store: GenericStore, ctx: RequestContext, opt
   };
 
   for (const obj of initial) sink.send({ type: 'ADDED', object: obj });
-  watcher = store.storage.watch(prefix, { afterRevision: revision }, {
-    onEvent(ev) {
-      if (stopped) return;
-      revision = ev.kv.modRevision;
-      const out = toWatchEvent(store, selection, ev);
-      if (out) sink.send(out);
+  watcher = store.storage.watch(
+    prefix,
+    { afterRevision: revision },
+    {
+      onEvent(ev) {
+        if (stopped) return;
+        revision = ev.kv.modRevision;
+        const out = toWatchEvent(store, selection, ev);
+        if (out) sink.send(out);
+      },
+      onError(err) {
+        if (stopped) return;
+        const apiErr = isStorageError(err, 'Compacted')
+          ? status.expired(`too old resource version: ${after ?? revision} (${err.revision ?? 0})`)
+          : status.internal(err);
+        sink.send({ type: 'ERROR', object: apiErr.status as unknown as Record<string, unknown> });
+        stop();
+        sink.close();
+      },
     },
-    onError(err) {
-      if (stopped) return;
-      const apiErr = isStorageError(err, 'Compacted')
-        ? status.expired(`too old resource version: ${after ?? revision} (${err.revision ?? 0})`)
-        : status.internal(err);
-      sink.send({ type: 'ERROR', object: apiErr.status as unknown as Record<string, unknown> });
-      stop();
-      sink.close();
-    },
-  });
+  );
   if (opts.allowWatchBookmarks) {
     bookmarks = setInterval(() => {
       sink.send({

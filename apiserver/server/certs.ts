@@ -44,7 +44,9 @@ export function ensureCA(dir: string): CertKeyFiles {
   const keyFile = join(dir, 'ca.key');
   const haveCert = existsSync(certFile);
   if (haveCert !== existsSync(keyFile)) {
-    throw new Error(`${haveCert ? keyFile : certFile} is missing while ${haveCert ? certFile : keyFile} exists; remove both to generate a new CA`);
+    throw new Error(
+      `${haveCert ? keyFile : certFile} is missing while ${haveCert ? certFile : keyFile} exists; remove both to generate a new CA`,
+    );
   }
   if (haveCert) return { certFile, keyFile, certPem: readFileSync(certFile, 'utf8'), keyPem: readFileSync(keyFile, 'utf8') };
 
@@ -72,21 +74,22 @@ export function ensureServingCert(dir: string, ca: CertKeyPair, hosts: string[])
     const existing = { certFile, keyFile, certPem: readFileSync(certFile, 'utf8'), keyPem: readFileSync(keyFile, 'utf8') };
     if (servingCertUsable(existing, ca, all)) return existing;
   }
-  const pair = issue(ca, [utf8('commonName', `orch-apiserver@${Math.floor(Date.now() / 1000)}`)], [
-    { name: 'basicConstraints', cA: false, critical: true },
-    { name: 'keyUsage', critical: true, digitalSignature: true, keyEncipherment: true },
-    { name: 'extKeyUsage', serverAuth: true },
-    { name: 'subjectAltName', altNames: all.map((h) => (isIP(h) ? { type: 7, ip: h } : { type: 2, value: h })) },
-  ]);
+  const pair = issue(
+    ca,
+    [utf8('commonName', `orch-apiserver@${Math.floor(Date.now() / 1000)}`)],
+    [
+      { name: 'basicConstraints', cA: false, critical: true },
+      { name: 'keyUsage', critical: true, digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: all.map((h) => (isIP(h) ? { type: 7, ip: h } : { type: 2, value: h })) },
+    ],
+  );
   return writePair(dir, 'apiserver', pair);
 }
 
 /** Issues a client certificate signed by `ca` for user `cn` in groups `orgs`. */
 export function newClientCert(ca: CertKeyPair, subject: ClientCertSubject): CertKeyPair {
-  const attrs = [
-    ...(subject.orgs ?? []).map((o) => utf8('organizationName', o)),
-    utf8('commonName', subject.cn),
-  ];
+  const attrs = [...(subject.orgs ?? []).map((o) => utf8('organizationName', o)), utf8('commonName', subject.cn)];
   return issue(ca, attrs, [
     { name: 'basicConstraints', cA: false, critical: true },
     { name: 'keyUsage', critical: true, digitalSignature: true, keyEncipherment: true },
@@ -141,7 +144,13 @@ function issuerOf(cert: forge.pki.Certificate): Attribute[] {
   );
 }
 
-function newCertificate(key: RsaKey, subject: Attribute[], issuer: Attribute[], validityMs: number, extensions: object[]): forge.pki.Certificate {
+function newCertificate(
+  key: RsaKey,
+  subject: Attribute[],
+  issuer: Attribute[],
+  validityMs: number,
+  extensions: object[],
+): forge.pki.Certificate {
   const cert = forge.pki.createCertificate();
   cert.publicKey = key.publicKey;
   // A positive serial: a random 16-byte number whose top bit is cleared.

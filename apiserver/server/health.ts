@@ -90,9 +90,13 @@ export function newHealthChecks(options: HealthChecksOptions = {}): HealthChecks
     add,
     addPostStartHook(name) {
       let done = false;
-      add(`poststarthook/${name}`, () => {
-        if (!done) throw new Error('not finished');
-      }, ENDPOINTS);
+      add(
+        `poststarthook/${name}`,
+        () => {
+          if (!done) throw new Error('not finished');
+        },
+        ENDPOINTS,
+      );
       return () => {
         done = true;
       };
@@ -158,7 +162,10 @@ async function serveAll(
     } else out += `[+]${c.name} ok\n`;
   });
   if (excluded.size > 0) {
-    const names = [...excluded].sort().map((n) => JSON.stringify(n)).join(', ');
+    const names = [...excluded]
+      .sort()
+      .map((n) => JSON.stringify(n))
+      .join(', ');
     out += `warn: some health checks cannot be excluded: no matches for ${names}\n`;
   }
   if (failures.length > 0) {

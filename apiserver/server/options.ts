@@ -80,35 +80,154 @@ interface FlagSpec {
 }
 
 const FLAGS: FlagSpec[] = [
-  { name: 'etcd-servers', kind: 'strings', def: '', usage: 'List of etcd servers to connect with (scheme://ip:port), comma separated. Empty runs on the embedded store.' },
+  {
+    name: 'etcd-servers',
+    kind: 'strings',
+    def: '',
+    usage: 'List of etcd servers to connect with (scheme://ip:port), comma separated. Empty runs on the embedded store.',
+  },
   { name: 'etcd-prefix', kind: 'string', def: '/registry', usage: 'The prefix to prepend to all resource paths in etcd.' },
-  { name: 'etcd-compaction-interval', kind: 'duration', def: '5m', usage: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.' },
-  { name: 'storage-backend', kind: 'string', def: '', usage: "The storage backend for persistence. Options: 'etcd3', 'sqlite'. Defaults to 'etcd3' when --etcd-servers is set, else 'sqlite'." },
-  { name: 'data-dir', kind: 'string', def: './data', usage: 'The directory of the embedded store (state.db) and, by default, of generated certificates.' },
-  { name: 'secure-port', kind: 'int', def: '6443', usage: 'The port on which to serve HTTPS with authentication and authorization. 0 picks a free port.' },
+  {
+    name: 'etcd-compaction-interval',
+    kind: 'duration',
+    def: '5m',
+    usage: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.',
+  },
+  {
+    name: 'storage-backend',
+    kind: 'string',
+    def: '',
+    usage:
+      "The storage backend for persistence. Options: 'etcd3', 'sqlite'. Defaults to 'etcd3' when --etcd-servers is set, else 'sqlite'.",
+  },
+  {
+    name: 'data-dir',
+    kind: 'string',
+    def: './data',
+    usage: 'The directory of the embedded store (state.db) and, by default, of generated certificates.',
+  },
+  {
+    name: 'secure-port',
+    kind: 'int',
+    def: '6443',
+    usage: 'The port on which to serve HTTPS with authentication and authorization. 0 picks a free port.',
+  },
   { name: 'bind-address', kind: 'string', def: '0.0.0.0', usage: 'The IP address on which to listen for the --secure-port port.' },
-  { name: 'tls-cert-file', kind: 'string', def: '', usage: 'File containing the default x509 certificate for HTTPS (CA cert, if any, concatenated after server cert). If neither this nor --tls-private-key-file is given, a self-signed certificate and key are generated in --cert-dir.' },
-  { name: 'tls-private-key-file', kind: 'string', def: '', usage: 'File containing the default x509 private key matching --tls-cert-file.' },
-  { name: 'cert-dir', kind: 'string', def: '', usage: 'The directory where the TLS certs are located. If --tls-cert-file and --tls-private-key-file are provided, this flag will be ignored. Defaults to <data-dir>/certs.' },
-  { name: 'client-ca-file', kind: 'string', def: '', usage: 'If set, any request presenting a client certificate signed by one of the authorities in the client-ca-file is authenticated with an identity corresponding to the CommonName of the client certificate.' },
-  { name: 'token-auth-file', kind: 'string', def: '', usage: 'If set, the file that will be used to secure the secure port of the API server via token authentication.' },
-  { name: 'anonymous-auth', kind: 'bool', def: 'true', usage: 'Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.' },
-  { name: 'authorization-mode', kind: 'strings', def: 'AlwaysAllow', usage: `Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: ${AUTHORIZATION_MODES.join(',')}.` },
+  {
+    name: 'tls-cert-file',
+    kind: 'string',
+    def: '',
+    usage:
+      'File containing the default x509 certificate for HTTPS (CA cert, if any, concatenated after server cert). If neither this nor --tls-private-key-file is given, a self-signed certificate and key are generated in --cert-dir.',
+  },
+  {
+    name: 'tls-private-key-file',
+    kind: 'string',
+    def: '',
+    usage: 'File containing the default x509 private key matching --tls-cert-file.',
+  },
+  {
+    name: 'cert-dir',
+    kind: 'string',
+    def: '',
+    usage:
+      'The directory where the TLS certs are located. If --tls-cert-file and --tls-private-key-file are provided, this flag will be ignored. Defaults to <data-dir>/certs.',
+  },
+  {
+    name: 'client-ca-file',
+    kind: 'string',
+    def: '',
+    usage:
+      'If set, any request presenting a client certificate signed by one of the authorities in the client-ca-file is authenticated with an identity corresponding to the CommonName of the client certificate.',
+  },
+  {
+    name: 'token-auth-file',
+    kind: 'string',
+    def: '',
+    usage: 'If set, the file that will be used to secure the secure port of the API server via token authentication.',
+  },
+  {
+    name: 'anonymous-auth',
+    kind: 'bool',
+    def: 'true',
+    usage:
+      'Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.',
+  },
+  {
+    name: 'authorization-mode',
+    kind: 'strings',
+    def: 'AlwaysAllow',
+    usage: `Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: ${AUTHORIZATION_MODES.join(',')}.`,
+  },
   { name: 'api-domain', kind: 'string', def: 'orch.io', usage: 'The DNS suffix of built-in API group names (e.g. apps.<api-domain>).' },
-  { name: 'shutdown-delay-duration', kind: 'duration', def: '0s', usage: 'Time to delay the termination. During that time the server keeps serving requests normally. The endpoints /healthz and /livez will return success, but /readyz immediately returns failure.' },
-  { name: 'livez-grace-period', kind: 'duration', def: '0s', usage: 'This option represents the maximum amount of time it should take for apiserver to complete its startup sequence and become live. From apiserver\'s start time to when this amount of time has elapsed, /livez will assume that unfinished post-start hooks will complete successfully and therefore return true.' },
-  { name: 'max-request-bytes', kind: 'int', def: '3145728', usage: 'The limit on the request body size that will be accepted by the API server.' },
-  { name: 'min-request-timeout', kind: 'int', def: '1800', usage: 'An optional field indicating the minimum number of seconds a handler must keep a request open before timing it out. Currently only honored by the watch request handler, which picks a randomized value above this number as the connection timeout, to spread out load.' },
-  { name: 'request-timeout', kind: 'duration', def: '1m0s', usage: 'An optional field indicating the duration a handler must keep a request open before timing it out. This is the default request timeout for requests but may be overridden by flags such as --min-request-timeout for specific types of requests.' },
+  {
+    name: 'shutdown-delay-duration',
+    kind: 'duration',
+    def: '0s',
+    usage:
+      'Time to delay the termination. During that time the server keeps serving requests normally. The endpoints /healthz and /livez will return success, but /readyz immediately returns failure.',
+  },
+  {
+    name: 'livez-grace-period',
+    kind: 'duration',
+    def: '0s',
+    usage:
+      "This option represents the maximum amount of time it should take for apiserver to complete its startup sequence and become live. From apiserver's start time to when this amount of time has elapsed, /livez will assume that unfinished post-start hooks will complete successfully and therefore return true.",
+  },
+  {
+    name: 'max-request-bytes',
+    kind: 'int',
+    def: '3145728',
+    usage: 'The limit on the request body size that will be accepted by the API server.',
+  },
+  {
+    name: 'min-request-timeout',
+    kind: 'int',
+    def: '1800',
+    usage:
+      'An optional field indicating the minimum number of seconds a handler must keep a request open before timing it out. Currently only honored by the watch request handler, which picks a randomized value above this number as the connection timeout, to spread out load.',
+  },
+  {
+    name: 'request-timeout',
+    kind: 'duration',
+    def: '1m0s',
+    usage:
+      'An optional field indicating the duration a handler must keep a request open before timing it out. This is the default request timeout for requests but may be overridden by flags such as --min-request-timeout for specific types of requests.',
+  },
   { name: 'watch-cache', kind: 'bool', def: 'true', usage: 'Enable watch caching in the apiserver' },
-  { name: 'default-watch-cache-size', kind: 'int', def: '10000', usage: "The most changes a resource's watch cache keeps (it keeps those of the last 5 minutes, up to this many). If zero, the watch cache is disabled." },
-  { name: 'service-cluster-ip-range', kind: 'string', def: DEFAULT_SERVICE_CLUSTER_IP_RANGE, usage: 'A CIDR notation IP range from which to assign service cluster IPs. This must not overlap with any IP ranges assigned to nodes or pods. Max of two dual-stack CIDRs is allowed.' },
-  { name: 'service-node-port-range', kind: 'portRange', def: '30000-32767', usage: "A port range to reserve for services with NodePort visibility.  This must not overlap with the ephemeral port range on nodes.  Example: '30000-32767'. Inclusive at both ends of the range." },
+  {
+    name: 'default-watch-cache-size',
+    kind: 'int',
+    def: '10000',
+    usage:
+      "The most changes a resource's watch cache keeps (it keeps those of the last 5 minutes, up to this many). If zero, the watch cache is disabled.",
+  },
+  {
+    name: 'service-cluster-ip-range',
+    kind: 'string',
+    def: DEFAULT_SERVICE_CLUSTER_IP_RANGE,
+    usage:
+      'A CIDR notation IP range from which to assign service cluster IPs. This must not overlap with any IP ranges assigned to nodes or pods. Max of two dual-stack CIDRs is allowed.',
+  },
+  {
+    name: 'service-node-port-range',
+    kind: 'portRange',
+    def: '30000-32767',
+    usage:
+      "A port range to reserve for services with NodePort visibility.  This must not overlap with the ephemeral port range on nodes.  Example: '30000-32767'. Inclusive at both ends of the range.",
+  },
   { name: 'v', shorthand: 'v', kind: 'int', def: '0', usage: 'number for the log level verbosity (0..10)' },
   { name: 'help', shorthand: 'h', kind: 'bool', def: 'false', usage: 'help for orch-apiserver' },
 ];
 
-const TYPE_NAMES: Record<FlagKind, string> = { string: 'string', strings: 'strings', bool: '', int: 'int', duration: 'duration', portRange: 'portRange' };
+const TYPE_NAMES: Record<FlagKind, string> = {
+  string: 'string',
+  strings: 'strings',
+  bool: '',
+  int: 'int',
+  duration: 'duration',
+  portRange: 'portRange',
+};
 /** Like pflag, --help leaves out defaults that are zero values. */
 const ZERO_VALUES = ['', '0', '0s', 'false'];
 const DEFAULT_DISPLAY: Record<string, string> = { 'etcd-compaction-interval': '5m0s', 'authorization-mode': '[AlwaysAllow]' };
@@ -127,7 +246,7 @@ export function usage(): string {
   });
   return [
     'The orch API server validates and configures data for the api objects. The API server',
-    'services REST operations and provides the frontend to the cluster\'s shared state',
+    "services REST operations and provides the frontend to the cluster's shared state",
     'through which all other components interact.',
     '',
     'Usage:',
@@ -166,7 +285,10 @@ export function parseServerOptions(argv: string[]): ServerOptions {
     throw new OptionsError(`--secure-port ${securePort} must be between 0 and 65535, inclusive. 0 picks a free port`);
   }
   const bindAddress = flags.str('bind-address');
-  if (isIP(bindAddress) === 0) throw new OptionsError(`invalid argument ${JSON.stringify(bindAddress)} for "--bind-address" flag: failed to parse IP: ${JSON.stringify(bindAddress)}`);
+  if (isIP(bindAddress) === 0)
+    throw new OptionsError(
+      `invalid argument ${JSON.stringify(bindAddress)} for "--bind-address" flag: failed to parse IP: ${JSON.stringify(bindAddress)}`,
+    );
 
   const tlsCertFile = flags.optional('tls-cert-file');
   const tlsPrivateKeyFile = flags.optional('tls-private-key-file');
@@ -176,7 +298,9 @@ export function parseServerOptions(argv: string[]): ServerOptions {
 
   const apiDomain = flags.str('api-domain');
   if (!isDnsSubdomain(apiDomain)) {
-    throw new OptionsError(`--api-domain ${JSON.stringify(apiDomain)}: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com')`);
+    throw new OptionsError(
+      `--api-domain ${JSON.stringify(apiDomain)}: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com')`,
+    );
   }
 
   const v = flags.int('v');
@@ -230,7 +354,9 @@ function resolveStorageBackend(value: string, haveEtcd: boolean): ServerOptions[
       if (haveEtcd) throw new OptionsError('--storage-backend=sqlite cannot be used with --etcd-servers');
       return value;
     default:
-      throw new OptionsError("--storage-backend invalid, allowed values: etcd3, sqlite. If not specified, it will default to 'etcd3' when --etcd-servers is set, else 'sqlite'");
+      throw new OptionsError(
+        "--storage-backend invalid, allowed values: etcd3, sqlite. If not specified, it will default to 'etcd3' when --etcd-servers is set, else 'sqlite'",
+      );
   }
 }
 
@@ -238,7 +364,8 @@ function parseAuthorizationModes(modes: string[]): AuthorizationMode[] {
   if (modes.length === 0) throw new OptionsError('at least one authorization-mode must be passed');
   const seen = new Set<string>();
   for (const mode of modes) {
-    if (!(AUTHORIZATION_MODES as readonly string[]).includes(mode)) throw new OptionsError(`authorization-mode ${JSON.stringify(mode)} is not a valid mode`);
+    if (!(AUTHORIZATION_MODES as readonly string[]).includes(mode))
+      throw new OptionsError(`authorization-mode ${JSON.stringify(mode)} is not a valid mode`);
     if (seen.has(mode)) throw new OptionsError(`authorization-mode ${JSON.stringify(mode)} has mode specified more than once`);
     seen.add(mode);
   }
@@ -326,7 +453,10 @@ class FlagValues {
   /** A comma list; repeated flags accumulate (pflag StringSlice). */
   list(name: string): string[] {
     const values = this.seen.get(name) ?? [spec(name).def];
-    return values.flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+    return values
+      .flatMap((v) => v.split(','))
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   }
 
   bool(name: string): boolean {
@@ -376,7 +506,7 @@ function spec(name: string): FlagSpec {
   return s;
 }
 
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /**
  * Parses a Go duration ("300ms", "-1.5h", "2h45m", "0") into milliseconds, failing with Go's

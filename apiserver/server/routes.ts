@@ -28,7 +28,11 @@ export function newRouter(deps: RouteDeps) {
   const resources = newResourceHandler(api);
   const answer = (req: Request, res: Response, body: unknown) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed();
-    writeObject(res, 200, body, { encoding: negotiateOutput(req.headers.accept, table.domain.metaGroup).encoding, pretty: req.query.pretty === 'true', headOnly: req.method === 'HEAD' });
+    writeObject(res, 200, body, {
+      encoding: negotiateOutput(req.headers.accept, table.domain.metaGroup).encoding,
+      pretty: req.query.pretty === 'true',
+      headOnly: req.method === 'HEAD',
+    });
   };
   return async (req: Request, res: Response, _next: NextFunction) => {
     if (health.handle(req, res)) return;

@@ -119,11 +119,11 @@ export async function runServer(options: ServerOptions): Promise<RunningServer> 
     livezGracePeriodMs: options.livezGracePeriodMs,
     onFailure: (endpoint, failures) => logger.warn('health check failed', { endpoint, failures }),
   });
-  health.add(options.storageBackend === 'etcd3' ? 'etcd' : 'storage', () => withTimeout(storage.currentRevision(), 2000, 'storage').then(() => {}), [
-    'healthz',
-    'livez',
-    'readyz',
-  ]);
+  health.add(
+    options.storageBackend === 'etcd3' ? 'etcd' : 'storage',
+    () => withTimeout(storage.currentRevision(), 2000, 'storage').then(() => {}),
+    ['healthz', 'livez', 'readyz'],
+  );
   const bootstrapDone = health.addPostStartHook('bootstrap-controller');
 
   const inFlight = newInFlight();
@@ -146,7 +146,8 @@ export async function runServer(options: ServerOptions): Promise<RunningServer> 
     logger,
     authenticator: newAuthenticator(options),
     authorizer: newAuthorizer(options.authorizationModes),
-    serverAddress: () => `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${(server?.address() as AddressInfo | null)?.port ?? options.securePort}`,
+    serverAddress: () =>
+      `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${(server?.address() as AddressInfo | null)?.port ?? options.securePort}`,
   });
 
   const { cert, key } = servingCert(options);

@@ -46,7 +46,12 @@ export interface RunningControllerManager {
 }
 
 /** Builds the enabled controllers over one context. */
-function newControllers(names: string[], ctx: ControllerContext, opts: ControllerManagerOptions, settings: RunSettings): Map<string, Controller> {
+function newControllers(
+  names: string[],
+  ctx: ControllerContext,
+  opts: ControllerManagerOptions,
+  settings: RunSettings,
+): Map<string, Controller> {
   const all = new Map<string, Controller>();
   for (const name of names) {
     switch (name) {
@@ -54,11 +59,14 @@ function newControllers(names: string[], ctx: ControllerContext, opts: Controlle
         all.set(name, new GarbageCollector(ctx, { workers: opts.concurrentGcSyncs, syncPeriodMs: settings.gcSyncPeriodMs }));
         break;
       case 'namespace-controller':
-        all.set(name, new NamespaceController(ctx, {
-          workers: opts.concurrentNamespaceSyncs,
-          resyncPeriodMs: opts.namespaceSyncPeriodMs,
-          deletionGracePeriodMs: settings.namespaceDeletionGracePeriodMs,
-        }));
+        all.set(
+          name,
+          new NamespaceController(ctx, {
+            workers: opts.concurrentNamespaceSyncs,
+            resyncPeriodMs: opts.namespaceSyncPeriodMs,
+            deletionGracePeriodMs: settings.namespaceDeletionGracePeriodMs,
+          }),
+        );
         break;
       case 'root-ca-certificate-publisher-controller':
         all.set(name, new RootCaCertPublisher(ctx, ctx.rootCaPem!));
@@ -78,11 +86,19 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
   const client = ApiClient.fromKubeconfig(opts.kubeconfig, { domain, userAgent: 'orch-controller-manager' });
   const rootCaPem = opts.rootCaFile ? readFileSync(opts.rootCaFile, 'utf8') : client.config.cluster.caPem;
   if (names.includes('root-ca-certificate-publisher-controller') && !rootCaPem) {
-    throw new Error('root-ca-certificate-publisher-controller: no root CA: pass --root-ca-file or use a kubeconfig with certificate-authority data');
+    throw new Error(
+      'root-ca-certificate-publisher-controller: no root CA: pass --root-ca-file or use a kubeconfig with certificate-authority data',
+    );
   }
   const metrics = newControllerManagerMetrics();
   const health = newHealthChecks();
-  const serving = await serveHealthAndMetrics({ bindAddress: opts.bindAddress, port: opts.securePort, certDir: opts.certDir, health, metrics });
+  const serving = await serveHealthAndMetrics({
+    bindAddress: opts.bindAddress,
+    port: opts.securePort,
+    certDir: opts.certDir,
+    health,
+    metrics,
+  });
   logger.info('serving securely', { address: opts.bindAddress, port: serving.port, controllers: names });
 
   /** Runs informers and controllers until `signal` aborts. */

@@ -15,9 +15,24 @@ export interface ControllerManagerMetrics {
 export function newControllerManagerMetrics(): ControllerManagerMetrics {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
-  const depth = new client.Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames: ['name'], registers: [registry] });
-  const adds = new client.Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: ['name'], registers: [registry] });
-  const retries = new client.Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames: ['name'], registers: [registry] });
+  const depth = new client.Gauge({
+    name: 'workqueue_depth',
+    help: 'Current depth of workqueue',
+    labelNames: ['name'],
+    registers: [registry],
+  });
+  const adds = new client.Counter({
+    name: 'workqueue_adds_total',
+    help: 'Total number of adds handled by workqueue',
+    labelNames: ['name'],
+    registers: [registry],
+  });
+  const retries = new client.Counter({
+    name: 'workqueue_retries_total',
+    help: 'Total number of retries handled by workqueue',
+    labelNames: ['name'],
+    registers: [registry],
+  });
   const leading = new client.Gauge({
     name: 'leader_election_master_status',
     help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master.',

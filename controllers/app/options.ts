@@ -52,28 +52,97 @@ interface Flag {
 }
 
 const FLAGS: Flag[] = [
-  { name: 'kubeconfig', kind: 'string', def: '', usage: 'Path to kubeconfig file with authorization and master location information (required).' },
+  {
+    name: 'kubeconfig',
+    kind: 'string',
+    def: '',
+    usage: 'Path to kubeconfig file with authorization and master location information (required).',
+  },
   {
     name: 'controllers',
     kind: 'strings',
     def: '*',
-    usage: "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'.",
+    usage:
+      "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'.",
   },
-  { name: 'leader-elect', kind: 'bool', def: 'true', usage: 'Start a leader election client and gain leadership before executing the main loop. Enable this when running replicated components for high availability.' },
-  { name: 'leader-elect-lease-duration', kind: 'duration', def: '15s', usage: 'The duration that non-leader candidates will wait after observing a leadership renewal until attempting to acquire leadership of a led but unrenewed leader slot.' },
-  { name: 'leader-elect-renew-deadline', kind: 'duration', def: '10s', usage: 'The interval between attempts by the acting master to renew a leadership slot before it stops leading. This must be less than the lease duration.' },
-  { name: 'leader-elect-retry-period', kind: 'duration', def: '2s', usage: 'The duration the clients should wait between attempting acquisition and renewal of a leadership.' },
-  { name: 'leader-elect-resource-name', kind: 'string', def: '', usage: 'The name of the Lease used for locking during leader election (default "<prefix>-controller-manager").' },
-  { name: 'leader-elect-resource-namespace', kind: 'string', def: '', usage: 'The namespace of the Lease used for locking during leader election (default the system namespace).' },
+  {
+    name: 'leader-elect',
+    kind: 'bool',
+    def: 'true',
+    usage:
+      'Start a leader election client and gain leadership before executing the main loop. Enable this when running replicated components for high availability.',
+  },
+  {
+    name: 'leader-elect-lease-duration',
+    kind: 'duration',
+    def: '15s',
+    usage:
+      'The duration that non-leader candidates will wait after observing a leadership renewal until attempting to acquire leadership of a led but unrenewed leader slot.',
+  },
+  {
+    name: 'leader-elect-renew-deadline',
+    kind: 'duration',
+    def: '10s',
+    usage:
+      'The interval between attempts by the acting master to renew a leadership slot before it stops leading. This must be less than the lease duration.',
+  },
+  {
+    name: 'leader-elect-retry-period',
+    kind: 'duration',
+    def: '2s',
+    usage: 'The duration the clients should wait between attempting acquisition and renewal of a leadership.',
+  },
+  {
+    name: 'leader-elect-resource-name',
+    kind: 'string',
+    def: '',
+    usage: 'The name of the Lease used for locking during leader election (default "<prefix>-controller-manager").',
+  },
+  {
+    name: 'leader-elect-resource-namespace',
+    kind: 'string',
+    def: '',
+    usage: 'The namespace of the Lease used for locking during leader election (default the system namespace).',
+  },
   { name: 'secure-port', kind: 'int', def: '10257', usage: 'The port on which to serve HTTPS /healthz and /metrics. 0 picks a free port.' },
   { name: 'bind-address', kind: 'string', def: '0.0.0.0', usage: 'The IP address on which to listen for the --secure-port port.' },
-  { name: 'cert-dir', kind: 'string', def: '', usage: 'The directory of the self-signed serving certificate. Empty uses a temporary directory.' },
-  { name: 'api-domain', kind: 'string', def: 'orch.io', usage: "The API server's --api-domain: the DNS suffix of built-in API group names." },
-  { name: 'root-ca-file', kind: 'string', def: '', usage: "If set, this root certificate authority will be published to every namespace; else the kubeconfig's certificate authority is." },
-  { name: 'concurrent-namespace-syncs', kind: 'int', def: '10', usage: 'The number of namespace objects that are allowed to sync concurrently.' },
-  { name: 'concurrent-gc-syncs', kind: 'int', def: '20', usage: 'The number of garbage collector workers that are allowed to sync concurrently.' },
+  {
+    name: 'cert-dir',
+    kind: 'string',
+    def: '',
+    usage: 'The directory of the self-signed serving certificate. Empty uses a temporary directory.',
+  },
+  {
+    name: 'api-domain',
+    kind: 'string',
+    def: 'orch.io',
+    usage: "The API server's --api-domain: the DNS suffix of built-in API group names.",
+  },
+  {
+    name: 'root-ca-file',
+    kind: 'string',
+    def: '',
+    usage: "If set, this root certificate authority will be published to every namespace; else the kubeconfig's certificate authority is.",
+  },
+  {
+    name: 'concurrent-namespace-syncs',
+    kind: 'int',
+    def: '10',
+    usage: 'The number of namespace objects that are allowed to sync concurrently.',
+  },
+  {
+    name: 'concurrent-gc-syncs',
+    kind: 'int',
+    def: '20',
+    usage: 'The number of garbage collector workers that are allowed to sync concurrently.',
+  },
   { name: 'namespace-sync-period', kind: 'duration', def: '5m0s', usage: 'The period for syncing namespace life-cycle updates.' },
-  { name: 'min-resync-period', kind: 'duration', def: '12h0m0s', usage: 'The resync period in reflectors will be random between MinResyncPeriod and 2*MinResyncPeriod.' },
+  {
+    name: 'min-resync-period',
+    kind: 'duration',
+    def: '12h0m0s',
+    usage: 'The resync period in reflectors will be random between MinResyncPeriod and 2*MinResyncPeriod.',
+  },
   { name: 'v', kind: 'int', def: '0', usage: 'number for the log level verbosity (0..10)' },
   { name: 'help', kind: 'bool', def: 'false', usage: 'help for orch-controller-manager' },
 ];
@@ -106,7 +175,9 @@ function scan(argv: string[]): Map<string, string[]> {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (!arg.startsWith('-') || arg === '-' || arg === '--') {
-      throw new OptionsError(`"orch-controller-manager" does not take any arguments, got ${JSON.stringify(argv.slice(i).filter((a) => a !== '--'))}`);
+      throw new OptionsError(
+        `"orch-controller-manager" does not take any arguments, got ${JSON.stringify(argv.slice(i).filter((a) => a !== '--'))}`,
+      );
     }
     const body = arg.replace(/^--?/, '');
     const eq = body.indexOf('=');
@@ -170,7 +241,10 @@ export function parseOptions(argv: string[]): ControllerManagerOptions {
   if (isIP(bindAddress) === 0) throw invalid('bind-address', bindAddress, `failed to parse IP: ${JSON.stringify(bindAddress)}`);
   const v = int('v', 0);
   if (v > 10) throw new OptionsError(`--v ${v} must be between 0 and 10, inclusive`);
-  const controllers = (seen.get('controllers') ?? ['*']).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  const controllers = (seen.get('controllers') ?? ['*'])
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   try {
     enabledControllers(controllers);
   } catch (err) {

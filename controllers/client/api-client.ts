@@ -181,7 +181,12 @@ export class ResourceClient {
     const items = [...first.items];
     let next = first.metadata.continue;
     while (next) {
-      const page = await this.list({ labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector, limit: pageSize, continue: next });
+      const page = await this.list({
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector,
+        limit: pageSize,
+        continue: next,
+      });
       items.push(...page.items);
       next = page.metadata.continue;
     }
@@ -207,7 +212,9 @@ export class ResourceClient {
   }
 
   deleteCollection(options: DeleteOptions = {}, listOptions: Pick<ListOptions, 'labelSelector' | 'fieldSelector'> = {}): Promise<ApiList> {
-    return this.client.request('DELETE', this.path() + query({ ...listOptions }), { body: { kind: 'DeleteOptions', apiVersion: 'v1', ...options } });
+    return this.client.request('DELETE', this.path() + query({ ...listOptions }), {
+      body: { kind: 'DeleteOptions', apiVersion: 'v1', ...options },
+    });
   }
 
   /** A watch stream; ends when the server ends it or `signal` aborts. */

@@ -21,7 +21,8 @@ export function errorFromResponse(code: number, text: string): ApiError {
   } catch {
     body = undefined;
   }
-  if (isPlainObject(body) && body.kind === 'Status') return new ApiError({ ...(body as unknown as Status), code: (body.code as number) || code });
+  if (isPlainObject(body) && body.kind === 'Status')
+    return new ApiError({ ...(body as unknown as Status), code: (body.code as number) || code });
   const reason = reasonForCode(code);
   const message = text.trim() || `the server responded with the status code ${code} but did not return more information`;
   return new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });

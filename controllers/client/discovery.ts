@@ -41,7 +41,11 @@ export function discoveryFailureMessage(failed: Map<string, Error>): string {
 export async function discoverResources(client: ApiClient): Promise<DiscoveryResult> {
   const core = await client.request<{ versions: string[] }>('GET', '/api');
   const groups = await client.request<{ groups: GroupDoc[] }>('GET', '/apis');
-  const all: { group: string; version: string; preferred: boolean }[] = core.versions.map((v, i) => ({ group: '', version: v, preferred: i === 0 }));
+  const all: { group: string; version: string; preferred: boolean }[] = core.versions.map((v, i) => ({
+    group: '',
+    version: v,
+    preferred: i === 0,
+  }));
   for (const g of groups.groups) {
     const preferred = g.preferredVersion?.version ?? g.versions[0]?.version;
     for (const v of g.versions) all.push({ group: g.name, version: v.version, preferred: v.version === preferred });

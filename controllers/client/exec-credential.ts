@@ -140,7 +140,9 @@ export class ExecCredentialPlugin {
     }
     if (!isPlainObject(out)) throw new Error('decoding stdout: not a JSON object');
     if (out.apiVersion !== this.exec.apiVersion) {
-      throw new Error(`exec plugin is configured to use API version ${this.exec.apiVersion}, plugin returned version ${String(out.apiVersion ?? '')}`);
+      throw new Error(
+        `exec plugin is configured to use API version ${this.exec.apiVersion}, plugin returned version ${String(out.apiVersion ?? '')}`,
+      );
     }
     const status = out.status;
     if (!isPlainObject(status)) throw new Error("exec plugin didn't return a status field");
@@ -151,7 +153,8 @@ export class ExecCredentialPlugin {
     if (!certPem !== !keyPem) throw new Error('exec plugin returned only certificate or key, not both');
     if (certPem) {
       try {
-        if (!new X509Certificate(certPem).checkPrivateKey(createPrivateKey(keyPem))) throw new Error('private key does not match public key');
+        if (!new X509Certificate(certPem).checkPrivateKey(createPrivateKey(keyPem)))
+          throw new Error('private key does not match public key');
       } catch (err) {
         throw new Error(`failed parsing client key/certificate: ${(err as Error).message}`);
       }

@@ -169,7 +169,8 @@ function execConfig(exec: Record<string, unknown>, user: string, path: (p: strin
   let mode = str(exec.interactiveMode);
   if (!mode && apiVersion === `${group}/v1beta1`) mode = 'IfAvailable';
   if (!mode) problems.push(`interactiveMode must be specified for ${user} to use exec authentication plugin`);
-  else if (!(INTERACTIVE_MODES as readonly string[]).includes(mode)) problems.push(`invalid interactiveMode for ${user}: ${JSON.stringify(mode)}`);
+  else if (!(INTERACTIVE_MODES as readonly string[]).includes(mode))
+    problems.push(`invalid interactiveMode for ${user}: ${JSON.stringify(mode)}`);
   if (problems.length === 1) throw new KubeconfigError(`invalid configuration: ${problems[0]}`);
   if (problems.length > 1) throw new KubeconfigError(`invalid configuration: [${problems.join(', ')}]`);
   if (apiVersion !== `${group}/v1` && apiVersion !== `${group}/v1beta1`) {

@@ -45,7 +45,10 @@ export class Transport {
     this.base = new URL(config.server);
     this.userAgent = opts.userAgent ?? 'orch-client';
     if (config.exec) {
-      this.exec = new ExecCredentialPlugin(config.exec, config.cluster, { domain: opts.domain ?? newApiDomain(), stdinIsTerminal: opts.stdinIsTerminal });
+      this.exec = new ExecCredentialPlugin(config.exec, config.cluster, {
+        domain: opts.domain ?? newApiDomain(),
+        stdinIsTerminal: opts.stdinIsTerminal,
+      });
     }
     this.agent = this.newAgent(config.certPem, config.keyPem);
     this.agentCert = config.certPem;

@@ -75,10 +75,14 @@ export class GarbageCollector implements Controller {
   }
 
   async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => {
-      this.attemptToDelete.shutDown();
-      this.attemptToOrphan.shutDown();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        this.attemptToDelete.shutDown();
+        this.attemptToOrphan.shutDown();
+      },
+      { once: true },
+    );
     while (!signal.aborted && !(await this.resync())) await sleep(1000, signal);
     while (!signal.aborted && !this.graph.isSynced()) await sleep(50, signal);
     if (signal.aborted) return;
@@ -176,7 +180,9 @@ export class GarbageCollector implements Controller {
     if (waiting.length > 0 && item.dependents.size > 0) {
       if ([...item.dependents].some((d) => d.deletingDependents)) {
         // A cycle is possible: stop blocking the owners, then delete in the foreground.
-        await this.updateOwnerReferences(item, (owners) => owners.map((o) => (o.blockOwnerDeletion === undefined ? o : { ...o, blockOwnerDeletion: false })));
+        await this.updateOwnerReferences(item, (owners) =>
+          owners.map((o) => (o.blockOwnerDeletion === undefined ? o : { ...o, blockOwnerDeletion: false })),
+        );
       }
       policy = 'Foreground';
     } else if ((latest.metadata.finalizers ?? []).includes(ORPHAN_FINALIZER)) policy = 'Orphan';
@@ -214,7 +220,10 @@ export class GarbageCollector implements Controller {
     if (this.absentOwners.has(clusterKey) || this.absentOwners.has(namespacedKey)) return null;
     const r = this.resourceOf(ref.apiVersion, ref.kind);
     if (item.identity.namespace === '' && r.namespaced) {
-      this.ctx.logger.verbose('garbage collector: item is cluster-scoped, but refers to a namespaced owner', { item: describeIdentity(item.identity), owner: ref.name });
+      this.ctx.logger.verbose('garbage collector: item is cluster-scoped, but refers to a namespaced owner', {
+        item: describeIdentity(item.identity),
+        owner: ref.name,
+      });
       throw new NamespacedOwnerOfClusterScopedObject('cluster-scoped objects cannot refer to namespaced owners');
     }
     const key = r.namespaced ? namespacedKey : clusterKey;
@@ -290,7 +299,9 @@ export class GarbageCollector implements Controller {
       const patch = compute(obj);
       if (!patch) return;
       try {
-        await this.clientFor(item.identity).patch(item.identity.name, { metadata: { resourceVersion: obj.metadata.resourceVersion, ...patch } });
+        await this.clientFor(item.identity).patch(item.identity.name, {
+          metadata: { resourceVersion: obj.metadata.resourceVersion, ...patch },
+        });
         return;
       } catch (err) {
         if (isApiError(err, 'NotFound')) return;
@@ -311,7 +322,8 @@ export class GarbageCollector implements Controller {
         }
       }),
     );
-    if (failures.length) throw new Error(`failed to orphan dependents of owner ${describeIdentity(owner.identity)}, got errors: ${failures.join(', ')}`);
+    if (failures.length)
+      throw new Error(`failed to orphan dependents of owner ${describeIdentity(owner.identity)}, got errors: ${failures.join(', ')}`);
     await this.removeFinalizer(owner, ORPHAN_FINALIZER);
   }
 }

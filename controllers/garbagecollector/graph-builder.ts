@@ -120,7 +120,11 @@ export class GraphBuilder {
 
   /** Says the API server does not have this (virtual) node's object. */
   enqueueVirtualDeleteEvent(id: ObjectIdentity): void {
-    const obj: ApiObject = { apiVersion: id.apiVersion, kind: id.kind, metadata: { name: id.name, uid: id.uid, namespace: id.namespace || undefined } };
+    const obj: ApiObject = {
+      apiVersion: id.apiVersion,
+      kind: id.kind,
+      metadata: { name: id.name, uid: id.uid, namespace: id.namespace || undefined },
+    };
     this.processEvent({ type: 'delete', obj, apiVersion: id.apiVersion, kind: id.kind, virtual: true });
   }
 

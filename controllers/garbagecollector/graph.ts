@@ -66,7 +66,10 @@ export class GraphNode {
 }
 
 /** Dependents whose references to `owner`'s uid match its coordinates, and those whose do not. */
-export function partitionDependents(dependents: Iterable<GraphNode>, owner: ObjectIdentity): { matching: GraphNode[]; nonmatching: GraphNode[] } {
+export function partitionDependents(
+  dependents: Iterable<GraphNode>,
+  owner: ObjectIdentity,
+): { matching: GraphNode[]; nonmatching: GraphNode[] } {
   const matching: GraphNode[] = [];
   const nonmatching: GraphNode[] = [];
   const ownerNamespaced = owner.namespace !== '';

@@ -62,12 +62,19 @@ export class Reflector {
       } catch (err) {
         if (signal.aborted) return;
         if (isExpired(err)) {
-          this.opts.logger?.info('resourceVersion expired, relisting', { resource: this.opts.name, resourceVersion: this.lastSyncResourceVersion });
+          this.opts.logger?.info('resourceVersion expired, relisting', {
+            resource: this.opts.name,
+            resourceVersion: this.lastSyncResourceVersion,
+          });
           this.needList = true;
           continue;
         }
         const delay = this.backoff.next();
-        this.opts.logger?.warn('list/watch failed, retrying', { resource: this.opts.name, error: (err as Error).message, retryInMs: Math.round(delay) });
+        this.opts.logger?.warn('list/watch failed, retrying', {
+          resource: this.opts.name,
+          error: (err as Error).message,
+          retryInMs: Math.round(delay),
+        });
         await sleep(delay, signal);
       }
     }
@@ -93,7 +100,10 @@ export class Reflector {
   private async watch(signal: AbortSignal): Promise<void> {
     const min = this.opts.minWatchTimeoutSeconds ?? DEFAULT_MIN_WATCH_TIMEOUT_SECONDS;
     const timeoutSeconds = Math.floor(min * (1 + Math.random()));
-    const events = this.resource.watch({ resourceVersion: this.lastSyncResourceVersion, allowWatchBookmarks: true, timeoutSeconds }, signal);
+    const events = this.resource.watch(
+      { resourceVersion: this.lastSyncResourceVersion, allowWatchBookmarks: true, timeoutSeconds },
+      signal,
+    );
     for await (const ev of events) {
       this.backoff.reset();
       if (ev.type === 'ERROR') throw new ApiError(ev.object as unknown as Status);

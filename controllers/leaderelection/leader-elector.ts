@@ -168,7 +168,13 @@ export class LeaderElector {
   private async release(): Promise<void> {
     if (!this.isLeader()) return;
     const now = this.now();
-    const released: LeaderElectionRecord = { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaderTransitions: this.observed!.leaderTransitions };
+    const released: LeaderElectionRecord = {
+      holderIdentity: '',
+      leaseDurationSeconds: 1,
+      acquireTime: now,
+      renewTime: now,
+      leaderTransitions: this.observed!.leaderTransitions,
+    };
     try {
       await this.config.lock.update(released);
       this.observe(released, now);

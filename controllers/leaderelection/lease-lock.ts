@@ -86,7 +86,12 @@ export class LeaseLock implements ResourceLock {
   }
 
   async create(record: LeaderElectionRecord): Promise<void> {
-    this.lease = await this.leases.create({ apiVersion: this.apiVersion, kind: 'Lease', metadata: { name: this.name, namespace: this.namespace }, spec: leaseSpec(record) });
+    this.lease = await this.leases.create({
+      apiVersion: this.apiVersion,
+      kind: 'Lease',
+      metadata: { name: this.name, namespace: this.namespace },
+      spec: leaseSpec(record),
+    });
   }
 
   /** Writes the record over the Lease last read (409 if someone wrote it since). */

@@ -60,10 +60,21 @@ export class NamespaceConditionUpdater {
 
   /** What remains after the pass. */
   contentTotals(totals: ContentTotals): void {
-    const resources = [...totals.remainingByResource].filter(([, n]) => n > 0).map(([r, n]) => `${r} has ${n} resource instances`).sort();
+    const resources = [...totals.remainingByResource]
+      .filter(([, n]) => n > 0)
+      .map(([r, n]) => `${r} has ${n} resource instances`)
+      .sort();
     if (resources.length) this.fail(CONTENT_REMAINING, 'SomeResourcesRemain', `Some resources are remaining: ${resources.join(', ')}`);
-    const finalizers = [...totals.remainingByFinalizer].filter(([, n]) => n > 0).map(([f, n]) => `${f} in ${n} resource instances`).sort();
-    if (finalizers.length) this.fail(FINALIZERS_REMAINING, 'SomeFinalizersRemain', `Some content in the namespace has finalizers remaining: ${finalizers.join(', ')}`);
+    const finalizers = [...totals.remainingByFinalizer]
+      .filter(([, n]) => n > 0)
+      .map(([f, n]) => `${f} in ${n} resource instances`)
+      .sort();
+    if (finalizers.length)
+      this.fail(
+        FINALIZERS_REMAINING,
+        'SomeFinalizersRemain',
+        `Some content in the namespace has finalizers remaining: ${finalizers.join(', ')}`,
+      );
   }
 
   /**
@@ -73,13 +84,22 @@ export class NamespaceConditionUpdater {
   update(status: { conditions?: NamespaceCondition[] }): boolean {
     if (this.contentErrors.length) {
       const msgs = [...this.contentErrors].sort();
-      this.fail(CONTENT_FAILURE, 'ContentDeletionFailed', `Failed to delete all resource types, ${msgs.length} remaining: ${msgs.join(', ')}`);
+      this.fail(
+        CONTENT_FAILURE,
+        'ContentDeletionFailed',
+        `Failed to delete all resource types, ${msgs.length} remaining: ${msgs.join(', ')}`,
+      );
       this.contentErrors.length = 0;
     }
     const conditions = (status.conditions ??= []);
     let changed = false;
     for (const type of CONDITION_TYPES) {
-      const next = this.failing.find((c) => c.type === type) ?? { type, status: 'False', lastTransitionTime: timestamp(this.now()), ...OK[type] };
+      const next = this.failing.find((c) => c.type === type) ?? {
+        type,
+        status: 'False',
+        lastTransitionTime: timestamp(this.now()),
+        ...OK[type],
+      };
       const old = conditions.find((c) => c.type === type);
       if (!old) {
         conditions.push(next);

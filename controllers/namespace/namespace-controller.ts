@@ -43,7 +43,12 @@ export class NamespaceController implements Controller {
     this.queue = ctx.newQueue('namespace', {
       rateLimiter: new MaxOfRateLimiter<string>(new ItemExponentialFailureRateLimiter(5, 60_000), new BucketRateLimiter(10, 100)),
     });
-    this.deleter = new NamespacedResourcesDeleter({ client: ctx.client, domain: ctx.domain, logger: ctx.logger, discover: () => ctx.discover() });
+    this.deleter = new NamespacedResourcesDeleter({
+      client: ctx.client,
+      domain: ctx.domain,
+      logger: ctx.logger,
+      discover: () => ctx.discover(),
+    });
     this.informer = ctx.informers.forResource({ group: '', version: 'v1', resource: 'namespaces' });
     this.informer.addEventHandler({
       onAdd: (ns) => this.enqueue(ns),
@@ -60,8 +65,11 @@ export class NamespaceController implements Controller {
     if (!(await this.informer.waitForSync(signal))) return;
     const resync = setInterval(() => this.informer.indexer.list().forEach((ns) => this.enqueue(ns)), this.resyncPeriodMs);
     try {
-      await runWorkers(this.queue, this.workers, (name) => this.sync(name), (name, err) =>
-        this.ctx.logger.warn('deletion of namespace failed', { namespace: name, error: (err as Error).message }),
+      await runWorkers(
+        this.queue,
+        this.workers,
+        (name) => this.sync(name),
+        (name, err) => this.ctx.logger.warn('deletion of namespace failed', { namespace: name, error: (err as Error).message }),
       );
     } finally {
       clearInterval(resync);

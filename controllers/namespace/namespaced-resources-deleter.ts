@@ -14,7 +14,13 @@ import type { ApiDomain } from '../../apiserver/api/domain.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Logger } from '../../apiserver/server/logger.js';
 import type { ApiClient, ResourceClient } from '../client/api-client.js';
-import { discoveryFailureMessage, gvrKey, preferredResourcesWith, type ApiResourceInfo, type DiscoveryResult } from '../client/discovery.js';
+import {
+  discoveryFailureMessage,
+  gvrKey,
+  preferredResourcesWith,
+  type ApiResourceInfo,
+  type DiscoveryResult,
+} from '../client/discovery.js';
 import { NamespaceConditionUpdater, type ContentTotals } from './namespace-conditions.js';
 
 /** How long to wait for objects that are held by finalizers (Kubernetes' finalizerEstimateSeconds). */
@@ -160,7 +166,8 @@ export class NamespacedResourcesDeleter {
         this.opts.logger.warn("couldn't update status condition for namespace", { namespace, error: (err as Error).message });
       }
     }
-    if (errors.length) throw errors.length === 1 ? errors[0] : new AggregateError(errors, errors.map((e) => (e as Error).message).join(', '));
+    if (errors.length)
+      throw errors.length === 1 ? errors[0] : new AggregateError(errors, errors.map((e) => (e as Error).message).join(', '));
     return { estimate, namespace: namespaceNow };
   }
 
@@ -171,7 +178,8 @@ export class NamespacedResourcesDeleter {
     const items = await this.list(client, key, r.verbs);
     const outcome: ResourceOutcome = { estimateSeconds: 0, remaining: items?.length ?? 0, finalizers: new Map() };
     if (!items?.length) return outcome;
-    for (const item of items) for (const f of item.metadata.finalizers ?? []) outcome.finalizers.set(f, (outcome.finalizers.get(f) ?? 0) + 1);
+    for (const item of items)
+      for (const f of item.metadata.finalizers ?? []) outcome.finalizers.set(f, (outcome.finalizers.get(f) ?? 0) + 1);
     if (outcome.finalizers.size === 0) {
       throw new Error(`unexpected items still remain in namespace: ${namespace} for gvr: ${r.group}/${r.version}, Resource=${r.resource}`);
     }

@@ -65,8 +65,11 @@ export class RootCaCertPublisher implements Controller {
   async run(signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
     if (!(await this.namespaces.waitForSync(signal)) || !(await this.configMaps.waitForSync(signal))) return;
-    await runWorkers(this.queue, 1, (ns) => this.sync(ns), (ns, err) =>
-      this.ctx.logger.warn('publishing the root CA failed', { namespace: ns, error: (err as Error).message }),
+    await runWorkers(
+      this.queue,
+      1,
+      (ns) => this.sync(ns),
+      (ns, err) => this.ctx.logger.warn('publishing the root CA failed', { namespace: ns, error: (err as Error).message }),
     );
   }
 

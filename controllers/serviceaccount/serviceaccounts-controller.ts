@@ -38,8 +38,11 @@ export class ServiceAccountsController implements Controller {
   async run(signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
     if (!(await this.namespaces.waitForSync(signal)) || !(await this.serviceAccounts.waitForSync(signal))) return;
-    await runWorkers(this.queue, 1, (ns) => this.sync(ns), (ns, err) =>
-      this.ctx.logger.warn('ensuring service accounts failed', { namespace: ns, error: (err as Error).message }),
+    await runWorkers(
+      this.queue,
+      1,
+      (ns) => this.sync(ns),
+      (ns, err) => this.ctx.logger.warn('ensuring service accounts failed', { namespace: ns, error: (err as Error).message }),
     );
   }
 

@@ -38,7 +38,10 @@ export class ApiClient {
 
   request(method: string, path: string, body?: string): Promise<ApiResponse> {
     return new Promise((resolve, reject) => {
-      const headers = body === undefined ? this.headers : { ...this.headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) };
+      const headers =
+        body === undefined
+          ? this.headers
+          : { ...this.headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) };
       const req = request(new URL(path, this.target.server), { method, headers, agent: this.agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -53,21 +56,25 @@ export class ApiClient {
   /** Opens a watch; `onData` gets the stream's bytes as they arrive. Rejects on a non-200 answer. */
   watch(path: string, onData: (chunk: Buffer) => void): Promise<WatchStream> {
     return new Promise((resolve, reject) => {
-      const req = request(new URL(path, this.target.server), { method: 'GET', headers: this.headers, agent: this.agent }, (res: IncomingMessage) => {
-        if (res.statusCode !== 200) {
-          let text = '';
-          res.on('data', (c) => (text += c));
-          res.on('end', () => reject(new Error(`watch ${path}: ${res.statusCode} ${text}`)));
-          return;
-        }
-        res.on('data', onData);
-        const ended = new Promise<void>((done) => {
-          res.on('end', done);
-          res.on('close', done);
-          res.on('error', () => done());
-        });
-        resolve({ close: () => req.destroy(), ended });
-      });
+      const req = request(
+        new URL(path, this.target.server),
+        { method: 'GET', headers: this.headers, agent: this.agent },
+        (res: IncomingMessage) => {
+          if (res.statusCode !== 200) {
+            let text = '';
+            res.on('data', (c) => (text += c));
+            res.on('end', () => reject(new Error(`watch ${path}: ${res.statusCode} ${text}`)));
+            return;
+          }
+          res.on('data', onData);
+          const ended = new Promise<void>((done) => {
+            res.on('end', done);
+            res.on('close', done);
+            res.on('error', () => done());
+          });
+          resolve({ close: () => req.destroy(), ended });
+        },
+      );
       req.on('error', reject);
       req.end();
     });

@@ -18,9 +18,12 @@ export async function runCreate(api: ApiClient, ns: string, options: BenchOption
 }
 
 export async function runGet(api: ApiClient, ns: string, options: BenchOptions): Promise<ScenarioResult> {
-  const result = await runLoad({ concurrency: options.concurrency, seconds: options.seconds, warmupSeconds: options.warmupSeconds }, async () => {
-    expectStatus(await api.request('GET', cmPath(ns, objectName(Math.floor(Math.random() * options.count)))), 200, 'get');
-  });
+  const result = await runLoad(
+    { concurrency: options.concurrency, seconds: options.seconds, warmupSeconds: options.warmupSeconds },
+    async () => {
+      expectStatus(await api.request('GET', cmPath(ns, objectName(Math.floor(Math.random() * options.count)))), 200, 'get');
+    },
+  );
   return { scenario: 'get', ...result };
 }
 
@@ -29,19 +32,26 @@ export async function runUpdate(api: ApiClient, ns: string, options: BenchOption
   const held = new Map<number, Record<string, any>>();
   const perCaller = Math.floor(options.count / options.concurrency);
   let conflicts = 0;
-  const result = await runLoad({ concurrency: options.concurrency, seconds: options.seconds, warmupSeconds: options.warmupSeconds }, async (i, caller) => {
-    const index = caller * perCaller + (i % perCaller);
-    let obj = held.get(index);
-    if (!obj) obj = JSON.parse(expectStatus(await api.request('GET', cmPath(ns, objectName(index))), 200, 'update read').body) as Record<string, any>;
-    obj.data = { payload: obj.data.payload, n: String(i) };
-    const res = await api.request('PUT', cmPath(ns, objectName(index)), JSON.stringify(obj));
-    if (res.status === 409) {
-      conflicts++;
-      held.delete(index);
-      return;
-    }
-    held.set(index, JSON.parse(expectStatus(res, 200, 'update').body));
-  });
+  const result = await runLoad(
+    { concurrency: options.concurrency, seconds: options.seconds, warmupSeconds: options.warmupSeconds },
+    async (i, caller) => {
+      const index = caller * perCaller + (i % perCaller);
+      let obj = held.get(index);
+      if (!obj)
+        obj = JSON.parse(expectStatus(await api.request('GET', cmPath(ns, objectName(index))), 200, 'update read').body) as Record<
+          string,
+          any
+        >;
+      obj.data = { payload: obj.data.payload, n: String(i) };
+      const res = await api.request('PUT', cmPath(ns, objectName(index)), JSON.stringify(obj));
+      if (res.status === 409) {
+        conflicts++;
+        held.delete(index);
+        return;
+      }
+      held.set(index, JSON.parse(expectStatus(res, 200, 'update').body));
+    },
+  );
   return { scenario: 'update', ...result, conflicts };
 }
 
@@ -75,7 +85,9 @@ export async function runList(api: ApiClient, ns: string, options: BenchOptions,
       let token = '';
       do {
         const query = `?limit=${options.pageSize}${token ? `&continue=${encodeURIComponent(token)}` : ''}`;
-        const page = JSON.parse(expectStatus(await api.request('GET', cmPath(ns) + query), 200, 'list page').body) as { metadata: { continue?: string } };
+        const page = JSON.parse(expectStatus(await api.request('GET', cmPath(ns) + query), 200, 'list page').body) as {
+          metadata: { continue?: string };
+        };
         token = page.metadata.continue ?? '';
         pages++;
       } while (token);
@@ -94,7 +106,13 @@ export async function runList(api: ApiClient, ns: string, options: BenchOptions,
         rssPeakMB: mb(rssBefore === undefined ? undefined : rssPeak),
         rssGrowthMB: rssBefore === undefined || rssAfter === undefined ? 'n/a' : mb(rssAfter - rssBefore),
       },
-      { scenario: `list-paged-${options.pageSize}`, items, pages, p50Ms: round(percentile(paged, 50)), p99Ms: round(percentile(paged, 99)) },
+      {
+        scenario: `list-paged-${options.pageSize}`,
+        items,
+        pages,
+        p50Ms: round(percentile(paged, 50)),
+        p99Ms: round(percentile(paged, 99)),
+      },
     ];
   } finally {
     clearInterval(sampler);

@@ -35,7 +35,10 @@ export async function runEtcdBaseline(
     }));
     return [...put, ...get];
   } finally {
-    await client.delete().prefix(prefix).catch(() => {});
+    await client
+      .delete()
+      .prefix(prefix)
+      .catch(() => {});
     client.close();
   }
 }

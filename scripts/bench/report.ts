@@ -39,8 +39,18 @@ export function formatTargets(target: string, results: ScenarioResult[], baselin
     lines.push(`  ${ok(value) ? 'met   ' : 'MISSED'} ${label}: ${value} (target ${goal})`);
   };
   const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b ? Number((a / b).toFixed(2)) : undefined);
-  check('create / etcd-put', ratio(num(find(results, 'create'), 'rate'), num(find(baseline, 'etcd-put'), 'rate')), '>= 0.65', (v) => v >= 0.65);
-  check('consistent get / etcd-get', ratio(num(find(results, 'get'), 'rate'), num(find(baseline, 'etcd-get'), 'rate')), '>= 1.0', (v) => v >= 1);
+  check(
+    'create / etcd-put',
+    ratio(num(find(results, 'create'), 'rate'), num(find(baseline, 'etcd-put'), 'rate')),
+    '>= 0.65',
+    (v) => v >= 0.65,
+  );
+  check(
+    'consistent get / etcd-get',
+    ratio(num(find(results, 'get'), 'rate'), num(find(baseline, 'etcd-get'), 'rate')),
+    '>= 1.0',
+    (v) => v >= 1,
+  );
   const list = find(results, 'list');
   check('list p50 ms', num(list, 'p50Ms'), '<= 300', (v) => v <= 300);
   check('list RSS growth / response size', ratio(num(list, 'rssGrowthMB'), num(list, 'responseMB')), '<= 3', (v) => v <= 3);

@@ -18,7 +18,12 @@ const DRAIN_TIMEOUT_MS = 15_000;
 const now = () => performance.timeOrigin + performance.now();
 
 /** Starts the watcher threads; resolves once every watch is open. */
-async function startWatchers(target: ApiTarget, path: string, options: BenchOptions, shared: Omit<WatchWorkerData, 'target' | 'path' | 'first' | 'count'>): Promise<Worker[]> {
+async function startWatchers(
+  target: ApiTarget,
+  path: string,
+  options: BenchOptions,
+  shared: Omit<WatchWorkerData, 'target' | 'path' | 'first' | 'count'>,
+): Promise<Worker[]> {
   const threads = Math.min(options.watchThreads, options.watchers);
   const per = Math.ceil(options.watchers / threads);
   const workers: Worker[] = [];
@@ -42,7 +47,8 @@ export async function runWatch(api: ApiClient, target: ApiTarget, ns: string, op
   const { watchers, eventsPerSecond, watchSeconds } = options;
   const events = Math.round(eventsPerSecond * watchSeconds);
   const path = `/api/v1/namespaces/${ns}/configmaps`;
-  const rv = (JSON.parse(expectStatus(await api.request('GET', path), 200, 'watch list').body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+  const rv = (JSON.parse(expectStatus(await api.request('GET', path), 200, 'watch list').body) as { metadata: { resourceVersion: string } })
+    .metadata.resourceVersion;
 
   const received = new Float64Array(new SharedArrayBuffer(watchers * events * 8)).fill(NaN);
   const counters = new Int32Array(new SharedArrayBuffer(8));

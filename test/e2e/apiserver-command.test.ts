@@ -7,7 +7,12 @@ const APISERVER = 'dist/apiserver/cmd/apiserver.js';
 
 describe('orch-apiserver command', () => {
   it('exits 2 with a one-line reason for an unknown flag or a bad value', async () => {
-    for (const args of [['--no-such-flag'], ['--secure-port=http'], ['--authorization-mode=RBAC,Nope'], ['--etcd-compaction-interval=5 minutes']]) {
+    for (const args of [
+      ['--no-such-flag'],
+      ['--secure-port=http'],
+      ['--authorization-mode=RBAC,Nope'],
+      ['--etcd-compaction-interval=5 minutes'],
+    ]) {
       const r = await run(process.execPath, [APISERVER, ...args]);
       assert.equal(r.code, 2, args.join(' '));
       const lines = r.stderr.trim().split('\n');

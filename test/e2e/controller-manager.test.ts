@@ -36,7 +36,15 @@ async function eventually<T>(what: string, probe: () => Promise<T | undefined | 
 
 /** Resolves once GET says 404. */
 async function gone(res: ResourceClient, name: string, ms?: number): Promise<void> {
-  await eventually(`${res.path(name)} to be gone`, async () => res.get(name).then(() => false, (err: unknown) => isApiError(err, 'NotFound')), ms);
+  await eventually(
+    `${res.path(name)} to be gone`,
+    async () =>
+      res.get(name).then(
+        () => false,
+        (err: unknown) => isApiError(err, 'NotFound'),
+      ),
+    ms,
+  );
 }
 
 const core = (client: ApiClient, resource: string, ns = '') => client.resource({ group: '', version: 'v1', resource }, ns);
@@ -70,8 +78,16 @@ describe('orch-controller-manager in the all-in-one cluster', () => {
       [core(client, 'configmaps', ns), 150, (i) => ({ metadata: { name: `cm-${i}` }, data: { i: String(i) } })],
       [core(client, 'secrets', ns), 150, (i) => ({ metadata: { name: `secret-${i}` }, stringData: { i: String(i) } })],
       [core(client, 'serviceaccounts', ns), 100, (i) => ({ metadata: { name: `sa-${i}` } })],
-      [client.resource({ group: 'coordination.orch.io', version: 'v1', resource: 'leases' }, ns), 50, (i) => ({ metadata: { name: `lease-${i}` }, spec: { holderIdentity: `h${i}` } })],
-      [core(client, 'events', ns), 50, (i) => ({ metadata: { name: `ev-${i}` }, involvedObject: { kind: 'ConfigMap', namespace: ns, name: `cm-${i}` }, reason: 'Test' })],
+      [
+        client.resource({ group: 'coordination.orch.io', version: 'v1', resource: 'leases' }, ns),
+        50,
+        (i) => ({ metadata: { name: `lease-${i}` }, spec: { holderIdentity: `h${i}` } }),
+      ],
+      [
+        core(client, 'events', ns),
+        50,
+        (i) => ({ metadata: { name: `ev-${i}` }, involvedObject: { kind: 'ConfigMap', namespace: ns, name: `cm-${i}` }, reason: 'Test' }),
+      ],
     ];
     const creates = kinds.flatMap(([res, n, make]) => Array.from({ length: n }, (_, i) => () => res.create(make(i))));
     assert.equal(creates.length, 500);
@@ -101,7 +117,11 @@ describe('orch-controller-manager in the all-in-one cluster', () => {
 
     const fg = await kubectl.ok(['delete', 'cm', 'foreground-owner', '-n', ns, '--cascade=foreground']);
     assert.match(fg, /configmap "foreground-owner" deleted/);
-    await assert.rejects(cms.get('foreground-child'), (err: unknown) => isApiError(err, 'NotFound'), 'kubectl waited for the owner, which waited for its child');
+    await assert.rejects(
+      cms.get('foreground-child'),
+      (err: unknown) => isApiError(err, 'NotFound'),
+      'kubectl waited for the owner, which waited for its child',
+    );
 
     await kubectl.ok(['delete', 'cm', 'orphan-owner', '-n', ns, '--cascade=orphan']);
     await gone(cms, 'orphan-owner');
@@ -116,9 +136,23 @@ describe('orch-controller-manager in the all-in-one cluster', () => {
     const acquiredBefore = aio.output().match(ACQUIRED)?.length ?? 0;
     process.kill(Number(line.trim().split(/\s+/)[0]), 'SIGKILL');
     await aio.waitFor(/all-in-one: orch-controller-manager exited \(SIGKILL\); restarting in 1s/, 10_000);
-    await eventually('the restarted controller manager to lead', async () => (aio.output().match(ACQUIRED)?.length ?? 0) > acquiredBefore, 40_000);
+    await eventually(
+      'the restarted controller manager to lead',
+      async () => (aio.output().match(ACQUIRED)?.length ?? 0) > acquiredBefore,
+      40_000,
+    );
     await core(client, 'namespaces').create({ metadata: { name: 'after-restart' } });
-    await eventually('its default ServiceAccount', () => core(client, 'serviceaccounts', 'after-restart').get('default').then(() => true, () => false), 20_000);
+    await eventually(
+      'its default ServiceAccount',
+      () =>
+        core(client, 'serviceaccounts', 'after-restart')
+          .get('default')
+          .then(
+            () => true,
+            () => false,
+          ),
+      20_000,
+    );
   });
 });
 
@@ -149,7 +183,12 @@ describe('two controller managers on one API server', () => {
     kubeconfig = join(dir, 'admin.kubeconfig');
     writeAdminKubeconfig(kubeconfig, `https://127.0.0.1:${port}`, { caPem: ca.certPem, token });
     client = ApiClient.fromKubeconfig(kubeconfig);
-    await eventually('the API server', () => client.request('GET', '/readyz').then(() => true, () => false));
+    await eventually('the API server', () =>
+      client.request('GET', '/readyz').then(
+        () => true,
+        () => false,
+      ),
+    );
   });
   after(async () => {
     client?.close();
@@ -159,7 +198,13 @@ describe('two controller managers on one API server', () => {
   });
 
   const startManager = () => {
-    const m = startProcess(process.execPath, [CONTROLLER_MANAGER, '--kubeconfig', kubeconfig, '--secure-port=0', '--bind-address=127.0.0.1']);
+    const m = startProcess(process.execPath, [
+      CONTROLLER_MANAGER,
+      '--kubeconfig',
+      kubeconfig,
+      '--secure-port=0',
+      '--bind-address=127.0.0.1',
+    ]);
     managers.push(m);
     return m;
   };
@@ -171,7 +216,17 @@ describe('two controller managers on one API server', () => {
     await standby.waitFor(/"msg":"new leader elected"/, 30_000);
     await standby.waitFor(/"msg":"serving securely"/);
     await core(client, 'namespaces').create({ metadata: { name: 'ha-one' } });
-    await eventually('the leader to act', () => core(client, 'serviceaccounts', 'ha-one').get('default').then(() => true, () => false), 20_000);
+    await eventually(
+      'the leader to act',
+      () =>
+        core(client, 'serviceaccounts', 'ha-one')
+          .get('default')
+          .then(
+            () => true,
+            () => false,
+          ),
+      20_000,
+    );
     assert.doesNotMatch(standby.output(), /"msg":"started controller"/, 'the standby runs no controller while the leader holds the lease');
 
     const killedAt = Date.now();
@@ -180,9 +235,21 @@ describe('two controller managers on one API server', () => {
     await standby.waitFor(ACQUIRED, 40_000);
     const takeover = Date.now() - killedAt;
     await core(client, 'namespaces').create({ metadata: { name: 'ha-two' } });
-    await eventually('the new leader to act', () => core(client, 'serviceaccounts', 'ha-two').get('default').then(() => true, () => false), 20_000);
+    await eventually(
+      'the new leader to act',
+      () =>
+        core(client, 'serviceaccounts', 'ha-two')
+          .get('default')
+          .then(
+            () => true,
+            () => false,
+          ),
+      20_000,
+    );
     const acting = Date.now() - killedAt;
-    t.diagnostic(`leader killed: standby took the lease after ${takeover} ms and acted after ${acting} ms (lease duration 15 s, retry period 2 s)`);
+    t.diagnostic(
+      `leader killed: standby took the lease after ${takeover} ms and acted after ${acting} ms (lease duration 15 s, retry period 2 s)`,
+    );
     assert.ok(takeover <= 15_000 + 2 * 2_400 + 1_000, `took over after ${takeover} ms`);
   });
 });

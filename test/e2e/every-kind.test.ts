@@ -26,41 +26,185 @@ function manifest(d: string): object[] {
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: '1' } },
     { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'secret' }, stringData: { a: '1' } },
     { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa' } },
-    { apiVersion: 'v1', kind: 'Event', metadata: { name: 'ev' }, involvedObject: { kind: 'ConfigMap', name: 'cm', namespace: 'every' }, reason: 'Made', message: 'made' },
+    {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'ev' },
+      involvedObject: { kind: 'ConfigMap', name: 'cm', namespace: 'every' },
+      reason: 'Made',
+      message: 'made',
+    },
     { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pod', labels }, spec: template.spec },
     { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc' }, spec: { selector: labels, ports: [{ port: 80, targetPort: 8080 }] } },
-    { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'svc' }, subsets: [{ addresses: [{ ip: '10.1.2.3' }], ports: [{ port: 8080 }] }] },
-    { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data' } } },
-    { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'pvc' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+    {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'svc' },
+      subsets: [{ addresses: [{ ip: '10.1.2.3' }], ports: [{ port: 8080 }] }],
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'pv' },
+      spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data' } },
+    },
+    {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'pvc' },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    },
     { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1' }, spec: {} },
-    { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'limits' }, spec: { limits: [{ type: 'Container', default: { cpu: '500m' } }] } },
+    {
+      apiVersion: 'v1',
+      kind: 'LimitRange',
+      metadata: { name: 'limits' },
+      spec: { limits: [{ type: 'Container', default: { cpu: '500m' } }] },
+    },
     { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'quota' }, spec: { hard: { pods: '10' } } },
     { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'deploy' }, spec: { selector: { matchLabels: labels }, template } },
     { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs' }, spec: { selector: { matchLabels: labels }, template } },
-    { apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'sts' }, spec: { serviceName: 'svc', selector: { matchLabels: labels }, template } },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'sts' },
+      spec: { serviceName: 'svc', selector: { matchLabels: labels }, template },
+    },
     { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'ds' }, spec: { selector: { matchLabels: labels }, template } },
-    { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'job' }, spec: { template: { spec: { ...template.spec, restartPolicy: 'Never' } } } },
-    { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'cron' }, spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { ...template.spec, restartPolicy: 'OnFailure' } } } } } },
-    { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'pdb' }, spec: { minAvailable: 1, selector: { matchLabels: labels } } },
-    { apiVersion: `discovery.${d}/v1`, kind: 'EndpointSlice', metadata: { name: 'svc-abc' }, addressType: 'IPv4', endpoints: [{ addresses: ['10.1.2.3'] }], ports: [{ port: 8080 }] },
+    {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'job' },
+      spec: { template: { spec: { ...template.spec, restartPolicy: 'Never' } } },
+    },
+    {
+      apiVersion: 'batch/v1',
+      kind: 'CronJob',
+      metadata: { name: 'cron' },
+      spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { ...template.spec, restartPolicy: 'OnFailure' } } } } },
+    },
+    {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'pdb' },
+      spec: { minAvailable: 1, selector: { matchLabels: labels } },
+    },
+    {
+      apiVersion: `discovery.${d}/v1`,
+      kind: 'EndpointSlice',
+      metadata: { name: 'svc-abc' },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: ['10.1.2.3'] }],
+      ports: [{ port: 8080 }],
+    },
     { apiVersion: `networking.${d}/v1`, kind: 'IngressClass', metadata: { name: 'nginx' }, spec: { controller: 'example.com/ingress' } },
-    { apiVersion: `networking.${d}/v1`, kind: 'Ingress', metadata: { name: 'ing' }, spec: { ingressClassName: 'nginx', rules: [{ host: 'a.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'svc', port: { number: 80 } } } }] } }] } },
+    {
+      apiVersion: `networking.${d}/v1`,
+      kind: 'Ingress',
+      metadata: { name: 'ing' },
+      spec: {
+        ingressClassName: 'nginx',
+        rules: [
+          {
+            host: 'a.example.com',
+            http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'svc', port: { number: 80 } } } }] },
+          },
+        ],
+      },
+    },
     { apiVersion: `storage.${d}/v1`, kind: 'StorageClass', metadata: { name: 'fast' }, provisioner: 'example.com/fast' },
     { apiVersion: `storage.${d}/v1`, kind: 'CSIDriver', metadata: { name: 'csi.example.com' }, spec: {} },
-    { apiVersion: `storage.${d}/v1`, kind: 'CSINode', metadata: { name: 'node-1' }, spec: { drivers: [{ name: 'csi.example.com', nodeID: 'n1' }] } },
-    { apiVersion: `storage.${d}/v1`, kind: 'VolumeAttachment', metadata: { name: 'va' }, spec: { attacher: 'csi.example.com', nodeName: 'node-1', source: { persistentVolumeName: 'pv' } } },
+    {
+      apiVersion: `storage.${d}/v1`,
+      kind: 'CSINode',
+      metadata: { name: 'node-1' },
+      spec: { drivers: [{ name: 'csi.example.com', nodeID: 'n1' }] },
+    },
+    {
+      apiVersion: `storage.${d}/v1`,
+      kind: 'VolumeAttachment',
+      metadata: { name: 'va' },
+      spec: { attacher: 'csi.example.com', nodeName: 'node-1', source: { persistentVolumeName: 'pv' } },
+    },
     { apiVersion: `storage.${d}/v1`, kind: 'CSIStorageCapacity', metadata: { name: 'cap' }, storageClassName: 'fast', capacity: '10Gi' },
     { apiVersion: `scheduling.${d}/v1`, kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 },
     { apiVersion: `node.${d}/v1`, kind: 'RuntimeClass', metadata: { name: 'runc' }, handler: 'runc' },
-    { apiVersion: `coordination.${d}/v1`, kind: 'Lease', metadata: { name: 'lease' }, spec: { holderIdentity: 'me', leaseDurationSeconds: 15 } },
-    { apiVersion: `rbac.authorization.${d}/v1`, kind: 'Role', metadata: { name: 'reader' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }] },
-    { apiVersion: `rbac.authorization.${d}/v1`, kind: 'RoleBinding', metadata: { name: 'reader' }, roleRef: { apiGroup: `rbac.authorization.${d}`, kind: 'Role', name: 'reader' }, subjects: [{ kind: 'ServiceAccount', name: 'sa', namespace: 'every' }] },
-    { apiVersion: `rbac.authorization.${d}/v1`, kind: 'ClusterRole', metadata: { name: 'every-reader' }, rules: [{ nonResourceURLs: ['/healthz'], verbs: ['get'] }] },
-    { apiVersion: `rbac.authorization.${d}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'every-reader' }, roleRef: { apiGroup: `rbac.authorization.${d}`, kind: 'ClusterRole', name: 'every-reader' }, subjects: [{ kind: 'Group', apiGroup: `rbac.authorization.${d}`, name: 'readers' }] },
-    { apiVersion: `admissionregistration.${d}/v1`, kind: 'ValidatingWebhookConfiguration', metadata: { name: 'vwc' }, webhooks: [{ name: 'check.example.com', clientConfig: { url: 'https://hook.example.com/check' }, sideEffects: 'None', admissionReviewVersions: ['v1'] }] },
-    { apiVersion: `admissionregistration.${d}/v1`, kind: 'MutatingWebhookConfiguration', metadata: { name: 'mwc' }, webhooks: [{ name: 'mutate.example.com', clientConfig: { service: { namespace: 'every', name: 'svc' } }, sideEffects: 'None', admissionReviewVersions: ['v1'] }] },
-    { apiVersion: `certificates.${d}/v1`, kind: 'CertificateSigningRequest', metadata: { name: 'csr' }, spec: { request: Buffer.from(csrPem()).toString('base64'), signerName: 'example.com/signer', usages: ['client auth'] } },
-    { apiVersion: `events.${d}/v1`, kind: 'Event', metadata: { name: 'ev2' }, eventTime: '2026-01-01T00:00:00.000000Z', reportingController: 'example.com/ctl', reportingInstance: 'ctl-1', action: 'Made', reason: 'Made', type: 'Normal', regarding: { kind: 'ConfigMap', name: 'cm', namespace: 'every' } },
+    {
+      apiVersion: `coordination.${d}/v1`,
+      kind: 'Lease',
+      metadata: { name: 'lease' },
+      spec: { holderIdentity: 'me', leaseDurationSeconds: 15 },
+    },
+    {
+      apiVersion: `rbac.authorization.${d}/v1`,
+      kind: 'Role',
+      metadata: { name: 'reader' },
+      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }],
+    },
+    {
+      apiVersion: `rbac.authorization.${d}/v1`,
+      kind: 'RoleBinding',
+      metadata: { name: 'reader' },
+      roleRef: { apiGroup: `rbac.authorization.${d}`, kind: 'Role', name: 'reader' },
+      subjects: [{ kind: 'ServiceAccount', name: 'sa', namespace: 'every' }],
+    },
+    {
+      apiVersion: `rbac.authorization.${d}/v1`,
+      kind: 'ClusterRole',
+      metadata: { name: 'every-reader' },
+      rules: [{ nonResourceURLs: ['/healthz'], verbs: ['get'] }],
+    },
+    {
+      apiVersion: `rbac.authorization.${d}/v1`,
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'every-reader' },
+      roleRef: { apiGroup: `rbac.authorization.${d}`, kind: 'ClusterRole', name: 'every-reader' },
+      subjects: [{ kind: 'Group', apiGroup: `rbac.authorization.${d}`, name: 'readers' }],
+    },
+    {
+      apiVersion: `admissionregistration.${d}/v1`,
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'vwc' },
+      webhooks: [
+        {
+          name: 'check.example.com',
+          clientConfig: { url: 'https://hook.example.com/check' },
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+        },
+      ],
+    },
+    {
+      apiVersion: `admissionregistration.${d}/v1`,
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: 'mwc' },
+      webhooks: [
+        {
+          name: 'mutate.example.com',
+          clientConfig: { service: { namespace: 'every', name: 'svc' } },
+          sideEffects: 'None',
+          admissionReviewVersions: ['v1'],
+        },
+      ],
+    },
+    {
+      apiVersion: `certificates.${d}/v1`,
+      kind: 'CertificateSigningRequest',
+      metadata: { name: 'csr' },
+      spec: { request: Buffer.from(csrPem()).toString('base64'), signerName: 'example.com/signer', usages: ['client auth'] },
+    },
+    {
+      apiVersion: `events.${d}/v1`,
+      kind: 'Event',
+      metadata: { name: 'ev2' },
+      eventTime: '2026-01-01T00:00:00.000000Z',
+      reportingController: 'example.com/ctl',
+      reportingInstance: 'ctl-1',
+      action: 'Made',
+      reason: 'Made',
+      type: 'Normal',
+      regarding: { kind: 'ConfigMap', name: 'cm', namespace: 'every' },
+    },
   ];
 }
 
@@ -82,13 +226,37 @@ describe('kubectl with every served kind', () => {
     const list = { apiVersion: 'v1', kind: 'List', items: rest };
     const out = await k.ok(['create', '-n', 'every', '-f', '-'], { input: JSON.stringify(list) });
     assert.equal(out.trim().split('\n').length, rest.length, out);
-    const names = await k.ok(['get', '-n', 'every', 'cm,secret,sa,po,svc,ep,pvc,limits,quota,deploy,rs,sts,ds,job,cj,pdb,ing,lease', '-o', 'name']);
+    const names = await k.ok([
+      'get',
+      '-n',
+      'every',
+      'cm,secret,sa,po,svc,ep,pvc,limits,quota,deploy,rs,sts,ds,job,cj,pdb,ing,lease',
+      '-o',
+      'name',
+    ]);
     assert.equal(names.trim().split('\n').length, 18, names);
-    const cluster = await k.ok(['get', 'pv,no,sc,csidriver,csinode,pc,runtimeclass,ingressclass,csr,volumeattachment,validatingwebhookconfiguration,mutatingwebhookconfiguration', '-o', 'name']);
+    const cluster = await k.ok([
+      'get',
+      'pv,no,sc,csidriver,csinode,pc,runtimeclass,ingressclass,csr,volumeattachment,validatingwebhookconfiguration,mutatingwebhookconfiguration',
+      '-o',
+      'name',
+    ]);
     assert.equal(cluster.trim().split('\n').length, 12, cluster);
-    assert.equal(await k.ok(['get', 'clusterrole/every-reader', 'clusterrolebinding/every-reader', '-o', 'name']), 'clusterrole.rbac.authorization.orch.io/every-reader\nclusterrolebinding.rbac.authorization.orch.io/every-reader\n');
+    assert.equal(
+      await k.ok(['get', 'clusterrole/every-reader', 'clusterrolebinding/every-reader', '-o', 'name']),
+      'clusterrole.rbac.authorization.orch.io/every-reader\nclusterrolebinding.rbac.authorization.orch.io/every-reader\n',
+    );
     const all = await k.ok(['get', 'all', '-n', 'every', '-o', 'name']);
-    for (const want of ['pod/pod', 'service/svc', 'deployment.apps/deploy', 'replicaset.apps/rs', 'statefulset.apps/sts', 'daemonset.apps/ds', 'job.batch/job', 'cronjob.batch/cron']) {
+    for (const want of [
+      'pod/pod',
+      'service/svc',
+      'deployment.apps/deploy',
+      'replicaset.apps/rs',
+      'statefulset.apps/sts',
+      'daemonset.apps/ds',
+      'job.batch/job',
+      'cronjob.batch/cron',
+    ]) {
       assert.match(all, new RegExp(`^${want.replace('.', '\\.')}$`, 'm'));
     }
   });

@@ -33,7 +33,15 @@ function deployment(image: string, opts: { sidecar?: boolean; tier?: boolean } =
 }
 
 const configMap = (data: Record<string, string>) =>
-  ['apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: settings', 'data:', ...Object.entries(data).map(([k, v]) => `  ${k}: "${v}"`), ''].join('\n');
+  [
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata:',
+    '  name: settings',
+    'data:',
+    ...Object.entries(data).map(([k, v]) => `  ${k}: "${v}"`),
+    '',
+  ].join('\n');
 
 describe('kubectl apply and patch', () => {
   let server: LocalApiServer;
@@ -50,11 +58,17 @@ describe('kubectl apply and patch', () => {
   });
 
   it('client-side apply twice: the second apply removes what the first set and the file dropped', async () => {
-    assert.match(await k.ok(['apply', '-f', '-'], { input: deployment('app:1', { sidecar: true, tier: true }) }), /deployment.apps\/web created/);
+    assert.match(
+      await k.ok(['apply', '-f', '-'], { input: deployment('app:1', { sidecar: true, tier: true }) }),
+      /deployment.apps\/web created/,
+    );
     assert.match(await k.ok(['apply', '-f', '-'], { input: deployment('app:2') }), /deployment.apps\/web configured/);
     const d = await getJson('deployment', 'web');
     assert.deepEqual(d.metadata.labels, { app: 'web' });
-    assert.deepEqual(d.spec.template.spec.containers.map((c: any) => `${c.name}=${c.image}`), ['app=app:2']);
+    assert.deepEqual(
+      d.spec.template.spec.containers.map((c: any) => `${c.name}=${c.image}`),
+      ['app=app:2'],
+    );
     assert.deepEqual(managers(d), ['kubectl-client-side-apply/Update']);
   });
 
@@ -83,7 +97,10 @@ describe('kubectl apply and patch', () => {
     await k.ok(['patch', 'service', 'api', '--type=merge', '-p', '{"metadata":{"labels":{"team":"core"}}}']);
     await k.ok(['patch', 'service', 'api', '--type=json', '-p', '[{"op":"replace","path":"/spec/ports/0/name","value":"web"}]']);
     const svc = await getJson('service', 'api');
-    assert.deepEqual(svc.spec.ports.map((p: any) => `${p.name}:${p.port}`), ['web:443', '80-8080:80']);
+    assert.deepEqual(
+      svc.spec.ports.map((p: any) => `${p.name}:${p.port}`),
+      ['web:443', '80-8080:80'],
+    );
     assert.equal(svc.metadata.labels.team, 'core');
     assert.ok(managers(svc).includes('kubectl-patch/Update'));
     const bad = await k.run(['patch', 'service', 'api', '--type=json', '-p', '[{"op":"test","path":"/spec/type","value":"NodePort"}]']);

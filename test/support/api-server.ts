@@ -48,7 +48,9 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     `--data-dir=${dataDir}`,
     `--token-auth-file=${tokens}`,
     '--v=0',
-    ...(opts.etcd ? [`--etcd-servers=${opts.etcd}`, `--etcd-prefix=${opts.etcdPrefix ?? `/registry-${randomBytes(4).toString('hex')}`}`] : []),
+    ...(opts.etcd
+      ? [`--etcd-servers=${opts.etcd}`, `--etcd-prefix=${opts.etcdPrefix ?? `/registry-${randomBytes(4).toString('hex')}`}`]
+      : []),
     ...(opts.args ?? []),
   ];
   const server = await runServer(parseServerOptions(args));

@@ -10,7 +10,8 @@ export const NAME_COLUMN: PrinterColumn = {
   format: 'name',
   priority: 0,
   cell: (obj) => obj.metadata.name ?? '',
-  description: 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated.',
+  description:
+    'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated.',
 };
 
 /** AGE: time since metadata.creationTimestamp, as kubectl prints it. */

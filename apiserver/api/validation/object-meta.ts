@@ -34,11 +34,7 @@ const MAX_SUBRESOURCE_NAME_LENGTH = 256;
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
 /** ValidateObjectMeta: an object's metadata on create (name generation already done). */
-export function validateObjectMeta(
-  meta: ObjectMeta,
-  opts: ObjectMetaOptions,
-  path: FieldPath = fieldPath('metadata'),
-): FieldError[] {
+export function validateObjectMeta(meta: ObjectMeta, opts: ObjectMetaOptions, path: FieldPath = fieldPath('metadata')): FieldError[] {
   const errs: FieldError[] = [];
   const generateName = meta.generateName ?? '';
   if (generateName.length > 0) {
@@ -82,7 +78,9 @@ export function validateObjectMetaUpdate(
     const extra = [...new Set((newMeta.finalizers ?? []).filter((f) => !old.has(f)))].sort();
     if (extra.length > 0) {
       const list = `[]string{${extra.map(goQuote).join(', ')}}`;
-      errs.push(forbidden(path.child('finalizers'), `no new finalizers can be added if the object is being deleted, found new finalizers ${list}`));
+      errs.push(
+        forbidden(path.child('finalizers'), `no new finalizers can be added if the object is being deleted, found new finalizers ${list}`),
+      );
     }
   }
   const resourceVersion = newMeta.resourceVersion ?? '';

@@ -17,7 +17,8 @@ async function deleteOptions(s: RequestScope): Promise<DeleteOptions> {
     const type = mediaType(s.req.headers['content-type']) === 'application/yaml' ? 'application/yaml' : 'application/json';
     const body = parseDocument(raw, type).value;
     if (!isPlainObject(body)) throw status.badRequest('DeleteOptions: the body is not a JSON object');
-    if (body.kind !== undefined && body.kind !== 'DeleteOptions') throw status.badRequest(`expected DeleteOptions, got ${String(body.kind)}`);
+    if (body.kind !== undefined && body.kind !== 'DeleteOptions')
+      throw status.badRequest(`expected DeleteOptions, got ${String(body.kind)}`);
     opts = body as DeleteOptions;
   }
   const grace = intParam(s.query, 'gracePeriodSeconds');

@@ -32,7 +32,13 @@ export async function handlePatch(s: RequestScope): Promise<void> {
   const type = mediaType(s.req.headers['content-type']);
   if (!PATCH_CONTENT_TYPES.includes(type)) throw status.unsupportedMediaType(type, PATCH_CONTENT_TYPES);
   const isApply = type === APPLY_PATCH_TYPE;
-  const { manager, force } = parseFieldManagerOptions(s.query, s.req.headers['user-agent'], s.api.table.domain.metaGroup, 'PatchOptions', isApply);
+  const { manager, force } = parseFieldManagerOptions(
+    s.query,
+    s.req.headers['user-agent'],
+    s.api.table.domain.metaGroup,
+    'PatchOptions',
+    isApply,
+  );
   const validation = parseFieldValidation(s.query.get('fieldValidation'));
   const raw = await readBody(s.req, s.api.maxRequestBytes);
   const { value: patch, duplicateFields } = parseDocument(raw, isApply ? type : 'application/json');

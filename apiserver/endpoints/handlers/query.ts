@@ -21,7 +21,8 @@ export function parseListQuery(q: URLSearchParams): ListOptions {
   const limit = intParam(q, 'limit');
   if (limit !== undefined && limit < 0) throw status.badRequest(`limit: Invalid value: ${limit}: must be greater than or equal to 0`);
   const timeoutSeconds = intParam(q, 'timeoutSeconds');
-  if (timeoutSeconds !== undefined && timeoutSeconds < 0) throw status.badRequest(`timeoutSeconds: Invalid value: ${timeoutSeconds}: must be greater than or equal to 0`);
+  if (timeoutSeconds !== undefined && timeoutSeconds < 0)
+    throw status.badRequest(`timeoutSeconds: Invalid value: ${timeoutSeconds}: must be greater than or equal to 0`);
   return {
     labelSelector: q.get('labelSelector') ?? undefined,
     fieldSelector: q.get('fieldSelector') ?? undefined,

@@ -9,7 +9,15 @@ import { applyJsonPatch, PatchError } from '../../patch/json-patch.js';
 import { applyMergePatch } from '../../patch/merge-patch.js';
 import { applyStrategicMergePatch } from '../../patch/strategic-merge-patch.js';
 import { newPatchSchemaFromDefinitions } from '../../patch/patch-meta-from-schema.js';
-import { OBJECT_CONTENT_TYPES, decodeObject, parseDocument, parseFieldValidation, readBody, requireContentType, type DecodableKind } from '../body.js';
+import {
+  OBJECT_CONTENT_TYPES,
+  decodeObject,
+  parseDocument,
+  parseFieldValidation,
+  readBody,
+  requireContentType,
+  type DecodableKind,
+} from '../body.js';
 import { mediaType } from '../negotiation.js';
 import type { RequestScope } from './scope.js';
 import { respond } from './scope.js';
@@ -29,7 +37,9 @@ function patched(s: RequestScope, view: SubresourceView, type: string, current: 
   } catch (err) {
     if (!(err instanceof PatchError)) throw err;
     if (err.kind === 'bad-request') throw status.badRequest(err.message);
-    throw status.invalid({ group: view.group, kind: view.kind }, s.info.name, [{ type: 'FieldValueInvalid', field: '', detail: err.message }]);
+    throw status.invalid({ group: view.group, kind: view.kind }, s.info.name, [
+      { type: 'FieldValueInvalid', field: '', detail: err.message },
+    ]);
   }
 }
 

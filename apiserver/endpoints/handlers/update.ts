@@ -9,6 +9,9 @@ export async function handleUpdate(s: RequestScope): Promise<void> {
   const { manager } = parseFieldManagerOptions(s.query, s.req.headers['user-agent'], s.api.table.domain.metaGroup, 'UpdateOptions');
   const object = await readObjectBody(s);
   const trackFields = trackUpdate(newRequestFieldManager(s.store, s.api.definitions, s.ctx, s.info.subresource), manager);
-  const { object: stored, created } = await s.store.update(s.ctx, s.info.name, () => object, { subresource: s.info.subresource, trackFields });
+  const { object: stored, created } = await s.store.update(s.ctx, s.info.name, () => object, {
+    subresource: s.info.subresource,
+    trackFields,
+  });
   respond(s, created ? 201 : 200, stored);
 }

@@ -35,13 +35,17 @@ function validateResources(resources: string[], path: FieldPath): FieldError[] {
     }
     const res = resSub.slice(0, slash);
     const sub = resSub.slice(slash + 1);
-    if (withWildcardSubresource.has(res)) errors.push(invalid(path.index(i), resSub, `if '${res}/*' is present, must not specify ${resSub}`));
-    if (subresourcesWithWildcardResource.has(sub)) errors.push(invalid(path.index(i), resSub, `if '*/${sub}' is present, must not specify ${resSub}`));
+    if (withWildcardSubresource.has(res))
+      errors.push(invalid(path.index(i), resSub, `if '${res}/*' is present, must not specify ${resSub}`));
+    if (subresourcesWithWildcardResource.has(sub))
+      errors.push(invalid(path.index(i), resSub, `if '*/${sub}' is present, must not specify ${resSub}`));
     if (sub === '*') withWildcardSubresource.add(res);
     if (res === '*') subresourcesWithWildcardResource.add(sub);
   });
-  if (resources.length > 1 && doubleWildcard) errors.push(invalid(path, resources, "if '*/*' is present, must not specify other resources"));
-  if (singleWildcard && withoutSubresource) errors.push(invalid(path, resources, "if '*' is present, must not specify other resources without subresources"));
+  if (resources.length > 1 && doubleWildcard)
+    errors.push(invalid(path, resources, "if '*/*' is present, must not specify other resources"));
+  if (singleWildcard && withoutSubresource)
+    errors.push(invalid(path, resources, "if '*' is present, must not specify other resources without subresources"));
   return errors;
 }
 

@@ -42,7 +42,8 @@ function validateAdmissionReviewVersions(versions: string[], path: FieldPath): F
     seen.add(v);
     for (const msg of isDNS1035Label(v)) errors.push(invalid(path.index(i), v, msg));
   });
-  if (!versions.some((v) => ADMISSION_REVIEW_VERSIONS.includes(v))) errors.push(invalid(path, versions, `must include at least one of ${accepted}`));
+  if (!versions.some((v) => ADMISSION_REVIEW_VERSIONS.includes(v)))
+    errors.push(invalid(path, versions, `must include at least one of ${accepted}`));
   return errors;
 }
 
@@ -74,8 +75,10 @@ export function validateWebhook(hook: Webhook, mutating: boolean, path: FieldPat
   if (hook.matchPolicy !== undefined && !MATCH_POLICIES.includes(hook.matchPolicy)) {
     errors.push(notSupported(path.child('matchPolicy'), hook.matchPolicy, MATCH_POLICIES));
   }
-  if (hook.sideEffects === undefined) errors.push(required(path.child('sideEffects'), `must specify one of ${NO_SIDE_EFFECT_CLASSES.join(', ')}`));
-  else if (!NO_SIDE_EFFECT_CLASSES.includes(hook.sideEffects)) errors.push(notSupported(path.child('sideEffects'), hook.sideEffects, NO_SIDE_EFFECT_CLASSES));
+  if (hook.sideEffects === undefined)
+    errors.push(required(path.child('sideEffects'), `must specify one of ${NO_SIDE_EFFECT_CLASSES.join(', ')}`));
+  else if (!NO_SIDE_EFFECT_CLASSES.includes(hook.sideEffects))
+    errors.push(notSupported(path.child('sideEffects'), hook.sideEffects, NO_SIDE_EFFECT_CLASSES));
   const timeout = hook.timeoutSeconds;
   if (timeout !== undefined && (timeout < 1 || timeout > 30)) {
     errors.push(invalid(path.child('timeoutSeconds'), timeout, 'the timeout value must be between 1 and 30 seconds'));

@@ -46,7 +46,15 @@ export function statusCountersSubresource(rules: StatusRules): SubresourceStrate
 const ABOVE_REPLICAS = 'cannot be greater than status.replicas';
 
 export const deploymentStatusRules: StatusRules = {
-  nonNegative: ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'collisionCount'],
+  nonNegative: [
+    'observedGeneration',
+    'replicas',
+    'updatedReplicas',
+    'readyReplicas',
+    'availableReplicas',
+    'unavailableReplicas',
+    'collisionCount',
+  ],
   bounded: [
     ['updatedReplicas', 'replicas', ABOVE_REPLICAS],
     ['readyReplicas', 'replicas', ABOVE_REPLICAS],
@@ -66,7 +74,15 @@ export const replicaSetStatusRules: StatusRules = {
 };
 
 export const statefulSetStatusRules: StatusRules = {
-  nonNegative: ['replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'availableReplicas', 'observedGeneration', 'collisionCount'],
+  nonNegative: [
+    'replicas',
+    'readyReplicas',
+    'currentReplicas',
+    'updatedReplicas',
+    'availableReplicas',
+    'observedGeneration',
+    'collisionCount',
+  ],
   bounded: [
     ['readyReplicas', 'replicas', ABOVE_REPLICAS],
     ['currentReplicas', 'replicas', ABOVE_REPLICAS],

@@ -41,7 +41,11 @@ export function validateWorkloadSelector(selector: LabelSelectorObject | undefin
 }
 
 /** The selector must select the template's labels (a nil or empty selector is not checked). */
-export function validateSelectorMatchesTemplate(selector: LabelSelector, template: PodTemplateSpec | undefined, path: FieldPath): FieldError[] {
+export function validateSelectorMatchesTemplate(
+  selector: LabelSelector,
+  template: PodTemplateSpec | undefined,
+  path: FieldPath,
+): FieldError[] {
   const labels = template?.metadata?.labels ?? {};
   if (selector.isEverything() || selector.matches(labels)) return [];
   return [invalid(path.child('metadata', 'labels'), labels, '`selector` does not match template `labels`')];
@@ -75,5 +79,7 @@ export function validateTemplateForSelector(spec: WorkloadSpec, specPath: FieldP
 
 /** apps/v1 forbids changing spec.selector (ValidateImmutableField). */
 export function validateSelectorUnchanged(next: WorkloadSpec, prev: WorkloadSpec): FieldError[] {
-  return semanticEqual(next.selector, prev.selector) ? [] : [invalid(fieldPath('spec', 'selector'), next.selector ?? null, FIELD_IMMUTABLE_ERROR_MSG)];
+  return semanticEqual(next.selector, prev.selector)
+    ? []
+    : [invalid(fieldPath('spec', 'selector'), next.selector ?? null, FIELD_IMMUTABLE_ERROR_MSG)];
 }

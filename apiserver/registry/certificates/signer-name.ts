@@ -22,7 +22,8 @@ function firstBadLabel(path: FieldPath, segment: string, labels: string[], check
 export function validateSignerName(path: FieldPath, signerName: string): FieldError[] {
   if (!signerName) return [required(path)];
   const segments = signerName.split('/');
-  if (segments.length !== 2) return [invalid(path, signerName, "must be a fully qualified domain and path of the form 'example.com/signer-name'")];
+  if (segments.length !== 2)
+    return [invalid(path, signerName, "must be a fully qualified domain and path of the form 'example.com/signer-name'")];
   const [domain, rest] = segments;
   const errors: FieldError[] = [];
   if (domain.length > DNS1123_SUBDOMAIN_MAX) errors.push(tooLong(path, '', DNS1123_SUBDOMAIN_MAX));

@@ -10,10 +10,29 @@ import { validateSignerName } from './signer-name.js';
 import type { CertificateSigningRequest, CsrCondition } from './types.js';
 
 const VALID_USAGES = [
-  'any', 'cert sign', 'client auth', 'code signing', 'content commitment', 'crl sign', 'data encipherment',
-  'decipher only', 'digital signature', 'email protection', 'encipher only', 'ipsec end system', 'ipsec tunnel',
-  'ipsec user', 'key agreement', 'key encipherment', 'microsoft sgc', 'netscape sgc', 'ocsp signing', 's/mime',
-  'server auth', 'signing', 'timestamping',
+  'any',
+  'cert sign',
+  'client auth',
+  'code signing',
+  'content commitment',
+  'crl sign',
+  'data encipherment',
+  'decipher only',
+  'digital signature',
+  'email protection',
+  'encipher only',
+  'ipsec end system',
+  'ipsec tunnel',
+  'ipsec user',
+  'key agreement',
+  'key encipherment',
+  'microsoft sgc',
+  'netscape sgc',
+  'ocsp signing',
+  's/mime',
+  'server auth',
+  'signing',
+  'timestamping',
 ];
 /** Condition types whose status can only be True. */
 const TRUE_ONLY_TYPES = ['Approved', 'Denied', 'Failed'];
@@ -66,10 +85,13 @@ export function validateCsr(csr: CertificateSigningRequest, legacySignerName: st
     if (usages.indexOf(u) < i) errors.push(duplicate(specPath.child('usages').index(i), u));
   });
   const signerName = spec.signerName ?? '';
-  if (signerName === legacySignerName) errors.push(invalid(specPath.child('signerName'), signerName, 'the legacy signerName is not allowed via this API version'));
+  if (signerName === legacySignerName)
+    errors.push(invalid(specPath.child('signerName'), signerName, 'the legacy signerName is not allowed via this API version'));
   else errors.push(...validateSignerName(specPath.child('signerName'), signerName));
   if (spec.expirationSeconds !== undefined && spec.expirationSeconds < MIN_EXPIRATION_SECONDS) {
-    errors.push(invalid(specPath.child('expirationSeconds'), spec.expirationSeconds, 'may not specify a duration less than 600 seconds (10 minutes)'));
+    errors.push(
+      invalid(specPath.child('expirationSeconds'), spec.expirationSeconds, 'may not specify a duration less than 600 seconds (10 minutes)'),
+    );
   }
   errors.push(...validateConditions(csr.status?.conditions ?? []));
   const certificateError = checkCertificate ? certificateDataError(bytes(csr.status?.certificate)) : undefined;

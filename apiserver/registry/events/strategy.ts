@@ -24,5 +24,8 @@ export const eventsV1Strategy: Strategy = {
 
 /** The field selectors of events.k8s.io/v1, each read as the core label it converts to. */
 export const eventsV1SelectableFields: Record<string, (obj: ApiObject) => string | undefined> = Object.fromEntries(
-  Object.entries(EVENTS_V1_FIELD_LABELS).map(([label, coreLabel]) => [label, (obj: ApiObject) => eventSelectableFields[coreLabel](asCore(obj))]),
+  Object.entries(EVENTS_V1_FIELD_LABELS).map(([label, coreLabel]) => [
+    label,
+    (obj: ApiObject) => eventSelectableFields[coreLabel](asCore(obj)),
+  ]),
 );

@@ -38,7 +38,11 @@ export interface CoreEvent extends ApiObject {
  * legacyValidateEvent: what every event must satisfy, whichever API wrote it. Kubernetes names the
  * reporting controller `reportingComponent` in errors for core v1 requests, `reportingController` otherwise.
  */
-export function legacyValidateEvent(e: CoreEvent, systemNamespace: string, reportingField: 'reportingController' | 'reportingComponent'): FieldError[] {
+export function legacyValidateEvent(
+  e: CoreEvent,
+  systemNamespace: string,
+  reportingField: 'reportingController' | 'reportingComponent',
+): FieldError[] {
   const errors: FieldError[] = [];
   const ns = e.metadata.namespace ?? '';
   const involvedNs = String(e.involvedObject?.namespace ?? '');

@@ -167,4 +167,3 @@ export function isLinkLocalMulticast(ip: IPAddress): boolean {
   const top = Number(ip.value >> 112n);
   return top >> 8 === 0xff && (top & 0x0f) === 0x02;
 }
-

@@ -72,7 +72,12 @@ export class Cacher {
     this.history = new EventWindow(this.bounds, 0);
     this.barrier = new RevisionBarrier(() => config.storage.currentRevision());
     this.marker = new ProgressMarker(config.storage, root + PROGRESS_MARKER);
-    this.feed = new StoreFeed(config.storage, root, { onEvent: (e) => this.route(e), onReset: (r) => this.reset(r) }, { logger: config.logger });
+    this.feed = new StoreFeed(
+      config.storage,
+      root,
+      { onEvent: (e) => this.route(e), onReset: (r) => this.reset(r) },
+      { logger: config.logger },
+    );
     this.started = this.start();
   }
 
@@ -148,7 +153,8 @@ export class Cacher {
       history,
       historyStart: Math.max(this.history.startRevision, this.lostHistory.get(kind) ?? 0),
       feedRevision: () => this.feed.revision,
-      bookmark: (revision) => ({ kind: kind.def.kind, apiVersion: kind.def.apiVersion, metadata: { resourceVersion: String(revision) } }) as ApiObject,
+      bookmark: (revision) =>
+        ({ kind: kind.def.kind, apiVersion: kind.def.apiVersion, metadata: { resourceVersion: String(revision) } }) as ApiObject,
       maxPending: this.config.maxPendingEvents ?? 1000,
       scheduler: this.scheduler,
     });
@@ -196,7 +202,9 @@ export class Cacher {
       this.nudger = undefined;
       if (!this.feed.behind || !this.feed.running) return;
       if (Date.now() - this.feed.lastEventTime >= PROGRESS_IDLE_MS) {
-        this.marker.bump().catch((err: unknown) => this.config.logger?.warn('watch cache progress marker write failed', { error: String(err) }));
+        this.marker
+          .bump()
+          .catch((err: unknown) => this.config.logger?.warn('watch cache progress marker write failed', { error: String(err) }));
       }
       this.nudgeWhileBehind();
     }, PROGRESS_IDLE_MS);

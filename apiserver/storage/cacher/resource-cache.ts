@@ -145,7 +145,12 @@ export class ResourceCache {
    * Starts a watcher: from the current objects (as ADDED) when `afterRevision` is undefined, else
    * with the changes after it. Throws StorageError 'Compacted' for a revision older than the window.
    */
-  watch(target: Omit<WatchTarget, 'afterRevision'>, afterRevision: number | undefined, sink: CacheWatchSink, bookmarkIntervalMs: number): CacheWatcher {
+  watch(
+    target: Omit<WatchTarget, 'afterRevision'>,
+    afterRevision: number | undefined,
+    sink: CacheWatchSink,
+    bookmarkIntervalMs: number,
+  ): CacheWatcher {
     let initial: ApiObject[] = [];
     let replay: CachedChange[] = [];
     let after: number;

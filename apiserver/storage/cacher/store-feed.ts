@@ -110,14 +110,18 @@ export class StoreFeed {
     if (this.closed) return;
     this.live = true;
     // Only the current watch may deliver: a replaced one is stopped, this guards against stragglers.
-    const watcher: StorageWatcher = this.storage.watch(this.root, { afterRevision: this.current }, {
-      onEvent: (event) => {
-        if (this.watcher === watcher) this.deliver(event);
+    const watcher: StorageWatcher = this.storage.watch(
+      this.root,
+      { afterRevision: this.current },
+      {
+        onEvent: (event) => {
+          if (this.watcher === watcher) this.deliver(event);
+        },
+        onError: (err) => {
+          if (this.watcher === watcher) this.failed(err);
+        },
       },
-      onError: (err) => {
-        if (this.watcher === watcher) this.failed(err);
-      },
-    });
+    );
     this.watcher = watcher;
   }
 

@@ -55,5 +55,8 @@ export function sharedEvent(type: WatchEventType, object: ApiObject): SharedEven
 /** The event watchers get for a visible change: one per change and type, shared. */
 export function shownEvent(change: CachedChange, visible: Visible): SharedEvent {
   const shown = (change.shown ??= {});
-  return (shown[visible.type] ??= sharedEvent(visible.type, visible.of === 'object' ? change.object : withRevision(change.prev!, change.revision)));
+  return (shown[visible.type] ??= sharedEvent(
+    visible.type,
+    visible.of === 'object' ? change.object : withRevision(change.prev!, change.revision),
+  ));
 }

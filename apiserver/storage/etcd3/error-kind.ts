@@ -12,12 +12,7 @@ export function etcdErrorKind(err: unknown): EtcdErrorKind | undefined {
   if (!(err instanceof Error)) return undefined;
   if (err.message.includes('required revision has been compacted')) return 'Compacted';
   if (err.message.includes('required revision is a future revision')) return 'FutureRevision';
-  if (
-    isRecoverableError(err) ||
-    err instanceof ClientClosedError ||
-    err instanceof EtcdWatchStreamEnded ||
-    isBrokenCircuit(err)
-  ) {
+  if (isRecoverableError(err) || err instanceof ClientClosedError || err instanceof EtcdWatchStreamEnded || isBrokenCircuit(err)) {
     return 'Unavailable';
   }
   return undefined;

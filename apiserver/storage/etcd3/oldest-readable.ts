@@ -10,11 +10,7 @@
  * answer costs one probe; otherwise a binary search over (lower, upper] costs about
  * log2(upper - lower) more.
  */
-export async function findOldestReadable(
-  lower: number,
-  upper: number,
-  readable: (revision: number) => Promise<boolean>,
-): Promise<number> {
+export async function findOldestReadable(lower: number, upper: number, readable: (revision: number) => Promise<boolean>): Promise<number> {
   if (await readable(lower)) return lower;
   let lo = lower + 1;
   let hi = upper;

@@ -1,15 +1,7 @@
 import { Etcd3, type ICompare, type IKeyValue } from 'etcd3';
 import type { Logger } from 'winston';
 import { StorageError } from '../errors.js';
-import type {
-  KeyValue,
-  ListOptions,
-  ListResult,
-  Storage,
-  StorageWatcher,
-  WatchHandlers,
-  WatchOptions,
-} from '../interfaces.js';
+import type { KeyValue, ListOptions, ListResult, Storage, StorageWatcher, WatchHandlers, WatchOptions } from '../interfaces.js';
 import { listRange } from '../key-range.js';
 import type { WatchSink } from '../watch-sink.js';
 import { toKeyValue } from './convert.js';
@@ -142,9 +134,7 @@ class EtcdStorage implements Storage {
 
   async compactedRevision(): Promise<number> {
     const current = await this.currentRevision();
-    const oldest = await findOldestReadable(Math.max(this.knownCompacted, 1), current, (revision) =>
-      this.readableAt(revision),
-    );
+    const oldest = await findOldestReadable(Math.max(this.knownCompacted, 1), current, (revision) => this.readableAt(revision));
     this.learnCompacted(oldest);
     // Revision 1 (etcd's empty start) is readable until something newer is compacted to.
     return oldest > 1 ? oldest : 0;
@@ -175,11 +165,7 @@ class EtcdStorage implements Storage {
   private async checkWatchStart(prefix: string, afterRevision: number): Promise<void> {
     if (afterRevision <= 0) return;
     try {
-      await this.call(
-        prefix,
-        () => this.client.kv.range({ key: PROBE_KEY, count_only: true, revision: afterRevision }),
-        afterRevision,
-      );
+      await this.call(prefix, () => this.client.kv.range({ key: PROBE_KEY, count_only: true, revision: afterRevision }), afterRevision);
     } catch (err) {
       if (err instanceof StorageError && err.code === 'FutureRevision') return;
       throw err;

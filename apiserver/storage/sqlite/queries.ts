@@ -38,9 +38,7 @@ export class Queries {
     this.listStmt = db.prepare<[{ start: Buffer; end: Buffer; revision: number; limit: number }], Row>(
       `SELECT k.* ${LATEST_IN_RANGE} ORDER BY k.name LIMIT @limit`,
     );
-    this.countStmt = db.prepare<[{ start: Buffer; end: Buffer; revision: number }], number>(
-      `SELECT COUNT(*) ${LATEST_IN_RANGE}`,
-    ).pluck();
+    this.countStmt = db.prepare<[{ start: Buffer; end: Buffer; revision: number }], number>(`SELECT COUNT(*) ${LATEST_IN_RANGE}`).pluck();
     this.replayRangeStmt = db.prepare<[{ start: Buffer; end: Buffer; after: number }], Row>(
       'SELECT * FROM kine WHERE id > @after AND name >= @start AND name < @end ORDER BY id',
     );

@@ -25,11 +25,15 @@ describe('field ownership', () => {
   });
 
   const svc = (name: string) => path(NS, 'services', name);
-  const web = (name: string, ports: Record<string, unknown>[], extra: Record<string, unknown> = {}) => service(name, { selector: { app: 'web' }, ports, ...extra });
+  const web = (name: string, ports: Record<string, unknown>[], extra: Record<string, unknown> = {}) =>
+    service(name, { selector: { app: 'web' }, ports, ...extra });
 
   describe('1. managedFields entries', () => {
     it('record create, update, patch and apply, one entry per manager, operation and apiVersion, in FieldsV1', async () => {
-      const created = await c.post(`${path(NS, 'configmaps')}?fieldManager=creator`, configMap('entries', { a: '1' }, { labels: { app: 'x' } }));
+      const created = await c.post(
+        `${path(NS, 'configmaps')}?fieldManager=creator`,
+        configMap('entries', { a: '1' }, { labels: { app: 'x' } }),
+      );
       assert.equal(created.status, 201, created.text);
       const [entry] = created.body.metadata.managedFields;
       assert.match(entry.time, TIME);
@@ -53,7 +57,11 @@ describe('field ownership', () => {
         'creator/Update': { 'f:data': { '.': {}, 'f:a': {}, 'f:b': {} }, 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } } },
         'patcher/Update': { 'f:data': { 'f:c': {} } },
       });
-      assert.deepEqual(applied.body.metadata.managedFields.map((e: any) => e.operation), ['Apply', 'Update', 'Update'], 'Apply entries first');
+      assert.deepEqual(
+        applied.body.metadata.managedFields.map((e: any) => e.operation),
+        ['Apply', 'Update', 'Update'],
+        'Apply entries first',
+      );
     });
 
     it('track the status subresource in entries of their own', async () => {
@@ -63,8 +71,17 @@ describe('field ownership', () => {
       const r = await patch(c, `${svc('status')}/status?fieldManager=lb-controller`, status, MERGE);
       assert.equal(r.status, 200, r.text);
       const entry = r.body.metadata.managedFields.find((e: any) => e.manager === 'lb-controller');
-      assert.deepEqual([entry.operation, entry.subresource, entry.fieldsV1], ['Update', 'status', { 'f:status': { 'f:loadBalancer': { 'f:ingress': {} } } }]);
-      const applied = await apply(c, `${svc('status')}/status`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'status' }, status: { loadBalancer: { ingress: [{ ip: '10.9.9.9' }] } } }, 'lb-controller', '&force=true');
+      assert.deepEqual(
+        [entry.operation, entry.subresource, entry.fieldsV1],
+        ['Update', 'status', { 'f:status': { 'f:loadBalancer': { 'f:ingress': {} } } }],
+      );
+      const applied = await apply(
+        c,
+        `${svc('status')}/status`,
+        { apiVersion: 'v1', kind: 'Service', metadata: { name: 'status' }, status: { loadBalancer: { ingress: [{ ip: '10.9.9.9' }] } } },
+        'lb-controller',
+        '&force=true',
+      );
       assert.equal(applied.status, 200, applied.text);
       assert.deepEqual(Object.keys(owners(applied.body)).sort(), ['deployer/Apply', 'lb-controller/Apply/status']);
     });
@@ -76,29 +93,43 @@ describe('field ownership', () => {
       assert.equal(none.status, 400);
       assert.equal(none.body.reason, 'BadRequest');
       assert.equal(none.body.message, 'PatchOptions.meta.orch.io "" is invalid: fieldManager: Required value: is required for apply patch');
-      const withFields = await apply(c, svc('who'), { ...web('who', [{ port: 80 }]), metadata: { name: 'who', managedFields: [{ manager: 'x' }] } }, 'a');
+      const withFields = await apply(
+        c,
+        svc('who'),
+        { ...web('who', [{ port: 80 }]), metadata: { name: 'who', managedFields: [{ manager: 'x' }] } },
+        'a',
+      );
       assert.equal(withFields.status, 400);
       assert.deepEqual([withFields.body.reason, withFields.body.message], ['BadRequest', 'metadata.managedFields must be nil']);
     });
 
-    it('updates without fieldManager are recorded for the user agent\'s product name', async () => {
-      const r = await c.request('POST', path(NS, 'configmaps'), { body: configMap('ua', { a: '1' }), headers: { 'User-Agent': 'my-controller/v1.2.3 (linux/amd64) build/abc' } });
+    it("updates without fieldManager are recorded for the user agent's product name", async () => {
+      const r = await c.request('POST', path(NS, 'configmaps'), {
+        body: configMap('ua', { a: '1' }),
+        headers: { 'User-Agent': 'my-controller/v1.2.3 (linux/amd64) build/abc' },
+      });
       assert.equal(r.status, 201, r.text);
       assert.equal(r.body.metadata.managedFields[0].manager, 'my-controller');
     });
   });
 
   describe('3. conflicts and shared ownership', () => {
-    it('an apply changing another manager\'s fields fails with 409 naming each field and its manager', async () => {
+    it("an apply changing another manager's fields fails with 409 naming each field and its manager", async () => {
       await apply(c, svc('conflict'), web('conflict', [{ port: 80, name: 'http' }], { sessionAffinity: 'ClientIP' }), 'alice');
-      const r = await apply(c, svc('conflict'), web('conflict', [{ port: 80, name: 'web' }], { sessionAffinity: 'None', selector: { app: 'other' } }), 'bob');
+      const r = await apply(
+        c,
+        svc('conflict'),
+        web('conflict', [{ port: 80, name: 'web' }], { sessionAffinity: 'None', selector: { app: 'other' } }),
+        'bob',
+      );
       assert.equal(r.status, 409);
       assert.deepEqual(r.body, {
         kind: 'Status',
         apiVersion: 'v1',
         metadata: {},
         status: 'Failure',
-        message: 'Apply failed with 3 conflicts: conflicts with "alice":\n- .spec.selector\n- .spec.sessionAffinity\n- .spec.ports[port=80,protocol="TCP"].name',
+        message:
+          'Apply failed with 3 conflicts: conflicts with "alice":\n- .spec.selector\n- .spec.sessionAffinity\n- .spec.ports[port=80,protocol="TCP"].name',
         reason: 'Conflict',
         details: {
           causes: [
@@ -127,7 +158,10 @@ describe('field ownership', () => {
     });
 
     it('the same value applied by two managers is shared; dropping it leaves it to the other', async () => {
-      const cfg = web('shared', [{ port: 80, name: 'http' }, { port: 443, name: 'https' }]);
+      const cfg = web('shared', [
+        { port: 80, name: 'http' },
+        { port: 443, name: 'https' },
+      ]);
       await apply(c, svc('shared'), cfg, 'alice');
       const shared = await apply(c, svc('shared'), web('shared', [{ port: 443, name: 'https' }]), 'bob');
       assert.equal(shared.status, 200, shared.text);
@@ -135,7 +169,11 @@ describe('field ownership', () => {
       assert.deepEqual(bob['f:spec']['f:ports'], { 'k:{"port":443,"protocol":"TCP"}': { '.': {}, 'f:name': {}, 'f:port': {} } });
       const dropped = await apply(c, svc('shared'), web('shared', []), 'alice');
       assert.equal(dropped.status, 200, dropped.text);
-      assert.deepEqual(dropped.body.spec.ports.map((p: any) => p.port), [443], 'port 80 is removed, 443 kept for bob');
+      assert.deepEqual(
+        dropped.body.spec.ports.map((p: any) => p.port),
+        [443],
+        'port 80 is removed, 443 kept for bob',
+      );
     });
 
     it('a dropped field nobody else owns is removed, and reset to its default when it has one', async () => {
@@ -149,7 +187,14 @@ describe('field ownership', () => {
 
   describe('4. list and map types from the schema', () => {
     it('keyed lists own items by key, atomic lists and maps as a whole, granular maps by key', async () => {
-      const r = await apply(c, path(NS, 'pods', 'types'), pod('types', [{ name: 'app', image: 'app:1', args: ['--a', '--b'], ports: [{ containerPort: 8080 }] }], { labels: { tier: 'web' } }), 'deployer');
+      const r = await apply(
+        c,
+        path(NS, 'pods', 'types'),
+        pod('types', [{ name: 'app', image: 'app:1', args: ['--a', '--b'], ports: [{ containerPort: 8080 }] }], {
+          labels: { tier: 'web' },
+        }),
+        'deployer',
+      );
       assert.equal(r.status, 201, r.text);
       assert.deepEqual(owners(r.body)['deployer/Apply'], {
         'f:metadata': { 'f:labels': { 'f:tier': {} } },
@@ -198,7 +243,9 @@ describe('field ownership', () => {
     it('managedFields [{}] by merge patch, strategic merge patch, JSON patch or update remove every entry', async () => {
       const merge = await clear('clear-merge', (url) => patch(c, url, { metadata: { managedFields: [{}] } }, MERGE));
       const strategic = await clear('clear-strategic', (url) => patch(c, url, { metadata: { managedFields: [{}] } }, STRATEGIC));
-      const json = await clear('clear-json', (url) => patch(c, url, [{ op: 'replace', path: '/metadata/managedFields', value: [{}] }], JSON_PATCH));
+      const json = await clear('clear-json', (url) =>
+        patch(c, url, [{ op: 'replace', path: '/metadata/managedFields', value: [{}] }], JSON_PATCH),
+      );
       const put = await clear('clear-put', (url, obj) => c.put(url, { ...obj, metadata: { ...obj.metadata, managedFields: [{}] } }));
       for (const obj of [merge, strategic, json, put]) {
         assert.equal(obj.metadata.managedFields, undefined);
@@ -212,7 +259,9 @@ describe('field ownership', () => {
     });
 
     it('combined with other changes, the reset comes first and the requester owns what it changed', async () => {
-      const obj = await clear('clear-combined', (url) => patch(c, `${url}?fieldManager=janitor`, { metadata: { managedFields: [{}], labels: { team: 'ops' } } }, MERGE));
+      const obj = await clear('clear-combined', (url) =>
+        patch(c, `${url}?fieldManager=janitor`, { metadata: { managedFields: [{}], labels: { team: 'ops' } } }, MERGE),
+      );
       assert.deepEqual(owners(obj), { 'janitor/Update': { 'f:metadata': { 'f:labels': { 'f:team': {} } } } });
     });
   });
@@ -223,7 +272,10 @@ describe('field ownership', () => {
       const created = await apply(c, url, configMap('rv', { a: '1' }), 'a');
       const stale = await apply(c, url, configMap('rv', { a: '2' }, { resourceVersion: '1' }), 'a');
       assert.equal(stale.status, 409);
-      assert.equal(stale.body.message, 'Operation cannot be fulfilled on configmaps "rv": the object has been modified; please apply your changes to the latest version and try again');
+      assert.equal(
+        stale.body.message,
+        'Operation cannot be fulfilled on configmaps "rv": the object has been modified; please apply your changes to the latest version and try again',
+      );
       const current = await apply(c, url, configMap('rv', { a: '3' }, { resourceVersion: created.body.metadata.resourceVersion }), 'a');
       assert.equal(current.status, 200, current.text);
       assert.equal(current.body.data.a, '3');

@@ -6,10 +6,17 @@ export const MERGE = 'application/merge-patch+json';
 export const STRATEGIC = 'application/strategic-merge-patch+json';
 export const JSON_PATCH = 'application/json-patch+json';
 
-export const path = (ns: string, plural: string, name = '', sub = '') => `/api/v1/namespaces/${ns}/${plural}${name ? `/${name}` : ''}${sub ? `/${sub}` : ''}`;
+export const path = (ns: string, plural: string, name = '', sub = '') =>
+  `/api/v1/namespaces/${ns}/${plural}${name ? `/${name}` : ''}${sub ? `/${sub}` : ''}`;
 
 /** PATCH with a body (JSON-encoded unless it is a string) and a content type. */
-export function patch(c: TestClient, url: string, body: unknown, contentType: string, headers: Record<string, string> = {}): Promise<Response> {
+export function patch(
+  c: TestClient,
+  url: string,
+  body: unknown,
+  contentType: string,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return c.request('PATCH', url, typeof body === 'string' ? { raw: body, contentType, headers } : { body, contentType, headers });
 }
 

@@ -25,7 +25,20 @@ describe('patch types', () => {
   });
 
   async function newService(name: string) {
-    const r = await c.post(path(NS, 'services'), service(name, { selector: { app: name }, ports: [{ port: 80, name: 'http' }, { port: 443, name: 'https' }] }, { finalizers: ['a.io/x', 'b.io/y'] }));
+    const r = await c.post(
+      path(NS, 'services'),
+      service(
+        name,
+        {
+          selector: { app: name },
+          ports: [
+            { port: 80, name: 'http' },
+            { port: 443, name: 'https' },
+          ],
+        },
+        { finalizers: ['a.io/x', 'b.io/y'] },
+      ),
+    );
     assert.equal(r.status, 201, r.text);
     return path(NS, 'services', name);
   }
@@ -38,7 +51,15 @@ describe('patch types', () => {
       spec: {
         selector: { matchLabels: { app: name } },
         strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 2 } },
-        template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'a', image: 'a:1', args: ['1', '2'] }, { name: 'b', image: 'b:1' }] } },
+        template: {
+          metadata: { labels: { app: name } },
+          spec: {
+            containers: [
+              { name: 'a', image: 'a:1', args: ['1', '2'] },
+              { name: 'b', image: 'b:1' },
+            ],
+          },
+        },
       },
     });
     assert.equal(r.status, 201, r.text);
@@ -74,7 +95,10 @@ describe('patch types', () => {
       assert.equal(failed.body.details.causes[0].message, 'Invalid value: null: testing value /spec/selector/app failed: test failed');
       const missing = await patch(c, url, [{ op: 'remove', path: '/spec/nothere' }], JSON_PATCH);
       assert.equal(missing.status, 422);
-      assert.equal(missing.body.details.causes[0].message, "Invalid value: null: error in remove for path: '/spec/nothere': Unable to remove nonexistent key: nothere: missing value");
+      assert.equal(
+        missing.body.details.causes[0].message,
+        "Invalid value: null: error in remove for path: '/spec/nothere': Unable to remove nonexistent key: nothere: missing value",
+      );
       const malformed = await patch(c, url, { op: 'add' }, JSON_PATCH);
       assert.equal(malformed.status, 400);
       assert.equal(malformed.body.reason, 'BadRequest');
@@ -84,7 +108,12 @@ describe('patch types', () => {
   describe('application/merge-patch+json', () => {
     it('merges objects, deletes with null (re-defaulting what has a default) and replaces lists whole', async () => {
       const url = await newService('merge');
-      const r = await patch(c, url, { metadata: { finalizers: null, labels: { x: '1' } }, spec: { sessionAffinity: null, ports: [{ port: 8080 }] } }, MERGE);
+      const r = await patch(
+        c,
+        url,
+        { metadata: { finalizers: null, labels: { x: '1' } }, spec: { sessionAffinity: null, ports: [{ port: 8080 }] } },
+        MERGE,
+      );
       assert.equal(r.status, 200, r.text);
       assert.equal(r.body.metadata.finalizers, undefined);
       assert.deepEqual(r.body.metadata.labels, { x: '1' });
@@ -96,20 +125,49 @@ describe('patch types', () => {
   describe('application/strategic-merge-patch+json', () => {
     it('merges keyed lists by their merge key; $patch: delete removes an item, $patch: replace the whole list', async () => {
       const url = await newService('smp');
-      const merged = await patch(c, url, { spec: { ports: [{ port: 8080, name: 'alt' }, { port: 80, name: 'web' }] } }, STRATEGIC);
+      const merged = await patch(
+        c,
+        url,
+        {
+          spec: {
+            ports: [
+              { port: 8080, name: 'alt' },
+              { port: 80, name: 'web' },
+            ],
+          },
+        },
+        STRATEGIC,
+      );
       assert.equal(merged.status, 200, merged.text);
-      assert.deepEqual(merged.body.spec.ports.map((p: any) => `${p.port}/${p.name}`), ['8080/alt', '80/web', '443/https']);
+      assert.deepEqual(
+        merged.body.spec.ports.map((p: any) => `${p.port}/${p.name}`),
+        ['8080/alt', '80/web', '443/https'],
+      );
       const deleted = await patch(c, url, { spec: { ports: [{ port: 443, $patch: 'delete' }] } }, STRATEGIC);
-      assert.deepEqual(deleted.body.spec.ports.map((p: any) => p.port), [8080, 80]);
+      assert.deepEqual(
+        deleted.body.spec.ports.map((p: any) => p.port),
+        [8080, 80],
+      );
       const replaced = await patch(c, url, { spec: { ports: [{ port: 1, name: 'one' }, { $patch: 'replace' }] } }, STRATEGIC);
-      assert.deepEqual(replaced.body.spec.ports.map((p: any) => p.port), [1]);
+      assert.deepEqual(
+        replaced.body.spec.ports.map((p: any) => p.port),
+        [1],
+      );
     });
 
     it('$setElementOrder orders a list; $deleteFromPrimitiveList removes values from a merged primitive list', async () => {
       const url = await newService('smp-directives');
-      const ordered = await patch(c, url, { spec: { '$setElementOrder/ports': [{ port: 443 }, { port: 8080 }, { port: 80 }], ports: [{ port: 8080, name: 'x' }] } }, STRATEGIC);
+      const ordered = await patch(
+        c,
+        url,
+        { spec: { '$setElementOrder/ports': [{ port: 443 }, { port: 8080 }, { port: 80 }], ports: [{ port: 8080, name: 'x' }] } },
+        STRATEGIC,
+      );
       assert.equal(ordered.status, 200, ordered.text);
-      assert.deepEqual(ordered.body.spec.ports.map((p: any) => p.port), [443, 8080, 80]);
+      assert.deepEqual(
+        ordered.body.spec.ports.map((p: any) => p.port),
+        [443, 8080, 80],
+      );
       const removed = await patch(c, url, { metadata: { '$deleteFromPrimitiveList/finalizers': ['a.io/x'] } }, STRATEGIC);
       assert.deepEqual(removed.body.metadata.finalizers, ['b.io/y']);
     });
@@ -128,14 +186,37 @@ describe('patch types', () => {
   describe('application/apply-patch+yaml', () => {
     it('creates a missing object (201) from YAML, then updates it (200) from JSON', async () => {
       const url = path(NS, 'services', 'applied');
-      const yaml = ['apiVersion: v1', 'kind: Service', 'metadata:', '  name: applied', 'spec:', '  selector: {app: applied}', '  ports:', '  - port: 80'].join('\n');
+      const yaml = [
+        'apiVersion: v1',
+        'kind: Service',
+        'metadata:',
+        '  name: applied',
+        'spec:',
+        '  selector: {app: applied}',
+        '  ports:',
+        '  - port: 80',
+      ].join('\n');
       const created = await patch(c, `${url}?fieldManager=tester`, yaml, APPLY);
       assert.equal(created.status, 201, created.text);
       assert.deepEqual(created.body.spec.ports, [{ port: 80, protocol: 'TCP', targetPort: 80 }]);
       assert.equal(created.body.spec.type, 'ClusterIP', 'defaulted');
-      const updated = await apply(c, url, service('applied', { selector: { app: 'applied' }, ports: [{ port: 80, name: 'a' }, { port: 81, name: 'b' }] }), 'tester');
+      const updated = await apply(
+        c,
+        url,
+        service('applied', {
+          selector: { app: 'applied' },
+          ports: [
+            { port: 80, name: 'a' },
+            { port: 81, name: 'b' },
+          ],
+        }),
+        'tester',
+      );
       assert.equal(updated.status, 200, updated.text);
-      assert.deepEqual(updated.body.spec.ports.map((p: any) => p.port), [80, 81]);
+      assert.deepEqual(
+        updated.body.spec.ports.map((p: any) => p.port),
+        [80, 81],
+      );
     });
 
     it('reports keys given twice as warnings, or refuses them with fieldValidation=Strict', async () => {
@@ -157,7 +238,11 @@ describe('patch types', () => {
       assert.equal(list.body.message, 'error decoding YAML: json: cannot unmarshal array into Go value of type map[string]interface {}');
       const invalid = await apply(c, url, service('bad-apply', { ports: [{ port: 70000 }] }), 't');
       assert.equal(invalid.status, 422);
-      assert.deepEqual(invalid.body.details.causes[0], { reason: 'FieldValueInvalid', message: 'Invalid value: 70000: must be between 1 and 65535, inclusive', field: 'spec.ports[0].port' });
+      assert.deepEqual(invalid.body.details.causes[0], {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: 70000: must be between 1 and 65535, inclusive',
+        field: 'spec.ports[0].port',
+      });
     });
   });
 
@@ -166,7 +251,10 @@ describe('patch types', () => {
       const url = await newService('options');
       const invalid = await patch(c, url, { spec: { ports: [{ port: 0 }] } }, MERGE);
       assert.equal(invalid.status, 422);
-      assert.equal(invalid.body.message, 'Service "options" is invalid: [spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive, spec.ports[0].targetPort: Invalid value: 0: must be between 1 and 65535, inclusive]');
+      assert.equal(
+        invalid.body.message,
+        'Service "options" is invalid: [spec.ports[0].port: Invalid value: 0: must be between 1 and 65535, inclusive, spec.ports[0].targetPort: Invalid value: 0: must be between 1 and 65535, inclusive]',
+      );
       const dry = await patch(c, `${url}?dryRun=All&fieldManager=dry`, { metadata: { labels: { dry: 'run' } } }, MERGE);
       assert.equal(dry.status, 200, dry.text);
       assert.ok(dry.body.metadata.managedFields.some((e: any) => e.manager === 'dry'));
@@ -185,14 +273,20 @@ describe('patch types', () => {
       assert.equal(strict.body.message, 'strict decoding error: unknown field "spec.bogus"');
       const applied = await apply(c, url, service('validation', { bogus: 1 }), 'a', '&fieldValidation=Ignore');
       assert.equal(applied.status, 400);
-      assert.equal(applied.body.message, 'failed to create typed patch object (/validation; /v1, Kind=Service): .spec.bogus: field not declared in schema');
+      assert.equal(
+        applied.body.message,
+        'failed to create typed patch object (/validation; /v1, Kind=Service): .spec.bogus: field not declared in schema',
+      );
     });
 
     it('force is only for apply, fieldManager is required for it; unknown patch types are 415', async () => {
       const url = await newService('checks');
       const force = await patch(c, `${url}?force=true`, { metadata: { labels: { a: 'b' } } }, MERGE);
       assert.equal(force.status, 400);
-      assert.equal(force.body.message, 'PatchOptions.meta.orch.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
+      assert.equal(
+        force.body.message,
+        'PatchOptions.meta.orch.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+      );
       const anonymous = await patch(c, url, service('checks', {}), APPLY);
       assert.equal(anonymous.status, 400);
       assert.deepEqual(anonymous.body.details, {

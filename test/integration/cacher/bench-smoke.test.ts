@@ -11,7 +11,10 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
   const args = ['--scenario', 'all', '--count', '60', '--concurrency', '4', '--seconds', '0.3', '--list-repeats', '1', '--page-size', '25'];
   args.push('--warmup-seconds', '0', '--watchers', '4', '--events-per-second', '40', '--watch-seconds', '0.25');
   const { stdout } = await promisify(execFile)(process.execPath, ['dist/scripts/bench.js', ...args], { timeout: 60_000 });
-  const lines = stdout.split('\n').filter((l) => l.startsWith('{"target"')).map((l) => JSON.parse(l));
+  const lines = stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{"target"'))
+    .map((l) => JSON.parse(l));
   const seen = lines.map((l) => `${l.target} ${l.scenario}`);
   assert.deepEqual(seen, [
     'etcd etcd-put',
@@ -24,7 +27,8 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
     assert.equal(typeof l.rssGrowthMB, 'number');
   }
   for (const l of lines.filter((l) => l.scenario === 'list-paged-25')) assert.equal(l.pages, 3);
-  for (const l of lines.filter((l) => l.scenario === 'watch')) assert.deepEqual([l.events, l.delivered, l.lost, l.duplicates], [10, 40, 0, 0]);
+  for (const l of lines.filter((l) => l.scenario === 'watch'))
+    assert.deepEqual([l.events, l.delivered, l.lost, l.duplicates], [10, 40, 0, 0]);
   assert.match(stdout, /^target +scenario +rate\/s +p50 ms +p99 ms +other$/m);
   assert.match(stdout, /^orch-sqlite:\n {2}(met {3}|MISSED) create \/ etcd-put: /m);
 });

@@ -22,10 +22,22 @@ import { PROGRESS_MARKER } from '../../../apiserver/storage/cacher/progress-mark
 
 const domain = newApiDomain();
 const [def] = newResourceTable(domain, [
-  { kubernetesGroup: 'example.k8s.io', version: 'v1', kind: 'Widget', plural: 'widgets', singular: 'widget', namespaced: true, schema: 'core.v1.ConfigMap', nameRule: 'dns-subdomain' },
+  {
+    kubernetesGroup: 'example.k8s.io',
+    version: 'v1',
+    kind: 'Widget',
+    plural: 'widgets',
+    singular: 'widget',
+    namespaced: true,
+    schema: 'core.v1.ConfigMap',
+    nameRule: 'dns-subdomain',
+  },
 ]).all();
 const ctx = (namespace = 'ns1'): RequestContext => ({ namespace, user: { name: 'test', groups: [] }, dryRun: false, now: new Date() });
-const widget = (name: string, labels: Record<string, string> = {}) => ({ metadata: { name, labels }, data: { v: randomBytes(4).toString('hex') } });
+const widget = (name: string, labels: Record<string, string> = {}) => ({
+  metadata: { name, labels },
+  data: { v: randomBytes(4).toString('hex') },
+});
 
 /** A storage that counts reads and lets a test break the cache's storage watch. */
 function instrumented(storage: Storage) {
@@ -71,7 +83,11 @@ async function until(cond: () => boolean): Promise<void> {
 }
 
 /** Everything but the object's identity of events, comparable across sources. */
-const summary = (events: WatchEvent[]) => events.map((e) => `${e.type} ${(e.object as ApiObject).metadata.name} ${(e.object as ApiObject).metadata.resourceVersion} ${JSON.stringify(e.object)}`);
+const summary = (events: WatchEvent[]) =>
+  events.map(
+    (e) =>
+      `${e.type} ${(e.object as ApiObject).metadata.name} ${(e.object as ApiObject).metadata.resourceVersion} ${JSON.stringify(e.object)}`,
+  );
 
 export function runCacherConformance(backend: string, newStorage: () => Promise<{ storage: Storage; close(): Promise<void> }>): void {
   describe(`watch cache (${backend})`, () => {
@@ -169,7 +185,11 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
         const reads = probe.counts.list;
         const cached = await listObjects(store, ctx('pages'), opts, cacher);
         assert.equal(probe.counts.list, reads, 'no store list for the first page');
-        const stored = await listObjects(store, ctx('pages'), { ...opts, resourceVersion: cached.metadata.resourceVersion, resourceVersionMatch: 'Exact' });
+        const stored = await listObjects(store, ctx('pages'), {
+          ...opts,
+          resourceVersion: cached.metadata.resourceVersion,
+          resourceVersionMatch: 'Exact',
+        });
         assert.deepEqual(cached.items, stored.items, JSON.stringify(opts));
         assert.equal(cached.metadata.remainingItemCount, stored.metadata.remainingItemCount);
         // The continue token reads the rest at the cache's revision, in the store.
@@ -182,7 +202,10 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
           token = next.metadata.continue;
         }
         const all = await listObjects(store, ctx('pages'), { labelSelector: opts.labelSelector });
-        assert.deepEqual(names, all.items.map((o) => o.metadata.name));
+        assert.deepEqual(
+          names,
+          all.items.map((o) => o.metadata.name),
+        );
       }
     });
 
@@ -240,7 +263,13 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
 
     it('closes a watcher that cannot keep up and keeps serving the others', async () => {
       await listObjects(store, ctx('slow'), { resourceVersion: '0' }, cacher);
-      const slow = { events: 0, closed: false, send: () => (slow.events++, false), close: () => (slow.closed = true), drained: () => new Promise<void>(() => {}) };
+      const slow = {
+        events: 0,
+        closed: false,
+        send: () => (slow.events++, false),
+        close: () => (slow.closed = true),
+        drained: () => new Promise<void>(() => {}),
+      };
       const fast = collector();
       const limited = newCacher({ maxPendingEvents: 5 });
       try {

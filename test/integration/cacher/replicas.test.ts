@@ -31,7 +31,12 @@ describe('watch caches of two replicas', () => {
     assert.equal((await b.client.get('/api/v1/namespaces/replicated')).status, 200);
     assert.equal((await b.client.get(CM())).body.items.length, 0); // the list builds b's cache
     for (let i = 0; i < 10; i++) {
-      const created = await a.client.post(CM(), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}` }, data: { i: String(i) } });
+      const created = await a.client.post(CM(), {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `c${i}` },
+        data: { i: String(i) },
+      });
       assert.equal(created.status, 201, created.text);
       const got = await b.client.get(CM(`c${i}`));
       assert.equal(got.status, 200);

@@ -19,14 +19,19 @@ describe('watch cache flags', () => {
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'orch-cache-flags-'));
     const s = await startTestServer({ dataDir });
-    firstRv = (await s.client.post(CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'before-restart' } })).body.metadata.resourceVersion;
+    firstRv = (await s.client.post(CM, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'before-restart' } })).body.metadata
+      .resourceVersion;
     await s.stop();
   });
   after(async () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  for (const [flag, cached] of [[[], true], [['--watch-cache=false'], false], [['--default-watch-cache-size=0'], false]] as const) {
+  for (const [flag, cached] of [
+    [[], true],
+    [['--watch-cache=false'], false],
+    [['--default-watch-cache-size=0'], false],
+  ] as const) {
     it(`${flag.join(' ') || 'by default'}: the cache is ${cached ? 'on' : 'off'}`, async () => {
       const s = await startTestServer({ dataDir, args: [...flag] });
       try {

@@ -69,7 +69,10 @@ describe('client library against orch-apiserver', () => {
       return true;
     });
     await configmaps().create({ metadata: { name: 'twice' } });
-    await assert.rejects(configmaps().create({ metadata: { name: 'twice' } }), (err: unknown) => isApiError(err, 'AlreadyExists') && err.code === 409);
+    await assert.rejects(
+      configmaps().create({ metadata: { name: 'twice' } }),
+      (err: unknown) => isApiError(err, 'AlreadyExists') && err.code === 409,
+    );
     await assert.rejects(client.request('GET', '/api/v1/nothing-here'), (err: unknown) => err instanceof ApiError && err.code === 404);
     assert.equal(await client.request('GET', '/readyz'), 'ok', 'a non-JSON answer is its text');
   });
@@ -83,7 +86,10 @@ describe('client library against orch-apiserver', () => {
     assert.equal(page.items.length, 3);
     assert.ok(page.metadata.continue);
     const all = await cms.listAll({}, 3);
-    assert.deepEqual(all.items.map((c) => c.metadata.name), [0, 1, 2, 3, 4, 5, 6].map((i) => `cm-${i}`));
+    assert.deepEqual(
+      all.items.map((c) => c.metadata.name),
+      [0, 1, 2, 3, 4, 5, 6].map((i) => `cm-${i}`),
+    );
     assert.equal(all.metadata.continue, undefined);
     assert.match(all.metadata.resourceVersion ?? '', /^\d+$/);
   });
@@ -142,7 +148,11 @@ printf '{"apiVersion":"client.authentication.orch.io/v1","kind":"ExecCredential"
 `,
     );
     await chmod(plugin, 0o755);
-    const c = ApiClient.fromKubeconfig(await kubeconfig('exec', { exec: { apiVersion: 'client.authentication.orch.io/v1', command: './token-plugin.sh', interactiveMode: 'Never' } }));
+    const c = ApiClient.fromKubeconfig(
+      await kubeconfig('exec', {
+        exec: { apiVersion: 'client.authentication.orch.io/v1', command: './token-plugin.sh', interactiveMode: 'Never' },
+      }),
+    );
     try {
       const ns = await c.resource({ group: '', version: 'v1', resource: 'namespaces' }).get('default');
       assert.equal(ns.metadata.name, 'default');

@@ -42,11 +42,23 @@ describe('controllers against orch-apiserver', () => {
   let kubeconfig: string;
   let manager: RunningControllerManager;
   const start = (...flags: string[]) =>
-    runControllerManager(parseOptions(['--kubeconfig', kubeconfig, '--secure-port=0', '--bind-address=127.0.0.1', '--leader-elect-lease-duration=2s', '--leader-elect-renew-deadline=1s', '--leader-elect-retry-period=200ms', ...flags]), {
-      logger: newLogger({ logLevel: 'error' }),
-      namespaceDeletionGracePeriodMs: 0,
-      gcSyncPeriodMs: 1000,
-    });
+    runControllerManager(
+      parseOptions([
+        '--kubeconfig',
+        kubeconfig,
+        '--secure-port=0',
+        '--bind-address=127.0.0.1',
+        '--leader-elect-lease-duration=2s',
+        '--leader-elect-renew-deadline=1s',
+        '--leader-elect-retry-period=200ms',
+        ...flags,
+      ]),
+      {
+        logger: newLogger({ logLevel: 'error' }),
+        namespaceDeletionGracePeriodMs: 0,
+        gcSyncPeriodMs: 1000,
+      },
+    );
 
   before(async () => {
     srv = await startTestServer();
@@ -77,7 +89,10 @@ describe('controllers against orch-apiserver', () => {
     assert.equal(r.status, 201, r.text);
     return r.body;
   };
-  const ownerRef = (owner: { apiVersion?: string; kind?: string; metadata: { name: string; uid: string } }, extra: Record<string, unknown> = {}) => ({
+  const ownerRef = (
+    owner: { apiVersion?: string; kind?: string; metadata: { name: string; uid: string } },
+    extra: Record<string, unknown> = {},
+  ) => ({
     apiVersion: owner.apiVersion ?? 'v1',
     kind: owner.kind ?? 'ConfigMap',
     name: owner.metadata.name,
@@ -90,7 +105,10 @@ describe('controllers against orch-apiserver', () => {
     it('gives every namespace a default ServiceAccount, and puts it back when deleted', async () => {
       await newNamespace('sa-test');
       const path = '/api/v1/namespaces/sa-test/serviceaccounts/default';
-      const first = await eventually('the default ServiceAccount', async () => (await api().get(path)).status === 200 && (await api().get(path)).body);
+      const first = await eventually(
+        'the default ServiceAccount',
+        async () => (await api().get(path)).status === 200 && (await api().get(path)).body,
+      );
       assert.equal((await api().delete(path)).status, 200);
       const again = await eventually('a new default ServiceAccount', async () => {
         const r = await api().get(path);
@@ -114,7 +132,10 @@ describe('controllers against orch-apiserver', () => {
       await eventually('the CA to be restored', async () => (await api().get(path)).body.data?.['ca.crt'] === srv.ca);
       await api().delete(path);
       await eventually('the ConfigMap to come back', async () => (await api().get(path)).status === 200);
-      const system = await eventually('the ConfigMap in the system namespace', async () => (await api().get('/api/v1/namespaces/orch-system/configmaps/orch-root-ca.crt')).status === 200);
+      const system = await eventually(
+        'the ConfigMap in the system namespace',
+        async () => (await api().get('/api/v1/namespaces/orch-system/configmaps/orch-root-ca.crt')).status === 200,
+      );
       assert.ok(system);
     });
   });
@@ -127,11 +148,18 @@ describe('controllers against orch-apiserver', () => {
         assert.equal((await api().post('/api/v1/namespaces/doomed/secrets', { metadata: { name: `s-${i}` } })).status, 201);
         assert.equal((await api().post('/api/v1/namespaces/doomed/serviceaccounts', { metadata: { name: `sa-${i}` } })).status, 201);
       }
-      const lease = await api().post('/apis/coordination.orch.io/v1/namespaces/doomed/leases', { metadata: { name: 'l' }, spec: { holderIdentity: 'x' } });
+      const lease = await api().post('/apis/coordination.orch.io/v1/namespaces/doomed/leases', {
+        metadata: { name: 'l' },
+        spec: { holderIdentity: 'x' },
+      });
       assert.equal(lease.status, 201, lease.text);
       assert.equal((await api().delete('/api/v1/namespaces/doomed')).status, 200);
       await gone('/api/v1/namespaces/doomed');
-      for (const path of ['/api/v1/namespaces/doomed/configmaps', '/api/v1/namespaces/doomed/secrets', '/apis/coordination.orch.io/v1/namespaces/doomed/leases']) {
+      for (const path of [
+        '/api/v1/namespaces/doomed/configmaps',
+        '/api/v1/namespaces/doomed/secrets',
+        '/apis/coordination.orch.io/v1/namespaces/doomed/leases',
+      ]) {
         assert.deepEqual((await api().get(path)).body.items, [], path);
       }
     });
@@ -143,18 +171,30 @@ describe('controllers against orch-apiserver', () => {
       const ns = await eventually('the remaining-content conditions', async () => {
         const r = await api().get('/api/v1/namespaces/held');
         const conditions = r.body.status?.conditions ?? [];
-        return conditions.some((c: { type: string; status: string }) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True') && r.body;
+        return (
+          conditions.some((c: { type: string; status: string }) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True') &&
+          r.body
+        );
       });
       const byType = Object.fromEntries(ns.status.conditions.map((c: { type: string }) => [c.type, c]));
       assert.equal(ns.status.phase, 'Terminating');
       assert.deepEqual(ns.spec.finalizers, ['orch']);
-      assert.deepEqual([byType.NamespaceContentRemaining.reason, byType.NamespaceContentRemaining.message], ['SomeResourcesRemain', 'Some resources are remaining: configmaps. has 1 resource instances']);
-      assert.deepEqual([byType.NamespaceFinalizersRemaining.reason, byType.NamespaceFinalizersRemaining.message], [
-        'SomeFinalizersRemain',
-        'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances',
-      ]);
-      assert.deepEqual([byType.NamespaceDeletionDiscoveryFailure.status, byType.NamespaceDeletionDiscoveryFailure.reason], ['False', 'ResourcesDiscovered']);
-      assert.deepEqual([byType.NamespaceDeletionContentFailure.status, byType.NamespaceDeletionContentFailure.reason], ['False', 'ContentDeleted']);
+      assert.deepEqual(
+        [byType.NamespaceContentRemaining.reason, byType.NamespaceContentRemaining.message],
+        ['SomeResourcesRemain', 'Some resources are remaining: configmaps. has 1 resource instances'],
+      );
+      assert.deepEqual(
+        [byType.NamespaceFinalizersRemaining.reason, byType.NamespaceFinalizersRemaining.message],
+        ['SomeFinalizersRemain', 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances'],
+      );
+      assert.deepEqual(
+        [byType.NamespaceDeletionDiscoveryFailure.status, byType.NamespaceDeletionDiscoveryFailure.reason],
+        ['False', 'ResourcesDiscovered'],
+      );
+      assert.deepEqual(
+        [byType.NamespaceDeletionContentFailure.status, byType.NamespaceDeletionContentFailure.reason],
+        ['False', 'ContentDeleted'],
+      );
       await api().patch('/api/v1/namespaces/held/configmaps/holder', { metadata: { finalizers: null } }, 'application/merge-patch+json');
       await gone('/api/v1/namespaces/held');
     });
@@ -196,11 +236,16 @@ describe('controllers against orch-apiserver', () => {
       assert.deepEqual(r.body.metadata.finalizers, ['orphan']);
       await gone(cm('orphan-owner'));
       const child = (await api().get(cm('orphan-child'))).body;
-      assert.deepEqual(child.metadata.ownerReferences.map((o: { name: string }) => o.name), ['other-owner']);
+      assert.deepEqual(
+        child.metadata.ownerReferences.map((o: { name: string }) => o.name),
+        ['other-owner'],
+      );
     });
 
     it('deletes a dependent whose owner never existed, or lives in another namespace', async () => {
-      await createCm('gc', 'dangling', { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: '00000000-0000-0000-0000-000000000000' }] });
+      await createCm('gc', 'dangling', {
+        ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: '00000000-0000-0000-0000-000000000000' }],
+      });
       await gone(cm('dangling'));
       const elsewhere = await createCm('default', 'owner-elsewhere');
       await createCm('gc', 'cross-namespace', { ownerReferences: [ownerRef(elsewhere)] });
@@ -229,8 +274,14 @@ describe('controllers against orch-apiserver', () => {
         const lease = (await api().get('/apis/coordination.orch.io/v1/namespaces/orch-system/leases/orch-controller-manager')).body;
         assert.equal(lease.spec.holderIdentity, manager.identity);
         assert.equal(lease.spec.leaseDurationSeconds, 2);
-        assert.match((await insecureGet(manager.port, '/metrics')).text, /^leader_election_master_status\{name="orch-controller-manager"\} 1$/m);
-        assert.match((await insecureGet(standby.port, '/metrics')).text, /^leader_election_master_status\{name="orch-controller-manager"\} 0$/m);
+        assert.match(
+          (await insecureGet(manager.port, '/metrics')).text,
+          /^leader_election_master_status\{name="orch-controller-manager"\} 1$/m,
+        );
+        assert.match(
+          (await insecureGet(standby.port, '/metrics')).text,
+          /^leader_election_master_status\{name="orch-controller-manager"\} 0$/m,
+        );
         assert.deepEqual(await insecureGet(standby.port, '/healthz'), { status: 200, text: 'ok' });
 
         await manager.stop();
@@ -240,7 +291,10 @@ describe('controllers against orch-apiserver', () => {
         assert.equal(after.spec.leaseTransitions, lease.spec.leaseTransitions + 1);
         // The new leader runs the controllers.
         await newNamespace('after-failover');
-        await eventually('the default ServiceAccount from the new leader', async () => (await api().get('/api/v1/namespaces/after-failover/serviceaccounts/default')).status === 200);
+        await eventually(
+          'the default ServiceAccount from the new leader',
+          async () => (await api().get('/api/v1/namespaces/after-failover/serviceaccounts/default')).status === 200,
+        );
       } finally {
         manager = standby;
       }

@@ -74,7 +74,10 @@ describe('DELETE propagation options', () => {
     for (const name of ['a', 'b']) await srv.client.post('/api/v1/namespaces/collection/configmaps', { metadata: { name } });
     const all = await srv.client.delete('/api/v1/namespaces/collection/configmaps?propagationPolicy=Orphan');
     assert.equal(all.status, 200);
-    assert.deepEqual(all.body.items.map((i: { metadata: { finalizers: string[] } }) => i.metadata.finalizers), [['orphan'], ['orphan']]);
+    assert.deepEqual(
+      all.body.items.map((i: { metadata: { finalizers: string[] } }) => i.metadata.finalizers),
+      [['orphan'], ['orphan']],
+    );
     const left = (await srv.client.get('/api/v1/namespaces/collection/configmaps')).body.items;
     assert.equal(left.length, 2);
   });
@@ -104,17 +107,30 @@ describe('DELETE propagation options', () => {
     const both = await srv.client.delete(`${cms}/invalid?orphanDependents=true&propagationPolicy=Orphan`);
     assert.equal(both.status, 422);
     assert.equal(both.body.reason, 'Invalid');
-    assert.equal(both.body.message, 'DeleteOptions.meta.orch.io "" is invalid: propagationPolicy: Invalid value: "Orphan": orphanDependents and deletionPropagation cannot be both set');
+    assert.equal(
+      both.body.message,
+      'DeleteOptions.meta.orch.io "" is invalid: propagationPolicy: Invalid value: "Orphan": orphanDependents and deletionPropagation cannot be both set',
+    );
     assert.deepEqual(both.body.details, {
       name: '',
       group: 'meta.orch.io',
       kind: 'DeleteOptions',
-      causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "Orphan": orphanDependents and deletionPropagation cannot be both set', field: 'propagationPolicy' }],
+      causes: [
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: "Orphan": orphanDependents and deletionPropagation cannot be both set',
+          field: 'propagationPolicy',
+        },
+      ],
     });
     const unknown = await srv.client.delete(`${cms}/invalid`, { propagationPolicy: 'Sometimes' });
     assert.equal(unknown.status, 422);
     assert.deepEqual(unknown.body.details.causes, [
-      { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Sometimes": supported values: "Foreground", "Background", "Orphan", "nil"', field: 'propagationPolicy' },
+      {
+        reason: 'FieldValueNotSupported',
+        message: 'Unsupported value: "Sometimes": supported values: "Foreground", "Background", "Orphan", "nil"',
+        field: 'propagationPolicy',
+      },
     ]);
     assert.equal((await srv.client.get(`${cms}/invalid`)).status, 200, 'nothing was deleted');
   });

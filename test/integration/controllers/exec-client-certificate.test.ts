@@ -26,13 +26,19 @@ describe('exec plugin client certificates', () => {
     dir = await mkdtemp(join(tmpdir(), 'orch-exec-tls-'));
     ca = ensureCA(join(dir, 'pki'));
     const serving = ensureServingCert(join(dir, 'pki'), ca, []);
-    server = createServer({ cert: serving.certPem, key: serving.keyPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-      const cn = String((req.socket as TLSSocket).getPeerCertificate().subject?.CN ?? '');
-      const status = rejected.has(cn) ? 401 : 200;
-      const body = status === 401 ? { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Unauthorized', message: 'Unauthorized', code: 401 } : { kind: 'Namespace', apiVersion: 'v1', metadata: { name: cn } };
-      res.writeHead(status, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify(body));
-    });
+    server = createServer(
+      { cert: serving.certPem, key: serving.keyPem, ca: ca.certPem, requestCert: true, rejectUnauthorized: false },
+      (req, res) => {
+        const cn = String((req.socket as TLSSocket).getPeerCertificate().subject?.CN ?? '');
+        const status = rejected.has(cn) ? 401 : 200;
+        const body =
+          status === 401
+            ? { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Unauthorized', message: 'Unauthorized', code: 401 }
+            : { kind: 'Namespace', apiVersion: 'v1', metadata: { name: cn } };
+        res.writeHead(status, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify(body));
+      },
+    );
     server.on('secureConnection', () => connections++);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   });
@@ -46,10 +52,20 @@ describe('exec plugin client certificates', () => {
     const credential = join(dir, 'credential.json');
     const issue = async (cn: string) => {
       const pair = newClientCert(ca, { cn });
-      await writeFile(credential, JSON.stringify({ apiVersion: 'client.authentication.orch.io/v1', kind: 'ExecCredential', status: { clientCertificateData: pair.certPem, clientKeyData: pair.keyPem } }));
+      await writeFile(
+        credential,
+        JSON.stringify({
+          apiVersion: 'client.authentication.orch.io/v1',
+          kind: 'ExecCredential',
+          status: { clientCertificateData: pair.certPem, clientKeyData: pair.keyPem },
+        }),
+      );
     };
     const plugin = join(dir, 'cert-plugin.mjs');
-    await writeFile(plugin, `#!${process.execPath}\nimport { readFileSync } from 'node:fs';\nprocess.stdout.write(readFileSync(${JSON.stringify(credential)}, 'utf8'));\n`);
+    await writeFile(
+      plugin,
+      `#!${process.execPath}\nimport { readFileSync } from 'node:fs';\nprocess.stdout.write(readFileSync(${JSON.stringify(credential)}, 'utf8'));\n`,
+    );
     await chmod(plugin, 0o755);
     await issue('alice');
 
@@ -57,7 +73,14 @@ describe('exec plugin client certificates', () => {
       server: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
       cluster: { server: '', caPem: ca.certPem, insecureSkipTlsVerify: false, disableCompression: false },
       namespace: 'default',
-      exec: { apiVersion: 'client.authentication.orch.io/v1', command: plugin, args: [], env: [], interactiveMode: 'Never', provideClusterInfo: false },
+      exec: {
+        apiVersion: 'client.authentication.orch.io/v1',
+        command: plugin,
+        args: [],
+        env: [],
+        interactiveMode: 'Never',
+        provideClusterInfo: false,
+      },
     });
     const namespaces = client.resource({ group: '', version: 'v1', resource: 'namespaces' });
     try {

@@ -41,10 +41,11 @@ async function startProxy(port: number): Promise<{ port: number; cut(): void; re
     restore() {
       down = false;
     },
-    close: () => new Promise((r) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -91,7 +92,10 @@ function scenario(start: () => Promise<TestServer>, compact: (srv: TestServer) =
     informer.run();
     try {
       assert.equal(await informer.waitForSync(), true);
-      assert.deepEqual(informer.indexer.byIndex('namespace', 'paged').map(objectKey).sort(), [0, 1, 2, 3, 4].map((i) => `paged/cm-${i}`));
+      assert.deepEqual(
+        informer.indexer.byIndex('namespace', 'paged').map(objectKey).sort(),
+        [0, 1, 2, 3, 4].map((i) => `paged/cm-${i}`),
+      );
       log.length = 0;
       await srv.client.post('/api/v1/namespaces/paged/configmaps', { metadata: { name: 'new' } });
       await srv.client.patch('/api/v1/namespaces/paged/configmaps/cm-0', { data: { a: 'b' } }, 'application/merge-patch+json');
@@ -106,7 +110,9 @@ function scenario(start: () => Promise<TestServer>, compact: (srv: TestServer) =
   it('survives losing its resourceVersion (410) without losing an event', async () => {
     await srv.client.post('/api/v1/namespaces', { metadata: { name: 'gap' } });
     for (const name of ['kept', 'changed', 'gone']) await srv.client.post('/api/v1/namespaces/gap/configmaps', { metadata: { name } });
-    const informer = new Informer(client.resource({ group: '', version: 'v1', resource: 'configmaps' }), { backoff: { initialMs: 50, maxMs: 200 } });
+    const informer = new Informer(client.resource({ group: '', version: 'v1', resource: 'configmaps' }), {
+      backoff: { initialMs: 50, maxMs: 200 },
+    });
     const log: string[] = [];
     const inGap = (o: { metadata: { namespace?: string } }) => o.metadata.namespace === 'gap';
     informer.addEventHandler({
@@ -137,8 +143,13 @@ function scenario(start: () => Promise<TestServer>, compact: (srv: TestServer) =
       assert.deepEqual(log.sort(), ['add added', 'delete gone', 'update changed'], 'the difference, and nothing that came and went');
       const server = (await srv.client.get(cms)).body;
       assert.deepEqual(
-        informer.indexer.byIndex('namespace', 'gap').map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).sort(),
-        server.items.map((o: { metadata: { name: string; resourceVersion: string } }) => `${o.metadata.name}@${o.metadata.resourceVersion}`).sort(),
+        informer.indexer
+          .byIndex('namespace', 'gap')
+          .map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`)
+          .sort(),
+        server.items
+          .map((o: { metadata: { name: string; resourceVersion: string } }) => `${o.metadata.name}@${o.metadata.resourceVersion}`)
+          .sort(),
       );
       assert.ok(Number(informer.lastSyncResourceVersion) > Number(before));
       // And it watches again afterwards.
@@ -167,5 +178,9 @@ describe('informer on etcd without the watch cache: etcd compaction', () => {
 });
 
 describe('informer on the embedded store with a small watch cache: changes beyond its window', () => {
-  scenario(() => startTestServer({ args: ['--default-watch-cache-size=5'] }), async () => {}, 10);
+  scenario(
+    () => startTestServer({ args: ['--default-watch-cache-size=5'] }),
+    async () => {},
+    10,
+  );
 });

@@ -57,7 +57,10 @@ describe('allocation shared by two API servers on one etcd', () => {
   }
 
   it('both servers agree on one default Service at 10.0.0.1', async () => {
-    const [fromA, fromB] = await Promise.all([a.client.get('/api/v1/namespaces/default/services/orch'), b.client.get('/api/v1/namespaces/default/services/orch')]);
+    const [fromA, fromB] = await Promise.all([
+      a.client.get('/api/v1/namespaces/default/services/orch'),
+      b.client.get('/api/v1/namespaces/default/services/orch'),
+    ]);
     assert.equal(fromA.status, 200, fromA.text);
     assert.equal(fromA.body.spec.clusterIP, '10.0.0.1');
     assert.equal(fromB.body.metadata.uid, fromA.body.metadata.uid);
@@ -65,10 +68,17 @@ describe('allocation shared by two API servers on one etcd', () => {
 
   it('concurrent creates on both servers get distinct cluster IPs and node ports', async () => {
     const create = (server: TestServer, name: string) =>
-      server.client.post(SVCS, { metadata: { name }, spec: { type: 'NodePort', ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81 }] } });
-    const results = await Promise.all(
-      Array.from({ length: PER_SERVER }, (_, i) => [create(a, `a-${i}`), create(b, `b-${i}`)]).flat(),
-    );
+      server.client.post(SVCS, {
+        metadata: { name },
+        spec: {
+          type: 'NodePort',
+          ports: [
+            { name: 'a', port: 80 },
+            { name: 'b', port: 81 },
+          ],
+        },
+      });
+    const results = await Promise.all(Array.from({ length: PER_SERVER }, (_, i) => [create(a, `a-${i}`), create(b, `b-${i}`)]).flat());
     for (const r of results) assert.equal(r.status, 201, r.text);
     const items = await services();
     assert.equal(items.length, 2 * PER_SERVER + 1);
@@ -78,7 +88,10 @@ describe('allocation shared by two API servers on one etcd', () => {
   });
 
   it('concurrent deletes and creates keep the ranges consistent', async () => {
-    const deletes = Array.from({ length: PER_SERVER / 2 }, (_, i) => [a.client.delete(`${SVCS}/b-${i}`), b.client.delete(`${SVCS}/a-${i}`)]).flat();
+    const deletes = Array.from({ length: PER_SERVER / 2 }, (_, i) => [
+      a.client.delete(`${SVCS}/b-${i}`),
+      b.client.delete(`${SVCS}/a-${i}`),
+    ]).flat();
     const creates = Array.from({ length: PER_SERVER / 2 }, (_, i) => [
       a.client.post(SVCS, { metadata: { name: `c-${i}` }, spec: { type: 'NodePort', ports: [{ port: 80 }] } }),
       b.client.post(SVCS, { metadata: { name: `d-${i}` }, spec: { ports: [{ port: 80 }] } }),

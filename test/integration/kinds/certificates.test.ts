@@ -17,10 +17,21 @@ const csr = (name: string, spec: Record<string, unknown> = {}) => ({
   apiVersion: 'certificates.orch.io/v1',
   kind: 'CertificateSigningRequest',
   metadata: { name },
-  spec: { request: b64(newCsrPem({ cn: `system:node:${name}` })), signerName: SIGNER, usages: ['digital signature', 'client auth'], ...spec },
+  spec: {
+    request: b64(newCsrPem({ cn: `system:node:${name}` })),
+    signerName: SIGNER,
+    usages: ['digital signature', 'client auth'],
+    ...spec,
+  },
 });
 
-const condition = (type: string, extra: Record<string, unknown> = {}) => ({ type, status: 'True', reason: `${type}ByTest`, message: 'test', ...extra });
+const condition = (type: string, extra: Record<string, unknown> = {}) => ({
+  type,
+  status: 'True',
+  reason: `${type}ByTest`,
+  message: 'test',
+  ...extra,
+});
 
 describe('certificates.orch.io/v1 CertificateSigningRequest', () => {
   let s: TestServer;
@@ -41,7 +52,13 @@ describe('certificates.orch.io/v1 CertificateSigningRequest', () => {
   });
 
   it('records the requesting user, whatever the body says, and starts with an empty status', async () => {
-    const body = csr('node-1', { username: 'mallory', uid: 'x', groups: ['system:masters-not'], extra: { a: ['b'] }, expirationSeconds: 3600 });
+    const body = csr('node-1', {
+      username: 'mallory',
+      uid: 'x',
+      groups: ['system:masters-not'],
+      extra: { a: ['b'] },
+      expirationSeconds: 3600,
+    });
     const r = await c.post(CSRS, { ...body, status: { conditions: [condition('Approved')], certificate: b64('x') } });
     assert.equal(r.status, 201, r.text);
     const { request: _r, ...spec } = r.body.spec;
@@ -62,7 +79,15 @@ describe('certificates.orch.io/v1 CertificateSigningRequest', () => {
 
   it('refuses bad requests, usages, signers and durations (422 with causes)', async () => {
     const tampered = b64(newCsrPem({ tamper: true }));
-    const r = await c.post(CSRS, csr('bad', { request: tampered, usages: ['client auth', 'teleport', 'client auth'], signerName: 'orch.io/legacy-unknown', expirationSeconds: 60 }));
+    const r = await c.post(
+      CSRS,
+      csr('bad', {
+        request: tampered,
+        usages: ['client auth', 'teleport', 'client auth'],
+        signerName: 'orch.io/legacy-unknown',
+        expirationSeconds: 60,
+      }),
+    );
     assert.equal(r.status, 422, r.text);
     assert.equal(r.body.details.kind, 'CertificateSigningRequest');
     assert.equal(r.body.details.group, 'certificates.orch.io');
@@ -111,48 +136,87 @@ describe('certificates.orch.io/v1 CertificateSigningRequest', () => {
   it('does not approve through /status', async () => {
     const r = await c.patch(`${CSRS}/node-1/status`, { status: { conditions: [condition('Approved')] } }, MERGE);
     assert.equal(r.status, 422, r.text);
-    assert.deepEqual(r.body.details.causes, [{ reason: 'FieldValueForbidden', message: 'Forbidden: updates may not add a condition of type "Approved"', field: 'status.conditions' }]);
+    assert.deepEqual(r.body.details.causes, [
+      {
+        reason: 'FieldValueForbidden',
+        message: 'Forbidden: updates may not add a condition of type "Approved"',
+        field: 'status.conditions',
+      },
+    ]);
   });
 
   it('approves through /approval, with timestamps, and never Approved and Denied together', async () => {
     const both = await c.patch(`${CSRS}/node-1/approval`, { status: { conditions: [condition('Approved'), condition('Denied')] } }, MERGE);
     assert.equal(both.status, 422, both.text);
     assert.deepEqual(both.body.details.causes, [
-      { reason: 'FieldValueInvalid', message: 'Invalid value: "Denied": Approved and Denied conditions are mutually exclusive', field: 'status.conditions[1].type' },
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: "Denied": Approved and Denied conditions are mutually exclusive',
+        field: 'status.conditions[1].type',
+      },
     ]);
     const cur = (await c.get(`${CSRS}/node-1`)).body;
-    const r = await c.put(`${CSRS}/node-1/approval`, { ...cur, spec: { ...cur.spec, usages: ['any'] }, status: { conditions: [condition('Approved')], certificate: b64('x') } });
+    const r = await c.put(`${CSRS}/node-1/approval`, {
+      ...cur,
+      spec: { ...cur.spec, usages: ['any'] },
+      status: { conditions: [condition('Approved')], certificate: b64('x') },
+    });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body.spec, cur.spec);
     const [approved] = r.body.status.conditions;
     assert.equal(r.body.status.certificate, undefined);
-    assert.deepEqual({ ...approved, lastUpdateTime: undefined, lastTransitionTime: undefined }, { ...condition('Approved'), lastUpdateTime: undefined, lastTransitionTime: undefined });
+    assert.deepEqual(
+      { ...approved, lastUpdateTime: undefined, lastTransitionTime: undefined },
+      { ...condition('Approved'), lastUpdateTime: undefined, lastTransitionTime: undefined },
+    );
     assert.match(approved.lastUpdateTime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     assert.equal(approved.lastTransitionTime, approved.lastUpdateTime);
     const removed = await c.put(`${CSRS}/node-1/approval`, { ...r.body, status: { conditions: [] } });
     assert.equal(removed.status, 422, removed.text);
-    assert.deepEqual(removed.body.details.causes, [{ reason: 'FieldValueForbidden', message: 'Forbidden: updates may not remove a condition of type "Approved"', field: 'status.conditions' }]);
+    assert.deepEqual(removed.body.details.causes, [
+      {
+        reason: 'FieldValueForbidden',
+        message: 'Forbidden: updates may not remove a condition of type "Approved"',
+        field: 'status.conditions',
+      },
+    ]);
   });
 
   it('issues the certificate through /status once, and keeps the approval', async () => {
     const bad = await c.patch(`${CSRS}/node-1/status`, { status: { certificate: b64(newCsrPem()) } }, MERGE);
     assert.equal(bad.status, 422, bad.text);
     assert.deepEqual(bad.body.details.causes, [
-      { reason: 'FieldValueInvalid', message: 'Invalid value: "<certificate data>": only CERTIFICATE PEM blocks are allowed, found "CERTIFICATE REQUEST"', field: 'status.certificate' },
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: "<certificate data>": only CERTIFICATE PEM blocks are allowed, found "CERTIFICATE REQUEST"',
+        field: 'status.certificate',
+      },
     ]);
     const cert = b64(s.ca);
     const issued = await c.patch(`${CSRS}/node-1/status`, { status: { certificate: cert } }, MERGE);
     assert.equal(issued.status, 200, issued.text);
     assert.equal(issued.body.status.certificate, cert);
-    assert.deepEqual(issued.body.status.conditions.map((x: any) => x.type), ['Approved']);
+    assert.deepEqual(
+      issued.body.status.conditions.map((x: any) => x.type),
+      ['Approved'],
+    );
     const again = await c.patch(`${CSRS}/node-1/status`, { status: { certificate: b64(s.ca + s.ca) } }, MERGE);
     assert.equal(again.status, 422, again.text);
-    assert.deepEqual(again.body.details.causes, [{ reason: 'FieldValueForbidden', message: 'Forbidden: updates may not modify existing certificate content', field: 'status.certificate' }]);
+    assert.deepEqual(again.body.details.causes, [
+      {
+        reason: 'FieldValueForbidden',
+        message: 'Forbidden: updates may not modify existing certificate content',
+        field: 'status.certificate',
+      },
+    ]);
   });
 
   it('prints AGE, SIGNERNAME, REQUESTOR, REQUESTEDDURATION and CONDITION', async () => {
     const r = await c.request('GET', `${CSRS}/node-1`, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.orch.io' } });
-    assert.deepEqual(r.body.columnDefinitions.map((d: any) => d.name), ['Name', 'Age', 'SignerName', 'Requestor', 'RequestedDuration', 'Condition']);
+    assert.deepEqual(
+      r.body.columnDefinitions.map((d: any) => d.name),
+      ['Name', 'Age', 'SignerName', 'Requestor', 'RequestedDuration', 'Condition'],
+    );
     const [name, , signer, requestor, duration, cond] = r.body.rows[0].cells;
     assert.deepEqual([name, signer, requestor, duration, cond], ['node-1', SIGNER, 'admin', '60m', 'Approved,Issued']);
   });

@@ -93,7 +93,10 @@ describe('events.orch.io/v1 ↔ core v1 Event', () => {
     const r = await c.get('/apis/events.orch.io/v1');
     assert.equal(r.status, 200);
     const events = r.body.resources.find((x: any) => x.name === 'events');
-    assert.deepEqual({ kind: events.kind, namespaced: events.namespaced, shortNames: events.shortNames }, { kind: 'Event', namespaced: true, shortNames: ['ev'] });
+    assert.deepEqual(
+      { kind: events.kind, namespaced: events.namespaced, shortNames: events.shortNames },
+      { kind: 'Event', namespaced: true, shortNames: ['ev'] },
+    );
   });
 
   it('reads an event created through core v1 with every field converted', async () => {
@@ -140,9 +143,15 @@ describe('events.orch.io/v1 ↔ core v1 Event', () => {
     assert.deepEqual(core.body.items.map((i: any) => i.metadata.name).sort(), ['from-core', 'from-v1']);
     assert.ok(core.body.items.every((i: any) => i.apiVersion === undefined || i.apiVersion === 'v1'));
     const selected = await c.get(`${V1()}?fieldSelector=reportingController%3Dorch.io%2Fscheduler,regarding.name%3Dweb-1`);
-    assert.deepEqual(selected.body.items.map((i: any) => i.metadata.name), ['from-v1']);
+    assert.deepEqual(
+      selected.body.items.map((i: any) => i.metadata.name),
+      ['from-v1'],
+    );
     const coreSelected = await c.get(`${CORE()}?fieldSelector=reportingComponent%3Dorch.io%2Fkubelet`);
-    assert.deepEqual(coreSelected.body.items.map((i: any) => i.metadata.name), ['from-core']);
+    assert.deepEqual(
+      coreSelected.body.items.map((i: any) => i.metadata.name),
+      ['from-core'],
+    );
     const unknown = await c.get(`${V1()}?fieldSelector=source%3Dkubelet`);
     assert.equal(unknown.status, 400, unknown.text);
   });
@@ -156,15 +165,21 @@ describe('events.orch.io/v1 ↔ core v1 Event', () => {
       assert.equal((await c.post(V1(), v1Event('watched-v1'))).status, 201);
       const seenV1 = [await v1Watch.next(), await v1Watch.next()];
       const seenCore = [await coreWatch.next(), await coreWatch.next()];
-      assert.deepEqual(seenV1.map((e) => [e.type, e.object.apiVersion, e.object.metadata.name]), [
-        ['ADDED', 'events.orch.io/v1', 'watched-core'],
-        ['ADDED', 'events.orch.io/v1', 'watched-v1'],
-      ]);
+      assert.deepEqual(
+        seenV1.map((e) => [e.type, e.object.apiVersion, e.object.metadata.name]),
+        [
+          ['ADDED', 'events.orch.io/v1', 'watched-core'],
+          ['ADDED', 'events.orch.io/v1', 'watched-v1'],
+        ],
+      );
       assert.deepEqual(fields(seenV1[0].object), asEventsV1);
-      assert.deepEqual(seenCore.map((e) => [e.type, e.object.apiVersion, e.object.metadata.name]), [
-        ['ADDED', 'v1', 'watched-core'],
-        ['ADDED', 'v1', 'watched-v1'],
-      ]);
+      assert.deepEqual(
+        seenCore.map((e) => [e.type, e.object.apiVersion, e.object.metadata.name]),
+        [
+          ['ADDED', 'v1', 'watched-core'],
+          ['ADDED', 'v1', 'watched-v1'],
+        ],
+      );
       assert.equal(seenCore[1].object.message, 'Successfully assigned ev/web-1 to node-1');
       assert.equal(seenCore[1].object.reportingComponent, 'orch.io/scheduler');
       assert.equal(seenCore[1].object.involvedObject.name, 'web-1');
@@ -225,15 +240,24 @@ describe('events.orch.io/v1 ↔ core v1 Event', () => {
       { reason: 'FieldValueInvalid', message: 'Invalid value: "": needs to be unset', field: 'source' },
     ]);
     assert.match(r.body.message, /^Event\.events\.orch\.io "strict" is invalid: \[/);
-    const timed = await c.post(V1(), v1Event('timed', { reportingController: 'bad controller', reportingInstance: '', action: '', reason: 'x'.repeat(129) }));
+    const timed = await c.post(
+      V1(),
+      v1Event('timed', { reportingController: 'bad controller', reportingInstance: '', action: '', reason: 'x'.repeat(129) }),
+    );
     assert.equal(timed.status, 422, timed.text);
-    assert.deepEqual(timed.body.details.causes.map((x: any) => [x.field, x.reason]), [
-      ['reportingController', 'FieldValueInvalid'],
-      ['reportingInstance', 'FieldValueRequired'],
-      ['action', 'FieldValueRequired'],
-      ['reason', 'FieldValueInvalid'],
-    ]);
-    assert.match(timed.body.details.causes[0].message, /^Invalid value: "bad controller": name part must consist of alphanumeric characters/);
+    assert.deepEqual(
+      timed.body.details.causes.map((x: any) => [x.field, x.reason]),
+      [
+        ['reportingController', 'FieldValueInvalid'],
+        ['reportingInstance', 'FieldValueRequired'],
+        ['action', 'FieldValueRequired'],
+        ['reason', 'FieldValueInvalid'],
+      ],
+    );
+    assert.match(
+      timed.body.details.causes[0].message,
+      /^Invalid value: "bad controller": name part must consist of alphanumeric characters/,
+    );
     assert.equal(timed.body.details.causes[3].message, 'Invalid value: "": can have at most 128 characters');
   });
 
@@ -247,17 +271,31 @@ describe('events.orch.io/v1 ↔ core v1 Event', () => {
     ]);
     const bad = await c.patch(V1('from-v1'), { series: { count: 1, lastObservedTime: '2024-03-02T08:02:00.000000Z' } }, MERGE);
     assert.equal(bad.status, 422, bad.text);
-    assert.deepEqual(bad.body.details.causes, [{ reason: 'FieldValueInvalid', message: 'Invalid value: "": should be at least 2', field: 'series.count' }]);
+    assert.deepEqual(bad.body.details.causes, [
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "": should be at least 2', field: 'series.count' },
+    ]);
   });
 
   it('prints the event table through events.orch.io like core v1', async () => {
     const get = (path: string) => c.request('GET', path, { headers: { Accept: TABLE } });
     const [v1, core] = await Promise.all([get(V1('from-v1')), get(CORE('from-v1'))]);
     assert.equal(v1.status, 200, v1.text);
-    assert.deepEqual(v1.body.columnDefinitions.map((d: any) => d.name), core.body.columnDefinitions.map((d: any) => d.name));
+    assert.deepEqual(
+      v1.body.columnDefinitions.map((d: any) => d.name),
+      core.body.columnDefinitions.map((d: any) => d.name),
+    );
     // Every cell but the two ages (taken at each request's own time) is the same.
     const cells = (t: any) => [...t.body.rows[0].cells.slice(1, 7), ...t.body.rows[0].cells.slice(8)];
     assert.deepEqual(cells(v1), cells(core));
-    assert.deepEqual(cells(v1), ['Normal', 'Scheduled', 'pod/web-1', 'spec.containers{app}', 'orch.io/scheduler, scheduler-0', 'Successfully assigned ev/web-1 to node-1', 2, 'from-v1']);
+    assert.deepEqual(cells(v1), [
+      'Normal',
+      'Scheduled',
+      'pod/web-1',
+      'spec.containers{app}',
+      'orch.io/scheduler, scheduler-0',
+      'Successfully assigned ev/web-1 to node-1',
+      2,
+      'from-v1',
+    ]);
   });
 });

@@ -15,7 +15,12 @@ const SVCS = `/api/v1/namespaces/${NS}/services`;
 
 type Spec = Record<string, unknown>;
 
-const service = (name: string, spec: Spec, metadata: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, ...metadata }, spec });
+const service = (name: string, spec: Spec, metadata: Record<string, unknown> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name, ...metadata },
+  spec,
+});
 
 /** The last octet of an address of 10.0.0.0/24. */
 function hostPart(ip: string): number {
@@ -80,7 +85,11 @@ describe('Services', () => {
       });
       const taken = await invalid('post', SVCS, service('wants-first', { clusterIP: '10.0.0.1', ports: [{ port: 80 }] }));
       assert.deepEqual(taken.causes, [
-        { reason: 'FieldValueInvalid', message: 'Invalid value: ["10.0.0.1"]: failed to allocate IP 10.0.0.1: provided IP is already allocated', field: 'spec.clusterIPs' },
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: ["10.0.0.1"]: failed to allocate IP 10.0.0.1: provided IP is already allocated',
+          field: 'spec.clusterIPs',
+        },
       ]);
     });
   });
@@ -108,7 +117,13 @@ describe('Services', () => {
     });
 
     it('NodePort: node ports from 30000-32767, externalTrafficPolicy Cluster', async () => {
-      const body = await create('np', { type: 'NodePort', ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81, nodePort: 30081 }] });
+      const body = await create('np', {
+        type: 'NodePort',
+        ports: [
+          { name: 'a', port: 80 },
+          { name: 'b', port: 81, nodePort: 30081 },
+        ],
+      });
       const [a, b] = body.spec.ports;
       assert.ok(a.nodePort >= 30000 && a.nodePort <= 32767 && a.nodePort !== 30081);
       assert.equal(b.nodePort, 30081);
@@ -116,7 +131,12 @@ describe('Services', () => {
     });
 
     it('LoadBalancer with externalTrafficPolicy Local: a health-check node port, allocateLoadBalancerNodePorts true', async () => {
-      const body = await create('lb-local', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', sessionAffinity: 'ClientIP', ports: [{ port: 443 }] });
+      const body = await create('lb-local', {
+        type: 'LoadBalancer',
+        externalTrafficPolicy: 'Local',
+        sessionAffinity: 'ClientIP',
+        ports: [{ port: 443 }],
+      });
       assert.equal(body.spec.allocateLoadBalancerNodePorts, true);
       assert.ok(body.spec.healthCheckNodePort >= 30000 && body.spec.healthCheckNodePort <= 32767);
       assert.notEqual(body.spec.healthCheckNodePort, body.spec.ports[0].nodePort);
@@ -135,7 +155,10 @@ describe('Services', () => {
 
     it('headless: clusterIP None, no address taken; without a selector it is RequireDualStack', async () => {
       const body = await create('headless', { clusterIP: 'None', ports: [{ port: 80 }] });
-      assert.deepEqual([body.spec.clusterIP, body.spec.clusterIPs, body.spec.ipFamilyPolicy, body.spec.ipFamilies], ['None', ['None'], 'RequireDualStack', ['IPv4', 'IPv6']]);
+      assert.deepEqual(
+        [body.spec.clusterIP, body.spec.clusterIPs, body.spec.ipFamilyPolicy, body.spec.ipFamilies],
+        ['None', ['None'], 'RequireDualStack', ['IPv4', 'IPv6']],
+      );
       const selected = await create('headless-sel', { clusterIP: 'None', selector: { app: 'x' } });
       assert.deepEqual([selected.spec.ipFamilyPolicy, selected.spec.ipFamilies], ['SingleStack', ['IPv4']]);
     });
@@ -162,37 +185,128 @@ describe('Services', () => {
         { ports: [{ port: 80 }, { name: 'b', port: 80, protocol: 'ICMP', targetPort: 0 }] },
         [
           { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.ports[0].name' },
-          { reason: 'FieldValueNotSupported', message: 'Unsupported value: "ICMP": supported values: "SCTP", "TCP", "UDP"', field: 'spec.ports[1].protocol' },
+          {
+            reason: 'FieldValueNotSupported',
+            message: 'Unsupported value: "ICMP": supported values: "SCTP", "TCP", "UDP"',
+            field: 'spec.ports[1].protocol',
+          },
         ],
       ],
-      ['duplicate-port', { ports: [{ name: 'a', port: 80 }, { name: 'b', port: 80 }] }, [{ reason: 'FieldValueDuplicate', message: 'Duplicate value: {"protocol":"TCP","port":80}', field: 'spec.ports[1]' }]],
-      ['node-port-on-cluster-ip', { ports: [{ port: 80, nodePort: 30100 }] }, [{ reason: 'FieldValueForbidden', message: "Forbidden: may not be used when `type` is 'ClusterIP'", field: 'spec.ports[0].nodePort' }]],
-      ['external-name', { type: 'ExternalName', externalName: 'Bad_Name' }, [
+      [
+        'duplicate-port',
         {
-          reason: 'FieldValueInvalid',
-          message:
-            "Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
-          field: 'spec.externalName',
+          ports: [
+            { name: 'a', port: 80 },
+            { name: 'b', port: 80 },
+          ],
         },
-      ]],
-      ['external-name-missing', { type: 'ExternalName' }, [{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.externalName' }]],
-      ['affinity', { sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 0 } }, ports: [{ port: 80 }] }, [
-        { reason: 'FieldValueInvalid', message: 'Invalid value: 0: must be greater than 0 and less than 86400', field: 'spec.sessionAffinityConfig.clientIP.timeoutSeconds' },
-      ]],
-      ['lb-class', { loadBalancerClass: 'example.com/lb', ports: [{ port: 80 }] }, [{ reason: 'FieldValueForbidden', message: "Forbidden: may only be used when `type` is 'LoadBalancer'", field: 'spec.loadBalancerClass' }]],
-      ['etp', { externalTrafficPolicy: 'Local', ports: [{ port: 80 }] }, [{ reason: 'FieldValueInvalid', message: 'Invalid value: "Local": may only be set for externally-accessible services', field: 'spec.externalTrafficPolicy' }]],
-      ['hc', { type: 'NodePort', healthCheckNodePort: 30410, ports: [{ port: 80 }] }, [
-        { reason: 'FieldValueInvalid', message: "Invalid value: 30410: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'", field: 'spec.healthCheckNodePort' },
-      ]],
-      ['policy', { ipFamilyPolicy: 'Dual', ports: [{ port: 80 }] }, [
-        { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Dual": supported values: "PreferDualStack", "RequireDualStack", "SingleStack"', field: 'spec.ipFamilyPolicy' },
-      ]],
-      ['families', { clusterIP: '10.0.0.77', ipFamilies: ['IPv6'], ipFamilyPolicy: 'SingleStack', ports: [{ port: 80 }] }, [
-        { reason: 'FieldValueInvalid', message: 'Invalid value: "10.0.0.77": expected an IPv6 value as indicated by `ipFamilies[0]`', field: 'spec.clusterIPs[0]' },
-      ]],
-      ['type', { type: 'Weird', ports: [{ port: 80 }] }, [
-        { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Weird": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"', field: 'spec.type' },
-      ]],
+        [{ reason: 'FieldValueDuplicate', message: 'Duplicate value: {"protocol":"TCP","port":80}', field: 'spec.ports[1]' }],
+      ],
+      [
+        'node-port-on-cluster-ip',
+        { ports: [{ port: 80, nodePort: 30100 }] },
+        [
+          {
+            reason: 'FieldValueForbidden',
+            message: "Forbidden: may not be used when `type` is 'ClusterIP'",
+            field: 'spec.ports[0].nodePort',
+          },
+        ],
+      ],
+      [
+        'external-name',
+        { type: 'ExternalName', externalName: 'Bad_Name' },
+        [
+          {
+            reason: 'FieldValueInvalid',
+            message:
+              "Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+            field: 'spec.externalName',
+          },
+        ],
+      ],
+      [
+        'external-name-missing',
+        { type: 'ExternalName' },
+        [{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.externalName' }],
+      ],
+      [
+        'affinity',
+        { sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 0 } }, ports: [{ port: 80 }] },
+        [
+          {
+            reason: 'FieldValueInvalid',
+            message: 'Invalid value: 0: must be greater than 0 and less than 86400',
+            field: 'spec.sessionAffinityConfig.clientIP.timeoutSeconds',
+          },
+        ],
+      ],
+      [
+        'lb-class',
+        { loadBalancerClass: 'example.com/lb', ports: [{ port: 80 }] },
+        [
+          {
+            reason: 'FieldValueForbidden',
+            message: "Forbidden: may only be used when `type` is 'LoadBalancer'",
+            field: 'spec.loadBalancerClass',
+          },
+        ],
+      ],
+      [
+        'etp',
+        { externalTrafficPolicy: 'Local', ports: [{ port: 80 }] },
+        [
+          {
+            reason: 'FieldValueInvalid',
+            message: 'Invalid value: "Local": may only be set for externally-accessible services',
+            field: 'spec.externalTrafficPolicy',
+          },
+        ],
+      ],
+      [
+        'hc',
+        { type: 'NodePort', healthCheckNodePort: 30410, ports: [{ port: 80 }] },
+        [
+          {
+            reason: 'FieldValueInvalid',
+            message: "Invalid value: 30410: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+            field: 'spec.healthCheckNodePort',
+          },
+        ],
+      ],
+      [
+        'policy',
+        { ipFamilyPolicy: 'Dual', ports: [{ port: 80 }] },
+        [
+          {
+            reason: 'FieldValueNotSupported',
+            message: 'Unsupported value: "Dual": supported values: "PreferDualStack", "RequireDualStack", "SingleStack"',
+            field: 'spec.ipFamilyPolicy',
+          },
+        ],
+      ],
+      [
+        'families',
+        { clusterIP: '10.0.0.77', ipFamilies: ['IPv6'], ipFamilyPolicy: 'SingleStack', ports: [{ port: 80 }] },
+        [
+          {
+            reason: 'FieldValueInvalid',
+            message: 'Invalid value: "10.0.0.77": expected an IPv6 value as indicated by `ipFamilies[0]`',
+            field: 'spec.clusterIPs[0]',
+          },
+        ],
+      ],
+      [
+        'type',
+        { type: 'Weird', ports: [{ port: 80 }] },
+        [
+          {
+            reason: 'FieldValueNotSupported',
+            message: 'Unsupported value: "Weird": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"',
+            field: 'spec.type',
+          },
+        ],
+      ],
     ];
     for (const [name, spec, want, meta] of cases) {
       it(`refuses ${name}`, async () => {
@@ -223,17 +337,33 @@ describe('Services', () => {
       assert.deepEqual(out.causes, [
         {
           reason: 'FieldValueInvalid',
-          message: 'Invalid value: ["10.0.1.5"]: failed to allocate IP 10.0.1.5: provided IP is not in the valid range. The range of valid IPs is 10.0.0.0/24',
+          message:
+            'Invalid value: ["10.0.1.5"]: failed to allocate IP 10.0.1.5: provided IP is not in the valid range. The range of valid IPs is 10.0.0.0/24',
           field: 'spec.clusterIPs',
         },
       ]);
       assert.equal((await c.get(`${SVCS}/out-of-range`)).status, 404);
       const taken = await invalid('post', SVCS, service('taken-ip', { clusterIP: '10.0.0.2', ports: [{ port: 80 }] }));
-      assert.equal(taken.causes[0].message, 'Invalid value: ["10.0.0.2"]: failed to allocate IP 10.0.0.2: provided IP is already allocated');
+      assert.equal(
+        taken.causes[0].message,
+        'Invalid value: ["10.0.0.2"]: failed to allocate IP 10.0.0.2: provided IP is already allocated',
+      );
       const v6 = await invalid('post', SVCS, service('v6', { clusterIP: 'fd00::5', ports: [{ port: 80 }] }));
-      assert.deepEqual(v6.causes, [{ reason: 'FieldValueInvalid', message: 'Invalid value: ["fd00::5"]: IPv6 is not configured on this cluster', field: 'spec.clusterIPs[0]' }]);
+      assert.deepEqual(v6.causes, [
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: ["fd00::5"]: IPv6 is not configured on this cluster',
+          field: 'spec.clusterIPs[0]',
+        },
+      ]);
       const dual = await invalid('post', SVCS, service('dual', { ipFamilyPolicy: 'RequireDualStack', ports: [{ port: 80 }] }));
-      assert.deepEqual(dual.causes, [{ reason: 'FieldValueInvalid', message: 'Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services', field: 'spec.ipFamilyPolicy' }]);
+      assert.deepEqual(dual.causes, [
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services',
+          field: 'spec.ipFamilyPolicy',
+        },
+      ]);
     });
 
     it('frees the address on delete', async () => {
@@ -251,7 +381,17 @@ describe('Services', () => {
     });
 
     it('dry run shows the allocation and keeps nothing', async () => {
-      const dry = await c.post(`${SVCS}?dryRun=All`, service('dry', { clusterIP: '10.0.0.5', type: 'NodePort', ports: [{ name: 'a', port: 80, nodePort: 30020 }, { name: 'b', port: 81 }] }));
+      const dry = await c.post(
+        `${SVCS}?dryRun=All`,
+        service('dry', {
+          clusterIP: '10.0.0.5',
+          type: 'NodePort',
+          ports: [
+            { name: 'a', port: 80, nodePort: 30020 },
+            { name: 'b', port: 81 },
+          ],
+        }),
+      );
       assert.equal(dry.status, 201, dry.text);
       assert.equal(dry.body.spec.clusterIP, '10.0.0.5');
       assert.ok(dry.body.spec.ports[1].nodePort >= 30000);
@@ -259,7 +399,10 @@ describe('Services', () => {
       const real = await create('dry', { clusterIP: '10.0.0.5', type: 'NodePort', ports: [{ port: 80, nodePort: 30020 }] });
       assert.equal(real.spec.ports[0].nodePort, 30020);
       const dryTaken = await invalid('post', `${SVCS}?dryRun=All`, service('dry-2', { clusterIP: '10.0.0.5', ports: [{ port: 80 }] }));
-      assert.equal(dryTaken.causes[0].message, 'Invalid value: ["10.0.0.5"]: failed to allocate IP 10.0.0.5: provided IP is already allocated');
+      assert.equal(
+        dryTaken.causes[0].message,
+        'Invalid value: ["10.0.0.5"]: failed to allocate IP 10.0.0.5: provided IP is already allocated',
+      );
     });
 
     it('keeps the address on updates that leave it out, and refuses a change', async () => {
@@ -271,7 +414,9 @@ describe('Services', () => {
       const other = '10.0.0.11';
       const changed = await c.put(`${SVCS}/keep-ip`, service('keep-ip', { clusterIP: other, ports: [{ port: 80 }] }));
       assert.equal(changed.status, 422, changed.text);
-      assert.deepEqual(changed.body.details.causes, [{ reason: 'FieldValueInvalid', message: `Invalid value: ["${other}"]: may not change once set`, field: 'spec.clusterIPs[0]' }]);
+      assert.deepEqual(changed.body.details.causes, [
+        { reason: 'FieldValueInvalid', message: `Invalid value: ["${other}"]: may not change once set`, field: 'spec.clusterIPs[0]' },
+      ]);
     });
   });
 
@@ -279,17 +424,44 @@ describe('Services', () => {
     it('refuses a port out of range or taken, with the port cause', async () => {
       const out = await invalid('post', SVCS, service('np-out', { type: 'NodePort', ports: [{ port: 80, nodePort: 40000 }] }));
       assert.deepEqual(out.causes, [
-        { reason: 'FieldValueInvalid', message: 'Invalid value: 40000: provided port is not in the valid range. The range of valid ports is 30000-32767', field: 'spec.ports[0].nodePort' },
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: 40000: provided port is not in the valid range. The range of valid ports is 30000-32767',
+          field: 'spec.ports[0].nodePort',
+        },
       ]);
       await create('np-owner', { type: 'NodePort', ports: [{ port: 80, nodePort: 30021 }] });
-      const taken = await invalid('post', SVCS, service('np-taken', { type: 'NodePort', clusterIP: '10.0.0.6', ports: [{ name: 'a', port: 80, nodePort: 30025 }, { name: 'b', port: 81, nodePort: 30021 }] }));
-      assert.deepEqual(taken.causes, [{ reason: 'FieldValueInvalid', message: 'Invalid value: 30021: provided port is already allocated', field: 'spec.ports[1].nodePort' }]);
+      const taken = await invalid(
+        'post',
+        SVCS,
+        service('np-taken', {
+          type: 'NodePort',
+          clusterIP: '10.0.0.6',
+          ports: [
+            { name: 'a', port: 80, nodePort: 30025 },
+            { name: 'b', port: 81, nodePort: 30021 },
+          ],
+        }),
+      );
+      assert.deepEqual(taken.causes, [
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: 30021: provided port is already allocated',
+          field: 'spec.ports[1].nodePort',
+        },
+      ]);
       // The refused Service took nothing: neither its cluster IP nor its other node port.
       await create('np-after-refusal', { type: 'NodePort', clusterIP: '10.0.0.6', ports: [{ port: 80, nodePort: 30025 }] });
     });
 
     it('ports with the same number share one node port', async () => {
-      const body = await create('np-shared', { type: 'NodePort', ports: [{ name: 'tcp', port: 53 }, { name: 'udp', port: 53, protocol: 'UDP' }] });
+      const body = await create('np-shared', {
+        type: 'NodePort',
+        ports: [
+          { name: 'tcp', port: 53 },
+          { name: 'udp', port: 53, protocol: 'UDP' },
+        ],
+      });
       assert.equal(body.spec.ports[0].nodePort, body.spec.ports[1].nodePort);
     });
 
@@ -300,13 +472,24 @@ describe('Services', () => {
     });
 
     it('frees node ports and the health-check port when the type no longer needs them', async () => {
-      await create('lb-to-cip', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 30024, ports: [{ port: 80, nodePort: 30023 }] });
+      await create('lb-to-cip', {
+        type: 'LoadBalancer',
+        externalTrafficPolicy: 'Local',
+        healthCheckNodePort: 30024,
+        ports: [{ port: 80, nodePort: 30023 }],
+      });
       const changed = await update('lb-to-cip', (o) => {
         o.spec.type = 'ClusterIP';
       });
       assert.deepEqual(changed.spec.ports, [{ port: 80, protocol: 'TCP', targetPort: 80 }]);
-      for (const f of ['healthCheckNodePort', 'allocateLoadBalancerNodePorts', 'externalTrafficPolicy']) assert.equal(changed.spec[f], undefined, f);
-      await create('takes-freed', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 30023, ports: [{ port: 80, nodePort: 30024 }] });
+      for (const f of ['healthCheckNodePort', 'allocateLoadBalancerNodePorts', 'externalTrafficPolicy'])
+        assert.equal(changed.spec[f], undefined, f);
+      await create('takes-freed', {
+        type: 'LoadBalancer',
+        externalTrafficPolicy: 'Local',
+        healthCheckNodePort: 30023,
+        ports: [{ port: 80, nodePort: 30024 }],
+      });
     });
 
     it('a NodePort update takes new ports and releases dropped ones', async () => {
@@ -344,7 +527,9 @@ describe('Services', () => {
       const created = await create('lb-status', { type: 'LoadBalancer', ports: [{ port: 80 }] });
       const status = {
         loadBalancer: { ingress: [{ ip: '203.0.113.7' }, { hostname: 'lb.example.com' }] },
-        conditions: [{ type: 'example.com/Ready', status: 'True', reason: 'Provisioned', message: '', lastTransitionTime: '2024-01-01T00:00:00Z' }],
+        conditions: [
+          { type: 'example.com/Ready', status: 'True', reason: 'Provisioned', message: '', lastTransitionTime: '2024-01-01T00:00:00Z' },
+        ],
       };
       const r = await c.put(`${SVCS}/lb-status/status`, { ...created, spec: { type: 'ClusterIP' }, status });
       assert.equal(r.status, 200, r.text);
@@ -352,12 +537,27 @@ describe('Services', () => {
       assert.equal(r.body.spec.type, 'LoadBalancer');
       const bad = await invalid('put', `${SVCS}/lb-status/status`, {
         ...r.body,
-        status: { loadBalancer: { ingress: [{ ip: 'nope' }, { hostname: '10.0.0.1' }] }, conditions: [{ type: 'Ready', status: 'Maybe', reason: '1x' }] },
+        status: {
+          loadBalancer: { ingress: [{ ip: 'nope' }, { hostname: '10.0.0.1' }] },
+          conditions: [{ type: 'Ready', status: 'Maybe', reason: '1x' }],
+        },
       });
       assert.deepEqual(bad.causes, [
-        { reason: 'FieldValueInvalid', message: 'Invalid value: "nope": must be a valid IP address', field: 'status.loadBalancer.ingress[0].ip' },
-        { reason: 'FieldValueInvalid', message: 'Invalid value: "10.0.0.1": must be a DNS name, not an IP address', field: 'status.loadBalancer.ingress[1].hostname' },
-        { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Maybe": supported values: "False", "True", "Unknown"', field: 'status.conditions[0].status' },
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: "nope": must be a valid IP address',
+          field: 'status.loadBalancer.ingress[0].ip',
+        },
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: "10.0.0.1": must be a DNS name, not an IP address',
+          field: 'status.loadBalancer.ingress[1].hostname',
+        },
+        {
+          reason: 'FieldValueNotSupported',
+          message: 'Unsupported value: "Maybe": supported values: "False", "True", "Unknown"',
+          field: 'status.conditions[0].status',
+        },
         { reason: 'FieldValueRequired', message: 'Required value: must be set', field: 'status.conditions[0].lastTransitionTime' },
         {
           reason: 'FieldValueInvalid',
@@ -379,12 +579,27 @@ describe('Services', () => {
 
   describe('reading', () => {
     it('prints the table like kubectl get services -o wide', async () => {
-      await create('table', { type: 'NodePort', selector: { tier: 'web', app: 'shop' }, ports: [{ name: 'http', port: 80, nodePort: 30028 }, { name: 'dns', port: 53, protocol: 'UDP' }] });
+      await create('table', {
+        type: 'NodePort',
+        selector: { tier: 'web', app: 'shop' },
+        ports: [
+          { name: 'http', port: 80, nodePort: 30028 },
+          { name: 'dns', port: 53, protocol: 'UDP' },
+        ],
+      });
       const r = await c.request('GET', `${SVCS}/table`, { headers: { Accept: TABLE } });
       assert.equal(r.status, 200, r.text);
       assert.deepEqual(
         r.body.columnDefinitions.map((d: { name: string; priority: number }) => [d.name, d.priority]),
-        [['Name', 0], ['Type', 0], ['Cluster-IP', 0], ['External-IP', 0], ['Port(s)', 0], ['Age', 0], ['Selector', 1]],
+        [
+          ['Name', 0],
+          ['Type', 0],
+          ['Cluster-IP', 0],
+          ['External-IP', 0],
+          ['Port(s)', 0],
+          ['Age', 0],
+          ['Selector', 1],
+        ],
       );
       const cells = r.body.rows[0].cells;
       const ip = (await c.get(`${SVCS}/table`)).body.spec.clusterIP;
@@ -397,9 +612,15 @@ describe('Services', () => {
     it('selects by spec.type and spec.clusterIP', async () => {
       const r = await c.get(`${SVCS}?fieldSelector=spec.type%3DExternalName`);
       assert.equal(r.status, 200, r.text);
-      assert.deepEqual(r.body.items.map((i: { metadata: { name: string } }) => i.metadata.name), ['ext']);
+      assert.deepEqual(
+        r.body.items.map((i: { metadata: { name: string } }) => i.metadata.name),
+        ['ext'],
+      );
       const byIP = await c.get(`/api/v1/services?fieldSelector=spec.clusterIP%3D10.0.0.1`);
-      assert.deepEqual(byIP.body.items.map((i: { metadata: { name: string } }) => i.metadata.name), ['orch']);
+      assert.deepEqual(
+        byIP.body.items.map((i: { metadata: { name: string } }) => i.metadata.name),
+        ['orch'],
+      );
     });
   });
 });
@@ -437,14 +658,28 @@ describe('Services on a dual-stack cluster', () => {
     assert.deepEqual(require.spec.ipFamilies, ['IPv4', 'IPv6']);
     assert.equal(require.spec.clusterIP, require.spec.clusterIPs[0]);
     assert.match(require.spec.clusterIP, /^10\.10\.0\./);
-    const given = await post('given', { ipFamilyPolicy: 'RequireDualStack', clusterIP: '10.10.0.9', clusterIPs: ['10.10.0.9', 'fd00:10::99'], ports: [{ port: 80 }] });
+    const given = await post('given', {
+      ipFamilyPolicy: 'RequireDualStack',
+      clusterIP: '10.10.0.9',
+      clusterIPs: ['10.10.0.9', 'fd00:10::99'],
+      ports: [{ port: 80 }],
+    });
     assert.deepEqual(given.spec.ipFamilies, ['IPv4', 'IPv6']);
-    const out = await c.post(SVCS, service('out', { ipFamilyPolicy: 'RequireDualStack', clusterIP: '10.10.0.8', clusterIPs: ['10.10.0.8', 'fd00:11::1'], ports: [{ port: 80 }] }));
+    const out = await c.post(
+      SVCS,
+      service('out', {
+        ipFamilyPolicy: 'RequireDualStack',
+        clusterIP: '10.10.0.8',
+        clusterIPs: ['10.10.0.8', 'fd00:11::1'],
+        ports: [{ port: 80 }],
+      }),
+    );
     assert.equal(out.status, 422, out.text);
     assert.deepEqual(out.body.details.causes, [
       {
         reason: 'FieldValueInvalid',
-        message: 'Invalid value: ["10.10.0.8","fd00:11::1"]: failed to allocate IP fd00:11::1: provided IP is not in the valid range. The range of valid IPs is fd00:10::/112',
+        message:
+          'Invalid value: ["10.10.0.8","fd00:11::1"]: failed to allocate IP fd00:11::1: provided IP is not in the valid range. The range of valid IPs is fd00:10::/112',
         field: 'spec.clusterIPs',
       },
     ]);
@@ -460,7 +695,10 @@ describe('Services on a dual-stack cluster', () => {
     const secondary = grown.spec.clusterIPs[1];
     const refused = await c.patch(`${SVCS}/grow`, { spec: { clusterIPs: [grown.spec.clusterIPs[0]] } }, 'application/merge-patch+json');
     assert.equal(refused.status, 422, refused.text);
-    assert.deepEqual(refused.body.details.causes.map((x: Cause) => x.field), ['spec.ipFamilyPolicy']);
+    assert.deepEqual(
+      refused.body.details.causes.map((x: Cause) => x.field),
+      ['spec.ipFamilyPolicy'],
+    );
     const shrunk = (await c.patch(`${SVCS}/grow`, { spec: { ipFamilyPolicy: 'SingleStack' } }, 'application/merge-patch+json')).body;
     assert.deepEqual([shrunk.spec.clusterIPs, shrunk.spec.ipFamilies], [[grown.spec.clusterIPs[0]], ['IPv6']]);
     await post('takes-secondary', { ipFamilies: ['IPv4'], clusterIP: secondary, clusterIPs: [secondary], ports: [{ port: 80 }] });
@@ -470,7 +708,10 @@ describe('Services on a dual-stack cluster', () => {
     const np = await post('np', { type: 'NodePort', ports: [{ port: 80 }] });
     assert.ok(np.spec.ports[0].nodePort >= 30021 && np.spec.ports[0].nodePort <= 31099);
     const r = await c.post(SVCS, service('np-out', { type: 'NodePort', ports: [{ port: 80, nodePort: 30000 }] }));
-    assert.equal(r.body.details.causes[0].message, 'Invalid value: 30000: provided port is not in the valid range. The range of valid ports is 30021-31099');
+    assert.equal(
+      r.body.details.causes[0].message,
+      'Invalid value: 30000: provided port is not in the valid range. The range of valid ports is 30021-31099',
+    );
   });
 });
 
@@ -480,19 +721,28 @@ describe('Services after the ranges change on restart', () => {
     const dataDir = first.dataDir;
     try {
       assert.equal((await first.client.post('/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
-      const r = await first.client.post(SVCS, service('kept', { type: 'NodePort', clusterIP: '10.0.0.10', ports: [{ port: 80, nodePort: 30410 }] }));
+      const r = await first.client.post(
+        SVCS,
+        service('kept', { type: 'NodePort', clusterIP: '10.0.0.10', ports: [{ port: 80, nodePort: 30410 }] }),
+      );
       assert.equal(r.status, 201, r.text);
     } finally {
       await first.server.close();
       first.client.close();
       first.anonymous.close();
     }
-    const second = await startTestServer({ dataDir, args: ['--service-cluster-ip-range=10.0.0.0/23', '--service-node-port-range=30400-30599'] });
+    const second = await startTestServer({
+      dataDir,
+      args: ['--service-cluster-ip-range=10.0.0.0/23', '--service-node-port-range=30400-30599'],
+    });
     try {
       const c = second.client;
       const ip = await c.post(SVCS, service('same-ip', { clusterIP: '10.0.0.10', ports: [{ port: 80 }] }));
       assert.equal(ip.status, 422, ip.text);
-      assert.equal(ip.body.details.causes[0].message, 'Invalid value: ["10.0.0.10"]: failed to allocate IP 10.0.0.10: provided IP is already allocated');
+      assert.equal(
+        ip.body.details.causes[0].message,
+        'Invalid value: ["10.0.0.10"]: failed to allocate IP 10.0.0.10: provided IP is already allocated',
+      );
       const port = await c.post(SVCS, service('same-port', { type: 'NodePort', ports: [{ port: 80, nodePort: 30410 }] }));
       assert.equal(port.body.details.causes[0].message, 'Invalid value: 30410: provided port is already allocated');
       const fresh = await c.post(SVCS, service('fresh', { type: 'NodePort', clusterIP: '10.0.1.50', ports: [{ port: 80 }] }));
@@ -511,10 +761,21 @@ describe('Services under the k8s.io domain', () => {
       const r = await s.client.get('/api/v1/namespaces/default/services/kubernetes');
       assert.equal(r.status, 200, r.text);
       assert.deepEqual([r.body.spec.clusterIP, r.body.metadata.labels.provider], ['10.0.0.1', 'kubernetes']);
-      const bad = await s.client.post('/api/v1/namespaces/default/services', service('lb', { ports: [{ port: 80 }] }, { annotations: { 'service.beta.kubernetes.io/load-balancer-source-ranges': '10.0.0.0/8' } }));
+      const bad = await s.client.post(
+        '/api/v1/namespaces/default/services',
+        service(
+          'lb',
+          { ports: [{ port: 80 }] },
+          { annotations: { 'service.beta.kubernetes.io/load-balancer-source-ranges': '10.0.0.0/8' } },
+        ),
+      );
       assert.equal(bad.status, 422, bad.text);
       assert.deepEqual(bad.body.details.causes, [
-        { reason: 'FieldValueForbidden', message: "Forbidden: may only be used when `type` is 'LoadBalancer'", field: 'metadata.annotations[service.beta.kubernetes.io/load-balancer-source-ranges]' },
+        {
+          reason: 'FieldValueForbidden',
+          message: "Forbidden: may only be used when `type` is 'LoadBalancer'",
+          field: 'metadata.annotations[service.beta.kubernetes.io/load-balancer-source-ranges]',
+        },
       ]);
     } finally {
       await s.stop();
@@ -535,11 +796,29 @@ describe('Services when a range is full', () => {
       assert.equal(full.body.reason, 'InternalError');
       assert.equal(full.body.message, 'Internal error occurred: failed to allocate a serviceIP: range is full');
       assert.equal((await c.delete('/api/v1/namespaces/default/services/s0')).status, 200);
-      const ports = await post('np', { type: 'NodePort', ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81 }, { name: 'c', port: 82 }] });
+      const ports = await post('np', {
+        type: 'NodePort',
+        ports: [
+          { name: 'a', port: 80 },
+          { name: 'b', port: 81 },
+          { name: 'c', port: 82 },
+        ],
+      });
       assert.equal(ports.status, 500, ports.text);
       assert.equal(ports.body.message, 'Internal error occurred: failed to allocate a nodePort: range is full');
       // The address the refused Service had taken was given back.
-      assert.equal((await post('np', { type: 'NodePort', ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81 }] })).status, 201);
+      assert.equal(
+        (
+          await post('np', {
+            type: 'NodePort',
+            ports: [
+              { name: 'a', port: 80 },
+              { name: 'b', port: 81 },
+            ],
+          })
+        ).status,
+        201,
+      );
     } finally {
       await s.stop();
     }

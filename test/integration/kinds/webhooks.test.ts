@@ -78,8 +78,26 @@ describe('admissionregistration.orch.io/v1 webhook configurations', () => {
     assert.equal(r.status, 201, r.text);
     const w = r.body.webhooks[0];
     assert.deepEqual(
-      [w.reinvocationPolicy, w.failurePolicy, w.matchPolicy, w.timeoutSeconds, w.sideEffects, w.namespaceSelector, w.objectSelector, w.clientConfig],
-      ['Never', 'Ignore', 'Exact', 5, 'NoneOnDryRun', { matchLabels: { inject: 'true' } }, {}, { url: 'https://inject.example.com:8443/mutate' }],
+      [
+        w.reinvocationPolicy,
+        w.failurePolicy,
+        w.matchPolicy,
+        w.timeoutSeconds,
+        w.sideEffects,
+        w.namespaceSelector,
+        w.objectSelector,
+        w.clientConfig,
+      ],
+      [
+        'Never',
+        'Ignore',
+        'Exact',
+        5,
+        'NoneOnDryRun',
+        { matchLabels: { inject: 'true' } },
+        {},
+        { url: 'https://inject.example.com:8443/mutate' },
+      ],
     );
   });
 
@@ -103,27 +121,67 @@ describe('admissionregistration.orch.io/v1 webhook configurations', () => {
     assert.equal(r.body.details.group, 'admissionregistration.orch.io');
     assert.equal(r.body.details.kind, 'ValidatingWebhookConfiguration');
     assert.deepEqual(r.body.details.causes, [
-      { reason: 'FieldValueInvalid', message: 'Invalid value: "short": should be a domain with at least three segments separated by dots', field: 'webhooks[0].name' },
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: "short": should be a domain with at least three segments separated by dots',
+        field: 'webhooks[0].name',
+      },
       {
         reason: 'FieldValueNotSupported',
         message: 'Unsupported value: "PATCH": supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"',
         field: 'webhooks[0].rules[0].operations[0]',
       },
       { reason: 'FieldValueRequired', message: 'Required value', field: 'webhooks[0].rules[0].apiGroups' },
-      { reason: 'FieldValueInvalid', message: `Invalid value: ["*/*","pods"]: if '*/*' is present, must not specify other resources`, field: 'webhooks[0].rules[0].resources' },
-      { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Global": supported values: "*", "Cluster", "Namespaced"', field: 'webhooks[0].rules[0].scope' },
-      { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Unknown": supported values: "None", "NoneOnDryRun"', field: 'webhooks[0].sideEffects' },
-      { reason: 'FieldValueInvalid', message: 'Invalid value: 0: the timeout value must be between 1 and 30 seconds', field: 'webhooks[0].timeoutSeconds' },
-      { reason: 'FieldValueRequired', message: 'Required value: exactly one of url or service is required', field: 'webhooks[0].clientConfig' },
-      { reason: 'FieldValueInvalid', message: 'Invalid value: ["v2"]: must include at least one of v1, v1beta1', field: 'webhooks[0].admissionReviewVersions' },
+      {
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ["*/*","pods"]: if '*/*' is present, must not specify other resources`,
+        field: 'webhooks[0].rules[0].resources',
+      },
+      {
+        reason: 'FieldValueNotSupported',
+        message: 'Unsupported value: "Global": supported values: "*", "Cluster", "Namespaced"',
+        field: 'webhooks[0].rules[0].scope',
+      },
+      {
+        reason: 'FieldValueNotSupported',
+        message: 'Unsupported value: "Unknown": supported values: "None", "NoneOnDryRun"',
+        field: 'webhooks[0].sideEffects',
+      },
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: 0: the timeout value must be between 1 and 30 seconds',
+        field: 'webhooks[0].timeoutSeconds',
+      },
+      {
+        reason: 'FieldValueRequired',
+        message: 'Required value: exactly one of url or service is required',
+        field: 'webhooks[0].clientConfig',
+      },
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: ["v2"]: must include at least one of v1, v1beta1',
+        field: 'webhooks[0].admissionReviewVersions',
+      },
       {
         reason: 'FieldValueInvalid',
         message: `Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path]`,
         field: 'webhooks[1].clientConfig.url',
       },
-      { reason: 'FieldValueInvalid', message: 'Invalid value: "user": user information is not permitted in the URL', field: 'webhooks[1].clientConfig.url' },
-      { reason: 'FieldValueInvalid', message: 'Invalid value: "f": fragments are not permitted in the URL', field: 'webhooks[1].clientConfig.url' },
-      { reason: 'FieldValueInvalid', message: 'Invalid value: "x": query parameters are not permitted in the URL', field: 'webhooks[1].clientConfig.url' },
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: "user": user information is not permitted in the URL',
+        field: 'webhooks[1].clientConfig.url',
+      },
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: "f": fragments are not permitted in the URL',
+        field: 'webhooks[1].clientConfig.url',
+      },
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: "x": query parameters are not permitted in the URL',
+        field: 'webhooks[1].clientConfig.url',
+      },
       {
         reason: 'FieldValueInvalid',
         message: 'Invalid value: 70000: port is not valid: must be between 1 and 65535, inclusive',
@@ -131,7 +189,11 @@ describe('admissionregistration.orch.io/v1 webhook configurations', () => {
       },
       { reason: 'FieldValueInvalid', message: `Invalid value: "x": must start with a '/'`, field: 'webhooks[2].clientConfig.service.path' },
       // Kubernetes drops the first character as the missing '/', leaving an empty first segment.
-      { reason: 'FieldValueInvalid', message: 'Invalid value: "x": segment[0] may not be empty', field: 'webhooks[2].clientConfig.service.path' },
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: "x": segment[0] may not be empty',
+        field: 'webhooks[2].clientConfig.service.path',
+      },
       { reason: 'FieldValueDuplicate', message: 'Duplicate value: "dup.example.com"', field: 'webhooks[2].name' },
     ]);
   });
@@ -142,7 +204,11 @@ describe('admissionregistration.orch.io/v1 webhook configurations', () => {
     assert.equal(r.status, 422, r.text);
     assert.deepEqual(r.body.details.causes, [
       { reason: 'FieldValueRequired', message: 'Required value: must specify one of None, NoneOnDryRun', field: 'webhooks[0].sideEffects' },
-      { reason: 'FieldValueRequired', message: 'Required value: must specify one of v1, v1beta1', field: 'webhooks[0].admissionReviewVersions' },
+      {
+        reason: 'FieldValueRequired',
+        message: 'Required value: must specify one of v1, v1beta1',
+        field: 'webhooks[0].admissionReviewVersions',
+      },
     ]);
   });
 
@@ -158,13 +224,27 @@ describe('admissionregistration.orch.io/v1 webhook configurations', () => {
     const bad = await c.put(`${VALIDATING}/policy`, { ...updated.body, webhooks: [{ ...updated.body.webhooks[0], matchPolicy: 'Fuzzy' }] });
     assert.equal(bad.status, 422);
     assert.deepEqual(bad.body.details.causes, [
-      { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Fuzzy": supported values: "Equivalent", "Exact"', field: 'webhooks[0].matchPolicy' },
+      {
+        reason: 'FieldValueNotSupported',
+        message: 'Unsupported value: "Fuzzy": supported values: "Equivalent", "Exact"',
+        field: 'webhooks[0].matchPolicy',
+      },
     ]);
   });
 
   it('print WEBHOOKS and AGE', async () => {
     const r = await c.request('GET', MUTATING, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.orch.io' } });
-    assert.deepEqual(r.body.columnDefinitions.map((d: any) => [d.name, d.type]), [['Name', 'string'], ['Webhooks', 'integer'], ['Age', 'string']]);
-    assert.deepEqual(r.body.rows.map((row: any) => row.cells.slice(0, 2)), [['inject', 1]]);
+    assert.deepEqual(
+      r.body.columnDefinitions.map((d: any) => [d.name, d.type]),
+      [
+        ['Name', 'string'],
+        ['Webhooks', 'integer'],
+        ['Age', 'string'],
+      ],
+    );
+    assert.deepEqual(
+      r.body.rows.map((row: any) => row.cells.slice(0, 2)),
+      [['inject', 1]],
+    );
   });
 });

@@ -23,7 +23,11 @@ const podTemplate = (labels: Record<string, string> = { app: 'web' }, restartPol
   metadata: { labels },
   spec: { containers: [container], ...(restartPolicy ? { restartPolicy } : {}) },
 });
-const workload = (extra: Record<string, unknown> = {}) => ({ selector: { matchLabels: { app: 'web' } }, template: podTemplate(), ...extra });
+const workload = (extra: Record<string, unknown> = {}) => ({
+  selector: { matchLabels: { app: 'web' } },
+  template: podTemplate(),
+  ...extra,
+});
 
 /** The causes of a 422, as [field, message] pairs. */
 function causes(body: any): [string, string][] {
@@ -42,23 +46,33 @@ describe('workload kinds', () => {
 
   it('serves the kinds with their short names, categories and status subresources', async () => {
     const core = (await c.get('/api/v1')).body.resources;
-    assert.deepEqual(core.find((r: any) => r.name === 'pods'), {
-      name: 'pods',
-      singularName: 'pod',
-      namespaced: true,
-      kind: 'Pod',
-      verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
-      shortNames: ['po'],
-      categories: ['all'],
-    });
+    assert.deepEqual(
+      core.find((r: any) => r.name === 'pods'),
+      {
+        name: 'pods',
+        singularName: 'pod',
+        namespaced: true,
+        kind: 'Pod',
+        verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+        shortNames: ['po'],
+        categories: ['all'],
+      },
+    );
     assert.ok(core.find((r: any) => r.name === 'pods/status'));
     const apps = (await c.get('/apis/apps/v1')).body.resources;
-    const short = (list: any[], name: string) => [list.find((r) => r.name === name)?.shortNames, list.find((r) => r.name === name)?.categories];
+    const short = (list: any[], name: string) => [
+      list.find((r) => r.name === name)?.shortNames,
+      list.find((r) => r.name === name)?.categories,
+    ];
     assert.deepEqual(short(apps, 'deployments'), [['deploy'], ['all']]);
     assert.deepEqual(short(apps, 'replicasets'), [['rs'], ['all']]);
     assert.deepEqual(short(apps, 'statefulsets'), [['sts'], ['all']]);
     assert.deepEqual(short(apps, 'daemonsets'), [['ds'], ['all']]);
-    for (const name of ['deployments', 'replicasets', 'statefulsets', 'daemonsets']) assert.ok(apps.find((r: any) => r.name === `${name}/status`), name);
+    for (const name of ['deployments', 'replicasets', 'statefulsets', 'daemonsets'])
+      assert.ok(
+        apps.find((r: any) => r.name === `${name}/status`),
+        name,
+      );
     const batch = (await c.get('/apis/batch/v1')).body.resources;
     assert.deepEqual(short(batch, 'jobs'), [undefined, ['all']]);
     assert.deepEqual(short(batch, 'cronjobs'), [['cj'], ['all']]);
@@ -68,7 +82,10 @@ describe('workload kinds', () => {
 
   describe('Pod', () => {
     it('stores the defaults of a minimal pod', async () => {
-      const r = await c.post(`${CORE}/pods`, { metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'nginx', ports: [{ containerPort: 80 }] }] } });
+      const r = await c.post(`${CORE}/pods`, {
+        metadata: { name: 'web' },
+        spec: { containers: [{ name: 'app', image: 'nginx', ports: [{ containerPort: 80 }] }] },
+      });
       assert.equal(r.status, 201, r.text);
       const got = (await c.get(`${CORE}/pods/web`)).body;
       assert.deepEqual(got.spec, {
@@ -100,7 +117,12 @@ describe('workload kinds', () => {
           restartPolicy: 'Sometimes',
           activeDeadlineSeconds: 0,
           containers: [
-            { name: 'app', ports: [{ containerPort: 70000 }], volumeMounts: [{ name: 'nope', mountPath: '/x' }], resources: { requests: { cpu: '2' }, limits: { cpu: '1' } } },
+            {
+              name: 'app',
+              ports: [{ containerPort: 70000 }],
+              volumeMounts: [{ name: 'nope', mountPath: '/x' }],
+              resources: { requests: { cpu: '2' }, limits: { cpu: '1' } },
+            },
             { name: 'app', image: 'x' },
           ],
         },
@@ -111,12 +133,28 @@ describe('workload kinds', () => {
       assert.deepEqual(r.body.details.kind, 'Pod');
       assert.deepEqual(r.body.details.causes, [
         { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers[0].image' },
-        { reason: 'FieldValueInvalid', message: 'Invalid value: 70000: must be between 1 and 65535, inclusive', field: 'spec.containers[0].ports[0].containerPort' },
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: 70000: must be between 1 and 65535, inclusive',
+          field: 'spec.containers[0].ports[0].containerPort',
+        },
         { reason: 'FieldValueNotFound', message: 'Not found: "nope"', field: 'spec.containers[0].volumeMounts[0].name' },
-        { reason: 'FieldValueInvalid', message: 'Invalid value: "2": must be less than or equal to cpu limit of 1', field: 'spec.containers[0].resources.requests' },
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: "2": must be less than or equal to cpu limit of 1',
+          field: 'spec.containers[0].resources.requests',
+        },
         { reason: 'FieldValueDuplicate', message: 'Duplicate value: "app"', field: 'spec.containers[1].name' },
-        { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"', field: 'spec.restartPolicy' },
-        { reason: 'FieldValueInvalid', message: 'Invalid value: 0: must be between 1 and 2147483647, inclusive', field: 'spec.activeDeadlineSeconds' },
+        {
+          reason: 'FieldValueNotSupported',
+          message: 'Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"',
+          field: 'spec.restartPolicy',
+        },
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: 0: must be between 1 and 2147483647, inclusive',
+          field: 'spec.activeDeadlineSeconds',
+        },
       ]);
       assert.match(r.body.message, /^Pod "bad" is invalid: \[spec\.containers\[0\]\.image: Required value, /);
     });
@@ -144,16 +182,28 @@ describe('workload kinds', () => {
     });
 
     it('answers 400 for a malformed quantity', async () => {
-      const r = await c.post(`${CORE}/pods`, { metadata: { name: 'q' }, spec: { containers: [{ ...container, resources: { limits: { memory: '1 gig' } } }] } });
+      const r = await c.post(`${CORE}/pods`, {
+        metadata: { name: 'q' },
+        spec: { containers: [{ ...container, resources: { limits: { memory: '1 gig' } } }] },
+      });
       assert.equal(r.status, 400);
-      assert.equal(r.body.message, `Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);
+      assert.equal(
+        r.body.message,
+        `Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
+      );
     });
 
     it('accepts JSON numbers for quantities, as Kubernetes decodes them', async () => {
-      const r = await c.post(`${CORE}/pods`, { metadata: { name: 'numeric' }, spec: { containers: [{ ...container, resources: { limits: { cpu: 2, memory: 1073741824 }, requests: { cpu: 0.5 } } }] } });
+      const r = await c.post(`${CORE}/pods`, {
+        metadata: { name: 'numeric' },
+        spec: { containers: [{ ...container, resources: { limits: { cpu: 2, memory: 1073741824 }, requests: { cpu: 0.5 } } }] },
+      });
       assert.equal(r.status, 201, r.text);
       // Requests default to the limits they do not set, as in Kubernetes.
-      assert.deepEqual(r.body.spec.containers[0].resources, { limits: { cpu: '2', memory: '1073741824' }, requests: { cpu: '500m', memory: '1073741824' } });
+      assert.deepEqual(r.body.spec.containers[0].resources, {
+        limits: { cpu: '2', memory: '1073741824' },
+        requests: { cpu: '500m', memory: '1073741824' },
+      });
     });
 
     it('lets updates change images only (and a few more fields)', async () => {
@@ -176,11 +226,17 @@ describe('workload kinds', () => {
 
     it('takes status through /status, keeping the QoS class', async () => {
       const current = (await c.get(`${CORE}/pods/web`)).body;
-      const r = await c.put(`${CORE}/pods/web/status`, { ...current, status: { phase: 'Running', podIPs: [{ ip: '10.1.0.7' }], podIP: '10.1.0.7' } });
+      const r = await c.put(`${CORE}/pods/web/status`, {
+        ...current,
+        status: { phase: 'Running', podIPs: [{ ip: '10.1.0.7' }], podIP: '10.1.0.7' },
+      });
       assert.equal(r.status, 200, r.text);
       assert.deepEqual(r.body.status, { phase: 'Running', podIPs: [{ ip: '10.1.0.7' }], podIP: '10.1.0.7', qosClass: 'BestEffort' });
       const byPhase = await c.get(`${CORE}/pods?fieldSelector=status.phase%3DRunning,spec.nodeName%3D`);
-      assert.deepEqual(byPhase.body.items.map((p: any) => p.metadata.name), ['web']);
+      assert.deepEqual(
+        byPhase.body.items.map((p: any) => p.metadata.name),
+        ['web'],
+      );
     });
 
     it('prints the pod table kubectl shows', async () => {
@@ -188,7 +244,17 @@ describe('workload kinds', () => {
       assert.equal(r.status, 200, r.text);
       assert.deepEqual(
         r.body.columnDefinitions.map((d: any) => [d.name, d.priority]),
-        [['Name', 0], ['Ready', 0], ['Status', 0], ['Restarts', 0], ['Age', 0], ['IP', 1], ['Node', 1], ['Nominated Node', 1], ['Readiness Gates', 1]],
+        [
+          ['Name', 0],
+          ['Ready', 0],
+          ['Status', 0],
+          ['Restarts', 0],
+          ['Age', 0],
+          ['IP', 1],
+          ['Node', 1],
+          ['Nominated Node', 1],
+          ['Readiness Gates', 1],
+        ],
       );
       const [name, ready, phase, restarts, , ip, node] = r.body.rows[0].cells;
       assert.deepEqual([name, ready, phase, restarts, ip, node], ['web', '0/1', 'Running', '0', '10.1.0.7', '<none>']);
@@ -217,17 +283,28 @@ describe('workload kinds', () => {
       assert.equal(scaled.body.metadata.generation, 2);
       const labeled = await c.patch(`${APPS}/deployments/web`, { metadata: { labels: { team: 'a' } } }, MERGE);
       assert.equal(labeled.body.metadata.generation, 2);
-      const moved = await c.patch(`${APPS}/deployments/web`, { spec: { selector: { matchLabels: { app: 'web', v: '2' } }, template: { metadata: { labels: { app: 'web', v: '2' } } } } }, MERGE);
+      const moved = await c.patch(
+        `${APPS}/deployments/web`,
+        { spec: { selector: { matchLabels: { app: 'web', v: '2' } }, template: { metadata: { labels: { app: 'web', v: '2' } } } } },
+        MERGE,
+      );
       assert.equal(moved.status, 422);
       assert.deepEqual(moved.body.details.causes, [
-        { reason: 'FieldValueInvalid', message: 'Invalid value: {"matchLabels":{"app":"web","v":"2"}}: field is immutable', field: 'spec.selector' },
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: {"matchLabels":{"app":"web","v":"2"}}: field is immutable',
+          field: 'spec.selector',
+        },
       ]);
     });
 
     it('refuses a selector that does not match the template, and invalid strategies', async () => {
       const r = await c.post(`${APPS}/deployments`, {
         metadata: { name: 'bad' },
-        spec: workload({ selector: { matchLabels: { app: 'db' } }, strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } } }),
+        spec: workload({
+          selector: { matchLabels: { app: 'db' } },
+          strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } },
+        }),
       });
       assert.equal(r.status, 422, r.text);
       assert.deepEqual(causes(r.body), [
@@ -245,7 +322,10 @@ describe('workload kinds', () => {
         ['Name', 'Ready', 'Up-to-date', 'Available', 'Age', 'Containers', 'Images', 'Selector'],
       );
       const cells = r.body.rows[0].cells;
-      assert.deepEqual([cells[0], cells[1], cells[2], cells[3], cells[5], cells[6], cells[7]], ['web', '0/3', 0, 0, 'app', 'nginx:1.25', 'app=web']);
+      assert.deepEqual(
+        [cells[0], cells[1], cells[2], cells[3], cells[5], cells[6], cells[7]],
+        ['web', '0/3', 0, 0, 'app', 'nginx:1.25', 'app=web'],
+      );
     });
 
     it('stores a ReplicaSet and checks its status counters', async () => {
@@ -261,7 +341,12 @@ describe('workload kinds', () => {
     });
 
     it('stores a StatefulSet with its defaults and forbids other spec changes', async () => {
-      const spec = workload({ serviceName: 'web', volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }] });
+      const spec = workload({
+        serviceName: 'web',
+        volumeClaimTemplates: [
+          { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+        ],
+      });
       (spec.template.spec.containers[0] as any) = { ...container, volumeMounts: [{ name: 'data', mountPath: '/data' }] };
       const r = await c.post(`${APPS}/statefulsets`, { metadata: { name: 'db' }, spec });
       assert.equal(r.status, 201, r.text);
@@ -273,7 +358,10 @@ describe('workload kinds', () => {
       const renamed = await c.patch(`${APPS}/statefulsets/db`, { spec: { serviceName: 'other' } }, MERGE);
       assert.equal(renamed.status, 422);
       assert.deepEqual(causes(renamed.body), [
-        ['spec', "Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"],
+        [
+          'spec',
+          "Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+        ],
       ]);
       const dotted = await c.post(`${APPS}/statefulsets`, { metadata: { name: 'a.b' }, spec: workload({ podManagementPolicy: 'Random' }) });
       assert.deepEqual(causes(dotted.body), [
@@ -287,12 +375,21 @@ describe('workload kinds', () => {
       assert.equal(r.status, 201, r.text);
       assert.deepEqual(r.body.spec.updateStrategy, { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } });
       assert.equal(r.body.metadata.annotations['deprecated.daemonset.template.generation'], '1');
-      const bumped = await c.patch(`${APPS}/daemonsets/agent`, { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.26' }] } } } }, MERGE);
+      const bumped = await c.patch(
+        `${APPS}/daemonsets/agent`,
+        { spec: { template: { spec: { containers: [{ name: 'app', image: 'nginx:1.26' }] } } } },
+        MERGE,
+      );
       assert.equal(bumped.status, 200, bumped.text);
       assert.equal(bumped.body.metadata.annotations['deprecated.daemonset.template.generation'], '2');
       assert.equal(bumped.body.metadata.generation, 2);
-      const bad = await c.post(`${APPS}/daemonsets`, { metadata: { name: 'bad' }, spec: workload({ updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } } }) });
-      assert.deepEqual(causes(bad.body), [['spec.updateStrategy.rollingUpdate.maxUnavailable', 'Required value: cannot be 0 when maxSurge is 0']]);
+      const bad = await c.post(`${APPS}/daemonsets`, {
+        metadata: { name: 'bad' },
+        spec: workload({ updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } } }),
+      });
+      assert.deepEqual(causes(bad.body), [
+        ['spec.updateStrategy.rollingUpdate.maxUnavailable', 'Required value: cannot be 0 when maxSurge is 0'],
+      ]);
     });
   });
 
@@ -308,7 +405,13 @@ describe('workload kinds', () => {
       assert.equal(r.body.spec.suspend, false);
       assert.deepEqual(r.body.metadata.labels, { app: 'pi' });
       assert.deepEqual(r.body.spec.selector, { matchLabels: { 'batch.orch.io/controller-uid': uid } });
-      assert.deepEqual(r.body.spec.template.metadata.labels, { app: 'pi', 'job-name': 'pi', 'batch.orch.io/job-name': 'pi', 'controller-uid': uid, 'batch.orch.io/controller-uid': uid });
+      assert.deepEqual(r.body.spec.template.metadata.labels, {
+        app: 'pi',
+        'job-name': 'pi',
+        'batch.orch.io/job-name': 'pi',
+        'controller-uid': uid,
+        'batch.orch.io/controller-uid': uid,
+      });
       const mine = await c.get(`${BATCH}/jobs?labelSelector=app%3Dpi`);
       assert.equal(mine.body.items.length, 1);
     });
@@ -332,28 +435,44 @@ describe('workload kinds', () => {
       assert.equal(r.body.spec.successfulJobsHistoryLimit, 3);
       assert.equal(r.body.spec.failedJobsHistoryLimit, 1);
       assert.equal(r.body.metadata.generation, 1);
-      const bad = await c.post(`${BATCH}/cronjobs`, { metadata: { name: 'bad' }, spec: { ...spec, schedule: '0 0 31 2 8', timeZone: 'Atlantis/Capital' } });
+      const bad = await c.post(`${BATCH}/cronjobs`, {
+        metadata: { name: 'bad' },
+        spec: { ...spec, schedule: '0 0 31 2 8', timeZone: 'Atlantis/Capital' },
+      });
       assert.equal(bad.status, 422);
       assert.deepEqual(causes(bad.body), [
         ['spec.schedule', 'Invalid value: "0 0 31 2 8": end of range (8) above maximum (6): 8'],
         ['spec.timeZone', 'Invalid value: "Atlantis/Capital": unknown time zone Atlantis/Capital'],
       ]);
       const table = await c.request('GET', `${BATCH}/cronjobs/tick`, { headers: { Accept: TABLE } });
-      assert.deepEqual(table.body.columnDefinitions.map((d: any) => d.name), ['Name', 'Schedule', 'Suspend', 'Active', 'Last Schedule', 'Age', 'Containers', 'Images', 'Selector']);
+      assert.deepEqual(
+        table.body.columnDefinitions.map((d: any) => d.name),
+        ['Name', 'Schedule', 'Suspend', 'Active', 'Last Schedule', 'Age', 'Containers', 'Images', 'Selector'],
+      );
       assert.deepEqual(table.body.rows[0].cells.slice(0, 5), ['tick', '*/5 * * * *', 'False', 0, '<none>']);
     });
   });
 
   describe('policy/v1', () => {
     it('stores a PodDisruptionBudget as given and refuses both bounds', async () => {
-      const r = await c.post(`${POLICY}/poddisruptionbudgets`, { metadata: { name: 'web' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } } });
+      const r = await c.post(`${POLICY}/poddisruptionbudgets`, {
+        metadata: { name: 'web' },
+        spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } },
+      });
       assert.equal(r.status, 201, r.text);
       assert.deepEqual(r.body.spec, { minAvailable: 2, selector: { matchLabels: { app: 'web' } } });
       assert.equal(r.body.metadata.generation, 1);
-      const both = await c.post(`${POLICY}/poddisruptionbudgets`, { metadata: { name: 'both' }, spec: { minAvailable: 1, maxUnavailable: '10%' } });
+      const both = await c.post(`${POLICY}/poddisruptionbudgets`, {
+        metadata: { name: 'both' },
+        spec: { minAvailable: 1, maxUnavailable: '10%' },
+      });
       assert.equal(both.status, 422);
       assert.deepEqual(both.body.details.causes, [
-        { reason: 'FieldValueInvalid', message: 'Invalid value: {"minAvailable":1,"maxUnavailable":"10%"}: minAvailable and maxUnavailable cannot be both set', field: 'spec' },
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: {"minAvailable":1,"maxUnavailable":"10%"}: minAvailable and maxUnavailable cannot be both set',
+          field: 'spec',
+        },
       ]);
       const table = await c.request('GET', `${POLICY}/poddisruptionbudgets/web`, { headers: { Accept: TABLE } });
       assert.deepEqual(table.body.rows[0].cells.slice(0, 4), ['web', '2', 'N/A', 0]);
@@ -362,7 +481,9 @@ describe('workload kinds', () => {
 
   describe('invalid updates', () => {
     it('are refused for every kind with the exact causes', async () => {
-      const selector = { spec: { selector: { matchLabels: { app: 'web', v: '2' } }, template: { metadata: { labels: { app: 'web', v: '2' } } } } };
+      const selector = {
+        spec: { selector: { matchLabels: { app: 'web', v: '2' } }, template: { metadata: { labels: { app: 'web', v: '2' } } } },
+      };
       const rs = await c.patch(`${APPS}/replicasets/web`, selector, MERGE);
       assert.equal(rs.status, 422);
       assert.deepEqual(causes(rs.body), [['spec.selector', 'Invalid value: {"matchLabels":{"app":"web","v":"2"}}: field is immutable']]);
@@ -393,7 +514,13 @@ describe('workload kinds', () => {
       assert.deepEqual(scale.body, {
         kind: 'Scale',
         apiVersion: 'autoscaling/v1',
-        metadata: { name: 'scaled', namespace: NS, uid: d.body.metadata.uid, resourceVersion: d.body.metadata.resourceVersion, creationTimestamp: d.body.metadata.creationTimestamp },
+        metadata: {
+          name: 'scaled',
+          namespace: NS,
+          uid: d.body.metadata.uid,
+          resourceVersion: d.body.metadata.resourceVersion,
+          creationTimestamp: d.body.metadata.creationTimestamp,
+        },
         spec: { replicas: 2 },
         status: { replicas: 0, selector: 'app=web' },
       });
@@ -422,7 +549,15 @@ describe('workload kinds', () => {
       const resources = (await c.get('/apis/apps/v1')).body.resources;
       assert.deepEqual(
         resources.find((r: { name: string }) => r.name === 'deployments/scale'),
-        { name: 'deployments/scale', singularName: '', namespaced: true, kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] },
+        {
+          name: 'deployments/scale',
+          singularName: '',
+          namespaced: true,
+          kind: 'Scale',
+          group: 'autoscaling',
+          version: 'v1',
+          verbs: ['get', 'patch', 'update'],
+        },
       );
       const k = newKubectl(s.kubeconfig);
       assert.match(await k.ok(['scale', '-n', NS, 'deployment/scaled', '--replicas=7']), /deployment.apps\/scaled scaled/);

@@ -96,7 +96,13 @@ describe('generic store', () => {
 
   it('sends no bookmarks unless asked', async () => {
     const events: WatchEvent[] = [];
-    const w = await watchObjects(store, ctx(), { resourceVersion: String(await storage.currentRevision()) }, { send: (e) => events.push(e), close: () => {} }, { bookmarkIntervalMs: 20 });
+    const w = await watchObjects(
+      store,
+      ctx(),
+      { resourceVersion: String(await storage.currentRevision()) },
+      { send: (e) => events.push(e), close: () => {} },
+      { bookmarkIntervalMs: 20 },
+    );
     await new Promise((r) => setTimeout(r, 100));
     w.stop();
     assert.deepEqual(events, []);

@@ -62,7 +62,13 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
       });
 
       it('answers 404 Status for unknown paths and resources', async () => {
-        for (const path of ['/api/v2', '/api/v1/widgets', '/apis/nope.orch.io/v1', '/nothing', '/api/v1/namespaces/default/configmaps/a/b/c']) {
+        for (const path of [
+          '/api/v2',
+          '/api/v1/widgets',
+          '/apis/nope.orch.io/v1',
+          '/nothing',
+          '/api/v1/namespaces/default/configmaps/a/b/c',
+        ]) {
           const r = await c.get(path);
           assert.equal(r.status, 404, path);
           assert.equal(r.body.kind, 'Status');
@@ -218,7 +224,9 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         const r2 = await c.delete(CM('crud', 'pre'), { preconditions: { resourceVersion: '1' } });
         assert.equal(r2.status, 409);
         assert.match(r2.body.message, /Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: /);
-        const ok = await c.delete(CM('crud', 'pre'), { preconditions: { uid: created.metadata.uid, resourceVersion: created.metadata.resourceVersion } });
+        const ok = await c.delete(CM('crud', 'pre'), {
+          preconditions: { uid: created.metadata.uid, resourceVersion: created.metadata.resourceVersion },
+        });
         assert.equal(ok.status, 200);
       });
 
@@ -233,7 +241,10 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         assert.equal(again.status, 200);
         assert.equal(again.body.metadata.resourceVersion, d.body.metadata.resourceVersion);
         const cur = (await c.get(CM('crud', 'fin'))).body;
-        const addFinalizer = await c.put(CM('crud', 'fin'), { ...cur, metadata: { ...cur.metadata, finalizers: ['example.com/hold', 'example.com/more'] } });
+        const addFinalizer = await c.put(CM('crud', 'fin'), {
+          ...cur,
+          metadata: { ...cur.metadata, finalizers: ['example.com/hold', 'example.com/more'] },
+        });
         assert.equal(addFinalizer.status, 422);
         const u = await c.put(CM('crud', 'fin'), { ...cur, metadata: { ...cur.metadata, finalizers: [] } });
         assert.equal(u.status, 200, u.text);
@@ -270,12 +281,20 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
 
       it('deletes a collection by label selector', async () => {
         await createNamespace(c, 'coll');
-        for (const [n, team] of [['c1', 'a'], ['c2', 'a'], ['c3', 'b']]) await c.post(CM('coll'), cm(n, {}, { team }));
+        for (const [n, team] of [
+          ['c1', 'a'],
+          ['c2', 'a'],
+          ['c3', 'b'],
+        ])
+          await c.post(CM('coll'), cm(n, {}, { team }));
         const r = await c.request('DELETE', `${CM('coll')}?labelSelector=team%3Da`);
         assert.equal(r.status, 200, r.text);
         assert.deepEqual(r.body.items.map((i: any) => i.metadata.name).sort(), ['c1', 'c2']);
         const left = await c.get(CM('coll'));
-        assert.deepEqual(left.body.items.map((i: any) => i.metadata.name), ['c3']);
+        assert.deepEqual(
+          left.body.items.map((i: any) => i.metadata.name),
+          ['c3'],
+        );
       });
     });
 
@@ -300,7 +319,9 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
       it('requires a name or generateName', async () => {
         const r = await c.post(CM('default'), { metadata: {} });
         assert.equal(r.status, 422);
-        assert.deepEqual(r.body.details.causes, [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }]);
+        assert.deepEqual(r.body.details.causes, [
+          { reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' },
+        ]);
       });
 
       it('keeps a ConfigMap key out of both data and binaryData', async () => {
@@ -315,7 +336,9 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         const cur = (await c.get(CM('default', 'frozen'))).body;
         const r = await c.put(CM('default', 'frozen'), { ...cur, data: { a: '2' } });
         assert.equal(r.status, 422);
-        assert.deepEqual(r.body.details.causes, [{ reason: 'FieldValueForbidden', message: 'Forbidden: field is immutable when `immutable` is set', field: 'data' }]);
+        assert.deepEqual(r.body.details.causes, [
+          { reason: 'FieldValueForbidden', message: 'Forbidden: field is immutable when `immutable` is set', field: 'data' },
+        ]);
         const r2 = await c.put(CM('default', 'frozen'), { ...cur, immutable: false });
         assert.equal(r2.status, 422);
         assert.equal(r2.body.details.causes[0].field, 'immutable');
@@ -368,13 +391,20 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         assert.equal(warn.status, 201);
         assert.deepEqual(warn.body.data, { a: '2' });
         assert.equal(warn.headers.warning, '299 - "duplicate field \\"metadata.name\\"", 299 - "duplicate field \\"data.a\\""');
-        const yaml = await c.request('POST', `${CM('default')}?fieldValidation=Strict`, { raw: 'metadata:\n  name: dupe2\ndata:\n  k: v\n  k: w\n', contentType: 'application/yaml' });
+        const yaml = await c.request('POST', `${CM('default')}?fieldValidation=Strict`, {
+          raw: 'metadata:\n  name: dupe2\ndata:\n  k: v\n  k: w\n',
+          contentType: 'application/yaml',
+        });
         assert.equal(yaml.status, 400);
         assert.equal(yaml.body.message, 'strict decoding error: duplicate field "data.k"');
       });
 
       it('merges Secret stringData into data and never returns it', async () => {
-        const r = await c.post('/api/v1/namespaces/default/secrets', { metadata: { name: 's1' }, stringData: { user: 'admin' }, data: { pw: 'c2VjcmV0' } });
+        const r = await c.post('/api/v1/namespaces/default/secrets', {
+          metadata: { name: 's1' },
+          stringData: { user: 'admin' },
+          data: { pw: 'c2VjcmV0' },
+        });
         assert.equal(r.status, 201, r.text);
         assert.equal(r.body.type, 'Opaque');
         assert.deepEqual(r.body.data, { pw: 'c2VjcmV0', user: Buffer.from('admin').toString('base64') });
@@ -383,16 +413,25 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         assert.equal(g.body.stringData, undefined);
         const t = await c.put('/api/v1/namespaces/default/secrets/s1', { ...g.body, type: 'Other' });
         assert.equal(t.status, 422);
-        assert.deepEqual(t.body.details.causes, [{ reason: 'FieldValueInvalid', message: 'Invalid value: "Other": field is immutable', field: 'type' }]);
+        assert.deepEqual(t.body.details.causes, [
+          { reason: 'FieldValueInvalid', message: 'Invalid value: "Other": field is immutable', field: 'type' },
+        ]);
       });
 
       it('rejects Secret data that is not base64 (400) and typed secrets missing keys (422)', async () => {
         const r = await c.post('/api/v1/namespaces/default/secrets', { metadata: { name: 's2' }, data: { a: 'not base64!' } });
         assert.equal(r.status, 400);
-        const tls = await c.post('/api/v1/namespaces/default/secrets', { metadata: { name: 's3' }, type: 'orch.io/tls', data: { 'tls.crt': 'eA==' } });
+        const tls = await c.post('/api/v1/namespaces/default/secrets', {
+          metadata: { name: 's3' },
+          type: 'orch.io/tls',
+          data: { 'tls.crt': 'eA==' },
+        });
         assert.equal(tls.status, 422);
         assert.deepEqual(tls.body.details.causes, [{ reason: 'FieldValueRequired', message: 'Required value', field: 'data[tls.key]' }]);
-        const big = await c.post('/api/v1/namespaces/default/secrets', { metadata: { name: 's4' }, data: { a: Buffer.alloc(1024 * 1024 + 1).toString('base64') } });
+        const big = await c.post('/api/v1/namespaces/default/secrets', {
+          metadata: { name: 's4' },
+          data: { a: Buffer.alloc(1024 * 1024 + 1).toString('base64') },
+        });
         assert.equal(big.status, 422);
         assert.equal(big.body.details.causes[0].reason, 'FieldValueTooLong');
       });
@@ -407,7 +446,11 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         });
         assert.equal(ev.status, 422);
         assert.deepEqual(ev.body.details.causes, [
-          { reason: 'FieldValueInvalid', message: 'Invalid value: "other": does not match event.namespace', field: 'involvedObject.namespace' },
+          {
+            reason: 'FieldValueInvalid',
+            message: 'Invalid value: "other": does not match event.namespace',
+            field: 'involvedObject.namespace',
+          },
         ]);
       });
     });
@@ -429,7 +472,10 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         assert.match(again.body.message, /The system is ensuring all content is removed from this namespace/);
         const r = await c.post(CM('doomed'), cm('y'));
         assert.equal(r.status, 403);
-        assert.equal(r.body.message, 'configmaps "y" is forbidden: unable to create new content in namespace doomed because it is being terminated');
+        assert.equal(
+          r.body.message,
+          'configmaps "y" is forbidden: unable to create new content in namespace doomed because it is being terminated',
+        );
         assert.equal(r.body.details.causes[0].reason, 'NamespaceTerminating');
         // Updates to existing content still work while terminating.
         const upd = await c.patch(CM('doomed', 'x'), { data: { b: '2' } }, 'application/merge-patch+json');
@@ -475,14 +521,25 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
       });
 
       it('applies merge patches (null deletes)', async () => {
-        const r = await c.patch(CM('default', 'patched'), { data: { a: null, c: '3' }, metadata: { labels: { tier: 'web' } } }, 'application/merge-patch+json');
+        const r = await c.patch(
+          CM('default', 'patched'),
+          { data: { a: null, c: '3' }, metadata: { labels: { tier: 'web' } } },
+          'application/merge-patch+json',
+        );
         assert.equal(r.status, 200, r.text);
         assert.deepEqual(r.body.data, { b: '2', c: '3' });
         assert.deepEqual(r.body.metadata.labels, { app: 'x', tier: 'web' });
       });
 
       it('applies JSON patches; a failed test is 422, a malformed patch 400', async () => {
-        const r = await c.patch(CM('default', 'patched'), [{ op: 'add', path: '/data/d', value: '4' }, { op: 'remove', path: '/data/b' }], 'application/json-patch+json');
+        const r = await c.patch(
+          CM('default', 'patched'),
+          [
+            { op: 'add', path: '/data/d', value: '4' },
+            { op: 'remove', path: '/data/b' },
+          ],
+          'application/json-patch+json',
+        );
         assert.equal(r.status, 200, r.text);
         assert.deepEqual(r.body.data, { c: '3', d: '4' });
         const t = await c.patch(CM('default', 'patched'), [{ op: 'test', path: '/data/c', value: 'nope' }], 'application/json-patch+json');
@@ -492,19 +549,40 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
       });
 
       it('applies strategic merge patches using the schema markers', async () => {
-        const sa = await c.post('/api/v1/namespaces/default/serviceaccounts', { metadata: { name: 'sa1' }, secrets: [{ name: 'a' }, { name: 'b' }] });
+        const sa = await c.post('/api/v1/namespaces/default/serviceaccounts', {
+          metadata: { name: 'sa1' },
+          secrets: [{ name: 'a' }, { name: 'b' }],
+        });
         assert.equal(sa.status, 201, sa.text);
-        const r = await c.patch('/api/v1/namespaces/default/serviceaccounts/sa1', { secrets: [{ name: 'c' }] }, 'application/strategic-merge-patch+json');
+        const r = await c.patch(
+          '/api/v1/namespaces/default/serviceaccounts/sa1',
+          { secrets: [{ name: 'c' }] },
+          'application/strategic-merge-patch+json',
+        );
         assert.equal(r.status, 200, r.text);
-        assert.deepEqual(r.body.secrets.map((s: any) => s.name), ['c', 'a', 'b']);
-        const del = await c.patch('/api/v1/namespaces/default/serviceaccounts/sa1', { secrets: [{ name: 'a', $patch: 'delete' }] }, 'application/strategic-merge-patch+json');
-        assert.deepEqual(del.body.secrets.map((s: any) => s.name), ['c', 'b']);
+        assert.deepEqual(
+          r.body.secrets.map((s: any) => s.name),
+          ['c', 'a', 'b'],
+        );
+        const del = await c.patch(
+          '/api/v1/namespaces/default/serviceaccounts/sa1',
+          { secrets: [{ name: 'a', $patch: 'delete' }] },
+          'application/strategic-merge-patch+json',
+        );
+        assert.deepEqual(
+          del.body.secrets.map((s: any) => s.name),
+          ['c', 'b'],
+        );
         const cmPatch = await c.patch(CM('default', 'patched'), { data: { e: '5', c: null } }, 'application/strategic-merge-patch+json');
         assert.deepEqual(cmPatch.body.data, { d: '4', e: '5' });
       });
 
       it('honours a resourceVersion in the patch as a precondition', async () => {
-        const r = await c.patch(CM('default', 'patched'), { metadata: { resourceVersion: '1' }, data: { z: '1' } }, 'application/merge-patch+json');
+        const r = await c.patch(
+          CM('default', 'patched'),
+          { metadata: { resourceVersion: '1' }, data: { z: '1' } },
+          'application/merge-patch+json',
+        );
         assert.equal(r.status, 409);
       });
 
@@ -521,7 +599,10 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
       before(async () => {
         await createNamespace(c, 'lists');
         for (let i = 0; i < 12; i++) {
-          const r = await c.post(CM('lists'), cm(`item-${String(i).padStart(2, '0')}`, {}, { parity: i % 2 ? 'odd' : 'even', n: String(i) }));
+          const r = await c.post(
+            CM('lists'),
+            cm(`item-${String(i).padStart(2, '0')}`, {}, { parity: i % 2 ? 'odd' : 'even', n: String(i) }),
+          );
           assert.equal(r.status, 201);
         }
       });
@@ -536,7 +617,8 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
       });
 
       it('filters by label selectors', async () => {
-        const names = async (sel: string) => (await c.get(`${CM('lists')}?labelSelector=${encodeURIComponent(sel)}`)).body.items.map((i: any) => i.metadata.labels.n);
+        const names = async (sel: string) =>
+          (await c.get(`${CM('lists')}?labelSelector=${encodeURIComponent(sel)}`)).body.items.map((i: any) => i.metadata.labels.n);
         assert.deepEqual(await names('parity=odd'), ['1', '3', '5', '7', '9', '11']);
         assert.deepEqual(await names('parity==even,n in (0,2,3)'), ['0', '2']);
         assert.deepEqual(await names('parity!=even,n notin (1,3,5,7,9)'), ['11']);
@@ -548,7 +630,10 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
 
       it('filters by field selectors and refuses unknown fields', async () => {
         const r = await c.get(`${CM('lists')}?fieldSelector=metadata.name%3Ditem-03`);
-        assert.deepEqual(r.body.items.map((i: any) => i.metadata.name), ['item-03']);
+        assert.deepEqual(
+          r.body.items.map((i: any) => i.metadata.name),
+          ['item-03'],
+        );
         const all = await c.get(`/api/v1/configmaps?fieldSelector=metadata.namespace%3Dlists,metadata.name!%3Ditem-03`);
         assert.equal(all.body.items.length, 11);
         const bad = await c.get(`${CM('lists')}?fieldSelector=spec.foo%3Dx`);
@@ -573,16 +658,27 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         assert.equal(third.body.metadata.continue, undefined);
         assert.equal(third.body.metadata.remainingItemCount, undefined);
         const names = [...first.body.items, ...second.body.items, ...third.body.items].map((i: any) => i.metadata.name);
-        assert.deepEqual(names, Array.from({ length: 12 }, (_, i) => `item-${String(i).padStart(2, '0')}`));
+        assert.deepEqual(
+          names,
+          Array.from({ length: 12 }, (_, i) => `item-${String(i).padStart(2, '0')}`),
+        );
         await c.delete(CM('lists', 'item-99'));
       });
 
       it('pages with selectors, filling each page', async () => {
         const p1 = await c.get(`${CM('lists')}?limit=4&labelSelector=parity%3Dodd`);
-        assert.deepEqual(p1.body.items.map((i: any) => i.metadata.labels.n), ['1', '3', '5', '7']);
+        assert.deepEqual(
+          p1.body.items.map((i: any) => i.metadata.labels.n),
+          ['1', '3', '5', '7'],
+        );
         assert.equal(p1.body.metadata.remainingItemCount, undefined);
-        const p2 = await c.get(`${CM('lists')}?limit=4&labelSelector=parity%3Dodd&continue=${encodeURIComponent(p1.body.metadata.continue)}`);
-        assert.deepEqual(p2.body.items.map((i: any) => i.metadata.labels.n), ['9', '11']);
+        const p2 = await c.get(
+          `${CM('lists')}?limit=4&labelSelector=parity%3Dodd&continue=${encodeURIComponent(p1.body.metadata.continue)}`,
+        );
+        assert.deepEqual(
+          p2.body.items.map((i: any) => i.metadata.labels.n),
+          ['9', '11'],
+        );
       });
 
       it('reads an exact past revision, and not-older-than', async () => {
@@ -593,7 +689,9 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         assert.equal(exact.status, 200, exact.text);
         assert.equal(exact.body.metadata.resourceVersion, rv);
         assert.deepEqual(exact.body.items[0].data, {});
-        const newer = await c.get(`${CM('lists')}?resourceVersion=${rv}&resourceVersionMatch=NotOlderThan&fieldSelector=metadata.name%3Ditem-00`);
+        const newer = await c.get(
+          `${CM('lists')}?resourceVersion=${rv}&resourceVersionMatch=NotOlderThan&fieldSelector=metadata.name%3Ditem-00`,
+        );
         assert.deepEqual(newer.body.items[0].data, { changed: 'yes' });
         const plain = await c.get(`${CM('lists')}?resourceVersion=${rv}&fieldSelector=metadata.name%3Ditem-00`);
         assert.deepEqual(plain.body.items[0].data, { changed: 'yes' });
@@ -735,14 +833,27 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         await c.post(CM('tables'), cm('t2', {}));
       });
 
-      it('answers a list as a Table with the kind\'s columns and metadata rows', async () => {
+      it("answers a list as a Table with the kind's columns and metadata rows", async () => {
         const r = await c.request('GET', CM('tables'), { headers: { Accept: `${TABLE},application/json` } });
         assert.equal(r.status, 200, r.text);
         assert.equal(r.body.kind, 'Table');
         assert.equal(r.body.apiVersion, 'meta.orch.io/v1');
         assert.match(r.body.metadata.resourceVersion, /^\d+$/);
-        assert.deepEqual(r.body.columnDefinitions.map((d: any) => [d.name, d.type, d.format]), [['Name', 'string', 'name'], ['Data', 'integer', ''], ['Age', 'string', '']]);
-        assert.deepEqual(r.body.rows.map((row: any) => row.cells.slice(0, 2)), [['t1', 2], ['t2', 0]]);
+        assert.deepEqual(
+          r.body.columnDefinitions.map((d: any) => [d.name, d.type, d.format]),
+          [
+            ['Name', 'string', 'name'],
+            ['Data', 'integer', ''],
+            ['Age', 'string', ''],
+          ],
+        );
+        assert.deepEqual(
+          r.body.rows.map((row: any) => row.cells.slice(0, 2)),
+          [
+            ['t1', 2],
+            ['t2', 0],
+          ],
+        );
         assert.match(r.body.rows[0].cells[2], /^\d+s$/);
         assert.equal(r.body.rows[0].object.kind, 'PartialObjectMetadata');
         assert.equal(r.body.rows[0].object.apiVersion, 'meta.orch.io/v1');
@@ -762,7 +873,10 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
 
       it('prints namespaces, secrets and events with their own columns', async () => {
         const ns = await c.request('GET', '/api/v1/namespaces/tables', { headers: { Accept: TABLE } });
-        assert.deepEqual(ns.body.columnDefinitions.map((d: any) => d.name), ['Name', 'Status', 'Age']);
+        assert.deepEqual(
+          ns.body.columnDefinitions.map((d: any) => d.name),
+          ['Name', 'Status', 'Age'],
+        );
         assert.equal(ns.body.rows[0].cells[1], 'Active');
         await c.post('/api/v1/namespaces/tables/events', {
           metadata: { name: 'e1' },
@@ -773,23 +887,44 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
           count: 3,
         });
         const ev = await c.request('GET', '/api/v1/namespaces/tables/events', { headers: { Accept: TABLE } });
-        assert.deepEqual(ev.body.columnDefinitions.map((d: any) => [d.name, d.priority]), [
-          ['Last Seen', 0], ['Type', 0], ['Reason', 0], ['Object', 0], ['Subobject', 1], ['Source', 1], ['Message', 0], ['First Seen', 1], ['Count', 1], ['Name', 1],
-        ]);
+        assert.deepEqual(
+          ev.body.columnDefinitions.map((d: any) => [d.name, d.priority]),
+          [
+            ['Last Seen', 0],
+            ['Type', 0],
+            ['Reason', 0],
+            ['Object', 0],
+            ['Subobject', 1],
+            ['Source', 1],
+            ['Message', 0],
+            ['First Seen', 1],
+            ['Count', 1],
+            ['Name', 1],
+          ],
+        );
         assert.deepEqual(ev.body.rows[0].cells.slice(1), ['Normal', 'Checked', 'configmap/t1', '', '', 'all good', '<unknown>', 3, 'e1']);
       });
 
       it('serves PartialObjectMetadata and PartialObjectMetadataList', async () => {
-        const one = await c.request('GET', CM('tables', 't1'), { headers: { Accept: 'application/json;as=PartialObjectMetadata;g=meta.orch.io;v=v1' } });
+        const one = await c.request('GET', CM('tables', 't1'), {
+          headers: { Accept: 'application/json;as=PartialObjectMetadata;g=meta.orch.io;v=v1' },
+        });
         assert.deepEqual(Object.keys(one.body).sort(), ['apiVersion', 'kind', 'metadata']);
         assert.equal(one.body.kind, 'PartialObjectMetadata');
-        const list = await c.request('GET', CM('tables'), { headers: { Accept: 'application/json;as=PartialObjectMetadataList;g=meta.orch.io;v=v1' } });
+        const list = await c.request('GET', CM('tables'), {
+          headers: { Accept: 'application/json;as=PartialObjectMetadataList;g=meta.orch.io;v=v1' },
+        });
         assert.equal(list.body.kind, 'PartialObjectMetadataList');
-        assert.deepEqual(list.body.items.map((i: any) => i.metadata.name), ['t1', 't2']);
+        assert.deepEqual(
+          list.body.items.map((i: any) => i.metadata.name),
+          ['t1', 't2'],
+        );
       });
 
       it('falls back to the object for views of another group, and 406 when nothing else is accepted', async () => {
-        const k8s = await c.request('GET', CM('tables'), { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' } });
+        const k8s = await c.request('GET', CM('tables'), {
+          headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' },
+        });
         assert.equal(k8s.body.kind, 'ConfigMapList');
         const only = await c.request('GET', CM('tables'), { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
         assert.equal(only.status, 406);
@@ -803,7 +938,10 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         assert.equal(first.object.kind, 'Table');
         assert.equal(first.object.columnDefinitions.length, 3);
         assert.equal(second.object.columnDefinitions, undefined);
-        assert.deepEqual([first, second].map((e) => e.object.rows[0].cells[0]), ['t1', 't2']);
+        assert.deepEqual(
+          [first, second].map((e) => e.object.rows[0].cells[0]),
+          ['t1', 't2'],
+        );
         await c.post(CM('tables'), cm('t3'));
         const third = await w.next();
         assert.equal(third.object.rows[0].cells[0], 't3');
@@ -821,7 +959,10 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
       });
 
       it('accepts YAML bodies', async () => {
-        const r = await c.request('POST', CM('default'), { raw: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  k: v\n', contentType: 'application/yaml' });
+        const r = await c.request('POST', CM('default'), {
+          raw: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  k: v\n',
+          contentType: 'application/yaml',
+        });
         assert.equal(r.status, 201, r.text);
         assert.deepEqual(r.body.data, { k: 'v' });
       });
@@ -860,7 +1001,10 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
       it('exposes Prometheus metrics', async () => {
         const r = await c.get('/metrics');
         assert.equal(r.status, 200);
-        assert.match(r.text, /apiserver_request_total\{verb="get",group="",version="v1",resource="configmaps",subresource="",code="200"\} \d+/);
+        assert.match(
+          r.text,
+          /apiserver_request_total\{verb="get",group="",version="v1",resource="configmaps",subresource="",code="200"\} \d+/,
+        );
       });
     });
   });

@@ -49,7 +49,10 @@ describe('--authorization-mode', () => {
     const s = await start(['--authorization-mode=AlwaysDeny']);
     const r = await s.anonymous.get('/api/v1/namespaces/default/configmaps');
     assert.equal(r.status, 403);
-    assert.equal(r.body.message, 'configmaps is forbidden: User "system:anonymous" cannot list resource "configmaps" in API group "" in the namespace "default": Everything is forbidden.');
+    assert.equal(
+      r.body.message,
+      'configmaps is forbidden: User "system:anonymous" cannot list resource "configmaps" in API group "" in the namespace "default": Everything is forbidden.',
+    );
     const ns = await s.anonymous.get('/api/v1/namespaces/kube');
     assert.equal(ns.status, 403);
     const path = await s.anonymous.get('/version');
@@ -108,9 +111,14 @@ describe('--etcd-compaction-interval', () => {
     assert.equal(expired!.body.reason, 'Expired');
     assert.match(expired!.body.message, /^The provided continue parameter is too old/);
     assert.ok(expired!.body.metadata.continue, 'an inconsistent continue token is offered');
-    const inconsistent = await c.get(`/api/v1/namespaces/default/configmaps?limit=2&continue=${encodeURIComponent(expired!.body.metadata.continue)}`);
+    const inconsistent = await c.get(
+      `/api/v1/namespaces/default/configmaps?limit=2&continue=${encodeURIComponent(expired!.body.metadata.continue)}`,
+    );
     assert.equal(inconsistent.status, 200, inconsistent.text);
-    assert.deepEqual(inconsistent.body.items.map((i: any) => i.metadata.name), ['c2', 'c3']);
+    assert.deepEqual(
+      inconsistent.body.items.map((i: any) => i.metadata.name),
+      ['c2', 'c3'],
+    );
     const exact = await c.get(`/api/v1/namespaces/default/configmaps?resourceVersion=${rv}&resourceVersionMatch=Exact`);
     assert.equal(exact.status, 410);
     assert.match(exact.body.message, /^too old resource version: /);

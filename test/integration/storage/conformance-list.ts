@@ -29,7 +29,12 @@ export function describeList(fx: () => Fixture): void {
         items.map((kv) => kv.key),
         ['a/1', 'a/10', 'a/2'].map((key) => `${ns}${key}`),
       );
-      assert.deepEqual(await storage.list(`${ns}zzz/`), { items: [], revision: await storage.currentRevision(), more: false, remaining: 0 });
+      assert.deepEqual(await storage.list(`${ns}zzz/`), {
+        items: [],
+        revision: await storage.currentRevision(),
+        more: false,
+        remaining: 0,
+      });
     });
 
     test('pages with limit and startKey across the whole prefix', async () => {
@@ -49,9 +54,15 @@ export function describeList(fx: () => Fixture): void {
       const exact = await storage.list(ns, { limit: keys.length });
       assert.deepEqual([exact.items.length, exact.more, exact.remaining], [keys.length, false, 0]);
       const unlimited = await storage.list(ns, { limit: 0 });
-      assert.deepEqual(unlimited.items.map((kv) => kv.key), keys);
+      assert.deepEqual(
+        unlimited.items.map((kv) => kv.key),
+        keys,
+      );
       const fromKey = await storage.list(ns, { startKey: keys[5] });
-      assert.deepEqual(fromKey.items.map((kv) => kv.key), keys.slice(5));
+      assert.deepEqual(
+        fromKey.items.map((kv) => kv.key),
+        keys.slice(5),
+      );
     });
 
     test('paging at a fixed revision is a consistent snapshot while writes continue', async () => {
@@ -76,7 +87,10 @@ export function describeList(fx: () => Fixture): void {
         assert.equal(page.revision, revision);
         pages.push(page.items);
       }
-      assert.deepEqual(pages.map((p) => p.length), [4, 4, 2]);
+      assert.deepEqual(
+        pages.map((p) => p.length),
+        [4, 4, 2],
+      );
       assert.deepEqual(pages.flat(), snapshot);
     });
 

@@ -58,7 +58,10 @@ export function describeWatch(fx: () => Fixture): void {
       try {
         for (const watcher of watchers) {
           const events = await watcher.waitForEvents(revisions.length);
-          assert.deepEqual(events.map((e) => e.kv.modRevision), revisions);
+          assert.deepEqual(
+            events.map((e) => e.kv.modRevision),
+            revisions,
+          );
         }
       } finally {
         for (const w of watchers) w.stop();
@@ -133,7 +136,10 @@ export function describeWatch(fx: () => Fixture): void {
       await waitUntil(() => errors.length > 0);
       await settle();
       assert.equal(calls, 1);
-      assert.deepEqual(errors.map((e) => e.message), ['handler broke']);
+      assert.deepEqual(
+        errors.map((e) => e.message),
+        ['handler broke'],
+      );
       watcher.stop();
     });
 

@@ -76,10 +76,7 @@ describe('etcd3 availability', () => {
     const storage = newEtcdStorage({ endpoints: [`http://127.0.0.1:${port}`], requestTimeoutMs: 200 });
     try {
       const started = Date.now();
-      await assert.rejects(
-        storage.get('/h/a'),
-        (e) => isStorageError(e, 'Unavailable') && e.cause instanceof GRPCDeadlineExceededError,
-      );
+      await assert.rejects(storage.get('/h/a'), (e) => isStorageError(e, 'Unavailable') && e.cause instanceof GRPCDeadlineExceededError);
       assert.ok(Date.now() - started >= 200, 'failed before the deadline');
     } finally {
       await storage.close();

@@ -22,7 +22,10 @@ import {
 test('path builder prints like field.Path', () => {
   assert.equal(fieldPath('spec').child('ports').index(0).key('x').toString(), 'spec.ports[0][x]');
   assert.equal(fieldPath('metadata', 'labels').key('app').toString(), 'metadata.labels[app]');
-  assert.equal(fieldPath('spec').child('template', 'spec').child('containers').index(2).child('name').toString(), 'spec.template.spec.containers[2].name');
+  assert.equal(
+    fieldPath('spec').child('template', 'spec').child('containers').index(2).child('name').toString(),
+    'spec.template.spec.containers[2].name',
+  );
   assert.equal(String(fieldPath('data')), 'data');
 });
 
@@ -37,14 +40,28 @@ test('paths are immutable values', () => {
 
 test('factories take a path or its text', () => {
   assert.deepEqual(required(fieldPath('data')), { type: 'FieldValueRequired', field: 'data', badValue: '', detail: '' });
-  assert.deepEqual(invalid('metadata.name', 'A_b', 'bad'), { type: 'FieldValueInvalid', field: 'metadata.name', badValue: 'A_b', detail: 'bad' });
+  assert.deepEqual(invalid('metadata.name', 'A_b', 'bad'), {
+    type: 'FieldValueInvalid',
+    field: 'metadata.name',
+    badValue: 'A_b',
+    detail: 'bad',
+  });
 });
 
 test('Required, Forbidden, TooLong and Internal errors never print the value', () => {
   assert.equal(errorMessage(required('data')), 'data: Required value');
-  assert.equal(errorMessage(required('metadata.name', 'name or generateName is required')), 'metadata.name: Required value: name or generateName is required');
-  assert.equal(errorMessage(forbidden('metadata.namespace', 'not allowed on this type')), 'metadata.namespace: Forbidden: not allowed on this type');
-  assert.equal(errorMessage(tooLong('metadata.annotations', 'x'.repeat(10), 262144)), 'metadata.annotations: Too long: may not be more than 262144 bytes');
+  assert.equal(
+    errorMessage(required('metadata.name', 'name or generateName is required')),
+    'metadata.name: Required value: name or generateName is required',
+  );
+  assert.equal(
+    errorMessage(forbidden('metadata.namespace', 'not allowed on this type')),
+    'metadata.namespace: Forbidden: not allowed on this type',
+  );
+  assert.equal(
+    errorMessage(tooLong('metadata.annotations', 'x'.repeat(10), 262144)),
+    'metadata.annotations: Too long: may not be more than 262144 bytes',
+  );
   assert.equal(errorMessage(tooLong('a', '', 1)), 'a: Too long: may not be more than 1 byte');
   assert.equal(errorMessage(tooLong('a', '', -1)), 'a: Too long: value is too long');
   assert.equal(errorMessage({ type: 'InternalError', field: 'a', badValue: 'x', detail: 'boom' }), 'a: Internal error: boom');
@@ -54,7 +71,10 @@ test('Invalid prints the value: strings as %q, numbers and booleans plainly, nul
   const long =
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
   assert.equal(errorMessage(invalid('metadata.name', 'A_b', long)), `metadata.name: Invalid value: "A_b": ${long}`);
-  assert.equal(errorMessage(invalid('metadata.generation', -1, 'must be greater than or equal to 0')), 'metadata.generation: Invalid value: -1: must be greater than or equal to 0');
+  assert.equal(
+    errorMessage(invalid('metadata.generation', -1, 'must be greater than or equal to 0')),
+    'metadata.generation: Invalid value: -1: must be greater than or equal to 0',
+  );
   assert.equal(errorMessage(invalid('f', 0.5, 'd')), 'f: Invalid value: 0.5: d');
   assert.equal(errorMessage(invalid('f', true, 'd')), 'f: Invalid value: true: d');
   assert.equal(errorMessage(invalid('f', null, 'd')), 'f: Invalid value: null: d');
@@ -72,7 +92,10 @@ test('NotSupported lists the supported values quoted', () => {
 test('Duplicate, NotFound and TypeInvalid', () => {
   assert.equal(errorMessage(duplicate('spec.ports[1].name', 'http')), 'spec.ports[1].name: Duplicate value: "http"');
   assert.equal(errorMessage(notFound('spec.volumeName', 'v')), 'spec.volumeName: Not found: "v"');
-  assert.equal(errorMessage(typeInvalid('spec.replicas', 'x', 'must be an integer')), 'spec.replicas: Invalid value: "x": must be an integer');
+  assert.equal(
+    errorMessage(typeInvalid('spec.replicas', 'x', 'must be an integer')),
+    'spec.replicas: Invalid value: "x": must be an integer',
+  );
 });
 
 test('TooMany omits a negative actual count', () => {

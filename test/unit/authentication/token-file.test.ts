@@ -52,7 +52,10 @@ test('authenticates bearer tokens from the Authorization header', async (t) => {
   assert.equal(await authn.authenticate(request()), null);
   assert.equal(await authn.authenticate(request('Basic YWRtaW46YWRtaW4=')), null);
   assert.equal(await authn.authenticate(request('Bearer ')), null);
-  await assert.rejects(authn.authenticate(request('Bearer wrong')), (err: unknown) => err instanceof AuthenticationError && err.message === 'invalid bearer token');
+  await assert.rejects(
+    authn.authenticate(request('Bearer wrong')),
+    (err: unknown) => err instanceof AuthenticationError && err.message === 'invalid bearer token',
+  );
 });
 
 test('a bad file fails at construction', (t) => {

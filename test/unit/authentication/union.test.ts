@@ -40,7 +40,10 @@ test('anonymous requests stay unauthenticated', async () => {
 
 test('a rejected credential is not downgraded to anonymous', async () => {
   const union = newUnionAuthenticator([reject('invalid bearer token'), newAnonymousAuthenticator()]);
-  await assert.rejects(union.authenticate(req), (err: unknown) => err instanceof AuthenticationError && err.message === 'invalid bearer token');
+  await assert.rejects(
+    union.authenticate(req),
+    (err: unknown) => err instanceof AuthenticationError && err.message === 'invalid bearer token',
+  );
 });
 
 test('another credential on the same request may still authenticate it', async () => {

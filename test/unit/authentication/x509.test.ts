@@ -28,10 +28,12 @@ before(() => {
       (err: Error) => res.end(JSON.stringify({ error: err.message, authError: err instanceof AuthenticationError })),
     );
   });
-  return new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => {
-    port = (server.address() as AddressInfo).port;
-    resolve();
-  }));
+  return new Promise<void>((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      port = (server.address() as AddressInfo).port;
+      resolve();
+    }),
+  );
 });
 
 after(() => {
@@ -53,7 +55,11 @@ function call(client?: { cert: string; key: string }): Promise<Record<string, un
 
 /** An intermediate CA signed by `parent`, built with forge (certs.ts only issues leaves). */
 function intermediateCA(parent: CertKeyPair): CertKeyPair {
-  const keyPem = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs1', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }).privateKey;
+  const keyPem = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  }).privateKey;
   const key = forge.pki.privateKeyFromPem(keyPem);
   const parentCert = forge.pki.certificateFromPem(parent.certPem);
   const cert = forge.pki.createCertificate();
@@ -63,18 +69,24 @@ function intermediateCA(parent: CertKeyPair): CertKeyPair {
   cert.validity.notAfter = new Date(Date.now() + 86_400_000);
   cert.setSubject([{ name: 'commonName', value: 'orch-intermediate' }]);
   cert.setIssuer(parentCert.subject.attributes);
-  cert.setExtensions([{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, critical: true }, { name: 'subjectKeyIdentifier' }]);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: true, critical: true },
+    { name: 'keyUsage', keyCertSign: true, critical: true },
+    { name: 'subjectKeyIdentifier' },
+  ]);
   cert.sign(forge.pki.privateKeyFromPem(parent.keyPem), forge.md.sha256.create());
   return { certPem: forge.pki.certificateToPem(cert), keyPem };
 }
 
-test('no client certificate: not this authenticator\'s credential', async () => {
+test("no client certificate: not this authenticator's credential", async () => {
   assert.deepEqual(await call(), { user: null });
 });
 
 test('a certificate signed by the CA names the user (CN) and groups (O)', async () => {
   const client = newClientCert(ca, { cn: 'alice', orgs: ['dev', 'system:masters'] });
-  assert.deepEqual(await call({ cert: client.certPem, key: client.keyPem }), { user: { name: 'alice', groups: ['dev', 'system:masters'] } });
+  assert.deepEqual(await call({ cert: client.certPem, key: client.keyPem }), {
+    user: { name: 'alice', groups: ['dev', 'system:masters'] },
+  });
 });
 
 test('a certificate without organizations has no groups', async () => {
@@ -87,13 +99,18 @@ test('a certificate from another CA is rejected', async () => {
   const client = newClientCert(otherCA, { cn: 'mallory', orgs: ['system:masters'] });
   const answer = await call({ cert: client.certPem, key: client.keyPem });
   assert.equal(answer.authError, true);
-  assert.match(String(answer.error), /^verifying certificate "O=system:masters,CN=mallory" \[serial number=[0-9A-F]+\] failed: x509: certificate signed by unknown authority$/);
+  assert.match(
+    String(answer.error),
+    /^verifying certificate "O=system:masters,CN=mallory" \[serial number=[0-9A-F]+\] failed: x509: certificate signed by unknown authority$/,
+  );
 });
 
 test('a chain through an intermediate the client sends is accepted', async () => {
   const intermediate = intermediateCA(ca);
   const client = newClientCert(intermediate, { cn: 'carol', orgs: ['ops'] });
-  assert.deepEqual(await call({ cert: client.certPem + intermediate.certPem, key: client.keyPem }), { user: { name: 'carol', groups: ['ops'] } });
+  assert.deepEqual(await call({ cert: client.certPem + intermediate.certPem, key: client.keyPem }), {
+    user: { name: 'carol', groups: ['ops'] },
+  });
   const withoutIntermediate = await call({ cert: client.certPem, key: client.keyPem });
   assert.equal(withoutIntermediate.authError, true);
 });

@@ -27,7 +27,10 @@ test('AlwaysAllow allows', async () => {
 });
 
 test('AlwaysDeny has no opinion, with a reason', async () => {
-  assert.deepEqual(await newAlwaysDenyAuthorizer().authorize(attributes([])), { decision: 'NoOpinion', reason: 'Everything is forbidden.' });
+  assert.deepEqual(await newAlwaysDenyAuthorizer().authorize(attributes([])), {
+    decision: 'NoOpinion',
+    reason: 'Everything is forbidden.',
+  });
 });
 
 test('privileged groups: system:masters is allowed, others get no opinion', async () => {

@@ -47,11 +47,25 @@ const meta = (e: WatchEvent) => (e.object as ApiObject).metadata;
 const labelled = (obj: ApiObject) => obj.metadata.labels?.app === 'a';
 const all = () => true;
 
-function watcher(sink: CacheWatchSink, opts: { afterRevision?: number; matches?: (o: ApiObject) => boolean; maxPending?: number; bookmarkIntervalMs?: number; exactKey?: string } = {}) {
+function watcher(
+  sink: CacheWatchSink,
+  opts: {
+    afterRevision?: number;
+    matches?: (o: ApiObject) => boolean;
+    maxPending?: number;
+    bookmarkIntervalMs?: number;
+    exactKey?: string;
+  } = {},
+) {
   let stopped = 0;
   const w = new CacheWatcher(
     sink,
-    { prefix: opts.exactKey ?? '/r/cm/ns/', exactKey: opts.exactKey !== undefined, matches: opts.matches ?? all, afterRevision: opts.afterRevision ?? 0 },
+    {
+      prefix: opts.exactKey ?? '/r/cm/ns/',
+      exactKey: opts.exactKey !== undefined,
+      matches: opts.matches ?? all,
+      afterRevision: opts.afterRevision ?? 0,
+    },
     { maxPending: opts.maxPending ?? 100, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 0 },
     new FlushScheduler(),
     () => obj('', 42) as ApiObject,
@@ -69,12 +83,18 @@ test('sends the initial objects as ADDED and replayed changes at once, live ones
   w.offer(put('old', 5));
   assert.equal(sink.events.length, 2);
   await flushed();
-  assert.deepEqual(sink.events.map((e) => [e.type, meta(e)]), [
-    ['ADDED', obj('a', 3).metadata],
-    ['ADDED', obj('b', 6).metadata],
-    ['ADDED', obj('c', 7).metadata],
-  ]);
-  assert.deepEqual(sink.frames.map((f) => JSON.parse(f)), sink.events);
+  assert.deepEqual(
+    sink.events.map((e) => [e.type, meta(e)]),
+    [
+      ['ADDED', obj('a', 3).metadata],
+      ['ADDED', obj('b', 6).metadata],
+      ['ADDED', obj('c', 7).metadata],
+    ],
+  );
+  assert.deepEqual(
+    sink.frames.map((f) => JSON.parse(f)),
+    sink.events,
+  );
   assert.ok(sink.frames.every((f) => f.endsWith('}\n')));
 });
 
@@ -89,11 +109,14 @@ test('follows the selection: entering is ADDED, staying MODIFIED, leaving DELETE
   const gone: CachedChange = { key: v4.key, revision: 5, receivedAt: 0, deleted: true, object: obj('x', 5, { app: 'b' }) };
   for (const c of [v1, v2, v3, v4, gone]) w.offer(c);
   await flushed();
-  assert.deepEqual(sink.events.map((e) => [e.type, meta(e).resourceVersion, meta(e).labels]), [
-    ['ADDED', '2', { app: 'a' }],
-    ['MODIFIED', '3', { app: 'a', more: '1' }],
-    ['DELETED', '4', { app: 'a', more: '1' }],
-  ]);
+  assert.deepEqual(
+    sink.events.map((e) => [e.type, meta(e).resourceVersion, meta(e).labels]),
+    [
+      ['ADDED', '2', { app: 'a' }],
+      ['MODIFIED', '3', { app: 'a', more: '1' }],
+      ['DELETED', '4', { app: 'a', more: '1' }],
+    ],
+  );
 });
 
 test('watching one key ignores the others', async () => {
@@ -103,7 +126,10 @@ test('watching one key ignores the others', async () => {
   w.offer(put('ab', 1));
   w.offer(put('a', 2));
   await flushed();
-  assert.deepEqual(sink.events.map((e) => meta(e).name), ['a']);
+  assert.deepEqual(
+    sink.events.map((e) => meta(e).name),
+    ['a'],
+  );
 });
 
 test('waits for a client that is behind, then sends what waited in order', async () => {
@@ -119,7 +145,10 @@ test('waits for a client that is behind, then sends what waited in order', async
   sink.behind = false;
   sink.release();
   await flushed();
-  assert.deepEqual(sink.events.map((e) => meta(e).name), ['a', 'b', 'c', 'd']);
+  assert.deepEqual(
+    sink.events.map((e) => meta(e).name),
+    ['a', 'b', 'c', 'd'],
+  );
   assert.equal(sink.closed, false);
 });
 
@@ -145,7 +174,10 @@ test('the initial objects do not count against the limit', async () => {
   const sink = recordingSink();
   const { w } = watcher(sink, { maxPending: 1 });
   sink.behind = true;
-  w.start(Array.from({ length: 10 }, (_, i) => obj(`i${i}`, i + 1)), []);
+  w.start(
+    Array.from({ length: 10 }, (_, i) => obj(`i${i}`, i + 1)),
+    [],
+  );
   w.offer(put('live', 20));
   assert.equal(sink.closed, false);
   sink.behind = false;

@@ -12,9 +12,18 @@ test('keeps at most maxEvents; startRevision follows the oldest dropped one', ()
   w.push(ev(20));
   assert.equal(w.size, 3);
   assert.equal(w.startRevision, 11);
-  assert.deepEqual(w.after(11).map((e) => e.revision), [13, 14, 20]);
-  assert.deepEqual(w.after(12).map((e) => e.revision), [13, 14, 20]);
-  assert.deepEqual(w.after(14).map((e) => e.revision), [20]);
+  assert.deepEqual(
+    w.after(11).map((e) => e.revision),
+    [13, 14, 20],
+  );
+  assert.deepEqual(
+    w.after(12).map((e) => e.revision),
+    [13, 14, 20],
+  );
+  assert.deepEqual(
+    w.after(14).map((e) => e.revision),
+    [20],
+  );
   assert.deepEqual(w.after(20), []);
   assert.deepEqual(w.after(99), []);
 });
@@ -24,10 +33,16 @@ test('drops events older than maxAgeMs as new ones arrive', () => {
   w.push(ev(1, 0));
   w.push(ev(2, 500));
   w.push(ev(3, 1200));
-  assert.deepEqual(w.after(0).map((e) => e.revision), [2, 3]);
+  assert.deepEqual(
+    w.after(0).map((e) => e.revision),
+    [2, 3],
+  );
   assert.equal(w.startRevision, 1);
   w.push(ev(4, 5000));
-  assert.deepEqual(w.after(0).map((e) => e.revision), [4]);
+  assert.deepEqual(
+    w.after(0).map((e) => e.revision),
+    [4],
+  );
   assert.equal(w.startRevision, 3);
 });
 
@@ -36,5 +51,8 @@ test('stays correct across internal compaction', () => {
   for (let r = 1; r <= 5000; r++) w.push(ev(r));
   assert.equal(w.size, 10);
   assert.equal(w.startRevision, 4990);
-  assert.deepEqual(w.after(4995).map((e) => e.revision), [4996, 4997, 4998, 4999, 5000]);
+  assert.deepEqual(
+    w.after(4995).map((e) => e.revision),
+    [4996, 4997, 4998, 4999, 5000],
+  );
 });

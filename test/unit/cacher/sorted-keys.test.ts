@@ -15,7 +15,10 @@ test('SortedKeys keeps keys sorted and finds prefix ranges', () => {
   const keys = new SortedKeys();
   for (const k of ['/r/b/2', '/r/a/1', '/r/c/1', '/r/b/1', '/r/a/1']) keys.add(k);
   assert.equal(keys.size, 4);
-  assert.deepEqual([0, 1, 2, 3].map((i) => keys.at(i)), ['/r/a/1', '/r/b/1', '/r/b/2', '/r/c/1']);
+  assert.deepEqual(
+    [0, 1, 2, 3].map((i) => keys.at(i)),
+    ['/r/a/1', '/r/b/1', '/r/b/2', '/r/c/1'],
+  );
   const from = keys.lowerBound('/r/b/');
   assert.equal(from, 1);
   assert.equal(keys.prefixEnd('/r/b/', from), 3);
@@ -23,6 +26,9 @@ test('SortedKeys keeps keys sorted and finds prefix ranges', () => {
   assert.equal(keys.prefixEnd('/r/x/', keys.lowerBound('/r/x/')), 4);
   keys.delete('/r/b/1');
   keys.delete('/r/nope');
-  assert.deepEqual([0, 1, 2].map((i) => keys.at(i)), ['/r/a/1', '/r/b/2', '/r/c/1']);
+  assert.deepEqual(
+    [0, 1, 2].map((i) => keys.at(i)),
+    ['/r/a/1', '/r/b/2', '/r/c/1'],
+  );
   assert.equal(keys.lowerBound('/r/b/2\u0000'), 2);
 });

@@ -22,12 +22,20 @@ function fakeStorage(revision: number) {
   return storage;
 }
 
-const put = (key: string, rev: number): StorageEvent => ({ type: 'put', kv: { key, value: Buffer.from('{}'), createRevision: rev, modRevision: rev } });
+const put = (key: string, rev: number): StorageEvent => ({
+  type: 'put',
+  kv: { key, value: Buffer.from('{}'), createRevision: rev, modRevision: rev },
+});
 
 test('follows the store from its current revision and resumes after a failure without a gap', async () => {
   const storage = fakeStorage(10);
   const seen: number[] = [];
-  const feed = new StoreFeed(storage as unknown as Storage, '/registry/', { onEvent: (e) => seen.push(e.kv.modRevision), onReset: () => assert.fail('no reset') }, { retryDelayMs: 5 });
+  const feed = new StoreFeed(
+    storage as unknown as Storage,
+    '/registry/',
+    { onEvent: (e) => seen.push(e.kv.modRevision), onReset: () => assert.fail('no reset') },
+    { retryDelayMs: 5 },
+  );
   await feed.start();
   assert.deepEqual([storage.watches[0].prefix, storage.watches[0].after], ['/registry/', 10]);
   assert.equal(feed.running, true);

@@ -47,7 +47,11 @@ describe('deletion propagation (API server side)', () => {
   });
 
   it('options replace the other GC finalizer and keep the rest in order', () => {
-    assert.deepEqual(deletionFinalizers(configmaps, obj(['a.io/x', 'orphan', 'b.io/y'], true), { propagationPolicy: 'Foreground' }), ['a.io/x', 'b.io/y', 'foregroundDeletion']);
+    assert.deepEqual(deletionFinalizers(configmaps, obj(['a.io/x', 'orphan', 'b.io/y'], true), { propagationPolicy: 'Foreground' }), [
+      'a.io/x',
+      'b.io/y',
+      'foregroundDeletion',
+    ]);
     assert.deepEqual(deletionFinalizers(configmaps, obj(['foregroundDeletion'], true), { propagationPolicy: 'Background' }), []);
     assert.equal(deletionFinalizers(configmaps, obj(['a.io/x', 'orphan']), { propagationPolicy: 'Orphan' }), undefined);
   });
@@ -69,10 +73,20 @@ describe('deletion propagation (API server side)', () => {
   it('validates the options like ValidateDeleteOptions', () => {
     assert.deepEqual(validatePropagation({ propagationPolicy: 'Background' }), []);
     assert.deepEqual(validatePropagation({ orphanDependents: true, propagationPolicy: 'Orphan' }), [
-      { type: 'FieldValueInvalid', field: 'propagationPolicy', badValue: 'Orphan', detail: 'orphanDependents and deletionPropagation cannot be both set' },
+      {
+        type: 'FieldValueInvalid',
+        field: 'propagationPolicy',
+        badValue: 'Orphan',
+        detail: 'orphanDependents and deletionPropagation cannot be both set',
+      },
     ]);
     assert.deepEqual(validatePropagation({ propagationPolicy: 'Sometimes' as never }), [
-      { type: 'FieldValueNotSupported', field: 'propagationPolicy', badValue: 'Sometimes', detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' },
+      {
+        type: 'FieldValueNotSupported',
+        field: 'propagationPolicy',
+        badValue: 'Sometimes',
+        detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
+      },
     ]);
   });
 });

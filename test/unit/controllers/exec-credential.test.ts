@@ -9,7 +9,13 @@ import { newApiDomain } from '../../../apiserver/api/domain.js';
 
 const domain = newApiDomain();
 const V1 = 'client.authentication.orch.io/v1';
-const cluster: ClusterInfo = { server: 'https://api:6443', caPem: 'CA PEM', insecureSkipTlsVerify: false, disableCompression: false, execExtension: { audience: 'orch' } };
+const cluster: ClusterInfo = {
+  server: 'https://api:6443',
+  caPem: 'CA PEM',
+  insecureSkipTlsVerify: false,
+  disableCompression: false,
+  execExtension: { audience: 'orch' },
+};
 
 /**
  * A plugin that counts its runs in $DIR/count, saves its exec-info variable in $DIR/info and prints
@@ -91,7 +97,10 @@ describe('exec credential plugins', () => {
     const { exec, runs } = await setup();
     const p = new ExecCredentialPlugin(exec, cluster, { domain });
     const all = await Promise.all([p.credentials(), p.credentials(), p.credentials()]);
-    assert.deepEqual(all.map((c) => c.token), ['tok-1', 'tok-1', 'tok-1']);
+    assert.deepEqual(
+      all.map((c) => c.token),
+      ['tok-1', 'tok-1', 'tok-1'],
+    );
     assert.equal(await runs(), 1);
   });
 
@@ -106,7 +115,11 @@ describe('exec credential plugins', () => {
       kind: 'ExecCredential',
       apiVersion: V1,
       spec: {
-        cluster: { server: 'https://api:6443', 'certificate-authority-data': Buffer.from('CA PEM').toString('base64'), config: { audience: 'orch' } },
+        cluster: {
+          server: 'https://api:6443',
+          'certificate-authority-data': Buffer.from('CA PEM').toString('base64'),
+          config: { audience: 'orch' },
+        },
         interactive: true,
       },
     });
@@ -132,12 +145,17 @@ describe('exec credential plugins', () => {
 
   it('reports a failing plugin and bad output the way client-go does', async () => {
     const failing = await setup({ code: 3 });
-    await assert.rejects(new ExecCredentialPlugin(failing.exec, cluster, { domain }).credentials(), { message: `exec: executable ${plugin} failed with exit code 3` });
+    await assert.rejects(new ExecCredentialPlugin(failing.exec, cluster, { domain }).credentials(), {
+      message: `exec: executable ${plugin} failed with exit code 3`,
+    });
     const wrongVersion = await setup({ version: 'client.authentication.orch.io/v1beta1' });
     await assert.rejects(new ExecCredentialPlugin(wrongVersion.exec, cluster, { domain }).credentials(), {
-      message: 'exec plugin is configured to use API version client.authentication.orch.io/v1, plugin returned version client.authentication.orch.io/v1beta1',
+      message:
+        'exec plugin is configured to use API version client.authentication.orch.io/v1, plugin returned version client.authentication.orch.io/v1beta1',
     });
     const certOnly = await setup({ extra: ',"clientCertificateData":"x"' });
-    await assert.rejects(new ExecCredentialPlugin(certOnly.exec, cluster, { domain }).credentials(), { message: 'exec plugin returned only certificate or key, not both' });
+    await assert.rejects(new ExecCredentialPlugin(certOnly.exec, cluster, { domain }).credentials(), {
+      message: 'exec plugin returned only certificate or key, not both',
+    });
   });
 });

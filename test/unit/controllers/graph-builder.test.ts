@@ -11,15 +11,24 @@ import type { OwnerReference } from '../../../apiserver/api/object-meta.js';
 
 const DELETED = '2024-01-01T00:00:00Z';
 
-const ref = (uid: string, extra: Partial<OwnerReference> = {}): OwnerReference => ({ apiVersion: 'v1', kind: 'ConfigMap', name: uid, uid, ...extra });
-const cm = (uid: string, meta: Partial<ApiObject['metadata']> = {}): ApiObject => ({ metadata: { name: uid, namespace: 'ns', uid, ...meta } });
+const ref = (uid: string, extra: Partial<OwnerReference> = {}): OwnerReference => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  name: uid,
+  uid,
+  ...extra,
+});
+const cm = (uid: string, meta: Partial<ApiObject['metadata']> = {}): ApiObject => ({
+  metadata: { name: uid, namespace: 'ns', uid, ...meta },
+});
 
 describe('GraphBuilder', () => {
   let toDelete: WorkQueue<GraphNode>;
   let toOrphan: WorkQueue<GraphNode>;
   let absent: AbsentOwnerCache;
   let gb: GraphBuilder;
-  const event = (type: 'add' | 'update' | 'delete', obj: ApiObject, oldObj?: ApiObject) => gb.processEvent({ type, obj, oldObj, apiVersion: 'v1', kind: 'ConfigMap' });
+  const event = (type: 'add' | 'update' | 'delete', obj: ApiObject, oldObj?: ApiObject) =>
+    gb.processEvent({ type, obj, oldObj, apiVersion: 'v1', kind: 'ConfigMap' });
 
   /** Every node queued, by name (drains the queue). */
   async function drain(q: WorkQueue<GraphNode>): Promise<string[]> {
@@ -36,14 +45,23 @@ describe('GraphBuilder', () => {
     toDelete = new WorkQueue();
     toOrphan = new WorkQueue();
     absent = new AbsentOwnerCache();
-    gb = new GraphBuilder({ informers: {} as InformerFactory, attemptToDelete: toDelete, attemptToOrphan: toOrphan, absentOwners: absent, logger: newLogger({ logLevel: 'error' }) });
+    gb = new GraphBuilder({
+      informers: {} as InformerFactory,
+      attemptToDelete: toDelete,
+      attemptToOrphan: toOrphan,
+      absentOwners: absent,
+      logger: newLogger({ logLevel: 'error' }),
+    });
   });
 
   it('an owner not seen yet becomes a virtual node, queued for verification; seeing it makes it real', async () => {
     event('add', cm('child', { ownerReferences: [ref('parent')] }));
     const parent = gb.uidToNode.get('parent')!;
     assert.equal(parent.virtual, true);
-    assert.deepEqual([...parent.dependents].map((d) => d.identity.name), ['child']);
+    assert.deepEqual(
+      [...parent.dependents].map((d) => d.identity.name),
+      ['child'],
+    );
     assert.deepEqual(await drain(toDelete), ['parent']);
     event('add', cm('parent'));
     assert.equal(gb.uidToNode.get('parent')!.virtual, false);
@@ -77,7 +95,10 @@ describe('GraphBuilder', () => {
     event('update', cm('parent', { deletionTimestamp: DELETED, finalizers: ['foregroundDeletion'] }), parent);
     const node = gb.uidToNode.get('parent')!;
     assert.equal(node.deletingDependents, true);
-    assert.deepEqual(node.blockingDependents().map((d) => d.identity.name), ['a']);
+    assert.deepEqual(
+      node.blockingDependents().map((d) => d.identity.name),
+      ['a'],
+    );
     assert.deepEqual(await drain(toDelete), ['a', 'b', 'parent']);
   });
 
@@ -102,7 +123,7 @@ describe('GraphBuilder', () => {
     assert.deepEqual(await drain(toDelete), ['parent']);
   });
 
-  it("a reference to an observed owner in another namespace queues the dependent", async () => {
+  it('a reference to an observed owner in another namespace queues the dependent', async () => {
     event('add', cm('parent'));
     event('add', { metadata: { name: 'child', namespace: 'other', uid: 'child', ownerReferences: [ref('parent')] } });
     assert.deepEqual(await drain(toDelete), ['child']);

@@ -68,7 +68,11 @@ describe('Informer store', () => {
     const inf = new Informer(unusedClient);
     inf.replace([cm('a', 'x', '1')]);
     const seen: string[] = [];
-    inf.addEventHandler({ onAdd: () => { throw new Error('bad handler'); } });
+    inf.addEventHandler({
+      onAdd: () => {
+        throw new Error('bad handler');
+      },
+    });
     inf.addEventHandler({ onAdd: (o) => seen.push(objectKey(o)) });
     inf.add(cm('a', 'y', '2'));
     assert.deepEqual(seen, ['a/x', 'a/y']);

@@ -15,7 +15,15 @@ function config(user: Record<string, unknown>, extra: Record<string, unknown> = 
     kind: 'Config',
     clusters: [
       { name: 'one', cluster: { server: 'https://one:6443', 'certificate-authority-data': b64('CA ONE') } },
-      { name: 'two', cluster: { server: 'https://two:6443', 'certificate-authority': 'certs/ca.pem', 'insecure-skip-tls-verify': true, 'tls-server-name': 'api.two' } },
+      {
+        name: 'two',
+        cluster: {
+          server: 'https://two:6443',
+          'certificate-authority': 'certs/ca.pem',
+          'insecure-skip-tls-verify': true,
+          'tls-server-name': 'api.two',
+        },
+      },
     ],
     users: [{ name: 'u', user }],
     contexts: [
@@ -61,8 +69,15 @@ describe('kubeconfig', () => {
   });
 
   it('reports a missing context, a missing server and an unreadable file', () => {
-    assert.throws(() => parseKubeconfig(config({}), dir, { context: 'nope' }), new KubeconfigError('context was not found for specified context: nope'));
-    const noServer = stringify({ clusters: [{ name: 'x', cluster: {} }], contexts: [{ name: 'c', context: { cluster: 'x' } }], 'current-context': 'c' });
+    assert.throws(
+      () => parseKubeconfig(config({}), dir, { context: 'nope' }),
+      new KubeconfigError('context was not found for specified context: nope'),
+    );
+    const noServer = stringify({
+      clusters: [{ name: 'x', cluster: {} }],
+      contexts: [{ name: 'c', context: { cluster: 'x' } }],
+      'current-context': 'c',
+    });
     assert.throws(() => parseKubeconfig(noServer, dir), /invalid configuration: cluster has no server defined/);
     assert.throws(() => parseKubeconfig('{}', dir), /invalid configuration: no configuration has been provided/);
     assert.throws(() => loadKubeconfig(join(dir, 'missing.yaml')), /unable to read kubeconfig .*missing\.yaml/);
@@ -74,7 +89,15 @@ describe('kubeconfig', () => {
     it('resolves a command with a slash against the kubeconfig folder; a bare one stays for PATH', () => {
       const rel = exec({ apiVersion: 'client.authentication.orch.io/v1', command: './bin/plugin', interactiveMode: 'Never' });
       assert.equal(rel?.command, join(dir, 'bin', 'plugin'));
-      const bare = exec({ apiVersion: 'client.authentication.orch.io/v1', command: 'plugin', args: ['a', 'b'], env: [{ name: 'K', value: 'V' }], interactiveMode: 'Always', provideClusterInfo: true, installHint: 'get it' });
+      const bare = exec({
+        apiVersion: 'client.authentication.orch.io/v1',
+        command: 'plugin',
+        args: ['a', 'b'],
+        env: [{ name: 'K', value: 'V' }],
+        interactiveMode: 'Always',
+        provideClusterInfo: true,
+        installHint: 'get it',
+      });
       assert.deepEqual(bare, {
         apiVersion: 'client.authentication.orch.io/v1',
         command: 'plugin',
@@ -103,15 +126,27 @@ describe('kubeconfig', () => {
       );
     });
 
-    it('accepts only the domain\'s ExecCredential versions', () => {
-      assert.throws(() => exec({ apiVersion: 'client.authentication.k8s.io/v1', command: 'p', interactiveMode: 'Never' }), new KubeconfigError('exec plugin: invalid apiVersion "client.authentication.k8s.io/v1"'));
-      const k8s = parseKubeconfig(config({ exec: { apiVersion: 'client.authentication.k8s.io/v1', command: 'p', interactiveMode: 'Never' } }), dir, { domain: newApiDomain('k8s.io') });
+    it("accepts only the domain's ExecCredential versions", () => {
+      assert.throws(
+        () => exec({ apiVersion: 'client.authentication.k8s.io/v1', command: 'p', interactiveMode: 'Never' }),
+        new KubeconfigError('exec plugin: invalid apiVersion "client.authentication.k8s.io/v1"'),
+      );
+      const k8s = parseKubeconfig(
+        config({ exec: { apiVersion: 'client.authentication.k8s.io/v1', command: 'p', interactiveMode: 'Never' } }),
+        dir,
+        { domain: newApiDomain('k8s.io') },
+      );
       assert.equal(k8s.exec?.apiVersion, 'client.authentication.k8s.io/v1');
     });
 
     it("passes the cluster's exec extension on", () => {
       const text = stringify({
-        clusters: [{ name: 'x', cluster: { server: 'https://x', extensions: [{ name: 'client.authentication.orch.io/exec', extension: { audience: 'orch' } }] } }],
+        clusters: [
+          {
+            name: 'x',
+            cluster: { server: 'https://x', extensions: [{ name: 'client.authentication.orch.io/exec', extension: { audience: 'orch' } }] },
+          },
+        ],
         users: [{ name: 'u', user: {} }],
         contexts: [{ name: 'c', context: { cluster: 'x', user: 'u' } }],
         'current-context': 'c',

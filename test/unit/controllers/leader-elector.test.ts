@@ -80,8 +80,14 @@ describe('leader election', () => {
   afterEach(() => running.splice(0).forEach((c) => c.abort()));
 
   it('checks the timing flags like client-go', () => {
-    assert.throws(() => validateLeaderElectionTiming({ leaseDurationMs: 10, renewDeadlineMs: 10, retryPeriodMs: 1 }), /leaseDuration must be greater than renewDeadline/);
-    assert.throws(() => validateLeaderElectionTiming({ leaseDurationMs: 15, renewDeadlineMs: 10, retryPeriodMs: 9 }), /renewDeadline must be greater than retryPeriod\*JitterFactor/);
+    assert.throws(
+      () => validateLeaderElectionTiming({ leaseDurationMs: 10, renewDeadlineMs: 10, retryPeriodMs: 1 }),
+      /leaseDuration must be greater than renewDeadline/,
+    );
+    assert.throws(
+      () => validateLeaderElectionTiming({ leaseDurationMs: 15, renewDeadlineMs: 10, retryPeriodMs: 9 }),
+      /renewDeadline must be greater than retryPeriod\*JitterFactor/,
+    );
     assert.doesNotThrow(() => validateLeaderElectionTiming({ leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 }));
   });
 

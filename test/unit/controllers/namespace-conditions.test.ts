@@ -30,8 +30,15 @@ describe('namespace deletion conditions', () => {
     u.deleteContentFailed('z failed');
     u.deleteContentFailed('a failed');
     u.contentTotals({
-      remainingByResource: new Map([['secrets.', 2], ['configmaps.', 1], ['widgets.example.io', 0]]),
-      remainingByFinalizer: new Map([['example.io/keep', 2], ['orphan', 1]]),
+      remainingByResource: new Map([
+        ['secrets.', 2],
+        ['configmaps.', 1],
+        ['widgets.example.io', 0],
+      ]),
+      remainingByFinalizer: new Map([
+        ['example.io/keep', 2],
+        ['orphan', 1],
+      ]),
     });
     assert.equal(u.update(status), true);
     const byType = Object.fromEntries(status.conditions!.map((c) => [c.type, c]));
@@ -44,9 +51,19 @@ describe('namespace deletion conditions', () => {
     });
     assert.equal(byType.NamespaceDeletionContentFailure.message, 'Failed to delete all resource types, 2 remaining: a failed, z failed');
     assert.equal(byType.NamespaceContentRemaining.reason, 'SomeResourcesRemain');
-    assert.equal(byType.NamespaceContentRemaining.message, 'Some resources are remaining: configmaps. has 1 resource instances, secrets. has 2 resource instances');
+    assert.equal(
+      byType.NamespaceContentRemaining.message,
+      'Some resources are remaining: configmaps. has 1 resource instances, secrets. has 2 resource instances',
+    );
     assert.equal(byType.NamespaceFinalizersRemaining.reason, 'SomeFinalizersRemain');
-    assert.equal(byType.NamespaceFinalizersRemaining.message, 'Some content in the namespace has finalizers remaining: example.io/keep in 2 resource instances, orphan in 1 resource instances');
-    assert.equal(byType.NamespaceDeletionGroupVersionParsingFailure.lastTransitionTime, '2024-01-01T00:00:00Z', 'unchanged status keeps its time');
+    assert.equal(
+      byType.NamespaceFinalizersRemaining.message,
+      'Some content in the namespace has finalizers remaining: example.io/keep in 2 resource instances, orphan in 1 resource instances',
+    );
+    assert.equal(
+      byType.NamespaceDeletionGroupVersionParsingFailure.lastTransitionTime,
+      '2024-01-01T00:00:00Z',
+      'unchanged status keeps its time',
+    );
   });
 });

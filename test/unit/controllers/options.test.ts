@@ -19,10 +19,12 @@ describe('orch-controller-manager options', () => {
     const o = parseOptions([
       '--kubeconfig=k',
       '--controllers=*,-namespace',
-      '--controllers', 'serviceaccount',
+      '--controllers',
+      'serviceaccount',
       '--leader-elect=false',
       '--leader-elect-lease-duration=1m30s',
-      '--leader-elect-renew-deadline', '500ms',
+      '--leader-elect-renew-deadline',
+      '500ms',
       '--secure-port=0',
       '--v=4',
     ]);
@@ -40,8 +42,14 @@ describe('orch-controller-manager options', () => {
       [['--kubeconfig'], 'flag needs an argument: --kubeconfig'],
       [['--kubeconfig=k', '--nope'], 'unknown flag: --nope'],
       [['--kubeconfig=k', 'extra'], '"orch-controller-manager" does not take any arguments, got ["extra"]'],
-      [['--kubeconfig=k', '--leader-elect=maybe'], 'invalid argument "maybe" for "--leader-elect" flag: strconv.ParseBool: parsing "maybe": invalid syntax'],
-      [['--kubeconfig=k', '--leader-elect-retry-period=2'], 'invalid argument "2" for "--leader-elect-retry-period" flag: time: missing unit in duration "2"'],
+      [
+        ['--kubeconfig=k', '--leader-elect=maybe'],
+        'invalid argument "maybe" for "--leader-elect" flag: strconv.ParseBool: parsing "maybe": invalid syntax',
+      ],
+      [
+        ['--kubeconfig=k', '--leader-elect-retry-period=2'],
+        'invalid argument "2" for "--leader-elect-retry-period" flag: time: missing unit in duration "2"',
+      ],
       [['--kubeconfig=k', '--secure-port=70000'], '--secure-port 70000 must be between 0 and 65535, inclusive. 0 picks a free port'],
       [['--kubeconfig=k', '--bind-address=here'], 'invalid argument "here" for "--bind-address" flag: failed to parse IP: "here"'],
       [['--kubeconfig=k', '--controllers=*,-bogus'], '--controllers: "bogus" is not in the list of known controllers'],
@@ -61,8 +69,16 @@ describe('orch-controller-manager options', () => {
 
 describe('--controllers', () => {
   it('* enables the default-on controllers; -name disables; aliases map to canonical names', () => {
-    assert.deepEqual(enabledControllers(['*']), ['garbage-collector-controller', 'namespace-controller', 'root-ca-certificate-publisher-controller', 'serviceaccount-controller']);
-    assert.deepEqual(enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher']), ['namespace-controller', 'serviceaccount-controller']);
+    assert.deepEqual(enabledControllers(['*']), [
+      'garbage-collector-controller',
+      'namespace-controller',
+      'root-ca-certificate-publisher-controller',
+      'serviceaccount-controller',
+    ]);
+    assert.deepEqual(enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher']), [
+      'namespace-controller',
+      'serviceaccount-controller',
+    ]);
     assert.deepEqual(enabledControllers(['namespace']), ['namespace-controller']);
   });
 

@@ -6,8 +6,20 @@ import type { ApiList, ApiObject, WatchEvent } from '../../../apiserver/api/obje
 import { ApiError } from '../../../apiserver/api/status.js';
 
 const obj = (name: string, rv: string): ApiObject => ({ metadata: { name, namespace: 'ns', uid: name, resourceVersion: rv } });
-const list = (rv: string, ...items: ApiObject[]): ApiList => ({ apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: rv }, items });
-const gone = { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410, message: 'too old resource version: 1 (5)' };
+const list = (rv: string, ...items: ApiObject[]): ApiList => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMapList',
+  metadata: { resourceVersion: rv },
+  items,
+});
+const gone = {
+  kind: 'Status',
+  apiVersion: 'v1',
+  status: 'Failure',
+  reason: 'Expired',
+  code: 410,
+  message: 'too old resource version: 1 (5)',
+};
 
 /**
  * A resource whose lists and watches are scripted: each list() / watch() call takes the next entry
@@ -55,8 +67,14 @@ describe('Reflector', () => {
     const { resource, watchCalls, listCalls } = scripted(
       [list('5', obj('a', '3'))],
       [
-        [{ type: 'ADDED', object: obj('b', '6') }, { type: 'BOOKMARK', object: { metadata: { resourceVersion: '9' } } }],
-        [{ type: 'MODIFIED', object: obj('a', '11') }, { type: 'DELETED', object: obj('b', '12') }],
+        [
+          { type: 'ADDED', object: obj('b', '6') },
+          { type: 'BOOKMARK', object: { metadata: { resourceVersion: '9' } } },
+        ],
+        [
+          { type: 'MODIFIED', object: obj('a', '11') },
+          { type: 'DELETED', object: obj('b', '12') },
+        ],
       ],
       stop,
     );
@@ -65,7 +83,11 @@ describe('Reflector', () => {
     await r.run(stop.signal);
     assert.deepEqual(listCalls, [100]);
     assert.deepEqual(store.log, ['replace a', 'add b', 'update a', 'delete b']);
-    assert.deepEqual(watchCalls.map((w) => w.resourceVersion), ['5', '9', '12'], 'the bookmark moved the resourceVersion on');
+    assert.deepEqual(
+      watchCalls.map((w) => w.resourceVersion),
+      ['5', '9', '12'],
+      'the bookmark moved the resourceVersion on',
+    );
     assert.ok(watchCalls.every((w) => w.allowWatchBookmarks === true && w.timeoutSeconds! >= 10 && w.timeoutSeconds! < 20));
     assert.equal(r.lastSyncResourceVersion, '12');
   });
@@ -81,7 +103,10 @@ describe('Reflector', () => {
     const store = recordingStore();
     await new Reflector(resource, store, { backoff: { initialMs: 1, maxMs: 2 } }).run(stop.signal);
     assert.deepEqual(store.log, ['replace a', 'replace a,c', 'replace ']);
-    assert.deepEqual(watchCalls.map((w) => w.resourceVersion), ['5', '20', '30']);
+    assert.deepEqual(
+      watchCalls.map((w) => w.resourceVersion),
+      ['5', '20', '30'],
+    );
   });
 
   it('retries a failing watch from the same resourceVersion, and a failing list, with backoff', async () => {
@@ -95,7 +120,11 @@ describe('Reflector', () => {
     const started = Date.now();
     await new Reflector(resource, store, { backoff: { initialMs: 20, maxMs: 40 } }).run(stop.signal);
     assert.deepEqual(listCalls.length, 2);
-    assert.deepEqual(watchCalls.map((w) => w.resourceVersion), ['7', '7', '8'], 'no relist after a connection error');
+    assert.deepEqual(
+      watchCalls.map((w) => w.resourceVersion),
+      ['7', '7', '8'],
+      'no relist after a connection error',
+    );
     assert.deepEqual(store.log, ['replace ', 'add x']);
     assert.ok(Date.now() - started >= 40, 'it waited between attempts');
   });

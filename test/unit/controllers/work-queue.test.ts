@@ -2,7 +2,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { WorkQueue } from '../../../controllers/workqueue/work-queue.js';
 import { runWorkers } from '../../../controllers/workqueue/run-workers.js';
-import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter, type RateLimiter } from '../../../controllers/workqueue/rate-limiters.js';
+import {
+  BucketRateLimiter,
+  ItemExponentialFailureRateLimiter,
+  MaxOfRateLimiter,
+  type RateLimiter,
+} from '../../../controllers/workqueue/rate-limiters.js';
 
 /** A limiter that always asks for `ms`. */
 const fixed = <T>(ms: number): RateLimiter<T> => ({ when: () => ms, forget: () => {}, numRequeues: () => 0 });
@@ -85,7 +90,10 @@ describe('WorkQueue', () => {
 
   it('reports adds, depth and retries to its metrics', () => {
     const seen: string[] = [];
-    const q = new WorkQueue<string>({ rateLimiter: fixed(5), metrics: { added: () => seen.push('add'), depth: (n) => seen.push(`depth ${n}`), retried: () => seen.push('retry') } });
+    const q = new WorkQueue<string>({
+      rateLimiter: fixed(5),
+      metrics: { added: () => seen.push('add'), depth: (n) => seen.push(`depth ${n}`), retried: () => seen.push('retry') },
+    });
     q.add('a');
     q.add('a');
     q.addRateLimited('b');
@@ -119,9 +127,18 @@ describe('runWorkers', () => {
     await tick(80);
     q.shutDown();
     await done;
-    assert.deepEqual(calls.filter((c) => c === 'ok'), ['ok']);
-    assert.deepEqual(calls.filter((c) => c === 'flaky'), ['flaky', 'flaky']);
-    assert.deepEqual(calls.filter((c) => c === 'later'), ['later', 'later']);
+    assert.deepEqual(
+      calls.filter((c) => c === 'ok'),
+      ['ok'],
+    );
+    assert.deepEqual(
+      calls.filter((c) => c === 'flaky'),
+      ['flaky', 'flaky'],
+    );
+    assert.deepEqual(
+      calls.filter((c) => c === 'later'),
+      ['later', 'later'],
+    );
     assert.deepEqual(errors, ['flaky: boom']);
   });
 });

@@ -86,7 +86,13 @@ describe('the OpenAPI v2 document', () => {
   it('has the collection, object and subresource paths of every resource', () => {
     const paths = orchDoc.paths;
     assert.deepEqual(Object.keys(paths['/api/v1/namespaces/{namespace}/configmaps']), ['parameters', 'get', 'post', 'delete']);
-    assert.deepEqual(Object.keys(paths['/api/v1/namespaces/{namespace}/configmaps/{name}']), ['parameters', 'get', 'put', 'patch', 'delete']);
+    assert.deepEqual(Object.keys(paths['/api/v1/namespaces/{namespace}/configmaps/{name}']), [
+      'parameters',
+      'get',
+      'put',
+      'patch',
+      'delete',
+    ]);
     assert.deepEqual(Object.keys(paths['/api/v1/namespaces']), ['get', 'post', 'delete']);
     assert.deepEqual(Object.keys(paths['/api/v1/namespaces/{name}/status']), ['parameters', 'get', 'put', 'patch']);
     assert.deepEqual(Object.keys(paths['/api/v1/namespaces/{name}/finalize']), ['parameters', 'get', 'put', 'patch']);
@@ -122,7 +128,12 @@ describe('the OpenAPI v2 document', () => {
       'x-kubernetes-action': 'post',
     });
     const patch = orchDoc.paths['/api/v1/namespaces/{namespace}/configmaps/{name}'].patch;
-    assert.deepEqual(patch.consumes, ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']);
+    assert.deepEqual(patch.consumes, [
+      'application/json-patch+json',
+      'application/merge-patch+json',
+      'application/strategic-merge-patch+json',
+      'application/apply-patch+yaml',
+    ]);
     assert.deepEqual(patch.parameters[0], { name: 'body', in: 'body', required: true, schema: { type: 'object' } });
     assert.deepEqual(
       patch.parameters.slice(1).map((p: Json) => `${p.name}:${p.type}`),
@@ -146,20 +157,34 @@ describe('the OpenAPI v2 document', () => {
     assert.deepEqual(cm.type, { value: ['object'] });
     const fields = cm.properties.additional_properties;
     assert.deepEqual(byName(fields, 'metadata'), { _ref: '#/definitions/meta.v1.ObjectMeta' });
-    assert.deepEqual(byName(fields, 'data'), { type: { value: ['object'] }, additional_properties: { schema: { type: { value: ['string'] } } } });
+    assert.deepEqual(byName(fields, 'data'), {
+      type: { value: ['object'] },
+      additional_properties: { schema: { type: { value: ['string'] } } },
+    });
     const gvk = byName(cm.vendor_extension, 'x-kubernetes-group-version-kind');
     assert.equal(gvk.yaml, '- group: ""\n  kind: ConfigMap\n  version: v1\n');
-    const conditions = byName(byName(msg.definitions.additional_properties, 'core.v1.NamespaceStatus').properties.additional_properties, 'conditions');
+    const conditions = byName(
+      byName(msg.definitions.additional_properties, 'core.v1.NamespaceStatus').properties.additional_properties,
+      'conditions',
+    );
     assert.deepEqual(conditions.items, { schema: [{ _ref: '#/definitions/core.v1.NamespaceCondition' }] });
 
     const item = byName(msg.paths.path, '/api/v1/namespaces/{namespace}/configmaps/{name}');
     assert.deepEqual(item.parameters[0], {
-      parameter: { non_body_parameter: { path_parameter_sub_schema: { required: true, in: 'path', name: 'namespace', type: 'string', unique_items: true } } },
+      parameter: {
+        non_body_parameter: {
+          path_parameter_sub_schema: { required: true, in: 'path', name: 'namespace', type: 'string', unique_items: true },
+        },
+      },
     });
     const [body, ...query] = item.patch.parameters;
-    assert.deepEqual(body, { parameter: { body_parameter: { name: 'body', in: 'body', required: true, schema: { type: { value: ['object'] } } } } });
+    assert.deepEqual(body, {
+      parameter: { body_parameter: { name: 'body', in: 'body', required: true, schema: { type: { value: ['object'] } } } },
+    });
     assert.deepEqual(query[2], {
-      parameter: { non_body_parameter: { query_parameter_sub_schema: { in: 'query', name: 'fieldValidation', type: 'string', unique_items: true } } },
+      parameter: {
+        non_body_parameter: { query_parameter_sub_schema: { in: 'query', name: 'fieldValidation', type: 'string', unique_items: true } },
+      },
     });
     assert.deepEqual(item.get.responses.response_code, [
       { name: '200', value: { response: { description: 'OK', schema: { schema: { _ref: '#/definitions/core.v1.ConfigMap' } } } } },
@@ -182,9 +207,13 @@ describe('the OpenAPI v2 document', () => {
 
   it('refuses keys the gnostic messages cannot hold instead of dropping them', () => {
     assert.throws(() => encodeGnosticDocument({ swagger: '2.0', openapi: '3.0.0' }), /Document has no field for "openapi"/);
-    assert.throws(() => encodeGnosticDocument({ swagger: '2.0', definitions: { A: { type: 'string', nullable: true } } }), /Schema has no field for "nullable"/);
     assert.throws(
-      () => encodeGnosticDocument({ swagger: '2.0', paths: { '/a': { get: { parameters: [{ name: 'c', in: 'cookie', type: 'string' }] } } } }),
+      () => encodeGnosticDocument({ swagger: '2.0', definitions: { A: { type: 'string', nullable: true } } }),
+      /Schema has no field for "nullable"/,
+    );
+    assert.throws(
+      () =>
+        encodeGnosticDocument({ swagger: '2.0', paths: { '/a': { get: { parameters: [{ name: 'c', in: 'cookie', type: 'string' }] } } } }),
       /unknown parameter location "cookie"/,
     );
   });
@@ -283,14 +312,24 @@ describe('GET /openapi/v2 and kubectl', () => {
     const manifest = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: unknown-field\nbogus: 1\n';
     const r = await kubectl.run(['create', '-f', '-'], { input: manifest });
     assert.equal(r.code, 1);
-    assert.equal(r.stderr.trim(), 'Error from server (BadRequest): error when creating "STDIN": strict decoding error: unknown field "bogus"');
+    assert.equal(
+      r.stderr.trim(),
+      'Error from server (BadRequest): error when creating "STDIN": strict decoding error: unknown field "bogus"',
+    );
     assert.equal((await s.client.get('/api/v1/namespaces/default/configmaps/unknown-field')).status, 404);
   });
 
   it('lets kubectl explain configmap print the fields', async () => {
     const out = await kubectl.ok(['explain', 'configmap']);
     assert.match(out, /^KIND:\s+ConfigMap\nVERSION:\s+v1\n/);
-    for (const field of ['apiVersion\t<string>', 'binaryData\t<map[string]string>', 'data\t<map[string]string>', 'immutable\t<boolean>', 'kind\t<string>', 'metadata\t<ObjectMeta>']) {
+    for (const field of [
+      'apiVersion\t<string>',
+      'binaryData\t<map[string]string>',
+      'data\t<map[string]string>',
+      'immutable\t<boolean>',
+      'kind\t<string>',
+      'metadata\t<ObjectMeta>',
+    ]) {
       assert.ok(out.includes(`  ${field}\n`), `${field} in:\n${out}`);
     }
   });

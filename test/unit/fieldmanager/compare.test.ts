@@ -7,7 +7,11 @@ import { schema, types } from './fixture.js';
 
 const diff = (lhs: unknown, rhs: unknown) => {
   const c = compare(lhs, rhs, schema, types);
-  return { added: c.added.paths().map(pathString), modified: c.modified.paths().map(pathString), removed: c.removed.paths().map(pathString) };
+  return {
+    added: c.added.paths().map(pathString),
+    modified: c.modified.paths().map(pathString),
+    removed: c.removed.paths().map(pathString),
+  };
 };
 
 test('leaves added, modified and removed; new granular maps and items are added themselves', () => {
@@ -19,8 +23,24 @@ test('leaves added, modified and removed; new granular maps and items are added 
 });
 
 test('list items compare by key; an atomic list compares as one leaf', () => {
-  const before = { spec: { containers: [{ name: 'a', image: '1' }, { name: 'b', image: '1' }], args: ['x'] } };
-  const after = { spec: { containers: [{ name: 'b', image: '2' }, { name: 'c', image: '1' }], args: ['x', 'y'] } };
+  const before = {
+    spec: {
+      containers: [
+        { name: 'a', image: '1' },
+        { name: 'b', image: '1' },
+      ],
+      args: ['x'],
+    },
+  };
+  const after = {
+    spec: {
+      containers: [
+        { name: 'b', image: '2' },
+        { name: 'c', image: '1' },
+      ],
+      args: ['x', 'y'],
+    },
+  };
   assert.deepEqual(diff(before, after), {
     added: ['.spec.containers[name="c"]', '.spec.containers[name="c"].image', '.spec.containers[name="c"].name'],
     modified: ['.spec.args', '.spec.containers[name="b"].image'],
@@ -34,7 +54,10 @@ test('empty and absent containers compare as leaves, so {} vs absent is a change
 });
 
 test('excluded fields leave the comparison with everything below them', () => {
-  const c = excludeFields(compare({ status: { phase: 'a' } }, { status: { phase: 'b' }, spec: { replicas: 1 } }, schema, types), FieldSet.of([fieldElement('status')]));
+  const c = excludeFields(
+    compare({ status: { phase: 'a' } }, { status: { phase: 'b' }, spec: { replicas: 1 } }, schema, types),
+    FieldSet.of([fieldElement('status')]),
+  );
   assert.deepEqual(c.modified.paths(), []);
   assert.deepEqual(c.added.paths().map(pathString), ['.spec', '.spec.replicas']);
 });

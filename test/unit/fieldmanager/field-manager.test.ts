@@ -6,7 +6,6 @@ import { FieldManager } from '../../../apiserver/fieldmanager/field-manager.js';
 import { LAST_APPLIED_ANNOTATION } from '../../../apiserver/fieldmanager/last-applied.js';
 import { def, definitions } from './fixture.js';
 
-
 const T1 = new Date('2024-05-01T10:00:00Z');
 const T2 = new Date('2024-05-01T11:00:00Z');
 
@@ -23,9 +22,15 @@ function manager(opts: { now?: Date; subresource?: string } = {}): FieldManager 
   });
 }
 
-const widget = (spec: object, metadata: object = {}): ApiObject => ({ apiVersion: 'test.orch.io/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'ns', ...metadata }, spec });
+const widget = (spec: object, metadata: object = {}): ApiObject => ({
+  apiVersion: 'test.orch.io/v1',
+  kind: 'Widget',
+  metadata: { name: 'w', namespace: 'ns', ...metadata },
+  spec,
+});
 const entries = (obj: ApiObject) => obj.metadata.managedFields ?? [];
-const summary = (obj: ApiObject) => entries(obj).map((e) => `${e.manager}/${e.operation}${e.subresource ? `/${e.subresource}` : ''} ${JSON.stringify(e.fieldsV1)}`);
+const summary = (obj: ApiObject) =>
+  entries(obj).map((e) => `${e.manager}/${e.operation}${e.subresource ? `/${e.subresource}` : ''} ${JSON.stringify(e.fieldsV1)}`);
 
 test('a create records the creator as an Update entry with the request time', () => {
   const created = manager().update(null, widget({ replicas: 2 }, { labels: { app: 'x' } }), 'kubectl-create');
@@ -55,13 +60,26 @@ test('managedFields of an update: absent, [] or invalid keep the live ones; vali
     const next = manager().update(live, widget({ replicas: 2 }, { managedFields }), 'u');
     assert.deepEqual(next.metadata.managedFields, live.metadata.managedFields, JSON.stringify(managedFields));
   }
-  const edited = [{ manager: 'other', operation: 'Update', apiVersion: 'test.orch.io/v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {} } } }];
-  assert.deepEqual(summary(manager().update(live, widget({ replicas: 2 }, { managedFields: edited }), 'u')), ['other/Update {"f:spec":{"f:replicas":{}}}']);
+  const edited = [
+    {
+      manager: 'other',
+      operation: 'Update',
+      apiVersion: 'test.orch.io/v1',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+    },
+  ];
+  assert.deepEqual(summary(manager().update(live, widget({ replicas: 2 }, { managedFields: edited }), 'u')), [
+    'other/Update {"f:spec":{"f:replicas":{}}}',
+  ]);
 });
 
 test('managedFields [{}] reset ownership first; the requester then owns what it changed', () => {
   const live = manager().update(null, widget({ replicas: 2 }, { labels: { a: '1' } }), 'creator');
-  assert.equal(manager().update(live, widget({ replicas: 2 }, { labels: { a: '1' }, managedFields: [{}] }), 'u').metadata.managedFields, undefined);
+  assert.equal(
+    manager().update(live, widget({ replicas: 2 }, { labels: { a: '1' }, managedFields: [{}] }), 'u').metadata.managedFields,
+    undefined,
+  );
   const changed = manager().update(live, widget({ replicas: 5 }, { labels: { a: '1' }, managedFields: [{}] }), 'u');
   assert.deepEqual(summary(changed), ['u/Update {"f:spec":{"f:replicas":{}}}']);
 });
@@ -79,12 +97,19 @@ test('past ten update managers, the oldest are merged into ancient-changes', () 
   let obj = manager().update(null, widget({}, { labels: { m0: 'x' } }), 'm0');
   for (let i = 1; i <= 11; i++) {
     const labels = { ...obj.metadata.labels, [`m${i}`]: 'x' };
-    obj = manager({ now: new Date(T1.getTime() + i * 1000) }).update(obj, widget({}, { labels, managedFields: obj.metadata.managedFields }), `m${i}`);
+    obj = manager({ now: new Date(T1.getTime() + i * 1000) }).update(
+      obj,
+      widget({}, { labels, managedFields: obj.metadata.managedFields }),
+      `m${i}`,
+    );
   }
   const names = entries(obj).map((e) => e.manager);
   assert.equal(names.length, 10);
   assert.ok(names.includes('ancient-changes'));
-  assert.deepEqual(Object.keys((entries(obj).find((e) => e.manager === 'ancient-changes')!.fieldsV1 as any)['f:metadata']['f:labels']).sort(), ['.', 'f:m0', 'f:m1', 'f:m2']);
+  assert.deepEqual(
+    Object.keys((entries(obj).find((e) => e.manager === 'ancient-changes')!.fieldsV1 as any)['f:metadata']['f:labels']).sort(),
+    ['.', 'f:m0', 'f:m1', 'f:m2'],
+  );
 });
 
 test('apply creates, defaults what the configuration leaves out, and owns only its configuration', () => {
@@ -102,32 +127,60 @@ test('an applied null removes the field (then defaulted) and the applier keeps o
 
 test('apply checks its configuration: apiVersion and kind, no managedFields, the schema, keyable lists', () => {
   const bad = (config: ApiObject, status: number, message: string) =>
-    assert.throws(() => manager().apply(null, config, 'a', false), (err: unknown) => isApiError(err) && err.code === status && err.status.message === message);
+    assert.throws(
+      () => manager().apply(null, config, 'a', false),
+      (err: unknown) => isApiError(err) && err.code === status && err.status.message === message,
+    );
   bad({ ...widget({}), apiVersion: 'v2' }, 400, 'invalid object type: /v2, Kind=Widget');
   bad({ ...widget({}), kind: undefined }, 400, 'invalid object type: test.orch.io/v1, Kind=');
   bad(widget({}, { managedFields: [] }), 400, 'metadata.managedFields must be nil');
-  bad(widget({ replicas: 'two', bogus: 1 }), 400, 'failed to create typed patch object (ns/w; test.orch.io/v1, Kind=Widget): errors:\n  .spec.replicas: expected integer, got string\n  .spec.bogus: field not declared in schema');
-  bad(widget({ containers: [{ image: 'x' }] }), 400, 'failed to create typed patch object (ns/w; test.orch.io/v1, Kind=Widget): .spec.containers: element 0: associative list with keys has an element that omits key field "name" (and doesn\'t have default value)');
+  bad(
+    widget({ replicas: 'two', bogus: 1 }),
+    400,
+    'failed to create typed patch object (ns/w; test.orch.io/v1, Kind=Widget): errors:\n  .spec.replicas: expected integer, got string\n  .spec.bogus: field not declared in schema',
+  );
+  bad(
+    widget({ containers: [{ image: 'x' }] }),
+    400,
+    'failed to create typed patch object (ns/w; test.orch.io/v1, Kind=Widget): .spec.containers: element 0: associative list with keys has an element that omits key field "name" (and doesn\'t have default value)',
+  );
 });
 
 test('apply conflicts are a 409 naming the fields; force takes them', () => {
   const live = manager().update(null, widget({ replicas: 2 }), 'creator');
-  assert.throws(() => manager().apply(live, widget({ replicas: 3 }), 'applier', false), (err: unknown) => isApiError(err, 'Conflict') && err.status.message === 'Apply failed with 1 conflict: conflict with "creator" using test.orch.io/v1: .spec.replicas');
+  assert.throws(
+    () => manager().apply(live, widget({ replicas: 3 }), 'applier', false),
+    (err: unknown) =>
+      isApiError(err, 'Conflict') &&
+      err.status.message === 'Apply failed with 1 conflict: conflict with "creator" using test.orch.io/v1: .spec.replicas',
+  );
   const forced = manager().apply(live, widget({ replicas: 3 }), 'applier', true);
   assert.deepEqual(summary(forced), ['applier/Apply {"f:spec":{"f:replicas":{}}}']);
 });
 
 test('the first apply to an object without managedFields conflicts with what is there (before-first-apply)', () => {
   const live = widget({ replicas: 2 });
-  assert.throws(() => manager().apply(live, widget({ replicas: 3 }), 'applier', false), { message: 'Apply failed with 1 conflict: conflict with "before-first-apply" using test.orch.io/v1: .spec.replicas' });
+  assert.throws(() => manager().apply(live, widget({ replicas: 3 }), 'applier', false), {
+    message: 'Apply failed with 1 conflict: conflict with "before-first-apply" using test.orch.io/v1: .spec.replicas',
+  });
 });
 
 test('kubectl upgrading from client-side apply takes the fields its last-applied annotation set', () => {
   const lastApplied = JSON.stringify(widget({ replicas: 2 }));
-  const live = manager().update(null, widget({ replicas: 2 }, { annotations: { [LAST_APPLIED_ANNOTATION]: lastApplied } }), 'kubectl-client-side-apply');
+  const live = manager().update(
+    null,
+    widget({ replicas: 2 }, { annotations: { [LAST_APPLIED_ANNOTATION]: lastApplied } }),
+    'kubectl-client-side-apply',
+  );
   assert.throws(() => manager().apply(live, widget({ replicas: 3 }), 'someone-else', false), /conflict/);
   const upgraded = manager().apply(live, widget({ replicas: 3 }), 'kubectl', false);
   assert.equal((upgraded.spec as { replicas: number }).replicas, 3);
-  assert.equal(upgraded.metadata.annotations![LAST_APPLIED_ANNOTATION], '{"apiVersion":"test.orch.io/v1","kind":"Widget","metadata":{"name":"w","namespace":"ns"},"spec":{"replicas":3}}');
-  assert.deepEqual(summary(upgraded).map((s) => s.split(' ')[0]), ['kubectl/Apply', 'kubectl-client-side-apply/Update']);
+  assert.equal(
+    upgraded.metadata.annotations![LAST_APPLIED_ANNOTATION],
+    '{"apiVersion":"test.orch.io/v1","kind":"Widget","metadata":{"name":"w","namespace":"ns"},"spec":{"replicas":3}}',
+  );
+  assert.deepEqual(
+    summary(upgraded).map((s) => s.split(' ')[0]),
+    ['kubectl/Apply', 'kubectl-client-side-apply/Update'],
+  );
 });

@@ -14,7 +14,7 @@ test('insert, has, and the empty path (the whole object) is never tracked', () =
   assert.deepEqual(paths(s), ['.metadata.labels.app', '.spec.replicas']);
 });
 
-test('paths come depth first: a level\'s members, then its children, each in set order', () => {
+test("paths come depth first: a level's members, then its children, each in set order", () => {
   const s = FieldSet.of(p('spec', 'b'), p('spec'), p('a'), p('spec', 'x', 'y'), [f('spec'), f('ports'), keyElement([['port', 80]])]);
   assert.deepEqual(paths(s), ['.a', '.spec', '.spec.b', '.spec.ports[port=80]', '.spec.x.y']);
 });

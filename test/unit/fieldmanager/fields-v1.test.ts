@@ -24,7 +24,12 @@ test('members are {}; an element both owned and with owned paths below gets "." 
 
 test('decoding: absent is empty, unknown element kinds are skipped, malformed input is an error', () => {
   assert.ok(fieldsToSet(undefined).isEmpty());
-  assert.deepEqual(fieldsToSet({ 'f:a': {}, 'z:future': {}, 'f:b': { '.': {}, 'f:c': {} } }).paths().map(pathString), ['.a', '.b', '.b.c']);
+  assert.deepEqual(
+    fieldsToSet({ 'f:a': {}, 'z:future': {}, 'f:b': { '.': {}, 'f:c': {} } })
+      .paths()
+      .map(pathString),
+    ['.a', '.b', '.b.c'],
+  );
   assert.throws(() => fieldsToSet([]), FieldsV1Error);
   assert.throws(() => fieldsToSet({ 'f:a': 'x' }), /must be a JSON object/);
   assert.throws(() => fieldsToSet({ 'k:{bad': {} }), /parsing key as path element/);

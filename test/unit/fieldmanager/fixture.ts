@@ -17,7 +17,13 @@ const stringMap: Schema = { type: 'object', additionalProperties: str };
 export const definitions: Definitions = {
   'test.Widget': {
     type: 'object',
-    properties: { apiVersion: str, kind: str, metadata: ref('test.Meta'), spec: ref('test.Spec'), status: { type: 'object', properties: { phase: str } } },
+    properties: {
+      apiVersion: str,
+      kind: str,
+      metadata: ref('test.Meta'),
+      spec: ref('test.Spec'),
+      status: { type: 'object', properties: { phase: str } },
+    },
   },
   'test.Meta': {
     type: 'object',
@@ -48,7 +54,16 @@ export const definitions: Definitions = {
   'core.v1.ServicePort': { type: 'object', properties: { port: int, protocol: str, name: str } },
   'test.Container': {
     type: 'object',
-    properties: { name: str, image: str, env: { type: 'array', items: { type: 'object', properties: { name: str, value: str } }, 'x-orch-patch-strategy': 'merge', 'x-orch-patch-merge-key': 'name' } },
+    properties: {
+      name: str,
+      image: str,
+      env: {
+        type: 'array',
+        items: { type: 'object', properties: { name: str, value: str } },
+        'x-orch-patch-strategy': 'merge',
+        'x-orch-patch-merge-key': 'name',
+      },
+    },
   },
 };
 

@@ -10,8 +10,14 @@ import {
 import { fieldElement } from '../../../apiserver/fieldmanager/path-element.js';
 
 test('manager identifiers: one per manager, operation, subresource and (for updates only) apiVersion', () => {
-  assert.equal(managerIdentifier({ manager: 'kubectl', operation: 'Apply', apiVersion: 'apps/v1' }), '{"manager":"kubectl","operation":"Apply"}');
-  assert.equal(managerIdentifier({ manager: 'ctl', operation: 'Update', apiVersion: 'v1', subresource: 'status' }), '{"manager":"ctl","operation":"Update","apiVersion":"v1","subresource":"status"}');
+  assert.equal(
+    managerIdentifier({ manager: 'kubectl', operation: 'Apply', apiVersion: 'apps/v1' }),
+    '{"manager":"kubectl","operation":"Apply"}',
+  );
+  assert.equal(
+    managerIdentifier({ manager: 'ctl', operation: 'Update', apiVersion: 'v1', subresource: 'status' }),
+    '{"manager":"ctl","operation":"Update","apiVersion":"v1","subresource":"status"}',
+  );
 });
 
 test('entries decode to sets and encode back, sorted: Apply first, then by time, manager, apiVersion', () => {
@@ -23,7 +29,12 @@ test('entries decode to sets and encode back, sorted: Apply first, then by time,
     fieldsType: 'FieldsV1',
     fieldsV1: { 'f:data': { [`f:${manager}`]: {} } },
   });
-  const entries = [entry('b', 'Update', '2024-01-01T00:00:02Z'), entry('a', 'Update', '2024-01-01T00:00:02Z'), entry('z', 'Update', '2024-01-01T00:00:01Z'), entry('y', 'Apply')];
+  const entries = [
+    entry('b', 'Update', '2024-01-01T00:00:02Z'),
+    entry('a', 'Update', '2024-01-01T00:00:02Z'),
+    entry('z', 'Update', '2024-01-01T00:00:01Z'),
+    entry('y', 'Apply'),
+  ];
   const managed = decodeManagedFields(entries);
   assert.equal(managed.fields.size, 4);
   assert.ok(managed.fields.get('{"manager":"y","operation":"Apply"}')!.applied);
@@ -37,8 +48,14 @@ test('entries decode to sets and encode back, sorted: Apply first, then by time,
 test('nothing owned encodes as no managedFields', () => {
   assert.equal(encodeManagedFields({ fields: new Map(), times: new Map() }), undefined);
   const managed = decodeManagedFields(undefined);
-  managed.fields.set('{"manager":"m","operation":"Update","apiVersion":"v1"}', { set: FieldSet.of([fieldElement('x')]), apiVersion: 'v1', applied: false });
-  assert.deepEqual(encodeManagedFields(managed), [{ manager: 'm', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:x': {} } }]);
+  managed.fields.set('{"manager":"m","operation":"Update","apiVersion":"v1"}', {
+    set: FieldSet.of([fieldElement('x')]),
+    apiVersion: 'v1',
+    applied: false,
+  });
+  assert.deepEqual(encodeManagedFields(managed), [
+    { manager: 'm', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:x': {} } },
+  ]);
 });
 
 test('invalid entries make the list undecodable', () => {
@@ -50,7 +67,10 @@ test('invalid entries make the list undecodable', () => {
     [{ ...ok, fieldsType: 'FieldsV2' }, 'invalid fieldsType "FieldsV2" in managed fields entry 0'],
     [{}, 'operation must be `Apply` or `Update`'],
   ] as const) {
-    assert.throws(() => decodeManagedFields([bad]), (err: unknown) => err instanceof ManagedFieldsError && err.message === message);
+    assert.throws(
+      () => decodeManagedFields([bad]),
+      (err: unknown) => err instanceof ManagedFieldsError && err.message === message,
+    );
   }
   assert.throws(() => decodeManagedFields([{ ...ok, fieldsV1: { 'f:a': 1 } }]), /error decoding versioned set from entry 0/);
 });

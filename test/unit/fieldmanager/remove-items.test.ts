@@ -8,14 +8,27 @@ import { schema, types } from './fixture.js';
 test('removes map entries and list items by key or value; lists left empty become null', () => {
   const obj = {
     metadata: { labels: { a: '1', b: '2' }, finalizers: ['x', 'y'] },
-    spec: { containers: [{ name: 'c1', image: 'i' }, { name: 'c2', image: 'j' }], ports: [{ port: 80, protocol: 'TCP' }] },
+    spec: {
+      containers: [
+        { name: 'c1', image: 'i' },
+        { name: 'c2', image: 'j' },
+      ],
+      ports: [{ port: 80, protocol: 'TCP' }],
+    },
   };
   const set = FieldSet.of(
     [f('metadata'), f('labels'), f('a')],
     [f('metadata'), f('finalizers'), valueElement('y')],
     [f('spec'), f('containers'), keyElement([['name', 'c1']])],
     [f('spec'), f('containers'), keyElement([['name', 'c2']]), f('image')],
-    [f('spec'), f('ports'), keyElement([['port', 80], ['protocol', 'TCP']])],
+    [
+      f('spec'),
+      f('ports'),
+      keyElement([
+        ['port', 80],
+        ['protocol', 'TCP'],
+      ]),
+    ],
   );
   assert.deepEqual(removeItems(obj, set, schema, types), {
     metadata: { labels: { b: '2' }, finalizers: ['x'] },

@@ -22,7 +22,14 @@ test('a struct field that is null or an empty object is owned; an empty keyed li
 
 test('list types: keyed by list-map keys (defaults filling a missing key), by merge key, by value; atomic as a whole', () => {
   assert.deepEqual(
-    pathsOf({ spec: { ports: [{ port: 80 }, { port: 53, protocol: 'UDP' }], containers: [{ name: 'c', image: 'i' }], tags: ['a', 'b'], args: ['x', 'y'] } }),
+    pathsOf({
+      spec: {
+        ports: [{ port: 80 }, { port: 53, protocol: 'UDP' }],
+        containers: [{ name: 'c', image: 'i' }],
+        tags: ['a', 'b'],
+        args: ['x', 'y'],
+      },
+    }),
     [
       '.spec.args',
       '.spec.containers[name="c"]',
@@ -50,13 +57,17 @@ test('schema-less content: object keys are owned one by one, lists as a whole', 
 test('items that cannot be keyed, and repeated keys in a configuration, are errors naming the list', () => {
   assert.throws(
     () => toFieldSet({ spec: { containers: [{ image: 'x' }] } }, schema, types, false),
-    (err: unknown) => err instanceof TypedValueError && err.message === '.spec.containers: element 0: associative list with keys has an element that omits key field "name" (and doesn\'t have default value)',
+    (err: unknown) =>
+      err instanceof TypedValueError &&
+      err.message ===
+        '.spec.containers: element 0: associative list with keys has an element that omits key field "name" (and doesn\'t have default value)',
   );
   assert.throws(() => toFieldSet({ spec: { containers: [{ name: 'a' }, { name: 'a' }] } }, schema, types, false), {
     message: '.spec.containers: duplicate entries for key [name="a"]',
   });
   assert.throws(() => toFieldSet({ spec: { tags: [{ a: 1 }], ports: [null] } }, schema, types, false), {
-    message: "errors:\n  .spec.tags: element 0: associative list without keys has an element that's a map type\n  .spec.ports: element 0: associative list with keys may not have a null element",
+    message:
+      "errors:\n  .spec.tags: element 0: associative list without keys has an element that's a map type\n  .spec.ports: element 0: associative list with keys may not have a null element",
   });
   assert.equal(toFieldSet({ spec: { containers: [{ name: 'a' }, { name: 'a' }] } }, schema, types, true).paths().length, 2);
 });

@@ -36,14 +36,20 @@ test('apply: the applier owns exactly its configuration; the same value applied 
   r = updater.apply(r.object, cfg, 'v1', r.managers, 'two', false);
   assert.equal(r.object, null, 'nothing changed');
   assert.deepEqual(owned(r.managers).one, owned(r.managers).two);
-  assert.deepEqual(JSON.stringify(setToFields(r.managers.get('one')!.set)), '{"f:spec":{"f:containers":{"k:{\\"name\\":\\"a\\"}":{".":{},"f:image":{},"f:name":{}}},"f:replicas":{}}}');
+  assert.deepEqual(
+    JSON.stringify(setToFields(r.managers.get('one')!.set)),
+    '{"f:spec":{"f:containers":{"k:{\\"name\\":\\"a\\"}":{".":{},"f:image":{},"f:name":{}}},"f:replicas":{}}}',
+  );
 });
 
 test('apply: changing a field another manager owns is a conflict naming every field and owner', () => {
   const live = { spec: { replicas: 3, args: ['a'], containers: [{ name: 'a', image: 'x' }] } };
   const m = updater.update({}, live, 'v1', new Map(), 'creator');
   const cfg = { spec: { replicas: 5, args: ['b'], containers: [{ name: 'a', image: 'x' }] } };
-  assert.deepEqual(conflictsOf(() => updater.apply(live, cfg, 'v1', m, 'applier', false)), ['creator .spec.args', 'creator .spec.replicas']);
+  assert.deepEqual(
+    conflictsOf(() => updater.apply(live, cfg, 'v1', m, 'applier', false)),
+    ['creator .spec.args', 'creator .spec.replicas'],
+  );
 });
 
 test('apply with force takes the conflicting fields; shared fields stay shared', () => {

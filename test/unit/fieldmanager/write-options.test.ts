@@ -17,16 +17,36 @@ test('the manager defaults to the user agent up to its first "/"', () => {
 
 test('apply requires fieldManager and takes force; other patches may not send force', () => {
   assert.deepEqual(parse('fieldManager=m&force=true', 'PatchOptions', true), { manager: 'm', force: true });
-  assert.throws(() => parse('', 'PatchOptions', true), (err: unknown) => {
-    assert.ok(isApiError(err, 'BadRequest'));
-    assert.equal(err.status.message, 'PatchOptions.meta.orch.io "" is invalid: fieldManager: Required value: is required for apply patch');
-    assert.deepEqual(err.status.details?.causes, [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }]);
-    return true;
+  assert.throws(
+    () => parse('', 'PatchOptions', true),
+    (err: unknown) => {
+      assert.ok(isApiError(err, 'BadRequest'));
+      assert.equal(
+        err.status.message,
+        'PatchOptions.meta.orch.io "" is invalid: fieldManager: Required value: is required for apply patch',
+      );
+      assert.deepEqual(err.status.details?.causes, [
+        { reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' },
+      ]);
+      return true;
+    },
+  );
+  assert.throws(() => parse('force=false'), {
+    message: 'PatchOptions.meta.orch.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
   });
-  assert.throws(() => parse('force=false'), { message: 'PatchOptions.meta.orch.io "" is invalid: force: Forbidden: may not be specified for non-apply patch' });
 });
 
 test('fieldManager must be at most 128 bytes of printable characters', () => {
-  assert.throws(() => parse(`fieldManager=${'m'.repeat(129)}`, 'CreateOptions'), (err: unknown) => isApiError(err, 'BadRequest') && err.status.details?.causes?.[0].field === 'fieldManager' && err.status.details.kind === 'CreateOptions');
-  assert.throws(() => parse('fieldManager=a%07b', 'UpdateOptions'), (err: unknown) => isApiError(err) && err.status.details?.causes?.[0].message === 'Invalid value: "a\\ab": invalid character U+0007 (at position 1)');
+  assert.throws(
+    () => parse(`fieldManager=${'m'.repeat(129)}`, 'CreateOptions'),
+    (err: unknown) =>
+      isApiError(err, 'BadRequest') &&
+      err.status.details?.causes?.[0].field === 'fieldManager' &&
+      err.status.details.kind === 'CreateOptions',
+  );
+  assert.throws(
+    () => parse('fieldManager=a%07b', 'UpdateOptions'),
+    (err: unknown) =>
+      isApiError(err) && err.status.details?.causes?.[0].message === 'Invalid value: "a\\ab": invalid character U+0007 (at position 1)',
+  );
 });

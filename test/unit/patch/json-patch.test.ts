@@ -74,7 +74,12 @@ test('A.11 ignoring unrecognized elements', () => {
 });
 
 test('A.12 adding to a nonexistent target', () => {
-  fails({ foo: 'bar' }, [{ op: 'add', path: '/baz/bat', value: 'qux' }], 'invalid', 'add operation does not apply: doc is missing path: "/baz/bat": missing value');
+  fails(
+    { foo: 'bar' },
+    [{ op: 'add', path: '/baz/bat', value: 'qux' }],
+    'invalid',
+    'add operation does not apply: doc is missing path: "/baz/bat": missing value',
+  );
 });
 
 test('A.14 ~ escape ordering', () => {
@@ -88,7 +93,9 @@ test('A.15 comparing strings and numbers', () => {
 });
 
 test('A.16 adding an array value', () => {
-  assert.deepEqual(applyJsonPatch({ foo: ['bar'] }, [{ op: 'add', path: '/foo/-', value: ['abc', 'def'] }]), { foo: ['bar', ['abc', 'def']] });
+  assert.deepEqual(applyJsonPatch({ foo: ['bar'] }, [{ op: 'add', path: '/foo/-', value: ['abc', 'def'] }]), {
+    foo: ['bar', ['abc', 'def']],
+  });
 });
 
 test('the input document and patch are not modified', () => {
@@ -107,7 +114,15 @@ test('the input document and patch are not modified', () => {
 
 test('a failing operation leaves no partial result behind', () => {
   const doc = { a: 1 };
-  fails(doc, [{ op: 'add', path: '/b', value: 2 }, { op: 'remove', path: '/zzz' }], 'invalid', "error in remove for path: '/zzz': Unable to remove nonexistent key: zzz: missing value");
+  fails(
+    doc,
+    [
+      { op: 'add', path: '/b', value: 2 },
+      { op: 'remove', path: '/zzz' },
+    ],
+    'invalid',
+    "error in remove for path: '/zzz': Unable to remove nonexistent key: zzz: missing value",
+  );
   assert.deepEqual(doc, { a: 1 });
 });
 
@@ -117,21 +132,81 @@ test('array indexes: append, insert, negative, out of range, not a number', () =
   assert.deepEqual(applyJsonPatch({ a: [1, 2] }, [{ op: 'add', path: '/a/-2', value: 3 }]), { a: [1, 3, 2] });
   assert.deepEqual(applyJsonPatch({ a: [1, 2] }, [{ op: 'remove', path: '/a/-1' }]), { a: [1] });
   assert.deepEqual(applyJsonPatch({ a: [1, 2] }, [{ op: 'replace', path: '/a/-2', value: 0 }]), { a: [0, 2] });
-  fails({ a: [1, 2] }, [{ op: 'add', path: '/a/3', value: 1 }], 'invalid', "error in add for path: '/a/3': Unable to access invalid index: 3: invalid index referenced");
-  fails({ a: [1, 2] }, [{ op: 'add', path: '/a/-4', value: 1 }], 'invalid', "error in add for path: '/a/-4': Unable to access invalid index: -4: invalid index referenced");
-  fails({ a: [1, 2] }, [{ op: 'add', path: '/a/x', value: 1 }], 'invalid', `error in add for path: '/a/x': value was not a proper array index: 'x': strconv.Atoi: parsing "x": invalid syntax`);
-  fails({ a: [1, 2] }, [{ op: 'remove', path: '/a/2' }], 'invalid', "error in remove for path: '/a/2': Unable to access invalid index: 2: invalid index referenced");
-  fails({ a: [1, 2] }, [{ op: 'remove', path: '/a/' }], 'invalid', `error in remove for path: '/a/': strconv.Atoi: parsing "": invalid syntax`);
-  fails({ a: [] }, [{ op: 'remove', path: '/a/99999999999999999999' }], 'invalid', `error in remove for path: '/a/99999999999999999999': strconv.Atoi: parsing "99999999999999999999": value out of range`);
-  fails({ a: [1] }, [{ op: 'replace', path: '/a/1', value: 0 }], 'invalid', 'replace operation does not apply: doc is missing key: /a/1: missing value');
-  fails({ a: [1] }, [{ op: 'test', path: '/a/5', value: 0 }], 'invalid', "error in test for path: '/a/5': Unable to access invalid index: 5: invalid index referenced");
+  fails(
+    { a: [1, 2] },
+    [{ op: 'add', path: '/a/3', value: 1 }],
+    'invalid',
+    "error in add for path: '/a/3': Unable to access invalid index: 3: invalid index referenced",
+  );
+  fails(
+    { a: [1, 2] },
+    [{ op: 'add', path: '/a/-4', value: 1 }],
+    'invalid',
+    "error in add for path: '/a/-4': Unable to access invalid index: -4: invalid index referenced",
+  );
+  fails(
+    { a: [1, 2] },
+    [{ op: 'add', path: '/a/x', value: 1 }],
+    'invalid',
+    `error in add for path: '/a/x': value was not a proper array index: 'x': strconv.Atoi: parsing "x": invalid syntax`,
+  );
+  fails(
+    { a: [1, 2] },
+    [{ op: 'remove', path: '/a/2' }],
+    'invalid',
+    "error in remove for path: '/a/2': Unable to access invalid index: 2: invalid index referenced",
+  );
+  fails(
+    { a: [1, 2] },
+    [{ op: 'remove', path: '/a/' }],
+    'invalid',
+    `error in remove for path: '/a/': strconv.Atoi: parsing "": invalid syntax`,
+  );
+  fails(
+    { a: [] },
+    [{ op: 'remove', path: '/a/99999999999999999999' }],
+    'invalid',
+    `error in remove for path: '/a/99999999999999999999': strconv.Atoi: parsing "99999999999999999999": value out of range`,
+  );
+  fails(
+    { a: [1] },
+    [{ op: 'replace', path: '/a/1', value: 0 }],
+    'invalid',
+    'replace operation does not apply: doc is missing key: /a/1: missing value',
+  );
+  fails(
+    { a: [1] },
+    [{ op: 'test', path: '/a/5', value: 0 }],
+    'invalid',
+    "error in test for path: '/a/5': Unable to access invalid index: 5: invalid index referenced",
+  );
 });
 
 test('missing parents', () => {
-  fails({ a: {} }, [{ op: 'remove', path: '/a/b/c' }], 'invalid', 'remove operation does not apply: doc is missing path: "/a/b/c": missing value');
-  fails({ a: { b: null } }, [{ op: 'replace', path: '/a/b/c', value: 1 }], 'invalid', 'replace operation does not apply: doc is missing path: /a/b/c: missing value');
-  fails({ a: 'str' }, [{ op: 'test', path: '/a/b', value: 1 }], 'invalid', 'test operation does not apply: is missing path: /a/b: missing value');
-  fails({ a: [] }, [{ op: 'add', path: '/a/0/x', value: 1 }], 'invalid', 'add operation does not apply: doc is missing path: "/a/0/x": missing value');
+  fails(
+    { a: {} },
+    [{ op: 'remove', path: '/a/b/c' }],
+    'invalid',
+    'remove operation does not apply: doc is missing path: "/a/b/c": missing value',
+  );
+  fails(
+    { a: { b: null } },
+    [{ op: 'replace', path: '/a/b/c', value: 1 }],
+    'invalid',
+    'replace operation does not apply: doc is missing path: /a/b/c: missing value',
+  );
+  fails(
+    { a: 'str' },
+    [{ op: 'test', path: '/a/b', value: 1 }],
+    'invalid',
+    'test operation does not apply: is missing path: /a/b: missing value',
+  );
+  fails(
+    { a: [] },
+    [{ op: 'add', path: '/a/0/x', value: 1 }],
+    'invalid',
+    'add operation does not apply: doc is missing path: "/a/0/x": missing value',
+  );
   fails({}, [{ op: 'add', path: '', value: 1 }], 'invalid', 'add operation does not apply: doc is missing path: "": missing value');
 });
 
@@ -145,15 +220,48 @@ test('replace of the whole document', () => {
 });
 
 test('move and copy', () => {
-  assert.deepEqual(applyJsonPatch({ a: { x: [1] }, b: {} }, [{ op: 'copy', from: '/a/x', path: '/b/y' }]), { a: { x: [1] }, b: { y: [1] } });
+  assert.deepEqual(applyJsonPatch({ a: { x: [1] }, b: {} }, [{ op: 'copy', from: '/a/x', path: '/b/y' }]), {
+    a: { x: [1] },
+    b: { y: [1] },
+  });
   assert.deepEqual(applyJsonPatch({ a: [1, 2, 3] }, [{ op: 'move', from: '/a/0', path: '/a/-' }]), { a: [2, 3, 1] });
   assert.deepEqual(applyJsonPatch({ a: 1 }, [{ op: 'copy', from: '/missing', path: '/b' }]), { a: 1, b: null });
-  fails({ a: 1 }, [{ op: 'move', from: '/missing', path: '/b' }], 'invalid', "error in move for path: 'missing': Unable to remove nonexistent key: missing: missing value");
-  fails({ a: { b: 1 } }, [{ op: 'move', from: '/a', path: '/a/c' }], 'invalid', 'move operation does not apply: doc is missing destination path: /a/c: missing value');
-  fails({ a: 1 }, [{ op: 'move', from: '/x/y', path: '/b' }], 'invalid', 'move operation does not apply: doc is missing from path: /x/y: missing value');
-  fails({ a: [] }, [{ op: 'copy', from: '/a/1', path: '/b' }], 'invalid', "error in copy for from: '/a/1': Unable to access invalid index: 1: invalid index referenced");
-  fails({ a: 1 }, [{ op: 'copy', from: '/a', path: '/x/y' }], 'invalid', 'copy operation does not apply: doc is missing destination path: /x/y: missing value');
-  fails({ a: 1, l: [] }, [{ op: 'copy', from: '/a', path: '/l/3' }], 'invalid', 'error while adding value during copy: Unable to access invalid index: 3: invalid index referenced');
+  fails(
+    { a: 1 },
+    [{ op: 'move', from: '/missing', path: '/b' }],
+    'invalid',
+    "error in move for path: 'missing': Unable to remove nonexistent key: missing: missing value",
+  );
+  fails(
+    { a: { b: 1 } },
+    [{ op: 'move', from: '/a', path: '/a/c' }],
+    'invalid',
+    'move operation does not apply: doc is missing destination path: /a/c: missing value',
+  );
+  fails(
+    { a: 1 },
+    [{ op: 'move', from: '/x/y', path: '/b' }],
+    'invalid',
+    'move operation does not apply: doc is missing from path: /x/y: missing value',
+  );
+  fails(
+    { a: [] },
+    [{ op: 'copy', from: '/a/1', path: '/b' }],
+    'invalid',
+    "error in copy for from: '/a/1': Unable to access invalid index: 1: invalid index referenced",
+  );
+  fails(
+    { a: 1 },
+    [{ op: 'copy', from: '/a', path: '/x/y' }],
+    'invalid',
+    'copy operation does not apply: doc is missing destination path: /x/y: missing value',
+  );
+  fails(
+    { a: 1, l: [] },
+    [{ op: 'copy', from: '/a', path: '/l/3' }],
+    'invalid',
+    'error while adding value during copy: Unable to access invalid index: 3: invalid index referenced',
+  );
 });
 
 test('test compares JSON values; null matches a missing member', () => {
@@ -174,11 +282,26 @@ test('malformed operations are invalid (422), as Kubernetes reports them', () =>
   fails({}, [null], 'invalid', 'Unexpected kind: unknown');
   fails({}, [{ op: 'add', value: 1 }], 'invalid', 'add operation failed to decode path: missing value');
   fails({}, [{ op: 'remove' }], 'invalid', 'remove operation failed to decode path: missing value');
-  fails({}, [{ op: 'replace', value: 1 }], 'invalid', 'replace operation failed to decode path: operation missing path field: missing value');
-  fails({}, [{ op: 'replace', path: 3, value: 1 }], 'invalid', 'replace operation failed to decode path: json: cannot unmarshal number into Go value of type string');
+  fails(
+    {},
+    [{ op: 'replace', value: 1 }],
+    'invalid',
+    'replace operation failed to decode path: operation missing path field: missing value',
+  );
+  fails(
+    {},
+    [{ op: 'replace', path: 3, value: 1 }],
+    'invalid',
+    'replace operation failed to decode path: json: cannot unmarshal number into Go value of type string',
+  );
   fails({}, [{ op: 'test', value: 1 }], 'invalid', 'test operation failed to decode path: operation missing path field: missing value');
   fails({}, [{ op: 'move', path: '/a' }], 'invalid', 'move operation failed to decode from: operation, missing from field: missing value');
-  fails({ a: 1 }, [{ op: 'move', from: '/a' }], 'invalid', 'move operation failed to decode path: operation missing path field: missing value');
+  fails(
+    { a: 1 },
+    [{ op: 'move', from: '/a' }],
+    'invalid',
+    'move operation failed to decode path: operation missing path field: missing value',
+  );
   fails({}, [{ op: 'copy', path: '/a' }], 'invalid', 'copy operation failed to decode from: operation, missing from field: missing value');
   fails({ a: 1 }, [{ op: 'copy', from: '/a' }], 'invalid', 'copy operation failed to decode path: missing value');
 });
@@ -201,7 +324,12 @@ test('a patch that is not an array of objects is a bad request', () => {
 test('too many operations', () => {
   const op = { op: 'add', path: '/x', value: 'y' };
   assert.deepEqual(applyJsonPatch({}, Array(MAX_JSON_PATCH_OPERATIONS).fill(op)), { x: 'y' });
-  fails({}, Array(MAX_JSON_PATCH_OPERATIONS + 1).fill(op), 'too-large', 'The allowed maximum operations in a JSON patch is 10000, got 10001');
+  fails(
+    {},
+    Array(MAX_JSON_PATCH_OPERATIONS + 1).fill(op),
+    'too-large',
+    'The allowed maximum operations in a JSON patch is 10000, got 10001',
+  );
 });
 
 test('__proto__ is an ordinary member', () => {

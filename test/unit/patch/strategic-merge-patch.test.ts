@@ -76,18 +76,29 @@ test('patchStrategy replace on a map replaces it', () => {
 });
 
 test('containers merge by name: changed ones merged, new ones first in patch order', () => {
-  assert.deepEqual(spec({ containers: [{ name: 'c3', image: 'i3' }, { name: 'c1', image: 'new' }] }).containers, [
-    { name: 'c3', image: 'i3' },
-    { name: 'c1', image: 'new', ports: [{ containerPort: 80 }, { containerPort: 81 }] },
-    { name: 'c2', image: 'i2' },
-  ]);
+  assert.deepEqual(
+    spec({
+      containers: [
+        { name: 'c3', image: 'i3' },
+        { name: 'c1', image: 'new' },
+      ],
+    }).containers,
+    [
+      { name: 'c3', image: 'i3' },
+      { name: 'c1', image: 'new', ports: [{ containerPort: 80 }, { containerPort: 81 }] },
+      { name: 'c2', image: 'i2' },
+    ],
+  );
 });
 
 test('ports merge by containerPort inside a container', () => {
-  assert.deepEqual(spec({ containers: [{ name: 'c1', ports: [{ containerPort: 82 }, { containerPort: 80, protocol: 'TCP' }] }] }).containers, [
-    { name: 'c1', image: 'i1', ports: [{ containerPort: 82 }, { containerPort: 80, protocol: 'TCP' }, { containerPort: 81 }] },
-    { name: 'c2', image: 'i2' },
-  ]);
+  assert.deepEqual(
+    spec({ containers: [{ name: 'c1', ports: [{ containerPort: 82 }, { containerPort: 80, protocol: 'TCP' }] }] }).containers,
+    [
+      { name: 'c1', image: 'i1', ports: [{ containerPort: 82 }, { containerPort: 80, protocol: 'TCP' }, { containerPort: 81 }] },
+      { name: 'c2', image: 'i2' },
+    ],
+  );
 });
 
 test('$patch: delete removes list elements by merge key', () => {
@@ -101,7 +112,9 @@ test('$patch: delete removes list elements by merge key', () => {
 });
 
 test('$patch: replace in a list makes the other elements the whole list', () => {
-  assert.deepEqual(spec({ containers: [{ $patch: 'replace' }, { name: 'only', image: 'x', junk: null }] }).containers, [{ name: 'only', image: 'x' }]);
+  assert.deepEqual(spec({ containers: [{ $patch: 'replace' }, { name: 'only', image: 'x', junk: null }] }).containers, [
+    { name: 'only', image: 'x' },
+  ]);
   assert.deepEqual(spec({ containers: [{ $patch: 'replace' }] }).containers, []);
 });
 
@@ -116,17 +129,33 @@ test('unsupported $patch values', () => {
   fails({ spec: { strategy: { $patch: 'bogus', x: 1 } } }, 'internal', 'unknown patch type: bogus in map: map[$patch:bogus x:1]');
   fails({ spec: { strategy: { $patch: 1 } } }, 'internal', 'unknown patch type: %!s(int64=1) in map: map[$patch:1]');
   fails({ spec: { containers: [{ $patch: 'merge' }] } }, 'internal', 'merging lists cannot yet be specified in the patch');
-  fails({ spec: { containers: [{ name: 'c1', $patch: 'bogus' }] } }, 'internal', 'unknown patch type: bogus in map: map[$patch:bogus name:c1]');
+  fails(
+    { spec: { containers: [{ name: 'c1', $patch: 'bogus' }] } },
+    'internal',
+    'unknown patch type: bogus in map: map[$patch:bogus name:c1]',
+  );
 });
 
 test('primitive lists with the merge strategy are unioned', () => {
   // Kubernetes' order: patch items in patch order, a server-only item placed before the first patch item it preceded.
-  assert.deepEqual((patched({ metadata: { finalizers: ['c', 'a', 'd'] } }).metadata as { finalizers: string[] }).finalizers, ['b', 'c', 'a', 'd']);
-  assert.deepEqual((patched({ metadata: { finalizers: ['c', 'a'] } }, { metadata: { finalizers: ['a', 'b'] } }).metadata as { finalizers: string[] }).finalizers, ['c', 'a', 'b']);
+  assert.deepEqual((patched({ metadata: { finalizers: ['c', 'a', 'd'] } }).metadata as { finalizers: string[] }).finalizers, [
+    'b',
+    'c',
+    'a',
+    'd',
+  ]);
+  assert.deepEqual(
+    (patched({ metadata: { finalizers: ['c', 'a'] } }, { metadata: { finalizers: ['a', 'b'] } }).metadata as { finalizers: string[] })
+      .finalizers,
+    ['c', 'a', 'b'],
+  );
 });
 
 test('$deleteFromPrimitiveList removes values from a primitive list', () => {
-  assert.deepEqual((patched({ metadata: { '$deleteFromPrimitiveList/finalizers': ['b', 'x'] } }).metadata as { finalizers: string[] }).finalizers, ['a', 'c']);
+  assert.deepEqual(
+    (patched({ metadata: { '$deleteFromPrimitiveList/finalizers': ['b', 'x'] } }).metadata as { finalizers: string[] }).finalizers,
+    ['a', 'c'],
+  );
   assert.deepEqual(patched({ metadata: { '$deleteFromPrimitiveList/absent': ['b'] } }).metadata, pod.metadata);
   fails({ metadata: { $deleteFromPrimitiveList: ['b'] } }, 'bad-request', 'invalid patch format of primitive list');
   fails({ metadata: { '$deleteFromPrimitiveListX/finalizers': ['b'] } }, 'bad-request', 'invalid patch format of primitive list');
@@ -142,7 +171,8 @@ test('$setElementOrder orders a merged list of maps', () => {
   );
   const three = { spec: { containers: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] } };
   assert.deepEqual(
-    (patched({ spec: { '$setElementOrder/containers': [{ name: 'c' }, { name: 'a' }] } }, three).spec as { containers: unknown[] }).containers,
+    (patched({ spec: { '$setElementOrder/containers': [{ name: 'c' }, { name: 'a' }] } }, three).spec as { containers: unknown[] })
+      .containers,
     [{ name: 'b' }, { name: 'c' }, { name: 'a' }],
   );
 });
@@ -156,7 +186,13 @@ test('$setElementOrder with $deleteFromPrimitiveList, as kubectl sends for primi
 
 test('$setElementOrder for a list only in the patch', () => {
   assert.deepEqual(
-    spec({ '$setElementOrder/initContainers': [{ name: 'b' }, { name: 'a' }], initContainers: [{ name: 'b', image: 'x' }, { name: 'a', gone: null }] }).initContainers,
+    spec({
+      '$setElementOrder/initContainers': [{ name: 'b' }, { name: 'a' }],
+      initContainers: [
+        { name: 'b', image: 'x' },
+        { name: 'a', gone: null },
+      ],
+    }).initContainers,
     [{ name: 'b', image: 'x' }, { name: 'a' }],
   );
 });
@@ -169,7 +205,11 @@ test('$setElementOrder errors', () => {
     'internal',
     "The order in patch list:\n[map[image:x name:c2]]\n doesn't match $setElementOrder list:\n[map[name:c1]]\n",
   );
-  fails({ spec: { '$setElementOrder/containers': [{ image: 'c1' }], containers: [{ name: 'c1' }] } }, 'internal', 'map: map[image:c1] does not contain declared merge key: name');
+  fails(
+    { spec: { '$setElementOrder/containers': [{ image: 'c1' }], containers: [{ name: 'c1' }] } },
+    'internal',
+    'map: map[image:c1] does not contain declared merge key: name',
+  );
 });
 
 test('$retainKeys clears the keys not listed', () => {
@@ -177,7 +217,11 @@ test('$retainKeys clears the keys not listed', () => {
   assert.deepEqual(spec({ strategy: { $retainKeys: ['type', 'rollingUpdate'], rollingUpdate: null } }).strategy, { type: 'RollingUpdate' });
   const volumes = { spec: { volumes: [{ name: 'v', hostPath: { path: '/x' } }] } };
   assert.deepEqual(
-    (patched({ spec: { volumes: [{ name: 'v', $retainKeys: ['name', 'emptyDir'], emptyDir: {} }] } }, volumes).spec as { volumes: unknown[] }).volumes,
+    (
+      patched({ spec: { volumes: [{ name: 'v', $retainKeys: ['name', 'emptyDir'], emptyDir: {} }] } }, volumes).spec as {
+        volumes: unknown[];
+      }
+    ).volumes,
     [{ name: 'v', emptyDir: {} }],
   );
   fails({ spec: { strategy: { $retainKeys: 'type' } } }, 'bad-request', 'invalid patch format of retainKeys');
@@ -199,9 +243,15 @@ test('values new to the original are cleaned of nulls and directives', () => {
 
 test('list element type errors', () => {
   fails({ spec: { nokey: [['x']] } }, 'invalid', 'lists of lists are not supported', { spec: { nokey: [['y']] } });
-  fails({ spec: { containers: ['x'] } }, 'internal', 'list element types are not identical: [[map[image:i1 name:c1 ports:[map[containerPort:80] map[containerPort:81]]] map[image:i2 name:c2]] [x]]');
+  fails(
+    { spec: { containers: ['x'] } },
+    'internal',
+    'list element types are not identical: [[map[image:i1 name:c1 ports:[map[containerPort:80] map[containerPort:81]]] map[image:i2 name:c2]] [x]]',
+  );
   fails({ spec: { containers: [{ image: 'nokey' }] } }, 'internal', 'map: map[image:nokey] does not contain declared merge key: name');
-  fails({ spec: { nokey: [{ a: 2 }] } }, 'internal', 'cannot merge lists without merge key for spec.nokey', { spec: { nokey: [{ a: 1 }] } });
+  fails({ spec: { nokey: [{ a: 2 }] } }, 'internal', 'cannot merge lists without merge key for spec.nokey', {
+    spec: { nokey: [{ a: 1 }] },
+  });
   assert.deepEqual(spec({ nokey2: [{ a: 2 }] }).nokey2, [{ a: 2 }]);
 });
 
@@ -225,7 +275,7 @@ test('the inputs are not modified', () => {
   const result = patched(patch);
   assert.deepEqual(pod, before);
   assert.deepEqual(patch, patchBefore);
-  ((result.spec as { containers: { image: string }[] }).containers[0]).image = 'mutated';
+  (result.spec as { containers: { image: string }[] }).containers[0].image = 'mutated';
   assert.deepEqual(pod, before);
 });
 

@@ -47,7 +47,12 @@ test('the admin kubeconfig points at the server, trusts the CA and carries the t
   assert.deepEqual(parse(readFileSync(file, 'utf8')), {
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: 'orch', cluster: { server: 'https://127.0.0.1:7443', 'certificate-authority-data': Buffer.from(files.caPem).toString('base64') } }],
+    clusters: [
+      {
+        name: 'orch',
+        cluster: { server: 'https://127.0.0.1:7443', 'certificate-authority-data': Buffer.from(files.caPem).toString('base64') },
+      },
+    ],
     users: [{ name: 'admin', user: { token: files.token } }],
     contexts: [{ name: 'orch', context: { cluster: 'orch', user: 'admin' } }],
     'current-context': 'orch',

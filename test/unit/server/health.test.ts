@@ -25,7 +25,12 @@ async function serve(t: { after(fn: () => void): void }, health: HealthChecks): 
         let body = '';
         res.on('data', (c: Buffer) => (body += c.toString()));
         res.on('end', () =>
-          resolve({ status: res.statusCode!, body, contentType: res.headers['content-type'], nosniff: res.headers['x-content-type-options'] as string | undefined }),
+          resolve({
+            status: res.statusCode!,
+            body,
+            contentType: res.headers['content-type'],
+            nosniff: res.headers['x-content-type-options'] as string | undefined,
+          }),
         );
       }).on('error', reject);
     });
@@ -50,7 +55,10 @@ test('verbose lists each check; readyz ends with shutdown', async (t) => {
     nosniff: 'nosniff',
   });
   assert.equal((await fetch('/livez?verbose')).body, '[+]ping ok\n[+]log ok\n[+]etcd ok\nlivez check passed\n');
-  assert.equal((await fetch('/readyz?verbose=1')).body, '[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]informer-sync ok\n[+]shutdown ok\nreadyz check passed\n');
+  assert.equal(
+    (await fetch('/readyz?verbose=1')).body,
+    '[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]informer-sync ok\n[+]shutdown ok\nreadyz check passed\n',
+  );
 });
 
 test('a failing check fails the endpoint with the verbose list and withholds the reason', async (t) => {
@@ -66,9 +74,15 @@ test('a failing check fails the endpoint with the verbose list and withholds the
     contentType: 'text/plain; charset=utf-8',
     nosniff: 'nosniff',
   });
-  assert.equal((await fetch('/readyz')).body, '[+]ping ok\n[+]log ok\n[-]etcd failed: reason withheld\n[+]shutdown ok\nreadyz check failed\n');
+  assert.equal(
+    (await fetch('/readyz')).body,
+    '[+]ping ok\n[+]log ok\n[-]etcd failed: reason withheld\n[+]shutdown ok\nreadyz check failed\n',
+  );
   assert.deepEqual(await fetch('/livez'), { status: 200, body: 'ok', contentType: 'text/plain; charset=utf-8', nosniff: 'nosniff' });
-  assert.deepEqual(failures[0], { endpoint: 'healthz', list: [{ name: 'etcd', reason: 'dial tcp 127.0.0.1:2379: connect: connection refused' }] });
+  assert.deepEqual(failures[0], {
+    endpoint: 'healthz',
+    list: [{ name: 'etcd', reason: 'dial tcp 127.0.0.1:2379: connect: connection refused' }],
+  });
 });
 
 test('exclude skips checks; unknown names are warned about', async (t) => {
@@ -77,7 +91,12 @@ test('exclude skips checks; unknown names are warned about', async (t) => {
     throw new Error('down');
   }, ['readyz']);
   const fetch = await serve(t, health);
-  assert.deepEqual(await fetch('/readyz?exclude=etcd'), { status: 200, body: 'ok', contentType: 'text/plain; charset=utf-8', nosniff: 'nosniff' });
+  assert.deepEqual(await fetch('/readyz?exclude=etcd'), {
+    status: 200,
+    body: 'ok',
+    contentType: 'text/plain; charset=utf-8',
+    nosniff: 'nosniff',
+  });
   assert.equal(
     (await fetch('/readyz?verbose&exclude=etcd&exclude=nope&exclude=log')).body,
     '[+]ping ok\n[+]log excluded: ok\n[+]etcd excluded: ok\n[+]shutdown ok\nwarn: some health checks cannot be excluded: no matches for "nope"\nreadyz check passed\n',
@@ -91,7 +110,12 @@ test('one check by name: ok, its error, or 404', async (t) => {
   }, ['livez']);
   const fetch = await serve(t, health);
   assert.deepEqual(await fetch('/livez/ping'), { status: 200, body: 'ok', contentType: 'text/plain; charset=utf-8', nosniff: 'nosniff' });
-  assert.deepEqual(await fetch('/livez/etcd'), { status: 500, body: 'internal server error: down\n', contentType: 'text/plain; charset=utf-8', nosniff: 'nosniff' });
+  assert.deepEqual(await fetch('/livez/etcd'), {
+    status: 500,
+    body: 'internal server error: down\n',
+    contentType: 'text/plain; charset=utf-8',
+    nosniff: 'nosniff',
+  });
   assert.equal((await fetch('/readyz/etcd')).status, 404);
   assert.equal((await fetch('/readyz/shutdown')).body, 'ok');
   assert.equal((await fetch('/healthz/log')).body, 'ok');
@@ -107,7 +131,10 @@ test('post-start hooks fail everywhere until done', async (t) => {
   const health = newHealthChecks();
   const done = health.addPostStartHook('start-informers');
   const fetch = await serve(t, health);
-  assert.equal((await fetch('/readyz')).body, '[+]ping ok\n[+]log ok\n[-]poststarthook/start-informers failed: reason withheld\n[+]shutdown ok\nreadyz check failed\n');
+  assert.equal(
+    (await fetch('/readyz')).body,
+    '[+]ping ok\n[+]log ok\n[-]poststarthook/start-informers failed: reason withheld\n[+]shutdown ok\nreadyz check failed\n',
+  );
   assert.equal((await fetch('/healthz')).status, 500);
   assert.equal((await fetch('/livez')).status, 500);
   assert.deepEqual((await fetch('/livez/poststarthook/start-informers')).body, 'internal server error: not finished\n');

@@ -33,6 +33,12 @@ test('entries below the level are dropped', async () => {
   const verbose = capture('debug');
   verbose.logger.debug('visible');
   await new Promise((r) => setImmediate(r));
-  assert.deepEqual(lines.map((l) => l.msg), ['shown']);
-  assert.deepEqual(verbose.lines.map((l) => l.msg), ['visible']);
+  assert.deepEqual(
+    lines.map((l) => l.msg),
+    ['shown'],
+  );
+  assert.deepEqual(
+    verbose.lines.map((l) => l.msg),
+    ['visible'],
+  );
 });

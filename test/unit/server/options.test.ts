@@ -3,13 +3,16 @@ import assert from 'node:assert/strict';
 import { helpRequested, OptionsError, parseGoDuration, parseServerOptions, usage } from '../../../apiserver/server/options.js';
 
 function fails(argv: string[], message: string | RegExp): void {
-  assert.throws(() => parseServerOptions(argv), (err: unknown) => {
-    assert.ok(err instanceof OptionsError, `expected OptionsError, got ${String(err)}`);
-    if (typeof message === 'string') assert.equal(err.message, message);
-    else assert.match(err.message, message);
-    assert.ok(!err.message.includes('\n'), 'one-line message');
-    return true;
-  });
+  assert.throws(
+    () => parseServerOptions(argv),
+    (err: unknown) => {
+      assert.ok(err instanceof OptionsError, `expected OptionsError, got ${String(err)}`);
+      if (typeof message === 'string') assert.equal(err.message, message);
+      else assert.match(err.message, message);
+      assert.ok(!err.message.includes('\n'), 'one-line message');
+      return true;
+    },
+  );
 }
 
 test('defaults', () => {
@@ -45,30 +48,42 @@ test('defaults', () => {
 test('every flag, in both --flag=value and --flag value forms', () => {
   const o = parseServerOptions([
     '--etcd-servers=http://a:2379,https://b:2379',
-    '--etcd-prefix', '/orch',
+    '--etcd-prefix',
+    '/orch',
     '--etcd-compaction-interval=1h30m',
-    '--storage-backend', 'etcd3',
+    '--storage-backend',
+    'etcd3',
     '--data-dir=/var/lib/orch',
-    '--secure-port', '8443',
+    '--secure-port',
+    '8443',
     '--bind-address=127.0.0.1',
-    '--tls-cert-file', '/c.crt',
+    '--tls-cert-file',
+    '/c.crt',
     '--tls-private-key-file=/c.key',
-    '--cert-dir', '/certs',
+    '--cert-dir',
+    '/certs',
     '--client-ca-file=/ca.crt',
-    '--token-auth-file', '/tokens.csv',
+    '--token-auth-file',
+    '/tokens.csv',
     '--anonymous-auth=false',
-    '--authorization-mode', 'AlwaysDeny,AlwaysAllow',
+    '--authorization-mode',
+    'AlwaysDeny,AlwaysAllow',
     '--api-domain=example.com',
-    '--shutdown-delay-duration', '10s',
+    '--shutdown-delay-duration',
+    '10s',
     '--livez-grace-period=500ms',
-    '--max-request-bytes', '1024',
+    '--max-request-bytes',
+    '1024',
     '--min-request-timeout=60',
-    '--request-timeout', '2m',
+    '--request-timeout',
+    '2m',
     '--v=4',
-    '--service-cluster-ip-range', '10.96.0.0/16,fd00::/108',
+    '--service-cluster-ip-range',
+    '10.96.0.0/16,fd00::/108',
     '--service-node-port-range=20000-20999',
     '--watch-cache=false',
-    '--default-watch-cache-size', '500',
+    '--default-watch-cache-size',
+    '500',
   ]);
   assert.deepEqual(o, {
     etcdServers: ['http://a:2379', 'https://b:2379'],
@@ -107,7 +122,10 @@ test('booleans: bare flag is true, =false and Go spellings work, a bad value fai
   assert.equal(parseServerOptions(['--anonymous-auth']).anonymousAuth, true);
   assert.equal(parseServerOptions(['--anonymous-auth=0']).anonymousAuth, false);
   assert.equal(parseServerOptions(['--anonymous-auth=F']).anonymousAuth, false);
-  fails(['--anonymous-auth=maybe'], 'invalid argument "maybe" for "--anonymous-auth" flag: strconv.ParseBool: parsing "maybe": invalid syntax');
+  fails(
+    ['--anonymous-auth=maybe'],
+    'invalid argument "maybe" for "--anonymous-auth" flag: strconv.ParseBool: parsing "maybe": invalid syntax',
+  );
 });
 
 test('list flags accumulate when repeated; the last scalar wins', () => {
@@ -165,9 +183,15 @@ test('bad ports, addresses and numbers', () => {
 test('watch cache flags', () => {
   assert.equal(parseServerOptions(['--watch-cache']).watchCache, true);
   assert.equal(parseServerOptions(['--default-watch-cache-size=0']).defaultWatchCacheSize, 0);
-  fails(['--watch-cache=sometimes'], 'invalid argument "sometimes" for "--watch-cache" flag: strconv.ParseBool: parsing "sometimes": invalid syntax');
+  fails(
+    ['--watch-cache=sometimes'],
+    'invalid argument "sometimes" for "--watch-cache" flag: strconv.ParseBool: parsing "sometimes": invalid syntax',
+  );
   fails(['--default-watch-cache-size=-1'], '--default-watch-cache-size can not be negative value');
-  fails(['--default-watch-cache-size=lots'], 'invalid argument "lots" for "--default-watch-cache-size" flag: strconv.ParseInt: parsing "lots": invalid syntax');
+  fails(
+    ['--default-watch-cache-size=lots'],
+    'invalid argument "lots" for "--default-watch-cache-size" flag: strconv.ParseInt: parsing "lots": invalid syntax',
+  );
   assert.match(usage(), /^ {6}--watch-cache +Enable watch caching in the apiserver \(default true\)$/m);
   assert.match(usage(), /^ {6}--default-watch-cache-size int +The most changes .*\(default 10000\)$/m);
 });
@@ -178,13 +202,34 @@ test('service network flags: ranges checked with kube-apiserver messages', () =>
   assert.deepEqual(parseServerOptions(['--service-node-port-range=30000+99']).serviceNodePortRange, { base: 30000, size: 100 });
   assert.deepEqual(parseServerOptions(['--service-node-port-range=']).serviceNodePortRange, { base: 30000, size: 2768 });
   fails(['--service-cluster-ip-range=10.0.0.0'], 'service-cluster-ip-range[0] is not a valid cidr');
-  fails(['--service-cluster-ip-range=10.0.0.0/24,10.1.0.0/24'], '--service-cluster-ip-range[0] and --service-cluster-ip-range[1] must be of different IP family');
-  fails(['--service-cluster-ip-range=10.0.0.0/24,fd00::/112,fd01::/112'], '--service-cluster-ip-range must not contain more than two entries');
-  fails(['--service-cluster-ip-range=10.0.0.0/30'], 'error determining service IP ranges for primary service cidr: the service cluster IP range must be at least 8 IP addresses');
-  fails(['--service-cluster-ip-range=10.0.0.0/8'], 'specified --service-cluster-ip-range is too large; for 32-bit addresses, the mask must be >= 12');
-  fails(['--service-node-port-range=30000-x'], 'invalid argument "30000-x" for "--service-node-port-range" flag: strconv.Atoi: parsing "x": invalid syntax');
-  fails(['--service-node-port-range=32767-30000'], 'invalid argument "32767-30000" for "--service-node-port-range" flag: end port cannot be less than start port: 32767-30000');
-  fails(['--service-node-port-range=60000-70000'], 'invalid argument "60000-70000" for "--service-node-port-range" flag: the port range cannot be greater than 65535: 60000-70000');
+  fails(
+    ['--service-cluster-ip-range=10.0.0.0/24,10.1.0.0/24'],
+    '--service-cluster-ip-range[0] and --service-cluster-ip-range[1] must be of different IP family',
+  );
+  fails(
+    ['--service-cluster-ip-range=10.0.0.0/24,fd00::/112,fd01::/112'],
+    '--service-cluster-ip-range must not contain more than two entries',
+  );
+  fails(
+    ['--service-cluster-ip-range=10.0.0.0/30'],
+    'error determining service IP ranges for primary service cidr: the service cluster IP range must be at least 8 IP addresses',
+  );
+  fails(
+    ['--service-cluster-ip-range=10.0.0.0/8'],
+    'specified --service-cluster-ip-range is too large; for 32-bit addresses, the mask must be >= 12',
+  );
+  fails(
+    ['--service-node-port-range=30000-x'],
+    'invalid argument "30000-x" for "--service-node-port-range" flag: strconv.Atoi: parsing "x": invalid syntax',
+  );
+  fails(
+    ['--service-node-port-range=32767-30000'],
+    'invalid argument "32767-30000" for "--service-node-port-range" flag: end port cannot be less than start port: 32767-30000',
+  );
+  fails(
+    ['--service-node-port-range=60000-70000'],
+    'invalid argument "60000-70000" for "--service-node-port-range" flag: the port range cannot be greater than 65535: 60000-70000',
+  );
   assert.match(usage(), /^ {6}--service-cluster-ip-range string +A CIDR notation IP range .* \(default "10\.0\.0\.0\/24"\)$/m);
   assert.match(usage(), /^ {6}--service-node-port-range portRange +A port range to reserve .* \(default 30000-32767\)$/m);
 });
@@ -199,7 +244,10 @@ test('storage backend agrees with --etcd-servers', () => {
   assert.equal(parseServerOptions(['--etcd-servers=http://127.0.0.1:2379']).storageBackend, 'etcd3');
   assert.equal(parseServerOptions(['--storage-backend=sqlite']).storageBackend, 'sqlite');
   fails(['--storage-backend=etcd3'], '--etcd-servers must be specified when --storage-backend=etcd3');
-  fails(['--storage-backend=sqlite', '--etcd-servers=http://127.0.0.1:2379'], '--storage-backend=sqlite cannot be used with --etcd-servers');
+  fails(
+    ['--storage-backend=sqlite', '--etcd-servers=http://127.0.0.1:2379'],
+    '--storage-backend=sqlite cannot be used with --etcd-servers',
+  );
   fails(['--storage-backend=etcd2'], /^--storage-backend invalid, allowed values: etcd3, sqlite/);
   fails(['--etcd-servers=127.0.0.1:2379'], /^--etcd-servers: "127.0.0.1:2379" is not an http/);
 });

@@ -9,15 +9,40 @@ const spec = (o: ApiObject): WorkloadSpec => (o.spec ?? {}) as WorkloadSpec;
 const count = (field: string) => (o: ApiObject) => ((o.status ?? {}) as Record<string, number | undefined>)[field] ?? 0;
 
 export const daemonSetColumns: PrinterColumn[] = [
-  { name: 'Desired', type: 'integer', description: 'The total number of nodes that should be running the daemon pod.', cell: count('desiredNumberScheduled') },
-  { name: 'Current', type: 'integer', description: 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.', cell: count('currentNumberScheduled') },
-  { name: 'Ready', type: 'integer', description: 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.', cell: count('numberReady') },
-  { name: 'Up-to-date', type: 'integer', description: 'The total number of nodes that are running updated daemon pod', cell: count('updatedNumberScheduled') },
-  { name: 'Available', type: 'integer', description: 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available.', cell: count('numberAvailable') },
+  {
+    name: 'Desired',
+    type: 'integer',
+    description: 'The total number of nodes that should be running the daemon pod.',
+    cell: count('desiredNumberScheduled'),
+  },
+  {
+    name: 'Current',
+    type: 'integer',
+    description: 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.',
+    cell: count('currentNumberScheduled'),
+  },
+  {
+    name: 'Ready',
+    type: 'integer',
+    description: 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.',
+    cell: count('numberReady'),
+  },
+  {
+    name: 'Up-to-date',
+    type: 'integer',
+    description: 'The total number of nodes that are running updated daemon pod',
+    cell: count('updatedNumberScheduled'),
+  },
+  {
+    name: 'Available',
+    type: 'integer',
+    description: 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available.',
+    cell: count('numberAvailable'),
+  },
   {
     name: 'Node Selector',
     type: 'string',
-    description: "NodeSelector is a selector which must be true for the pod to fit on a node.",
+    description: 'NodeSelector is a selector which must be true for the pod to fit on a node.',
     cell: (o) => formatLabelSelector({ matchLabels: spec(o).template?.spec?.nodeSelector ?? {} }),
   },
   AGE_COLUMN,

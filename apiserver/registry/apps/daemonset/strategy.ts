@@ -16,7 +16,13 @@ import type { IntOrString } from '../../core/pod-spec/types.js';
 import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
 import { intOrPercentValue, validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../int-or-percent.js';
 import { validateLabelSelector } from '../../core/pod-spec/label-selector.js';
-import { type WorkloadSpec, selectorOf, validateLongRunningTemplate, validateSelectorMatchesTemplate, validateSelectorUnchanged } from '../workload-spec.js';
+import {
+  type WorkloadSpec,
+  selectorOf,
+  validateLongRunningTemplate,
+  validateSelectorMatchesTemplate,
+  validateSelectorUnchanged,
+} from '../workload-spec.js';
 
 /** The annotation apps/v1 keeps the internal spec.templateGeneration in. */
 export const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
@@ -68,7 +74,8 @@ function validateUpdateStrategy(strategy: DaemonSetSpec['updateStrategy'], path:
   ];
   const hasUnavailable = intOrPercentValue(rolling.maxUnavailable) !== 0;
   const hasSurge = intOrPercentValue(rolling.maxSurge) !== 0;
-  if (hasUnavailable && hasSurge) errs.push(invalid(at.child('maxSurge'), rolling.maxSurge ?? 0, 'may not be set when maxUnavailable is non-zero'));
+  if (hasUnavailable && hasSurge)
+    errs.push(invalid(at.child('maxSurge'), rolling.maxSurge ?? 0, 'may not be set when maxUnavailable is non-zero'));
   if (!hasUnavailable && !hasSurge) errs.push(required(at.child('maxUnavailable'), 'cannot be 0 when maxSurge is 0'));
   return errs;
 }
@@ -81,7 +88,8 @@ function validateDaemonSetSpec(obj: ApiObject, domain: ApiDomain): FieldError[] 
   const selector = selectorOf(spec.selector);
   if (selector) errs.push(...validateSelectorMatchesTemplate(selector, spec.template, path.child('template')));
   const selectorTerms = Object.keys(spec.selector?.matchLabels ?? {}).length + (spec.selector?.matchExpressions ?? []).length;
-  if (spec.selector && selectorTerms === 0) errs.push(invalid(path.child('selector'), spec.selector, 'empty selector is invalid for daemonset'));
+  if (spec.selector && selectorTerms === 0)
+    errs.push(invalid(path.child('selector'), spec.selector, 'empty selector is invalid for daemonset'));
   errs.push(...validatePodTemplateSpec(spec.template, path.child('template'), { domain }));
   errs.push(...validateLongRunningTemplate(spec.template, path.child('template'), 'DaemonSet'));
   errs.push(...validateNonnegative(spec.minReadySeconds ?? 0, path.child('minReadySeconds')));

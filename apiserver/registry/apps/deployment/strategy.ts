@@ -74,7 +74,8 @@ function validateDeploymentSpec(obj: ApiObject, domain: ApiDomain): FieldError[]
   const deadline = spec.progressDeadlineSeconds;
   if (deadline !== undefined) {
     errs.push(...validateNonnegative(deadline, path.child('progressDeadlineSeconds')));
-    if (deadline <= (spec.minReadySeconds ?? 0)) errs.push(invalid(path.child('progressDeadlineSeconds'), deadline, 'must be greater than minReadySeconds'));
+    if (deadline <= (spec.minReadySeconds ?? 0))
+      errs.push(invalid(path.child('progressDeadlineSeconds'), deadline, 'must be greater than minReadySeconds'));
   }
   return errs;
 }

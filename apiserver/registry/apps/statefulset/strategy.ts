@@ -15,7 +15,13 @@ import { semanticEqual } from '../../core/pod-spec/semantic-equal.js';
 import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
 import type { IntOrString, PersistentVolumeClaimSpec } from '../../core/pod-spec/types.js';
 import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
-import { type WorkloadSpec, selectorOf, validateLongRunningTemplate, validateSelectorMatchesTemplate, validateWorkloadSelector } from '../workload-spec.js';
+import {
+  type WorkloadSpec,
+  selectorOf,
+  validateLongRunningTemplate,
+  validateSelectorMatchesTemplate,
+  validateWorkloadSelector,
+} from '../workload-spec.js';
 
 interface ClaimTemplate {
   apiVersion?: string;
@@ -89,13 +95,15 @@ function validateStatefulSetSpec(obj: ApiObject, domain: ApiDomain): FieldError[
   const errs: FieldError[] = [];
   const policy = spec.podManagementPolicy ?? '';
   if (!policy) errs.push(required(path.child('podManagementPolicy')));
-  else if (policy !== 'OrderedReady' && policy !== 'Parallel') errs.push(invalid(path.child('podManagementPolicy'), policy, "must be 'OrderedReady' or 'Parallel'"));
+  else if (policy !== 'OrderedReady' && policy !== 'Parallel')
+    errs.push(invalid(path.child('podManagementPolicy'), policy, "must be 'OrderedReady' or 'Parallel'"));
   errs.push(...validateUpdateStrategy(spec, path.child('updateStrategy')));
   const retention = spec.persistentVolumeClaimRetentionPolicy;
   if (retention) {
     for (const field of ['whenDeleted', 'whenScaled'] as const) {
       const value = retention[field] ?? '';
-      if (!RETENTION_POLICIES.includes(value)) errs.push(notSupported(path.child('persistentVolumeClaimRetentionPolicy', field), value, RETENTION_POLICIES));
+      if (!RETENTION_POLICIES.includes(value))
+        errs.push(notSupported(path.child('persistentVolumeClaimRetentionPolicy', field), value, RETENTION_POLICIES));
     }
   }
   errs.push(...validateNonnegative(spec.replicas, path.child('replicas')));
@@ -114,7 +122,14 @@ function validateStatefulSetSpec(obj: ApiObject, domain: ApiDomain): FieldError[
   return errs;
 }
 
-const MUTABLE_FIELDS = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'] as const;
+const MUTABLE_FIELDS = [
+  'replicas',
+  'ordinals',
+  'template',
+  'updateStrategy',
+  'persistentVolumeClaimRetentionPolicy',
+  'minReadySeconds',
+] as const;
 
 export const statefulSetStrategy: Strategy = {
   applyDefaults: setStatefulSetDefaults,
@@ -137,7 +152,8 @@ export const statefulSetStrategy: Strategy = {
     const prev = (old.spec ?? {}) as Record<string, unknown>;
     for (const field of MUTABLE_FIELDS) next[field] = prev[field];
     if (semanticEqual(next, prev)) return [];
-    const message = "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
+    const message =
+      "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
     return [forbidden(fieldPath('spec'), message)];
   },
 };

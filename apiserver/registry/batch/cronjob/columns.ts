@@ -21,9 +21,24 @@ function boolText(value: boolean | undefined): string {
 }
 
 export const cronJobColumns: PrinterColumn[] = [
-  { name: 'Schedule', type: 'string', description: 'The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.', cell: (o) => spec(o).schedule ?? '' },
-  { name: 'Suspend', type: 'boolean', description: 'This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.', cell: (o) => boolText(spec(o).suspend) },
-  { name: 'Active', type: 'integer', description: 'A list of pointers to currently running jobs.', cell: (o) => (status(o).active ?? []).length },
+  {
+    name: 'Schedule',
+    type: 'string',
+    description: 'The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.',
+    cell: (o) => spec(o).schedule ?? '',
+  },
+  {
+    name: 'Suspend',
+    type: 'boolean',
+    description: 'This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.',
+    cell: (o) => boolText(spec(o).suspend),
+  },
+  {
+    name: 'Active',
+    type: 'integer',
+    description: 'A list of pointers to currently running jobs.',
+    cell: (o) => (status(o).active ?? []).length,
+  },
   {
     name: 'Last Schedule',
     type: 'string',

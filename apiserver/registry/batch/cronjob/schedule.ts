@@ -31,9 +31,11 @@ class ScheduleError extends Error {}
 
 /** strconv.Atoi's errors, and robfig's refusal of negative numbers. */
 function parseInteger(expr: string): number {
-  if (!/^[+-]?\d+$/.test(expr)) throw new ScheduleError(`failed to parse int from ${expr}: strconv.Atoi: parsing ${goQuote(expr)}: invalid syntax`);
+  if (!/^[+-]?\d+$/.test(expr))
+    throw new ScheduleError(`failed to parse int from ${expr}: strconv.Atoi: parsing ${goQuote(expr)}: invalid syntax`);
   const n = BigInt(expr);
-  if (n < -(2n ** 63n) || n >= 2n ** 63n) throw new ScheduleError(`failed to parse int from ${expr}: strconv.Atoi: parsing ${goQuote(expr)}: value out of range`);
+  if (n < -(2n ** 63n) || n >= 2n ** 63n)
+    throw new ScheduleError(`failed to parse int from ${expr}: strconv.Atoi: parsing ${goQuote(expr)}: value out of range`);
   if (n < 0n) throw new ScheduleError(`negative number (${n}) not allowed: ${expr}`);
   return Number(n);
 }

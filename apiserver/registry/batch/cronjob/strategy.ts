@@ -103,7 +103,8 @@ export const cronJobStrategy: Strategy = {
     if (!isBeingCreated(obj)) return [];
     const errs = validateCronJobSpec(cronJobSpec(obj), undefined, ctx.domain);
     const name = obj.metadata.name ?? '';
-    if (name.length > MAX_NAME_LENGTH) errs.push(invalid(fieldPath('metadata', 'name'), name, `must be no more than ${MAX_NAME_LENGTH} characters`));
+    if (name.length > MAX_NAME_LENGTH)
+      errs.push(invalid(fieldPath('metadata', 'name'), name, `must be no more than ${MAX_NAME_LENGTH} characters`));
     return errs;
   },
   validateUpdate: (obj, old, ctx) => validateCronJobSpec(cronJobSpec(obj), (old.spec ?? {}) as CronJobSpec, ctx.domain),

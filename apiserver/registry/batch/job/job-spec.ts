@@ -56,7 +56,9 @@ function validateExitCodes(req: NonNullable<PodFailurePolicyRule['onExitCodes']>
   if (!operator) errs.push(required(path.child('operator'), `valid values: ${quotedList(EXIT_CODE_OPERATORS)}`));
   else if (!EXIT_CODE_OPERATORS.includes(operator)) errs.push(notSupported(path.child('operator'), operator, EXIT_CODE_OPERATORS));
   if (req.containerName !== undefined && !containers.has(req.containerName)) {
-    errs.push(invalid(path.child('containerName'), req.containerName, 'must be one of the container or initContainer names in the pod template'));
+    errs.push(
+      invalid(path.child('containerName'), req.containerName, 'must be one of the container or initContainer names in the pod template'),
+    );
   }
   const values = req.values ?? [];
   const valuesPath = path.child('values');
@@ -91,19 +93,24 @@ function validatePodFailurePolicy(spec: JobSpec, path: FieldPath): FieldError[] 
   const rulesPath = path.child('rules');
   const errs: FieldError[] = [];
   if (rules.length > MAX_RULES) errs.push(tooMany(rulesPath, rules.length, MAX_RULES));
-  const containers = new Set([...(spec.template?.spec?.containers ?? []), ...(spec.template?.spec?.initContainers ?? [])].map((c) => c.name ?? ''));
+  const containers = new Set(
+    [...(spec.template?.spec?.containers ?? []), ...(spec.template?.spec?.initContainers ?? [])].map((c) => c.name ?? ''),
+  );
   rules.forEach((rule, i) => {
     const at = rulesPath.index(i);
     const action = rule.action ?? '';
     if (!action) errs.push(required(at.child('action'), `valid values: ${quotedList(ACTIONS)}`));
     else if (action === 'FailIndex') {
-      if (spec.backoffLimitPerIndex === undefined) errs.push(invalid(at.child('action'), action, 'requires the backoffLimitPerIndex to be set'));
+      if (spec.backoffLimitPerIndex === undefined)
+        errs.push(invalid(at.child('action'), action, 'requires the backoffLimitPerIndex to be set'));
     } else if (!ACTIONS.includes(action)) errs.push(notSupported(at.child('action'), action, ACTIONS));
     const hasConditions = (rule.onPodConditions ?? []).length > 0;
     if (rule.onExitCodes) errs.push(...validateExitCodes(rule.onExitCodes, containers, at.child('onExitCodes')));
     if (hasConditions) errs.push(...validateConditionPatterns(rule.onPodConditions ?? [], at.child('onPodConditions')));
-    if (rule.onExitCodes && hasConditions) errs.push(invalidWithoutValue(at, 'specifying both OnExitCodes and OnPodConditions is not supported'));
-    if (!rule.onExitCodes && !hasConditions) errs.push(invalidWithoutValue(at, 'specifying one of OnExitCodes and OnPodConditions is required'));
+    if (rule.onExitCodes && hasConditions)
+      errs.push(invalidWithoutValue(at, 'specifying both OnExitCodes and OnPodConditions is not supported'));
+    if (!rule.onExitCodes && !hasConditions)
+      errs.push(invalidWithoutValue(at, 'specifying one of OnExitCodes and OnPodConditions is required'));
   });
   return errs;
 }
@@ -113,7 +120,8 @@ function validateRestartPolicy(spec: JobSpec, path: FieldPath): FieldError[] {
   const policy = spec.template?.spec?.restartPolicy ?? '';
   if (policy === 'Always' || policy === '') return [required(path, 'valid values: "OnFailure", "Never"')];
   if (policy !== 'OnFailure' && policy !== 'Never') return [notSupported(path, policy, ['OnFailure', 'Never'])];
-  if (spec.podFailurePolicy && policy !== 'Never') return [invalid(path, policy, 'only "Never" is supported when podFailurePolicy is specified')];
+  if (spec.podFailurePolicy && policy !== 'Never')
+    return [invalid(path, policy, 'only "Never" is supported when podFailurePolicy is specified')];
   return [];
 }
 
@@ -129,7 +137,13 @@ export function validateJobSpecFields(spec: JobSpec, path: FieldPath, opts: PodS
     if (mode === 'Indexed') {
       if (spec.completions === undefined) errs.push(required(path.child('completions'), 'when completion mode is Indexed'));
       if ((spec.parallelism ?? 0) > MAX_PARALLELISM_INDEXED) {
-        errs.push(invalid(path.child('parallelism'), spec.parallelism, `must be less than or equal to ${MAX_PARALLELISM_INDEXED} when completion mode is Indexed`));
+        errs.push(
+          invalid(
+            path.child('parallelism'),
+            spec.parallelism,
+            `must be less than or equal to ${MAX_PARALLELISM_INDEXED} when completion mode is Indexed`,
+          ),
+        );
       }
     }
   }

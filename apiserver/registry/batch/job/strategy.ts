@@ -100,7 +100,8 @@ function validateGeneratedSelector(obj: ApiObject, domain: ApiDomain, requirePre
     expected[labels.jobName] = name;
   }
   const selector = selectorOf(spec.selector);
-  if (selector && !selector.matches(expected)) errs.push(invalid(fieldPath('spec', 'selector'), spec.selector, '`selector` not auto-generated'));
+  if (selector && !selector.matches(expected))
+    errs.push(invalid(fieldPath('spec', 'selector'), spec.selector, '`selector` not auto-generated'));
   return errs;
 }
 
@@ -117,7 +118,9 @@ function validateJob(obj: ApiObject, domain: ApiDomain, requirePrefixedLabels: b
   if (spec.completionMode === 'Indexed' && (spec.completions ?? 0) > 0) {
     const hostname = `${obj.metadata.name ?? ''}-${(spec.completions ?? 0) - 1}`;
     if (isDNS1123Label(hostname).length > 0) {
-      errs.push(invalid(fieldPath('metadata', 'name'), obj.metadata.name ?? '', `will not able to create pod with invalid DNS label: ${hostname}`));
+      errs.push(
+        invalid(fieldPath('metadata', 'name'), obj.metadata.name ?? '', `will not able to create pod with invalid DNS label: ${hostname}`),
+      );
     }
   }
   return errs;
@@ -156,9 +159,11 @@ function validateJobSpecUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
     errs.push(invalid(path.child('completions'), next.completions, 'can only be modified in tandem with spec.parallelism'));
   }
   immutable('selector');
-  const startedOrRunning = (old.status as { startTime?: string } | undefined)?.startTime !== undefined || prev.suspend !== true || next.suspend !== true;
+  const startedOrRunning =
+    (old.status as { startTime?: string } | undefined)?.startTime !== undefined || prev.suspend !== true || next.suspend !== true;
   const oldTemplate = startedOrRunning ? prev.template : withMutableDirectives(prev.template, next.template);
-  if (!semanticEqual(next.template, oldTemplate)) errs.push(invalid(path.child('template'), next.template ?? {}, FIELD_IMMUTABLE_ERROR_MSG));
+  if (!semanticEqual(next.template, oldTemplate))
+    errs.push(invalid(path.child('template'), next.template ?? {}, FIELD_IMMUTABLE_ERROR_MSG));
   immutable('completionMode');
   immutable('podFailurePolicy');
   immutable('backoffLimitPerIndex');
@@ -190,7 +195,10 @@ export const jobStrategy: Strategy = {
   },
   validate: (obj, ctx) => (isBeingCreated(obj) ? validateJob(obj, ctx.domain, true) : []),
   validateUpdate(obj, old, ctx) {
-    const prefixed = Object.hasOwn((old.spec as JobSpec | undefined)?.template?.metadata?.labels ?? {}, jobLabels(ctx.domain).controllerUid);
+    const prefixed = Object.hasOwn(
+      (old.spec as JobSpec | undefined)?.template?.metadata?.labels ?? {},
+      jobLabels(ctx.domain).controllerUid,
+    );
     return [...validateJob(obj, ctx.domain, prefixed), ...validateJobSpecUpdate(obj, old)];
   },
 };

@@ -14,7 +14,8 @@ export const leaseStrategy: Strategy = {
   validate(obj) {
     const { leaseDurationSeconds: duration, leaseTransitions: transitions } = spec(obj);
     const errors: FieldError[] = [];
-    if (duration !== undefined && duration <= 0) errors.push(invalid(fieldPath('spec', 'leaseDurationSeconds'), duration, 'must be greater than 0'));
+    if (duration !== undefined && duration <= 0)
+      errors.push(invalid(fieldPath('spec', 'leaseDurationSeconds'), duration, 'must be greater than 0'));
     if (transitions !== undefined && transitions < 0) {
       errors.push(invalid(fieldPath('spec', 'leaseTransitions'), transitions, 'must be greater than or equal to 0'));
     }
@@ -23,6 +24,11 @@ export const leaseStrategy: Strategy = {
 };
 
 export const leaseColumns: PrinterColumn[] = [
-  { name: 'Holder', type: 'string', description: 'holderIdentity contains the identity of the holder of a current lease.', cell: (o) => spec(o).holderIdentity ?? '' },
+  {
+    name: 'Holder',
+    type: 'string',
+    description: 'holderIdentity contains the identity of the holder of a current lease.',
+    cell: (o) => spec(o).holderIdentity ?? '',
+  },
   AGE_COLUMN,
 ];

@@ -65,7 +65,11 @@ export function repackSubsets(subsets: EndpointSubset[]): EndpointSubset[] {
   const result: EndpointSubset[] = [];
   for (const { ready, ports } of groups.values()) {
     const subset: EndpointSubset = {};
-    const pick = (want: boolean) => [...ready].filter(([, r]) => r === want).map(([k]) => addresses.get(k)!).sort(compareAddresses);
+    const pick = (want: boolean) =>
+      [...ready]
+        .filter(([, r]) => r === want)
+        .map(([k]) => addresses.get(k)!)
+        .sort(compareAddresses);
     const readyAddresses = pick(true);
     const notReadyAddresses = pick(false);
     if (readyAddresses.length > 0) subset.addresses = readyAddresses;

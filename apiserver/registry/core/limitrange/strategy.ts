@@ -97,8 +97,10 @@ function validateItem(item: LimitRangeItem, path: FieldPath, seenTypes: Set<stri
   let defaults = new Map<string, Quantity>();
   let defaultRequests = new Map<string, Quantity>();
   if (type === 'Pod') {
-    if (Object.keys(item.default ?? {}).length > 0) errors.push(forbidden(path.child('default'), "may not be specified when `type` is 'Pod'"));
-    if (Object.keys(item.defaultRequest ?? {}).length > 0) errors.push(forbidden(path.child('defaultRequest'), "may not be specified when `type` is 'Pod'"));
+    if (Object.keys(item.default ?? {}).length > 0)
+      errors.push(forbidden(path.child('default'), "may not be specified when `type` is 'Pod'"));
+    if (Object.keys(item.defaultRequest ?? {}).length > 0)
+      errors.push(forbidden(path.child('defaultRequest'), "may not be specified when `type` is 'Pod'"));
   } else {
     defaults = read('default');
     defaultRequests = read('defaultRequest');
@@ -111,27 +113,49 @@ function validateItem(item: LimitRangeItem, path: FieldPath, seenTypes: Set<stri
   const s = formatQuantity;
   for (const k of keys) {
     const [lo, hi, def, req, ratio] = [min.get(k), max.get(k), defaults.get(k), defaultRequests.get(k), ratios.get(k)];
-    if (lo && hi && compareQuantities(lo, hi) > 0) errors.push(invalid(path.child('min').key(k), s(lo), `min value ${s(lo)} is greater than max value ${s(hi)}`));
+    if (lo && hi && compareQuantities(lo, hi) > 0)
+      errors.push(invalid(path.child('min').key(k), s(lo), `min value ${s(lo)} is greater than max value ${s(hi)}`));
     if (req && lo && compareQuantities(lo, req) > 0) {
-      errors.push(invalid(path.child('defaultRequest').key(k), s(req), `min value ${s(lo)} is greater than default request value ${s(req)}`));
+      errors.push(
+        invalid(path.child('defaultRequest').key(k), s(req), `min value ${s(lo)} is greater than default request value ${s(req)}`),
+      );
     }
     if (req && hi && compareQuantities(req, hi) > 0) {
-      errors.push(invalid(path.child('defaultRequest').key(k), s(req), `default request value ${s(req)} is greater than max value ${s(hi)}`));
+      errors.push(
+        invalid(path.child('defaultRequest').key(k), s(req), `default request value ${s(req)} is greater than max value ${s(hi)}`),
+      );
     }
     if (req && def && compareQuantities(req, def) > 0) {
-      errors.push(invalid(path.child('defaultRequest').key(k), s(req), `default request value ${s(req)} is greater than default limit value ${s(def)}`));
+      errors.push(
+        invalid(
+          path.child('defaultRequest').key(k),
+          s(req),
+          `default request value ${s(req)} is greater than default limit value ${s(def)}`,
+        ),
+      );
     }
-    if (def && lo && compareQuantities(lo, def) > 0) errors.push(invalid(path.child('default').key(k), s(lo), `min value ${s(lo)} is greater than default value ${s(def)}`));
-    if (def && hi && compareQuantities(def, hi) > 0) errors.push(invalid(path.child('default').key(k), s(hi), `default value ${s(def)} is greater than max value ${s(hi)}`));
-    if (ratio && compareQuantities(ratio, ONE) < 0) errors.push(invalid(path.child('maxLimitRequestRatio').key(k), s(ratio), `ratio ${s(ratio)} is less than 1`));
+    if (def && lo && compareQuantities(lo, def) > 0)
+      errors.push(invalid(path.child('default').key(k), s(lo), `min value ${s(lo)} is greater than default value ${s(def)}`));
+    if (def && hi && compareQuantities(def, hi) > 0)
+      errors.push(invalid(path.child('default').key(k), s(hi), `default value ${s(def)} is greater than max value ${s(hi)}`));
+    if (ratio && compareQuantities(ratio, ONE) < 0)
+      errors.push(invalid(path.child('maxLimitRequestRatio').key(k), s(ratio), `ratio ${s(ratio)} is less than 1`));
     if (ratio && lo && hi) {
       const { exceeds, limit } = ratioExceedsMaxOverMin(ratio, lo, hi);
       if (exceeds) {
-        errors.push(invalid(path.child('maxLimitRequestRatio').key(k), s(ratio), `ratio ${s(ratio)} is greater than max/min = ${formatFloat(limit)}`));
+        errors.push(
+          invalid(path.child('maxLimitRequestRatio').key(k), s(ratio), `ratio ${s(ratio)} is greater than max/min = ${formatFloat(limit)}`),
+        );
       }
     }
     if (!names.isOvercommitAllowed(k) && def && req && compareQuantities(def, req) !== 0) {
-      errors.push(invalid(path.child('defaultRequest').key(k), s(req), `default value ${s(def)} must equal to defaultRequest value ${s(req)} in ${k}`));
+      errors.push(
+        invalid(
+          path.child('defaultRequest').key(k),
+          s(req),
+          `default value ${s(def)} must equal to defaultRequest value ${s(req)} in ${k}`,
+        ),
+      );
     }
   }
   return errors;

@@ -15,7 +15,14 @@ type ConfigSource = { configMap?: ConfigMapSource };
 
 /** The node fields the rules read. */
 export interface NodeFields {
-  spec?: { podCIDRs?: string[]; providerID?: string; taints?: Taint[]; configSource?: ConfigSource; externalID?: string; unschedulable?: boolean };
+  spec?: {
+    podCIDRs?: string[];
+    providerID?: string;
+    taints?: Taint[];
+    configSource?: ConfigSource;
+    externalID?: string;
+    unschedulable?: boolean;
+  };
   status?: {
     capacity?: Record<string, unknown>;
     allocatable?: Record<string, unknown>;
@@ -30,7 +37,9 @@ const node = (obj: ApiObject): NodeFields => obj as NodeFields;
 function validateNodeResources(obj: ApiObject, labelPrefix: string): FieldError[] {
   const names = new ResourceNames(labelPrefix);
   return (['capacity', 'allocatable'] as const).flatMap((list) =>
-    resourceListEntries(node(obj).status?.[list], (n) => fieldPath('status', list, n)).flatMap(({ name, path, quantity }) => names.validateQuantityValue(name, quantity, path)),
+    resourceListEntries(node(obj).status?.[list], (n) => fieldPath('status', list, n)).flatMap(({ name, path, quantity }) =>
+      names.validateQuantityValue(name, quantity, path),
+    ),
   );
 }
 
@@ -106,7 +115,8 @@ export function validateNodeUpdate(obj: ApiObject, old: ApiObject, labelPrefix: 
   const prev = node(old);
   const seen: { type?: string; address?: string }[] = [];
   (next.status?.addresses ?? []).forEach((a, i) => {
-    if (seen.some((s) => s.type === a.type && s.address === a.address)) errors.push(duplicate(fieldPath('status', 'addresses').index(i), a));
+    if (seen.some((s) => s.type === a.type && s.address === a.address))
+      errors.push(duplicate(fieldPath('status', 'addresses').index(i), a));
     seen.push(a);
   });
   const oldCIDRs = prev.spec?.podCIDRs ?? [];
@@ -125,6 +135,7 @@ export function validateNodeUpdate(obj: ApiObject, old: ApiObject, labelPrefix: 
   for (const key of ['assigned', 'active', 'lastKnownGood'] as const) {
     if (config?.[key]) errors.push(...validateConfigSource(config[key]!, fieldPath('status', 'config', key), true));
   }
-  if (!jsonEqual(next.spec?.externalID ?? '', prev.spec?.externalID ?? '')) errors.push(forbidden(fieldPath('spec', 'externalID'), 'may not be updated'));
+  if (!jsonEqual(next.spec?.externalID ?? '', prev.spec?.externalID ?? ''))
+    errors.push(forbidden(fieldPath('spec', 'externalID'), 'may not be updated'));
   return errors;
 }

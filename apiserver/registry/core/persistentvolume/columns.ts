@@ -37,18 +37,44 @@ export function volumeModeColumn(description: string): PrinterColumn {
     type: 'string',
     priority: 1,
     description,
-    cell: (o) => ((o.spec as { volumeMode?: string } | undefined)?.volumeMode ?? '<unset>'),
+    cell: (o) => (o.spec as { volumeMode?: string } | undefined)?.volumeMode ?? '<unset>',
   };
 }
 
-type PVSpec = { capacity?: unknown; accessModes?: unknown; persistentVolumeReclaimPolicy?: string; claimRef?: { namespace?: string; name?: string }; storageClassName?: string };
+type PVSpec = {
+  capacity?: unknown;
+  accessModes?: unknown;
+  persistentVolumeReclaimPolicy?: string;
+  claimRef?: { namespace?: string; name?: string };
+  storageClassName?: string;
+};
 const spec = (o: ApiObject): PVSpec => (o.spec ?? {}) as PVSpec;
 
 export const persistentVolumeColumns: PrinterColumn[] = [
-  { name: 'Capacity', type: 'string', description: 'capacity is the description of the persistent volume\'s resources and capacity.', cell: (o) => storageText(spec(o).capacity) },
-  { name: 'Access Modes', type: 'string', description: 'accessModes contains all ways the volume can be mounted.', cell: (o) => accessModesText(spec(o).accessModes) },
-  { name: 'Reclaim Policy', type: 'string', description: 'persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim.', cell: (o) => spec(o).persistentVolumeReclaimPolicy ?? '' },
-  { name: 'Status', type: 'string', description: 'phase indicates if a volume is available, bound to a claim, or released by a claim.', cell: phaseText },
+  {
+    name: 'Capacity',
+    type: 'string',
+    description: "capacity is the description of the persistent volume's resources and capacity.",
+    cell: (o) => storageText(spec(o).capacity),
+  },
+  {
+    name: 'Access Modes',
+    type: 'string',
+    description: 'accessModes contains all ways the volume can be mounted.',
+    cell: (o) => accessModesText(spec(o).accessModes),
+  },
+  {
+    name: 'Reclaim Policy',
+    type: 'string',
+    description: 'persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim.',
+    cell: (o) => spec(o).persistentVolumeReclaimPolicy ?? '',
+  },
+  {
+    name: 'Status',
+    type: 'string',
+    description: 'phase indicates if a volume is available, bound to a claim, or released by a claim.',
+    cell: phaseText,
+  },
   {
     name: 'Claim',
     type: 'string',
@@ -59,7 +85,13 @@ export const persistentVolumeColumns: PrinterColumn[] = [
     },
   },
   { name: 'StorageClass', type: 'string', description: 'StorageClass of the pv', cell: (o) => spec(o).storageClassName ?? '' },
-  { name: 'Reason', type: 'string', description: 'reason is a brief CamelCase string that describes any failure and is meant for machine parsing and tidy display in the CLI.', cell: (o) => (o.status as { reason?: string } | undefined)?.reason ?? '' },
+  {
+    name: 'Reason',
+    type: 'string',
+    description:
+      'reason is a brief CamelCase string that describes any failure and is meant for machine parsing and tidy display in the CLI.',
+    cell: (o) => (o.status as { reason?: string } | undefined)?.reason ?? '',
+  },
   AGE_COLUMN,
   volumeModeColumn('volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state.'),
 ];

@@ -96,7 +96,9 @@ export function validatePersistentVolumeSpec(spec: Spec, opts: PersistentVolumeS
     if (opts.inline) inlineOnly('nodeAffinity');
     else errors.push(...validateVolumeNodeAffinity(affinity, path.child('nodeAffinity')));
   }
-  errors.push(...validateVolumeSources(spec, path, { pvName: opts.pvName, domain: opts.domain, nodeAffinitySet: !opts.inline && !!affinity }));
+  errors.push(
+    ...validateVolumeSources(spec, path, { pvName: opts.pvName, domain: opts.domain, nodeAffinitySet: !opts.inline && !!affinity }),
+  );
 
   const hostPath = spec.hostPath as { path?: string } | undefined;
   if (hostPath && isRoot(hostPath.path ?? '') && policy === 'Recycle') {

@@ -102,7 +102,11 @@ export const persistentVolumeStrategy: Strategy = {
     defaultPhase(obj);
   },
   validate(obj, ctx) {
-    const errors = validatePersistentVolumeSpec(spec(obj), { pvName: obj.metadata.name ?? '', inline: false, domain: ctx.domain }, fieldPath('spec'));
+    const errors = validatePersistentVolumeSpec(
+      spec(obj),
+      { pvName: obj.metadata.name ?? '', inline: false, domain: ctx.domain },
+      fieldPath('spec'),
+    );
     return [...errors, ...validateMountOptionAnnotation(obj, ctx.domain)];
   },
   validateUpdate(obj, old, ctx) {
@@ -126,10 +130,13 @@ export const persistentVolumeStrategy: Strategy = {
         ),
       );
     }
-    if (!jsonEqual(next.volumeMode, prev.volumeMode)) errors.push(invalid('volumeMode', next.volumeMode ?? null, FIELD_IMMUTABLE_ERROR_MSG));
+    if (!jsonEqual(next.volumeMode, prev.volumeMode))
+      errors.push(invalid('volumeMode', next.volumeMode ?? null, FIELD_IMMUTABLE_ERROR_MSG));
     const oldAffinity = prev.nodeAffinity as Affinity | undefined;
     if (oldAffinity && !sameAffinityExceptGALabels(next.nodeAffinity as Affinity | undefined, oldAffinity, ctx.domain.labelPrefix)) {
-      errors.push(invalid('nodeAffinity', next.nodeAffinity ?? null, `${FIELD_IMMUTABLE_ERROR_MSG}, except for updating from beta label to GA`));
+      errors.push(
+        invalid('nodeAffinity', next.nodeAffinity ?? null, `${FIELD_IMMUTABLE_ERROR_MSG}, except for updating from beta label to GA`),
+      );
     }
     return errors;
   },

@@ -64,7 +64,8 @@ const hostPath: SourceCheck = (src, path) => {
   const p = str(src.path);
   if (!p) return [required(path.child('path'), '')];
   const errors = validatePathNoBacksteps(p, path.child('path'));
-  if (typeof src.type === 'string' && !HOST_PATH_TYPES.includes(src.type)) errors.push(notSupported(path.child('type'), src.type, HOST_PATH_TYPES));
+  if (typeof src.type === 'string' && !HOST_PATH_TYPES.includes(src.type))
+    errors.push(notSupported(path.child('type'), src.type, HOST_PATH_TYPES));
   return errors;
 };
 
@@ -76,7 +77,8 @@ const glusterfs: SourceCheck = (src, path) => {
   const errors = [...requireString(src, 'endpoints', path), ...requireString(src, 'path', path)];
   if (typeof src.endpointsNamespace === 'string') {
     const ns = src.endpointsNamespace;
-    if (ns === '') errors.push(invalid(path.child('endpointsNamespace'), ns, 'if the endpointnamespace is set, it must be a valid namespace name'));
+    if (ns === '')
+      errors.push(invalid(path.child('endpointsNamespace'), ns, 'if the endpointnamespace is set, it must be a valid namespace name'));
     else errors.push(...nameIsDNSLabel(ns, false).map((m) => invalid(path.child('endpointsNamespace'), ns, m)));
   }
   return errors;
@@ -122,7 +124,8 @@ const quobyte: SourceCheck = (src, path) => {
   const registry = str(src.registry);
   const hostPortMessage = 'must be a host:port pair or multiple pairs separated by commas';
   if (!registry) errors.push(required(path.child('registry'), hostPortMessage));
-  else if (str(src.tenant).length >= 65) errors.push(required(path.child('tenant'), 'must be a UUID and may not exceed a length of 64 characters'));
+  else if (str(src.tenant).length >= 65)
+    errors.push(required(path.child('tenant'), 'must be a UUID and may not exceed a length of 64 characters'));
   else {
     for (const pair of registry.split(',')) if (!isHostPort(pair)) errors.push(invalid(path.child('registry'), registry, hostPortMessage));
   }
@@ -151,14 +154,19 @@ const iscsi: SourceCheck = (src, path, ctx) => {
   if (!portal) errors.push(required(path.child('targetPortal'), ''));
   if (typeof src.initiatorName === 'string' && `${ctx.pvName}:${portal}`.length > 64) {
     errors.push(
-      invalid(path.child('targetportal'), portal, 'Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.'),
+      invalid(
+        path.child('targetportal'),
+        portal,
+        'Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.',
+      ),
     );
   }
   const iqn = str(src.iqn);
   if (!iqn) errors.push(required(path.child('iqn'), ''));
   else errors.push(...iscsiNameErrors(iqn, path.child('iqn')));
   errors.push(...validateLun(src.lun, path.child('lun')));
-  if ((src.chapAuthDiscovery === true || src.chapAuthSession === true) && !obj(src.secretRef)) errors.push(required(path.child('secretRef'), ''));
+  if ((src.chapAuthDiscovery === true || src.chapAuthSession === true) && !obj(src.secretRef))
+    errors.push(required(path.child('secretRef'), ''));
   const secretRef = obj(src.secretRef);
   if (secretRef) errors.push(...requireString(secretRef, 'name', path.child('secretRef')));
   if (typeof src.initiatorName === 'string') errors.push(...iscsiNameErrors(src.initiatorName, path.child('initiatorname')));
@@ -171,8 +179,10 @@ const fc: SourceCheck = (src, path) => {
   const errors: FieldError[] = [];
   const wwns = list(src.targetWWNs);
   const wwids = list(src.wwids);
-  if (wwns.length === 0 && wwids.length === 0) errors.push(required(path.child('targetWWNs'), 'must specify either targetWWNs or wwids, but not both'));
-  if (wwns.length > 0 && wwids.length > 0) errors.push(invalid(path.child('targetWWNs'), wwns, 'targetWWNs and wwids can not be specified simultaneously'));
+  if (wwns.length === 0 && wwids.length === 0)
+    errors.push(required(path.child('targetWWNs'), 'must specify either targetWWNs or wwids, but not both'));
+  if (wwns.length > 0 && wwids.length > 0)
+    errors.push(invalid(path.child('targetWWNs'), wwns, 'targetWWNs and wwids can not be specified simultaneously'));
   if (wwns.length > 0) {
     if (src.lun === undefined) errors.push(required(path.child('lun'), 'lun is required if targetWWNs is specified'));
     else errors.push(...validateLun(src.lun, path.child('lun')));
@@ -215,10 +225,16 @@ const azureDisk: SourceCheck = (src, path) => {
   if (typeof src.kind === 'string') {
     if (!AZURE_DISK_KINDS.includes(src.kind)) errors.push(notSupported(path.child('kind'), src.kind, AZURE_DISK_KINDS));
     if (src.kind === 'Managed' && !uri.startsWith('/subscriptions/')) {
-      errors.push(notSupported(path.child('diskURI'), uri, ['/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}']));
+      errors.push(
+        notSupported(path.child('diskURI'), uri, [
+          '/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}',
+        ]),
+      );
     }
     if (src.kind !== 'Managed' && !uri.startsWith('https://')) {
-      errors.push(notSupported(path.child('diskURI'), uri, ['https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd']));
+      errors.push(
+        notSupported(path.child('diskURI'), uri, ['https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd']),
+      );
     }
   }
   return errors;

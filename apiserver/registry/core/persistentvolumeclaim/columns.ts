@@ -10,9 +10,24 @@ const bound = (o: ApiObject): boolean => !!claim(o).spec?.volumeName;
 
 export const persistentVolumeClaimColumns: PrinterColumn[] = [
   { name: 'Status', type: 'string', description: 'phase represents the current phase of PersistentVolumeClaim.', cell: phaseText },
-  { name: 'Volume', type: 'string', description: 'volumeName is the binding reference to the PersistentVolume backing this claim.', cell: (o) => claim(o).spec?.volumeName ?? '' },
-  { name: 'Capacity', type: 'string', description: 'capacity represents the actual resources of the underlying volume.', cell: (o) => (bound(o) ? storageText(claim(o).status?.capacity) : '') },
-  { name: 'Access Modes', type: 'string', description: 'accessModes contains the actual access modes the volume backing the PVC has.', cell: (o) => (bound(o) ? accessModesText(claim(o).status?.accessModes) : '') },
+  {
+    name: 'Volume',
+    type: 'string',
+    description: 'volumeName is the binding reference to the PersistentVolume backing this claim.',
+    cell: (o) => claim(o).spec?.volumeName ?? '',
+  },
+  {
+    name: 'Capacity',
+    type: 'string',
+    description: 'capacity represents the actual resources of the underlying volume.',
+    cell: (o) => (bound(o) ? storageText(claim(o).status?.capacity) : ''),
+  },
+  {
+    name: 'Access Modes',
+    type: 'string',
+    description: 'accessModes contains the actual access modes the volume backing the PVC has.',
+    cell: (o) => (bound(o) ? accessModesText(claim(o).status?.accessModes) : ''),
+  },
   { name: 'StorageClass', type: 'string', description: 'StorageClass of the pvc', cell: (o) => claim(o).spec?.storageClassName ?? '' },
   AGE_COLUMN,
   volumeModeColumn('volumeMode defines what type of volume is required by the claim.'),

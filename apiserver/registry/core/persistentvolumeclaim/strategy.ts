@@ -50,7 +50,11 @@ function enforceDataSourceBackwardsCompatibility(next: ClaimSpec, old: ClaimSpec
 
 /** NormalizeDataSources: whichever of dataSource and dataSourceRef is set fills the other. */
 function normalizeDataSources(s: ClaimSpec): void {
-  const copy = ({ apiGroup, kind, name }: TypedObjectReference): TypedObjectReference => ({ ...(apiGroup !== undefined ? { apiGroup } : {}), kind, name });
+  const copy = ({ apiGroup, kind, name }: TypedObjectReference): TypedObjectReference => ({
+    ...(apiGroup !== undefined ? { apiGroup } : {}),
+    kind,
+    name,
+  });
   if (s.dataSource && !s.dataSourceRef) s.dataSourceRef = copy(s.dataSource);
   if (s.dataSourceRef && !s.dataSource && s.dataSourceRef.namespace === undefined) s.dataSource = copy(s.dataSourceRef);
 }
@@ -99,7 +103,10 @@ function validateClaimUpdate(obj: ApiObject, old: ApiObject, domain: ApiDomain):
       errors.push(invalid(fieldPath('metadata', 'annotations', annotation), newAnnotations[annotation] ?? '', FIELD_IMMUTABLE_ERROR_MSG));
     }
     // A claim without a class may get one (retroactive default class), matching the annotation if any.
-    const fromUnset = next.storageClassName !== undefined && prev.storageClassName === undefined && (!oldHasAnnotation || next.storageClassName === oldAnnotations[annotation]);
+    const fromUnset =
+      next.storageClassName !== undefined &&
+      prev.storageClassName === undefined &&
+      (!oldHasAnnotation || next.storageClassName === oldAnnotations[annotation]);
     if (fromUnset) delete next.storageClassName;
   }
   const bound = (obj.status as { phase?: string } | undefined)?.phase === 'Bound';
@@ -116,7 +123,8 @@ function validateClaimUpdate(obj: ApiObject, old: ApiObject, domain: ApiDomain):
   if (newSize && oldSize && compareQuantities(newSize, oldSize) < 0) {
     errors.push(forbidden(fieldPath('spec', 'resources', 'requests', 'storage'), 'field can not be less than previous value'));
   }
-  if (!jsonEqual(spec(obj).volumeMode, spec(old).volumeMode)) errors.push(invalid('volumeMode', spec(obj).volumeMode ?? null, FIELD_IMMUTABLE_ERROR_MSG));
+  if (!jsonEqual(spec(obj).volumeMode, spec(old).volumeMode))
+    errors.push(invalid('volumeMode', spec(obj).volumeMode ?? null, FIELD_IMMUTABLE_ERROR_MSG));
   return errors;
 }
 

@@ -55,7 +55,8 @@ function validateDataSource(ref: TypedObjectReference, path: FieldPath, isRef: b
     errs.push(invalid(path, ref.kind ?? '', "must be 'PersistentVolumeClaim' when referencing the default apiGroup"));
   }
   if (apiGroup) errs.push(...isDNS1123Subdomain(apiGroup).map((m) => invalid(path.child('apiGroup'), apiGroup, m)));
-  if (isRef && ref.namespace) errs.push(...nameIsDNSLabel(ref.namespace, false).map((m) => invalid(path.child('namespace'), ref.namespace, m)));
+  if (isRef && ref.namespace)
+    errs.push(...nameIsDNSLabel(ref.namespace, false).map((m) => invalid(path.child('namespace'), ref.namespace, m)));
   return errs;
 }
 
@@ -75,19 +76,25 @@ export function validateClaimSpec(spec: PersistentVolumeClaimSpec, path: FieldPa
   const storage = spec.resources?.requests?.storage;
   const quantity = storage === undefined ? undefined : readQuantity(storage);
   if (storage === undefined) errs.push(required(storagePath));
-  else if (quantity !== undefined && quantitySign(quantity) <= 0) errs.push(invalid(storagePath, formatQuantity(quantity), 'must be greater than zero'));
+  else if (quantity !== undefined && quantitySign(quantity) <= 0)
+    errs.push(invalid(storagePath, formatQuantity(quantity), 'must be greater than zero'));
   if (spec.storageClassName) {
-    errs.push(...nameIsDNSSubdomain(spec.storageClassName, false).map((m) => invalid(path.child('storageClassName'), spec.storageClassName, m)));
+    errs.push(
+      ...nameIsDNSSubdomain(spec.storageClassName, false).map((m) => invalid(path.child('storageClassName'), spec.storageClassName, m)),
+    );
   }
-  if (spec.volumeMode !== undefined && !VOLUME_MODES.includes(spec.volumeMode)) errs.push(notSupported(path.child('volumeMode'), spec.volumeMode, VOLUME_MODES));
+  if (spec.volumeMode !== undefined && !VOLUME_MODES.includes(spec.volumeMode))
+    errs.push(notSupported(path.child('volumeMode'), spec.volumeMode, VOLUME_MODES));
   if (spec.dataSource) errs.push(...validateDataSource(spec.dataSource, path.child('dataSource'), false));
   if (spec.dataSourceRef) errs.push(...validateDataSource(spec.dataSourceRef, path.child('dataSourceRef'), true));
   if (spec.dataSourceRef?.namespace) {
-    if (spec.dataSource) errs.push(invalid(path, String(path.child('dataSource')), 'may not be specified when dataSourceRef.namespace is specified'));
+    if (spec.dataSource)
+      errs.push(invalid(path, String(path.child('dataSource')), 'may not be specified when dataSourceRef.namespace is specified'));
   } else if (spec.dataSource && spec.dataSourceRef) {
     const a = spec.dataSource;
     const b = spec.dataSourceRef;
-    if (a.apiGroup !== b.apiGroup || a.kind !== b.kind || a.name !== b.name) errs.push(invalid(path, String(path.child('dataSource')), 'must match dataSourceRef'));
+    if (a.apiGroup !== b.apiGroup || a.kind !== b.kind || a.name !== b.name)
+      errs.push(invalid(path, String(path.child('dataSource')), 'must match dataSourceRef'));
   }
   return errs;
 }

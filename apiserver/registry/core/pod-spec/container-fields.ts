@@ -66,7 +66,8 @@ function validateValueFrom(env: EnvVar, path: FieldPath): FieldError[] {
     sources++;
     errs.push(...validateKeySelector(from.secretKeyRef, path.child('secretKeyRef')));
   }
-  if (sources === 0) errs.push(invalid(path, '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`'));
+  if (sources === 0)
+    errs.push(invalid(path, '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`'));
   else if (env.value) errs.push(invalid(path, '', 'may not be specified when `value` is not empty'));
   else if (sources > 1) errs.push(invalid(path, '', 'may not have more than one field specified at a time'));
   return errs;
@@ -132,7 +133,8 @@ export function validateVolumeMounts(
     if (mountPaths.has(mountPath)) errs.push(invalid(at.child('mountPath'), mountPath, 'must be unique'));
     mountPaths.add(mountPath);
     if (deviceNames.has(name)) errs.push(invalid(at.child('name'), name, 'must not already exist in volumeDevices'));
-    if (devicePaths.has(mountPath)) errs.push(invalid(at.child('mountPath'), mountPath, 'must not already exist as a path in volumeDevices'));
+    if (devicePaths.has(mountPath))
+      errs.push(invalid(at.child('mountPath'), mountPath, 'must not already exist as a path in volumeDevices'));
     if (mount.subPath) errs.push(...validateLocalDescendingPath(mount.subPath, path.child('subPath')));
     if (mount.subPathExpr) {
       if (mount.subPath) errs.push(invalid(at.child('subPathExpr'), mount.subPathExpr, 'subPathExpr and subPath are mutually exclusive'));
@@ -140,7 +142,8 @@ export function validateVolumeMounts(
     }
     const propagation = mount.mountPropagation;
     if (propagation !== undefined) {
-      if (!MOUNT_PROPAGATIONS.includes(propagation)) errs.push(notSupported(path.child('mountPropagation'), propagation, MOUNT_PROPAGATIONS));
+      if (!MOUNT_PROPAGATIONS.includes(propagation))
+        errs.push(notSupported(path.child('mountPropagation'), propagation, MOUNT_PROPAGATIONS));
       if (propagation === 'Bidirectional' && securityContext?.privileged !== true) {
         errs.push(forbidden(path.child('mountPropagation'), 'Bidirectional mount propagation is available only to privileged containers'));
       }
@@ -170,7 +173,8 @@ export function validateVolumeDevices(
     const isClaim = claimVolumeNames.has(name);
     if (!name) errs.push(required(at.child('name')));
     if (names.has(name)) errs.push(invalid(at.child('name'), name, 'must be unique'));
-    if (matched && !isClaim) errs.push(invalid(at.child('name'), name, 'can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode'));
+    if (matched && !isClaim)
+      errs.push(invalid(at.child('name'), name, 'can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode'));
     if (!matched) errs.push(notFound(at.child('name'), name));
     if (!devicePath) errs.push(required(at.child('devicePath')));
     if (paths.has(devicePath)) errs.push(invalid(at.child('devicePath'), devicePath, 'must be unique'));
@@ -178,7 +182,8 @@ export function validateVolumeDevices(
       errs.push(invalid(at.child('devicePath'), devicePath, "can not contain backsteps ('..')"));
     } else paths.add(devicePath);
     if (mountNames.has(name)) errs.push(invalid(at.child('name'), name, 'must not already exist in volumeMounts'));
-    if (mountPaths.has(devicePath)) errs.push(invalid(at.child('devicePath'), devicePath, 'must not already exist as a path in volumeMounts'));
+    if (mountPaths.has(devicePath))
+      errs.push(invalid(at.child('devicePath'), devicePath, 'must not already exist as a path in volumeMounts'));
     if (name) names.add(name);
   });
   return errs;

@@ -33,7 +33,8 @@ function validateContainerCommon(c: Container, ctx: ContainerContext, path: Fiel
   if (!c.image) errs.push(required(path.child('image')));
   const tmp = c.terminationMessagePolicy ?? '';
   if (!tmp) errs.push(required(path.child('terminationMessagePolicy')));
-  else if (!TERMINATION_MESSAGE_POLICIES.includes(tmp)) errs.push(notSupported(path.child('terminationMessagePolicy'), tmp, TERMINATION_MESSAGE_POLICIES));
+  else if (!TERMINATION_MESSAGE_POLICIES.includes(tmp))
+    errs.push(notSupported(path.child('terminationMessagePolicy'), tmp, TERMINATION_MESSAGE_POLICIES));
   errs.push(...validateContainerPorts(c.ports, path.child('ports')));
   errs.push(...validateEnv(c.env, path.child('env')));
   errs.push(...validateEnvFrom(c.envFrom, path.child('envFrom')));
@@ -95,7 +96,12 @@ const INIT_CONTAINER_FORBIDDEN = ['lifecycle', 'livenessProbe', 'readinessProbe'
  * validateInitContainers: names unique among all containers; no probes or lifecycle hooks (sidecar
  * init containers are alpha in 1.28: their restartPolicy is dropped before validation).
  */
-export function validateInitContainers(inits: Container[] | undefined, regular: Container[] | undefined, ctx: ContainerContext, path: FieldPath): FieldError[] {
+export function validateInitContainers(
+  inits: Container[] | undefined,
+  regular: Container[] | undefined,
+  ctx: ContainerContext,
+  path: FieldPath,
+): FieldError[] {
   const errs: FieldError[] = [];
   const names = new Set((regular ?? []).map((c) => c.name ?? ''));
   (inits ?? []).forEach((c, i) => {
@@ -147,10 +153,20 @@ export function validateImageWhitespace(c: Container, path: FieldPath): FieldErr
 }
 
 const isSet = (v: unknown): boolean =>
-  v !== undefined && v !== '' && v !== false && !(Array.isArray(v) && v.length === 0) && !(typeof v === 'object' && v !== null && Object.keys(v).length === 0);
+  v !== undefined &&
+  v !== '' &&
+  v !== false &&
+  !(Array.isArray(v) && v.length === 0) &&
+  !(typeof v === 'object' && v !== null && Object.keys(v).length === 0);
 
 /** validateEphemeralContainers: names unique among all containers, targets exist, restricted fields. */
-export function validateEphemeralContainers(ephemeral: Container[] | undefined, regular: Container[] | undefined, inits: Container[] | undefined, ctx: ContainerContext, path: FieldPath): FieldError[] {
+export function validateEphemeralContainers(
+  ephemeral: Container[] | undefined,
+  regular: Container[] | undefined,
+  inits: Container[] | undefined,
+  ctx: ContainerContext,
+  path: FieldPath,
+): FieldError[] {
   const errs: FieldError[] = [];
   const others = new Set([...(regular ?? []), ...(inits ?? [])].map((c) => c.name ?? ''));
   const all = new Set(others);
@@ -161,13 +177,16 @@ export function validateEphemeralContainers(ephemeral: Container[] | undefined, 
     const name = c.name ?? '';
     if (all.has(name)) errs.push(duplicate(at.child('name'), name));
     else all.add(name);
-    if (c.targetContainerName && !others.has(c.targetContainerName)) errs.push(notFound(at.child('targetContainerName'), c.targetContainerName));
+    if (c.targetContainerName && !others.has(c.targetContainerName))
+      errs.push(notFound(at.child('targetContainerName'), c.targetContainerName));
     for (const [field, allowed] of EPHEMERAL_FIELDS) {
-      if (!allowed && isSet((c as Record<string, unknown>)[field])) errs.push(forbidden(at.child(field), 'cannot be set for an Ephemeral Container'));
+      if (!allowed && isSet((c as Record<string, unknown>)[field]))
+        errs.push(forbidden(at.child(field), 'cannot be set for an Ephemeral Container'));
     }
     (c.volumeMounts ?? []).forEach((m, j) => {
       if (m.subPath) errs.push(forbidden(at.child('volumeMounts').index(j).child('subPath'), 'cannot be set for an Ephemeral Container'));
-      if (m.subPathExpr) errs.push(forbidden(at.child('volumeMounts').index(j).child('subPathExpr'), 'cannot be set for an Ephemeral Container'));
+      if (m.subPathExpr)
+        errs.push(forbidden(at.child('volumeMounts').index(j).child('subPathExpr'), 'cannot be set for an Ephemeral Container'));
     });
   });
   return errs;

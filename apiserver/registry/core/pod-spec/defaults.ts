@@ -50,7 +50,8 @@ function setFieldRefDefaults(ref: { apiVersion?: string } | undefined): void {
 function setDownwardAPIFileDefaults(obj: ApiObject, files: DownwardAPIVolumeFile[] | undefined): void {
   for (const file of files ?? []) {
     setFieldRefDefaults(file.fieldRef);
-    if (file.resourceFieldRef?.divisor !== undefined) file.resourceFieldRef.divisor = decodeQuantity(obj, file.resourceFieldRef.divisor, false);
+    if (file.resourceFieldRef?.divisor !== undefined)
+      file.resourceFieldRef.divisor = decodeQuantity(obj, file.resourceFieldRef.divisor, false);
   }
 }
 
@@ -77,7 +78,8 @@ const SOURCE_DEFAULTS: Record<string, (obj: ApiObject, source: Fields) => void> 
     setDefault(s, 'defaultMode', DEFAULT_FILE_MODE);
     for (const source of (s.sources as Fields[] | undefined) ?? []) {
       if (isObject(source.downwardAPI)) setDownwardAPIFileDefaults(obj, source.downwardAPI.items as DownwardAPIVolumeFile[] | undefined);
-      if (isObject(source.serviceAccountToken)) setDefault(source.serviceAccountToken, 'expirationSeconds', DEFAULT_TOKEN_EXPIRATION_SECONDS);
+      if (isObject(source.serviceAccountToken))
+        setDefault(source.serviceAccountToken, 'expirationSeconds', DEFAULT_TOKEN_EXPIRATION_SECONDS);
     }
   },
   iscsi: (_, s) => setDefault(s, 'iscsiInterface', 'default'),
@@ -165,7 +167,8 @@ export function setPodSpecDefaults(obj: ApiObject, spec: PodSpec): void {
   if (spec.serviceAccountName) spec.serviceAccount = spec.serviceAccountName;
   else delete spec.serviceAccount;
   for (const volume of spec.volumes ?? []) setVolumeDefaults(obj, volume);
-  for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])]) setContainerDefaults(obj, c);
+  for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? []), ...(spec.ephemeralContainers ?? [])])
+    setContainerDefaults(obj, c);
   decodeResourceList(obj, spec.overhead);
 }
 

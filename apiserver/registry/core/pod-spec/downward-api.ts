@@ -66,7 +66,9 @@ function convertFieldLabel(apiVersion: string, label: string): { label?: string;
   if (apiVersion !== 'v1') return { error: `unsupported pod version: ${apiVersion}` };
   const { path, subscript } = splitSubscript(label);
   if (subscript !== undefined) {
-    return path === 'metadata.annotations' || path === 'metadata.labels' ? { label } : { error: `field label does not support subscript: ${label}` };
+    return path === 'metadata.annotations' || path === 'metadata.labels'
+      ? { label }
+      : { error: `field label does not support subscript: ${label}` };
   }
   if (label === 'spec.host') return { label: 'spec.nodeName' };
   return CONVERTIBLE_LABELS.has(label) ? { label } : { error: `field label not supported: ${label}` };
@@ -77,7 +79,8 @@ export function validateObjectFieldSelector(ref: ObjectFieldSelector, allowed: r
   if (!ref.apiVersion) return [required(path.child('apiVersion'))];
   if (!ref.fieldPath) return [required(path.child('fieldPath'))];
   const converted = convertFieldLabel(ref.apiVersion, ref.fieldPath);
-  if (converted.error !== undefined) return [invalid(path.child('fieldPath'), ref.fieldPath, `error converting fieldPath: ${converted.error}`)];
+  if (converted.error !== undefined)
+    return [invalid(path.child('fieldPath'), ref.fieldPath, `error converting fieldPath: ${converted.error}`)];
   const { path: field, subscript } = splitSubscript(converted.label ?? '');
   if (subscript !== undefined) {
     const key = field === 'metadata.annotations' ? subscript.toLowerCase() : subscript;
@@ -94,14 +97,18 @@ function validateDivisor(resource: string, divisor: string | undefined, path: Fi
   if (divisor === undefined || isZeroQuantity(divisor)) return [];
   const canonical = canonicalQuantity(divisor);
   const bad = (allowed: string[], what: string, list: string) =>
-    allowed.includes(canonical) ? [] : [invalid(path.child('divisor'), resource, `only divisor's values ${list} are supported with the ${what}`)];
+    allowed.includes(canonical)
+      ? []
+      : [invalid(path.child('divisor'), resource, `only divisor's values ${list} are supported with the ${what}`)];
   const errs: FieldError[] = [];
   if (resource === 'limits.cpu' || resource === 'requests.cpu') errs.push(...bad(['1m', '1'], 'cpu resource', '1m and 1'));
-  if (resource === 'limits.memory' || resource === 'requests.memory') errs.push(...bad(MEMORY_DIVISORS, 'memory resource', MEMORY_DIVISOR_LIST));
+  if (resource === 'limits.memory' || resource === 'requests.memory')
+    errs.push(...bad(MEMORY_DIVISORS, 'memory resource', MEMORY_DIVISOR_LIST));
   if (resource === 'limits.ephemeral-storage' || resource === 'requests.ephemeral-storage') {
     errs.push(...bad(MEMORY_DIVISORS, 'local ephemeral storage resource', MEMORY_DIVISOR_LIST));
   }
-  if (HUGE_PAGES_PREFIXES.some((p) => resource.startsWith(p))) errs.push(...bad(MEMORY_DIVISORS, 'hugepages resource', MEMORY_DIVISOR_LIST));
+  if (HUGE_PAGES_PREFIXES.some((p) => resource.startsWith(p)))
+    errs.push(...bad(MEMORY_DIVISORS, 'hugepages resource', MEMORY_DIVISOR_LIST));
   return errs;
 }
 

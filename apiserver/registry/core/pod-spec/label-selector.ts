@@ -18,17 +18,27 @@ export function validateLabelName(name: string, path: FieldPath): FieldError[] {
  * The operator of a selector requirement and the number of values it takes, with Kubernetes'
  * messages; node selectors (`numeric`) also allow Gt and Lt with exactly one value.
  */
-export function validateRequirementOperator(operator: string | undefined, values: readonly string[], path: FieldPath, numeric = false): FieldError[] {
+export function validateRequirementOperator(
+  operator: string | undefined,
+  values: readonly string[],
+  path: FieldPath,
+  numeric = false,
+): FieldError[] {
   switch (operator) {
     case 'In':
     case 'NotIn':
       return values.length === 0 ? [required(path.child('values'), "must be specified when `operator` is 'In' or 'NotIn'")] : [];
     case 'Exists':
     case 'DoesNotExist':
-      return values.length > 0 ? [forbidden(path.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")] : [];
+      return values.length > 0
+        ? [forbidden(path.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")]
+        : [];
     case 'Gt':
     case 'Lt':
-      if (numeric) return values.length !== 1 ? [required(path.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'")] : [];
+      if (numeric)
+        return values.length !== 1
+          ? [required(path.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'")]
+          : [];
   }
   return [invalid(path.child('operator'), operator ?? '', 'not a valid selector operator')];
 }

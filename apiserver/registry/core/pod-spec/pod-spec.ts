@@ -42,7 +42,8 @@ function validateDNSConfig(spec: PodSpec, path: FieldPath): FieldError[] {
   const config = spec.dnsConfig;
   if (spec.dnsPolicy === 'None') {
     if (!config) return [required(path, 'must provide `dnsConfig` when `dnsPolicy` is None')];
-    if ((config.nameservers ?? []).length === 0) return [required(path.child('nameservers'), 'must provide at least one DNS nameserver when `dnsPolicy` is None')];
+    if ((config.nameservers ?? []).length === 0)
+      return [required(path.child('nameservers'), 'must provide at least one DNS nameserver when `dnsPolicy` is None')];
   }
   if (!config) return [];
   const errs: FieldError[] = [];
@@ -51,7 +52,8 @@ function validateDNSConfig(spec: PodSpec, path: FieldPath): FieldError[] {
   nameservers.forEach((ns, i) => errs.push(...isValidIP(ns).map((m) => invalid(path.child('nameservers').index(i), ns, m))));
   const searches = config.searches ?? [];
   if (searches.length > 32) errs.push(invalid(path.child('searches'), searches, 'must not have more than 32 search paths'));
-  if (searches.join(' ').length > 2048) errs.push(invalid(path.child('searches'), searches, 'must not have more than 2048 characters (including spaces) in the search list'));
+  if (searches.join(' ').length > 2048)
+    errs.push(invalid(path.child('searches'), searches, 'must not have more than 2048 characters (including spaces) in the search list'));
   searches.forEach((s, i) => {
     const search = s.endsWith('.') ? s.slice(0, -1) : s;
     errs.push(...isDNS1123Subdomain(search).map((m) => invalid(path.child('searches').index(i), search, m)));
@@ -69,13 +71,25 @@ function validateHostNetworkPorts(spec: PodSpec, isPod: boolean, path: FieldPath
     (c.ports ?? []).flatMap((p, j) => {
       const hostPort = p.hostPort ?? 0;
       const bad = (isPod || hostPort !== 0) && hostPort !== (p.containerPort ?? 0);
-      return bad ? [invalid(path.child('containers').index(i).child('ports').index(j).child('hostPort'), hostPort, 'must match `containerPort` when `hostNetwork` is true')] : [];
+      return bad
+        ? [
+            invalid(
+              path.child('containers').index(i).child('ports').index(j).child('hostPort'),
+              hostPort,
+              'must match `containerPort` when `hostNetwork` is true',
+            ),
+          ]
+        : [];
     }),
   );
 }
 
 /** A name field checked with a name rule, when set. */
-function validateOptionalName(value: string | undefined, check: (name: string, prefix: boolean) => string[], path: FieldPath): FieldError[] {
+function validateOptionalName(
+  value: string | undefined,
+  check: (name: string, prefix: boolean) => string[],
+  path: FieldPath,
+): FieldError[] {
   return value ? check(value, false).map((m) => invalid(path, value, m)) : [];
 }
 
@@ -113,7 +127,9 @@ export function validatePodSpec(spec: PodSpec, path: FieldPath, opts: PodSpecOpt
   const ctx = { ...volumeContext(vols.volumes, opts.claimTemplateNames ?? []), names };
   errs.push(...validateContainers(spec.containers, ctx, path.child('containers')));
   errs.push(...validateInitContainers(spec.initContainers, spec.containers, ctx, path.child('initContainers')));
-  errs.push(...validateEphemeralContainers(spec.ephemeralContainers, spec.containers, spec.initContainers, ctx, path.child('ephemeralContainers')));
+  errs.push(
+    ...validateEphemeralContainers(spec.ephemeralContainers, spec.containers, spec.initContainers, ctx, path.child('ephemeralContainers')),
+  );
   errs.push(...validateHostNetworkPorts(spec, opts.isPod ?? false, path));
   errs.push(...validateEnum(spec.restartPolicy, RESTART_POLICIES, path.child('restartPolicy')));
   errs.push(...validateEnum(spec.dnsPolicy, DNS_POLICIES, path.child('dnsPolicy')));
@@ -130,20 +146,26 @@ export function validatePodSpec(spec: PodSpec, path: FieldPath, opts: PodSpecOpt
   errs.push(...validateOptionalName(spec.serviceAccountName, nameIsDNSSubdomain, path.child('serviceAccountName')));
   errs.push(...validateOptionalName(spec.nodeName, nameIsDNSSubdomain, path.child('nodeName')));
   const deadline = spec.activeDeadlineSeconds;
-  if (deadline !== undefined && (deadline < 1 || deadline > MAX_INT32)) errs.push(invalid(path.child('activeDeadlineSeconds'), deadline, inclusiveRangeError(1, MAX_INT32)));
+  if (deadline !== undefined && (deadline < 1 || deadline > MAX_INT32))
+    errs.push(invalid(path.child('activeDeadlineSeconds'), deadline, inclusiveRangeError(1, MAX_INT32)));
   if (spec.hostname) errs.push(...isDNS1123Label(spec.hostname).map((m) => invalid(path.child('hostname'), spec.hostname, m)));
   if (spec.subdomain) errs.push(...isDNS1123Label(spec.subdomain).map((m) => invalid(path.child('subdomain'), spec.subdomain, m)));
   errs.push(...validateTolerations(spec.tolerations, path.child('tolerations')));
   (spec.hostAliases ?? []).forEach((alias, i) => {
     const at = path.child('hostAliases').index(i);
     errs.push(...isValidIP(alias.ip ?? '').map((m) => invalid(at.child('ip'), alias.ip ?? '', m)));
-    (alias.hostnames ?? []).forEach((h, j) => errs.push(...isDNS1123Subdomain(h).map((m) => invalid(at.child('hostnames').index(j), h, m))));
+    (alias.hostnames ?? []).forEach((h, j) =>
+      errs.push(...isDNS1123Subdomain(h).map((m) => invalid(at.child('hostnames').index(j), h, m))),
+    );
   });
   errs.push(...validateOptionalName(spec.priorityClassName, nameIsDNSSubdomain, path.child('priorityClassName')));
   if (spec.runtimeClassName !== undefined) {
-    errs.push(...nameIsDNSSubdomain(spec.runtimeClassName, false).map((m) => invalid(path.child('runtimeClassName'), spec.runtimeClassName, m)));
+    errs.push(
+      ...nameIsDNSSubdomain(spec.runtimeClassName, false).map((m) => invalid(path.child('runtimeClassName'), spec.runtimeClassName, m)),
+    );
   }
-  if (spec.preemptionPolicy !== undefined) errs.push(...validateEnum(spec.preemptionPolicy, PREEMPTION_POLICIES, path.child('preemptionPolicy')));
+  if (spec.preemptionPolicy !== undefined)
+    errs.push(...validateEnum(spec.preemptionPolicy, PREEMPTION_POLICIES, path.child('preemptionPolicy')));
   if (spec.overhead) errs.push(...validateResourceRequirements({ limits: spec.overhead }, names, path.child('overhead')));
   errs.push(...validateOS(spec, path));
   return errs;
@@ -153,7 +175,12 @@ export function validatePodSpec(spec: PodSpec, path: FieldPath, opts: PodSpecOpt
  * ValidatePodSpecificAnnotations (the parts that still apply): a mirror pod needs spec.nodeName, and
  * the pod-deletion-cost annotation is a 32-bit integer. Keys use the domain's prefix.
  */
-export function validatePodSpecificAnnotations(annotations: Record<string, string> | undefined, spec: PodSpec, domain: ApiDomain, path: FieldPath): FieldError[] {
+export function validatePodSpecificAnnotations(
+  annotations: Record<string, string> | undefined,
+  spec: PodSpec,
+  domain: ApiDomain,
+  path: FieldPath,
+): FieldError[] {
   const errs: FieldError[] = [];
   const mirror = `${domain.labelPrefix}/config.mirror`;
   if (annotations && Object.hasOwn(annotations, mirror) && !spec.nodeName) {
@@ -176,6 +203,7 @@ export function validatePodTemplateSpec(template: PodTemplateSpec | undefined, p
   errs.push(...validateAnnotations(meta.annotations, path.child('annotations')));
   errs.push(...validatePodSpecificAnnotations(meta.annotations, spec, opts.domain, path.child('annotations')));
   errs.push(...validatePodSpec(spec, path.child('spec'), opts));
-  if ((spec.ephemeralContainers ?? []).length > 0) errs.push(forbidden(path.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
+  if ((spec.ephemeralContainers ?? []).length > 0)
+    errs.push(forbidden(path.child('spec', 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
   return errs;
 }

@@ -5,14 +5,7 @@
  */
 import type { ApiObject } from '../../../api/object.js';
 import * as status from '../../../api/status.js';
-import {
-  type Quantity,
-  QuantityParseError,
-  formatQuantity,
-  quantityFrom,
-  quantitySign,
-  scaledValue,
-} from '../../../api/quantity.js';
+import { type Quantity, QuantityParseError, formatQuantity, quantityFrom, quantitySign, scaledValue } from '../../../api/quantity.js';
 import type { ResourceList } from './types.js';
 
 /** The quantity a value denotes, or undefined when it is not one. */

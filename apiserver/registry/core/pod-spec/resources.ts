@@ -78,9 +78,11 @@ export class ResourceNames {
     const errs = isQualifiedName(name).map((m) => invalid(path, name, m));
     if (errs.length > 0) return errs;
     if (!name.includes('/')) {
-      const standard = STANDARD_RESOURCES.has(name) || name.startsWith(HUGE_PAGES_PREFIX) || name.startsWith(`requests.${HUGE_PAGES_PREFIX}`);
+      const standard =
+        STANDARD_RESOURCES.has(name) || name.startsWith(HUGE_PAGES_PREFIX) || name.startsWith(`requests.${HUGE_PAGES_PREFIX}`);
       if (!standard) errs.push(invalid(path, name, 'must be a standard resource type or fully qualified'));
-      if (!STANDARD_CONTAINER_RESOURCES.has(name) && !this.isHugePages(name)) errs.push(invalid(path, name, 'must be a standard resource for containers'));
+      if (!STANDARD_CONTAINER_RESOURCES.has(name) && !this.isHugePages(name))
+        errs.push(invalid(path, name, 'must be a standard resource for containers'));
     } else if (!this.isNative(name) && !this.isExtended(name)) {
       errs.push(invalid(path, name, "doesn't follow extended resource name standard"));
     }

@@ -6,13 +6,24 @@ import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, forbidden, invalid, notSupported, required } from '../../../api/field-errors.js';
 import { isValidLabelValue, nameIsDNSLabel, nameIsDNSSubdomain } from '../../../api/validation/names.js';
 import { validateLabelName, validateLabelSelector, validateRequirementOperator } from './label-selector.js';
-import type { Affinity, NodeSelectorRequirement, NodeSelectorTerm, PodAffinityRules, PodAffinityTerm, Toleration, TopologySpreadConstraint } from './types.js';
+import type {
+  Affinity,
+  NodeSelectorRequirement,
+  NodeSelectorTerm,
+  PodAffinityRules,
+  PodAffinityTerm,
+  Toleration,
+  TopologySpreadConstraint,
+} from './types.js';
 
 const WEIGHT_DETAIL = 'must be in the range 1-100';
 
 /** ValidateNodeSelectorRequirement (1.28: values are not checked as label values). */
 function validateNodeSelectorRequirement(req: NodeSelectorRequirement, path: FieldPath): FieldError[] {
-  return [...validateRequirementOperator(req.operator, req.values ?? [], path, true), ...validateLabelName(req.key ?? '', path.child('key'))];
+  return [
+    ...validateRequirementOperator(req.operator, req.values ?? [], path, true),
+    ...validateLabelName(req.key ?? '', path.child('key')),
+  ];
 }
 
 /** ValidateNodeFieldSelectorRequirement: only metadata.name, with In/NotIn and one value. */
@@ -20,7 +31,8 @@ function validateNodeFieldSelectorRequirement(req: NodeSelectorRequirement, path
   const errs: FieldError[] = [];
   const values = req.values ?? [];
   if (req.operator === 'In' || req.operator === 'NotIn') {
-    if (values.length !== 1) errs.push(required(path.child('values'), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"));
+    if (values.length !== 1)
+      errs.push(required(path.child('values'), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"));
   } else errs.push(invalid(path.child('operator'), req.operator ?? '', 'not a valid selector operator'));
   if (req.key !== 'metadata.name') errs.push(invalid(path.child('key'), req.key ?? '', 'not a valid field selector key'));
   else values.forEach((v, i) => errs.push(...nameIsDNSSubdomain(v, false).map((m) => invalid(path.child('values').index(i), v, m))));
@@ -78,7 +90,8 @@ export function validateAffinity(affinity: Affinity | undefined, path: FieldPath
   if (node) {
     const nodePath = path.child('nodeAffinity');
     const requiredSelector = node.requiredDuringSchedulingIgnoredDuringExecution;
-    if (requiredSelector) errs.push(...validateNodeSelector(requiredSelector, nodePath.child('requiredDuringSchedulingIgnoredDuringExecution')));
+    if (requiredSelector)
+      errs.push(...validateNodeSelector(requiredSelector, nodePath.child('requiredDuringSchedulingIgnoredDuringExecution')));
     const preferredPath = nodePath.child('preferredDuringSchedulingIgnoredDuringExecution');
     (node.preferredDuringSchedulingIgnoredDuringExecution ?? []).forEach((t, i) => {
       errs.push(...validateWeight(t.weight, preferredPath.index(i).child('weight')));
@@ -101,7 +114,9 @@ export function validateTolerations(tolerations: Toleration[] | undefined, path:
     const operator = t.operator ?? '';
     if (key) errs.push(...validateLabelName(key, at.child('key')));
     if (!key && operator !== 'Exists') {
-      errs.push(invalid(at.child('operator'), operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+      errs.push(
+        invalid(at.child('operator'), operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'),
+      );
     }
     if (t.tolerationSeconds !== undefined && t.effect !== 'NoExecute') {
       errs.push(invalid(at.child('effect'), t.effect ?? '', "effect must be 'NoExecute' when `tolerationSeconds` is set"));
@@ -124,7 +139,10 @@ const NOT_POSITIVE = 'must be greater than zero';
 function validateMatchLabelKeys(keys: string[] | undefined, c: TopologySpreadConstraint, path: FieldPath): FieldError[] {
   if (!keys || keys.length === 0) return [];
   const errs: FieldError[] = [];
-  const selectorKeys = new Set([...Object.keys(c.labelSelector?.matchLabels ?? {}), ...(c.labelSelector?.matchExpressions ?? []).map((e) => e.key)]);
+  const selectorKeys = new Set([
+    ...Object.keys(c.labelSelector?.matchLabels ?? {}),
+    ...(c.labelSelector?.matchExpressions ?? []).map((e) => e.key),
+  ]);
   if (!c.labelSelector) errs.push(forbidden(path, 'must not be specified when labelSelector is not set'));
   keys.forEach((key, i) => {
     errs.push(...validateLabelName(key, path.index(i)));
@@ -149,12 +167,15 @@ export function validateTopologySpreadConstraints(constraints: TopologySpreadCon
     if (c.minDomains !== undefined) {
       if (c.minDomains <= 0) errs.push(invalid(at.child('minDomains'), c.minDomains, NOT_POSITIVE));
       if (action !== 'DoNotSchedule') {
-        errs.push(invalid(at.child('minDomains'), c.minDomains, `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${action}`));
+        errs.push(
+          invalid(at.child('minDomains'), c.minDomains, `can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ${action}`),
+        );
       }
     }
     for (const field of ['nodeAffinityPolicy', 'nodeTaintsPolicy'] as const) {
       const policy = c[field];
-      if (policy !== undefined && !NODE_INCLUSION_POLICIES.includes(policy)) errs.push(notSupported(at.child(field), policy, NODE_INCLUSION_POLICIES));
+      if (policy !== undefined && !NODE_INCLUSION_POLICIES.includes(policy))
+        errs.push(notSupported(at.child(field), policy, NODE_INCLUSION_POLICIES));
     }
     errs.push(...validateMatchLabelKeys(c.matchLabelKeys, c, at.child('matchLabelKeys')));
     errs.push(...validateLabelSelector(c.labelSelector, at.child('labelSelector')));

@@ -18,7 +18,8 @@ function validateSeccompProfile(profile: SeccompProfile | undefined, path: Field
   if (!profile.type) errs.push(required(path.child('type'), 'type is required when seccompProfile is set'));
   else if (!SECCOMP_TYPES.includes(profile.type)) errs.push(notSupported(path.child('type'), profile.type, SECCOMP_TYPES));
   if (profile.type === 'Localhost') {
-    if (profile.localhostProfile === undefined) errs.push(required(path.child('localhostProfile'), 'must be set when seccomp type is Localhost'));
+    if (profile.localhostProfile === undefined)
+      errs.push(required(path.child('localhostProfile'), 'must be set when seccomp type is Localhost'));
     else errs.push(...validateLocalDescendingPath(profile.localhostProfile, path.child('localhostProfile')));
   } else if (profile.localhostProfile !== undefined) {
     errs.push(invalid(path.child('localhostProfile'), profile, 'can only be set when seccomp type is Localhost'));
@@ -27,7 +28,9 @@ function validateSeccompProfile(profile: SeccompProfile | undefined, path: Field
 }
 
 function validateIds(ids: Record<string, number | undefined>, path: FieldPath): FieldError[] {
-  return Object.entries(ids).flatMap(([field, id]) => (id === undefined ? [] : isValidId(id).map((m) => invalid(path.child(field), id, m))));
+  return Object.entries(ids).flatMap(([field, id]) =>
+    id === undefined ? [] : isValidId(id).map((m) => invalid(path.child(field), id, m)),
+  );
 }
 
 const GMSA_SPEC_MAX = 64 * 1024;
@@ -40,11 +43,17 @@ function validateWindowsOptions(opts: WindowsOptions | undefined, path: FieldPat
   if (!opts) return [];
   const errs: FieldError[] = [];
   if (opts.gmsaCredentialSpecName !== undefined) {
-    errs.push(...isDNS1123Subdomain(opts.gmsaCredentialSpecName).map((m) => invalid(path.child('gmsaCredentialSpecName'), opts.gmsaCredentialSpecName, m)));
+    errs.push(
+      ...isDNS1123Subdomain(opts.gmsaCredentialSpecName).map((m) =>
+        invalid(path.child('gmsaCredentialSpecName'), opts.gmsaCredentialSpecName, m),
+      ),
+    );
   }
   const spec = opts.gmsaCredentialSpec;
-  if (spec !== undefined && spec.length === 0) errs.push(invalid(path.child('gmsaCredentialSpec'), spec, 'gmsaCredentialSpec cannot be an empty string'));
-  if (spec !== undefined && spec.length > GMSA_SPEC_MAX) errs.push(invalid(path.child('gmsaCredentialSpec'), spec, 'gmsaCredentialSpec size must be under 64 KiB'));
+  if (spec !== undefined && spec.length === 0)
+    errs.push(invalid(path.child('gmsaCredentialSpec'), spec, 'gmsaCredentialSpec cannot be an empty string'));
+  if (spec !== undefined && spec.length > GMSA_SPEC_MAX)
+    errs.push(invalid(path.child('gmsaCredentialSpec'), spec, 'gmsaCredentialSpec size must be under 64 KiB'));
   const user = opts.runAsUserName;
   if (user === undefined) return errs;
   const at = path.child('runAsUserName');
@@ -61,7 +70,8 @@ function validateWindowsOptions(opts: WindowsOptions | undefined, path: FieldPat
     if (name.length === 0) errs.push(invalid(at, user, "runAsUserName's User cannot be empty"));
     else if (name.length > 104) errs.push(invalid(at, user, "runAsUserName's User length must not be longer than 104 characters"));
     if (/^[. ]+$/.test(name)) errs.push(invalid(at, user, "runAsUserName's User cannot contain only periods or spaces"));
-    if (USER_NAME_INVALID_CHARS.test(name)) errs.push(invalid(at, user, `runAsUserName's User cannot contain the following characters: "/\\:;|=,+*?<>@[]`));
+    if (USER_NAME_INVALID_CHARS.test(name))
+      errs.push(invalid(at, user, `runAsUserName's User cannot contain the following characters: "/\\:;|=,+*?<>@[]`));
   }
   return errs;
 }
@@ -74,7 +84,8 @@ export function validateContainerSecurityContext(sc: SecurityContext | undefined
   if (sc.allowPrivilegeEscalation === false) {
     if (sc.privileged === true) errs.push(invalid(path, sc, 'cannot set `allowPrivilegeEscalation` to false and `privileged` to true'));
     for (const cap of sc.capabilities?.add ?? []) {
-      if (cap === 'CAP_SYS_ADMIN') errs.push(invalid(path, sc, 'cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN'));
+      if (cap === 'CAP_SYS_ADMIN')
+        errs.push(invalid(path, sc, 'cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN'));
     }
   }
   errs.push(...validateWindowsOptions(sc.windowsOptions, path.child('windowsOptions')));
@@ -89,7 +100,18 @@ const SYSCTL_MAX = 253;
 function sysctlNamespace(name: string): 'net' | 'ipc' | undefined {
   const n = name.replaceAll('/', '.');
   if (n.startsWith('net.')) return 'net';
-  if (['kernel.shmmax', 'kernel.shmall', 'kernel.shmmni', 'kernel.shm_rmid_forced', 'kernel.msgmax', 'kernel.msgmnb', 'kernel.msgmni', 'kernel.sem'].includes(n)) {
+  if (
+    [
+      'kernel.shmmax',
+      'kernel.shmall',
+      'kernel.shmmni',
+      'kernel.shm_rmid_forced',
+      'kernel.msgmax',
+      'kernel.msgmnb',
+      'kernel.msgmni',
+      'kernel.sem',
+    ].includes(n)
+  ) {
     return 'ipc';
   }
   return n.startsWith('fs.mqueue.') ? 'ipc' : undefined;
@@ -120,7 +142,9 @@ export function validatePodSecurityContext(spec: PodSpec, path: FieldPath): Fiel
   const sc = spec.securityContext;
   if (!sc) return [];
   const errs = validateIds({ fsGroup: sc.fsGroup, runAsUser: sc.runAsUser, runAsGroup: sc.runAsGroup }, path);
-  (sc.supplementalGroups ?? []).forEach((gid, i) => errs.push(...isValidId(gid).map((m) => invalid(path.child('supplementalGroups').index(i), gid, m))));
+  (sc.supplementalGroups ?? []).forEach((gid, i) =>
+    errs.push(...isValidId(gid).map((m) => invalid(path.child('supplementalGroups').index(i), gid, m))),
+  );
   if (spec.shareProcessNamespace === true && spec.hostPID === true) {
     errs.push(invalid(path.child('shareProcessNamespace'), true, 'ShareProcessNamespace and HostPID cannot both be enabled'));
   }
@@ -142,7 +166,16 @@ function containersWithPaths(spec: PodSpec, path: FieldPath): [Container, FieldP
   return out;
 }
 
-const POD_FIELDS_FORBIDDEN_ON_WINDOWS = ['seLinuxOptions', 'seccompProfile', 'fsGroup', 'fsGroupChangePolicy', 'sysctls', 'runAsUser', 'runAsGroup', 'supplementalGroups'] as const;
+const POD_FIELDS_FORBIDDEN_ON_WINDOWS = [
+  'seLinuxOptions',
+  'seccompProfile',
+  'fsGroup',
+  'fsGroupChangePolicy',
+  'sysctls',
+  'runAsUser',
+  'runAsGroup',
+  'supplementalGroups',
+] as const;
 const CONTAINER_FIELDS_FORBIDDEN_ON_WINDOWS = [
   'seLinuxOptions',
   'seccompProfile',
@@ -163,15 +196,18 @@ export function validateOS(spec: PodSpec, path: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const sc = spec.securityContext;
   if (name === 'linux') {
-    if (sc?.windowsOptions) errs.push(forbidden(path.child('securityContext', 'windowsOptions'), 'windows options cannot be set for a linux pod'));
+    if (sc?.windowsOptions)
+      errs.push(forbidden(path.child('securityContext', 'windowsOptions'), 'windows options cannot be set for a linux pod'));
     for (const [c, at] of containersWithPaths(spec, path)) {
-      if (c.securityContext?.windowsOptions) errs.push(forbidden(at.child('securityContext', 'windowsOptions'), 'windows options cannot be set for a linux pod'));
+      if (c.securityContext?.windowsOptions)
+        errs.push(forbidden(at.child('securityContext', 'windowsOptions'), 'windows options cannot be set for a linux pod'));
     }
     return errs;
   }
   if (spec.hostPID) errs.push(forbidden(path.child('hostPID'), 'cannot be set for a windows pod'));
   if (spec.hostIPC) errs.push(forbidden(path.child('hostIPC'), 'cannot be set for a windows pod'));
-  if (spec.shareProcessNamespace !== undefined) errs.push(forbidden(path.child('shareProcessNamespace'), 'cannot be set for a windows pod'));
+  if (spec.shareProcessNamespace !== undefined)
+    errs.push(forbidden(path.child('shareProcessNamespace'), 'cannot be set for a windows pod'));
   for (const field of POD_FIELDS_FORBIDDEN_ON_WINDOWS) {
     const value = sc?.[field];
     if (value !== undefined && !(Array.isArray(value) && value.length === 0 && field === 'sysctls')) {
@@ -180,7 +216,8 @@ export function validateOS(spec: PodSpec, path: FieldPath): FieldError[] {
   }
   for (const [c, at] of containersWithPaths(spec, path)) {
     for (const field of CONTAINER_FIELDS_FORBIDDEN_ON_WINDOWS) {
-      if (c.securityContext?.[field] !== undefined) errs.push(forbidden(at.child('securityContext', field), 'cannot be set for a windows pod'));
+      if (c.securityContext?.[field] !== undefined)
+        errs.push(forbidden(at.child('securityContext', field), 'cannot be set for a windows pod'));
     }
   }
   return errs;

@@ -17,8 +17,26 @@ export function formatLabelSelector(selector: LabelSelectorObject | undefined): 
 export function templateContainerColumns(template: (obj: ApiObject) => PodTemplateSpec | undefined): PrinterColumn[] {
   const containers = (obj: ApiObject) => template(obj)?.spec?.containers ?? [];
   return [
-    { name: 'Containers', type: 'string', priority: 1, description: 'Names of each container in the template.', cell: (o) => containers(o).map((c) => c.name ?? '').join(',') },
-    { name: 'Images', type: 'string', priority: 1, description: 'Images referenced by each container in the template.', cell: (o) => containers(o).map((c) => c.image ?? '').join(',') },
+    {
+      name: 'Containers',
+      type: 'string',
+      priority: 1,
+      description: 'Names of each container in the template.',
+      cell: (o) =>
+        containers(o)
+          .map((c) => c.name ?? '')
+          .join(','),
+    },
+    {
+      name: 'Images',
+      type: 'string',
+      priority: 1,
+      description: 'Images referenced by each container in the template.',
+      cell: (o) =>
+        containers(o)
+          .map((c) => c.image ?? '')
+          .join(','),
+    },
   ];
 }
 

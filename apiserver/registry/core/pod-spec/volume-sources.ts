@@ -169,7 +169,8 @@ function quobyteRule(s: Source, path: FieldPath): FieldError[] {
   const registry = str(s, 'registry');
   const hostPortDetail = 'must be a host:port pair or multiple pairs separated by commas';
   if (!registry) errs.push(required(path.child('registry'), hostPortDetail));
-  else if (str(s, 'tenant').length >= 65) errs.push(required(path.child('tenant'), 'must be a UUID and may not exceed a length of 64 characters'));
+  else if (str(s, 'tenant').length >= 65)
+    errs.push(required(path.child('tenant'), 'must be a UUID and may not exceed a length of 64 characters'));
   else {
     for (const pair of registry.split(',')) {
       if (!/^(\[[^\]]*\]|[^:[\]]*):[^:]*$/.test(pair)) errs.push(invalid(path.child('registry'), registry, hostPortDetail));
@@ -196,16 +197,23 @@ const AZURE_DISK_KINDS = ['Dedicated', 'Managed', 'Shared'];
 function azureDiskRule(s: Source, path: FieldPath): FieldError[] {
   const errs = [...requireField(s, 'diskName', path), ...requireField(s, 'diskURI', path)];
   const mode = s.cachingMode;
-  if (typeof mode === 'string' && !AZURE_CACHING_MODES.includes(mode)) errs.push(notSupported(path.child('cachingMode'), mode, AZURE_CACHING_MODES));
+  if (typeof mode === 'string' && !AZURE_CACHING_MODES.includes(mode))
+    errs.push(notSupported(path.child('cachingMode'), mode, AZURE_CACHING_MODES));
   const kind = s.kind;
   if (typeof kind === 'string') {
     if (!AZURE_DISK_KINDS.includes(kind)) errs.push(notSupported(path.child('kind'), kind, AZURE_DISK_KINDS));
     const uri = str(s, 'diskURI');
     if (kind === 'Managed' && !uri.startsWith('/subscriptions/')) {
-      errs.push(notSupported(path.child('diskURI'), uri, ['/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}']));
+      errs.push(
+        notSupported(path.child('diskURI'), uri, [
+          '/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}',
+        ]),
+      );
     }
     if (kind !== 'Managed' && !uri.startsWith('https://')) {
-      errs.push(notSupported(path.child('diskURI'), uri, ['https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd']));
+      errs.push(
+        notSupported(path.child('diskURI'), uri, ['https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd']),
+      );
     }
   }
   return errs;
@@ -283,8 +291,10 @@ function projectedRule(s: Source, path: FieldPath): FieldError[] {
       const token = source.serviceAccountToken;
       const seconds = token.expirationSeconds ?? 0;
       const tokenPath = srcPath.child('serviceAccountToken');
-      if (seconds < 600) errs.push(invalid(tokenPath.child('expirationSeconds'), seconds, 'may not specify a duration less than 10 minutes'));
-      if (seconds > 2 ** 32) errs.push(invalid(tokenPath.child('expirationSeconds'), seconds, 'may not specify a duration larger than 2^32 seconds'));
+      if (seconds < 600)
+        errs.push(invalid(tokenPath.child('expirationSeconds'), seconds, 'may not specify a duration less than 10 minutes'));
+      if (seconds > 2 ** 32)
+        errs.push(invalid(tokenPath.child('expirationSeconds'), seconds, 'may not specify a duration larger than 2^32 seconds'));
       if (!token.path) errs.push(required(path.child('path')));
       else errs.push(...validateLocalNonReservedPath(token.path, path.child('path')));
     }
@@ -314,13 +324,23 @@ export const SOURCE_RULES: readonly { field: string; forbiddenAs: string; valida
   { field: 'hostPath', forbiddenAs: 'hostPath', validateAs: 'hostPath', rule: hostPathRule },
   { field: 'gitRepo', forbiddenAs: 'gitRepo', validateAs: 'gitRepo', rule: gitRepoRule },
   { field: 'gcePersistentDisk', forbiddenAs: 'gcePersistentDisk', validateAs: 'persistentDisk', rule: partitionedDiskRule('pdName') },
-  { field: 'awsElasticBlockStore', forbiddenAs: 'awsElasticBlockStore', validateAs: 'awsElasticBlockStore', rule: partitionedDiskRule('volumeID') },
+  {
+    field: 'awsElasticBlockStore',
+    forbiddenAs: 'awsElasticBlockStore',
+    validateAs: 'awsElasticBlockStore',
+    rule: partitionedDiskRule('volumeID'),
+  },
   { field: 'secret', forbiddenAs: 'secret', validateAs: 'secret', rule: itemsSourceRule('secretName') },
   { field: 'nfs', forbiddenAs: 'nfs', validateAs: 'nfs', rule: nfsRule },
   { field: 'iscsi', forbiddenAs: 'iscsi', validateAs: 'iscsi', rule: iscsiRule },
   { field: 'glusterfs', forbiddenAs: 'glusterfs', validateAs: 'glusterfs', rule: glusterfsRule },
   { field: 'flocker', forbiddenAs: 'flocker', validateAs: 'flocker', rule: flockerRule },
-  { field: 'persistentVolumeClaim', forbiddenAs: 'persistentVolumeClaim', validateAs: 'persistentVolumeClaim', rule: requiredFieldsRule('claimName') },
+  {
+    field: 'persistentVolumeClaim',
+    forbiddenAs: 'persistentVolumeClaim',
+    validateAs: 'persistentVolumeClaim',
+    rule: requiredFieldsRule('claimName'),
+  },
   { field: 'rbd', forbiddenAs: 'rbd', validateAs: 'rbd', rule: rbdRule },
   { field: 'cinder', forbiddenAs: 'cinder', validateAs: 'cinder', rule: cinderRule },
   { field: 'cephfs', forbiddenAs: 'cephFS', validateAs: 'cephfs', rule: cephfsRule },
@@ -331,7 +351,12 @@ export const SOURCE_RULES: readonly { field: string; forbiddenAs: string; valida
   { field: 'configMap', forbiddenAs: 'configMap', validateAs: 'configMap', rule: itemsSourceRule('name') },
   { field: 'azureFile', forbiddenAs: 'azureFile', validateAs: 'azureFile', rule: requiredFieldsRule('secretName', 'shareName') },
   { field: 'vsphereVolume', forbiddenAs: 'vsphereVolume', validateAs: 'vsphereVolume', rule: requiredFieldsRule('volumePath') },
-  { field: 'photonPersistentDisk', forbiddenAs: 'photonPersistentDisk', validateAs: 'photonPersistentDisk', rule: requiredFieldsRule('pdID') },
+  {
+    field: 'photonPersistentDisk',
+    forbiddenAs: 'photonPersistentDisk',
+    validateAs: 'photonPersistentDisk',
+    rule: requiredFieldsRule('pdID'),
+  },
   { field: 'portworxVolume', forbiddenAs: 'portworxVolume', validateAs: 'portworxVolume', rule: requiredFieldsRule('volumeID') },
   { field: 'azureDisk', forbiddenAs: 'azureDisk', validateAs: 'azureDisk', rule: azureDiskRule },
   { field: 'storageos', forbiddenAs: 'storageos', validateAs: 'storageos', rule: storageosRule },

@@ -32,7 +32,8 @@ function validateVolumeSource(volume: Volume, path: FieldPath, podName: string |
     }
     if (field === 'ephemeral' && podName && name) {
       const claimName = `${podName}-${name}`;
-      for (const msg of nameIsDNSSubdomain(claimName, false)) errs.push(invalid(path.child('name'), name, `PVC name "${claimName}": ${msg}`));
+      for (const msg of nameIsDNSSubdomain(claimName, false))
+        errs.push(invalid(path.child('name'), name, `PVC name "${claimName}": ${msg}`));
     }
   }
   if (count === 0) errs.push(required(path, 'must specify a volume type'));
@@ -64,7 +65,13 @@ export function validateVolumes(list: Volume[] | undefined, path: FieldPath, pod
     else errors.push(...errs);
     const claim = isObject(volume.persistentVolumeClaim) ? String(volume.persistentVolumeClaim.claimName ?? '') : undefined;
     if (claim !== undefined && createdClaims.has(claim)) {
-      errors.push(invalid(at.child('persistentVolumeClaim', 'claimName'), claim, 'must not reference a PVC that gets created for an ephemeral volume'));
+      errors.push(
+        invalid(
+          at.child('persistentVolumeClaim', 'claimName'),
+          claim,
+          'must not reference a PVC that gets created for an ephemeral volume',
+        ),
+      );
     }
   });
   return { volumes, errors };

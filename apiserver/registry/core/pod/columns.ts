@@ -33,7 +33,8 @@ interface PrintedPodStatus {
 const spec = (pod: ApiObject): PodSpec => (pod.spec ?? {}) as PodSpec;
 const status = (pod: ApiObject): PrintedPodStatus => (pod.status ?? {}) as PrintedPodStatus;
 
-const hasCondition = (s: PrintedPodStatus, type: string): boolean => (s.conditions ?? []).some((c) => c.type === type && c.status === 'True');
+const hasCondition = (s: PrintedPodStatus, type: string): boolean =>
+  (s.conditions ?? []).some((c) => c.type === type && c.status === 'True');
 
 /** The latest time a container last terminated (for "N (5m ago)"). */
 function latest(current: string | undefined, c: ContainerStatus): string | undefined {
@@ -103,12 +104,23 @@ function readinessGates(pod: ApiObject): string {
 }
 
 export const podColumns: PrinterColumn[] = [
-  { name: 'Ready', type: 'string', description: 'The aggregate readiness state of this pod for accepting traffic.', cell: (o, now) => podSummary(o, now).ready },
-  { name: 'Status', type: 'string', description: 'The aggregate status of the containers in this pod.', cell: (o, now) => podSummary(o, now).reason },
+  {
+    name: 'Ready',
+    type: 'string',
+    description: 'The aggregate readiness state of this pod for accepting traffic.',
+    cell: (o, now) => podSummary(o, now).ready,
+  },
+  {
+    name: 'Status',
+    type: 'string',
+    description: 'The aggregate status of the containers in this pod.',
+    cell: (o, now) => podSummary(o, now).reason,
+  },
   {
     name: 'Restarts',
     type: 'string',
-    description: 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
+    description:
+      'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
     cell: (o, now) => podSummary(o, now).restarts,
   },
   AGE_COLUMN,
@@ -130,7 +142,8 @@ export const podColumns: PrinterColumn[] = [
     name: 'Nominated Node',
     type: 'string',
     priority: 1,
-    description: 'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods.',
+    description:
+      'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods.',
     cell: (o) => orNone(status(o).nominatedNodeName),
   },
   {

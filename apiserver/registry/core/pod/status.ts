@@ -46,7 +46,8 @@ function validatePodStatusUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
   if (nominated && nominated !== (prev.nominatedNodeName ?? '')) {
     errs.push(...nameIsDNSSubdomain(nominated, false).map((m) => invalid(fieldPath('status', 'nominatedNodeName'), nominated, m)));
   }
-  if ((next.qosClass ?? '') !== (prev.qosClass ?? '')) errs.push(invalid(fieldPath('status', 'qosClass'), next.qosClass ?? '', FIELD_IMMUTABLE_ERROR_MSG));
+  if ((next.qosClass ?? '') !== (prev.qosClass ?? ''))
+    errs.push(invalid(fieldPath('status', 'qosClass'), next.qosClass ?? '', FIELD_IMMUTABLE_ERROR_MSG));
   const ips = next.podIPs ?? [];
   const ipsPath = fieldPath('status', 'podIPs');
   ips.forEach((ip, i) => errs.push(...isValidIP(ip.ip ?? '').map((m) => invalid(ipsPath.index(i), ip.ip ?? '', m))));

@@ -39,7 +39,7 @@ function validatePodOnly(spec: PodSpec): FieldError[] {
   const specPath = fieldPath('spec');
   if (!spec.serviceAccountName) {
     (spec.volumes ?? []).forEach((v, i) => {
-      const sources = ((v.projected as { sources?: { serviceAccountToken?: unknown }[] } | undefined)?.sources ?? []);
+      const sources = (v.projected as { sources?: { serviceAccountToken?: unknown }[] } | undefined)?.sources ?? [];
       sources.forEach((s, j) => {
         if (s.serviceAccountToken) {
           const at = specPath.child('volumes').index(i).child('projected', 'sources').index(j).child('serviceAccountToken');
@@ -57,7 +57,8 @@ function validatePodOnly(spec: PodSpec): FieldError[] {
 /** ValidatePodCreate's rules for objects not stored yet (the store calls validate on updates too). */
 function validateCreateOnly(spec: PodSpec): FieldError[] {
   const errs: FieldError[] = [];
-  if ((spec.ephemeralContainers ?? []).length > 0) errs.push(forbidden(fieldPath('spec', 'ephemeralContainers'), 'cannot be set on create'));
+  if ((spec.ephemeralContainers ?? []).length > 0)
+    errs.push(forbidden(fieldPath('spec', 'ephemeralContainers'), 'cannot be set on create'));
   if (spec.nodeName && (spec.schedulingGates ?? []).length > 0) {
     errs.push(forbidden(fieldPath('spec', 'nodeName'), 'cannot be set until all schedulingGates have been cleared'));
   }

@@ -24,8 +24,13 @@ const UPDATABLE_FIELDS = [
 ];
 
 /** ValidateContainerUpdates: the same number of containers, each with an image without surrounding spaces. */
-function validateContainerUpdates(next: Container[] | undefined, prev: Container[] | undefined, path: FieldPath): { errors: FieldError[]; stop: boolean } {
-  if ((next ?? []).length !== (prev ?? []).length) return { errors: [forbidden(path, 'pod updates may not add or remove containers')], stop: true };
+function validateContainerUpdates(
+  next: Container[] | undefined,
+  prev: Container[] | undefined,
+  path: FieldPath,
+): { errors: FieldError[]; stop: boolean } {
+  if ((next ?? []).length !== (prev ?? []).length)
+    return { errors: [forbidden(path, 'pod updates may not add or remove containers')], stop: true };
   const errors: FieldError[] = [];
   (next ?? []).forEach((c, i) => {
     const image = c.image ?? '';
@@ -49,13 +54,18 @@ function validateOnlyDeletedGates(next: PodSpec, prev: PodSpec, path: FieldPath)
   const old = new Set((prev.schedulingGates ?? []).map((g) => g.name));
   const errs: FieldError[] = [];
   (next.schedulingGates ?? []).forEach((g, i) => {
-    if (!old.has(g.name)) errs.push(forbidden(path.index(i).child('name'), `only deletion is allowed, but found new scheduling gate '${g.name ?? ''}'`));
+    if (!old.has(g.name))
+      errs.push(forbidden(path.index(i).child('name'), `only deletion is allowed, but found new scheduling gate '${g.name ?? ''}'`));
   });
   return errs;
 }
 
 /** validateNodeSelectorMutation: while gated, node selector entries may only be added. */
-function validateNodeSelectorMutation(next: Record<string, string> | undefined, prev: Record<string, string> | undefined, path: FieldPath): FieldError[] {
+function validateNodeSelectorMutation(
+  next: Record<string, string> | undefined,
+  prev: Record<string, string> | undefined,
+  path: FieldPath,
+): FieldError[] {
   for (const [k, v] of Object.entries(prev ?? {})) {
     if (next?.[k] !== v) return [invalid(path, next ?? {}, 'only additions to spec.nodeSelector are allowed (no mutations or deletions)')];
   }
@@ -68,7 +78,8 @@ function validateActiveDeadline(next: PodSpec, prev: PodSpec, path: FieldPath): 
     return prev.activeDeadlineSeconds !== undefined ? [invalid(path, null, 'must not update from a positive integer to nil value')] : [];
   }
   if (value < 0 || value > MAX_INT32) return [invalid(path, value, inclusiveRangeError(0, MAX_INT32))];
-  if (prev.activeDeadlineSeconds !== undefined && prev.activeDeadlineSeconds < value) return [invalid(path, value, 'must be less than or equal to previous value')];
+  if (prev.activeDeadlineSeconds !== undefined && prev.activeDeadlineSeconds < value)
+    return [invalid(path, value, 'must be less than or equal to previous value')];
   return [];
 }
 
@@ -104,7 +115,11 @@ function mungedSpec(next: PodSpec, prev: PodSpec, errs: FieldError[], path: Fiel
 }
 
 /** The mirror pod annotation (`<prefix>/config.mirror`) may be neither added, changed nor removed. */
-function validateMirrorAnnotation(next: Record<string, string> | undefined, prev: Record<string, string> | undefined, domain: ApiDomain): FieldError[] {
+function validateMirrorAnnotation(
+  next: Record<string, string> | undefined,
+  prev: Record<string, string> | undefined,
+  domain: ApiDomain,
+): FieldError[] {
   const key = `${domain.labelPrefix}/config.mirror`;
   const path = fieldPath('metadata', 'annotations').key(key);
   const had = prev !== undefined && Object.hasOwn(prev, key);

@@ -19,7 +19,12 @@ function usage(o: ApiObject, limits: boolean): string {
 
 export const resourceQuotaColumns: PrinterColumn[] = [
   AGE_COLUMN,
-  { name: 'Request', type: 'string', description: 'Request represents a minimum amount of cpu/memory that a container may consume.', cell: (o) => usage(o, false) },
+  {
+    name: 'Request',
+    type: 'string',
+    description: 'Request represents a minimum amount of cpu/memory that a container may consume.',
+    cell: (o) => usage(o, false),
+  },
   {
     name: 'Limit',
     type: 'string',

@@ -26,7 +26,10 @@ export function validateBasicResource(q: Quantity, path: FieldRef): FieldError[]
 }
 
 /** The entries of a resource list (`{cpu: "1", ...}`) with their paths and quantities. */
-export function resourceListEntries(list: Record<string, unknown> | undefined, pathOf: (name: string) => FieldPath): { name: string; path: FieldPath; quantity: Quantity }[] {
+export function resourceListEntries(
+  list: Record<string, unknown> | undefined,
+  pathOf: (name: string) => FieldPath,
+): { name: string; path: FieldPath; quantity: Quantity }[] {
   return Object.entries(list ?? {}).flatMap(([name, raw]) => {
     const quantity = readQuantity(raw);
     return quantity ? [{ name, path: pathOf(name), quantity }] : [];

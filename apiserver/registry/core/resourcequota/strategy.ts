@@ -44,7 +44,8 @@ function validateResourceList(list: ResourceList | undefined, path: FieldPath, l
   const names = new ResourceNames(labelPrefix);
   const errors: FieldError[] = [];
   for (const name of Object.keys(list ?? {})) errors.push(...validateResourceQuotaResourceName(name, path.key(name)));
-  for (const { name, path: p, quantity } of resourceListEntries(list, (n) => path.key(n))) errors.push(...names.validateQuantityValue(name, quantity, p));
+  for (const { name, path: p, quantity } of resourceListEntries(list, (n) => path.key(n)))
+    errors.push(...names.validateQuantityValue(name, quantity, p));
   return errors;
 }
 
@@ -66,7 +67,8 @@ function validateScopes(obj: ApiObject): FieldError[] {
   const path = fieldPath('spec', 'scopes');
   for (const scope of scopes) {
     if (!SCOPES.includes(scope)) errors.push(invalid(path, scopes, 'unsupported scope'));
-    for (const r of hardStandardResources(obj)) if (!scopeFitsResource(scope, r)) errors.push(invalid(path, scopes, 'unsupported scope applied to resource'));
+    for (const r of hardStandardResources(obj))
+      if (!scopeFitsResource(scope, r)) errors.push(invalid(path, scopes, 'unsupported scope applied to resource'));
   }
   if (conflicting(new Set(scopes))) errors.push(invalid(path, scopes, 'conflicting scopes'));
   return errors;
@@ -82,7 +84,8 @@ function validateScopeSelector(obj: ApiObject): FieldError[] {
     const scope = req.scopeName ?? '';
     const values = req.values ?? [];
     if (!SCOPES.includes(scope)) errors.push(invalid(path.child('scopeName'), scope, 'unsupported scope'));
-    for (const r of hardStandardResources(obj)) if (!scopeFitsResource(scope, r)) errors.push(invalid(path, selector, 'unsupported scope applied to resource'));
+    for (const r of hardStandardResources(obj))
+      if (!scopeFitsResource(scope, r)) errors.push(invalid(path, selector, 'unsupported scope applied to resource'));
     if (EXISTS_ONLY_SCOPES.includes(scope) && req.operator !== 'Exists') {
       errors.push(
         invalid(
@@ -95,11 +98,15 @@ function validateScopeSelector(obj: ApiObject): FieldError[] {
     switch (req.operator) {
       case 'In':
       case 'NotIn':
-        if (values.length === 0) errors.push(required(path.child('values'), "must be at least one value when `operator` is 'In' or 'NotIn' for scope selector"));
+        if (values.length === 0)
+          errors.push(required(path.child('values'), "must be at least one value when `operator` is 'In' or 'NotIn' for scope selector"));
         break;
       case 'Exists':
       case 'DoesNotExist':
-        if (values.length > 0) errors.push(invalid(path.child('values'), values, "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector"));
+        if (values.length > 0)
+          errors.push(
+            invalid(path.child('values'), values, "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector"),
+          );
         break;
       default:
         errors.push(invalid(path.child('operator'), req.operator ?? '', 'not a valid selector operator'));
@@ -112,7 +119,11 @@ function validateScopeSelector(obj: ApiObject): FieldError[] {
 
 /** ValidateResourceQuotaSpec. */
 function validateSpec(obj: ApiObject, labelPrefix: string): FieldError[] {
-  return [...validateResourceList(quota(obj).spec?.hard, fieldPath('spec', 'hard'), labelPrefix), ...validateScopes(obj), ...validateScopeSelector(obj)];
+  return [
+    ...validateResourceList(quota(obj).spec?.hard, fieldPath('spec', 'hard'), labelPrefix),
+    ...validateScopes(obj),
+    ...validateScopeSelector(obj),
+  ];
 }
 
 /** ValidateResourceQuotaStatus. */

@@ -23,7 +23,8 @@ function typedRules(obj: ApiObject, ctx: StrategyContext): FieldError[] {
   };
   switch (obj.type) {
     case `${p}/service-account-token`:
-      if (!obj.metadata.annotations?.[`${p}/service-account.name`]) errors.push(required(`metadata.annotations[${p}/service-account.name]`, ''));
+      if (!obj.metadata.annotations?.[`${p}/service-account.name`])
+        errors.push(required(`metadata.annotations[${p}/service-account.name]`, ''));
       break;
     case `${p}/dockercfg`:
       needJson('.dockercfg');

@@ -16,11 +16,13 @@ export async function adoptServiceRanges(al: ServiceAllocators, services: Generi
   const stored = () =>
     (specs ??= services.storage.list(services.keys.listPrefix('')).then((r) => r.items.map((kv) => specOf(services.decode(kv)))));
   for (const family of al.families) {
-    await al.clusterIPs(family)!.adopt(async () =>
-      (await stored())
-        .filter((spec) => spec.type !== EXTERNAL_NAME && !isHeadless(spec))
-        .flatMap((spec) => (spec.clusterIPs ?? []).filter((ip) => familyOf(ip) === family)),
-    );
+    await al
+      .clusterIPs(family)!
+      .adopt(async () =>
+        (await stored())
+          .filter((spec) => spec.type !== EXTERNAL_NAME && !isHeadless(spec))
+          .flatMap((spec) => (spec.clusterIPs ?? []).filter((ip) => familyOf(ip) === family)),
+      );
   }
   await al.nodePorts.adopt(async () => (await stored()).flatMap(heldNodePorts));
 }

@@ -17,7 +17,14 @@ import type { ServiceSpec } from './service-spec.js';
 import { EXTERNAL_NAME, isHeadless } from './service-spec.js';
 
 /** Takes the address at `index` of ipFamilies (the given one, or the next free) and writes it into the spec. */
-async function takeAt(al: ServiceAllocators, obj: ApiObject, spec: ServiceSpec, index: number, allocation: Allocation, dryRun: boolean): Promise<void> {
+async function takeAt(
+  al: ServiceAllocators,
+  obj: ApiObject,
+  spec: ServiceSpec,
+  index: number,
+  allocation: Allocation,
+  dryRun: boolean,
+): Promise<void> {
   const family = spec.ipFamilies![index] as IPFamily;
   const allocator = al.clusterIPs(family)!;
   const ips = (spec.clusterIPs ??= []);
@@ -39,7 +46,13 @@ async function takeAt(al: ServiceAllocators, obj: ApiObject, spec: ServiceSpec, 
 }
 
 /** allocClusterIPs: every family of a new (or newly non-ExternalName) Service that is not headless. */
-export async function allocateClusterIPs(al: ServiceAllocators, obj: ApiObject, spec: ServiceSpec, allocation: Allocation, dryRun: boolean): Promise<void> {
+export async function allocateClusterIPs(
+  al: ServiceAllocators,
+  obj: ApiObject,
+  spec: ServiceSpec,
+  allocation: Allocation,
+  dryRun: boolean,
+): Promise<void> {
   if (spec.type === EXTERNAL_NAME || isHeadless(spec)) return;
   for (let i = 0; i < (spec.ipFamilies ?? []).length; i++) await takeAt(al, obj, spec, i, allocation, dryRun);
 }
@@ -55,7 +68,14 @@ function releaseLater(al: ServiceAllocators, ips: readonly string[]): () => Prom
 }
 
 /** updateClusterIPs: the type-change, upgrade and downgrade cases of an update. */
-export async function updateClusterIPs(al: ServiceAllocators, obj: ApiObject, spec: ServiceSpec, old: ServiceSpec, allocation: Allocation, dryRun: boolean): Promise<void> {
+export async function updateClusterIPs(
+  al: ServiceAllocators,
+  obj: ApiObject,
+  spec: ServiceSpec,
+  old: ServiceSpec,
+  allocation: Allocation,
+  dryRun: boolean,
+): Promise<void> {
   if (isUnchangedPreferDualStack(spec, old)) return;
   if (old.type === EXTERNAL_NAME && spec.type !== EXTERNAL_NAME) return allocateClusterIPs(al, obj, spec, allocation, dryRun);
   if (isHeadless(old)) return;

@@ -26,7 +26,14 @@ function portPath(index: number) {
 }
 
 /** Takes the steps' ports in one request and writes the picked ones into the spec. */
-async function take(al: ServiceAllocators, obj: ApiObject, spec: ServiceSpec, steps: Step[], allocation: Allocation, dryRun: boolean): Promise<void> {
+async function take(
+  al: ServiceAllocators,
+  obj: ApiObject,
+  spec: ServiceSpec,
+  steps: Step[],
+  allocation: Allocation,
+  dryRun: boolean,
+): Promise<void> {
   const refuse = (step: Step, message: string) =>
     step.index === HEALTH_CHECK
       ? internalError(`failed to allocate requested HealthCheck NodePort ${step.port}: ${message}`)
@@ -48,7 +55,9 @@ async function take(al: ServiceAllocators, obj: ApiObject, spec: ServiceSpec, st
     const step = given.find((s) => s.port === err.value);
     if (step && (err.reason === 'NotInRange' || err.reason === 'Allocated')) throw refuse(step, err.message);
     const forPorts = wanted.some((s) => s.index !== HEALTH_CHECK);
-    throw internalError(forPorts ? `failed to allocate a nodePort: ${err.message}` : `failed to allocate a HealthCheck NodePort 0: ${err.message}`);
+    throw internalError(
+      forPorts ? `failed to allocate a nodePort: ${err.message}` : `failed to allocate a HealthCheck NodePort 0: ${err.message}`,
+    );
   }
   const taken = [...given.map((s) => s.port!), ...picked];
   allocation.taken(() => al.nodePorts.release(taken));
@@ -80,7 +89,13 @@ function createSteps(spec: ServiceSpec): { steps: Step[]; shared: [number, numbe
 }
 
 /** Node ports and health-check node port of a new Service. */
-export async function allocateNodePorts(al: ServiceAllocators, obj: ApiObject, spec: ServiceSpec, allocation: Allocation, dryRun: boolean): Promise<void> {
+export async function allocateNodePorts(
+  al: ServiceAllocators,
+  obj: ApiObject,
+  spec: ServiceSpec,
+  allocation: Allocation,
+  dryRun: boolean,
+): Promise<void> {
   const { steps, shared } = needsNodePort(spec) ? createSteps(spec) : { steps: [], shared: [] };
   if (needsHealthCheck(spec)) steps.push({ index: HEALTH_CHECK, port: spec.healthCheckNodePort || undefined });
   await take(al, obj, spec, steps, allocation, dryRun);
@@ -88,7 +103,14 @@ export async function allocateNodePorts(al: ServiceAllocators, obj: ApiObject, s
 }
 
 /** The node-port side of an update: new ports taken now, dropped ones released after the write. */
-export async function updateNodePorts(al: ServiceAllocators, obj: ApiObject, spec: ServiceSpec, old: ServiceSpec, allocation: Allocation, dryRun: boolean): Promise<void> {
+export async function updateNodePorts(
+  al: ServiceAllocators,
+  obj: ApiObject,
+  spec: ServiceSpec,
+  old: ServiceSpec,
+  allocation: Allocation,
+  dryRun: boolean,
+): Promise<void> {
   const oldPorts = nodePortsOf(old);
   const release: number[] = [];
   if (needsNodePort(old) && (spec.type === EXTERNAL_NAME || spec.type === CLUSTER_IP)) release.push(...oldPorts);

@@ -22,7 +22,13 @@ function defaultServiceName(domain: ApiDomain): string {
  * Creates the Service when missing and corrects its ports when the secure port changed. Safe to run
  * from several replicas at once: whoever loses the race finds the winner's Service.
  */
-export async function ensureDefaultService(services: GenericStore, domain: ApiDomain, clusterIP: string, securePort: number, user: UserInfo): Promise<void> {
+export async function ensureDefaultService(
+  services: GenericStore,
+  domain: ApiDomain,
+  clusterIP: string,
+  securePort: number,
+  user: UserInfo,
+): Promise<void> {
   const name = defaultServiceName(domain);
   const ctx = (): RequestContext => ({ namespace: 'default', user, dryRun: false, now: new Date() });
   const ports: ServicePort[] = [{ name: 'https', port: 443, protocol: 'TCP', targetPort: securePort }];
@@ -48,6 +54,12 @@ export async function ensureDefaultService(services: GenericStore, domain: ApiDo
     }
   }
   const spec = (current.spec ?? {}) as { ports?: ServicePort[] };
-  if (jsonEqual(spec.ports?.map(({ nodePort: _n, ...p }) => p), ports)) return;
+  if (
+    jsonEqual(
+      spec.ports?.map(({ nodePort: _n, ...p }) => p),
+      ports,
+    )
+  )
+    return;
   await services.update(ctx(), name, (old) => ({ ...old!, spec: { ...(old!.spec as object), ports } }));
 }

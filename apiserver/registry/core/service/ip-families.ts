@@ -61,13 +61,17 @@ export function initIPFamilyFields(spec: ServiceSpec, old: ServiceSpec | null, c
     } else {
       const ips = spec.clusterIPs?.length ?? 0;
       const families = spec.ipFamilies?.length ?? 0;
-      if (ips > 0 && ips < (old.clusterIPs?.length ?? 0)) errs.push(invalid(POLICY_PATH, policy, "must be 'SingleStack' to release the secondary cluster IP"));
-      if (families > 0 && families < (old.ipFamilies?.length ?? 0)) errs.push(invalid(POLICY_PATH, policy, "must be 'SingleStack' to release the secondary IP family"));
+      if (ips > 0 && ips < (old.clusterIPs?.length ?? 0))
+        errs.push(invalid(POLICY_PATH, policy, "must be 'SingleStack' to release the secondary cluster IP"));
+      if (families > 0 && families < (old.ipFamilies?.length ?? 0))
+        errs.push(invalid(POLICY_PATH, policy, "must be 'SingleStack' to release the secondary IP family"));
     }
   }
   if (policy === SINGLE_STACK) {
-    if (spec.clusterIPs?.length === 2) errs.push(invalid(POLICY_PATH, policy, "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified"));
-    if (spec.ipFamilies?.length === 2) errs.push(invalid(POLICY_PATH, policy, "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified"));
+    if (spec.clusterIPs?.length === 2)
+      errs.push(invalid(POLICY_PATH, policy, "must be 'RequireDualStack' or 'PreferDualStack' when multiple cluster IPs are specified"));
+    if (spec.ipFamilies?.length === 2)
+      errs.push(invalid(POLICY_PATH, policy, "must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified"));
   }
   // Families follow the given cluster IPs where they were not given.
   const families = (spec.ipFamilies ??= []);
@@ -86,9 +90,11 @@ export function initIPFamilyFields(spec: ServiceSpec, old: ServiceSpec | null, c
     if (families.length < 2 && policy !== SINGLE_STACK) families.push(otherFamily(families[0]));
     return [];
   }
-  if (policy === REQUIRE_DUAL_STACK && configured.length < 2) errs.push(invalid(POLICY_PATH, policy, 'this cluster is not configured for dual-stack services'));
+  if (policy === REQUIRE_DUAL_STACK && configured.length < 2)
+    errs.push(invalid(POLICY_PATH, policy, 'this cluster is not configured for dual-stack services'));
   families.forEach((f, i) => {
-    if (!configured.includes(f as IPFamily)) errs.push(invalid(fieldPath('spec', 'ipFamilies').index(i), f, 'not configured on this cluster'));
+    if (!configured.includes(f as IPFamily))
+      errs.push(invalid(fieldPath('spec', 'ipFamilies').index(i), f, 'not configured on this cluster'));
   });
   if (errs.length > 0) return errs;
   if (families.length === 0) families.push(configured[0]);

@@ -4,7 +4,15 @@
  * (patchAllocatedValues), and fields a type change leaves without meaning (dropTypeDependentFields).
  */
 import type { ServiceSpec, ServiceStatus } from './service-spec.js';
-import { LOAD_BALANCER, externallyAccessible, needsClusterIP, needsHealthCheck, needsNodePort, nodePortsOf, sameList } from './service-spec.js';
+import {
+  LOAD_BALANCER,
+  externallyAccessible,
+  needsClusterIP,
+  needsHealthCheck,
+  needsNodePort,
+  nodePortsOf,
+  sameList,
+} from './service-spec.js';
 
 /**
  * normalizeClusterIPs: clients may set only clusterIP (old clients) or both; the plural follows the
@@ -16,7 +24,8 @@ export function normalizeClusterIPs(spec: ServiceSpec, old: ServiceSpec | null):
     return;
   }
   // An old client patching something else left clusterIPs out.
-  if (old.clusterIPs?.length && !spec.clusterIPs?.length && (old.clusterIP ?? '') === (spec.clusterIP ?? '')) spec.clusterIPs = [...old.clusterIPs];
+  if (old.clusterIPs?.length && !spec.clusterIPs?.length && (old.clusterIP ?? '') === (spec.clusterIP ?? ''))
+    spec.clusterIPs = [...old.clusterIPs];
   if ((old.clusterIP ?? '') !== (spec.clusterIP ?? '') && sameList(old.clusterIPs, spec.clusterIPs)) {
     // Clearing the singular clears the plural; changing it replaces the plural (validation judges the change).
     if (old.clusterIP && !spec.clusterIP) delete spec.clusterIPs;
@@ -63,7 +72,8 @@ export function dropTypeDependentFields(spec: ServiceSpec, old: ServiceSpec, sta
   if (needsNodePort(old) && !needsNodePort(spec) && sameList(nodePortsOf(old), nodePortsOf(spec))) {
     for (const port of spec.ports ?? []) delete port.nodePort;
   }
-  if (needsHealthCheck(old) && !needsHealthCheck(spec) && old.healthCheckNodePort === spec.healthCheckNodePort) delete spec.healthCheckNodePort;
+  if (needsHealthCheck(old) && !needsHealthCheck(spec) && old.healthCheckNodePort === spec.healthCheckNodePort)
+    delete spec.healthCheckNodePort;
   if (old.type === LOAD_BALANCER && spec.type !== LOAD_BALANCER) {
     if (old.allocateLoadBalancerNodePorts !== undefined && old.allocateLoadBalancerNodePorts === spec.allocateLoadBalancerNodePorts) {
       delete spec.allocateLoadBalancerNodePorts;

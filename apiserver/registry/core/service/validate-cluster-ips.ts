@@ -107,7 +107,8 @@ export function validateIPFamiliesUpdate(spec: ServiceSpec, old: ServiceSpec): F
     });
   } else if (oldFamilies.length > families.length) {
     if ((spec.clusterIPs ?? []).length === 0) errs.push(invalid(IP_FAMILIES_PATH.index(0), families, 'primary ipFamily can not be unset'));
-    if (families.length > 0 && families[0] !== oldFamilies[0]) errs.push(invalid(IP_FAMILIES_PATH.index(0), spec.clusterIPs, 'may not change once set'));
+    if (families.length > 0 && families[0] !== oldFamilies[0])
+      errs.push(invalid(IP_FAMILIES_PATH.index(0), spec.clusterIPs, 'may not change once set'));
     if (families.length === 1 && spec.ipFamilyPolicy !== SINGLE_STACK) {
       errs.push(invalid(POLICY_PATH, spec.ipFamilyPolicy, "must be set to 'SingleStack' when releasing the secondary ipFamily"));
     }

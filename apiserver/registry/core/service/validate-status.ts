@@ -51,13 +51,20 @@ export function validateConditions(conditions: Condition[] | undefined, path: Fi
     types.add(type);
     isQualifiedName(type).forEach((m) => errs.push(invalid(at.child('type'), type, m)));
     if (!CONDITION_STATUSES.includes(c.status ?? '')) errs.push(notSupported(at.child('status'), c.status ?? '', CONDITION_STATUSES));
-    if ((c.observedGeneration ?? 0) < 0) errs.push(invalid(at.child('observedGeneration'), c.observedGeneration, 'must be greater than or equal to zero'));
+    if ((c.observedGeneration ?? 0) < 0)
+      errs.push(invalid(at.child('observedGeneration'), c.observedGeneration, 'must be greater than or equal to zero'));
     if (!c.lastTransitionTime) errs.push(required(at.child('lastTransitionTime'), 'must be set'));
     const reason = c.reason ?? '';
     if (!reason) errs.push(required(at.child('reason'), 'must be set'));
     else {
       if (!REASON_RE.test(reason)) {
-        errs.push(invalid(at.child('reason'), reason, regexError(REASON_MSG, REASON_FMT, 'my_name', 'MY_NAME', 'MyName', 'ReasonA,ReasonB', 'ReasonA:ReasonB')));
+        errs.push(
+          invalid(
+            at.child('reason'),
+            reason,
+            regexError(REASON_MSG, REASON_FMT, 'my_name', 'MY_NAME', 'MyName', 'ReasonA,ReasonB', 'ReasonA:ReasonB'),
+          ),
+        );
       }
       if (reason.length > MAX_REASON_LENGTH) errs.push(tooLong(at.child('reason'), reason, MAX_REASON_LENGTH));
     }

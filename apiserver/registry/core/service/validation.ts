@@ -89,7 +89,8 @@ function validateTypeSpecific(spec: ServiceSpec): FieldError[] {
 function validateSessionAffinity(spec: ServiceSpec): FieldError[] {
   const path = SPEC.child('sessionAffinityConfig');
   if (!spec.sessionAffinity) return [required(SPEC.child('sessionAffinity'), '')];
-  if (!SESSION_AFFINITIES.includes(spec.sessionAffinity)) return [notSupported(SPEC.child('sessionAffinity'), spec.sessionAffinity, SESSION_AFFINITIES)];
+  if (!SESSION_AFFINITIES.includes(spec.sessionAffinity))
+    return [notSupported(SPEC.child('sessionAffinity'), spec.sessionAffinity, SESSION_AFFINITIES)];
   if (spec.sessionAffinity === 'None') {
     return spec.sessionAffinityConfig !== undefined ? [forbidden(path, 'must not be set when session affinity is None')] : [];
   }
@@ -156,7 +157,14 @@ function validateTrafficPolicies(spec: ServiceSpec): FieldError[] {
   // An unset health-check node port of a Service that needs one is allocated after validation.
   const hc = spec.healthCheckNodePort ?? 0;
   if (!needsHealthCheck(spec)) {
-    if (hc !== 0) errs.push(invalid(SPEC.child('healthCheckNodePort'), hc, "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
+    if (hc !== 0)
+      errs.push(
+        invalid(
+          SPEC.child('healthCheckNodePort'),
+          hc,
+          "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+        ),
+      );
   } else if (hc !== 0) {
     isValidPortNum(hc).forEach((m) => errs.push(invalid(SPEC.child('healthCheckNodePort'), hc, m)));
   }
@@ -165,7 +173,8 @@ function validateTrafficPolicies(spec: ServiceSpec): FieldError[] {
   if (itp === undefined && (spec.type === NODE_PORT || spec.type === LOAD_BALANCER || spec.type === CLUSTER_IP)) {
     errs.push(required(SPEC.child('internalTrafficPolicy'), ''));
   }
-  if (itp !== undefined && !TRAFFIC_POLICIES.includes(itp)) errs.push(notSupported(SPEC.child('internalTrafficPolicy'), itp, TRAFFIC_POLICIES));
+  if (itp !== undefined && !TRAFFIC_POLICIES.includes(itp))
+    errs.push(notSupported(SPEC.child('internalTrafficPolicy'), itp, TRAFFIC_POLICIES));
   return errs;
 }
 
@@ -186,7 +195,13 @@ export function validateService(obj: ApiObject, domain: ApiDomain): FieldError[]
   const mode = meta[annotations.topologyMode];
   const hints = meta[annotations.topologyAwareHints];
   if (mode !== undefined && hints !== undefined && mode !== hints) {
-    errs.push(invalid(fieldPath('metadata', 'annotations').key(annotations.topologyMode), mode, `must match annotations[${annotations.topologyAwareHints}] when both are specified`));
+    errs.push(
+      invalid(
+        fieldPath('metadata', 'annotations').key(annotations.topologyMode),
+        mode,
+        `must match annotations[${annotations.topologyAwareHints}] when both are specified`,
+      ),
+    );
   }
   if ((spec.ports ?? []).length === 0 && !isHeadless(spec) && spec.type !== EXTERNAL_NAME) errs.push(required(SPEC.child('ports'), ''));
   errs.push(...validateTypeSpecific(spec));
@@ -208,7 +223,8 @@ export function validateService(obj: ApiObject, domain: ApiDomain): FieldError[]
     errs.push(forbidden(SPEC.child('allocateLoadBalancerNodePorts'), "may only be used when `type` is 'LoadBalancer'"));
   }
   // Kubernetes reports this one without the "spec." prefix.
-  if (spec.type === LOAD_BALANCER && spec.allocateLoadBalancerNodePorts === undefined) errs.push(required('allocateLoadBalancerNodePorts', ''));
+  if (spec.type === LOAD_BALANCER && spec.allocateLoadBalancerNodePorts === undefined)
+    errs.push(required('allocateLoadBalancerNodePorts', ''));
   errs.push(...validateLoadBalancerClass(spec));
   errs.push(...validateTrafficPolicies(spec));
   return errs;

@@ -13,12 +13,20 @@ function listWithMore(items: string[]): string {
 }
 
 export const endpointSliceColumns: PrinterColumn[] = [
-  { name: 'AddressType', type: 'string', description: 'addressType specifies the type of address carried by this EndpointSlice.', cell: (o) => String(o.addressType ?? '') },
+  {
+    name: 'AddressType',
+    type: 'string',
+    description: 'addressType specifies the type of address carried by this EndpointSlice.',
+    cell: (o) => String(o.addressType ?? ''),
+  },
   {
     name: 'Ports',
     type: 'string',
     description: 'ports specifies the list of network ports exposed by each endpoint in this slice.',
-    cell: (o) => listWithMore(((o.ports ?? []) as EndpointSlicePort[]).map((p) => (p.port !== undefined ? String(p.port) : p.name !== undefined ? p.name : '*'))),
+    cell: (o) =>
+      listWithMore(
+        ((o.ports ?? []) as EndpointSlicePort[]).map((p) => (p.port !== undefined ? String(p.port) : p.name !== undefined ? p.name : '*')),
+      ),
   },
   {
     name: 'Endpoints',

@@ -29,9 +29,15 @@ function validateAddress(address: string, type: string, path: FieldPath): FieldE
   const ip = parseIP(address);
   switch (type) {
     case 'IPv4':
-      return [...(ip?.family === 'IPv4' ? [] : [invalid(path, address, 'must be a valid IPv4 address')]), ...validateNonSpecialIP(address, path)];
+      return [
+        ...(ip?.family === 'IPv4' ? [] : [invalid(path, address, 'must be a valid IPv4 address')]),
+        ...validateNonSpecialIP(address, path),
+      ];
     case 'IPv6':
-      return [...(ip?.family === 'IPv6' ? [] : [invalid(path, address, 'must be a valid IPv6 address')]), ...validateNonSpecialIP(address, path)];
+      return [
+        ...(ip?.family === 'IPv6' ? [] : [invalid(path, address, 'must be a valid IPv6 address')]),
+        ...validateNonSpecialIP(address, path),
+      ];
     case 'FQDN':
       return isFullyQualifiedDomainName(address, path);
     default:
@@ -51,7 +57,8 @@ function validateEndpoint(endpoint: Endpoint, type: string, path: FieldPath): Fi
   }
   const topology = endpoint.deprecatedTopology ?? {};
   const topologyPath = path.child('deprecatedTopology');
-  if (Object.keys(topology).length > MAX_TOPOLOGY_LABELS) errs.push(tooMany(topologyPath, Object.keys(topology).length, MAX_TOPOLOGY_LABELS));
+  if (Object.keys(topology).length > MAX_TOPOLOGY_LABELS)
+    errs.push(tooMany(topologyPath, Object.keys(topology).length, MAX_TOPOLOGY_LABELS));
   errs.push(...validateLabels(topology, topologyPath));
   if (endpoint.hostname !== undefined) errs.push(...validateDNS1123Label(endpoint.hostname, path.child('hostname')));
   if (endpoint.hints !== undefined) {
@@ -86,7 +93,8 @@ function validatePorts(ports: EndpointSlicePort[]): FieldError[] {
     names.add(name);
     // The protocol defaults to TCP, so only an unsupported one can arrive here.
     const protocol = p.protocol ?? '';
-    if (!(SUPPORTED_PORT_PROTOCOLS as readonly string[]).includes(protocol)) errs.push(notSupported(at.child('protocol'), protocol, SUPPORTED_PORT_PROTOCOLS));
+    if (!(SUPPORTED_PORT_PROTOCOLS as readonly string[]).includes(protocol))
+      errs.push(notSupported(at.child('protocol'), protocol, SUPPORTED_PORT_PROTOCOLS));
     if (p.appProtocol !== undefined) errs.push(...validateQualifiedName(p.appProtocol, at.child('appProtocol')));
   });
   return errs;

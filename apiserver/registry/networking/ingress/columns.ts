@@ -26,13 +26,23 @@ export const ingressColumns: PrinterColumn[] = [
     description: 'The name of the IngressClass resource that should be used for additional configuration',
     cell: (o) => (o.spec as IngressSpec | undefined)?.ingressClassName ?? '<none>',
   },
-  { name: 'Hosts', type: 'string', description: 'Hosts that incoming requests are matched against before the ingress rule', cell: (o) => hosts((o.spec ?? {}) as IngressSpec) },
+  {
+    name: 'Hosts',
+    type: 'string',
+    description: 'Hosts that incoming requests are matched against before the ingress rule',
+    cell: (o) => hosts((o.spec ?? {}) as IngressSpec),
+  },
   {
     name: 'Address',
     type: 'string',
     description: 'Address is a list containing ingress points for the load-balancer',
     cell: (o) => loadBalancerAddresses((o.status as IngressStatus | undefined)?.loadBalancer?.ingress),
   },
-  { name: 'Ports', type: 'string', description: 'Ports of TLS configurations that open', cell: (o) => (((o.spec as IngressSpec | undefined)?.tls ?? []).length > 0 ? '80, 443' : '80') },
+  {
+    name: 'Ports',
+    type: 'string',
+    description: 'Ports of TLS configurations that open',
+    cell: (o) => (((o.spec as IngressSpec | undefined)?.tls ?? []).length > 0 ? '80, 443' : '80'),
+  },
   AGE_COLUMN,
 ];

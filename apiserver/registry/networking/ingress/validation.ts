@@ -37,7 +37,8 @@ function validateBackend(backend: IngressBackend | undefined, path: FieldPath): 
   if (resource) {
     const errs: FieldError[] = [];
     const at = path.child('resource');
-    if (resource.apiGroup !== undefined) isDNS1123Subdomain(resource.apiGroup).forEach((m) => errs.push(invalid(at.child('apiGroup'), resource.apiGroup, m)));
+    if (resource.apiGroup !== undefined)
+      isDNS1123Subdomain(resource.apiGroup).forEach((m) => errs.push(invalid(at.child('apiGroup'), resource.apiGroup, m)));
     for (const f of ['kind', 'name'] as const) {
       const v = resource[f] ?? '';
       if (!v) errs.push(required(at.child(f), ''));
@@ -54,7 +55,8 @@ function validateBackend(backend: IngressBackend | undefined, path: FieldPath): 
   const portNumber = service.port?.number ?? 0;
   if (portName && portNumber) errs.push(invalid(path, '', 'cannot set both port name & port number'));
   else if (portName) isValidPortName(portName).forEach((m) => errs.push(invalid(path.child('service', 'port', 'name'), portName, m)));
-  else if (portNumber) isValidPortNum(portNumber).forEach((m) => errs.push(invalid(path.child('service', 'port', 'number'), portNumber, m)));
+  else if (portNumber)
+    isValidPortNum(portNumber).forEach((m) => errs.push(invalid(path.child('service', 'port', 'number'), portNumber, m)));
   else errs.push(required(path, 'port name or number is required'));
   return errs;
 }
@@ -67,8 +69,10 @@ function validatePath(p: HTTPIngressPath, path: FieldPath): FieldError[] {
   if (p.pathType === 'Exact' || p.pathType === 'Prefix') {
     if (!value.startsWith('/')) errs.push(invalid(path.child('path'), value, 'must be an absolute path'));
     if (value) {
-      for (const seq of INVALID_PATH_SEQUENCES) if (value.includes(seq)) errs.push(invalid(path.child('path'), value, `must not contain '${seq}'`));
-      for (const suffix of INVALID_PATH_SUFFIXES) if (value.endsWith(suffix)) errs.push(invalid(path.child('path'), value, `cannot end with '${suffix}'`));
+      for (const seq of INVALID_PATH_SEQUENCES)
+        if (value.includes(seq)) errs.push(invalid(path.child('path'), value, `must not contain '${seq}'`));
+      for (const suffix of INVALID_PATH_SUFFIXES)
+        if (value.endsWith(suffix)) errs.push(invalid(path.child('path'), value, `cannot end with '${suffix}'`));
     }
   } else if (p.pathType === 'ImplementationSpecific') {
     if (value && !value.startsWith('/')) errs.push(invalid(path.child('path'), value, 'must be an absolute path'));
@@ -92,7 +96,8 @@ function validateSpec(spec: IngressSpec): FieldError[] {
   const path = fieldPath('spec');
   const errs: FieldError[] = [];
   const rules = spec.rules ?? [];
-  if (rules.length === 0 && !spec.defaultBackend) errs.push(invalid(path, spec.rules, 'either `defaultBackend` or `rules` must be specified'));
+  if (rules.length === 0 && !spec.defaultBackend)
+    errs.push(invalid(path, spec.rules, 'either `defaultBackend` or `rules` must be specified'));
   if (spec.defaultBackend) errs.push(...validateBackend(spec.defaultBackend, path.child('defaultBackend')));
   rules.forEach((r, i) => errs.push(...validateRule(r, path.child('rules').index(i))));
   (spec.tls ?? []).forEach((tls, i) => {
@@ -101,10 +106,13 @@ function validateSpec(spec: IngressSpec): FieldError[] {
       const msgs = host.includes('*') ? isWildcardDNS1123Subdomain(host) : isDNS1123Subdomain(host);
       msgs.forEach((m) => errs.push(invalid(at.child('hosts').index(j), host, m)));
     });
-    if (tls.secretName) nameIsDNSSubdomain(tls.secretName, false).forEach((m) => errs.push(invalid(at.child('secretName'), tls.secretName, m)));
+    if (tls.secretName)
+      nameIsDNSSubdomain(tls.secretName, false).forEach((m) => errs.push(invalid(at.child('secretName'), tls.secretName, m)));
   });
   if (spec.ingressClassName !== undefined) {
-    nameIsDNSSubdomain(spec.ingressClassName, false).forEach((m) => errs.push(invalid(path.child('ingressClassName'), spec.ingressClassName, m)));
+    nameIsDNSSubdomain(spec.ingressClassName, false).forEach((m) =>
+      errs.push(invalid(path.child('ingressClassName'), spec.ingressClassName, m)),
+    );
   }
   return errs;
 }

@@ -11,7 +11,17 @@ function parameters(spec: IngressClassSpec): string {
 }
 
 export const ingressClassColumns: PrinterColumn[] = [
-  { name: 'Controller', type: 'string', description: 'Controller that is responsible for handling this class', cell: (o) => (o.spec as IngressClassSpec | undefined)?.controller ?? '' },
-  { name: 'Parameters', type: 'string', description: 'A reference to a resource with additional parameters', cell: (o) => parameters((o.spec ?? {}) as IngressClassSpec) },
+  {
+    name: 'Controller',
+    type: 'string',
+    description: 'Controller that is responsible for handling this class',
+    cell: (o) => (o.spec as IngressClassSpec | undefined)?.controller ?? '',
+  },
+  {
+    name: 'Parameters',
+    type: 'string',
+    description: 'A reference to a resource with additional parameters',
+    cell: (o) => parameters((o.spec ?? {}) as IngressClassSpec),
+  },
   AGE_COLUMN,
 ];

@@ -35,7 +35,8 @@ function validateParameters(params: IngressClassParameters | undefined): FieldEr
   if (!params) return [];
   const path = SPEC.child('parameters');
   const errs: FieldError[] = [];
-  if (params.apiGroup !== undefined) isDNS1123Subdomain(params.apiGroup).forEach((m) => errs.push(invalid(path.child('apiGroup'), params.apiGroup, m)));
+  if (params.apiGroup !== undefined)
+    isDNS1123Subdomain(params.apiGroup).forEach((m) => errs.push(invalid(path.child('apiGroup'), params.apiGroup, m)));
   for (const f of ['kind', 'name'] as const) {
     const v = params[f] ?? '';
     if (!v) errs.push(required(path.child(f), ''));
@@ -47,7 +48,8 @@ function validateParameters(params: IngressClassParameters | undefined): FieldEr
     if (params.namespace === undefined) errs.push(required(path.child('namespace'), "`parameters.scope` is set to 'Namespace'"));
     else nameIsDNSLabel(params.namespace, false).forEach((m) => errs.push(invalid(path.child('namespace'), params.namespace, m)));
   }
-  if (params.scope === 'Cluster' && params.namespace !== undefined) errs.push(forbidden(path.child('namespace'), "`parameters.scope` is set to 'Cluster'"));
+  if (params.scope === 'Cluster' && params.namespace !== undefined)
+    errs.push(forbidden(path.child('namespace'), "`parameters.scope` is set to 'Cluster'"));
   return errs;
 }
 

@@ -44,7 +44,10 @@ export const runtimeClassStrategy: Strategy = {
     const handler = rc(obj).handler ?? '';
     const errors = nameIsDNSLabel(handler, false).map((m) => invalid('handler', handler, m));
     const overhead = rc(obj).overhead;
-    if (overhead) errors.push(...validateResourceRequirements({ limits: overhead.podFixed }, new ResourceNames(ctx.domain.labelPrefix), fieldPath('overhead')));
+    if (overhead)
+      errors.push(
+        ...validateResourceRequirements({ limits: overhead.podFixed }, new ResourceNames(ctx.domain.labelPrefix), fieldPath('overhead')),
+      );
     const scheduling = rc(obj).scheduling;
     if (scheduling) {
       const path = fieldPath('scheduling');
@@ -55,10 +58,17 @@ export const runtimeClassStrategy: Strategy = {
     }
     return errors;
   },
-  validateUpdate: (obj, old) => (rc(obj).handler === rc(old).handler ? [] : [invalid('handler', rc(obj).handler ?? '', FIELD_IMMUTABLE_ERROR_MSG)]),
+  validateUpdate: (obj, old) =>
+    rc(obj).handler === rc(old).handler ? [] : [invalid('handler', rc(obj).handler ?? '', FIELD_IMMUTABLE_ERROR_MSG)],
 };
 
 export const runtimeClassColumns: PrinterColumn[] = [
-  { name: 'Handler', type: 'string', description: 'handler specifies the underlying runtime and configuration that the CRI implementation will use to handle pods of this class.', cell: (o) => rc(o).handler ?? '' },
+  {
+    name: 'Handler',
+    type: 'string',
+    description:
+      'handler specifies the underlying runtime and configuration that the CRI implementation will use to handle pods of this class.',
+    cell: (o) => rc(o).handler ?? '',
+  },
   AGE_COLUMN,
 ];

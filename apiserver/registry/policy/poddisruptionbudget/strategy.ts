@@ -39,7 +39,8 @@ function validatePodDisruptionBudgetSpec(spec: PodDisruptionBudgetSpec): FieldEr
   }
   errs.push(...validateLabelSelector(spec.selector, path.child('selector')));
   const policy = spec.unhealthyPodEvictionPolicy;
-  if (policy !== undefined && !EVICTION_POLICIES.includes(policy)) errs.push(notSupported(path.child('unhealthyPodEvictionPolicy'), policy, EVICTION_POLICIES));
+  if (policy !== undefined && !EVICTION_POLICIES.includes(policy))
+    errs.push(notSupported(path.child('unhealthyPodEvictionPolicy'), policy, EVICTION_POLICIES));
   return errs;
 }
 

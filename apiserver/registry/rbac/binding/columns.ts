@@ -28,5 +28,10 @@ export const bindingColumns: PrinterColumn[] = [
   AGE_COLUMN,
   { name: 'Users', type: 'string', priority: 1, cell: subjectsOf('User', (s) => s.name ?? '') },
   { name: 'Groups', type: 'string', priority: 1, cell: subjectsOf('Group', (s) => s.name ?? '') },
-  { name: 'ServiceAccounts', type: 'string', priority: 1, cell: subjectsOf('ServiceAccount', (s) => `${s.namespace ?? ''}/${s.name ?? ''}`) },
+  {
+    name: 'ServiceAccounts',
+    type: 'string',
+    priority: 1,
+    cell: subjectsOf('ServiceAccount', (s) => `${s.namespace ?? ''}/${s.name ?? ''}`),
+  },
 ];

@@ -50,7 +50,12 @@ export const priorityClassStrategy: Strategy = {
     if (name.startsWith(SYSTEM_PREFIX)) {
       const problem = systemClassProblem(name, value, pc(obj).globalDefault ?? false);
       if (problem) {
-        errors.push(forbidden(fieldPath('metadata', 'name'), `priority class names with '${SYSTEM_PREFIX}' prefix are reserved for system use only. error: ${problem}`));
+        errors.push(
+          forbidden(
+            fieldPath('metadata', 'name'),
+            `priority class names with '${SYSTEM_PREFIX}' prefix are reserved for system use only. error: ${problem}`,
+          ),
+        );
       }
     } else if (value > HIGHEST_USER_DEFINABLE_PRIORITY) {
       errors.push(forbidden('value', `maximum allowed value of a user defined priority is ${HIGHEST_USER_DEFINABLE_PRIORITY}`));
@@ -65,17 +70,24 @@ export const priorityClassStrategy: Strategy = {
   validateUpdate(obj, old) {
     const errors: FieldError[] = [];
     if ((pc(obj).value ?? 0) !== (pc(old).value ?? 0)) errors.push(forbidden('value', 'may not be changed in an update.'));
-    if (pc(obj).preemptionPolicy !== pc(old).preemptionPolicy) errors.push(invalid('preemptionPolicy', pc(obj).preemptionPolicy ?? null, FIELD_IMMUTABLE_ERROR_MSG));
+    if (pc(obj).preemptionPolicy !== pc(old).preemptionPolicy)
+      errors.push(invalid('preemptionPolicy', pc(obj).preemptionPolicy ?? null, FIELD_IMMUTABLE_ERROR_MSG));
     return errors;
   },
 };
 
 export const priorityClassColumns: PrinterColumn[] = [
-  { name: 'Value', type: 'integer', description: 'value represents the integer value of this priority class.', cell: (o) => pc(o).value ?? 0 },
+  {
+    name: 'Value',
+    type: 'integer',
+    description: 'value represents the integer value of this priority class.',
+    cell: (o) => pc(o).value ?? 0,
+  },
   {
     name: 'Global-Default',
     type: 'boolean',
-    description: 'globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class.',
+    description:
+      'globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class.',
     cell: (o) => pc(o).globalDefault ?? false,
   },
   AGE_COLUMN,

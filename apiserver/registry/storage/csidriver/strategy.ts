@@ -57,8 +57,10 @@ function validateTokenRequests(requests: DriverSpec['tokenRequests'], path: Fiel
     audiences.add(audience);
     const seconds = r.expirationSeconds;
     if (seconds === undefined) return;
-    if (seconds < MIN_TOKEN_SECONDS) errors.push(invalid(p.child('expirationSeconds'), seconds, 'may not specify a duration less than 10 minutes'));
-    if (seconds > MAX_TOKEN_SECONDS) errors.push(invalid(p.child('expirationSeconds'), seconds, 'may not specify a duration larger than 2^32 seconds'));
+    if (seconds < MIN_TOKEN_SECONDS)
+      errors.push(invalid(p.child('expirationSeconds'), seconds, 'may not specify a duration less than 10 minutes'));
+    if (seconds > MAX_TOKEN_SECONDS)
+      errors.push(invalid(p.child('expirationSeconds'), seconds, 'may not specify a duration larger than 2^32 seconds'));
   });
   return errors;
 }

@@ -41,7 +41,8 @@ export const csiStorageCapacityStrategy: Strategy = {
   },
   validateUpdate(obj, old) {
     const errors: FieldError[] = [];
-    if (!jsonEqual(cap(obj).nodeTopology, cap(old).nodeTopology)) errors.push(invalid('nodeTopology', cap(obj).nodeTopology ?? null, FIELD_IMMUTABLE_ERROR_MSG));
+    if (!jsonEqual(cap(obj).nodeTopology, cap(old).nodeTopology))
+      errors.push(invalid('nodeTopology', cap(obj).nodeTopology ?? null, FIELD_IMMUTABLE_ERROR_MSG));
     if (cap(obj).storageClassName !== cap(old).storageClassName) {
       errors.push(invalid('storageClassName', cap(obj).storageClassName ?? '', FIELD_IMMUTABLE_ERROR_MSG));
     }

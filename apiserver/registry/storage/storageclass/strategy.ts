@@ -95,19 +95,23 @@ export const storageClassStrategy: Strategy = {
     if (!provisioner) errors.push(required('provisioner', provisioner));
     else errors.push(...isQualifiedName(provisioner.toLowerCase()).map((m) => invalid('provisioner', provisioner, m)));
     errors.push(...validateParameters(s.parameters));
-    if (s.reclaimPolicy && !RECLAIM_POLICIES.includes(s.reclaimPolicy)) errors.push(notSupported('reclaimPolicy', s.reclaimPolicy, RECLAIM_POLICIES));
+    if (s.reclaimPolicy && !RECLAIM_POLICIES.includes(s.reclaimPolicy))
+      errors.push(notSupported('reclaimPolicy', s.reclaimPolicy, RECLAIM_POLICIES));
     if (s.volumeBindingMode === undefined) errors.push(required('volumeBindingMode', ''));
-    else if (!BINDING_MODES.includes(s.volumeBindingMode)) errors.push(notSupported('volumeBindingMode', s.volumeBindingMode, BINDING_MODES));
+    else if (!BINDING_MODES.includes(s.volumeBindingMode))
+      errors.push(notSupported('volumeBindingMode', s.volumeBindingMode, BINDING_MODES));
     errors.push(...validateAllowedTopologies(s.allowedTopologies));
     return errors;
   },
   validateUpdate(obj, old) {
     const [next, prev] = [sc(obj), sc(old)];
     const errors: FieldError[] = [];
-    if (!jsonEqual(next.parameters ?? {}, prev.parameters ?? {})) errors.push(forbidden('parameters', 'updates to parameters are forbidden.'));
+    if (!jsonEqual(next.parameters ?? {}, prev.parameters ?? {}))
+      errors.push(forbidden('parameters', 'updates to parameters are forbidden.'));
     if (next.provisioner !== prev.provisioner) errors.push(forbidden('provisioner', 'updates to provisioner are forbidden.'));
     if (next.reclaimPolicy !== prev.reclaimPolicy) errors.push(forbidden('reclaimPolicy', 'updates to reclaimPolicy are forbidden.'));
-    if (next.volumeBindingMode !== prev.volumeBindingMode) errors.push(invalid('volumeBindingMode', next.volumeBindingMode ?? null, FIELD_IMMUTABLE_ERROR_MSG));
+    if (next.volumeBindingMode !== prev.volumeBindingMode)
+      errors.push(invalid('volumeBindingMode', next.volumeBindingMode ?? null, FIELD_IMMUTABLE_ERROR_MSG));
     return errors;
   },
 };

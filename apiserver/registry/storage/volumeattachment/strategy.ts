@@ -30,9 +30,12 @@ const va = (obj: ApiObject): AttachmentFields => obj as AttachmentFields;
 function validateSource(source: NonNullable<AttachmentFields['spec']>['source'], path: FieldPath, domain: ApiDomain): FieldError[] {
   const pv = source?.persistentVolumeName;
   const inline = source?.inlineVolumeSpec;
-  if (pv === undefined && inline === undefined) return [required(path, 'must specify exactly one of inlineVolumeSpec and persistentVolumeName')];
-  if (pv !== undefined && inline !== undefined) return [forbidden(path, 'must specify exactly one of inlineVolumeSpec and persistentVolumeName')];
-  if (pv !== undefined) return pv === '' ? [required(path.child('persistentVolumeName'), 'must specify non empty persistentVolumeName')] : [];
+  if (pv === undefined && inline === undefined)
+    return [required(path, 'must specify exactly one of inlineVolumeSpec and persistentVolumeName')];
+  if (pv !== undefined && inline !== undefined)
+    return [forbidden(path, 'must specify exactly one of inlineVolumeSpec and persistentVolumeName')];
+  if (pv !== undefined)
+    return pv === '' ? [required(path.child('persistentVolumeName'), 'must specify non empty persistentVolumeName')] : [];
   return validatePersistentVolumeSpec(inline!, { pvName: '', inline: true, domain }, path.child('inlineVolumeSpec'));
 }
 

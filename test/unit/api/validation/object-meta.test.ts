@@ -3,11 +3,7 @@ import assert from 'node:assert/strict';
 import { errorMessage, fieldPath } from '../../../../apiserver/api/field-errors.js';
 import type { ObjectMeta } from '../../../../apiserver/api/object-meta.js';
 import { nameIsDNSLabel, nameIsDNSSubdomain } from '../../../../apiserver/api/validation/names.js';
-import {
-  type ObjectMetaOptions,
-  validateObjectMeta,
-  validateObjectMetaUpdate,
-} from '../../../../apiserver/api/validation/object-meta.js';
+import { type ObjectMetaOptions, validateObjectMeta, validateObjectMetaUpdate } from '../../../../apiserver/api/validation/object-meta.js';
 
 const NAMESPACED: ObjectMetaOptions = { namespaced: true, nameFn: nameIsDNSSubdomain };
 const CLUSTER: ObjectMetaOptions = { namespaced: false, nameFn: nameIsDNSLabel };
@@ -58,7 +54,9 @@ test('generateName is checked as a prefix', () => {
   assert.deepEqual(messages({ generateName: 'Web-', name: 'web-x7k2p', namespace: 'default' }), [
     `metadata.generateName: Invalid value: "Web-": ${SUBDOMAIN_MSG}`,
   ]);
-  assert.deepEqual(messages({ generateName: 'web-', namespace: 'default' }), ['metadata.name: Required value: name or generateName is required']);
+  assert.deepEqual(messages({ generateName: 'web-', namespace: 'default' }), [
+    'metadata.name: Required value: name or generateName is required',
+  ]);
 });
 
 test('namespace is required, a DNS label, or forbidden for cluster-scoped kinds', () => {
@@ -72,7 +70,7 @@ test('generation may not be negative', () => {
 });
 
 test('labels: keys are qualified names, values label values', () => {
-  assert.deepEqual(messages({ ...valid, labels: { '_bad': 'ok', good: 'bad value' } }), [
+  assert.deepEqual(messages({ ...valid, labels: { _bad: 'ok', good: 'bad value' } }), [
     `metadata.labels: Invalid value: "_bad": ${NAME_PART_MSG}`,
     `metadata.labels: Invalid value: "bad value": ${LABEL_VALUE_MSG}`,
   ]);
@@ -86,7 +84,9 @@ test('annotations: keys checked case-insensitively, total size limited', () => {
   assert.deepEqual(messages({ ...valid, annotations: { 'Bad_Prefix/x': 'x' } }), [
     `metadata.annotations: Invalid value: "Bad_Prefix/x": prefix part ${SUBDOMAIN_MSG}`,
   ]);
-  assert.deepEqual(messages({ ...valid, annotations: { 'bad key': 'x' } }), [`metadata.annotations: Invalid value: "bad key": ${NAME_PART_MSG}`]);
+  assert.deepEqual(messages({ ...valid, annotations: { 'bad key': 'x' } }), [
+    `metadata.annotations: Invalid value: "bad key": ${NAME_PART_MSG}`,
+  ]);
   assert.deepEqual(messages({ ...valid, annotations: { a: 'x'.repeat(262143) } }), []);
   assert.deepEqual(messages({ ...valid, annotations: { a: 'x'.repeat(262144) } }), [
     'metadata.annotations: Too long: may not be more than 262144 bytes',
@@ -116,7 +116,9 @@ test('owner references: required fields, no Event owners, one controller', () =>
 });
 
 test('finalizers: qualified names, not orphan together with foregroundDeletion', () => {
-  assert.deepEqual(messages({ ...valid, finalizers: ['bad finalizer'] }), [`metadata.finalizers: Invalid value: "bad finalizer": ${NAME_PART_MSG}`]);
+  assert.deepEqual(messages({ ...valid, finalizers: ['bad finalizer'] }), [
+    `metadata.finalizers: Invalid value: "bad finalizer": ${NAME_PART_MSG}`,
+  ]);
   assert.deepEqual(messages({ ...valid, finalizers: ['orphan', 'foregroundDeletion'] }), [
     'metadata.finalizers: Invalid value: ["orphan","foregroundDeletion"]: finalizer orphan and foregroundDeletion cannot be both set',
   ]);
@@ -149,7 +151,10 @@ test('errors follow Kubernetes order and a custom root path', () => {
     'spec.template.metadata.namespace: Required value',
     `spec.template.metadata.labels: Invalid value: "-": ${NAME_PART_MSG}`,
   ]);
-  assert.deepEqual(errs.map((e) => e.type), ['FieldValueRequired', 'FieldValueRequired', 'FieldValueInvalid']);
+  assert.deepEqual(
+    errs.map((e) => e.type),
+    ['FieldValueRequired', 'FieldValueRequired', 'FieldValueInvalid'],
+  );
 });
 
 const old: ObjectMeta = {
@@ -197,9 +202,12 @@ test('update: resourceVersion required, generation not decremented', () => {
 test('update: no new finalizers once deleting', () => {
   const deleting: ObjectMeta = { ...old, deletionTimestamp: '2025-01-01T00:00:00Z', finalizers: ['a.io/x'] };
   assert.deepEqual(validateObjectMetaUpdate({ ...deleting, finalizers: [] }, deleting, NAMESPACED), []);
-  assert.deepEqual(validateObjectMetaUpdate({ ...deleting, finalizers: ['c.io/z', 'a.io/x', 'b.io/y'] }, deleting, NAMESPACED).map(errorMessage), [
-    'metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"b.io/y", "c.io/z"}',
-  ]);
+  assert.deepEqual(
+    validateObjectMetaUpdate({ ...deleting, finalizers: ['c.io/z', 'a.io/x', 'b.io/y'] }, deleting, NAMESPACED).map(errorMessage),
+    [
+      'metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"b.io/y", "c.io/z"}',
+    ],
+  );
   assert.deepEqual(validateObjectMetaUpdate({ ...old, finalizers: ['b.io/y'] }, old, NAMESPACED), []);
 });
 

@@ -28,7 +28,11 @@ describe('spec.request', () => {
   for (const type of ['rsa', 'ec', 'ed25519'] as const) {
     it(`accepts a ${type} request whose signature verifies, and refuses it tampered`, () => {
       assert.equal(csrRequestError(Buffer.from(newCsrPem({ type }))), undefined);
-      const failure = { rsa: 'crypto/rsa: verification error', ec: 'x509: ECDSA verification failure', ed25519: 'x509: Ed25519 verification failure' }[type];
+      const failure = {
+        rsa: 'crypto/rsa: verification error',
+        ec: 'x509: ECDSA verification failure',
+        ed25519: 'x509: Ed25519 verification failure',
+      }[type];
       assert.equal(csrRequestError(Buffer.from(newCsrPem({ type, tamper: true }))), failure);
     });
   }
@@ -36,8 +40,14 @@ describe('spec.request', () => {
   it('needs a CERTIFICATE REQUEST PEM block holding a PKCS#10 structure', () => {
     assert.equal(csrRequestError(Buffer.from('not pem')), 'PEM block type must be CERTIFICATE REQUEST');
     assert.equal(csrRequestError(Buffer.from(toPem('CERTIFICATE', Buffer.from([0x30, 0])))), 'PEM block type must be CERTIFICATE REQUEST');
-    assert.equal(csrRequestError(Buffer.from(toPem('CERTIFICATE REQUEST', Buffer.from([0x30, 0x05, 0x02])))), 'asn1: syntax error: data truncated');
-    assert.equal(csrRequestError(Buffer.from(toPem('CERTIFICATE REQUEST', Buffer.from([0x04, 0x00])))), "asn1: structure error: tags don't match");
+    assert.equal(
+      csrRequestError(Buffer.from(toPem('CERTIFICATE REQUEST', Buffer.from([0x30, 0x05, 0x02])))),
+      'asn1: syntax error: data truncated',
+    );
+    assert.equal(
+      csrRequestError(Buffer.from(toPem('CERTIFICATE REQUEST', Buffer.from([0x04, 0x00])))),
+      "asn1: structure error: tags don't match",
+    );
   });
 
   it('finds the request after other text, as Go does', () => {
@@ -76,13 +86,15 @@ describe('spec.signerName', () => {
   it('refuses missing, unqualified and malformed names', () => {
     assert.deepEqual(messages(validateSignerName(signer, '')), ['spec.signerName: Required value']);
     assert.deepEqual(messages(validateSignerName(signer, 'a/b/c')), [
-      "spec.signerName: Invalid value: \"a/b/c\": must be a fully qualified domain and path of the form 'example.com/signer-name'",
+      'spec.signerName: Invalid value: "a/b/c": must be a fully qualified domain and path of the form \'example.com/signer-name\'',
     ]);
     assert.deepEqual(messages(validateSignerName(signer, 'example/Bad')), [
       'spec.signerName: Invalid value: "example": should be a domain with at least two segments separated by dots',
       "spec.signerName: Invalid value: \"Bad\": validating label \"Bad\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
     ]);
-    assert.deepEqual(messages(validateSignerName(signer, `${'a'.repeat(254)}.com/x`)).slice(0, 1), ['spec.signerName: Too long: may not be more than 253 bytes']);
+    assert.deepEqual(messages(validateSignerName(signer, `${'a'.repeat(254)}.com/x`)).slice(0, 1), [
+      'spec.signerName: Too long: may not be more than 253 bytes',
+    ]);
   });
 });
 
@@ -109,7 +121,12 @@ describe('CertificateSigningRequest strategy', () => {
   });
 
   it('validates usages, signer, expiration and request', () => {
-    const c = csr({ request: b64('nope'), usages: ['client auth', 'flying', 'client auth'], signerName: 'orch.io/legacy-unknown', expirationSeconds: 599 });
+    const c = csr({
+      request: b64('nope'),
+      usages: ['client auth', 'flying', 'client auth'],
+      signerName: 'orch.io/legacy-unknown',
+      expirationSeconds: 599,
+    });
     assert.deepEqual(messages(csrStrategy.validate!(c, ctx)), [
       `spec.request: Invalid value: "${b64('nope')}": PEM block type must be CERTIFICATE REQUEST`,
       'spec.usages[1]: Unsupported value: "flying": supported values: "any", "cert sign", "client auth", "code signing", "content commitment", "crl sign", "data encipherment", "decipher only", "digital signature", "email protection", "encipher only", "ipsec end system", "ipsec tunnel", "ipsec user", "key agreement", "key encipherment", "microsoft sgc", "netscape sgc", "ocsp signing", "s/mime", "server auth", "signing", "timestamping"',
@@ -129,11 +146,31 @@ describe('CertificateSigningRequest strategy', () => {
 
   it('/approval sets Approved or Denied, never both, never removed, with timestamps', () => {
     const old = csr({}, {});
-    const approved = csrApprovalStrategy.prepareForUpdate(csr({ signerName: 'example.com/x' }, { conditions: [{ type: 'Approved', status: 'True' }], certificate: 'eA==' }), old, ctx);
+    const approved = csrApprovalStrategy.prepareForUpdate(
+      csr({ signerName: 'example.com/x' }, { conditions: [{ type: 'Approved', status: 'True' }], certificate: 'eA==' }),
+      old,
+      ctx,
+    );
     assert.deepEqual(approved.spec, old.spec);
-    assert.deepEqual(approved.status, { conditions: [{ type: 'Approved', status: 'True', lastUpdateTime: '2024-05-01T10:00:00Z', lastTransitionTime: '2024-05-01T10:00:00Z' }] });
+    assert.deepEqual(approved.status, {
+      conditions: [
+        { type: 'Approved', status: 'True', lastUpdateTime: '2024-05-01T10:00:00Z', lastTransitionTime: '2024-05-01T10:00:00Z' },
+      ],
+    });
     assert.deepEqual(csrApprovalStrategy.validateUpdate!(approved, old, ctx), []);
-    const both = csrApprovalStrategy.prepareForUpdate(csr({}, { conditions: [{ type: 'Approved', status: 'True' }, { type: 'Denied', status: 'True' }] }), old, ctx);
+    const both = csrApprovalStrategy.prepareForUpdate(
+      csr(
+        {},
+        {
+          conditions: [
+            { type: 'Approved', status: 'True' },
+            { type: 'Denied', status: 'True' },
+          ],
+        },
+      ),
+      old,
+      ctx,
+    );
     assert.deepEqual(messages(csrApprovalStrategy.validateUpdate!(both, old, ctx)), [
       'status.conditions[1].type: Invalid value: "Denied": Approved and Denied conditions are mutually exclusive',
     ]);
@@ -144,8 +181,33 @@ describe('CertificateSigningRequest strategy', () => {
   });
 
   it('/status cannot approve, keeps stored approvals, and validates conditions and the certificate once', () => {
-    const old = csr({}, { conditions: [{ type: 'Approved', status: 'True', reason: 'ok', lastUpdateTime: '2024-01-01T00:00:00Z', lastTransitionTime: '2024-01-01T00:00:00Z' }] });
-    const kept = csrStatusStrategy.prepareForUpdate(csr({}, { conditions: [{ type: 'Approved', status: 'True', reason: 'changed' }, { type: 'Failed', status: 'False' }] }), old, ctx);
+    const old = csr(
+      {},
+      {
+        conditions: [
+          {
+            type: 'Approved',
+            status: 'True',
+            reason: 'ok',
+            lastUpdateTime: '2024-01-01T00:00:00Z',
+            lastTransitionTime: '2024-01-01T00:00:00Z',
+          },
+        ],
+      },
+    );
+    const kept = csrStatusStrategy.prepareForUpdate(
+      csr(
+        {},
+        {
+          conditions: [
+            { type: 'Approved', status: 'True', reason: 'changed' },
+            { type: 'Failed', status: 'False' },
+          ],
+        },
+      ),
+      old,
+      ctx,
+    );
     assert.deepEqual((kept.status as { conditions: unknown[] }).conditions, [
       (old.status as { conditions: unknown[] }).conditions[0],
       { type: 'Failed', status: 'False', lastUpdateTime: '2024-05-01T10:00:00Z', lastTransitionTime: '2024-05-01T10:00:00Z' },
@@ -154,7 +216,19 @@ describe('CertificateSigningRequest strategy', () => {
       'status.conditions[1].status: Unsupported value: "False": supported values: "True"',
     ]);
     const pending = csr({}, {});
-    const denied = csrStatusStrategy.prepareForUpdate(csr({}, { conditions: [{ type: 'Denied', status: 'True' }, { type: '', status: 'Maybe' }] }), pending, ctx);
+    const denied = csrStatusStrategy.prepareForUpdate(
+      csr(
+        {},
+        {
+          conditions: [
+            { type: 'Denied', status: 'True' },
+            { type: '', status: 'Maybe' },
+          ],
+        },
+      ),
+      pending,
+      ctx,
+    );
     assert.deepEqual(messages(csrStatusStrategy.validateUpdate!(denied, pending, ctx)), [
       'status.conditions[1].type: Required value',
       'status.conditions[1].status: Unsupported value: "Maybe": supported values: "False", "True", "Unknown"',
@@ -172,10 +246,19 @@ describe('CertificateSigningRequest strategy', () => {
   });
 
   it('prints AGE, SIGNERNAME, REQUESTOR, REQUESTEDDURATION and CONDITION', () => {
-    const c = csr({ username: 'alice', expirationSeconds: 3600 }, { conditions: [{ type: 'Approved' }, { type: 'Failed' }], certificate: 'eA==' });
+    const c = csr(
+      { username: 'alice', expirationSeconds: 3600 },
+      { conditions: [{ type: 'Approved' }, { type: 'Failed' }], certificate: 'eA==' },
+    );
     c.metadata.creationTimestamp = '2024-05-01T09:59:30Z';
-    assert.deepEqual(csrColumns.map((col) => col.cell(c, now)), ['30s', 'example.com/signer', 'alice', '60m', 'Approved,Failed,Issued']);
+    assert.deepEqual(
+      csrColumns.map((col) => col.cell(c, now)),
+      ['30s', 'example.com/signer', 'alice', '60m', 'Approved,Failed,Issued'],
+    );
     const pending = csr({ signerName: undefined });
-    assert.deepEqual(csrColumns.map((col) => col.cell(pending, now)), ['<unknown>', '<none>', '', '<none>', 'Pending']);
+    assert.deepEqual(
+      csrColumns.map((col) => col.cell(pending, now)),
+      ['<unknown>', '<none>', '', '<none>', 'Pending'],
+    );
   });
 });

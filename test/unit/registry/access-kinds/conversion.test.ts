@@ -66,7 +66,10 @@ describe('events.k8s.io/v1 ↔ core v1 Event conversion', () => {
 
   it('leaves absent fields absent', () => {
     assert.deepEqual(eventsV1ToCore({ metadata: { name: 'x' }, note: 'n' }), { metadata: { name: 'x' }, message: 'n' });
-    assert.deepEqual(coreToEventsV1({ metadata: { name: 'x' }, involvedObject: { kind: 'Pod' } }), { metadata: { name: 'x' }, regarding: { kind: 'Pod' } });
+    assert.deepEqual(coreToEventsV1({ metadata: { name: 'x' }, involvedObject: { kind: 'Pod' } }), {
+      metadata: { name: 'x' },
+      regarding: { kind: 'Pod' },
+    });
   });
 });
 

@@ -1,7 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorMessage } from '../../../../apiserver/api/field-errors.js';
-import { legacyValidateEvent, validateEventCreate, validateEventUpdate, type CoreEvent } from '../../../../apiserver/registry/events/validation.js';
+import {
+  legacyValidateEvent,
+  validateEventCreate,
+  validateEventUpdate,
+  type CoreEvent,
+} from '../../../../apiserver/registry/events/validation.js';
 
 const messages = (errs: { field: string }[]) => errs.map((e) => errorMessage(e as never));
 
@@ -26,7 +31,14 @@ describe('events.k8s.io/v1 create validation', () => {
   });
 
   it('requires eventTime, reporting fields, action, reason and a known type', () => {
-    const e = event({ eventTime: undefined, reportingComponent: undefined, reportingInstance: undefined, action: undefined, reason: undefined, type: 'Info' });
+    const e = event({
+      eventTime: undefined,
+      reportingComponent: undefined,
+      reportingInstance: undefined,
+      action: undefined,
+      reason: undefined,
+      type: 'Info',
+    });
     assert.deepEqual(messages(validateEventCreate(e, 'orch-system')), [
       'eventTime: Required value',
       'type: Invalid value: "": has invalid value: Info',
@@ -54,7 +66,13 @@ describe('events.k8s.io/v1 create validation', () => {
   });
 
   it('refuses the deprecated fields and checks a series', () => {
-    const e = event({ firstTimestamp: '2024-01-01T00:00:00Z', lastTimestamp: '2024-01-01T00:00:00Z', count: 2, source: { host: 'h' }, series: { count: 1 } });
+    const e = event({
+      firstTimestamp: '2024-01-01T00:00:00Z',
+      lastTimestamp: '2024-01-01T00:00:00Z',
+      count: 2,
+      source: { host: 'h' },
+      series: { count: 1 },
+    });
     assert.deepEqual(messages(validateEventCreate(e, 'orch-system')), [
       'series.count: Invalid value: "": should be at least 2',
       'series.lastObservedTime: Required value',
@@ -67,7 +85,10 @@ describe('events.k8s.io/v1 create validation', () => {
 
   it('lets a regarding object without namespace report only into default or the system namespace', () => {
     const clusterScoped = { kind: 'Node', name: 'n' };
-    assert.deepEqual(validateEventCreate(event({ metadata: { name: 'e', namespace: 'orch-system' }, involvedObject: clusterScoped }), 'orch-system'), []);
+    assert.deepEqual(
+      validateEventCreate(event({ metadata: { name: 'e', namespace: 'orch-system' }, involvedObject: clusterScoped }), 'orch-system'),
+      [],
+    );
     assert.deepEqual(messages(validateEventCreate(event({ involvedObject: clusterScoped }), 'orch-system')), [
       'involvedObject.namespace: Invalid value: "": does not match event.namespace',
     ]);
@@ -77,16 +98,28 @@ describe('events.k8s.io/v1 create validation', () => {
 describe('legacy event validation', () => {
   it('names the reporting controller as the request version does', () => {
     const e = event({ reportingComponent: undefined });
-    assert.deepEqual(messages(legacyValidateEvent(e, 'orch-system', 'reportingComponent')).slice(0, 1), ['reportingComponent: Required value']);
-    assert.deepEqual(messages(legacyValidateEvent(e, 'orch-system', 'reportingController')).slice(0, 1), ['reportingController: Required value']);
+    assert.deepEqual(messages(legacyValidateEvent(e, 'orch-system', 'reportingComponent')).slice(0, 1), [
+      'reportingComponent: Required value',
+    ]);
+    assert.deepEqual(messages(legacyValidateEvent(e, 'orch-system', 'reportingController')).slice(0, 1), [
+      'reportingController: Required value',
+    ]);
   });
 
   it('only checks namespaces for events without eventTime', () => {
-    const old = event({ eventTime: undefined, reportingComponent: undefined, action: undefined, involvedObject: { kind: 'Node', name: 'n' } });
+    const old = event({
+      eventTime: undefined,
+      reportingComponent: undefined,
+      action: undefined,
+      involvedObject: { kind: 'Node', name: 'n' },
+    });
     assert.deepEqual(messages(legacyValidateEvent(old, 'orch-system', 'reportingController')), [
       'involvedObject.namespace: Invalid value: "": does not match event.namespace',
     ]);
-    assert.deepEqual(legacyValidateEvent({ ...old, metadata: { name: 'e', namespace: 'default' } }, 'orch-system', 'reportingController'), []);
+    assert.deepEqual(
+      legacyValidateEvent({ ...old, metadata: { name: 'e', namespace: 'default' } }, 'orch-system', 'reportingController'),
+      [],
+    );
   });
 });
 

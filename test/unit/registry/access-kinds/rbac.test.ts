@@ -38,7 +38,9 @@ describe('Role and ClusterRole rules', () => {
     assert.deepEqual(messages(clusterRoleStrategy.validate!(obj({ aggregationRule: {} }), ctx)), [
       'aggregationRule.clusterRoleSelectors: Required value: at least one clusterRoleSelector required if aggregationRule is non-nil',
     ]);
-    const bad = obj({ aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'b' } }, { matchExpressions: [{ key: 'k', operator: 'In' }] }] } });
+    const bad = obj({
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'b' } }, { matchExpressions: [{ key: 'k', operator: 'In' }] }] },
+    });
     assert.deepEqual(messages(clusterRoleStrategy.validate!(bad, ctx)), [
       "aggregationRule.clusterRoleSelectors[1].matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
       'aggregationRule.clusterRoleSelectors[1]: Invalid value: "null": invalid label selector.',
@@ -48,7 +50,14 @@ describe('Role and ClusterRole rules', () => {
 
 describe('RoleBinding and ClusterRoleBinding', () => {
   it('defaults the roleRef apiGroup and subject apiGroups to the RBAC group of the domain', () => {
-    const b = obj({ roleRef: { kind: 'Role', name: 'r' }, subjects: [{ kind: 'User', name: 'u' }, { kind: 'Group', name: 'g' }, { kind: 'ServiceAccount', name: 's' }] });
+    const b = obj({
+      roleRef: { kind: 'Role', name: 'r' },
+      subjects: [
+        { kind: 'User', name: 'u' },
+        { kind: 'Group', name: 'g' },
+        { kind: 'ServiceAccount', name: 's' },
+      ],
+    });
     roleBindingStrategy.applyDefaults!(b, ctx);
     assert.deepEqual(b.roleRef, { kind: 'Role', name: 'r', apiGroup: 'rbac.authorization.orch.io' });
     assert.deepEqual(
@@ -70,7 +79,7 @@ describe('RoleBinding and ClusterRoleBinding', () => {
         { kind: 'ServiceAccount', name: 'Bad_Name', apiGroup: 'x' },
         { kind: 'User', name: 'u', apiGroup: '' },
         { kind: 'Robot', name: 'r' },
-        { kind: 'Group' , apiGroup: 'rbac.authorization.orch.io' },
+        { kind: 'Group', apiGroup: 'rbac.authorization.orch.io' },
       ],
     });
     assert.deepEqual(messages(roleBindingStrategy.validate!(b, ctx)), [
@@ -85,7 +94,10 @@ describe('RoleBinding and ClusterRoleBinding', () => {
   });
 
   it('binds only ClusterRoles cluster-wide, and needs ServiceAccount namespaces there', () => {
-    const b = obj({ roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'r' }, subjects: [{ kind: 'ServiceAccount', name: 's' }] });
+    const b = obj({
+      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'r' },
+      subjects: [{ kind: 'ServiceAccount', name: 's' }],
+    });
     assert.deepEqual(messages(clusterRoleBindingStrategy.validate!(b, ctx)), [
       'roleRef.kind: Unsupported value: "Role": supported values: "ClusterRole"',
       'subjects[0].namespace: Required value',
@@ -106,14 +118,22 @@ describe('RoleBinding and ClusterRoleBinding', () => {
     const b = obj({
       metadata: { name: 'b', creationTimestamp: '2023-12-31T23:59:00Z' },
       roleRef: { kind: 'ClusterRole', name: 'view' },
-      subjects: [{ kind: 'User', name: 'alice' }, { kind: 'User', name: 'bob' }, { kind: 'Group', name: 'devs' }, { kind: 'ServiceAccount', name: 'sa', namespace: 'ns' }],
+      subjects: [
+        { kind: 'User', name: 'alice' },
+        { kind: 'User', name: 'bob' },
+        { kind: 'Group', name: 'devs' },
+        { kind: 'ServiceAccount', name: 'sa', namespace: 'ns' },
+      ],
     });
-    assert.deepEqual(bindingColumns.map((c) => [c.name, c.priority ?? 0, c.cell(b, ctx.now)]), [
-      ['Role', 0, 'ClusterRole/view'],
-      ['Age', 0, '60s'],
-      ['Users', 1, 'alice, bob'],
-      ['Groups', 1, 'devs'],
-      ['ServiceAccounts', 1, 'ns/sa'],
-    ]);
+    assert.deepEqual(
+      bindingColumns.map((c) => [c.name, c.priority ?? 0, c.cell(b, ctx.now)]),
+      [
+        ['Role', 0, 'ClusterRole/view'],
+        ['Age', 0, '60s'],
+        ['Users', 1, 'alice, bob'],
+        ['Groups', 1, 'devs'],
+        ['ServiceAccounts', 1, 'ns/sa'],
+      ],
+    );
   });
 });

@@ -103,8 +103,8 @@ describe('webhook rules', () => {
     const base = { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'] };
     assert.deepEqual(validateRuleWithOperations({ ...base, resources: ['pods', 'pods/status', '*/scale'] }, rule), []);
     assert.deepEqual(messages(validateRuleWithOperations({ ...base, resources: ['pods/*', 'pods/log', '*/x', 'a/x', ''] }, rule)), [
-      "rules[0].resources[1]: Invalid value: \"pods/log\": if 'pods/*' is present, must not specify pods/log",
-      "rules[0].resources[3]: Invalid value: \"a/x\": if '*/x' is present, must not specify a/x",
+      'rules[0].resources[1]: Invalid value: "pods/log": if \'pods/*\' is present, must not specify pods/log',
+      'rules[0].resources[3]: Invalid value: "a/x": if \'*/x\' is present, must not specify a/x',
       'rules[0].resources[4]: Required value',
     ]);
     assert.deepEqual(messages(validateRuleWithOperations({ ...base, resources: ['*/*', 'pods'] }, rule)), [
@@ -169,7 +169,11 @@ describe('webhook configurations', () => {
 
   it('require sideEffects and admissionReviewVersions, and unique webhook and condition names', () => {
     const { sideEffects: _s, admissionReviewVersions: _a, ...bare } = valid();
-    const conditions = [{ name: 'c', expression: 'true' }, { name: 'c', expression: ' ' }, { name: 'bad name!', expression: 'x' }];
+    const conditions = [
+      { name: 'c', expression: 'true' },
+      { name: 'c', expression: ' ' },
+      { name: 'bad name!', expression: 'x' },
+    ];
     assert.deepEqual(validate(validatingWebhookConfigurationStrategy, [{ ...bare, matchConditions: conditions }, valid()]), [
       'webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun',
       'webhooks[0].matchConditions[1].expression: Required value',

@@ -24,7 +24,8 @@ describe('cluster IP allocator', () => {
     const a = newClusterIPAllocator(parseCIDR('10.1.0.0/29')!, storage(), '/t/ranges/small');
     assert.equal(a.firstAddress, '10.1.0.1');
     const notInRange = 'provided IP is not in the valid range. The range of valid IPs is 10.1.0.0/29';
-    for (const ip of ['10.1.0.0', '10.1.0.7', '10.1.0.8', 'fd00::1']) await rejectsWith(a.allocate(ip, false), 'NotInRange', notInRange, ip);
+    for (const ip of ['10.1.0.0', '10.1.0.7', '10.1.0.8', 'fd00::1'])
+      await rejectsWith(a.allocate(ip, false), 'NotInRange', notInRange, ip);
     await a.allocate('10.1.0.1', false);
     await rejectsWith(a.allocate('10.1.0.1', false), 'Allocated', 'provided IP is already allocated', '10.1.0.1');
     const picked = new Set<string>();
@@ -58,7 +59,11 @@ describe('cluster IP allocator', () => {
     const a = newClusterIPAllocator(parseCIDR('fd00::/108')!, storage(), '/t/ranges/v6');
     assert.equal(a.firstAddress, 'fd00::1');
     await a.allocate('fd00::ffff', false);
-    await rejectsWith(a.allocate('fd00::1:1', false), 'NotInRange', 'provided IP is not in the valid range. The range of valid IPs is fd00::/108');
+    await rejectsWith(
+      a.allocate('fd00::1:1', false),
+      'NotInRange',
+      'provided IP is not in the valid range. The range of valid IPs is fd00::/108',
+    );
   });
 
   it('refuses a stored state that belongs to another range', async () => {
@@ -117,7 +122,12 @@ describe('service allocators', () => {
   const storage = useTempStorage();
 
   it('one cluster-IP allocator per configured family, keys under <prefix>/ranges', async () => {
-    const al = newServiceAllocators(storage(), '/reg/', { clusterIPRanges: ['fd00::/112', '10.0.0.0/24'], nodePortRange: { base: 30000, size: 2768 } }, { warn() {} });
+    const al = newServiceAllocators(
+      storage(),
+      '/reg/',
+      { clusterIPRanges: ['fd00::/112', '10.0.0.0/24'], nodePortRange: { base: 30000, size: 2768 } },
+      { warn() {} },
+    );
     assert.deepEqual(al.families, ['IPv6', 'IPv4']);
     await al.clusterIPs('IPv4')!.allocate('10.0.0.9', false);
     await al.clusterIPs('IPv6')!.allocate('fd00::9', false);

@@ -15,11 +15,17 @@ describe('Endpoints', () => {
   it('defaults port protocols to TCP', () => {
     const obj = eps([{ addresses: [{ ip: '10.1.0.1' }], ports: [{ port: 80 }, { port: 53, protocol: 'UDP' }] }]);
     endpointsStrategy.applyDefaults!(obj, ctx);
-    assert.deepEqual((obj.subsets as EndpointSubset[])[0].ports, [{ port: 80, protocol: 'TCP' }, { port: 53, protocol: 'UDP' }]);
+    assert.deepEqual((obj.subsets as EndpointSubset[])[0].ports, [
+      { port: 80, protocol: 'TCP' },
+      { port: 53, protocol: 'UDP' },
+    ]);
   });
 
   it('validates addresses and ports', () => {
-    assert.deepEqual(check(eps([{ addresses: [{ ip: '10.1.0.1', hostname: 'h', nodeName: 'node-1' }], ports: [{ port: 80, protocol: 'TCP' }] }])), []);
+    assert.deepEqual(
+      check(eps([{ addresses: [{ ip: '10.1.0.1', hostname: 'h', nodeName: 'node-1' }], ports: [{ port: 80, protocol: 'TCP' }] }])),
+      [],
+    );
     assert.deepEqual(
       check(
         eps([
@@ -27,7 +33,10 @@ describe('Endpoints', () => {
           {
             addresses: [{ ip: '10.1.0' }, { ip: '127.0.0.1', hostname: 'Host', nodeName: 'Node_1' }],
             notReadyAddresses: [{ ip: '169.254.0.9' }],
-            ports: [{ port: 70000, protocol: 'ICMP', name: 'a' }, { port: 1, protocol: 'TCP', appProtocol: '-x' }],
+            ports: [
+              { port: 70000, protocol: 'ICMP', name: 'a' },
+              { port: 1, protocol: 'TCP', appProtocol: '-x' },
+            ],
           },
         ]),
       ),
@@ -56,7 +65,13 @@ describe('Endpoints', () => {
     ]);
     endpointsStrategy.canonicalize!(obj);
     assert.deepEqual(obj.subsets, [
-      { addresses: [{ ip: '10.0.0.2' }], ports: [{ name: 'dns', port: 53, protocol: 'UDP' }, { name: 'dns-tcp', port: 53, protocol: 'TCP' }] },
+      {
+        addresses: [{ ip: '10.0.0.2' }],
+        ports: [
+          { name: 'dns', port: 53, protocol: 'UDP' },
+          { name: 'dns-tcp', port: 53, protocol: 'TCP' },
+        ],
+      },
       { addresses: [{ ip: '10.0.0.9' }], notReadyAddresses: [{ ip: '10.0.0.10' }], ports: [{ name: 'http', port: 80, protocol: 'TCP' }] },
     ]);
   });

@@ -27,21 +27,33 @@ describe('EndpointSlice', () => {
       'endpoints[0].addresses[1]: Invalid value: "0.0.0.0": may not be unspecified (0.0.0.0)',
       'endpoints[1].addresses: Required value: must contain at least 1 address',
     ]);
-    assert.deepEqual(check(slice({ addressType: 'IPv6', endpoints: [{ addresses: ['10.0.0.1'] }] })), ['endpoints[0].addresses[0]: Invalid value: "10.0.0.1": must be a valid IPv6 address']);
+    assert.deepEqual(check(slice({ addressType: 'IPv6', endpoints: [{ addresses: ['10.0.0.1'] }] })), [
+      'endpoints[0].addresses[0]: Invalid value: "10.0.0.1": must be a valid IPv6 address',
+    ]);
     assert.deepEqual(check(slice({ addressType: 'FQDN', endpoints: [{ addresses: ['db.example.com', 'db'] }] })), [
       'endpoints[0].addresses[1]: Invalid value: "db": should be a domain with at least two segments separated by dots',
     ]);
-    assert.deepEqual(check(slice({ addressType: 'IP' })), ['addressType: Unsupported value: "IP": supported values: "FQDN", "IPv4", "IPv6"']);
+    assert.deepEqual(check(slice({ addressType: 'IP' })), [
+      'addressType: Unsupported value: "IP": supported values: "FQDN", "IPv4", "IPv6"',
+    ]);
     assert.deepEqual(check(slice({})), ['addressType: Required value']);
   });
 
   it('enforces the limits: 1000 endpoints, 100 addresses, 100 ports, 8 zone hints, 16 topology labels', () => {
     const many = (n: number, f: (i: number) => unknown) => Array.from({ length: n }, (_, i) => f(i));
-    assert.deepEqual(check(slice({ addressType: 'FQDN', endpoints: many(1001, () => ({ addresses: ['a.b'] })) })), ['endpoints: Too many: 1001: must have at most 1000 items']);
-    assert.deepEqual(check(slice({ addressType: 'FQDN', endpoints: [{ addresses: many(101, () => 'a.b') }] })), ['endpoints[0].addresses: Too many: 101: must have at most 100 items']);
-    assert.deepEqual(check(slice({ addressType: 'IPv4', ports: many(101, (i) => ({ name: `p${i}`, port: i + 1 })) })), ['ports: Too many: 101: must have at most 100 items']);
+    assert.deepEqual(check(slice({ addressType: 'FQDN', endpoints: many(1001, () => ({ addresses: ['a.b'] })) })), [
+      'endpoints: Too many: 1001: must have at most 1000 items',
+    ]);
+    assert.deepEqual(check(slice({ addressType: 'FQDN', endpoints: [{ addresses: many(101, () => 'a.b') }] })), [
+      'endpoints[0].addresses: Too many: 101: must have at most 100 items',
+    ]);
+    assert.deepEqual(check(slice({ addressType: 'IPv4', ports: many(101, (i) => ({ name: `p${i}`, port: i + 1 })) })), [
+      'ports: Too many: 101: must have at most 100 items',
+    ]);
     const hints = { forZones: many(9, (i) => ({ name: `z${i}` })) };
-    assert.deepEqual(check(slice({ addressType: 'FQDN', endpoints: [{ addresses: ['a.b'], hints }] })), ['endpoints[0].hints.forZones: Too many: 9: must have at most 8 items']);
+    assert.deepEqual(check(slice({ addressType: 'FQDN', endpoints: [{ addresses: ['a.b'], hints }] })), [
+      'endpoints[0].hints.forZones: Too many: 9: must have at most 8 items',
+    ]);
     const topology = Object.fromEntries(many(17, (i) => [`k${i}`, 'v']) as [string, string][]);
     assert.deepEqual(check(slice({ addressType: 'FQDN', endpoints: [{ addresses: ['a.b'], deprecatedTopology: topology }] })), [
       'endpoints[0].deprecatedTopology: Too many: 17: must have at most 16 items',
@@ -66,7 +78,9 @@ describe('EndpointSlice', () => {
   });
 
   it('keeps addressType on update', () => {
-    const errs = endpointSliceStrategy.validateUpdate!(slice({ addressType: 'IPv6' }), slice({ addressType: 'IPv4' }), ctx).map(errorMessage);
+    const errs = endpointSliceStrategy.validateUpdate!(slice({ addressType: 'IPv6' }), slice({ addressType: 'IPv4' }), ctx).map(
+      errorMessage,
+    );
     assert.deepEqual(errs, ['addressType: Invalid value: "IPv6": field is immutable']);
   });
 
@@ -74,7 +88,13 @@ describe('EndpointSlice', () => {
     const row = (obj: ApiObject) => endpointSliceColumns.slice(0, 3).map((c) => c.cell(obj, new Date()));
     assert.deepEqual(row(slice({ addressType: 'IPv4' })), ['IPv4', '<unset>', '<unset>']);
     assert.deepEqual(
-      row(slice({ addressType: 'IPv4', ports: [{ port: 80 }, { name: 'x' }, {}, { port: 9 }], endpoints: [{ addresses: ['10.0.0.1', '10.0.0.2'] }, { addresses: ['10.0.0.3'] }] })),
+      row(
+        slice({
+          addressType: 'IPv4',
+          ports: [{ port: 80 }, { name: 'x' }, {}, { port: 9 }],
+          endpoints: [{ addresses: ['10.0.0.1', '10.0.0.2'] }, { addresses: ['10.0.0.3'] }],
+        }),
+      ),
       ['IPv4', '80,x,* + 1 more...', '10.0.0.1,10.0.0.2,10.0.0.3'],
     );
   });

@@ -16,7 +16,14 @@ const check = (o: ApiObject) => ingressStrategy.validate!(o, ctx).map(errorMessa
 describe('Ingress', () => {
   it('accepts rules and a default backend', () => {
     assert.deepEqual(
-      check(obj({ ingressClassName: 'nginx', defaultBackend: backend, tls: [{ hosts: ['*.example.com'], secretName: 'tls' }], rules: [{ host: 'a.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend }] } }] })),
+      check(
+        obj({
+          ingressClassName: 'nginx',
+          defaultBackend: backend,
+          tls: [{ hosts: ['*.example.com'], secretName: 'tls' }],
+          rules: [{ host: 'a.example.com', http: { paths: [{ path: '/', pathType: 'Prefix', backend }] } }],
+        }),
+      ),
       [],
     );
   });
@@ -42,7 +49,7 @@ describe('Ingress', () => {
       'spec.rules[0].http.paths[4].backend.service.port.name: Invalid value: "HTTP": must contain at least one letter (a-z)',
       "spec.rules[0].http.paths[5].backend.resource.apiGroup: Invalid value: \"Example.com\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
       'spec.rules[0].http.paths[5].backend.resource.kind: Required value',
-      "spec.rules[0].http.paths[5].backend.resource.name: Invalid value: \"a/b\": may not contain '/'",
+      'spec.rules[0].http.paths[5].backend.resource.name: Invalid value: "a/b": may not contain \'/\'',
     ]);
   });
 
@@ -59,9 +66,9 @@ describe('Ingress', () => {
       'spec.rules[0].host: Invalid value: "1.2.3.4": must be a DNS name, not an IP address',
       'spec.rules[0].http.paths[0].pathType: Required value: pathType must be specified',
       'spec.rules[0].http.paths[1].path: Invalid value: "a//b/./c/": must be an absolute path',
-      "spec.rules[0].http.paths[1].path: Invalid value: \"a//b/./c/\": must not contain '//'",
-      "spec.rules[0].http.paths[1].path: Invalid value: \"a//b/./c/\": must not contain '/./'",
-      "spec.rules[0].http.paths[2].path: Invalid value: \"/x/..\": cannot end with '/..'",
+      'spec.rules[0].http.paths[1].path: Invalid value: "a//b/./c/": must not contain \'//\'',
+      'spec.rules[0].http.paths[1].path: Invalid value: "a//b/./c/": must not contain \'/./\'',
+      'spec.rules[0].http.paths[2].path: Invalid value: "/x/..": cannot end with \'/..\'',
       'spec.rules[0].http.paths[3].path: Invalid value: "rel": must be an absolute path',
       'spec.rules[0].http.paths[5].pathType: Unsupported value: "Regex": supported values: "Exact", "ImplementationSpecific", "Prefix"',
       "spec.rules[1].host: Invalid value: \"a.*.com\": a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character (e.g. '*.example.com', regex used for validation is '\\*\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
@@ -77,7 +84,10 @@ describe('Ingress', () => {
     assert.match(messages[0], /^spec\.tls\[0\]\.hosts\[0\]: Invalid value: "A\.com": a lowercase RFC 1123 subdomain/);
     assert.match(messages[1], /^spec\.tls\[0\]\.secretName: Invalid value: "Tls": a lowercase RFC 1123 subdomain/);
     assert.match(messages[2], /^spec\.ingressClassName: Invalid value: "Nginx": a lowercase RFC 1123 subdomain/);
-    assert.equal(messages[3], 'annotations.orch.io/ingress.class: Invalid value: "other": must match `ingressClassName` when both are specified');
+    assert.equal(
+      messages[3],
+      'annotations.orch.io/ingress.class: Invalid value: "other": must match `ingressClassName` when both are specified',
+    );
     created.metadata.resourceVersion = '5';
     assert.equal(check(created).length, 3);
   });
@@ -94,12 +104,15 @@ describe('Ingress', () => {
     const row = (o: ApiObject) => ingressColumns.slice(0, 4).map((c) => c.cell(o, new Date()));
     assert.deepEqual(row(obj({ defaultBackend: backend })), ['<none>', '*', '', '80']);
     const rules = [{ host: 'a.com' }, {}, { host: 'b.com' }, { host: 'c.com' }, { host: 'd.com' }];
-    assert.deepEqual(row(obj({ ingressClassName: 'nginx', rules, tls: [{}] }, { status: { loadBalancer: { ingress: [{ ip: '10.0.0.2' }, { hostname: 'lb.example.com' }] } } })), [
-      'nginx',
-      'a.com,b.com,c.com + 2 more...',
-      '10.0.0.2,lb.example.com',
-      '80, 443',
-    ]);
+    assert.deepEqual(
+      row(
+        obj(
+          { ingressClassName: 'nginx', rules, tls: [{}] },
+          { status: { loadBalancer: { ingress: [{ ip: '10.0.0.2' }, { hostname: 'lb.example.com' }] } } },
+        ),
+      ),
+      ['nginx', 'a.com,b.com,c.com + 2 more...', '10.0.0.2,lb.example.com', '80, 443'],
+    );
   });
 });
 
@@ -115,12 +128,17 @@ describe('IngressClass', () => {
     assert.deepEqual(check(ok), []);
     assert.equal((ok.spec as { parameters: { scope: string } }).parameters.scope, 'Cluster');
     assert.deepEqual(check(klass({})), ['spec.controller: Required value']);
-    assert.deepEqual(check(klass({ controller: `example.com/${'x'.repeat(250)}` })), ['spec.controller: Too long: may not be more than 250 bytes']);
-    assert.deepEqual(check(klass({ controller: 'example.com/x', parameters: { kind: 'a/b', name: '', scope: 'Cluster', namespace: 'ns' } })), [
-      "spec.parameters.kind: Invalid value: \"a/b\": may not contain '/'",
-      'spec.parameters.name: Required value',
-      "spec.parameters.namespace: Forbidden: `parameters.scope` is set to 'Cluster'",
+    assert.deepEqual(check(klass({ controller: `example.com/${'x'.repeat(250)}` })), [
+      'spec.controller: Too long: may not be more than 250 bytes',
     ]);
+    assert.deepEqual(
+      check(klass({ controller: 'example.com/x', parameters: { kind: 'a/b', name: '', scope: 'Cluster', namespace: 'ns' } })),
+      [
+        'spec.parameters.kind: Invalid value: "a/b": may not contain \'/\'',
+        'spec.parameters.name: Required value',
+        "spec.parameters.namespace: Forbidden: `parameters.scope` is set to 'Cluster'",
+      ],
+    );
     assert.deepEqual(check(klass({ controller: 'example.com/x', parameters: { kind: 'K', name: 'n', scope: 'Namespace' } })), [
       "spec.parameters.namespace: Required value: `parameters.scope` is set to 'Namespace'",
     ]);
@@ -130,13 +148,18 @@ describe('IngressClass', () => {
   });
 
   it('keeps the controller on update', () => {
-    const errs = ingressClassStrategy.validateUpdate!(klass({ controller: 'b.com/x' }), klass({ controller: 'a.com/x' }), ctx).map(errorMessage);
+    const errs = ingressClassStrategy.validateUpdate!(klass({ controller: 'b.com/x' }), klass({ controller: 'a.com/x' }), ctx).map(
+      errorMessage,
+    );
     assert.deepEqual(errs, ['spec.controller: Invalid value: "b.com/x": field is immutable']);
   });
 
   it('prints controller and parameters', () => {
     const row = (o: ApiObject) => ingressClassColumns.slice(0, 2).map((c) => c.cell(o, new Date()));
     assert.deepEqual(row(klass({ controller: 'a.com/x' })), ['a.com/x', '<none>']);
-    assert.deepEqual(row(klass({ controller: 'a.com/x', parameters: { apiGroup: 'k8s.example.com', kind: 'P', name: 'n' } })), ['a.com/x', 'P.k8s.example.com/n']);
+    assert.deepEqual(row(klass({ controller: 'a.com/x', parameters: { apiGroup: 'k8s.example.com', kind: 'P', name: 'n' } })), [
+      'a.com/x',
+      'P.k8s.example.com/n',
+    ]);
   });
 });

@@ -64,7 +64,12 @@ test('special ranges as Go classifies them', () => {
   const ip = (s: string) => parseIP(s)!;
   assert.ok(isUnspecified(ip('0.0.0.0')) && isUnspecified(ip('::')));
   assert.ok(isLoopback(ip('127.1.2.3')) && isLoopback(ip('::1')) && !isLoopback(ip('128.0.0.1')));
-  assert.ok(isLinkLocalUnicast(ip('169.254.1.1')) && isLinkLocalUnicast(ip('fe80::1')) && isLinkLocalUnicast(ip('febf::1')) && !isLinkLocalUnicast(ip('fec0::1')));
+  assert.ok(
+    isLinkLocalUnicast(ip('169.254.1.1')) &&
+      isLinkLocalUnicast(ip('fe80::1')) &&
+      isLinkLocalUnicast(ip('febf::1')) &&
+      !isLinkLocalUnicast(ip('fec0::1')),
+  );
   assert.ok(isLinkLocalMulticast(ip('224.0.0.5')) && !isLinkLocalMulticast(ip('224.0.1.5')));
   assert.ok(isLinkLocalMulticast(ip('ff02::1')) && isLinkLocalMulticast(ip('ff12::1')) && !isLinkLocalMulticast(ip('ff05::1')));
 });

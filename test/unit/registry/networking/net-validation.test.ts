@@ -39,9 +39,15 @@ test('non-special IPs', () => {
   assert.deepEqual(validateNonSpecialIP('10.1.2.3', 'ip'), []);
   assert.deepEqual(messages(validateNonSpecialIP('x', 'ip')), ['ip: Invalid value: "x": must be a valid IP address']);
   assert.deepEqual(messages(validateNonSpecialIP('0.0.0.0', 'ip')), ['ip: Invalid value: "0.0.0.0": may not be unspecified (0.0.0.0)']);
-  assert.deepEqual(messages(validateNonSpecialIP('::1', 'ip')), ['ip: Invalid value: "::1": may not be in the loopback range (127.0.0.0/8, ::1/128)']);
-  assert.deepEqual(messages(validateNonSpecialIP('169.254.169.254', 'ip')), ['ip: Invalid value: "169.254.169.254": may not be in the link-local range (169.254.0.0/16, fe80::/10)']);
-  assert.deepEqual(messages(validateNonSpecialIP('224.0.0.1', 'ip')), ['ip: Invalid value: "224.0.0.1": may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)']);
+  assert.deepEqual(messages(validateNonSpecialIP('::1', 'ip')), [
+    'ip: Invalid value: "::1": may not be in the loopback range (127.0.0.0/8, ::1/128)',
+  ]);
+  assert.deepEqual(messages(validateNonSpecialIP('169.254.169.254', 'ip')), [
+    'ip: Invalid value: "169.254.169.254": may not be in the link-local range (169.254.0.0/16, fe80::/10)',
+  ]);
+  assert.deepEqual(messages(validateNonSpecialIP('224.0.0.1', 'ip')), [
+    'ip: Invalid value: "224.0.0.1": may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)',
+  ]);
 });
 
 test('DNS names: wildcards, fully qualified names, domain-prefixed paths', () => {
@@ -51,10 +57,17 @@ test('DNS names: wildcards, fully qualified names, domain-prefixed paths', () =>
   ]);
   assert.deepEqual(isFullyQualifiedDomainName('db.example.com.', 'a'), []);
   assert.deepEqual(messages(isFullyQualifiedDomainName('', 'a')), ['a: Required value']);
-  assert.deepEqual(messages(isFullyQualifiedDomainName('localhost', 'a')), ['a: Invalid value: "localhost": should be a domain with at least two segments separated by dots']);
-  assert.match(messages(isFullyQualifiedDomainName('Db.example', 'a'))[0], /^a: Invalid value: "Db.example": a lowercase RFC 1123 subdomain/);
+  assert.deepEqual(messages(isFullyQualifiedDomainName('localhost', 'a')), [
+    'a: Invalid value: "localhost": should be a domain with at least two segments separated by dots',
+  ]);
+  assert.match(
+    messages(isFullyQualifiedDomainName('Db.example', 'a'))[0],
+    /^a: Invalid value: "Db.example": a lowercase RFC 1123 subdomain/,
+  );
   assert.deepEqual(isDomainPrefixedPath('example.com/ingress-controller', 'c'), []);
-  assert.deepEqual(messages(isDomainPrefixedPath('nginx', 'c')), ['c: Invalid value: "nginx": must be a domain-prefixed path (such as "acme.io/foo")']);
+  assert.deepEqual(messages(isDomainPrefixedPath('nginx', 'c')), [
+    'c: Invalid value: "nginx": must be a domain-prefixed path (such as "acme.io/foo")',
+  ]);
   assert.deepEqual(messages(isDomainPrefixedPath('example.com/a b', 'c')), [
     "c: Invalid value: \"a b\": Invalid path (regex used for validation is '[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+')",
   ]);

@@ -10,7 +10,10 @@ test('service cluster IP ranges: one or two CIDRs of different families, canonic
   const fails = (value: string, message: string) => assert.throws(() => parseServiceClusterIPRanges(value), { message });
   fails('10.0.0.0', 'service-cluster-ip-range[0] is not a valid cidr');
   fails('10.0.0.0/24,x', 'service-cluster-ip-range[1] is not an ip net');
-  fails('10.0.0.0/30', 'error determining service IP ranges for primary service cidr: the service cluster IP range must be at least 8 IP addresses');
+  fails(
+    '10.0.0.0/30',
+    'error determining service IP ranges for primary service cidr: the service cluster IP range must be at least 8 IP addresses',
+  );
   fails('10.0.0.0/24,fd00::/112,fd01::/112', '--service-cluster-ip-range must not contain more than two entries');
   fails('10.0.0.0/24,10.1.0.0/24', '--service-cluster-ip-range[0] and --service-cluster-ip-range[1] must be of different IP family');
   fails('10.0.0.0/8', 'specified --service-cluster-ip-range is too large; for 32-bit addresses, the mask must be >= 12');

@@ -4,14 +4,22 @@ import { errorMessage } from '../../../../apiserver/api/field-errors.js';
 import { newApiDomain } from '../../../../apiserver/api/domain.js';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { setServiceDefaults } from '../../../../apiserver/registry/core/service/defaults.js';
-import { dropTypeDependentFields, normalizeClusterIPs, patchAllocatedValues } from '../../../../apiserver/registry/core/service/linked-fields.js';
+import {
+  dropTypeDependentFields,
+  normalizeClusterIPs,
+  patchAllocatedValues,
+} from '../../../../apiserver/registry/core/service/linked-fields.js';
 import { initIPFamilyFields } from '../../../../apiserver/registry/core/service/ip-families.js';
 import type { ServiceSpec } from '../../../../apiserver/registry/core/service/service-spec.js';
 import { validateService, validateServiceUpdate } from '../../../../apiserver/registry/core/service/validation.js';
 import { serviceColumns } from '../../../../apiserver/registry/core/service/columns.js';
 
 const domain = newApiDomain();
-const svc = (spec: ServiceSpec, extra: Partial<ApiObject> = {}): ApiObject => ({ metadata: { name: 's', namespace: 'ns' }, spec, ...extra });
+const svc = (spec: ServiceSpec, extra: Partial<ApiObject> = {}): ApiObject => ({
+  metadata: { name: 's', namespace: 'ns' },
+  spec,
+  ...extra,
+});
 const defaulted = (spec: ServiceSpec): ApiObject => {
   const obj = svc(spec);
   setServiceDefaults(obj);
@@ -75,20 +83,33 @@ describe('Service validation', () => {
   });
 
   it('type-specific rules', () => {
-    assert.deepEqual(check(defaulted({ type: 'ExternalName', clusterIP: '10.0.0.5', clusterIPs: ['10.0.0.5'], ipFamilyPolicy: 'SingleStack' })), [
-      'spec.clusterIPs: Forbidden: may not be set for ExternalName services',
-      'spec.ipFamilyPolicy: Forbidden: may not be set for ExternalName services',
-      'spec.externalName: Required value',
-    ]);
+    assert.deepEqual(
+      check(defaulted({ type: 'ExternalName', clusterIP: '10.0.0.5', clusterIPs: ['10.0.0.5'], ipFamilyPolicy: 'SingleStack' })),
+      [
+        'spec.clusterIPs: Forbidden: may not be set for ExternalName services',
+        'spec.ipFamilyPolicy: Forbidden: may not be set for ExternalName services',
+        'spec.externalName: Required value',
+      ],
+    );
     assert.deepEqual(check(defaulted({ type: 'NodePort', clusterIP: 'None', clusterIPs: ['None'], ports: [{ port: 80 }] })), [
-      "spec.clusterIPs[0]: Invalid value: \"None\": may not be set to 'None' for NodePort services",
+      'spec.clusterIPs[0]: Invalid value: "None": may not be set to \'None\' for NodePort services',
     ]);
-    assert.deepEqual(check(defaulted({ ports: [{ port: 80, nodePort: 30000 }], allocateLoadBalancerNodePorts: true, loadBalancerClass: 'a/b', healthCheckNodePort: 30001 })), [
-      "spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'",
-      "spec.allocateLoadBalancerNodePorts: Forbidden: may only be used when `type` is 'LoadBalancer'",
-      "spec.loadBalancerClass: Forbidden: may only be used when `type` is 'LoadBalancer'",
-      "spec.healthCheckNodePort: Invalid value: 30001: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
-    ]);
+    assert.deepEqual(
+      check(
+        defaulted({
+          ports: [{ port: 80, nodePort: 30000 }],
+          allocateLoadBalancerNodePorts: true,
+          loadBalancerClass: 'a/b',
+          healthCheckNodePort: 30001,
+        }),
+      ),
+      [
+        "spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'",
+        "spec.allocateLoadBalancerNodePorts: Forbidden: may only be used when `type` is 'LoadBalancer'",
+        "spec.loadBalancerClass: Forbidden: may only be used when `type` is 'LoadBalancer'",
+        "spec.healthCheckNodePort: Invalid value: 30001: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+      ],
+    );
     assert.deepEqual(check(defaulted({ type: 'Foo', ports: [{ port: 80 }] })), [
       'spec.type: Unsupported value: "Foo": supported values: "ClusterIP", "ExternalName", "LoadBalancer", "NodePort"',
     ]);
@@ -123,11 +144,21 @@ describe('Service validation', () => {
 
   it('cluster IP, IP family and policy rules', () => {
     const messages = (spec: ServiceSpec) => check(defaulted({ ports: [{ port: 80 }], ...spec }));
-    assert.deepEqual(messages({ clusterIP: '10.0.0.5', clusterIPs: ['10.0.0.6'] }), ['spec.clusterIPs: Invalid value: ["10.0.0.6"]: first value must match `clusterIP`']);
-    assert.deepEqual(messages({ clusterIPs: ['10.0.0.6'] }), ['spec.clusterIPs: Invalid value: ["10.0.0.6"]: must be empty when `clusterIP` is not specified']);
-    assert.deepEqual(messages({ clusterIP: 'None', clusterIPs: ['None', '10.0.0.1'] }), ['spec.clusterIPs: Invalid value: ["None","10.0.0.1"]: \'None\' must be the first and only value']);
-    assert.deepEqual(messages({ clusterIP: '10.0.0.1', clusterIPs: ['10.0.0.1', '10.0.0.2'] }), ['spec.clusterIPs: Invalid value: ["10.0.0.1","10.0.0.2"]: may specify no more than one IP for each IP family']);
-    assert.deepEqual(messages({ clusterIP: 'x', clusterIPs: ['x'] }), ['spec.clusterIPs[0]: Invalid value: "x": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)']);
+    assert.deepEqual(messages({ clusterIP: '10.0.0.5', clusterIPs: ['10.0.0.6'] }), [
+      'spec.clusterIPs: Invalid value: ["10.0.0.6"]: first value must match `clusterIP`',
+    ]);
+    assert.deepEqual(messages({ clusterIPs: ['10.0.0.6'] }), [
+      'spec.clusterIPs: Invalid value: ["10.0.0.6"]: must be empty when `clusterIP` is not specified',
+    ]);
+    assert.deepEqual(messages({ clusterIP: 'None', clusterIPs: ['None', '10.0.0.1'] }), [
+      'spec.clusterIPs: Invalid value: ["None","10.0.0.1"]: \'None\' must be the first and only value',
+    ]);
+    assert.deepEqual(messages({ clusterIP: '10.0.0.1', clusterIPs: ['10.0.0.1', '10.0.0.2'] }), [
+      'spec.clusterIPs: Invalid value: ["10.0.0.1","10.0.0.2"]: may specify no more than one IP for each IP family',
+    ]);
+    assert.deepEqual(messages({ clusterIP: 'x', clusterIPs: ['x'] }), [
+      'spec.clusterIPs[0]: Invalid value: "x": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
+    ]);
     assert.deepEqual(messages({ clusterIP: '10.0.0.1', clusterIPs: ['10.0.0.1'], ipFamilies: ['IPv6', 'IPv6'], ipFamilyPolicy: 'Dual' }), [
       'spec.ipFamilies[1]: Duplicate value: "IPv6"',
       'spec.ipFamilyPolicy: Unsupported value: "Dual": supported values: "PreferDualStack", "RequireDualStack", "SingleStack"',
@@ -136,13 +167,31 @@ describe('Service validation', () => {
   });
 
   it('update rules: primary IP and family fixed, secondary released only as SingleStack, class and health check fixed', () => {
-    const old = svc({ type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 30100, loadBalancerClass: 'a/b', clusterIP: '10.0.0.5', clusterIPs: ['10.0.0.5', 'fd00::5'], ipFamilies: ['IPv4', 'IPv6'], ipFamilyPolicy: 'PreferDualStack' });
-    const next = svc({ type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 30101, loadBalancerClass: 'a/c', clusterIP: '10.0.0.6', clusterIPs: ['10.0.0.6'], ipFamilies: ['IPv6'], ipFamilyPolicy: 'PreferDualStack' });
+    const old = svc({
+      type: 'LoadBalancer',
+      externalTrafficPolicy: 'Local',
+      healthCheckNodePort: 30100,
+      loadBalancerClass: 'a/b',
+      clusterIP: '10.0.0.5',
+      clusterIPs: ['10.0.0.5', 'fd00::5'],
+      ipFamilies: ['IPv4', 'IPv6'],
+      ipFamilyPolicy: 'PreferDualStack',
+    });
+    const next = svc({
+      type: 'LoadBalancer',
+      externalTrafficPolicy: 'Local',
+      healthCheckNodePort: 30101,
+      loadBalancerClass: 'a/c',
+      clusterIP: '10.0.0.6',
+      clusterIPs: ['10.0.0.6'],
+      ipFamilies: ['IPv6'],
+      ipFamilyPolicy: 'PreferDualStack',
+    });
     assert.deepEqual(validateServiceUpdate(next, old).map(errorMessage), [
       'spec.clusterIPs[0]: Invalid value: ["10.0.0.6"]: may not change once set',
-      "spec.ipFamilyPolicy: Invalid value: \"PreferDualStack\": must be set to 'SingleStack' when releasing the secondary clusterIP",
+      'spec.ipFamilyPolicy: Invalid value: "PreferDualStack": must be set to \'SingleStack\' when releasing the secondary clusterIP',
       'spec.ipFamilies[0]: Invalid value: ["10.0.0.6"]: may not change once set',
-      "spec.ipFamilyPolicy: Invalid value: \"PreferDualStack\": must be set to 'SingleStack' when releasing the secondary ipFamily",
+      'spec.ipFamilyPolicy: Invalid value: "PreferDualStack": must be set to \'SingleStack\' when releasing the secondary ipFamily',
       'spec.loadBalancerClass: Invalid value: "a/c": may not change once set',
       'spec.healthCheckNodePort: Forbidden: field is immutable',
     ]);
@@ -173,15 +222,29 @@ describe('Service linked fields', () => {
       healthCheckNodePort: 30100,
       clusterIP: '10.0.0.5',
       clusterIPs: ['10.0.0.5'],
-      ports: [{ name: 'a', port: 80, nodePort: 30001 }, { name: 'b', port: 81, nodePort: 30002 }],
+      ports: [
+        { name: 'a', port: 80, nodePort: 30001 },
+        { name: 'b', port: 81, nodePort: 30002 },
+      ],
     };
-    const next: ServiceSpec = { type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: [{ name: 'a', port: 80 }, { name: 'c', port: 82, nodePort: 30002 }, { name: 'b', port: 81 }] };
+    const next: ServiceSpec = {
+      type: 'LoadBalancer',
+      externalTrafficPolicy: 'Local',
+      ports: [
+        { name: 'a', port: 80 },
+        { name: 'c', port: 82, nodePort: 30002 },
+        { name: 'b', port: 81 },
+      ],
+    };
     patchAllocatedValues(next, old);
     assert.equal(next.clusterIP, '10.0.0.5');
     assert.deepEqual(next.clusterIPs, ['10.0.0.5']);
     assert.equal(next.healthCheckNodePort, 30100);
     // b's old node port is now used by c, so b gets a new one.
-    assert.deepEqual(next.ports!.map((p) => p.nodePort), [30001, 30002, undefined]);
+    assert.deepEqual(
+      next.ports!.map((p) => p.nodePort),
+      [30001, 30002, undefined],
+    );
   });
 
   it('dropTypeDependentFields clears what the new type does not use, unless the client changed it', () => {
@@ -197,16 +260,27 @@ describe('Service linked fields', () => {
       externalTrafficPolicy: 'Local',
       healthCheckNodePort: 30100,
     };
-    const next: ServiceSpec = { ...structuredClone(old), type: 'ExternalName', externalName: 'x.example.com', ipFamilyPolicy: 'RequireDualStack' };
+    const next: ServiceSpec = {
+      ...structuredClone(old),
+      type: 'ExternalName',
+      externalName: 'x.example.com',
+      ipFamilyPolicy: 'RequireDualStack',
+    };
     const status = { loadBalancer: { ingress: [{ ip: '1.2.3.4' }] } };
     dropTypeDependentFields(next, old, status);
-    assert.deepEqual(next, { type: 'ExternalName', externalName: 'x.example.com', ipFamilyPolicy: 'RequireDualStack', ports: [{ port: 80 }] });
+    assert.deepEqual(next, {
+      type: 'ExternalName',
+      externalName: 'x.example.com',
+      ipFamilyPolicy: 'RequireDualStack',
+      ports: [{ port: 80 }],
+    });
     assert.deepEqual(status, { loadBalancer: {} });
   });
 });
 
 describe('IP family fields', () => {
-  const init = (spec: ServiceSpec, old: ServiceSpec | null, configured: ('IPv4' | 'IPv6')[]) => initIPFamilyFields(spec, old, configured).map(errorMessage);
+  const init = (spec: ServiceSpec, old: ServiceSpec | null, configured: ('IPv4' | 'IPv6')[]) =>
+    initIPFamilyFields(spec, old, configured).map(errorMessage);
 
   it('defaults policy and families from the cluster and the given IPs', () => {
     const plain: ServiceSpec = { type: 'ClusterIP' };
@@ -227,7 +301,9 @@ describe('IP family fields', () => {
     assert.deepEqual(init({ type: 'ClusterIP', ipFamilyPolicy: 'RequireDualStack' }, null, ['IPv4']), [
       'spec.ipFamilyPolicy: Invalid value: "RequireDualStack": this cluster is not configured for dual-stack services',
     ]);
-    assert.deepEqual(init({ type: 'ClusterIP', ipFamilies: ['IPv6'] }, null, ['IPv4']), ['spec.ipFamilies[0]: Invalid value: "IPv6": not configured on this cluster']);
+    assert.deepEqual(init({ type: 'ClusterIP', ipFamilies: ['IPv6'] }, null, ['IPv4']), [
+      'spec.ipFamilies[0]: Invalid value: "IPv6": not configured on this cluster',
+    ]);
     assert.deepEqual(init({ type: 'ClusterIP', clusterIP: 'fd00::1', clusterIPs: ['fd00::1'] }, null, ['IPv4']), [
       'spec.clusterIPs[0]: Invalid value: ["fd00::1"]: IPv6 is not configured on this cluster',
     ]);
@@ -237,12 +313,18 @@ describe('IP family fields', () => {
   });
 
   it('on update, SingleStack releases the secondary; other policies may not', () => {
-    const old: ServiceSpec = { type: 'ClusterIP', clusterIP: '10.0.0.5', clusterIPs: ['10.0.0.5', 'fd00::5'], ipFamilies: ['IPv4', 'IPv6'], ipFamilyPolicy: 'RequireDualStack' };
+    const old: ServiceSpec = {
+      type: 'ClusterIP',
+      clusterIP: '10.0.0.5',
+      clusterIPs: ['10.0.0.5', 'fd00::5'],
+      ipFamilies: ['IPv4', 'IPv6'],
+      ipFamilyPolicy: 'RequireDualStack',
+    };
     const down: ServiceSpec = { ...structuredClone(old), ipFamilyPolicy: 'SingleStack' };
     assert.deepEqual(init(down, old, ['IPv4', 'IPv6']), []);
     assert.deepEqual([down.clusterIPs, down.ipFamilies], [['10.0.0.5'], ['IPv4']]);
     assert.deepEqual(init({ ...structuredClone(old), clusterIPs: ['10.0.0.5'] }, old, ['IPv4', 'IPv6']), [
-      "spec.ipFamilyPolicy: Invalid value: \"RequireDualStack\": must be 'SingleStack' to release the secondary cluster IP",
+      'spec.ipFamilyPolicy: Invalid value: "RequireDualStack": must be \'SingleStack\' to release the secondary cluster IP',
     ]);
   });
 });
@@ -250,21 +332,18 @@ describe('IP family fields', () => {
 describe('Service table', () => {
   it('prints like kubectl get services -o wide', () => {
     const row = (obj: ApiObject) => serviceColumns.filter((c) => c.name !== 'Age').map((c) => c.cell(obj, new Date()));
-    assert.deepEqual(row(svc({ type: 'ClusterIP', clusterIPs: ['10.0.0.5'], ports: [{ port: 80, protocol: 'TCP' }], selector: { z: '1', app: 'a' } })), [
-      'ClusterIP',
-      '10.0.0.5',
-      '<none>',
-      '80/TCP',
-      'app=a,z=1',
-    ]);
-    assert.deepEqual(row(svc({ type: 'LoadBalancer', clusterIPs: ['10.0.0.6'], ports: [{ port: 80, nodePort: 30080, protocol: 'TCP' }] })), [
-      'LoadBalancer',
-      '10.0.0.6',
-      '<pending>',
-      '80:30080/TCP',
-      '<none>',
-    ]);
-    const lb = svc({ type: 'LoadBalancer', externalIPs: ['5.6.7.8'], ports: [] }, { status: { loadBalancer: { ingress: [{ hostname: 'lb.example.com' }, { ip: '1.2.3.4' }] } } });
+    assert.deepEqual(
+      row(svc({ type: 'ClusterIP', clusterIPs: ['10.0.0.5'], ports: [{ port: 80, protocol: 'TCP' }], selector: { z: '1', app: 'a' } })),
+      ['ClusterIP', '10.0.0.5', '<none>', '80/TCP', 'app=a,z=1'],
+    );
+    assert.deepEqual(
+      row(svc({ type: 'LoadBalancer', clusterIPs: ['10.0.0.6'], ports: [{ port: 80, nodePort: 30080, protocol: 'TCP' }] })),
+      ['LoadBalancer', '10.0.0.6', '<pending>', '80:30080/TCP', '<none>'],
+    );
+    const lb = svc(
+      { type: 'LoadBalancer', externalIPs: ['5.6.7.8'], ports: [] },
+      { status: { loadBalancer: { ingress: [{ hostname: 'lb.example.com' }, { ip: '1.2.3.4' }] } } },
+    );
     assert.deepEqual(row(lb).slice(1, 4), ['<none>', '1.2.3.4,lb.example.com,5.6.7.8', '<none>']);
     assert.deepEqual(row(svc({ type: 'ExternalName', externalName: 'db.example.com' })).slice(2, 3), ['db.example.com']);
   });

@@ -10,7 +10,8 @@ describe('node rules', () => {
     assert.equal(cidrFamily('010.000.000.000/8'), 4);
     assert.equal(cidrFamily('fd00::/64'), 6);
     assert.equal(cidrFamily('::ffff:10.0.0.0/104'), 4);
-    for (const bad of ['10.0.0.0', '10.0.0.0/33', '256.0.0.0/8', 'fd00::/129', 'fe80::1%eth0/64', '10.0.0.0/+8', 'x/8']) assert.equal(cidrFamily(bad), undefined, bad);
+    for (const bad of ['10.0.0.0', '10.0.0.0/33', '256.0.0.0/8', 'fd00::/129', 'fe80::1%eth0/64', '10.0.0.0/+8', 'x/8'])
+      assert.equal(cidrFamily(bad), undefined, bad);
   });
 
   it('checks taint keys and effects; the same key may repeat with another effect', () => {
@@ -28,9 +29,18 @@ describe('node rules', () => {
   });
 
   it('requires a known taint effect', () => {
-    assert.deepEqual(validateNodeTaints([{ key: 'a', effect: '' }, { key: 'b', effect: 'Never' }], fieldPath('t')).map(errorMessage), [
-      't[0].effect: Required value',
-      't[1].effect: Unsupported value: "Never": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
-    ]);
+    assert.deepEqual(
+      validateNodeTaints(
+        [
+          { key: 'a', effect: '' },
+          { key: 'b', effect: 'Never' },
+        ],
+        fieldPath('t'),
+      ).map(errorMessage),
+      [
+        't[0].effect: Required value',
+        't[1].effect: Unsupported value: "Never": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
+      ],
+    );
   });
 });

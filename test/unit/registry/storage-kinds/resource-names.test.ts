@@ -2,7 +2,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorMessage, fieldPath } from '../../../../apiserver/api/field-errors.js';
 import { parseQuantity } from '../../../../apiserver/api/quantity.js';
-import { isStandardQuotaResourceName, validateResourceName, validateResourceQuotaResourceName } from '../../../../apiserver/registry/core/resourcequota/resource-names.js';
+import {
+  isStandardQuotaResourceName,
+  validateResourceName,
+  validateResourceQuotaResourceName,
+} from '../../../../apiserver/registry/core/resourcequota/resource-names.js';
 import {
   resourceListEntries,
   validateBasicResource,
@@ -19,10 +23,14 @@ describe('resource names of quotas and limit ranges', () => {
   });
 
   it('validates names with Kubernetes’ messages', () => {
-    assert.deepEqual(validateResourceName('gpus', 'x').map(errorMessage), ['x: Invalid value: "gpus": must be a standard resource type or fully qualified']);
+    assert.deepEqual(validateResourceName('gpus', 'x').map(errorMessage), [
+      'x: Invalid value: "gpus": must be a standard resource type or fully qualified',
+    ]);
     assert.deepEqual(validateResourceName('storage', 'x'), []);
     assert.deepEqual(validateResourceName('example.com/gpu', 'x'), []);
-    assert.deepEqual(validateResourceQuotaResourceName('storage', 'x').map(errorMessage), ['x: Invalid value: "storage": must be a standard resource for quota']);
+    assert.deepEqual(validateResourceQuotaResourceName('storage', 'x').map(errorMessage), [
+      'x: Invalid value: "storage": must be a standard resource for quota',
+    ]);
     assert.deepEqual(validateResourceQuotaResourceName('count/deployments.apps', 'x'), []);
     assert.equal(validateResourceQuotaResourceName('a/b/c', 'x').length, 1);
   });
@@ -30,9 +38,15 @@ describe('resource names of quotas and limit ranges', () => {
 
 describe('quantity rules', () => {
   it('words sign errors as Kubernetes does', () => {
-    assert.deepEqual(validateNonnegativeQuantity(parseQuantity('-1500m'), 'x').map(errorMessage), ['x: Invalid value: "-1500m": must be greater than or equal to 0']);
-    assert.deepEqual(validatePositiveQuantityValue(parseQuantity('0'), 'x').map(errorMessage), ['x: Invalid value: "0": must be greater than zero']);
-    assert.deepEqual(validateBasicResource(parseQuantity('-0.5'), 'x').map(errorMessage), ['x: Invalid value: -1: must be a valid resource quantity']);
+    assert.deepEqual(validateNonnegativeQuantity(parseQuantity('-1500m'), 'x').map(errorMessage), [
+      'x: Invalid value: "-1500m": must be greater than or equal to 0',
+    ]);
+    assert.deepEqual(validatePositiveQuantityValue(parseQuantity('0'), 'x').map(errorMessage), [
+      'x: Invalid value: "0": must be greater than zero',
+    ]);
+    assert.deepEqual(validateBasicResource(parseQuantity('-0.5'), 'x').map(errorMessage), [
+      'x: Invalid value: -1: must be a valid resource quantity',
+    ]);
     assert.deepEqual(validateBasicResource(parseQuantity('0'), 'x'), []);
   });
 

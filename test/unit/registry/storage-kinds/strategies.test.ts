@@ -11,7 +11,10 @@ import { storageClassStrategy } from '../../../../apiserver/registry/storage/sto
 import { csiNodeStrategy } from '../../../../apiserver/registry/storage/csinode/strategy.js';
 
 const ctx: StrategyContext = { domain: newApiDomain(), now: new Date() };
-const obj = (fields: Record<string, unknown>, meta: Record<string, unknown> = {}): ApiObject => ({ metadata: { name: 'x', ...meta }, ...fields });
+const obj = (fields: Record<string, unknown>, meta: Record<string, unknown> = {}): ApiObject => ({
+  metadata: { name: 'x', ...meta },
+  ...fields,
+});
 
 describe('storage and cluster strategies', () => {
   it('PV: a CSI volume may gain a controllerExpandSecretRef, nothing else of its source', () => {
@@ -20,12 +23,16 @@ describe('storage and cluster strategies', () => {
     const added = obj({ spec: { csi: { ...csi, controllerExpandSecretRef: { name: 's', namespace: 'n' } } } });
     assert.deepEqual(persistentVolumeStrategy.validateUpdate!(added, old, ctx), []);
     const changed = obj({ spec: { csi: { ...csi, volumeHandle: 'h2' } } });
-    assert.deepEqual(persistentVolumeStrategy.validateUpdate!(changed, old, ctx).map((e) => e.field), ['spec.persistentvolumesource']);
+    assert.deepEqual(
+      persistentVolumeStrategy.validateUpdate!(changed, old, ctx).map((e) => e.field),
+      ['spec.persistentvolumesource'],
+    );
   });
 
   it('PV: warns about mount options on sources that do not take them', () => {
     const annotations = { 'volume.beta.orch.io/mount-options': 'ro' };
-    const pv = (source: Record<string, unknown>) => obj({ spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], ...source } }, { annotations });
+    const pv = (source: Record<string, unknown>) =>
+      obj({ spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], ...source } }, { annotations });
     assert.deepEqual(persistentVolumeStrategy.validate!(pv({ hostPath: { path: '/x' } }), ctx).map(errorMessage), [
       'metadata.annotations.volume.beta.orch.io/mount-options: Forbidden: may not specify mount options for this volume type',
     ]);
@@ -37,7 +44,12 @@ describe('storage and cluster strategies', () => {
     const old = obj({ spec, status: { phase: 'Pending' } });
     assert.deepEqual(persistentVolumeClaimStrategy.validateUpdate!(obj({ spec: { ...spec, storageClassName: 'gold' } }), old, ctx), []);
     const classed = obj({ spec: { ...spec, storageClassName: 'gold' } });
-    assert.deepEqual(persistentVolumeClaimStrategy.validateUpdate!(obj({ spec: { ...spec, storageClassName: 'silver' } }), classed, ctx).map((e) => e.field), ['spec']);
+    assert.deepEqual(
+      persistentVolumeClaimStrategy.validateUpdate!(obj({ spec: { ...spec, storageClassName: 'silver' } }), classed, ctx).map(
+        (e) => e.field,
+      ),
+      ['spec'],
+    );
   });
 
   it('PVC: keeps a cross-namespace dataSourceRef only when the stored claim had a dataSourceRef', () => {
@@ -52,7 +64,14 @@ describe('storage and cluster strategies', () => {
   });
 
   it('LimitRange: only Container items get defaults', () => {
-    const lr = obj({ spec: { limits: [{ type: 'Pod', max: { cpu: '1' } }, { type: 'Container', min: { cpu: '100m' } }] } });
+    const lr = obj({
+      spec: {
+        limits: [
+          { type: 'Pod', max: { cpu: '1' } },
+          { type: 'Container', min: { cpu: '100m' } },
+        ],
+      },
+    });
     limitRangeStrategy.applyDefaults!(lr, ctx);
     assert.deepEqual((lr.spec as { limits: unknown[] }).limits, [
       { type: 'Pod', max: { cpu: '1' } },
@@ -61,14 +80,25 @@ describe('storage and cluster strategies', () => {
   });
 
   it('LimitRange: huge quantities compare ratios on whole values; non-overcommittable defaults must equal requests', () => {
-    const item = { type: 'Container', min: { 'example.com/gpu': '1' }, max: { 'example.com/gpu': '1e30' }, maxLimitRequestRatio: { 'example.com/gpu': '2' }, default: { 'example.com/gpu': '2' }, defaultRequest: { 'example.com/gpu': '1' } };
+    const item = {
+      type: 'Container',
+      min: { 'example.com/gpu': '1' },
+      max: { 'example.com/gpu': '1e30' },
+      maxLimitRequestRatio: { 'example.com/gpu': '2' },
+      default: { 'example.com/gpu': '2' },
+      defaultRequest: { 'example.com/gpu': '1' },
+    };
     assert.deepEqual(limitRangeStrategy.validate!(obj({ spec: { limits: [item] } }), ctx).map(errorMessage), [
       'spec.limits[0].defaultRequest[example.com/gpu]: Invalid value: "1": default value 2 must equal to defaultRequest value 1 in example.com/gpu',
     ]);
   });
 
   it('StorageClass: an empty topology term is a duplicate once per term, as in Kubernetes', () => {
-    const sc = obj({ provisioner: 'p', volumeBindingMode: 'Immediate', allowedTopologies: [{}, { matchLabelExpressions: [{ key: 'zone', values: ['a', 'a'] }] }] });
+    const sc = obj({
+      provisioner: 'p',
+      volumeBindingMode: 'Immediate',
+      allowedTopologies: [{}, { matchLabelExpressions: [{ key: 'zone', values: ['a', 'a'] }] }],
+    });
     assert.deepEqual(storageClassStrategy.validate!(sc, ctx).map(errorMessage), [
       'allowedTopologies[0].matchLabelExpressions: Duplicate value: ""',
       'allowedTopologies[0].matchLabelExpressions: Duplicate value: ""',

@@ -10,7 +10,9 @@ const check = (spec: Record<string, unknown>, pvName = 'pv', domain = orch) =>
 
 describe('PersistentVolume sources', () => {
   it('allows one source; later ones are forbidden under Kubernetes’ names (cephFS), flexVolume is never "more than 1"', () => {
-    assert.deepEqual(check({ nfs: { server: 's', path: '/p' }, cephfs: { monitors: ['m'] } }), ['spec.cephFS: Forbidden: may not specify more than 1 volume type']);
+    assert.deepEqual(check({ nfs: { server: 's', path: '/p' }, cephfs: { monitors: ['m'] } }), [
+      'spec.cephFS: Forbidden: may not specify more than 1 volume type',
+    ]);
     assert.deepEqual(check({ nfs: { server: 's', path: '/p' }, flexVolume: { driver: 'd' } }), []);
     assert.deepEqual(check({}), ['spec: Required value: must specify a volume type']);
   });
@@ -26,7 +28,10 @@ describe('PersistentVolume sources', () => {
         'spec.iscsi.initiatorname: Invalid value: "eui.0123": must be valid format',
       ],
     );
-    assert.deepEqual(check({ iscsi: { targetPortal: '1.2.3.4:3260', iqn: 'naa.' + 'a'.repeat(32), initiatorName: 'iqn.2001-04.com.example:host' } }), []);
+    assert.deepEqual(
+      check({ iscsi: { targetPortal: '1.2.3.4:3260', iqn: 'naa.' + 'a'.repeat(32), initiatorName: 'iqn.2001-04.com.example:host' } }),
+      [],
+    );
   });
 
   it('checks fibre channel, quobyte, flocker, glusterfs and storageos sources', () => {
@@ -45,7 +50,9 @@ describe('PersistentVolume sources', () => {
     assert.deepEqual(check({ glusterfs: { endpoints: 'e', path: 'p', endpointsNamespace: '' } }), [
       'spec.glusterfs.endpointsNamespace: Invalid value: "": if the endpointnamespace is set, it must be a valid namespace name',
     ]);
-    assert.deepEqual(check({ storageos: { volumeName: 'v', secretRef: { name: 's' } } }), ['spec.storageos.secretRef.namespace: Required value']);
+    assert.deepEqual(check({ storageos: { volumeName: 'v', secretRef: { name: 's' } } }), [
+      'spec.storageos.secretRef.namespace: Required value',
+    ]);
   });
 
   it('reserves the domain’s option namespaces for flexVolume (kubernetes.io and k8s.io under k8s.io)', () => {
@@ -65,7 +72,11 @@ describe('PersistentVolume sources', () => {
   });
 
   it('fills plugin defaults only where Kubernetes does', () => {
-    const spec: Record<string, unknown> = { rbd: { monitors: ['m'], image: 'i', pool: '' }, scaleIO: { gateway: 'g', system: 's', volumeName: 'v' }, hostPath: { path: '/x', type: 'Directory' } };
+    const spec: Record<string, unknown> = {
+      rbd: { monitors: ['m'], image: 'i', pool: '' },
+      scaleIO: { gateway: 'g', system: 's', volumeName: 'v' },
+      hostPath: { path: '/x', type: 'Directory' },
+    };
     applyVolumeSourceDefaults(spec);
     assert.deepEqual(spec.rbd, { monitors: ['m'], image: 'i', pool: 'rbd', user: 'admin', keyring: '/etc/ceph/keyring' });
     assert.deepEqual(spec.scaleIO, { gateway: 'g', system: 's', volumeName: 'v', storageMode: 'ThinProvisioned', fsType: 'xfs' });

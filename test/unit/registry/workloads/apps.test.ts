@@ -20,7 +20,15 @@ const apps = (kind: string, spec: unknown, name = 'web') => object('apps/v1', ki
 const defaultedTemplate = {
   metadata: { labels: { app: 'web' } },
   spec: {
-    containers: [{ name: 'app', image: 'nginx:1.25', imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }],
+    containers: [
+      {
+        name: 'app',
+        image: 'nginx:1.25',
+        imagePullPolicy: 'IfNotPresent',
+        terminationMessagePath: '/dev/termination-log',
+        terminationMessagePolicy: 'File',
+      },
+    ],
     dnsPolicy: 'ClusterFirst',
     restartPolicy: 'Always',
     securityContext: {},
@@ -59,7 +67,10 @@ test('deployment validation', () => {
   assert.deepEqual(
     createErrors(
       deploymentStrategy,
-      apps('Deployment', workload({ replicas: -1, minReadySeconds: 700, strategy: { rollingUpdate: { maxUnavailable: 0, maxSurge: '0%' } } })),
+      apps(
+        'Deployment',
+        workload({ replicas: -1, minReadySeconds: 700, strategy: { rollingUpdate: { maxUnavailable: 0, maxSurge: '0%' } } }),
+      ),
     ),
     [
       'spec.replicas: Invalid value: -1: must be greater than or equal to 0',
@@ -70,10 +81,16 @@ test('deployment validation', () => {
   assert.deepEqual(createErrors(deploymentStrategy, apps('Deployment', workload({ strategy: { type: 'Recreate', rollingUpdate: {} } }))), [
     "spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'",
   ]);
-  assert.deepEqual(createErrors(deploymentStrategy, apps('Deployment', workload({ strategy: { rollingUpdate: { maxUnavailable: '120%', maxSurge: 'lots' } } }))), [
-    "spec.strategy.rollingUpdate.maxSurge: Invalid value: \"lots\": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
-    'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "120%": must not be greater than 100%',
-  ]);
+  assert.deepEqual(
+    createErrors(
+      deploymentStrategy,
+      apps('Deployment', workload({ strategy: { rollingUpdate: { maxUnavailable: '120%', maxSurge: 'lots' } } })),
+    ),
+    [
+      "spec.strategy.rollingUpdate.maxSurge: Invalid value: \"lots\": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
+      'spec.strategy.rollingUpdate.maxUnavailable: Invalid value: "120%": must not be greater than 100%',
+    ],
+  );
   const job = workload();
   job.template.spec = { ...job.template.spec, restartPolicy: 'Never', activeDeadlineSeconds: 10 } as typeof job.template.spec;
   assert.deepEqual(createErrors(deploymentStrategy, apps('Deployment', job)), [
@@ -87,14 +104,20 @@ test('apps/v1 selectors are immutable', () => {
   const next = deepCopy(old);
   (next.spec as any).selector = { matchLabels: { app: 'web', tier: 'front' } };
   (next.spec as any).template.metadata.labels.tier = 'front';
-  assert.deepEqual(updateErrors(deploymentStrategy, next, old), ['spec.selector: Invalid value: {"matchLabels":{"app":"web","tier":"front"}}: field is immutable']);
+  assert.deepEqual(updateErrors(deploymentStrategy, next, old), [
+    'spec.selector: Invalid value: {"matchLabels":{"app":"web","tier":"front"}}: field is immutable',
+  ]);
   const scaled = deepCopy(old);
   (scaled.spec as any).replicas = 5;
   assert.deepEqual(updateErrors(deploymentStrategy, scaled, old), []);
   const rs = stored(replicaSetStrategy, apps('ReplicaSet', workload()));
   const rsNext = deepCopy(rs);
   (rsNext.spec as any).selector.matchLabels = { app: 'other' };
-  assert.ok(updateErrors(replicaSetStrategy, rsNext, rs).includes('spec.selector: Invalid value: {"matchLabels":{"app":"other"}}: field is immutable'));
+  assert.ok(
+    updateErrors(replicaSetStrategy, rsNext, rs).includes(
+      'spec.selector: Invalid value: {"matchLabels":{"app":"other"}}: field is immutable',
+    ),
+  );
 });
 
 test('replica set defaults and validation', () => {
@@ -102,10 +125,13 @@ test('replica set defaults and validation', () => {
   assert.deepEqual(errors, []);
   assert.equal((obj.spec as any).replicas, 1);
   assert.deepEqual(obj.status, { replicas: 0 });
-  assert.deepEqual(createErrors(replicaSetStrategy, apps('ReplicaSet', workload({ selector: { matchExpressions: [] }, minReadySeconds: -5 }))), [
-    'spec.minReadySeconds: Invalid value: -5: must be greater than or equal to 0',
-    'spec.selector: Invalid value: {"matchExpressions":[]}: empty selector is invalid for deployment',
-  ]);
+  assert.deepEqual(
+    createErrors(replicaSetStrategy, apps('ReplicaSet', workload({ selector: { matchExpressions: [] }, minReadySeconds: -5 }))),
+    [
+      'spec.minReadySeconds: Invalid value: -5: must be greater than or equal to 0',
+      'spec.selector: Invalid value: {"matchExpressions":[]}: empty selector is invalid for deployment',
+    ],
+  );
 });
 
 test('statefulset defaults', () => {
@@ -121,7 +147,13 @@ test('statefulset defaults', () => {
   assert.equal(s.replicas, 1);
   assert.equal(s.revisionHistoryLimit, 10);
   assert.deepEqual(s.volumeClaimTemplates, [
-    { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' }, status: { phase: 'Pending' } },
+    {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'data' },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' },
+      status: { phase: 'Pending' },
+    },
   ]);
   assert.deepEqual(obj.status, { replicas: 0, availableReplicas: 0 });
 });
@@ -130,16 +162,26 @@ test('statefulset validation', () => {
   assert.deepEqual(
     createErrors(
       statefulSetStrategy,
-      apps('StatefulSet', workload({ podManagementPolicy: 'Random', updateStrategy: { type: 'OnDelete', rollingUpdate: { partition: 1 } }, persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Keep' }, ordinals: { start: -1 } })),
+      apps(
+        'StatefulSet',
+        workload({
+          podManagementPolicy: 'Random',
+          updateStrategy: { type: 'OnDelete', rollingUpdate: { partition: 1 } },
+          persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Keep' },
+          ordinals: { start: -1 },
+        }),
+      ),
     ),
     [
       "spec.podManagementPolicy: Invalid value: \"Random\": must be 'OrderedReady' or 'Parallel'",
-      "spec.updateStrategy.rollingUpdate: Invalid value: {\"partition\":1}: only allowed for updateStrategy 'RollingUpdate'",
+      'spec.updateStrategy.rollingUpdate: Invalid value: {"partition":1}: only allowed for updateStrategy \'RollingUpdate\'',
       'spec.persistentVolumeClaimRetentionPolicy.whenDeleted: Unsupported value: "Keep": supported values: "Retain", "Delete"',
       'spec.ordinals.start: Invalid value: -1: must be greater than or equal to 0',
     ],
   );
-  assert.deepEqual(createErrors(statefulSetStrategy, apps('StatefulSet', workload({ selector: {} }))), ['spec.selector: Invalid value: {}: empty selector is invalid for statefulset']);
+  assert.deepEqual(createErrors(statefulSetStrategy, apps('StatefulSet', workload({ selector: {} }))), [
+    'spec.selector: Invalid value: {}: empty selector is invalid for statefulset',
+  ]);
 });
 
 test('statefulset spec is immutable but for replicas, template, updateStrategy and a few more', () => {
@@ -163,9 +205,10 @@ test('daemonset defaults, validation and template generation', () => {
   assert.equal(obj.metadata.annotations?.[TEMPLATE_GENERATION_ANNOTATION], '1');
   assert.deepEqual(obj.status, { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 });
 
-  assert.deepEqual(createErrors(daemonSetStrategy, apps('DaemonSet', workload({ updateStrategy: { rollingUpdate: { maxUnavailable: 1, maxSurge: 1 } } }))), [
-    'spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero',
-  ]);
+  assert.deepEqual(
+    createErrors(daemonSetStrategy, apps('DaemonSet', workload({ updateStrategy: { rollingUpdate: { maxUnavailable: 1, maxSurge: 1 } } }))),
+    ['spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: 1: may not be set when maxUnavailable is non-zero'],
+  );
   assert.deepEqual(createErrors(daemonSetStrategy, apps('DaemonSet', workload({ updateStrategy: { type: 'Sometimes' } }))), [
     'spec.updateStrategy: Unsupported value: {"type":"Sometimes"}: supported values: "RollingUpdate", "OnDelete"',
   ]);
@@ -185,7 +228,14 @@ test('daemonset defaults, validation and template generation', () => {
 test('workload status: counters not negative, not above replicas, collisions never decremented', () => {
   const status = statusCountersSubresource(deploymentStatusRules);
   const old = { ...apps('Deployment', {}), status: { replicas: 3, collisionCount: 2 } };
-  const next = status.prepareForUpdate({ ...apps('Deployment', {}), status: { replicas: 1, readyReplicas: 2, availableReplicas: 3, unavailableReplicas: -1, collisionCount: 1 } }, old, ctx);
+  const next = status.prepareForUpdate(
+    {
+      ...apps('Deployment', {}),
+      status: { replicas: 1, readyReplicas: 2, availableReplicas: 3, unavailableReplicas: -1, collisionCount: 1 },
+    },
+    old,
+    ctx,
+  );
   assert.deepEqual(status.validateUpdate!(next, old, ctx).map(errorMessage), [
     'status.unavailableReplicas: Invalid value: -1: must be greater than or equal to 0',
     'status.readyReplicas: Invalid value: 2: cannot be greater than status.replicas',

@@ -49,12 +49,23 @@ test('a generated name is final before the labels are generated', () => {
 });
 
 test('manual selectors are kept; generated ones may not be overridden', () => {
-  const manual = create(jobStrategy, job({ manualSelector: true, selector: { matchLabels: { app: 'x' } }, template: { metadata: { labels: { app: 'x' } }, ...podTemplate() } }));
+  const manual = create(
+    jobStrategy,
+    job({
+      manualSelector: true,
+      selector: { matchLabels: { app: 'x' } },
+      template: { metadata: { labels: { app: 'x' } }, ...podTemplate() },
+    }),
+  );
   assert.deepEqual(manual.errors, []);
   assert.deepEqual((manual.obj.spec as any).selector, { matchLabels: { app: 'x' } });
-  assert.deepEqual(createErrors(jobStrategy, job({ selector: { matchLabels: { app: 'x' } }, template: { metadata: { labels: { app: 'x' } }, ...podTemplate() } })), [
-    'spec.selector: Invalid value: {"matchLabels":{"app":"x","batch.orch.io/controller-uid":"uid-1"}}: `selector` not auto-generated',
-  ]);
+  assert.deepEqual(
+    createErrors(
+      jobStrategy,
+      job({ selector: { matchLabels: { app: 'x' } }, template: { metadata: { labels: { app: 'x' } }, ...podTemplate() } }),
+    ),
+    ['spec.selector: Invalid value: {"matchLabels":{"app":"x","batch.orch.io/controller-uid":"uid-1"}}: `selector` not auto-generated'],
+  );
   assert.deepEqual(createErrors(jobStrategy, job({ manualSelector: true, template: podTemplate() })), [
     'spec.selector: Required value',
     'spec.template.metadata.labels: Invalid value: {}: `selector` does not match template `labels`',
@@ -62,13 +73,17 @@ test('manual selectors are kept; generated ones may not be overridden', () => {
 });
 
 test('job validation', () => {
-  assert.deepEqual(createErrors(jobStrategy, job({ template: podTemplate('Always') })), ['spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"']);
+  assert.deepEqual(createErrors(jobStrategy, job({ template: podTemplate('Always') })), [
+    'spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"',
+  ]);
   assert.deepEqual(createErrors(jobStrategy, job({ parallelism: -1, backoffLimit: -2, completionMode: 'Sometimes' })), [
     'spec.parallelism: Invalid value: -1: must be greater than or equal to 0',
     'spec.backoffLimit: Invalid value: -2: must be greater than or equal to 0',
     'spec.completionMode: Unsupported value: "Sometimes": supported values: "NonIndexed", "Indexed"',
   ]);
-  assert.deepEqual(createErrors(jobStrategy, job({ completionMode: 'Indexed', parallelism: 2 })), ['spec.completions: Required value: when completion mode is Indexed']);
+  assert.deepEqual(createErrors(jobStrategy, job({ completionMode: 'Indexed', parallelism: 2 })), [
+    'spec.completions: Required value: when completion mode is Indexed',
+  ]);
   assert.deepEqual(createErrors(jobStrategy, job({ completionMode: 'Indexed', completions: 11 }, 'a'.repeat(62))), [
     `metadata.name: Invalid value: "${'a'.repeat(62)}": will not able to create pod with invalid DNS label: ${'a'.repeat(62)}-10`,
   ]);
@@ -101,10 +116,10 @@ test('job updates: selector, template and completions are immutable', () => {
   (changed.spec as any).completions = 5;
   (changed.spec as any).template.spec.containers[0].image = 'busybox:1.37';
   const errs = updateErrors(jobStrategy, changed, old);
-  assert.deepEqual(errs.map((e) => e.replace(/Invalid value: \{.*\}: /, 'Invalid value: {…}: ')), [
-    'spec.completions: Invalid value: 5: field is immutable',
-    'spec.template: Invalid value: {…}: field is immutable',
-  ]);
+  assert.deepEqual(
+    errs.map((e) => e.replace(/Invalid value: \{.*\}: /, 'Invalid value: {…}: ')),
+    ['spec.completions: Invalid value: 5: field is immutable', 'spec.template: Invalid value: {…}: field is immutable'],
+  );
 });
 
 test('suspended jobs that never started may change scheduling directives', () => {
@@ -139,21 +154,33 @@ test('cronjob validation', () => {
     'spec.startingDeadlineSeconds: Invalid value: -1: must be greater than or equal to 0',
     'spec.concurrencyPolicy: Unsupported value: "Sometimes": supported values: "Allow", "Forbid", "Replace"',
   ]);
-  assert.deepEqual(createErrors(cronJobStrategy, cronJob({ schedule: '61 * * * *' })), ['spec.schedule: Invalid value: "61 * * * *": end of range (61) above maximum (59): 61']);
+  assert.deepEqual(createErrors(cronJobStrategy, cronJob({ schedule: '61 * * * *' })), [
+    'spec.schedule: Invalid value: "61 * * * *": end of range (61) above maximum (59): 61',
+  ]);
   assert.deepEqual(createErrors(cronJobStrategy, cronJob({ schedule: 'TZ=UTC 0 * * * *' })), [
     'spec.schedule: Invalid value: "TZ=UTC 0 * * * *": cannot use TZ or CRON_TZ in schedule, use timeZone field instead',
   ]);
-  assert.deepEqual(createErrors(cronJobStrategy, cronJob({ timeZone: 'Mars/Olympus' })), ['spec.timeZone: Invalid value: "Mars/Olympus": unknown time zone Mars/Olympus']);
+  assert.deepEqual(createErrors(cronJobStrategy, cronJob({ timeZone: 'Mars/Olympus' })), [
+    'spec.timeZone: Invalid value: "Mars/Olympus": unknown time zone Mars/Olympus',
+  ]);
   assert.deepEqual(createErrors(cronJobStrategy, cronJob({ timeZone: 'Local' })), [
     'spec.timeZone: Invalid value: "Local": timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones',
   ]);
   assert.deepEqual(createErrors(cronJobStrategy, cronJob({ timeZone: 'Europe/Paris' })), []);
-  assert.deepEqual(createErrors(cronJobStrategy, cronJob({ jobTemplate: { spec: { selector: { matchLabels: { a: 'b' } }, manualSelector: true, template: podTemplate('Always') } } })), [
-    'spec.jobTemplate.spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"',
-    'spec.jobTemplate.spec.selector: Invalid value: {"matchLabels":{"a":"b"}}: `selector` will be auto-generated',
-    'spec.jobTemplate.spec.manualSelector: Unsupported value: true: supported values: "nil", "false"',
+  assert.deepEqual(
+    createErrors(
+      cronJobStrategy,
+      cronJob({ jobTemplate: { spec: { selector: { matchLabels: { a: 'b' } }, manualSelector: true, template: podTemplate('Always') } } }),
+    ),
+    [
+      'spec.jobTemplate.spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"',
+      'spec.jobTemplate.spec.selector: Invalid value: {"matchLabels":{"a":"b"}}: `selector` will be auto-generated',
+      'spec.jobTemplate.spec.manualSelector: Unsupported value: true: supported values: "nil", "false"',
+    ],
+  );
+  assert.deepEqual(createErrors(cronJobStrategy, cronJob({}, 'n'.repeat(53))), [
+    `metadata.name: Invalid value: "${'n'.repeat(53)}": must be no more than 52 characters`,
   ]);
-  assert.deepEqual(createErrors(cronJobStrategy, cronJob({}, 'n'.repeat(53))), [`metadata.name: Invalid value: "${'n'.repeat(53)}": must be no more than 52 characters`]);
 });
 
 test('cronjob updates keep a stored TZ= schedule valid and skip the name length', () => {
@@ -169,7 +196,15 @@ test('cronjob updates keep a stored TZ= schedule valid and skip the name length'
 });
 
 test('cron schedules as robfig/cron parses them', () => {
-  for (const ok of ['*/5 * * * *', '0 0 1 jan-mar mon', '0 12 * * MON-FRI', '@hourly', '@every 1h30m', '0 0 * * ?', '5,10,15 1-3/2 * * 0-6']) {
+  for (const ok of [
+    '*/5 * * * *',
+    '0 0 1 jan-mar mon',
+    '0 12 * * MON-FRI',
+    '@hourly',
+    '@every 1h30m',
+    '0 0 * * ?',
+    '5,10,15 1-3/2 * * 0-6',
+  ]) {
     assert.equal(scheduleError(ok), undefined, ok);
   }
   const cases: [string, string][] = [

@@ -67,9 +67,18 @@ test('ports: containerPort 1..65535, IANA service names unique, protocols', () =
       'spec.containers[0].ports[3].protocol: Unsupported value: "ICMP": supported values: "SCTP", "TCP", "UDP"',
     ],
   );
-  assert.deepEqual(messages(spec((s) => (s.containers = [{ name: 'a', image: 'x', ports: [{ containerPort: 1, hostPort: 8 }] }, { name: 'b', image: 'x', ports: [{ containerPort: 2, hostPort: 8 }] }]))), [
-    'spec.containers[1].ports[0].hostPort: Duplicate value: "TCP//8"',
-  ]);
+  assert.deepEqual(
+    messages(
+      spec(
+        (s) =>
+          (s.containers = [
+            { name: 'a', image: 'x', ports: [{ containerPort: 1, hostPort: 8 }] },
+            { name: 'b', image: 'x', ports: [{ containerPort: 2, hostPort: 8 }] },
+          ]),
+      ),
+    ),
+    ['spec.containers[1].ports[0].hostPort: Duplicate value: "TCP//8"'],
+  );
 });
 
 test('env: variable names, one value source', () => {
@@ -122,16 +131,27 @@ test('volume mounts reference volumes, with unique paths', () => {
       'spec.containers[0].volumeMounts.mountPropagation: Forbidden: Bidirectional mount propagation is available only to privileged containers',
     ],
   );
-  assert.deepEqual(messages(spec((s) => { s.volumes = [{ name: 'e', emptyDir: {} }]; app(s).volumeDevices = [{ name: 'e', devicePath: '/dev/x' }]; })), [
-    'spec.containers[0].volumeDevices[0].name: Invalid value: "e": can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode',
-  ]);
+  assert.deepEqual(
+    messages(
+      spec((s) => {
+        s.volumes = [{ name: 'e', emptyDir: {} }];
+        app(s).volumeDevices = [{ name: 'e', devicePath: '/dev/x' }];
+      }),
+    ),
+    [
+      'spec.containers[0].volumeDevices[0].name: Invalid value: "e": can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode',
+    ],
+  );
 });
 
 test('resources: names, quantities, requests not above limits', () => {
   assert.deepEqual(
     messages(
       spec((s) => {
-        app(s).resources = { requests: { cpu: '2', memory: '-1', gpu: '1', 'example.com/dongle': '1500m' }, limits: { cpu: '1', 'hugepages-2Mi': '3Mi' } };
+        app(s).resources = {
+          requests: { cpu: '2', memory: '-1', gpu: '1', 'example.com/dongle': '1500m' },
+          limits: { cpu: '1', 'hugepages-2Mi': '3Mi' },
+        };
       }),
     ),
     [
@@ -144,9 +164,10 @@ test('resources: names, quantities, requests not above limits', () => {
       'spec.containers[0].resources.limits: Required value: Limit must be set for non overcommitable resources',
     ],
   );
-  assert.deepEqual(messages(spec((s) => (app(s).resources = { limits: { 'hugepages-2Mi': '2Mi' }, requests: { 'hugepages-2Mi': '2Mi' } }))), [
-    'spec.containers[0].resources: Forbidden: HugePages require cpu or memory',
-  ]);
+  assert.deepEqual(
+    messages(spec((s) => (app(s).resources = { limits: { 'hugepages-2Mi': '2Mi' }, requests: { 'hugepages-2Mi': '2Mi' } }))),
+    ['spec.containers[0].resources: Forbidden: HugePages require cpu or memory'],
+  );
 });
 
 test('probes and lifecycle hooks', () => {
@@ -154,7 +175,11 @@ test('probes and lifecycle hooks', () => {
     messages(
       spec((s) => {
         app(s).livenessProbe = { successThreshold: 2, periodSeconds: -1 };
-        app(s).readinessProbe = { httpGet: { port: 'http-port-name-too-long' }, exec: { command: ['x'] }, terminationGracePeriodSeconds: 5 };
+        app(s).readinessProbe = {
+          httpGet: { port: 'http-port-name-too-long' },
+          exec: { command: ['x'] },
+          terminationGracePeriodSeconds: 5,
+        };
         app(s).lifecycle = { preStop: { tcpSocket: { port: 0 } } };
       }),
     ),
@@ -211,13 +236,18 @@ test('tolerations, affinity and topology spread constraints', () => {
   assert.deepEqual(
     messages(
       spec((s) => {
-        s.tolerations = [{ operator: 'Equal', value: 'v' }, { key: 'k', operator: 'Exists', value: 'v' }, { key: 'k', tolerationSeconds: 5, effect: 'NoSchedule' }, { key: 'k', operator: 'In' }];
+        s.tolerations = [
+          { operator: 'Equal', value: 'v' },
+          { key: 'k', operator: 'Exists', value: 'v' },
+          { key: 'k', tolerationSeconds: 5, effect: 'NoSchedule' },
+          { key: 'k', operator: 'In' },
+        ];
       }),
     ),
     [
       'spec.tolerations[0].operator: Invalid value: "Equal": operator must be Exists when `key` is empty, which means "match all values and all keys"',
-      "spec.tolerations[1].operator: Invalid value: \"v\": value must be empty when `operator` is 'Exists'",
-      "spec.tolerations[2].effect: Invalid value: \"NoSchedule\": effect must be 'NoExecute' when `tolerationSeconds` is set",
+      'spec.tolerations[1].operator: Invalid value: "v": value must be empty when `operator` is \'Exists\'',
+      'spec.tolerations[2].effect: Invalid value: "NoSchedule": effect must be \'NoExecute\' when `tolerationSeconds` is set',
       'spec.tolerations[3].operator: Unsupported value: "In": supported values: "Equal", "Exists"',
     ],
   );
@@ -225,8 +255,17 @@ test('tolerations, affinity and topology spread constraints', () => {
     messages(
       spec((s) => {
         s.affinity = {
-          nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] }, preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, preference: { matchExpressions: [{ key: 'k', operator: 'Gt', values: [] }] } }] },
-          podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchExpressions: [{ key: 'a', operator: 'Maybe' }] }, topologyKey: 'zone' }] },
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] },
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              { weight: 0, preference: { matchExpressions: [{ key: 'k', operator: 'Gt', values: [] }] } },
+            ],
+          },
+          podAntiAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              { labelSelector: { matchExpressions: [{ key: 'a', operator: 'Maybe' }] }, topologyKey: 'zone' },
+            ],
+          },
         };
       }),
     ),
@@ -238,7 +277,15 @@ test('tolerations, affinity and topology spread constraints', () => {
     ],
   );
   assert.deepEqual(
-    messages(spec((s) => (s.topologySpreadConstraints = [{ maxSkew: 0, topologyKey: 'zone', whenUnsatisfiable: 'ScheduleAnyway', minDomains: 2 }, { maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'ScheduleAnyway' }]))),
+    messages(
+      spec(
+        (s) =>
+          (s.topologySpreadConstraints = [
+            { maxSkew: 0, topologyKey: 'zone', whenUnsatisfiable: 'ScheduleAnyway', minDomains: 2 },
+            { maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'ScheduleAnyway' },
+          ]),
+      ),
+    ),
     [
       'spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero',
       'spec.topologySpreadConstraints[0].{topologyKey, whenUnsatisfiable}: Duplicate value: "{zone, ScheduleAnyway}"',
@@ -251,7 +298,12 @@ test('security contexts, DNS config, host network ports', () => {
   assert.deepEqual(
     messages(
       spec((s) => {
-        s.securityContext = { runAsUser: -1, fsGroupChangePolicy: 'Sometimes', seccompProfile: { type: 'Localhost' }, sysctls: [{ name: 'net.core.somaxconn' }, { name: 'net.core.somaxconn' }] };
+        s.securityContext = {
+          runAsUser: -1,
+          fsGroupChangePolicy: 'Sometimes',
+          seccompProfile: { type: 'Localhost' },
+          sysctls: [{ name: 'net.core.somaxconn' }, { name: 'net.core.somaxconn' }],
+        };
         s.hostNetwork = true;
         app(s).securityContext = { allowPrivilegeEscalation: false, privileged: true };
         app(s).ports = [{ containerPort: 80, hostPort: 81 }];
@@ -260,12 +312,12 @@ test('security contexts, DNS config, host network ports', () => {
       true,
     ),
     [
-      "spec.containers[0].securityContext: Invalid value: {\"allowPrivilegeEscalation\":false,\"privileged\":true}: cannot set `allowPrivilegeEscalation` to false and `privileged` to true",
+      'spec.containers[0].securityContext: Invalid value: {"allowPrivilegeEscalation":false,"privileged":true}: cannot set `allowPrivilegeEscalation` to false and `privileged` to true',
       'spec.containers[0].ports[0].hostPort: Invalid value: 81: must match `containerPort` when `hostNetwork` is true',
       'spec.securityContext.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive',
-      "spec.securityContext.sysctls[0].name: Invalid value: \"net.core.somaxconn\": may not be specified when 'hostNetwork' is true",
+      'spec.securityContext.sysctls[0].name: Invalid value: "net.core.somaxconn": may not be specified when \'hostNetwork\' is true',
       'spec.securityContext.sysctls[1].name: Duplicate value: "net.core.somaxconn"',
-      "spec.securityContext.sysctls[1].name: Invalid value: \"net.core.somaxconn\": may not be specified when 'hostNetwork' is true",
+      'spec.securityContext.sysctls[1].name: Invalid value: "net.core.somaxconn": may not be specified when \'hostNetwork\' is true',
       'spec.securityContext.fsGroupChangePolicy: Unsupported value: "Sometimes": supported values: "Always", "OnRootMismatch"',
       'spec.securityContext.seccompProfile.localhostProfile: Required value: must be set when seccomp type is Localhost',
       'spec.dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None',
@@ -274,7 +326,10 @@ test('security contexts, DNS config, host network ports', () => {
 });
 
 test('pod templates: labels, annotations, no ephemeral containers', () => {
-  const template = { metadata: { labels: { 'a/b/c': 'x' } }, spec: spec((s) => (s.ephemeralContainers = [{ name: 'dbg', image: 'busybox' }])) };
+  const template = {
+    metadata: { labels: { 'a/b/c': 'x' } },
+    spec: spec((s) => (s.ephemeralContainers = [{ name: 'dbg', image: 'busybox' }])),
+  };
   assert.deepEqual(validatePodTemplateSpec(template, fieldPath('spec', 'template'), { domain: ctx.domain }).map(errorMessage), [
     `spec.template.labels: Invalid value: "a/b/c": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
     'spec.template.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template',
@@ -297,9 +352,19 @@ test('OS-specific fields and resource field divisors', () => {
       'spec.containers[0].securityContext.privileged: Forbidden: cannot be set for a windows pod',
     ],
   );
-  assert.deepEqual(messages(spec((s) => (s.os = { name: 'plan9' }))), ['spec.os.name: Unsupported value: "plan9": supported values: "linux", "windows"']);
+  assert.deepEqual(messages(spec((s) => (s.os = { name: 'plan9' }))), [
+    'spec.os.name: Unsupported value: "plan9": supported values: "linux", "windows"',
+  ]);
   assert.deepEqual(
-    messages(spec((s) => (app(s).env = [{ name: 'CPU', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: '2' } } }, { name: 'X', valueFrom: { resourceFieldRef: { resource: 'limits.gpu' } } }]))),
+    messages(
+      spec(
+        (s) =>
+          (app(s).env = [
+            { name: 'CPU', valueFrom: { resourceFieldRef: { resource: 'limits.cpu', divisor: '2' } } },
+            { name: 'X', valueFrom: { resourceFieldRef: { resource: 'limits.gpu' } } },
+          ]),
+      ),
+    ),
     [
       'spec.containers[0].env[0].valueFrom.resourceFieldRef.divisor: Invalid value: "limits.cpu": only divisor\'s values 1m and 1 are supported with the cpu resource',
       'spec.containers[0].env[1].valueFrom.resourceFieldRef.resource: Unsupported value: "limits.gpu": supported values: "limits.cpu", "limits.ephemeral-storage", "limits.memory", "requests.cpu", "requests.ephemeral-storage", "requests.memory"',

@@ -30,7 +30,11 @@ test('pod defaults as Kubernetes 1.28 stores them', () => {
         },
       ],
       initContainers: [{ name: 'init', image: 'busybox:1.36' }],
-      volumes: [{ name: 'scratch' }, { name: 'cfg', configMap: { name: 'cfg' } }, { name: 'tok', projected: { sources: [{ serviceAccountToken: { path: 't' } }] } }],
+      volumes: [
+        { name: 'scratch' },
+        { name: 'cfg', configMap: { name: 'cfg' } },
+        { name: 'tok', projected: { sources: [{ serviceAccountToken: { path: 't' } }] } },
+      ],
     }),
   );
   assert.deepEqual(errors, []);
@@ -45,13 +49,27 @@ test('pod defaults as Kubernetes 1.28 stores them', () => {
         ports: [{ containerPort: 8080, protocol: 'TCP', hostPort: 8080 }],
         resources: { limits: { cpu: '500m', memory: '128974848' }, requests: { cpu: '500m', memory: '128974848' } },
         env: [{ name: 'NODE', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'spec.nodeName' } } }],
-        livenessProbe: { httpGet: { port: 8080, path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 },
+        livenessProbe: {
+          httpGet: { port: 8080, path: '/', scheme: 'HTTP' },
+          timeoutSeconds: 1,
+          periodSeconds: 10,
+          successThreshold: 1,
+          failureThreshold: 3,
+        },
         imagePullPolicy: 'Always',
         terminationMessagePath: '/dev/termination-log',
         terminationMessagePolicy: 'File',
       },
     ],
-    initContainers: [{ name: 'init', image: 'busybox:1.36', imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }],
+    initContainers: [
+      {
+        name: 'init',
+        image: 'busybox:1.36',
+        imagePullPolicy: 'IfNotPresent',
+        terminationMessagePath: '/dev/termination-log',
+        terminationMessagePolicy: 'File',
+      },
+    ],
     volumes: [
       { name: 'scratch', emptyDir: {} },
       { name: 'cfg', configMap: { name: 'cfg', defaultMode: 420 } },
@@ -73,7 +91,8 @@ test('a malformed quantity is a 400, as when Kubernetes decodes it', () => {
     () => podStrategy.applyDefaults!(obj, ctx),
     (err) =>
       isApiError(err, 'BadRequest') &&
-      err.status.message === `Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
+      err.status.message ===
+        `Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
   );
 });
 
@@ -90,9 +109,15 @@ test('image pull policy follows the tag', () => {
 test('QoS classes', () => {
   const container = (resources: ResourceRequirements) => ({ name: 'c', image: 'i', resources });
   assert.equal(podQOSClass({ containers: [container({})] }), 'BestEffort');
-  assert.equal(podQOSClass({ containers: [container({ limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '1000m', memory: '1Gi' } })] }), 'Guaranteed');
+  assert.equal(
+    podQOSClass({ containers: [container({ limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '1000m', memory: '1Gi' } })] }),
+    'Guaranteed',
+  );
   assert.equal(podQOSClass({ containers: [container({ requests: { cpu: '1' } })] }), 'Burstable');
-  assert.equal(podQOSClass({ containers: [container({ limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m', memory: '1Gi' } })] }), 'Burstable');
+  assert.equal(
+    podQOSClass({ containers: [container({ limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m', memory: '1Gi' } })] }),
+    'Burstable',
+  );
 });
 
 test('scheduling gates: a gated condition on create, no node name', () => {
@@ -100,7 +125,16 @@ test('scheduling gates: a gated condition on create, no node name', () => {
   assert.deepEqual(obj.status, {
     phase: 'Pending',
     qosClass: 'BestEffort',
-    conditions: [{ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: null, reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' }],
+    conditions: [
+      {
+        type: 'PodScheduled',
+        status: 'False',
+        lastProbeTime: null,
+        lastTransitionTime: null,
+        reason: 'SchedulingGated',
+        message: 'Scheduling is blocked due to non-empty scheduling gates',
+      },
+    ],
   });
   assert.deepEqual(createErrors(podStrategy, pod({ ...basic, nodeName: 'n1', schedulingGates: [{ name: 'g' }] })), [
     'spec.nodeName: Forbidden: cannot be set until all schedulingGates have been cleared',
@@ -111,11 +145,27 @@ test('scheduling gates: a gated condition on create, no node name', () => {
 });
 
 test('pod-only rules: image whitespace, tokens need a service account, alpha fields dropped', () => {
-  assert.deepEqual(createErrors(podStrategy, pod({ containers: [{ name: 'app', image: ' nginx ' }], volumes: [{ name: 't', projected: { sources: [{ serviceAccountToken: { path: 't' } }] } }] })), [
-    'spec.volumes[0].projected.sources[0].serviceAccountToken: Forbidden: must not be specified when serviceAccountName is not set',
-    'spec.containers[0].image: Invalid value: " nginx ": must not have leading or trailing whitespace',
-  ]);
-  const { obj } = create(podStrategy, pod({ hostUsers: false, containers: [{ name: 'app', image: 'nginx', resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] }], initContainers: [{ name: 'side', image: 'x', restartPolicy: 'Always' }] }));
+  assert.deepEqual(
+    createErrors(
+      podStrategy,
+      pod({
+        containers: [{ name: 'app', image: ' nginx ' }],
+        volumes: [{ name: 't', projected: { sources: [{ serviceAccountToken: { path: 't' } }] } }],
+      }),
+    ),
+    [
+      'spec.volumes[0].projected.sources[0].serviceAccountToken: Forbidden: must not be specified when serviceAccountName is not set',
+      'spec.containers[0].image: Invalid value: " nginx ": must not have leading or trailing whitespace',
+    ],
+  );
+  const { obj } = create(
+    podStrategy,
+    pod({
+      hostUsers: false,
+      containers: [{ name: 'app', image: 'nginx', resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'NotRequired' }] }],
+      initContainers: [{ name: 'side', image: 'x', restartPolicy: 'Always' }],
+    }),
+  );
   const spec = obj.spec as Record<string, any>;
   assert.equal(spec.hostUsers, undefined);
   assert.equal(spec.containers[0].resizePolicy, undefined);
@@ -132,11 +182,15 @@ test('pod updates may change images, a shorter deadline and added tolerations on
 
   const longer = deepCopy(old);
   (longer.spec as any).activeDeadlineSeconds = 200;
-  assert.deepEqual(updateErrors(podStrategy, longer, old), ['spec.activeDeadlineSeconds: Invalid value: 200: must be less than or equal to previous value']);
+  assert.deepEqual(updateErrors(podStrategy, longer, old), [
+    'spec.activeDeadlineSeconds: Invalid value: 200: must be less than or equal to previous value',
+  ]);
 
   const removed = deepCopy(old);
   (removed.spec as any).tolerations = [];
-  assert.deepEqual(updateErrors(podStrategy, removed, old), ['spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds']);
+  assert.deepEqual(updateErrors(podStrategy, removed, old), [
+    'spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds',
+  ]);
 
   const added = deepCopy(old);
   (added.spec as any).containers.push({ name: 'two', image: 'x' });
@@ -170,7 +224,17 @@ test('gated pods may gain node selector entries and lose gates', () => {
 
 test('pods/status keeps the QoS class and checks conditions and IPs', () => {
   const old = stored(podStrategy, pod(basic));
-  const update = { ...deepCopy(old), status: { phase: 'Running', conditions: [{ type: 'example.com/ok', status: 'True' }, { type: 'bad type', status: 'True' }], podIPs: [{ ip: '10.0.0.1' }, { ip: '10.0.0.2' }] } };
+  const update = {
+    ...deepCopy(old),
+    status: {
+      phase: 'Running',
+      conditions: [
+        { type: 'example.com/ok', status: 'True' },
+        { type: 'bad type', status: 'True' },
+      ],
+      podIPs: [{ ip: '10.0.0.1' }, { ip: '10.0.0.2' }],
+    },
+  };
   const next = podStatusSubresource.prepareForUpdate(update, old, ctx);
   assert.equal((next.status as any).qosClass, 'BestEffort');
   assert.deepEqual(podStatusSubresource.validateUpdate!(next, old, ctx).map(errorMessage), [

@@ -27,30 +27,54 @@ test('a volume has exactly one source', () => {
 test('volume names are unique DNS labels', () => {
   assert.deepEqual(messages([{ emptyDir: {} }]), ['spec.volumes[0].name: Required value']);
   assert.deepEqual(messages([{ name: 'Bad_Name', emptyDir: {} }]), [`spec.volumes[0].name: Invalid value: "Bad_Name": ${LABEL_ERR}`]);
-  assert.deepEqual(messages([{ name: 'a', emptyDir: {} }, { name: 'a', emptyDir: {} }]), ['spec.volumes[1].name: Duplicate value: "a"']);
+  assert.deepEqual(
+    messages([
+      { name: 'a', emptyDir: {} },
+      { name: 'a', emptyDir: {} },
+    ]),
+    ['spec.volumes[1].name: Duplicate value: "a"'],
+  );
   const result = validateVolumes([{ name: 'a', emptyDir: {} }, { name: 'b' }], PATH);
   assert.deepEqual([...result.volumes.keys()], ['a'], 'only valid volumes can be mounted');
 });
 
 test('file modes are 0..0777', () => {
   const msg = 'must be a number between 0 and 0777 (octal), both inclusive';
-  assert.deepEqual(messages([{ name: 'a', configMap: { name: 'c', defaultMode: 512 } }]), [`spec.volumes[0].configMap.defaultMode: Invalid value: 512: ${msg}`]);
-  assert.deepEqual(messages([{ name: 'a', secret: { secretName: 's', defaultMode: -1 } }]), [`spec.volumes[0].secret.defaultMode: Invalid value: -1: ${msg}`]);
-  assert.deepEqual(messages([{ name: 'a', secret: { secretName: 's', defaultMode: 0o777, items: [{ key: 'k', path: 'p', mode: 0o1000 }] } }]), [
-    `spec.volumes[0].secret.items[0].mode: Invalid value: 512: ${msg}`,
+  assert.deepEqual(messages([{ name: 'a', configMap: { name: 'c', defaultMode: 512 } }]), [
+    `spec.volumes[0].configMap.defaultMode: Invalid value: 512: ${msg}`,
   ]);
-  assert.deepEqual(messages([{ name: 'a', projected: { defaultMode: 4096, sources: [] } }]), [`spec.volumes[0].projected.defaultMode: Invalid value: 4096: ${msg}`]);
+  assert.deepEqual(messages([{ name: 'a', secret: { secretName: 's', defaultMode: -1 } }]), [
+    `spec.volumes[0].secret.defaultMode: Invalid value: -1: ${msg}`,
+  ]);
+  assert.deepEqual(
+    messages([{ name: 'a', secret: { secretName: 's', defaultMode: 0o777, items: [{ key: 'k', path: 'p', mode: 0o1000 }] } }]),
+    [`spec.volumes[0].secret.items[0].mode: Invalid value: 512: ${msg}`],
+  );
+  assert.deepEqual(messages([{ name: 'a', projected: { defaultMode: 4096, sources: [] } }]), [
+    `spec.volumes[0].projected.defaultMode: Invalid value: 4096: ${msg}`,
+  ]);
   assert.deepEqual(messages([{ name: 'a', downwardAPI: { defaultMode: 0 } }]), []);
 });
 
 test('item paths are relative and never step up', () => {
-  assert.deepEqual(messages([{ name: 'a', configMap: { name: 'c', items: [{ key: 'k', path: '/etc/x' }, { key: 'k', path: 'a/../b' }, { key: 'k', path: '..x' }, { path: 'p' }, { key: 'k' }] } }]), [
-    'spec.volumes[0].configMap.items[0].path: Invalid value: "/etc/x": must be a relative path',
-    `spec.volumes[0].configMap.items[1].path: Invalid value: "a/../b": must not contain '..'`,
-    `spec.volumes[0].configMap.items[2].path: Invalid value: "..x": must not start with '..'`,
-    'spec.volumes[0].configMap.items[3].key: Required value',
-    'spec.volumes[0].configMap.items[4].path: Required value',
-  ]);
+  assert.deepEqual(
+    messages([
+      {
+        name: 'a',
+        configMap: {
+          name: 'c',
+          items: [{ key: 'k', path: '/etc/x' }, { key: 'k', path: 'a/../b' }, { key: 'k', path: '..x' }, { path: 'p' }, { key: 'k' }],
+        },
+      },
+    ]),
+    [
+      'spec.volumes[0].configMap.items[0].path: Invalid value: "/etc/x": must be a relative path',
+      `spec.volumes[0].configMap.items[1].path: Invalid value: "a/../b": must not contain '..'`,
+      `spec.volumes[0].configMap.items[2].path: Invalid value: "..x": must not start with '..'`,
+      'spec.volumes[0].configMap.items[3].key: Required value',
+      'spec.volumes[0].configMap.items[4].path: Required value',
+    ],
+  );
 });
 
 test('each common source has its required fields', () => {
@@ -66,19 +90,56 @@ test('each common source has its required fields', () => {
         'spec.volumes[0].hostPath.type: Unsupported value: "Dir": supported values: "", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"',
       ],
     ],
-    [{ name: 'a', nfs: { path: 'rel' } }, ['spec.volumes[0].nfs.server: Required value', 'spec.volumes[0].nfs.path: Invalid value: "rel": must be an absolute path']],
-    [{ name: 'a', csi: {} }, ['spec.volumes[0].csi.driver: Required value', `spec.volumes[0].csi.driver: Invalid value: "": ${SUBDOMAIN_ERR}`]],
-    [{ name: 'a', iscsi: { lun: 300 } }, ['spec.volumes[0].iscsi.targetPortal: Required value', 'spec.volumes[0].iscsi.iqn: Required value', 'spec.volumes[0].iscsi.lun: Invalid value: 300: must be between 0 and 255, inclusive']],
-    [{ name: 'a', iscsi: { targetPortal: 't', iqn: 'bogus' } }, ['spec.volumes[0].iscsi.iqn: Invalid value: "bogus": must be valid format starting with iqn, eui, or naa']],
+    [
+      { name: 'a', nfs: { path: 'rel' } },
+      ['spec.volumes[0].nfs.server: Required value', 'spec.volumes[0].nfs.path: Invalid value: "rel": must be an absolute path'],
+    ],
+    [
+      { name: 'a', csi: {} },
+      ['spec.volumes[0].csi.driver: Required value', `spec.volumes[0].csi.driver: Invalid value: "": ${SUBDOMAIN_ERR}`],
+    ],
+    [
+      { name: 'a', iscsi: { lun: 300 } },
+      [
+        'spec.volumes[0].iscsi.targetPortal: Required value',
+        'spec.volumes[0].iscsi.iqn: Required value',
+        'spec.volumes[0].iscsi.lun: Invalid value: 300: must be between 0 and 255, inclusive',
+      ],
+    ],
+    [
+      { name: 'a', iscsi: { targetPortal: 't', iqn: 'bogus' } },
+      ['spec.volumes[0].iscsi.iqn: Invalid value: "bogus": must be valid format starting with iqn, eui, or naa'],
+    ],
     [{ name: 'a', rbd: {} }, ['spec.volumes[0].rbd.monitors: Required value', 'spec.volumes[0].rbd.image: Required value']],
     [{ name: 'a', cephfs: {} }, ['spec.volumes[0].cephfs.monitors: Required value']],
     [{ name: 'a', fc: {} }, ['spec.volumes[0].fc.targetWWNs: Required value: must specify either targetWWNs or wwids, but not both']],
     [{ name: 'a', fc: { targetWWNs: ['w'] } }, ['spec.volumes[0].fc.lun: Required value: lun is required if targetWWNs is specified']],
-    [{ name: 'a', gcePersistentDisk: { partition: 300 } }, ['spec.volumes[0].persistentDisk.pdName: Required value', 'spec.volumes[0].persistentDisk.partition: Invalid value: 300: must be between 1 and 255, inclusive']],
-    [{ name: 'a', azureFile: {} }, ['spec.volumes[0].azureFile.secretName: Required value', 'spec.volumes[0].azureFile.shareName: Required value']],
-    [{ name: 'a', flexVolume: { driver: 'd', options: { 'x.k8s.io/opt': '1' } } }, ['spec.volumes[0].flexVolume.options[x.k8s.io/opt]: Invalid value: "x.k8s.io/opt": kubernetes.io and k8s.io namespaces are reserved']],
-    [{ name: 'a', emptyDir: { sizeLimit: '-1Gi' } }, ['spec.volumes[0].emptyDir.sizeLimit: Forbidden: SizeLimit field must be a valid resource quantity']],
-    [{ name: 'a', gitRepo: { directory: '/abs' } }, ['spec.volumes[0].gitRepo.repository: Required value', 'spec.volumes[0].gitRepo.directory: Invalid value: "/abs": must be a relative path']],
+    [
+      { name: 'a', gcePersistentDisk: { partition: 300 } },
+      [
+        'spec.volumes[0].persistentDisk.pdName: Required value',
+        'spec.volumes[0].persistentDisk.partition: Invalid value: 300: must be between 1 and 255, inclusive',
+      ],
+    ],
+    [
+      { name: 'a', azureFile: {} },
+      ['spec.volumes[0].azureFile.secretName: Required value', 'spec.volumes[0].azureFile.shareName: Required value'],
+    ],
+    [
+      { name: 'a', flexVolume: { driver: 'd', options: { 'x.k8s.io/opt': '1' } } },
+      ['spec.volumes[0].flexVolume.options[x.k8s.io/opt]: Invalid value: "x.k8s.io/opt": kubernetes.io and k8s.io namespaces are reserved'],
+    ],
+    [
+      { name: 'a', emptyDir: { sizeLimit: '-1Gi' } },
+      ['spec.volumes[0].emptyDir.sizeLimit: Forbidden: SizeLimit field must be a valid resource quantity'],
+    ],
+    [
+      { name: 'a', gitRepo: { directory: '/abs' } },
+      [
+        'spec.volumes[0].gitRepo.repository: Required value',
+        'spec.volumes[0].gitRepo.directory: Invalid value: "/abs": must be a relative path',
+      ],
+    ],
   ];
   for (const [volume, expected] of cases) assert.deepEqual(messages([volume]), expected, JSON.stringify(volume));
 });
@@ -133,7 +194,16 @@ test('projected sources: one kind each, no path twice, tokens of 10 minutes or m
 });
 
 test("ephemeral volumes: a valid claim template, and a claim name derived from the pod's", () => {
-  const template = { volumeClaimTemplate: { metadata: { name: 'nope', labels: { a: 'b' } }, spec: { accessModes: ['ReadWriteOnce', 'ReadWriteOncePod', 'Sometimes'], resources: { requests: { storage: '0' } }, volumeMode: 'Tape' } } };
+  const template = {
+    volumeClaimTemplate: {
+      metadata: { name: 'nope', labels: { a: 'b' } },
+      spec: {
+        accessModes: ['ReadWriteOnce', 'ReadWriteOncePod', 'Sometimes'],
+        resources: { requests: { storage: '0' } },
+        volumeMode: 'Tape',
+      },
+    },
+  };
   assert.deepEqual(messages([{ name: 'data', ephemeral: template }]), [
     'spec.volumes[0].ephemeral.volumeClaimTemplate.metadata.name: Forbidden: cannot be set',
     'spec.volumes[0].ephemeral.volumeClaimTemplate.spec.accessModes: Unsupported value: "Sometimes": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"',
@@ -147,9 +217,18 @@ test("ephemeral volumes: a valid claim template, and a claim name derived from t
     'spec.volumes[0].ephemeral.volumeClaimTemplate.spec.resources[storage]: Required value',
   ]);
   const good = { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } } };
-  assert.deepEqual(messages([{ name: 'data', ephemeral: good }, { name: 'other', persistentVolumeClaim: { claimName: 'web-data' } }], 'web'), [
-    'spec.volumes[1].persistentVolumeClaim.claimName: Invalid value: "web-data": must not reference a PVC that gets created for an ephemeral volume',
-  ]);
+  assert.deepEqual(
+    messages(
+      [
+        { name: 'data', ephemeral: good },
+        { name: 'other', persistentVolumeClaim: { claimName: 'web-data' } },
+      ],
+      'web',
+    ),
+    [
+      'spec.volumes[1].persistentVolumeClaim.claimName: Invalid value: "web-data": must not reference a PVC that gets created for an ephemeral volume',
+    ],
+  );
   assert.deepEqual(messages([{ name: 'data', ephemeral: good }], 'Web'), [
     `spec.volumes[0].name: Invalid value: "data": PVC name "Web-data": ${SUBDOMAIN_ERR}`,
   ]);

@@ -60,8 +60,35 @@ test('parses every operator and prints the canonical form sorted by key', () => 
 
 test('matching', () => {
   const labels = { app: 'web', tier: 'front', n: '10' };
-  const yes = ['app=web', 'app==web', 'app!=db', 'missing!=x', 'app in (db,web)', 'app notin (db)', 'missing notin (x)', 'app', '!missing', 'n>9', 'n<11', 'app=web,tier'];
-  const no = ['app=db', 'app!=web', 'missing=x', 'missing in (x)', 'app notin (web)', 'missing', '!app', 'n>10', 'n<10', 'app>1', 'missing>1', 'app=web,!tier', 'a in ()'];
+  const yes = [
+    'app=web',
+    'app==web',
+    'app!=db',
+    'missing!=x',
+    'app in (db,web)',
+    'app notin (db)',
+    'missing notin (x)',
+    'app',
+    '!missing',
+    'n>9',
+    'n<11',
+    'app=web,tier',
+  ];
+  const no = [
+    'app=db',
+    'app!=web',
+    'missing=x',
+    'missing in (x)',
+    'app notin (web)',
+    'missing',
+    '!app',
+    'n>10',
+    'n<10',
+    'app>1',
+    'missing>1',
+    'app=web,!tier',
+    'a in ()',
+  ];
   for (const s of yes) assert.equal(parseLabelSelector(s).matches(labels), true, s);
   for (const s of no) assert.equal(parseLabelSelector(s).matches(labels), false, s);
   assert.equal(parseLabelSelector('a in ()').matches({ a: '' }), true);
@@ -96,14 +123,25 @@ test('keys and values are validated', () => {
   );
   parseFails('x>a', `unable to parse requirement: values[0]: Invalid value: "a": for 'Gt', 'Lt' operators, the value must be an integer`);
   parseFails('x<-2', `unable to parse requirement: values[0][x]: Invalid value: "-2": ${LABEL_VALUE_MSG}`);
-  parseFails('x>99999999999999999999', `unable to parse requirement: values[0]: Invalid value: "99999999999999999999": for 'Gt', 'Lt' operators, the value must be an integer`);
+  parseFails(
+    'x>99999999999999999999',
+    `unable to parse requirement: values[0]: Invalid value: "99999999999999999999": for 'Gt', 'Lt' operators, the value must be an integer`,
+  );
 });
 
 test('newRequirement checks the value count for the operator', () => {
-  assert.throws(() => newRequirement('a', 'in', []), { message: "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty" });
-  assert.throws(() => newRequirement('a', '=', ['x', 'y']), { message: 'values: Invalid value: ["x","y"]: exact-match compatibility requires one single value' });
-  assert.throws(() => newRequirement('a', 'exists', ['x']), { message: 'values: Invalid value: ["x"]: values set must be empty for exists and does not exist' });
-  assert.throws(() => newRequirement('a', 'gt', ['1', '2']), { message: `values: Invalid value: ["1","2"]: for 'Gt', 'Lt' operators, exactly one value is required` });
+  assert.throws(() => newRequirement('a', 'in', []), {
+    message: "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty",
+  });
+  assert.throws(() => newRequirement('a', '=', ['x', 'y']), {
+    message: 'values: Invalid value: ["x","y"]: exact-match compatibility requires one single value',
+  });
+  assert.throws(() => newRequirement('a', 'exists', ['x']), {
+    message: 'values: Invalid value: ["x"]: values set must be empty for exists and does not exist',
+  });
+  assert.throws(() => newRequirement('a', 'gt', ['1', '2']), {
+    message: `values: Invalid value: ["1","2"]: for 'Gt', 'Lt' operators, exactly one value is required`,
+  });
   assert.throws(() => newRequirement('a b', 'exists', []), { message: `key: Invalid value: "a b": ${NAME_PART_MSG}` });
   assert.deepEqual(newRequirement('a', 'notin', ['x']), { key: 'a', operator: 'notin', values: ['x'] });
 });

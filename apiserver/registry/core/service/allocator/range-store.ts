@@ -62,14 +62,17 @@ export interface RangeStore {
 export function newRangeStore(config: RangeStoreConfig): RangeStore {
   const { storage, key, rangeSpec, size, dynamicOffset, describe } = config;
 
-  const ours = (kv: KeyValue | null): kv is KeyValue => kv !== null && (JSON.parse(kv.value.toString('utf8')) as StoredRange).range === rangeSpec;
+  const ours = (kv: KeyValue | null): kv is KeyValue =>
+    kv !== null && (JSON.parse(kv.value.toString('utf8')) as StoredRange).range === rangeSpec;
   const read = (kv: KeyValue | null): Bitmap => {
     if (!kv) return Bitmap.empty(size);
     if (!ours(kv)) throw new AllocatorError('RangeMismatch', RANGE_MISMATCH);
     return Bitmap.decode(size, (JSON.parse(kv.value.toString('utf8')) as StoredRange).data);
   };
   const write = (bitmap: Bitmap): Buffer =>
-    Buffer.from(JSON.stringify({ kind: 'RangeAllocation', apiVersion: 'v1', range: rangeSpec, data: bitmap.encode() } satisfies StoredRange));
+    Buffer.from(
+      JSON.stringify({ kind: 'RangeAllocation', apiVersion: 'v1', range: rangeSpec, data: bitmap.encode() } satisfies StoredRange),
+    );
 
   const pick = (bitmap: Bitmap): number => {
     const band = Math.min(dynamicOffset, size);
@@ -82,7 +85,8 @@ export function newRangeStore(config: RangeStoreConfig): RangeStore {
 
   const apply = (bitmap: Bitmap, request: OffsetRequest): number[] => {
     for (const offset of request.specific) {
-      if (!Number.isInteger(offset) || offset < 0 || offset >= size) throw new AllocatorError('NotInRange', describe.notInRange, describe.valueAt(offset));
+      if (!Number.isInteger(offset) || offset < 0 || offset >= size)
+        throw new AllocatorError('NotInRange', describe.notInRange, describe.valueAt(offset));
       if (bitmap.has(offset)) throw new AllocatorError('Allocated', describe.allocated, describe.valueAt(offset));
       bitmap.set(offset);
     }

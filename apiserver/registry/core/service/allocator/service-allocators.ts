@@ -35,7 +35,12 @@ export interface ServiceAllocators {
 
 const RANGE_KEYS = ['serviceips', 'secondaryserviceips'];
 
-export function newServiceAllocators(storage: Storage, storagePrefix: string, config: ServiceNetworkConfig, logger: AllocatorLogger): ServiceAllocators {
+export function newServiceAllocators(
+  storage: Storage,
+  storagePrefix: string,
+  config: ServiceNetworkConfig,
+  logger: AllocatorLogger,
+): ServiceAllocators {
   const root = `${storagePrefix.replace(/\/+$/, '')}/ranges`;
   const byFamily = new Map<IPFamily, ClusterIPAllocator>();
   config.clusterIPRanges.forEach((range, i) => {

@@ -21,7 +21,9 @@ export function parseServiceClusterIPRanges(value: string): string[] {
   const primary = parseCIDR(entries[0]);
   if (!primary) throw new Error('service-cluster-ip-range[0] is not a valid cidr');
   if (cidrSize(primary) < MIN_RANGE_SIZE) {
-    throw new Error(`error determining service IP ranges for primary service cidr: the service cluster IP range must be at least ${MIN_RANGE_SIZE} IP addresses`);
+    throw new Error(
+      `error determining service IP ranges for primary service cidr: the service cluster IP range must be at least ${MIN_RANGE_SIZE} IP addresses`,
+    );
   }
   const cidrs = [primary];
   if (entries.length > 1) {
