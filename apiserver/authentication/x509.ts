@@ -33,7 +33,7 @@ function peerCertificate(req: IncomingMessage): DetailedPeerCertificate | undefi
   const socket = req.socket as Partial<TLSSocket>;
   if (typeof socket.getPeerCertificate !== 'function') return undefined; // not TLS
   const peer = socket.getPeerCertificate(true);
-  return peer && peer.raw ? peer : undefined;
+  return peer?.raw ? peer : undefined;
 }
 
 /** The certificates the client sent, leaf first. */

@@ -16,7 +16,7 @@ export interface MediaRange {
 export const SUPPORTED_MEDIA_TYPES = ['application/json', 'application/yaml'];
 
 export function parseAccept(header: string | undefined): MediaRange[] {
-  if (!header || !header.trim()) return [{ type: '*', subtype: '*', params: {}, q: 1 }];
+  if (!header?.trim()) return [{ type: '*', subtype: '*', params: {}, q: 1 }];
   const ranges: MediaRange[] = [];
   for (const clause of header.split(',')) {
     const [mime, ...rawParams] = clause.trim().split(';');

@@ -180,7 +180,7 @@ function stringMember(op: JsonObject, member: 'path' | 'from'): string {
 }
 
 /** An operation's value; a missing value is null, as in the Go library. */
-function valueOf(op: JsonObject): unknown {
+function operationValue(op: JsonObject): unknown {
   return Object.hasOwn(op, 'value') && op.value !== undefined ? structuredClone(op.value) : null;
 }
 
@@ -215,7 +215,7 @@ function applyOperation(doc: unknown, op: JsonObject): unknown {
       const path = decodeMember(op, 'path', 'add operation', false);
       const target = findObject(doc, path);
       if (!target) throw missing(`add operation does not apply: doc is missing path: "${path}"`);
-      wrap(`error in add for path: '${path}'`, () => add(target.con, target.key, valueOf(op)));
+      wrap(`error in add for path: '${path}'`, () => add(target.con, target.key, operationValue(op)));
       return doc;
     }
     case 'remove': {
@@ -229,7 +229,7 @@ function applyOperation(doc: unknown, op: JsonObject): unknown {
       const path = decodeMember(op, 'path', 'replace operation', true);
       if (path === '') {
         // The Go library swaps in an object or array value and silently ignores any other value.
-        const value = valueOf(op);
+        const value = operationValue(op);
         return isObject(value) || Array.isArray(value) ? value : doc;
       }
       const target = findObject(doc, path);
@@ -239,7 +239,7 @@ function applyOperation(doc: unknown, op: JsonObject): unknown {
       } catch {
         throw missing(`replace operation does not apply: doc is missing key: ${path}`);
       }
-      set(target.con, target.key, valueOf(op));
+      set(target.con, target.key, operationValue(op));
       return doc;
     }
     case 'move': {
@@ -262,7 +262,7 @@ function applyOperation(doc: unknown, op: JsonObject): unknown {
         if (!target) throw missing(`test operation does not apply: is missing path: ${path}`);
         actual = wrap(`error in test for path: '${path}'`, () => get(target.con, target.key));
       }
-      if (!jsonEqual(actual ?? null, valueOf(op))) throw new PatchError('test-failed', `testing value ${path} failed: test failed`);
+      if (!jsonEqual(actual ?? null, operationValue(op))) throw new PatchError('test-failed', `testing value ${path} failed: test failed`);
       return doc;
     }
     case 'copy': {

@@ -420,9 +420,9 @@ function partitionMaps(list: unknown[], partitionBy: unknown[], mergeKey: string
 
 /** index: the position of an item in a list, comparing merge key values for maps. */
 function indexIn(list: unknown[], item: unknown, mergeKey: string, kind: ElementKind): number {
-  const valueOf = (x: unknown): unknown => (kind === 'map' ? (isMap(x) ? getOwn(x, mergeKey) : undefined) : x);
-  const wanted = valueOf(item);
-  return list.findIndex((v) => scalarEqual(valueOf(v), wanted));
+  const keyValue = (x: unknown): unknown => (kind === 'map' ? (isMap(x) ? getOwn(x, mergeKey) : undefined) : x);
+  const wanted = keyValue(item);
+  return list.findIndex((v) => scalarEqual(keyValue(v), wanted));
 }
 
 /** mergeKeyValueEqual. */

@@ -50,12 +50,12 @@ export async function listObjects(store: GenericStore, ctx: RequestContext, opts
       }
       const leftInPage = page.items.length - i;
       if (limit && items.length >= limit && (leftInPage > 0 || page.more)) {
-        next = store.keys.relative(page.items[i - 1].key) + '\u0000';
+        next = `${store.keys.relative(page.items[i - 1].key)}\u0000`;
         if (selection.everything) remaining = leftInPage + page.remaining;
         break;
       }
       if (!page.more || page.items.length === 0) break;
-      startKey = page.items[page.items.length - 1].key + '\u0000';
+      startKey = `${page.items[page.items.length - 1].key}\u0000`;
     }
   } catch (err) {
     if (plan.kind === 'continue' && isStorageError(err, 'Compacted')) {
@@ -101,6 +101,6 @@ async function listFromCache(
   const cache = await cacher.readable(store, plan.kind === 'notOlderThan' ? plan.revision : plan.kind === 'latest' ? 'latest' : 'any');
   if (!cache) return undefined;
   const page = cache.list(prefix, { limit, matches: selection.matches });
-  const next = page.lastKey === undefined ? undefined : store.keys.relative(page.lastKey) + '\u0000';
+  const next = page.lastKey === undefined ? undefined : `${store.keys.relative(page.lastKey)}\u0000`;
   return newList(store, page.revision, page.items, next, selection.everything ? page.remaining : undefined);
 }

@@ -154,7 +154,7 @@ function newCertificate(
   const cert = forge.pki.createCertificate();
   cert.publicKey = key.publicKey;
   // A positive serial: a random 16-byte number whose top bit is cleared.
-  cert.serialNumber = '0' + randomBytes(16).toString('hex').slice(1);
+  cert.serialNumber = `0${randomBytes(16).toString('hex').slice(1)}`;
   const now = Date.now();
   cert.validity.notBefore = new Date(now - 60 * 1000); // tolerate small clock skew
   cert.validity.notAfter = new Date(now + validityMs);

@@ -18,7 +18,7 @@ export async function guaranteedUpdate(
   let current = cached === undefined ? await storage.get(key) : cached;
   for (;;) {
     const next = await tryUpdate(current);
-    if (current && next && next.equals(current.value)) return { kv: current, deleted: false };
+    if (current && next?.equals(current.value)) return { kv: current, deleted: false };
     try {
       if (next === null) {
         if (!current) throw new Error('guaranteedUpdate: cannot delete an absent key');

@@ -26,7 +26,7 @@ import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { AbsentOwnerCache } from './absent-owner-cache.js';
 import { GraphBuilder } from './graph-builder.js';
-import { describeIdentity, GraphNode, referenceIdentity, type ObjectIdentity } from './graph.js';
+import { describeIdentity, type GraphNode, referenceIdentity, type ObjectIdentity } from './graph.js';
 
 export interface GarbageCollectorOptions {
   /** Workers per queue (--concurrent-gc-syncs, 20). */
@@ -141,7 +141,7 @@ export class GarbageCollector implements Controller {
     }
   }
 
-  private async attemptToDeleteWorker(n: GraphNode): Promise<SyncResult | void> {
+  private async attemptToDeleteWorker(n: GraphNode): Promise<SyncResult | undefined> {
     if (!n.isObserved()) {
       const inGraph = this.graph.uidToNode.get(n.identity.uid);
       if (!inGraph || inGraph.isObserved()) return;

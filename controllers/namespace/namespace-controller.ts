@@ -76,7 +76,7 @@ export class NamespaceController implements Controller {
     }
   }
 
-  private async sync(name: string): Promise<{ requeueAfterMs: number } | void> {
+  private async sync(name: string): Promise<{ requeueAfterMs: number } | undefined> {
     if (!this.informer.indexer.get(name)) return;
     const started = Date.now();
     try {

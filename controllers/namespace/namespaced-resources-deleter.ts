@@ -76,7 +76,7 @@ export class NamespacedResourcesDeleter {
     }
     if (!ns.metadata.deletionTimestamp) return;
     const latest = await this.retryOnConflict(ns, (n) => this.markTerminating(n));
-    if (!latest || !latest.metadata.deletionTimestamp) return;
+    if (!latest?.metadata.deletionTimestamp) return;
     if (((latest as NamespaceSpecStatus).spec?.finalizers ?? []).length === 0) return;
     const { estimate, namespace } = await this.deleteAllContent(latest);
     if (estimate > 0) throw new ResourcesRemainingError(estimate);

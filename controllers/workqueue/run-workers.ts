@@ -18,7 +18,7 @@ export interface SyncResult {
 export async function runWorkers<T>(
   queue: WorkQueue<T>,
   workers: number,
-  sync: (item: T) => Promise<SyncResult | void>,
+  sync: (item: T) => Promise<SyncResult | undefined> | Promise<void>,
   onError: (item: T, err: unknown) => void,
 ): Promise<void> {
   const worker = async (): Promise<void> => {

@@ -29,7 +29,8 @@ export async function runGet(api: ApiClient, ns: string, options: BenchOptions):
 
 /** Each caller updates its own objects in turn: read once, then PUT with the resourceVersion held. */
 export async function runUpdate(api: ApiClient, ns: string, options: BenchOptions): Promise<ScenarioResult> {
-  const held = new Map<number, Record<string, any>>();
+  type ConfigMapBody = { data: { payload: string; n?: string } } & Record<string, unknown>;
+  const held = new Map<number, ConfigMapBody>();
   const perCaller = Math.floor(options.count / options.concurrency);
   let conflicts = 0;
   const result = await runLoad(
@@ -38,10 +39,7 @@ export async function runUpdate(api: ApiClient, ns: string, options: BenchOption
       const index = caller * perCaller + (i % perCaller);
       let obj = held.get(index);
       if (!obj)
-        obj = JSON.parse(expectStatus(await api.request('GET', cmPath(ns, objectName(index))), 200, 'update read').body) as Record<
-          string,
-          any
-        >;
+        obj = JSON.parse(expectStatus(await api.request('GET', cmPath(ns, objectName(index))), 200, 'update read').body) as ConfigMapBody;
       obj.data = { payload: obj.data.payload, n: String(i) };
       const res = await api.request('PUT', cmPath(ns, objectName(index)), JSON.stringify(obj));
       if (res.status === 409) {

@@ -78,7 +78,12 @@ export async function runWatch(api: ApiClient, target: ApiTarget, ns: string, op
   for (const deadline = Date.now() + DRAIN_TIMEOUT_MS; Atomics.load(counters, 0) < watchers * events && Date.now() < deadline; ) {
     await new Promise((r) => setTimeout(r, 20));
   }
-  await Promise.all(workers.map((w) => (w.postMessage('close'), new Promise((r) => w.once('exit', r)))));
+  await Promise.all(
+    workers.map((w) => {
+      w.postMessage('close');
+      return new Promise((r) => w.once('exit', r));
+    }),
+  );
 
   const afterAck: number[] = [];
   const afterStart: number[] = [];

@@ -85,7 +85,7 @@ function checkSignature(req: ParsedRequest): string | undefined {
 /** Why spec.request (the decoded bytes) is not a valid, correctly signed request; undefined when it is. */
 export function csrRequestError(request: Buffer): string | undefined {
   const block = decodePemBlocks(request.toString('latin1'))[0];
-  if (!block || block.type !== 'CERTIFICATE REQUEST') return 'PEM block type must be CERTIFICATE REQUEST';
+  if (block?.type !== 'CERTIFICATE REQUEST') return 'PEM block type must be CERTIFICATE REQUEST';
   try {
     return checkSignature(parseRequest(block.bytes));
   } catch (err) {

@@ -64,7 +64,7 @@ function parseIPv6(s: string): bigint | null {
     groups = [...head, ...Array<bigint>(8 - head.length - tail.length).fill(0n), ...tail];
   } else {
     const all = parseGroups(s, true);
-    if (!all || all.length !== 8) return null;
+    if (all?.length !== 8) return null;
     groups = all;
   }
   return groups.reduce((acc, g) => (acc << 16n) | g, 0n);

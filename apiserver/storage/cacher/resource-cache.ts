@@ -217,7 +217,7 @@ export class ResourceCache {
         this.keys.add(kv.key);
       }
       if (!page.more || page.items.length === 0) break;
-      startKey = page.items[page.items.length - 1].key + '\u0000';
+      startKey = `${page.items[page.items.length - 1].key}\u0000`;
     }
     this.listRevision = revision;
     for (const received of this.options.history) this.window.push(this.historical(received));

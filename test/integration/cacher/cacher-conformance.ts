@@ -44,8 +44,14 @@ function instrumented(storage: Storage) {
   const counts = { list: 0, get: 0 };
   const watches: WatchHandlers[] = [];
   const wrapped: Storage = Object.create(storage) as Storage;
-  wrapped.list = (prefix, options) => (counts.list++, storage.list(prefix, options));
-  wrapped.get = (key) => (counts.get++, storage.get(key));
+  wrapped.list = (prefix, options) => {
+    counts.list++;
+    return storage.list(prefix, options);
+  };
+  wrapped.get = (key) => {
+    counts.get++;
+    return storage.get(key);
+  };
   wrapped.watch = (prefix, options, handlers): StorageWatcher => {
     watches.push(handlers);
     return storage.watch(prefix, options, handlers);
@@ -266,7 +272,10 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
       const slow = {
         events: 0,
         closed: false,
-        send: () => (slow.events++, false),
+        send: () => {
+          slow.events++;
+          return false;
+        },
         close: () => (slow.closed = true),
         drained: () => new Promise<void>(() => {}),
       };

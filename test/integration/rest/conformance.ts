@@ -273,7 +273,7 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
 
       it('formats with pretty=true and answers YAML when asked', async () => {
         const r = await c.request('GET', `${CM('crud', 'one')}?pretty=true`);
-        assert.match(r.text, /^{\n  "kind": "ConfigMap",|^{\n  "apiVersion"/);
+        assert.match(r.text, /^{\n {2}"kind": "ConfigMap",|^{\n {2}"apiVersion"/);
         const y = await c.request('GET', CM('crud', 'one'), { headers: { Accept: 'application/yaml' } });
         assert.equal(y.headers['content-type'], 'application/yaml');
         assert.match(y.text, /^apiVersion: v1\nkind: ConfigMap\n|kind: ConfigMap/);
@@ -360,7 +360,7 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
       });
 
       it('rejects bodies nested too deep (400)', async () => {
-        const deep = '{"metadata":{"name":"deep"},"data":' + '{"a":'.repeat(5000) + '1' + '}'.repeat(5000) + '}';
+        const deep = `{"metadata":{"name":"deep"},"data":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`;
         const r = await c.request('POST', CM('default'), { raw: deep, contentType: 'application/json' });
         assert.equal(r.status, 400);
         assert.equal(r.body.kind, 'Status');

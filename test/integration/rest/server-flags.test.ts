@@ -34,7 +34,7 @@ describe('--max-request-bytes', () => {
         },
       );
       req.on('error', reject);
-      for (let i = 0; i < 8; i++) req.write(i === 0 ? '{"metadata":{"name":"big"},"data":{"a":"' + 'x'.repeat(1000) : 'x'.repeat(1000));
+      for (let i = 0; i < 8; i++) req.write(i === 0 ? `{"metadata":{"name":"big"},"data":{"a":"${'x'.repeat(1000)}` : 'x'.repeat(1000));
       req.end('"}}');
     });
     assert.equal(status, 413);

@@ -27,7 +27,12 @@ test('flushes each added watcher once, on the next turn of the event loop', asyn
 test('after a long flush, waits `spacing` times its duration before the next one', async () => {
   const scheduler = new FlushScheduler(2, 1000);
   const times: number[] = [];
-  const slow = { flush: () => (times.push(performance.now()), busy(20)) };
+  const slow = {
+    flush: () => {
+      times.push(performance.now());
+      busy(20);
+    },
+  };
   scheduler.add(slow);
   await new Promise((r) => setTimeout(r, 5));
   scheduler.add(slow);
@@ -39,7 +44,12 @@ test('after a long flush, waits `spacing` times its duration before the next one
 test('never holds a batch back longer than maxDelayMs', async () => {
   const scheduler = new FlushScheduler(100, 10);
   const times: number[] = [];
-  const slow = { flush: () => (times.push(performance.now()), busy(20)) };
+  const slow = {
+    flush: () => {
+      times.push(performance.now());
+      busy(20);
+    },
+  };
   scheduler.add(slow);
   await new Promise((r) => setTimeout(r, 1));
   scheduler.add(slow);

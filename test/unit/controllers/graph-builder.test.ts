@@ -2,7 +2,7 @@ import { describe, it, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { GraphBuilder } from '../../../controllers/garbagecollector/graph-builder.js';
 import { AbsentOwnerCache } from '../../../controllers/garbagecollector/absent-owner-cache.js';
-import { GraphNode, alternateOwnerIdentity, partitionDependents } from '../../../controllers/garbagecollector/graph.js';
+import { type GraphNode, alternateOwnerIdentity, partitionDependents } from '../../../controllers/garbagecollector/graph.js';
 import { WorkQueue } from '../../../controllers/workqueue/work-queue.js';
 import { newLogger } from '../../../apiserver/server/logger.js';
 import type { InformerFactory } from '../../../controllers/informers/informer-factory.js';

@@ -163,7 +163,7 @@ describe('rate limiters', () => {
   });
 
   it('max-of: the longest delay of its limiters', () => {
-    let now = 0;
+    const now = 0;
     const l = new MaxOfRateLimiter<string>(new ItemExponentialFailureRateLimiter(5, 1000), new BucketRateLimiter(1, 1, () => now));
     assert.equal(l.when('a'), 5);
     assert.equal(l.when('a'), 1000);

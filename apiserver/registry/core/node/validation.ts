@@ -52,7 +52,7 @@ function validatePodCIDRs(cidrs: string[]): FieldError[] {
     if (family === undefined) errors.push(invalid(path.index(i), cidrs, 'must be valid CIDR'));
   });
   if (cidrs.length < 2) return errors;
-  const bad = families.findIndex((f) => f === undefined);
+  const bad = families.indexOf(undefined);
   if (bad >= 0) {
     const detail = `invalid PodCIDRs. failed to check with dual stack with error:invalid CIDR[${bad}]: <nil> (invalid CIDR address: ${cidrs[bad]})`;
     errors.push({ type: 'InternalError', field: String(path), detail });

@@ -10,7 +10,7 @@ import { fieldPath, invalid, notSupported } from '../../../api/field-errors.js';
 import type { LabelSelectorObject } from '../../../runtime/selectors/label-selector.js';
 import { validateLabelSelector } from '../../core/pod-spec/label-selector.js';
 import type { IntOrString } from '../../core/pod-spec/types.js';
-import { type StatusRules } from '../../apps/status-counters.js';
+import type { StatusRules } from '../../apps/status-counters.js';
 import { validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../../apps/int-or-percent.js';
 
 export interface PodDisruptionBudgetSpec {

@@ -29,7 +29,7 @@ describe('PersistentVolume sources', () => {
       ],
     );
     assert.deepEqual(
-      check({ iscsi: { targetPortal: '1.2.3.4:3260', iqn: 'naa.' + 'a'.repeat(32), initiatorName: 'iqn.2001-04.com.example:host' } }),
+      check({ iscsi: { targetPortal: '1.2.3.4:3260', iqn: `naa.${'a'.repeat(32)}`, initiatorName: 'iqn.2001-04.com.example:host' } }),
       [],
     );
   });
