@@ -10,7 +10,7 @@ import { newSelection, type Selection } from './selection.js';
 import type { Cacher } from '../storage/cacher/cacher.js';
 import { waitForRevision } from './wait-for-revision.js';
 
-/** The list; served from the watch cache when given one and the options allow (see listFromCache). */
+/** The list; served from the watch cache when given one and the options allow (see listFromCache). GenericStore.list calls it. */
 export async function listObjects(store: GenericStore, ctx: RequestContext, opts: ListOptions, cacher?: Cacher): Promise<ApiList> {
   const plan = planList(opts);
   const selection = newSelection(store.def, opts.labelSelector, opts.fieldSelector);

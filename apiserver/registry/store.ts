@@ -2,12 +2,14 @@
  * The generic store: one per served resource. Object ↔ storage key, metadata, finalizers and graceful
  * deletion, dry run, admission, the kind's strategy and its hooks (store-hooks.ts: run after
  * validation, right before each write, committed or reverted with it) — in named steps. Reads
- * (list/watch) live in list.ts and watch.ts.
+ * (get/list/watch, with their resourceVersion rules and the watch cache) live in get.ts, list.ts and
+ * watch.ts: everything that reads a kind's objects reads through the store.
  */
 import type { Storage, KeyValue } from '../storage/interfaces.js';
+import type { Cacher } from '../storage/cacher/cacher.js';
 import { guaranteedUpdate } from '../storage/guaranteed-update.js';
 import { isStorageError } from '../storage/errors.js';
-import type { ApiObject } from '../api/object.js';
+import type { ApiList, ApiObject } from '../api/object.js';
 import { deepCopy, jsonEqual } from '../api/object.js';
 import type { ResourceDef } from '../api/resource.js';
 import type { ApiDomain } from '../api/domain.js';
@@ -35,6 +37,10 @@ import { resetStatusForMainResource } from './status-subresource.js';
 import { checkDeletePreconditions, type DeleteOptions } from './delete-options.js';
 import { NO_TRANSACTION, type HookTransaction, type StoreHooks } from './store-hooks.js';
 import { deletionFinalizers } from './deletion-propagation.js';
+import { getObject, type GetOptions } from './get.js';
+import { listObjects } from './list.js';
+import type { ListOptions } from './list-options.js';
+import { DEFAULT_BOOKMARK_INTERVAL_MS, watchObjects, type Watch, type WatchSink } from './watch.js';
 
 const GENERATE_NAME_ATTEMPTS = 8;
 
@@ -46,6 +52,10 @@ export interface StoreConfig {
   admission: AdmissionChain;
   /** The kind's hooks (store-hooks.ts), made by run-server from the declaration's factory. */
   hooks?: StoreHooks;
+  /** The watch cache serving lists, gets and watches; absent: everything is read from the store. */
+  cacher?: Cacher;
+  /** How often BOOKMARK events go out to watchers that allow them; default 60 s. */
+  bookmarkIntervalMs?: number;
 }
 
 /** Computes the object to write from the stored one (null when absent): a PUT body, a patch result. */
@@ -76,6 +86,8 @@ export class GenericStore {
   readonly domain: ApiDomain;
   private readonly admission: AdmissionChain;
   private readonly hooks: StoreHooks;
+  private readonly cacher: Cacher | undefined;
+  private readonly bookmarkIntervalMs: number;
 
   constructor(config: StoreConfig) {
     this.def = config.def;
@@ -84,6 +96,8 @@ export class GenericStore {
     this.domain = config.domain;
     this.admission = config.admission;
     this.hooks = config.hooks ?? {};
+    this.cacher = config.cacher;
+    this.bookmarkIntervalMs = config.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS;
   }
 
   /** The kind's before-write hook (store-hooks.ts) on a validated object; old is null for a create. */
@@ -115,15 +129,19 @@ export class GenericStore {
     return encodeObject(storedObject(this.def, this.domain, obj));
   }
 
-  async get(ctx: RequestContext, name: string): Promise<ApiObject> {
-    let kv: KeyValue | null;
-    try {
-      kv = await this.storage.get(this.keys.objectKey(ctx.namespace, name));
-    } catch (err) {
-      throw this.storageError(err, name);
-    }
-    if (!kv) throw status.notFound(this.groupResource, name);
-    return this.decode(kv);
+  /** One object, by the resourceVersion rules of a get (get.ts). */
+  get(ctx: RequestContext, name: string, opts: GetOptions = {}): Promise<ApiObject> {
+    return getObject(this, ctx, name, opts, this.cacher);
+  }
+
+  /** A list with selectors, paging and the resourceVersion rules of a list (list.ts). */
+  list(ctx: RequestContext, opts: ListOptions = {}): Promise<ApiList> {
+    return listObjects(this, ctx, opts, this.cacher);
+  }
+
+  /** A watch by the resourceVersion rules of a watch (watch.ts); events go to the sink until stopped. */
+  watch(ctx: RequestContext, opts: ListOptions, sink: WatchSink): Promise<Watch> {
+    return watchObjects(this, ctx, opts, sink, { bookmarkIntervalMs: this.bookmarkIntervalMs, cacher: this.cacher });
   }
 
   private attributes(

@@ -21,7 +21,6 @@ import type { StoreHookEnv } from '../registry/store-hooks.js';
 import { newServiceAllocators } from '../registry/core/service/allocator/service-allocators.js';
 import { ensureDefaultService } from '../registry/core/service/default-service.js';
 import { adoptServiceRanges } from '../registry/core/service/adopt-ranges.js';
-import { DEFAULT_BOOKMARK_INTERVAL_MS } from '../registry/watch.js';
 import { Cacher } from '../storage/cacher/cacher.js';
 import { newAdmissionChain } from '../admission/chain.js';
 import { newNamespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
@@ -95,12 +94,9 @@ export async function runServer(options: ServerOptions): Promise<RunningServer> 
   const stores = new Map<ResourceDef, GenericStore>();
   const namespaceDef = table.lookup('', 'v1', 'namespaces')!;
   const getNamespace = async (name: string) => {
-    const namespaces = stores.get(namespaceDef)!;
-    // A consistent read from the watch cache spares a store read per namespaced create.
-    const cache = await cacher?.readable(namespaces, 'latest', { wait: false });
-    if (cache) return cache.get(namespaces.keys.objectKey('', name)) ?? null;
     try {
-      return await namespaces.get({ namespace: '', user: SYSTEM_USER, dryRun: false, now: new Date() }, name);
+      // A consistent read, from the watch cache when it is loaded: no store read per namespaced create.
+      return await stores.get(namespaceDef)!.get({ namespace: '', user: SYSTEM_USER, dryRun: false, now: new Date() }, name);
     } catch (err) {
       if (status.isApiError(err, 'NotFound')) return null;
       throw err;
@@ -110,7 +106,10 @@ export async function runServer(options: ServerOptions): Promise<RunningServer> 
   const serviceNetwork = { clusterIPRanges: options.serviceClusterIPRanges, nodePortRange: options.serviceNodePortRange };
   const hookEnv: StoreHookEnv = { serviceAllocators: newServiceAllocators(storage, options.etcdPrefix, serviceNetwork, logger) };
   for (const def of table.all()) {
-    stores.set(def, new GenericStore({ def, storage, storagePrefix: options.etcdPrefix, domain, admission, hooks: def.hooks?.(hookEnv) }));
+    stores.set(
+      def,
+      new GenericStore({ def, storage, storagePrefix: options.etcdPrefix, domain, admission, hooks: def.hooks?.(hookEnv), cacher }),
+    );
   }
   const services = stores.get(table.lookup('', 'v1', 'services')!)!;
   const defaultServiceIP = hookEnv.serviceAllocators.clusterIPs(hookEnv.serviceAllocators.families[0])!.firstAddress;
@@ -136,7 +135,6 @@ export async function runServer(options: ServerOptions): Promise<RunningServer> 
       definitions,
       maxRequestBytes: options.maxRequestBytes,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
-      watch: { bookmarkIntervalMs: DEFAULT_BOOKMARK_INTERVAL_MS, cacher },
     },
     openapi: newOpenApiV3(table, definitions),
     openapiV2: newOpenApiV2(table, definitions),

@@ -3,7 +3,6 @@ import { isPlainObject } from '../../api/object.js';
 import * as status from '../../api/status.js';
 import type { DeleteOptions } from '../../registry/delete-options.js';
 import { validatePropagation } from '../../registry/deletion-propagation.js';
-import { listObjects } from '../../registry/list.js';
 import { parseDocument, readBody } from '../body.js';
 import { mediaType } from '../negotiation.js';
 import type { RequestScope } from './scope.js';
@@ -49,7 +48,7 @@ export async function handleDelete(s: RequestScope): Promise<void> {
 /** Deletes every object the list options select; answers the list of what was deleted. */
 export async function handleDeleteCollection(s: RequestScope): Promise<void> {
   const opts = await deleteOptions(s);
-  const list = await listObjects(s.store, s.ctx, { ...parseListQuery(s.query), limit: undefined, continue: undefined });
+  const list = await s.store.list(s.ctx, { ...parseListQuery(s.query), limit: undefined, continue: undefined });
   const items = [];
   for (const item of list.items) {
     try {

@@ -1,9 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { ApiList, ApiObject } from '../../api/object.js';
-import * as status from '../../api/status.js';
-import { parseResourceVersion } from '../../registry/list-options.js';
-import { waitForRevision } from '../../registry/wait-for-revision.js';
-import { listObjects } from '../../registry/list.js';
+import type { ApiList } from '../../api/object.js';
 import type { RequestScope } from './scope.js';
 import { respond } from './scope.js';
 import { parseListQuery } from './query.js';
@@ -12,15 +8,13 @@ import { warningHeader } from '../responses.js';
 
 /** GET/HEAD of one object (or its subresource view); a non-zero resourceVersion means "not older than". */
 export async function handleGet(s: RequestScope): Promise<void> {
-  const rv = parseResourceVersion(s.query.get('resourceVersion') ?? undefined);
-  if (rv) await waitForRevision(s.store.storage, rv);
-  const obj = (await getFromCache(s, rv)) ?? (await s.store.get(s.ctx, s.info.name));
+  const obj = await s.store.get(s.ctx, s.info.name, { resourceVersion: s.query.get('resourceVersion') ?? undefined });
   respond(s, 200, renderObject(s, obj), { headOnly: s.req.method === 'HEAD' });
 }
 
 /** LIST with selectors, paging and the resourceVersion rules. */
 export async function handleList(s: RequestScope): Promise<void> {
-  const list = await listObjects(s.store, s.ctx, parseListQuery(s.query), s.api.watch.cacher);
+  const list = await s.store.list(s.ctx, parseListQuery(s.query));
   if (s.req.method === 'GET' && s.output.view === 'object' && s.encoding === 'json' && !s.pretty) return streamList(s, list);
   respond(s, 200, renderList(s, list), { headOnly: s.req.method === 'HEAD' });
 }
@@ -46,19 +40,6 @@ async function streamList(s: RequestScope, list: ApiList): Promise<void> {
     chunk = '';
   }
   res.end(`${chunk}]}\n`);
-}
-
-/**
- * The object from the watch cache once that is loaded and fresh enough for rv (unset: consistent,
- * "0": any, N: not older than N); undefined when the store has to answer.
- */
-async function getFromCache(s: RequestScope, rv: number | undefined): Promise<ApiObject | undefined> {
-  const cacher = s.api.watch.cacher;
-  const cache = cacher && (await cacher.readable(s.store, rv === undefined ? 'latest' : rv === 0 ? 'any' : rv, { wait: false }));
-  if (!cache) return undefined;
-  const obj = cache.get(s.store.keys.objectKey(s.ctx.namespace, s.info.name));
-  if (!obj) throw status.notFound(s.store.groupResource, s.info.name);
-  return obj;
 }
 
 function drainedOrClosed(res: ServerResponse): Promise<void> {

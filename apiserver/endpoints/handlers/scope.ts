@@ -5,7 +5,6 @@ import type { ResourceTable } from '../../api/resource-table.js';
 import type { Definitions } from '../../api/schema.js';
 import type { GenericStore } from '../../registry/store.js';
 import type { RequestContext } from '../../registry/request-context.js';
-import type { WatchConfig } from '../../registry/watch.js';
 import type { RequestInfo } from '../request-info.js';
 import type { Encoding, Output } from '../negotiation.js';
 import type { WriteOptions } from '../responses.js';
@@ -18,7 +17,6 @@ export interface ApiContext {
   definitions: Definitions;
   maxRequestBytes: number;
   minRequestTimeoutSeconds: number;
-  watch: WatchConfig;
 }
 
 export interface RequestScope {

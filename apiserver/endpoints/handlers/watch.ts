@@ -5,7 +5,6 @@
  */
 import type { ApiObject, WatchEvent } from '../../api/object.js';
 import { renderObject } from './render-view.js';
-import { watchObjects } from '../../registry/watch.js';
 import type { RequestScope } from './scope.js';
 import { parseListQuery } from './query.js';
 
@@ -67,7 +66,7 @@ export async function handleWatch(s: RequestScope): Promise<void> {
   s.req.on('close', end);
   res.on('close', end);
   try {
-    watch = await watchObjects(s.store, s.ctx, opts, sink, s.api.watch);
+    watch = await s.store.watch(s.ctx, opts, sink);
   } catch (err) {
     clearTimeout(timer);
     ended = true;
