@@ -8,11 +8,11 @@
  *
  *   npm run build && node dist/scripts/generate-schemas.js <definitions.json> [out.ts]
  *
- * The served kinds are read from the resource table (api/resources/index.ts), so a new declaration
+ * The served kinds are read from the resource table (registry/resources/index.ts), so a new declaration
  * followed by a run of this script is all a new kind's schema needs.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { allResources } from '../apiserver/api/resources/index.js';
+import { allResources } from '../apiserver/registry/resources/index.js';
 
 /** Roots besides the served kinds (whose schema names come from the resource table): meta types the server writes. */
 export const EXTRA_ROOTS = [

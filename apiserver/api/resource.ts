@@ -1,12 +1,11 @@
 /**
  * A served resource, declared once: identity, scope, discovery facts, schema and strategy. The resource
- * table (api/resources/) is a list of these; every endpoint, discovery document and the generic store
+ * table (registry/resources/) is a list of these; every endpoint, discovery document and the generic store
  * read them and nothing else.
  */
 import type { ApiObject } from './object.js';
 import type { Schema } from './schema.js';
 import type { Strategy, SubresourceStrategy } from './strategy.js';
-import type { StoreHooksFactory } from '../registry/store-hooks.js';
 
 export type NameRule = 'dns-subdomain' | 'dns-label' | 'dns-1035-label' | 'path-segment';
 
@@ -73,8 +72,6 @@ export interface ResourceDeclaration {
   columns?: PrinterColumn[];
   /** Field selectors the kind supports besides metadata.name / metadata.namespace. */
   selectableFields?: Record<string, (obj: ApiObject) => string | undefined>;
-  /** Asynchronous steps around the store's writes (registry/store-hooks.ts), e.g. Service IP/port allocation. */
-  hooks?: StoreHooksFactory;
   /** Served from another resource's stored objects, converted both ways. */
   conversion?: StorageConversion;
 }

@@ -1,7 +1,9 @@
 /**
  * Store hooks: the asynchronous steps a kind adds around the generic store's writes, for what a pure
  * Strategy cannot do — today, Services taking cluster IPs and node ports from the shared allocators
- * (Kubernetes' BeginCreate/BeginUpdate/AfterDelete on the Service registry).
+ * (Kubernetes' BeginCreate/BeginUpdate/AfterDelete on the Service registry). A kind's declaration
+ * (registry/resources/) names its hooks factory; the factory draws the shared services it needs from
+ * the environment by a typed dependency its own registry declares (e.g. SERVICE_ALLOCATORS).
  *
  * The store calls them after validation and admission, right before the write:
  * - beforeCreate / beforeUpdate may fill fields of the object about to be written (allocated values)
@@ -13,7 +15,6 @@
  * nothing, and the store never commits.
  */
 import type { ApiObject } from '../api/object.js';
-import type { ServiceAllocators } from './core/service/allocator/service-allocators.js';
 
 /** What a hook knows about the request. */
 export interface HookContext {
@@ -35,9 +36,33 @@ export interface StoreHooks {
   afterDelete?(old: ApiObject, ctx: HookContext): Promise<void>;
 }
 
-/** What the server gives hook factories: the shared services hooks need. */
+/** A shared service a hook factory needs, declared by the registry that uses it; the server provides it. */
+export interface HookDependency<T> {
+  readonly name: string;
+  /** Only carries the type. */
+  readonly type?: T;
+}
+
+/** One provided dependency. */
+export interface Provided<T> {
+  dependency: HookDependency<T>;
+  value: T;
+}
+
+/** What the server gives hook factories: the shared services they ask for. */
 export interface StoreHookEnv {
-  serviceAllocators: ServiceAllocators;
+  /** The provided value; throws when the server does not provide it (a wiring mistake). */
+  need<T>(dependency: HookDependency<T>): T;
+}
+
+export function newStoreHookEnv(provided: readonly Provided<unknown>[]): StoreHookEnv {
+  const values = new Map(provided.map((p) => [p.dependency, p.value]));
+  return {
+    need<T>(dependency: HookDependency<T>): T {
+      if (!values.has(dependency)) throw new Error(`store hooks need ${dependency.name}, which the server does not provide`);
+      return values.get(dependency) as T;
+    },
+  };
 }
 
 /** A declaration's hooks, made once per server from its environment. */

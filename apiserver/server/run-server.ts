@@ -12,13 +12,13 @@ import { newSqliteStorage } from '../storage/sqlite/index.js';
 import { startCompactor } from '../storage/compactor.js';
 import { newApiDomain } from '../api/domain.js';
 import { newResourceTable } from '../api/resource-table.js';
-import { allResources } from '../api/resources/index.js';
+import { allResources } from '../registry/resources/index.js';
 import { definitions } from '../api/generated/definitions.js';
-import type { ResourceDef } from '../api/resource.js';
 import * as status from '../api/status.js';
-import { GenericStore } from '../registry/store.js';
-import type { StoreHookEnv } from '../registry/store-hooks.js';
-import { newServiceAllocators } from '../registry/core/service/allocator/service-allocators.js';
+import type { GenericStore } from '../registry/store.js';
+import { newStores } from '../registry/new-stores.js';
+import { newStoreHookEnv } from '../registry/store-hooks.js';
+import { newServiceAllocators, SERVICE_ALLOCATORS } from '../registry/core/service/allocator/service-allocators.js';
 import { ensureDefaultService } from '../registry/core/service/default-service.js';
 import { adoptServiceRanges } from '../registry/core/service/adopt-ranges.js';
 import { Cacher } from '../storage/cacher/cacher.js';
@@ -91,28 +91,22 @@ export async function runServer(options: ServerOptions): Promise<RunningServer> 
   const compactor = startCompactor(storage, { intervalMs: options.etcdCompactionIntervalMs, logger });
   const table = newResourceTable(domain, allResources);
 
-  const stores = new Map<ResourceDef, GenericStore>();
   const namespaceDef = table.lookup('', 'v1', 'namespaces')!;
-  const getNamespace = async (name: string) => {
-    try {
-      // A consistent read, from the watch cache when it is loaded: no store read per namespaced create.
-      return await stores.get(namespaceDef)!.get({ namespace: '', user: SYSTEM_USER, dryRun: false, now: new Date() }, name);
-    } catch (err) {
+  // Namespace admission reads namespaces through their store, which exists once the stores do.
+  let namespaces: GenericStore | undefined;
+  const getNamespace = (name: string) =>
+    namespaces!.get({ namespace: '', user: SYSTEM_USER, dryRun: false, now: new Date() }, name).catch((err: unknown) => {
       if (status.isApiError(err, 'NotFound')) return null;
       throw err;
-    }
-  };
+    });
   const admission = newAdmissionChain([], [newNamespaceLifecycle(domain, getNamespace)]);
   const serviceNetwork = { clusterIPRanges: options.serviceClusterIPRanges, nodePortRange: options.serviceNodePortRange };
-  const hookEnv: StoreHookEnv = { serviceAllocators: newServiceAllocators(storage, options.etcdPrefix, serviceNetwork, logger) };
-  for (const def of table.all()) {
-    stores.set(
-      def,
-      new GenericStore({ def, storage, storagePrefix: options.etcdPrefix, domain, admission, hooks: def.hooks?.(hookEnv), cacher }),
-    );
-  }
+  const serviceAllocators = newServiceAllocators(storage, options.etcdPrefix, serviceNetwork, logger);
+  const hookEnv = newStoreHookEnv([{ dependency: SERVICE_ALLOCATORS, value: serviceAllocators }]);
+  const stores = newStores(table, allResources, { storage, storagePrefix: options.etcdPrefix, domain, admission, cacher, hookEnv });
+  namespaces = stores.get(namespaceDef)!;
   const services = stores.get(table.lookup('', 'v1', 'services')!)!;
-  const defaultServiceIP = hookEnv.serviceAllocators.clusterIPs(hookEnv.serviceAllocators.families[0])!.firstAddress;
+  const defaultServiceIP = serviceAllocators.clusterIPs(serviceAllocators.families[0])!.firstAddress;
 
   const health = newHealthChecks({
     livezGracePeriodMs: options.livezGracePeriodMs,
@@ -163,8 +157,8 @@ export async function runServer(options: ServerOptions): Promise<RunningServer> 
   const bootstrap = (async () => {
     for (let delay = 100; bootstrapping; delay = Math.min(delay * 2, 5000)) {
       try {
-        await ensureSystemNamespaces(stores.get(namespaceDef)!, domain);
-        await adoptServiceRanges(hookEnv.serviceAllocators, services);
+        await ensureSystemNamespaces(namespaces, domain);
+        await adoptServiceRanges(serviceAllocators, services);
         await ensureDefaultService(services, domain, defaultServiceIP, port, SYSTEM_USER);
         bootstrapDone();
         return;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { newApiDomain } from '../../../apiserver/api/domain.js';
 import { newResourceTable } from '../../../apiserver/api/resource-table.js';
-import { allResources } from '../../../apiserver/api/resources/index.js';
+import { allResources } from '../../../apiserver/registry/resources/index.js';
 import { definitions } from '../../../apiserver/api/generated/definitions.js';
 import { newOpenApiV2 } from '../../../apiserver/endpoints/openapi-v2.js';
 import { newOpenApiV3 } from '../../../apiserver/endpoints/openapi-v3.js';

@@ -14,7 +14,7 @@ import protobuf from 'protobufjs';
 import YAML from 'yaml';
 import { newApiDomain } from '../../../apiserver/api/domain.js';
 import { newResourceTable } from '../../../apiserver/api/resource-table.js';
-import { coreResources } from '../../../apiserver/api/resources/core.js';
+import { coreResources } from '../../../apiserver/registry/resources/core.js';
 import { definitions } from '../../../apiserver/api/generated/definitions.js';
 import { newOpenApiV2, OPENAPI_V2_PROTOBUF } from '../../../apiserver/endpoints/openapi-v2.js';
 import { encodeGnosticDocument } from '../../../apiserver/endpoints/openapi-v2-gnostic.js';

@@ -11,6 +11,7 @@ import { Allocation, invalidService } from './allocation.js';
 import { allocateClusterIPs, releaseClusterIPs, updateClusterIPs } from './allocate-cluster-ips.js';
 import { allocateNodePorts, heldNodePorts, updateNodePorts } from './allocate-node-ports.js';
 import { initIPFamilyFields } from './ip-families.js';
+import { SERVICE_ALLOCATORS } from './allocator/service-allocators.js';
 import type { ServiceSpec } from './service-spec.js';
 import { specOf } from './service-spec.js';
 
@@ -26,7 +27,7 @@ async function allocating(allocation: Allocation, steps: (() => Promise<void>)[]
 }
 
 export function newServiceAllocationHooks(env: StoreHookEnv): StoreHooks {
-  const al = env.serviceAllocators;
+  const al = env.need(SERVICE_ALLOCATORS);
   const settleFamilies = (obj: ApiObject, spec: ServiceSpec, old: ServiceSpec | null) => {
     const errs = initIPFamilyFields(spec, old, al.families);
     if (errs.length > 0) throw invalidService(obj, errs);

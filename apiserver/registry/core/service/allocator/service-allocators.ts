@@ -12,6 +12,7 @@ import { newClusterIPAllocator } from './cluster-ip-allocator.js';
 import type { NodePortAllocator } from './node-port-allocator.js';
 import { newNodePortAllocator } from './node-port-allocator.js';
 import type { PortRange } from './port-range.js';
+import type { HookDependency } from '../../../store-hooks.js';
 
 /** The service network as configured: CIDRs from parseServiceClusterIPRanges, the node-port range. */
 export interface ServiceNetworkConfig {
@@ -34,6 +35,9 @@ export interface ServiceAllocators {
 }
 
 const RANGE_KEYS = ['serviceips', 'secondaryserviceips'];
+
+/** The allocators, as the Service hooks (allocation-hooks.ts) ask the server for them. */
+export const SERVICE_ALLOCATORS: HookDependency<ServiceAllocators> = { name: 'the Service IP and node port allocators' };
 
 export function newServiceAllocators(
   storage: Storage,

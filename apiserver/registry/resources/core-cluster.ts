@@ -1,10 +1,10 @@
 /** Core group (`/api/v1`) cluster kinds: Node, LimitRange and ResourceQuota. */
-import type { ResourceDeclaration } from '../resource.js';
-import { nodeSelectableFields, nodeStatusStrategy, nodeStrategy } from '../../registry/core/node/strategy.js';
-import { nodeColumns } from '../../registry/core/node/columns.js';
-import { limitRangeStrategy } from '../../registry/core/limitrange/strategy.js';
-import { resourceQuotaStatusStrategy, resourceQuotaStrategy } from '../../registry/core/resourcequota/strategy.js';
-import { resourceQuotaColumns } from '../../registry/core/resourcequota/columns.js';
+import type { ResourceDeclaration } from '../../api/resource.js';
+import { nodeSelectableFields, nodeStatusStrategy, nodeStrategy } from '../core/node/strategy.js';
+import { nodeColumns } from '../core/node/columns.js';
+import { limitRangeStrategy } from '../core/limitrange/strategy.js';
+import { resourceQuotaStatusStrategy, resourceQuotaStrategy } from '../core/resourcequota/strategy.js';
+import { resourceQuotaColumns } from '../core/resourcequota/columns.js';
 
 export const coreClusterResources: ResourceDeclaration[] = [
   {

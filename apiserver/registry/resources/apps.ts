@@ -1,21 +1,21 @@
 /** apps/v1: Deployment, ReplicaSet, StatefulSet, DaemonSet. */
-import type { ResourceDeclaration } from '../resource.js';
-import { deploymentStrategy } from '../../registry/apps/deployment/strategy.js';
-import { deploymentColumns } from '../../registry/apps/deployment/columns.js';
-import { replicaSetSelectableFields, replicaSetStrategy } from '../../registry/apps/replicaset/strategy.js';
-import { replicaSetColumns } from '../../registry/apps/replicaset/columns.js';
-import { statefulSetStrategy } from '../../registry/apps/statefulset/strategy.js';
-import { statefulSetColumns } from '../../registry/apps/statefulset/columns.js';
-import { daemonSetStrategy } from '../../registry/apps/daemonset/strategy.js';
-import { daemonSetColumns } from '../../registry/apps/daemonset/columns.js';
-import { scaleSubresource } from '../../registry/scale-subresource.js';
+import type { ResourceDeclaration } from '../../api/resource.js';
+import { deploymentStrategy } from '../apps/deployment/strategy.js';
+import { deploymentColumns } from '../apps/deployment/columns.js';
+import { replicaSetSelectableFields, replicaSetStrategy } from '../apps/replicaset/strategy.js';
+import { replicaSetColumns } from '../apps/replicaset/columns.js';
+import { statefulSetStrategy } from '../apps/statefulset/strategy.js';
+import { statefulSetColumns } from '../apps/statefulset/columns.js';
+import { daemonSetStrategy } from '../apps/daemonset/strategy.js';
+import { daemonSetColumns } from '../apps/daemonset/columns.js';
+import { scaleSubresource } from '../scale-subresource.js';
 import {
   daemonSetStatusRules,
   deploymentStatusRules,
   replicaSetStatusRules,
   statusCountersSubresource,
   statefulSetStatusRules,
-} from '../../registry/apps/status-counters.js';
+} from '../apps/status-counters.js';
 
 /** What every apps/v1 workload declares alike. */
 const apps: Pick<ResourceDeclaration, 'kubernetesGroup' | 'version' | 'namespaced' | 'trackGeneration'> = {

@@ -1,17 +1,17 @@
 /** `storage.k8s.io/v1` kinds, served under the API domain (storage.orch.io). */
-import type { ResourceDeclaration } from '../resource.js';
-import { storageClassStrategy } from '../../registry/storage/storageclass/strategy.js';
-import { volumeAttachmentStatusStrategy, volumeAttachmentStrategy } from '../../registry/storage/volumeattachment/strategy.js';
-import { csiDriverStrategy } from '../../registry/storage/csidriver/strategy.js';
-import { csiNodeStrategy } from '../../registry/storage/csinode/strategy.js';
-import { csiStorageCapacityStrategy } from '../../registry/storage/csistoragecapacity/strategy.js';
+import type { ResourceDeclaration } from '../../api/resource.js';
+import { storageClassStrategy } from '../storage/storageclass/strategy.js';
+import { volumeAttachmentStatusStrategy, volumeAttachmentStrategy } from '../storage/volumeattachment/strategy.js';
+import { csiDriverStrategy } from '../storage/csidriver/strategy.js';
+import { csiNodeStrategy } from '../storage/csinode/strategy.js';
+import { csiStorageCapacityStrategy } from '../storage/csistoragecapacity/strategy.js';
 import {
   csiDriverColumns,
   csiNodeColumns,
   csiStorageCapacityColumns,
   storageClassColumns,
   volumeAttachmentColumns,
-} from '../../registry/storage/columns.js';
+} from '../storage/columns.js';
 
 const storage = { kubernetesGroup: 'storage.k8s.io', version: 'v1', nameRule: 'dns-subdomain' } as const;
 

@@ -1,11 +1,11 @@
 /** batch/v1: Job, CronJob. */
-import type { ResourceDeclaration } from '../resource.js';
-import { jobSelectableFields, jobStatusRules, jobStrategy } from '../../registry/batch/job/strategy.js';
-import { jobColumns } from '../../registry/batch/job/columns.js';
-import { cronJobStrategy } from '../../registry/batch/cronjob/strategy.js';
-import { cronJobColumns } from '../../registry/batch/cronjob/columns.js';
-import { statusCountersSubresource } from '../../registry/apps/status-counters.js';
-import { statusSubresource } from '../../registry/status-subresource.js';
+import type { ResourceDeclaration } from '../../api/resource.js';
+import { jobSelectableFields, jobStatusRules, jobStrategy } from '../batch/job/strategy.js';
+import { jobColumns } from '../batch/job/columns.js';
+import { cronJobStrategy } from '../batch/cronjob/strategy.js';
+import { cronJobColumns } from '../batch/cronjob/columns.js';
+import { statusCountersSubresource } from '../apps/status-counters.js';
+import { statusSubresource } from '../status-subresource.js';
 
 export const batchResources: ResourceDeclaration[] = [
   {

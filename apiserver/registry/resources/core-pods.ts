@@ -1,8 +1,8 @@
 /** The core group's workload kind: Pod. */
-import type { ResourceDeclaration } from '../resource.js';
-import { podSelectableFields, podStrategy } from '../../registry/core/pod/strategy.js';
-import { podStatusSubresource } from '../../registry/core/pod/status.js';
-import { podColumns } from '../../registry/core/pod/columns.js';
+import type { ResourceDeclaration } from '../../api/resource.js';
+import { podSelectableFields, podStrategy } from '../core/pod/strategy.js';
+import { podStatusSubresource } from '../core/pod/status.js';
+import { podColumns } from '../core/pod/columns.js';
 
 export const corePodResources: ResourceDeclaration[] = [
   {

@@ -1,8 +1,8 @@
 /** rbac.authorization.k8s.io/v1 (served as rbac.authorization.<domain>/v1): roles and their bindings. */
-import type { ResourceDeclaration } from '../resource.js';
-import { clusterRoleStrategy, roleStrategy } from '../../registry/rbac/role/strategy.js';
-import { clusterRoleBindingStrategy, roleBindingStrategy } from '../../registry/rbac/binding/strategy.js';
-import { bindingColumns } from '../../registry/rbac/binding/columns.js';
+import type { ResourceDeclaration } from '../../api/resource.js';
+import { clusterRoleStrategy, roleStrategy } from '../rbac/role/strategy.js';
+import { clusterRoleBindingStrategy, roleBindingStrategy } from '../rbac/binding/strategy.js';
+import { bindingColumns } from '../rbac/binding/columns.js';
 
 // Roles print NAME and CREATED AT, Kubernetes' default table, so they declare no columns.
 export const rbacResources: ResourceDeclaration[] = [

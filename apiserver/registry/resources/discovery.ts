@@ -1,7 +1,7 @@
 /** `discovery.k8s.io` (served as discovery.<domain>): EndpointSlice. */
-import type { ResourceDeclaration } from '../resource.js';
-import { endpointSliceStrategy } from '../../registry/discovery/endpointslice/strategy.js';
-import { endpointSliceColumns } from '../../registry/discovery/endpointslice/columns.js';
+import type { ResourceDeclaration } from '../../api/resource.js';
+import { endpointSliceStrategy } from '../discovery/endpointslice/strategy.js';
+import { endpointSliceColumns } from '../discovery/endpointslice/columns.js';
 
 export const discoveryResources: ResourceDeclaration[] = [
   {

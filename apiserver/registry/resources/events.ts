@@ -1,8 +1,8 @@
 /** events.k8s.io/v1 (served as events.<domain>/v1): Event, stored as core v1 Event and converted. */
-import type { ResourceDeclaration } from '../resource.js';
-import { eventsV1Conversion } from '../../registry/events/conversion.js';
-import { eventsV1SelectableFields, eventsV1Strategy } from '../../registry/events/strategy.js';
-import { eventsV1Columns } from '../../registry/events/columns.js';
+import type { ResourceDeclaration } from '../../api/resource.js';
+import { eventsV1Conversion } from '../events/conversion.js';
+import { eventsV1SelectableFields, eventsV1Strategy } from '../events/strategy.js';
+import { eventsV1Columns } from '../events/columns.js';
 
 export const eventsResources: ResourceDeclaration[] = [
   {

@@ -1,6 +1,6 @@
 /** `node.k8s.io/v1` kinds, served under the API domain (node.orch.io). */
-import type { ResourceDeclaration } from '../resource.js';
-import { runtimeClassColumns, runtimeClassStrategy } from '../../registry/node/runtimeclass/strategy.js';
+import type { ResourceDeclaration } from '../../api/resource.js';
+import { runtimeClassColumns, runtimeClassStrategy } from '../node/runtimeclass/strategy.js';
 
 export const nodeResources: ResourceDeclaration[] = [
   {

@@ -1,11 +1,8 @@
 /** admissionregistration.k8s.io/v1 (served as admissionregistration.<domain>/v1): webhook configurations. */
-import type { ResourceDeclaration } from '../resource.js';
-import { AGE_COLUMN } from '../printers/columns.js';
-import type { PrinterColumn } from '../resource.js';
-import {
-  mutatingWebhookConfigurationStrategy,
-  validatingWebhookConfigurationStrategy,
-} from '../../registry/admissionregistration/strategy.js';
+import type { ResourceDeclaration } from '../../api/resource.js';
+import { AGE_COLUMN } from '../../api/printers/columns.js';
+import type { PrinterColumn } from '../../api/resource.js';
+import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from '../admissionregistration/strategy.js';
 
 /** WEBHOOKS (how many) and AGE, as kubectl prints both configurations. */
 const webhookColumns: PrinterColumn[] = [

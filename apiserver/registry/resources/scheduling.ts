@@ -1,6 +1,6 @@
 /** `scheduling.k8s.io/v1` kinds, served under the API domain (scheduling.orch.io). */
-import type { ResourceDeclaration } from '../resource.js';
-import { priorityClassColumns, priorityClassStrategy } from '../../registry/scheduling/priorityclass/strategy.js';
+import type { ResourceDeclaration } from '../../api/resource.js';
+import { priorityClassColumns, priorityClassStrategy } from '../scheduling/priorityclass/strategy.js';
 
 export const schedulingResources: ResourceDeclaration[] = [
   {

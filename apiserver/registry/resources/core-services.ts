@@ -1,12 +1,12 @@
 /** The core group's service-networking kinds: Service (with IP/port allocation) and Endpoints. */
-import type { ResourceDeclaration } from '../resource.js';
-import { serviceSelectableFields, serviceStatusStrategy, serviceStrategy } from '../../registry/core/service/strategy.js';
-import { serviceColumns } from '../../registry/core/service/columns.js';
-import { newServiceAllocationHooks } from '../../registry/core/service/allocation-hooks.js';
-import { endpointsStrategy } from '../../registry/core/endpoints/strategy.js';
-import { endpointsColumns } from '../../registry/core/endpoints/columns.js';
+import type { KindDeclaration } from './kind-declaration.js';
+import { serviceSelectableFields, serviceStatusStrategy, serviceStrategy } from '../core/service/strategy.js';
+import { serviceColumns } from '../core/service/columns.js';
+import { newServiceAllocationHooks } from '../core/service/allocation-hooks.js';
+import { endpointsStrategy } from '../core/endpoints/strategy.js';
+import { endpointsColumns } from '../core/endpoints/columns.js';
 
-export const coreServiceResources: ResourceDeclaration[] = [
+export const coreServiceResources: KindDeclaration[] = [
   {
     kubernetesGroup: '',
     version: 'v1',

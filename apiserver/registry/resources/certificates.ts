@@ -1,7 +1,7 @@
 /** certificates.k8s.io/v1 (served as certificates.<domain>/v1): CertificateSigningRequest. */
-import type { ResourceDeclaration } from '../resource.js';
-import { csrApprovalStrategy, csrStatusStrategy, csrStrategy } from '../../registry/certificates/strategy.js';
-import { csrColumns } from '../../registry/certificates/columns.js';
+import type { ResourceDeclaration } from '../../api/resource.js';
+import { csrApprovalStrategy, csrStatusStrategy, csrStrategy } from '../certificates/strategy.js';
+import { csrColumns } from '../certificates/columns.js';
 
 export const certificatesResources: ResourceDeclaration[] = [
   {

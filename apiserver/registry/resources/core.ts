@@ -1,13 +1,13 @@
 /** The core group (`/api/v1`) kinds served. */
-import type { ResourceDeclaration } from '../resource.js';
-import { configMapStrategy } from '../../registry/core/configmap/strategy.js';
-import { secretStrategy } from '../../registry/core/secret/strategy.js';
-import { serviceAccountStrategy } from '../../registry/core/serviceaccount/strategy.js';
-import { eventStrategy, eventSelectableFields } from '../../registry/core/event/strategy.js';
-import { namespaceFinalizeStrategy, namespaceStrategy } from '../../registry/core/namespace/strategy.js';
-import { statusSubresource } from '../../registry/status-subresource.js';
-import { eventColumns } from '../../registry/core/event/columns.js';
-import { AGE_COLUMN, countKeys } from '../printers/columns.js';
+import type { ResourceDeclaration } from '../../api/resource.js';
+import { configMapStrategy } from '../core/configmap/strategy.js';
+import { secretStrategy } from '../core/secret/strategy.js';
+import { serviceAccountStrategy } from '../core/serviceaccount/strategy.js';
+import { eventStrategy, eventSelectableFields } from '../core/event/strategy.js';
+import { namespaceFinalizeStrategy, namespaceStrategy } from '../core/namespace/strategy.js';
+import { statusSubresource } from '../status-subresource.js';
+import { eventColumns } from '../core/event/columns.js';
+import { AGE_COLUMN, countKeys } from '../../api/printers/columns.js';
 
 export const coreResources: ResourceDeclaration[] = [
   {

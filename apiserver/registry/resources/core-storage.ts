@@ -1,9 +1,9 @@
 /** Core group (`/api/v1`) storage kinds: PersistentVolume and PersistentVolumeClaim. */
-import type { ResourceDeclaration } from '../resource.js';
-import { persistentVolumeStatusStrategy, persistentVolumeStrategy } from '../../registry/core/persistentvolume/strategy.js';
-import { persistentVolumeColumns } from '../../registry/core/persistentvolume/columns.js';
-import { persistentVolumeClaimStatusStrategy, persistentVolumeClaimStrategy } from '../../registry/core/persistentvolumeclaim/strategy.js';
-import { persistentVolumeClaimColumns } from '../../registry/core/persistentvolumeclaim/columns.js';
+import type { ResourceDeclaration } from '../../api/resource.js';
+import { persistentVolumeStatusStrategy, persistentVolumeStrategy } from '../core/persistentvolume/strategy.js';
+import { persistentVolumeColumns } from '../core/persistentvolume/columns.js';
+import { persistentVolumeClaimStatusStrategy, persistentVolumeClaimStrategy } from '../core/persistentvolumeclaim/strategy.js';
+import { persistentVolumeClaimColumns } from '../core/persistentvolumeclaim/columns.js';
 
 export const coreStorageResources: ResourceDeclaration[] = [
   {

@@ -1,9 +1,9 @@
 /** `networking.k8s.io` (served as networking.<domain>): Ingress and IngressClass. */
-import type { ResourceDeclaration } from '../resource.js';
-import { ingressStatusStrategy, ingressStrategy } from '../../registry/networking/ingress/strategy.js';
-import { ingressColumns } from '../../registry/networking/ingress/columns.js';
-import { ingressClassStrategy } from '../../registry/networking/ingressclass/strategy.js';
-import { ingressClassColumns } from '../../registry/networking/ingressclass/columns.js';
+import type { ResourceDeclaration } from '../../api/resource.js';
+import { ingressStatusStrategy, ingressStrategy } from '../networking/ingress/strategy.js';
+import { ingressColumns } from '../networking/ingress/columns.js';
+import { ingressClassStrategy } from '../networking/ingressclass/strategy.js';
+import { ingressClassColumns } from '../networking/ingressclass/columns.js';
 
 export const networkingResources: ResourceDeclaration[] = [
   {

@@ -3,7 +3,7 @@
  * by area). A new kind is a declaration in its group's file (and, when it has rules, a strategy under
  * registry/<group>/<resource>/).
  */
-import type { ResourceDeclaration } from '../resource.js';
+import type { KindDeclaration } from './kind-declaration.js';
 import { coreResources } from './core.js';
 import { corePodResources } from './core-pods.js';
 import { coreServiceResources } from './core-services.js';
@@ -23,7 +23,7 @@ import { admissionregistrationResources } from './admissionregistration.js';
 import { certificatesResources } from './certificates.js';
 import { eventsResources } from './events.js';
 
-export const allResources: readonly ResourceDeclaration[] = [
+export const allResources: readonly KindDeclaration[] = [
   ...coreResources,
   ...corePodResources,
   ...coreServiceResources,

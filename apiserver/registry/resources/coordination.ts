@@ -1,6 +1,6 @@
 /** `coordination.k8s.io/v1` kinds, served under the API domain (coordination.orch.io). */
-import type { ResourceDeclaration } from '../resource.js';
-import { leaseColumns, leaseStrategy } from '../../registry/coordination/lease/strategy.js';
+import type { ResourceDeclaration } from '../../api/resource.js';
+import { leaseColumns, leaseStrategy } from '../coordination/lease/strategy.js';
 
 export const coordinationResources: ResourceDeclaration[] = [
   {

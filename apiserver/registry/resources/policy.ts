@@ -1,8 +1,8 @@
 /** policy/v1: PodDisruptionBudget. */
-import type { ResourceDeclaration } from '../resource.js';
-import { podDisruptionBudgetStatusRules, podDisruptionBudgetStrategy } from '../../registry/policy/poddisruptionbudget/strategy.js';
-import { podDisruptionBudgetColumns } from '../../registry/policy/poddisruptionbudget/columns.js';
-import { statusCountersSubresource } from '../../registry/apps/status-counters.js';
+import type { ResourceDeclaration } from '../../api/resource.js';
+import { podDisruptionBudgetStatusRules, podDisruptionBudgetStrategy } from '../policy/poddisruptionbudget/strategy.js';
+import { podDisruptionBudgetColumns } from '../policy/poddisruptionbudget/columns.js';
+import { statusCountersSubresource } from '../apps/status-counters.js';
 
 export const policyResources: ResourceDeclaration[] = [
   {
