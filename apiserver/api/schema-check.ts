@@ -7,6 +7,9 @@
 import type { Definitions, Schema } from './schema.js';
 import { resolveSchema } from './schema.js';
 
+/** How a write treats fields its schema does not know (the fieldValidation query parameter). */
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
 export interface SchemaCheckResult {
   /** Type errors, e.g. `.data.a: expected string, got number`. */
   errors: string[];

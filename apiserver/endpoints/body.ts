@@ -9,7 +9,7 @@ import type { ApiObject } from '../api/object.js';
 import { isPlainObject } from '../api/object.js';
 import type { ResourceDef } from '../api/resource.js';
 import type { Definitions } from '../api/schema.js';
-import { checkAgainstSchema } from '../api/schema-check.js';
+import { checkAgainstSchema, type FieldValidation } from '../api/schema-check.js';
 import * as status from '../api/status.js';
 import { mediaType } from './negotiation.js';
 import { duplicateJsonFields, duplicateYamlFields } from '../api/duplicate-fields.js';
@@ -75,8 +75,6 @@ export function parseDocument(raw: Buffer, type: string): ParsedDocument {
   if (!yaml) parsed.duplicateFields = duplicateJsonFields(text);
   return parsed;
 }
-
-export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
 export function parseFieldValidation(v: string | null): FieldValidation {
   if (v === null || v === '') return 'Warn';

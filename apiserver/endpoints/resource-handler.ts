@@ -2,9 +2,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as status from '../api/status.js';
 import type { Verb } from '../api/resource.js';
-import { requestInfoFrom } from './request-info.js';
+import { requestInfoFrom } from './request/request-info.js';
 import { negotiateOutput } from './negotiation.js';
-import { userFrom } from '../server/request-user.js';
+import { userFrom } from './request/request-user.js';
 import type { ApiContext, RequestScope } from './handlers/scope.js';
 import { parseDryRun, parsePretty } from './handlers/query.js';
 import { handleGet, handleList } from './handlers/get.js';

@@ -7,7 +7,7 @@
 import type { ApiObject } from '../api/object.js';
 import { isPlainObject } from '../api/object.js';
 import * as status from '../api/status.js';
-import type { FieldValidation } from '../endpoints/body.js';
+import type { FieldValidation } from '../api/schema-check.js';
 import type { FieldManager } from '../fieldmanager/field-manager.js';
 
 export const APPLY_PATCH_TYPE = 'application/apply-patch+yaml';

@@ -1,7 +1,7 @@
 /** Prometheus metrics (prom-client): process defaults plus Kubernetes-named request metrics. */
 import type { Request, Response, NextFunction } from 'express';
 import client from 'prom-client';
-import { requestInfoFrom } from '../endpoints/request-info.js';
+import { requestInfoFrom } from '../endpoints/request/request-info.js';
 
 export interface Metrics {
   middleware(): (req: Request, res: Response, next: NextFunction) => void;

@@ -1,6 +1,6 @@
 /** The router behind the filters: health, version, discovery, metrics, then the REST endpoints. */
 import type { NextFunction, Request, Response } from 'express';
-import { requestInfoFrom } from '../endpoints/request-info.js';
+import { requestInfoFrom } from '../endpoints/request/request-info.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from '../endpoints/discovery.js';
 import { versionInfo } from '../endpoints/version.js';
 import { writeObject } from '../endpoints/responses.js';

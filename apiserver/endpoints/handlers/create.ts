@@ -3,7 +3,7 @@ import type { RequestScope } from './scope.js';
 import { respond } from './scope.js';
 import { readObjectBody } from './read-object-body.js';
 import { newRequestFieldManager, trackUpdate } from '../../fieldmanager/request-field-manager.js';
-import { parseFieldManagerOptions } from '../../fieldmanager/write-options.js';
+import { parseFieldManagerOptions } from './write-options.js';
 
 /** POST: decode, create (recording the creator's fields), 201 with the stored object (also for dryRun). */
 export async function handleCreate(s: RequestScope): Promise<void> {

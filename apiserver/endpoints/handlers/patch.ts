@@ -7,7 +7,7 @@ import { applyStrategicMergePatch } from '../../patch/strategic-merge-patch.js';
 import { newPatchSchemaFromDefinitions } from '../../patch/patch-meta-from-schema.js';
 import { APPLY_PATCH_TYPE, applyPatch } from '../../patch/apply.js';
 import { keepAppliedFields, newRequestFieldManager, trackUpdate } from '../../fieldmanager/request-field-manager.js';
-import { parseFieldManagerOptions } from '../../fieldmanager/write-options.js';
+import { parseFieldManagerOptions } from './write-options.js';
 import { decodeObject, parseDocument, parseFieldValidation, readBody } from '../body.js';
 import { mediaType } from '../negotiation.js';
 import type { RequestScope } from './scope.js';

@@ -5,7 +5,7 @@ import type { ResourceTable } from '../../api/resource-table.js';
 import type { Definitions } from '../../api/schema.js';
 import type { GenericStore } from '../../registry/store.js';
 import type { RequestContext } from '../../registry/request-context.js';
-import type { RequestInfo } from '../request-info.js';
+import type { RequestInfo } from '../request/request-info.js';
 import type { Encoding, Output } from '../negotiation.js';
 import type { WriteOptions } from '../responses.js';
 import { writeObject } from '../responses.js';

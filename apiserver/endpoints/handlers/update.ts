@@ -2,7 +2,7 @@ import type { RequestScope } from './scope.js';
 import { respond } from './scope.js';
 import { readObjectBody } from './read-object-body.js';
 import { newRequestFieldManager, trackUpdate } from '../../fieldmanager/request-field-manager.js';
-import { parseFieldManagerOptions } from '../../fieldmanager/write-options.js';
+import { parseFieldManagerOptions } from './write-options.js';
 
 /** PUT of an object or a subresource (recording the writer's fields): 200, or 201 when it created the object. */
 export async function handleUpdate(s: RequestScope): Promise<void> {

@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { RequestAuthenticator } from '../../authentication/interfaces.js';
 import { AuthenticationError } from '../../authentication/interfaces.js';
 import * as status from '../../api/status.js';
-import { setUser } from '../request-user.js';
+import { setUser } from '../../endpoints/request/request-user.js';
 
 /** Who sent the request, or 401. */
 export function withAuthentication(authenticator: RequestAuthenticator) {

@@ -1,8 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Authorizer } from '../../authorization/interfaces.js';
-import { requestInfoFrom } from '../../endpoints/request-info.js';
+import { requestInfoFrom } from '../../endpoints/request/request-info.js';
 import * as status from '../../api/status.js';
-import { userFrom } from '../request-user.js';
+import { userFrom } from '../../endpoints/request/request-user.js';
 
 /** Allowed, or 403 with Kubernetes' "User X cannot VERB resource …" message. */
 export function withAuthorization(authorizer: Authorizer) {

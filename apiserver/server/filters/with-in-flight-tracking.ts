@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { requestInfoFrom } from '../../endpoints/request-info.js';
+import { requestInfoFrom } from '../../endpoints/request/request-info.js';
 
 /** Counts requests in flight (long-running watches apart) so shutdown can wait for them. */
 export interface InFlight {

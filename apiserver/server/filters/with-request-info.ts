@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { parseRequestInfo, setRequestInfo } from '../../endpoints/request-info.js';
+import { parseRequestInfo, setRequestInfo } from '../../endpoints/request/request-info.js';
 
 /** Parses the request's path and method once; everything later reads requestInfoFrom(req). */
 export function withRequestInfo() {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isApiError } from '../../../apiserver/api/status.js';
-import { managerFromUserAgent, parseFieldManagerOptions } from '../../../apiserver/fieldmanager/write-options.js';
+import { isApiError } from '../../../../apiserver/api/status.js';
+import { managerFromUserAgent, parseFieldManagerOptions } from '../../../../apiserver/endpoints/handlers/write-options.js';
 
 const parse = (query: string, kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' = 'PatchOptions', apply = false, ua?: string) =>
   parseFieldManagerOptions(new URLSearchParams(query), ua, 'meta.orch.io', kind, apply);

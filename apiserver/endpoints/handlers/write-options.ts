@@ -5,10 +5,10 @@
  * characters, required for apply; force only with apply. Without fieldManager, updates are recorded
  * under the product name of the user agent.
  */
-import * as status from '../api/status.js';
-import type { FieldError } from '../api/field-errors.js';
-import { forbidden, invalid, required, tooLong } from '../api/field-errors.js';
-import { boolParam } from '../endpoints/handlers/query.js';
+import * as status from '../../api/status.js';
+import type { FieldError } from '../../api/field-errors.js';
+import { forbidden, invalid, required, tooLong } from '../../api/field-errors.js';
+import { boolParam } from './query.js';
 
 /** Kubernetes' FieldManagerMaxLength, in bytes. */
 export const FIELD_MANAGER_MAX_LENGTH = 128;

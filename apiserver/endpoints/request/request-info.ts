@@ -3,7 +3,7 @@
  * subresource, namespace and name (Kubernetes' RequestInfoFactory). Read everywhere through
  * requestInfoFrom(req).
  */
-import { newRequestSlot } from '../server/request-slot.js';
+import { newRequestSlot } from './request-slot.js';
 
 export interface RequestInfo {
   isResourceRequest: boolean;

@@ -1,4 +1,4 @@
-import type { UserInfo } from '../authentication/interfaces.js';
+import type { UserInfo } from '../../authentication/interfaces.js';
 import { newRequestSlot } from './request-slot.js';
 
 const slot = newRequestSlot<UserInfo>('user', 'authentication');
