@@ -1,11 +1,9 @@
 import type { AdmissionAttributes, MutatingPlugin, ValidatingPlugin } from './interfaces.js';
 import { deepCopy } from '../api/object.js';
+import type { WriteAdmission } from '../registry/write-admission.js';
 
 /** Runs every mutating plugin in order, then (separately, later) every validating plugin on a copy. */
-export interface AdmissionChain {
-  admit(attributes: AdmissionAttributes): Promise<void>;
-  validate(attributes: AdmissionAttributes): Promise<void>;
-}
+export type AdmissionChain = WriteAdmission;
 
 export function newAdmissionChain(mutating: MutatingPlugin[], validating: ValidatingPlugin[]): AdmissionChain {
   return {

@@ -38,3 +38,8 @@ export interface ObjectMeta {
   finalizers?: string[];
   managedFields?: ManagedFieldsEntry[];
 }
+
+/** RFC 3339 with second precision, as metav1.Time serializes. */
+export function timestamp(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

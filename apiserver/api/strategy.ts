@@ -5,7 +5,7 @@
 import type { ApiObject } from './object.js';
 import type { ApiDomain } from './domain.js';
 import type { FieldError } from './field-errors.js';
-import type { UserInfo } from '../authentication/interfaces.js';
+import type { UserInfo } from './user-info.js';
 
 export interface StrategyContext {
   domain: ApiDomain;

@@ -2,14 +2,9 @@
  * The authentication contract: an authenticator looks at a request and says who sent it.
  */
 import type { IncomingMessage } from 'node:http';
+import type { UserInfo } from '../api/user-info.js';
 
-/** Who sent a request (Kubernetes' user.Info). */
-export interface UserInfo {
-  name: string;
-  uid?: string;
-  groups: string[];
-  extra?: Record<string, string[]>;
-}
+export type { UserInfo };
 
 /** Recognises one kind of credential on a request. */
 export interface RequestAuthenticator {

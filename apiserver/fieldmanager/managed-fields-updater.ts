@@ -4,7 +4,7 @@
  * that changes nothing answers the live object.
  */
 import { deepCopy } from '../api/object.js';
-import { timestamp } from '../registry/request-context.js';
+import { timestamp } from '../api/object-meta.js';
 import type { Manager } from './manager.js';
 
 /** The identifier the current update runs under, to see whether it took any fields. */

@@ -1,12 +1,13 @@
 import type { ApiObject } from '../api/object.js';
 import * as status from '../api/status.js';
+import type { PropagationPolicy } from '../api/deletion.js';
 
 /** meta/v1 DeleteOptions, as sent in a DELETE body or query. */
 export interface DeleteOptions {
   gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
   orphanDependents?: boolean;
-  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  propagationPolicy?: PropagationPolicy;
   dryRun?: string[];
 }
 

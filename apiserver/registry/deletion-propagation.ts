@@ -11,14 +11,7 @@ import type { FieldError } from '../api/field-errors.js';
 import { invalid, notSupported } from '../api/field-errors.js';
 import type { ResourceDef } from '../api/resource.js';
 import type { DeleteOptions } from './delete-options.js';
-
-/** metav1.FinalizerOrphanDependents. */
-export const ORPHAN_FINALIZER = 'orphan';
-/** metav1.FinalizerDeleteDependents. */
-export const FOREGROUND_FINALIZER = 'foregroundDeletion';
-
-export type PropagationPolicy = NonNullable<DeleteOptions['propagationPolicy']>;
-export const PROPAGATION_POLICIES: readonly PropagationPolicy[] = ['Foreground', 'Background', 'Orphan'];
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, PROPAGATION_POLICIES } from '../api/deletion.js';
 
 /** Kubernetes' rest.GarbageCollectionPolicy: what a DELETE without options does to dependents. */
 export type GarbageCollectionPolicy = 'DeleteDependents' | 'OrphanDependents' | 'Unsupported';

@@ -8,7 +8,7 @@ import { jsonEqual } from '../api/object.js';
 import type { ResourceDef } from '../api/resource.js';
 import * as status from '../api/status.js';
 import type { RequestContext } from './request-context.js';
-import { timestamp } from './request-context.js';
+import { timestamp } from '../api/object-meta.js';
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 const GENERATED_SUFFIX = 5;

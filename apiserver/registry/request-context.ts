@@ -1,4 +1,4 @@
-import type { UserInfo } from '../authentication/interfaces.js';
+import type { UserInfo } from '../api/user-info.js';
 
 /** What the generic store needs to know about the request it serves. */
 export interface RequestContext {
@@ -8,9 +8,4 @@ export interface RequestContext {
   dryRun: boolean;
   /** One clock reading per request. */
   now: Date;
-}
-
-/** RFC 3339 with second precision, as metav1.Time serializes. */
-export function timestamp(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

@@ -15,15 +15,14 @@ import type { ResourceDef } from '../api/resource.js';
 import type { ApiDomain } from '../api/domain.js';
 import type { StrategyContext } from '../api/strategy.js';
 import * as status from '../api/status.js';
-import type { AdmissionChain } from '../admission/chain.js';
-import type { AdmissionAttributes, Operation } from '../admission/interfaces.js';
+import type { AdmissionAttributes, Operation, WriteAdmission } from './write-admission.js';
 import type { KeyScheme } from './keys.js';
 import { newKeyScheme } from './keys.js';
 import { decodeObject, encodeObject } from './codec.js';
 import { servedObject, storedObject } from './conversion.js';
 import { interpretStorageError } from './storage-errors.js';
 import type { RequestContext } from './request-context.js';
-import { timestamp } from './request-context.js';
+import { timestamp } from '../api/object-meta.js';
 import {
   carryOverUpdateMeta,
   ensureNameMatches,
@@ -49,7 +48,7 @@ export interface StoreConfig {
   storage: Storage;
   storagePrefix: string;
   domain: ApiDomain;
-  admission: AdmissionChain;
+  admission: WriteAdmission;
   /** The kind's hooks (store-hooks.ts), made by run-server from the declaration's factory. */
   hooks?: StoreHooks;
   /** The watch cache serving lists, gets and watches; absent: everything is read from the store. */
@@ -84,7 +83,7 @@ export class GenericStore {
   readonly storage: Storage;
   readonly keys: KeyScheme;
   readonly domain: ApiDomain;
-  private readonly admission: AdmissionChain;
+  private readonly admission: WriteAdmission;
   private readonly hooks: StoreHooks;
   private readonly cacher: Cacher | undefined;
   private readonly bookmarkIntervalMs: number;

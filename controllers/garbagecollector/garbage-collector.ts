@@ -17,7 +17,7 @@ import type { ApiObject } from '../../apiserver/api/object.js';
 import type { OwnerReference } from '../../apiserver/api/object-meta.js';
 import { jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type PropagationPolicy } from '../../apiserver/registry/deletion-propagation.js';
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type PropagationPolicy } from '../../apiserver/api/deletion.js';
 import type { ResourceClient } from '../client/api-client.js';
 import { gvrKey, preferredResourcesWith, RestMapper, type ApiResourceInfo } from '../client/discovery.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';

@@ -13,7 +13,7 @@
 import type { ApiObject } from '../../apiserver/api/object.js';
 import type { OwnerReference } from '../../apiserver/api/object-meta.js';
 import { jsonEqual } from '../../apiserver/api/object.js';
-import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../../apiserver/registry/deletion-propagation.js';
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../../apiserver/api/deletion.js';
 import type { Logger } from '../../apiserver/server/logger.js';
 import type { ApiResourceInfo } from '../client/discovery.js';
 import { gvrKey } from '../client/discovery.js';

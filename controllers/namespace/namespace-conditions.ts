@@ -3,7 +3,7 @@
  * namespaceConditionUpdater): each of the five types is True with a reason and message while something
  * is wrong, and False with its "ok" reason otherwise.
  */
-import { timestamp } from '../../apiserver/registry/request-context.js';
+import { timestamp } from '../../apiserver/api/object-meta.js';
 
 export interface NamespaceCondition {
   type: string;

@@ -5,7 +5,7 @@
  */
 import { deepCopy } from '../../api/object.js';
 import type { Strategy, StrategyContext, SubresourceStrategy } from '../../api/strategy.js';
-import { timestamp } from '../request-context.js';
+import { timestamp } from '../../api/object-meta.js';
 import { statusSubresource } from '../status-subresource.js';
 import { asCsr, type CertificateSigningRequest, type CsrCondition } from './types.js';
 import { validateCertificateChange, validateConditionChanges, validateCsr } from './validation.js';

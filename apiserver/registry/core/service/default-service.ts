@@ -8,7 +8,7 @@ import type { ApiDomain } from '../../../api/domain.js';
 import type { ApiObject } from '../../../api/object.js';
 import { jsonEqual } from '../../../api/object.js';
 import * as status from '../../../api/status.js';
-import type { UserInfo } from '../../../authentication/interfaces.js';
+import type { UserInfo } from '../../../api/user-info.js';
 import type { GenericStore } from '../../store.js';
 import type { RequestContext } from '../../request-context.js';
 import type { ServicePort } from './service-spec.js';
