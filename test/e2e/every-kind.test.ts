@@ -7,6 +7,9 @@ import assert from 'node:assert/strict';
 import forge from 'node-forge';
 import { startTestServer, type TestServer } from '../support/api-server.js';
 import { newKubectl } from '../support/kubectl.js';
+import { newApiDomain } from '../../apiserver/api/domain.js';
+import { newResourceTable } from '../../apiserver/api/resource-table.js';
+import { allResources } from '../../apiserver/registry/resources/index.js';
 
 function csrPem(): string {
   const keys = forge.pki.rsa.generateKeyPair(1024);
@@ -20,7 +23,15 @@ function csrPem(): string {
 const labels = { app: 'demo' };
 const template = { metadata: { labels }, spec: { containers: [{ name: 'app', image: 'nginx:1.25' }] } };
 
-function manifest(d: string): object[] {
+interface ManifestObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; [field: string]: unknown };
+  [field: string]: unknown;
+}
+
+/** One object of every served kind (the test checks it against the resource table). */
+function manifest(d: string): ManifestObject[] {
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'every' } },
     { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: '1' } },
@@ -226,22 +237,29 @@ describe('kubectl with every served kind', () => {
     const list = { apiVersion: 'v1', kind: 'List', items: rest };
     const out = await k.ok(['create', '-n', 'every', '-f', '-'], { input: JSON.stringify(list) });
     assert.equal(out.trim().split('\n').length, rest.length, out);
-    const names = await k.ok([
-      'get',
-      '-n',
-      'every',
-      'cm,secret,sa,po,svc,ep,pvc,limits,quota,deploy,rs,sts,ds,job,cj,pdb,ing,lease',
-      '-o',
-      'name',
-    ]);
-    assert.equal(names.trim().split('\n').length, 18, names);
-    const cluster = await k.ok([
-      'get',
-      'pv,no,sc,csidriver,csinode,pc,runtimeclass,ingressclass,csr,volumeattachment,validatingwebhookconfiguration,mutatingwebhookconfiguration',
-      '-o',
-      'name',
-    ]);
-    assert.equal(cluster.trim().split('\n').length, 12, cluster);
+    // Every served kind is in the manifest, and every object comes back under its kind.
+    const table = newResourceTable(newApiDomain('orch.io'), allResources);
+    const kindOf = (o: { apiVersion: string; kind: string }) => `${o.apiVersion.includes('/') ? o.apiVersion.split('/')[0] : ''}/${o.kind}`;
+    const declared = new Set(objects.map(kindOf));
+    const missing = table.all().filter((d) => !declared.has(`${d.group}/${d.kind}`));
+    assert.deepEqual(
+      missing.map((d) => d.kind),
+      [],
+      'a served kind has no object in the manifest',
+    );
+    for (const namespaced of [true, false]) {
+      const defs = table.all().filter((d) => d.namespaced === namespaced);
+      const resources = defs.map((d) => (d.group ? `${d.plural}.${d.group}` : d.plural)).join(',');
+      const got = await k.ok(['get', ...(namespaced ? ['-n', 'every'] : []), resources, '-o', 'name']);
+      const lines = new Set(got.trim().split('\n'));
+      for (const d of defs) {
+        const mine = objects.filter((o) => kindOf(o) === `${d.group}/${d.kind}` && d.version === o.apiVersion.split('/').at(-1));
+        for (const o of mine) {
+          const name = `${d.kind.toLowerCase()}${d.group ? `.${d.group}` : ''}/${o.metadata.name}`;
+          assert.ok(lines.has(name), `${name} not listed back:\n${got}`);
+        }
+      }
+    }
     assert.equal(
       await k.ok(['get', 'clusterrole/every-reader', 'clusterrolebinding/every-reader', '-o', 'name']),
       'clusterrole.rbac.authorization.orch.io/every-reader\nclusterrolebinding.rbac.authorization.orch.io/every-reader\n',
