@@ -13,8 +13,6 @@ import type { ApiObject, WatchEvent } from '../../../apiserver/api/object.js';
 import * as status from '../../../apiserver/api/status.js';
 import { newAdmissionChain } from '../../../apiserver/admission/chain.js';
 import { GenericStore } from '../../../apiserver/registry/store.js';
-import { watchObjects, type WatchConfig } from '../../../apiserver/registry/watch.js';
-import { listObjects } from '../../../apiserver/registry/list.js';
 import type { ListOptions } from '../../../apiserver/registry/list-options.js';
 import type { RequestContext } from '../../../apiserver/registry/request-context.js';
 import { Cacher, type CacherConfig } from '../../../apiserver/storage/cacher/cacher.js';
@@ -101,7 +99,23 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
     let probe: ReturnType<typeof instrumented>;
     let store: GenericStore;
     let cacher: Cacher;
-    let config: WatchConfig;
+    // The store reading through each cache (one per cache: a cache is keyed by the store it serves).
+    const cachedStores = new Map<Cacher, GenericStore>();
+    const through = (c: Cacher) => {
+      let s = cachedStores.get(c);
+      if (!s) {
+        s = new GenericStore({
+          def,
+          storage: probe.storage,
+          storagePrefix: prefix,
+          domain,
+          admission: newAdmissionChain([], []),
+          cacher: c,
+        });
+        cachedStores.set(c, s);
+      }
+      return s;
+    };
     const prefix = `/registry-${randomBytes(4).toString('hex')}`;
     const newCacher = (extra: Partial<CacherConfig> = {}) => new Cacher({ storage: probe.storage, prefix, windowSize: 1000, ...extra });
 
@@ -110,7 +124,6 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
       probe = instrumented(opened.storage);
       store = new GenericStore({ def, storage: probe.storage, storagePrefix: prefix, domain, admission: newAdmissionChain([], []) });
       cacher = newCacher();
-      config = { bookmarkIntervalMs: 60_000, cacher };
     });
     after(async () => {
       await cacher.close();
@@ -122,7 +135,7 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
       // Some history before the resource has a cache: the window still covers it.
       await store.create(ctx(), widget('a', { app: 'x' }));
       await store.create(ctx('ns2'), widget('b', { app: 'y' }));
-      const first = await listObjects(store, ctx(), { resourceVersion: '0' }, cacher);
+      const first = await through(cacher).list(ctx(), { resourceVersion: '0' });
       assert.equal(first.items.length, 1);
       await store.update(ctx(), 'a', (old) => ({ ...old!, metadata: { ...old!.metadata, labels: { app: 'y' } } }));
       await store.create(ctx(), widget('c', { app: 'x' }));
@@ -145,8 +158,8 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
             const c = ctx(name === 'all namespaces' ? '' : 'ns1');
             const cached = collector();
             const stored = collector();
-            const w1 = await watchObjects(store, c, { ...opts, resourceVersion: String(rv) }, cached.sink, config);
-            const w2 = await watchObjects(store, c, { ...opts, resourceVersion: String(rv) }, stored.sink, { bookmarkIntervalMs: 60_000 });
+            const w1 = await through(cacher).watch(c, { ...opts, resourceVersion: String(rv) }, cached.sink);
+            const w2 = await store.watch(c, { ...opts, resourceVersion: String(rv) }, stored.sink);
             const [got, want] = await Promise.all([cached.settled(), stored.settled(200)]);
             w1.stop();
             w2.stop();
@@ -161,15 +174,16 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
       const small = newCacher({ windowSize: 3 });
       try {
         const from = await opened.storage.currentRevision();
-        await listObjects(store, ctx(), { resourceVersion: '0' }, small);
+        await through(small).list(ctx(), { resourceVersion: '0' });
         const created: ApiObject[] = [];
         for (let i = 0; i < 5; i++) created.push(await store.create(ctx(), widget(`old-${i}`)));
-        await listObjects(store, ctx(), {}, small); // a consistent read: the cache has every change now
-        const smallConfig = { bookmarkIntervalMs: 60_000, cacher: small };
-        const err = await watchObjects(store, ctx(), { resourceVersion: String(from) }, collector().sink, smallConfig).then(
-          () => assert.fail('expected 410'),
-          (e: unknown) => e,
-        );
+        await through(small).list(ctx(), {}); // a consistent read: the cache has every change now
+        const err = await through(small)
+          .watch(ctx(), { resourceVersion: String(from) }, collector().sink)
+          .then(
+            () => assert.fail('expected 410'),
+            (e: unknown) => e,
+          );
         assert.ok(status.isApiError(err, 'Expired'), String(err));
         assert.equal(err.code, 410);
         // The window holds the last 3 events, so the oldest revision to resume from is the one before them.
@@ -177,7 +191,7 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
         const oldest = Number(created[1].metadata.resourceVersion);
         assert.equal(err.message, `too old resource version: ${from} (${oldest})`);
         const ok = collector();
-        (await watchObjects(store, ctx(), { resourceVersion: String(oldest) }, ok.sink, smallConfig)).stop();
+        (await through(small).watch(ctx(), { resourceVersion: String(oldest) }, ok.sink)).stop();
         assert.equal(ok.events.length, 3);
       } finally {
         await small.close();
@@ -186,12 +200,12 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
 
     it('serves lists from memory, page by page, as the store would', async () => {
       for (let i = 0; i < 7; i++) await store.create(ctx('pages'), widget(`p-${i}`, { odd: String(i % 2) }));
-      await listObjects(store, ctx('pages'), { resourceVersion: '0' }, cacher);
+      await through(cacher).list(ctx('pages'), { resourceVersion: '0' });
       for (const opts of [{}, { limit: 3 }, { limit: 3, labelSelector: 'odd=1' }, { resourceVersion: '0', limit: 4 }] as ListOptions[]) {
         const reads = probe.counts.list;
-        const cached = await listObjects(store, ctx('pages'), opts, cacher);
+        const cached = await through(cacher).list(ctx('pages'), opts);
         assert.equal(probe.counts.list, reads, 'no store list for the first page');
-        const stored = await listObjects(store, ctx('pages'), {
+        const stored = await store.list(ctx('pages'), {
           ...opts,
           resourceVersion: cached.metadata.resourceVersion,
           resourceVersionMatch: 'Exact',
@@ -202,12 +216,12 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
         let token = cached.metadata.continue;
         const names = cached.items.map((o) => o.metadata.name);
         while (token) {
-          const next = await listObjects(store, ctx('pages'), { ...opts, resourceVersion: undefined, continue: token }, cacher);
+          const next = await through(cacher).list(ctx('pages'), { ...opts, resourceVersion: undefined, continue: token });
           assert.equal(next.metadata.resourceVersion, cached.metadata.resourceVersion);
           names.push(...next.items.map((o) => o.metadata.name));
           token = next.metadata.continue;
         }
-        const all = await listObjects(store, ctx('pages'), { labelSelector: opts.labelSelector });
+        const all = await store.list(ctx('pages'), { labelSelector: opts.labelSelector });
         assert.deepEqual(
           names,
           all.items.map((o) => o.metadata.name),
@@ -216,14 +230,14 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
     });
 
     it('sees every write acknowledged before a consistent read', async () => {
-      await listObjects(store, ctx('fresh'), { resourceVersion: '0' }, cacher);
+      await through(cacher).list(ctx('fresh'), { resourceVersion: '0' });
       const reads = probe.counts.list;
       for (let i = 0; i < 20; i++) {
         const created = await store.create(ctx('fresh'), widget(`f-${i}`));
-        const list = await listObjects(store, ctx('fresh'), {}, cacher);
+        const list = await through(cacher).list(ctx('fresh'), {});
         assert.equal(list.items.length, i + 1);
         assert.ok(Number(list.metadata.resourceVersion) >= Number(created.metadata.resourceVersion));
-        const cache = await cacher.readable(store, 'latest');
+        const cache = await cacher.readable(through(cacher), 'latest');
         assert.deepEqual(cache!.get(store.keys.objectKey('fresh', `f-${i}`)), created);
       }
       assert.equal(probe.counts.list, reads, 'all served from memory');
@@ -232,14 +246,14 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
     it('writes the progress marker when the store moved outside the prefix, instead of waiting', async () => {
       const quick = newCacher({ freshnessTimeoutMs: 5000 });
       try {
-        await listObjects(store, ctx(), { resourceVersion: '0' }, quick);
+        await through(quick).list(ctx(), { resourceVersion: '0' });
         const marker = `${prefix}/${PROGRESS_MARKER}`;
         const before = (await opened.storage.get(marker))?.modRevision ?? 0;
         await opened.storage.create(`/elsewhere-${randomBytes(4).toString('hex')}`, Buffer.from('x'));
         const outside = await opened.storage.currentRevision();
         const started = Date.now();
         const reads = probe.counts.list;
-        const list = await listObjects(store, ctx(), {}, quick);
+        const list = await through(quick).list(ctx(), {});
         assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
         assert.equal(probe.counts.list, reads, 'served from memory');
         assert.ok(Number(list.metadata.resourceVersion) > outside);
@@ -252,15 +266,15 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
     it('closes its watchers and rebuilds when its storage watch lost history', async () => {
       const fragile = newCacher();
       try {
-        await listObjects(store, ctx(), { resourceVersion: '0' }, fragile);
+        await through(fragile).list(ctx(), { resourceVersion: '0' });
         const watched = collector();
-        const w = await watchObjects(store, ctx(), { resourceVersion: '0' }, watched.sink, { bookmarkIntervalMs: 60_000, cacher: fragile });
+        const w = await through(fragile).watch(ctx(), { resourceVersion: '0' }, watched.sink);
         const feed = probe.watches.at(-1)!;
         feed.onError(new StorageError('Compacted', prefix, { revision: 1 }));
         await until(() => watched.closed);
         w.stop();
         const created = await store.create(ctx(), widget('after-reset'));
-        const list = await listObjects(store, ctx(), {}, fragile);
+        const list = await through(fragile).list(ctx(), {});
         assert.ok(list.items.some((o) => o.metadata.uid === created.metadata.uid));
       } finally {
         await fragile.close();
@@ -268,7 +282,7 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
     });
 
     it('closes a watcher that cannot keep up and keeps serving the others', async () => {
-      await listObjects(store, ctx('slow'), { resourceVersion: '0' }, cacher);
+      await through(cacher).list(ctx('slow'), { resourceVersion: '0' });
       const slow = {
         events: 0,
         closed: false,
@@ -282,10 +296,9 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
       const fast = collector();
       const limited = newCacher({ maxPendingEvents: 5 });
       try {
-        const rv = (await listObjects(store, ctx('slow'), { resourceVersion: '0' }, limited)).metadata.resourceVersion;
-        const cfg = { bookmarkIntervalMs: 60_000, cacher: limited };
-        await watchObjects(store, ctx('slow'), { resourceVersion: rv }, slow, cfg);
-        await watchObjects(store, ctx('slow'), { resourceVersion: rv }, fast.sink, cfg);
+        const rv = (await through(limited).list(ctx('slow'), { resourceVersion: '0' })).metadata.resourceVersion;
+        await through(limited).watch(ctx('slow'), { resourceVersion: rv }, slow);
+        await through(limited).watch(ctx('slow'), { resourceVersion: rv }, fast.sink);
         for (let i = 0; i < 8; i++) await store.create(ctx('slow'), widget(`s-${i}`));
         await until(() => fast.events.length === 8);
         assert.equal(slow.events, 1, 'nothing more is sent to a client that is behind');

@@ -14,7 +14,6 @@ import { newResourceTable } from '../../../apiserver/api/resource-table.js';
 import type { ApiObject, WatchEvent } from '../../../apiserver/api/object.js';
 import { newAdmissionChain } from '../../../apiserver/admission/chain.js';
 import { GenericStore } from '../../../apiserver/registry/store.js';
-import { watchObjects } from '../../../apiserver/registry/watch.js';
 import type { RequestContext } from '../../../apiserver/registry/request-context.js';
 
 const domain = newApiDomain();
@@ -38,6 +37,9 @@ describe('generic store', () => {
   let dir: string;
   let storage: Storage;
   let store: GenericStore;
+  /** The same resource, read through a store that sends BOOKMARKs at the given interval. */
+  const withBookmarks = (bookmarkIntervalMs: number) =>
+    new GenericStore({ def, storage, storagePrefix: '/registry', domain, admission: newAdmissionChain([], []), bookmarkIntervalMs });
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'orch-store-'));
@@ -76,12 +78,10 @@ describe('generic store', () => {
   it('sends BOOKMARK events with the latest revision, also when nothing selected changed', async () => {
     const events: WatchEvent[] = [];
     const start = await storage.currentRevision();
-    const w = await watchObjects(
-      store,
+    const w = await withBookmarks(50).watch(
       ctx(),
       { resourceVersion: String(start), allowWatchBookmarks: true, labelSelector: 'app=none' },
       { send: (e) => events.push(e), close: () => {} },
-      { bookmarkIntervalMs: 50 },
     );
     await store.create(ctx(), { metadata: { name: 'unselected' } });
     const after = await storage.currentRevision();
@@ -96,12 +96,10 @@ describe('generic store', () => {
 
   it('sends no bookmarks unless asked', async () => {
     const events: WatchEvent[] = [];
-    const w = await watchObjects(
-      store,
+    const w = await withBookmarks(20).watch(
       ctx(),
       { resourceVersion: String(await storage.currentRevision()) },
       { send: (e) => events.push(e), close: () => {} },
-      { bookmarkIntervalMs: 20 },
     );
     await new Promise((r) => setTimeout(r, 100));
     w.stop();
