@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { parseTokenFile } from '../apiserver/authentication/token-file.js';
-import { ensureCA, ensureServingCert } from '../apiserver/server/certs.js';
+import { ensureCA, ensureServingCert } from '../apiserver/component-base/certs/certs.js';
 
 /** Paths and contents of a cluster's certificates and admin token. */
 export interface ClusterFiles {

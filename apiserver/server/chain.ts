@@ -5,7 +5,7 @@
 import express from 'express';
 import type { RequestAuthenticator } from '../authentication/interfaces.js';
 import type { Authorizer } from '../authorization/interfaces.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../component-base/logs/logger.js';
 import type { InFlight } from './filters/with-in-flight-tracking.js';
 import type { Metrics } from './metrics.js';
 import { withRequestInfo } from './filters/with-request-info.js';

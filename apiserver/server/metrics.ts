@@ -1,6 +1,7 @@
-/** Prometheus metrics (prom-client): process defaults plus Kubernetes-named request metrics. */
+/** The API server's Prometheus metrics: the component-base registry plus Kubernetes-named request metrics. */
 import type { Request, Response, NextFunction } from 'express';
 import client from 'prom-client';
+import { newRegistry, serveMetrics } from '../component-base/metrics/registry.js';
 import { requestInfoFrom } from '../endpoints/request/request-info.js';
 
 export interface Metrics {
@@ -9,8 +10,7 @@ export interface Metrics {
 }
 
 export function newMetrics(): Metrics {
-  const registry = new client.Registry();
-  client.collectDefaultMetrics({ register: registry });
+  const registry = newRegistry();
   const requests = new client.Counter({
     name: 'apiserver_request_total',
     help: 'Requests by verb, group, version, resource, subresource, scope and HTTP code.',
@@ -37,9 +37,6 @@ export function newMetrics(): Metrics {
         next();
       };
     },
-    async handle(_req, res) {
-      res.setHeader('Content-Type', registry.contentType);
-      res.end(await registry.metrics());
-    },
+    handle: (_req, res) => serveMetrics(registry, res),
   };
 }

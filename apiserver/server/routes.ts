@@ -8,7 +8,7 @@ import { negotiateOutput } from '../endpoints/negotiation.js';
 import { newResourceHandler, notFoundPath } from '../endpoints/resource-handler.js';
 import type { ApiContext } from '../endpoints/handlers/scope.js';
 import * as status from '../api/status.js';
-import type { HealthChecks } from './health.js';
+import type { HealthChecks } from '../component-base/health/health-checks.js';
 import type { Metrics } from './metrics.js';
 import type { OpenApiV3 } from '../endpoints/openapi-v3.js';
 import { serveOpenApiV2, type OpenApiV2 } from '../endpoints/openapi-v2.js';

@@ -1,6 +1,6 @@
 /** What every controller gets from orch-controller-manager, and what it gives back. */
 import type { ApiDomain } from '../../apiserver/api/domain.js';
-import type { Logger } from '../../apiserver/server/logger.js';
+import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import type { ApiClient } from '../client/api-client.js';
 import type { DiscoveryResult } from '../client/discovery.js';
 import type { InformerFactory } from '../informers/informer-factory.js';

@@ -1,20 +1,20 @@
 /**
- * The controller manager's Prometheus metrics (prom-client): process defaults, the work queues'
+ * The controller manager's Prometheus metrics: the component-base registry (process defaults), the work queues'
  * depth/adds/retries (client-go's workqueue_* names, labelled by queue) and whether this process leads.
  */
 import client from 'prom-client';
+import { newRegistry, type Registry } from '../../apiserver/component-base/metrics/registry.js';
 import type { QueueMetrics } from '../workqueue/work-queue.js';
 
 export interface ControllerManagerMetrics {
-  registry: client.Registry;
+  registry: Registry;
   queue(name: string): QueueMetrics;
   /** leader_election_master_status{name}: 1 while leading. */
   setLeading(leaseName: string, leading: boolean): void;
 }
 
 export function newControllerManagerMetrics(): ControllerManagerMetrics {
-  const registry = new client.Registry();
-  client.collectDefaultMetrics({ register: registry });
+  const registry = newRegistry();
   const depth = new client.Gauge({
     name: 'workqueue_depth',
     help: 'Current depth of workqueue',

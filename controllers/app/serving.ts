@@ -1,5 +1,5 @@
 /**
- * The controller manager's own HTTPS port: /healthz, /livez, /readyz (the API server's health checks
+ * The controller manager's own HTTPS port: /healthz, /livez, /readyz (component-base's health checks
  * handler) and /metrics, with a self-signed certificate kept in --cert-dir (or a temporary folder
  * removed on close).
  */
@@ -8,8 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { defaultServingHosts, ensureCA, ensureServingCert } from '../../apiserver/server/certs.js';
-import type { HealthChecks } from '../../apiserver/server/health.js';
+import { defaultServingHosts, ensureCA, ensureServingCert } from '../../apiserver/component-base/certs/certs.js';
+import type { HealthChecks } from '../../apiserver/component-base/health/health-checks.js';
+import { serveMetrics } from '../../apiserver/component-base/metrics/registry.js';
 import type { ControllerManagerMetrics } from './metrics.js';
 
 export interface ServingOptions {
@@ -33,16 +34,7 @@ export async function serveHealthAndMetrics(opts: ServingOptions): Promise<Runni
   const server: Server = createServer({ cert: pair.certPem + ca.certPem, key: pair.keyPem }, (req, res) => {
     if (opts.health.handle(req, res)) return;
     if (new URL(req.url ?? '/', 'https://x').pathname === '/metrics' && req.method === 'GET') {
-      opts.metrics.registry.metrics().then(
-        (text) => {
-          res.writeHead(200, { 'Content-Type': opts.metrics.registry.contentType });
-          res.end(text);
-        },
-        (err: Error) => {
-          res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-          res.end(`${err.message}\n`);
-        },
-      );
+      void serveMetrics(opts.metrics.registry, res);
       return;
     }
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });

@@ -4,21 +4,9 @@
  * SIGINT. Exit codes: 0 after a clean stop or --help, 1 when it fails or loses its leader lease (so
  * that a supervisor restarts it as a candidate), 2 for a bad command line.
  */
-import { helpRequested, OptionsError, parseOptions, usage, type ControllerManagerOptions } from '../app/options.js';
+import { controllerManagerCommand } from '../app/options.js';
 
-const argv = process.argv.slice(2);
-let options: ControllerManagerOptions;
-try {
-  if (helpRequested(argv)) {
-    process.stdout.write(usage());
-    process.exit(0);
-  }
-  options = parseOptions(argv);
-} catch (err) {
-  if (!(err instanceof OptionsError)) throw err;
-  process.stderr.write(`orch-controller-manager: ${err.message}\n`);
-  process.exit(2);
-}
+const options = controllerManagerCommand.execute();
 
 try {
   const { runControllerManager } = await import('../app/controller-manager.js');

@@ -14,7 +14,7 @@ import type { ApiObject } from '../../apiserver/api/object.js';
 import type { OwnerReference } from '../../apiserver/api/object-meta.js';
 import { jsonEqual } from '../../apiserver/api/object.js';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../../apiserver/api/deletion.js';
-import type { Logger } from '../../apiserver/server/logger.js';
+import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import type { ApiResourceInfo } from '../client/discovery.js';
 import { gvrKey } from '../client/discovery.js';
 import type { InformerFactory } from '../informers/informer-factory.js';

@@ -2,7 +2,7 @@
  * Shared informers: one per resource for the whole process, so controllers watching the same resource
  * share one list/watch and one cache (client-go's SharedInformerFactory).
  */
-import type { Logger } from '../../apiserver/server/logger.js';
+import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import type { ApiClient, GroupVersionResource } from '../client/api-client.js';
 import { gvrKey } from '../client/discovery.js';
 import { Informer, type InformerOptions } from './informer.js';

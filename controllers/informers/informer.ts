@@ -7,7 +7,7 @@
  * an update of itself, so controllers that missed something get another chance.
  */
 import type { ApiObject } from '../../apiserver/api/object.js';
-import type { Logger } from '../../apiserver/server/logger.js';
+import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import type { ResourceClient } from '../client/api-client.js';
 import { Indexer, objectKey, type IndexFunc } from './indexer.js';
 import { Reflector, type ReflectorOptions, type ReflectorStore } from './reflector.js';

@@ -8,7 +8,7 @@
 import type { ApiObject } from '../../apiserver/api/object.js';
 import type { Status } from '../../apiserver/api/status.js';
 import { ApiError } from '../../apiserver/api/status.js';
-import type { Logger } from '../../apiserver/server/logger.js';
+import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import type { ResourceClient } from '../client/api-client.js';
 import { DEFAULT_PAGE_SIZE } from '../client/api-client.js';
 import { isExpired } from '../client/api-errors.js';

@@ -6,7 +6,7 @@
  * candidates never lead at once, as long as the leader stops acting when told to, and a standby takes
  * over within a lease duration (plus a retry period) of the leader's last renewal.
  */
-import type { Logger } from '../../apiserver/server/logger.js';
+import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import { sleep } from '../informers/backoff.js';
 import type { LeaderElectionRecord, ResourceLock } from './lease-lock.js';
 

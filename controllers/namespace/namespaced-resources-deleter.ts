@@ -12,7 +12,7 @@
 import type { ApiObject } from '../../apiserver/api/object.js';
 import type { ApiDomain } from '../../apiserver/api/domain.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import type { Logger } from '../../apiserver/server/logger.js';
+import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import type { ApiClient, ResourceClient } from '../client/api-client.js';
 import {
   discoveryFailureMessage,

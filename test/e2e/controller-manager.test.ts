@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { freePort, run, startProcess, type Proc } from '../support/processes.js';
 import { newKubectl } from '../support/kubectl.js';
-import { ensureCA, ensureServingCert } from '../../apiserver/server/certs.js';
+import { ensureCA, ensureServingCert } from '../../apiserver/component-base/certs/certs.js';
 import { writeAdminKubeconfig } from '../../scripts/cluster-files.js';
 import { ApiClient, type ResourceClient } from '../../controllers/client/api-client.js';
 import { isApiError } from '../../apiserver/api/status.js';

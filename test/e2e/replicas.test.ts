@@ -12,7 +12,7 @@ import { startEtcd, type EtcdProcess } from '../support/etcd.js';
 import { freePort, startProcess, type Proc } from '../support/processes.js';
 import { newKubectl } from '../support/kubectl.js';
 import { newTestClient, type TestClient } from '../support/http-client.js';
-import { ensureCA, ensureServingCert } from '../../apiserver/server/certs.js';
+import { ensureCA, ensureServingCert } from '../../apiserver/component-base/certs/certs.js';
 import { writeAdminKubeconfig } from '../../scripts/cluster-files.js';
 
 const APISERVER = 'dist/apiserver/cmd/apiserver.js';

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import * as status from '../../api/status.js';
 import { writeStatus } from '../../endpoints/responses.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../component-base/logs/logger.js';
 
 /**
  * The outermost safety net: anything thrown becomes a Status answer; what is not an ApiError is an

@@ -12,7 +12,7 @@ import { stringify } from 'yaml';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import { parseOptions } from '../../../controllers/app/options.js';
 import { runControllerManager, type RunningControllerManager } from '../../../controllers/app/controller-manager.js';
-import { newLogger } from '../../../apiserver/server/logger.js';
+import { newLogger } from '../../../apiserver/component-base/logs/logger.js';
 
 async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {
   const deadline = Date.now() + ms;

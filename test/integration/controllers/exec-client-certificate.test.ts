@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureCA, ensureServingCert, newClientCert, type CertKeyFiles } from '../../../apiserver/server/certs.js';
+import { ensureCA, ensureServingCert, newClientCert, type CertKeyFiles } from '../../../apiserver/component-base/certs/certs.js';
 import { ApiClient } from '../../../controllers/client/api-client.js';
 import { isApiError } from '../../../apiserver/api/status.js';
 

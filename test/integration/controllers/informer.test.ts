@@ -10,7 +10,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { useEtcd } from '../../support/etcd.js';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import { newEtcdStorage } from '../../../apiserver/storage/etcd3/index.js';
-import { newLogger } from '../../../apiserver/server/logger.js';
+import { newLogger } from '../../../apiserver/component-base/logs/logger.js';
 import { ApiClient } from '../../../controllers/client/api-client.js';
 import { Informer } from '../../../controllers/informers/informer.js';
 import { objectKey } from '../../../controllers/informers/indexer.js';

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import forge from 'node-forge';
-import { ensureCA, ensureServingCert, newClientCert, type CertKeyPair } from '../../../apiserver/server/certs.js';
+import { ensureCA, ensureServingCert, newClientCert, type CertKeyPair } from '../../../apiserver/component-base/certs/certs.js';
 import { newX509Authenticator } from '../../../apiserver/authentication/x509.js';
 import { AuthenticationError } from '../../../apiserver/authentication/interfaces.js';
 

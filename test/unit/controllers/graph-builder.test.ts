@@ -4,7 +4,7 @@ import { GraphBuilder } from '../../../controllers/garbagecollector/graph-builde
 import { AbsentOwnerCache } from '../../../controllers/garbagecollector/absent-owner-cache.js';
 import { type GraphNode, alternateOwnerIdentity, partitionDependents } from '../../../controllers/garbagecollector/graph.js';
 import { WorkQueue } from '../../../controllers/workqueue/work-queue.js';
-import { newLogger } from '../../../apiserver/server/logger.js';
+import { newLogger } from '../../../apiserver/component-base/logs/logger.js';
 import type { InformerFactory } from '../../../controllers/informers/informer-factory.js';
 import type { ApiObject } from '../../../apiserver/api/object.js';
 import type { OwnerReference } from '../../../apiserver/api/object-meta.js';

@@ -7,7 +7,7 @@ import { newApiDomain } from '../../../../apiserver/api/domain.js';
 import { errorMessage, fieldPath, type FieldError } from '../../../../apiserver/api/field-errors.js';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import type { StrategyContext } from '../../../../apiserver/api/strategy.js';
-import { ensureCA } from '../../../../apiserver/server/certs.js';
+import { ensureCA } from '../../../../apiserver/component-base/certs/certs.js';
 import { csrRequestError } from '../../../../apiserver/registry/certificates/csr-request.js';
 import { certificateDataError } from '../../../../apiserver/registry/certificates/certificate-data.js';
 import { validateSignerName } from '../../../../apiserver/registry/certificates/signer-name.js';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, get } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { newHealthChecks, type HealthChecks } from '../../../apiserver/server/health.js';
+import { newHealthChecks, type HealthChecks } from '../../../../apiserver/component-base/health/health-checks.js';
 
 interface Answer {
   status: number;

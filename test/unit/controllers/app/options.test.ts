@@ -1,7 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { helpRequested, OptionsError, parseOptions, usage } from '../../../controllers/app/options.js';
-import { enabledControllers } from '../../../controllers/app/controller-names.js';
+import { OptionsError } from '../../../../apiserver/component-base/flag/options-error.js';
+import { controllerManagerCommand, parseOptions } from '../../../../controllers/app/options.js';
+
+const usage = () => controllerManagerCommand.usage();
+const helpRequested = (argv: string[]) => controllerManagerCommand.parse(argv).help;
+import { enabledControllers } from '../../../../controllers/app/controller-names.js';
 
 describe('orch-controller-manager options', () => {
   it('has kube-controller-manager defaults', () => {

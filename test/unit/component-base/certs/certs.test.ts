@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync, rmSync } from 'node
 import { tmpdir, hostname } from 'node:os';
 import { join } from 'node:path';
 import forge from 'node-forge';
-import { ensureCA, ensureServingCert, newClientCert } from '../../../apiserver/server/certs.js';
+import { ensureCA, ensureServingCert, newClientCert } from '../../../../apiserver/component-base/certs/certs.js';
 
 function tempDir(t: { after(fn: () => void): void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'orch-certs-'));

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { newLogger } from '../../../apiserver/server/logger.js';
+import { newLogger } from '../../../../apiserver/component-base/logs/logger.js';
 
 function capture(level: string) {
   const stream = new PassThrough();

@@ -3,7 +3,6 @@
  */
 import type { Writable } from 'node:stream';
 import winston from 'winston';
-import type { ServerOptions } from './options.js';
 
 /** The logger every component receives. */
 export type Logger = winston.Logger;
@@ -22,10 +21,10 @@ const jsonLine = winston.format((info) => {
 });
 
 /**
- * A logger at options.logLevel (the winston level --v maps to) writing to stderr, or to `stream`
+ * A logger at options.logLevel (the winston level -v/--v maps to, see LogOptions) writing to stderr, or to `stream`
  * when one is given (tests).
  */
-export function newLogger(options: Pick<ServerOptions, 'logLevel'>, stream?: Writable): Logger {
+export function newLogger(options: { logLevel: string }, stream?: Writable): Logger {
   const transport = stream
     ? new winston.transports.Stream({ stream })
     : new winston.transports.Console({ stderrLevels: Object.keys(winston.config.npm.levels) });
