@@ -7,13 +7,18 @@
  * orch-controller-manager running (restarted with backoff when it fails). SIGINT/SIGTERM stop
  * everything; if the API server dies, so does this process, with a non-zero code.
  *
- *   node dist/scripts/all-in-one.js [--data-dir DIR] [--secure-port PORT] [--etcd-servers URLS]
+ *   node dist/scripts/all-in-one.js [--data-dir DIR] [--secure-port PORT] [orch-apiserver and
+ *                                   orch-controller-manager flags, e.g. --etcd-servers URLS]
+ *
+ * Its command line is read by all-in-one-options.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { allInOneCommand, apiserverArgs, controllerManagerArgs, parseAllInOne, type AllInOneOptions } from './all-in-one-options.js';
 import { ensureClusterFiles, writeAdminKubeconfig, type ClusterFiles } from './cluster-files.js';
+import { OptionsError } from '../apiserver/component-base/flag/options-error.js';
 
 const APISERVER = fileURLToPath(new URL('../apiserver/cmd/apiserver.js', import.meta.url));
 const CONTROLLER_MANAGER = fileURLToPath(new URL('../controllers/cmd/controller-manager.js', import.meta.url));
@@ -22,30 +27,6 @@ const STOP_GRACE_MS = 15_000;
 const MAX_BACKOFF_MS = 30_000;
 /** A controller manager that ran this long before failing restarts without delay growth. */
 const STABLE_RUN_MS = 60_000;
-
-interface Flags {
-  dataDir: string;
-  securePort: number;
-  etcdServers?: string;
-}
-
-function parseFlags(argv: string[]): Flags {
-  const flags: Flags = { dataDir: './data', securePort: 6443 };
-  for (let i = 0; i < argv.length; i++) {
-    const [name, inline] = argv[i].split(/=(.*)/s, 2);
-    const value = inline ?? argv[++i];
-    if (value === undefined) throw new Error(`flag needs an argument: ${name}`);
-    if (name === '--data-dir') flags.dataDir = value;
-    else if (name === '--etcd-servers') flags.etcdServers = value;
-    else if (name === '--secure-port') {
-      flags.securePort = Number(value);
-      if (!/^\d+$/.test(value) || flags.securePort < 1 || flags.securePort > 65535) {
-        throw new Error(`--secure-port ${value} must be between 1 and 65535, inclusive`);
-      }
-    } else throw new Error(`unknown flag: ${name}`);
-  }
-  return flags;
-}
 
 function startNode(script: string, args: string[]): ChildProcess {
   return spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
@@ -90,33 +71,24 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  let flags: Flags;
+  let flags: AllInOneOptions;
   try {
-    flags = parseFlags(process.argv.slice(2));
+    const parsed = parseAllInOne(process.argv.slice(2));
+    if (parsed.help) {
+      process.stdout.write(allInOneCommand.usage());
+      process.exit(0);
+    }
+    flags = parsed.options;
   } catch (err) {
-    process.stderr.write(`all-in-one: ${(err as Error).message}\n`);
+    if (!(err instanceof OptionsError)) throw err;
+    process.stderr.write(`all-in-one: ${err.message}\n`);
     process.exit(2);
   }
   const files = ensureClusterFiles(flags.dataDir);
   const kubeconfigFile = join(flags.dataDir, 'admin.kubeconfig');
   writeAdminKubeconfig(kubeconfigFile, `https://127.0.0.1:${flags.securePort}`, files);
-  const storage = flags.etcdServers ? ['--storage-backend=etcd3', `--etcd-servers=${flags.etcdServers}`] : ['--storage-backend=sqlite'];
-  const apiserver = startNode(APISERVER, [
-    ...storage,
-    '--data-dir',
-    flags.dataDir,
-    '--secure-port',
-    String(flags.securePort),
-    '--tls-cert-file',
-    files.certFile,
-    '--tls-private-key-file',
-    files.keyFile,
-    '--token-auth-file',
-    files.tokensFile,
-    '--client-ca-file',
-    files.caFile,
-    '--authorization-mode=AlwaysAllow',
-  ]);
+  const childFiles = { ...files, kubeconfigFile, controllerManagerCertDir: join(flags.dataDir, 'controller-manager') };
+  const apiserver = startNode(APISERVER, [...apiserverArgs(flags, childFiles), ...flags.apiserverArgs]);
 
   let stopping = false;
   let controllerManager: ChildProcess | undefined;
@@ -151,14 +123,7 @@ async function main(): Promise<void> {
   let backoffMs = 1000;
   const runControllerManager = (): void => {
     const startedAt = Date.now();
-    // Its /healthz and /metrics port is picked free (and logged), so several clusters fit on one host.
-    controllerManager = startNode(CONTROLLER_MANAGER, [
-      '--kubeconfig',
-      kubeconfigFile,
-      '--secure-port=0',
-      '--cert-dir',
-      join(flags.dataDir, 'controller-manager'),
-    ]);
+    controllerManager = startNode(CONTROLLER_MANAGER, [...controllerManagerArgs(childFiles), ...flags.controllerManagerArgs]);
     controllerManager.on('exit', (code, signal) => {
       if (stopping || code === 0) return;
       if (Date.now() - startedAt >= STABLE_RUN_MS) backoffMs = 1000;
