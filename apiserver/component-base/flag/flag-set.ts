@@ -34,18 +34,17 @@ export class FlagSet implements FlagLookup<Flag> {
   var<K extends string, T>(type: ValueType<T>, target: Record<K, T>, key: K, name: string, usage: string, opts: FlagOptions = {}): void {
     if (this.long(name)) throw new Error(`flag --${name} is defined twice`);
     if (opts.shorthand !== undefined && this.short(opts.shorthand)) throw new Error(`shorthand -${opts.shorthand} is defined twice`);
-    const fields = target;
     this.flags.push({
       name,
       shorthand: opts.shorthand,
       usage,
       type: type as ValueType<unknown>,
       isBool: type.isBool === true,
-      defValue: fields[key],
+      defValue: target[key],
       changed: false,
-      get: () => fields[key],
+      get: () => target[key],
       set: (value) => {
-        fields[key] = value as T;
+        target[key] = value as T;
       },
     });
   }
