@@ -31,7 +31,7 @@ import { newX509Authenticator } from '../authentication/x509.js';
 import { newAnonymousAuthenticator } from '../authentication/anonymous.js';
 import { newAuthorizer } from '../authorization/new-authorizer.js';
 import type { ServerOptions } from './options.js';
-import { newLogger } from '../component-base/logs/logger.js';
+import { newLogger, type Logger } from '../component-base/logs/logger.js';
 import { ensureCA, ensureServingCert, defaultServingHosts } from '../component-base/certs/certs.js';
 import { newHealthChecks } from '../component-base/health/health-checks.js';
 import { newInFlight } from './filters/with-in-flight-tracking.js';
@@ -79,8 +79,8 @@ async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<
   }
 }
 
-export async function runServer(options: ServerOptions): Promise<RunningServer> {
-  const logger = newLogger(options);
+/** Runs the API server; `logger` defaults to JSON lines on stderr at the level of --v (tests pass their own). */
+export async function runServer(options: ServerOptions, logger: Logger = newLogger(options)): Promise<RunningServer> {
   const domain = newApiDomain(options.apiDomain);
   const storage = newStorage(options, logger);
   // --watch-cache=false or a zero --default-watch-cache-size: every read goes to the store.

@@ -7,20 +7,17 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { freePort, run, startProcess, type Proc } from '../support/processes.js';
 import { newKubectl } from '../support/kubectl.js';
-import { ensureCA, ensureServingCert } from '../../apiserver/component-base/certs/certs.js';
-import { writeAdminKubeconfig } from '../../scripts/cluster-files.js';
+import { startTestServer, type TestServer } from '../support/api-server.js';
 import { ApiClient, type ResourceClient } from '../../controllers/client/api-client.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
 
 const ALL_IN_ONE = 'dist/scripts/all-in-one.js';
-const APISERVER = 'dist/apiserver/cmd/apiserver.js';
 const CONTROLLER_MANAGER = 'dist/controllers/cmd/controller-manager.js';
 const ACQUIRED = /"msg":"successfully acquired lease"/g;
 
@@ -157,44 +154,20 @@ describe('orch-controller-manager in the all-in-one cluster', () => {
 });
 
 describe('two controller managers on one API server', () => {
-  let dir: string;
-  let apiserver: Proc;
+  let apiserver: TestServer;
   let client: ApiClient;
   let kubeconfig: string;
   const managers: Proc[] = [];
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'orch-cm-ha-'));
-    const ca = ensureCA(join(dir, 'certs'));
-    const serving = ensureServingCert(join(dir, 'certs'), ca, []);
-    const token = randomBytes(16).toString('hex');
-    await writeFile(join(dir, 'tokens.csv'), `${token},admin,admin,"system:masters"\n`);
-    const port = await freePort();
-    apiserver = startProcess(process.execPath, [
-      APISERVER,
-      `--secure-port=${port}`,
-      '--bind-address=127.0.0.1',
-      `--tls-cert-file=${serving.certFile}`,
-      `--tls-private-key-file=${serving.keyFile}`,
-      `--token-auth-file=${join(dir, 'tokens.csv')}`,
-      `--data-dir=${join(dir, 'data')}`,
-    ]);
-    await apiserver.waitFor(/"serving securely"/, 30_000);
-    kubeconfig = join(dir, 'admin.kubeconfig');
-    writeAdminKubeconfig(kubeconfig, `https://127.0.0.1:${port}`, { caPem: ca.certPem, token });
+    apiserver = await startTestServer({ process: true });
+    kubeconfig = apiserver.kubeconfig;
     client = ApiClient.fromKubeconfig(kubeconfig);
-    await eventually('the API server', () =>
-      client.request('GET', '/readyz').then(
-        () => true,
-        () => false,
-      ),
-    );
   });
   after(async () => {
     client?.close();
     for (const m of managers) await m.stop();
     await apiserver?.stop();
-    await rm(dir, { recursive: true, force: true });
   });
 
   const startManager = () => {

@@ -6,7 +6,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { newKubectl } from '../support/kubectl.js';
-import { startLocalApiServer, type LocalApiServer } from '../../scripts/bench/local-cluster.js';
+import { startTestServer, type TestServer } from '../support/api-server.js';
 
 function deployment(image: string, opts: { sidecar?: boolean; tier?: boolean } = {}): string {
   return [
@@ -44,13 +44,13 @@ const configMap = (data: Record<string, string>) =>
   ].join('\n');
 
 describe('kubectl apply and patch', () => {
-  let server: LocalApiServer;
+  let server: TestServer;
   let k: ReturnType<typeof newKubectl>;
   const getJson = async (...args: string[]) => JSON.parse(await k.ok(['get', ...args, '-o', 'json', '--show-managed-fields']));
   const managers = (obj: any) => obj.metadata.managedFields.map((e: any) => `${e.manager}/${e.operation}`).sort();
 
   before(async () => {
-    server = await startLocalApiServer({});
+    server = await startTestServer({ process: true });
     k = newKubectl(server.kubeconfig);
   });
   after(async () => {

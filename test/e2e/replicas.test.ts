@@ -4,59 +4,26 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { startEtcd, type EtcdProcess } from '../support/etcd.js';
-import { freePort, startProcess, type Proc } from '../support/processes.js';
+import { startProcess } from '../support/processes.js';
 import { newKubectl } from '../support/kubectl.js';
-import { newTestClient, type TestClient } from '../support/http-client.js';
-import { ensureCA, ensureServingCert } from '../../apiserver/component-base/certs/certs.js';
-import { writeAdminKubeconfig } from '../../scripts/cluster-files.js';
-
-const APISERVER = 'dist/apiserver/cmd/apiserver.js';
+import { startTestServer, type TestServer } from '../support/api-server.js';
 
 describe('two API server replicas on one etcd', () => {
-  let dir: string;
   let etcd: EtcdProcess;
-  const replicas: { proc: Proc; port: number; client: TestClient; kubectl: ReturnType<typeof newKubectl> }[] = [];
+  const replicas: (TestServer & { kubectl: ReturnType<typeof newKubectl> })[] = [];
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'orch-replicas-'));
     etcd = await startEtcd();
-    const ca = ensureCA(join(dir, 'certs'));
-    const serving = ensureServingCert(join(dir, 'certs'), ca, ['127.0.0.1']);
-    const token = randomBytes(16).toString('hex');
-    await writeFile(join(dir, 'tokens.csv'), `${token},admin,admin,"system:masters"\n`);
-    for (const name of ['a', 'b']) {
-      const port = await freePort();
-      const proc = startProcess(process.execPath, [
-        APISERVER,
-        `--etcd-servers=${etcd.endpoint}`,
-        `--secure-port=${port}`,
-        '--bind-address=127.0.0.1',
-        `--tls-cert-file=${serving.certFile}`,
-        `--tls-private-key-file=${serving.keyFile}`,
-        `--token-auth-file=${join(dir, 'tokens.csv')}`,
-        `--data-dir=${join(dir, name)}`,
-      ]);
-      await proc.waitFor(/"serving securely"/, 30_000);
-      const kubeconfig = join(dir, `${name}.kubeconfig`);
-      writeAdminKubeconfig(kubeconfig, `https://127.0.0.1:${port}`, { caPem: ca.certPem, token });
-      const client = newTestClient({ url: `https://127.0.0.1:${port}`, token, ca: ca.certPem });
-      for (let i = 0; i < 100 && (await client.get('/readyz')).status !== 200; i++) await new Promise((r) => setTimeout(r, 100));
-      replicas.push({ proc, port, client, kubectl: newKubectl(kubeconfig) });
+    for (let i = 0; i < 2; i++) {
+      const s = await startTestServer({ process: true, etcd: etcd.endpoint, etcdPrefix: '/registry' });
+      replicas.push({ ...s, kubectl: newKubectl(s.kubeconfig) });
     }
   });
 
   after(async () => {
-    for (const r of replicas) {
-      r.client.close();
-      await r.proc.stop();
-    }
+    for (const r of replicas) await r.stop();
     await etcd?.stop();
-    await rm(dir, { recursive: true, force: true });
   });
 
   it('both replicas are ready and share the system namespaces', async () => {
@@ -92,8 +59,7 @@ describe('two API server replicas on one etcd', () => {
 
   it('kubectl get -w on B sees a create through A', async () => {
     const [a, b] = replicas;
-    const kubeconfigB = join(dir, 'b.kubeconfig');
-    const w = startProcess('/usr/bin/kubectl', ['--kubeconfig', kubeconfigB, 'get', 'cm', '-w', '--output-watch-events']);
+    const w = startProcess('/usr/bin/kubectl', ['--kubeconfig', b.kubeconfig, 'get', 'cm', '-w', '--output-watch-events']);
     await w.waitFor(/ADDED\s+shared\s/, 20_000);
     await a.kubectl.ok(['create', 'cm', 'from-a']);
     await w.waitFor(/ADDED\s+from-a\s/);

@@ -6,8 +6,9 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { createNamespace } from '../../support/namespaces.js';
 import type { TestClient } from '../../support/http-client.js';
-import { JSON_PATCH, MERGE, STRATEGIC, apply, configMap, createNamespace, owners, patch, path, pod, service } from './helpers.js';
+import { JSON_PATCH, MERGE, STRATEGIC, apply, configMap, owners, patch, path, pod, service } from './helpers.js';
 
 const NS = 'owners';
 const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;

@@ -37,11 +37,6 @@ export function configMap(name: string, data: Record<string, string>, metadata: 
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...metadata }, data };
 }
 
-export async function createNamespace(c: TestClient, name: string): Promise<void> {
-  const r = await c.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  if (r.status !== 201) throw new Error(`namespace ${name}: ${r.status} ${r.text}`);
-}
-
 /** The managedFields of an object as `manager/operation[/subresource]` → fieldsV1. */
 export function owners(obj: { metadata: { managedFields?: Record<string, unknown>[] } }): Record<string, unknown> {
   return Object.fromEntries(

@@ -6,8 +6,9 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { createNamespace } from '../../support/namespaces.js';
 import type { TestClient } from '../../support/http-client.js';
-import { APPLY, JSON_PATCH, MERGE, STRATEGIC, apply, createNamespace, patch, path, service } from './helpers.js';
+import { APPLY, JSON_PATCH, MERGE, STRATEGIC, apply, patch, path, service } from './helpers.js';
 
 const NS = 'patches';
 const DEPLOYMENTS = `/apis/apps/v1/namespaces/${NS}/deployments`;

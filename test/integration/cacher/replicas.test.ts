@@ -6,6 +6,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { createNamespace } from '../../support/namespaces.js';
 import { useEtcd } from '../../support/etcd.js';
 
 const CM = (name = '') => `/api/v1/namespaces/replicated/configmaps${name ? `/${name}` : ''}`;
@@ -26,8 +27,7 @@ describe('watch caches of two replicas', () => {
   });
 
   it('reads on one replica see what the other just wrote', async () => {
-    const ns = await a.client.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'replicated' } });
-    assert.equal(ns.status, 201);
+    await createNamespace(a.client, 'replicated');
     assert.equal((await b.client.get('/api/v1/namespaces/replicated')).status, 200);
     assert.equal((await b.client.get(CM())).body.items.length, 0); // the list builds b's cache
     for (let i = 0; i < 10; i++) {

@@ -5,11 +5,9 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { request } from 'node:https';
-import { stringify } from 'yaml';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { createNamespace } from '../../support/namespaces.js';
 import { parseOptions } from '../../../controllers/app/options.js';
 import { runControllerManager, type RunningControllerManager } from '../../../controllers/app/controller-manager.js';
 import { newLogger } from '../../../apiserver/component-base/logs/logger.js';
@@ -62,18 +60,7 @@ describe('controllers against orch-apiserver', () => {
 
   before(async () => {
     srv = await startTestServer();
-    kubeconfig = join(srv.dataDir, 'admin.kubeconfig');
-    await writeFile(
-      kubeconfig,
-      stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'orch', cluster: { server: srv.url, 'certificate-authority-data': Buffer.from(srv.ca).toString('base64') } }],
-        users: [{ name: 'admin', user: { token: srv.token } }],
-        contexts: [{ name: 'orch', context: { cluster: 'orch', user: 'admin' } }],
-        'current-context': 'orch',
-      }),
-    );
+    kubeconfig = srv.kubeconfig;
     manager = await start();
     await eventually('leadership', async () => manager.isLeader());
   });
@@ -83,7 +70,7 @@ describe('controllers against orch-apiserver', () => {
   });
 
   const api = () => srv.client;
-  const newNamespace = async (name: string) => assert.equal((await api().post('/api/v1/namespaces', { metadata: { name } })).status, 201);
+  const newNamespace = (name: string) => createNamespace(api(), name);
   const createCm = async (ns: string, name: string, metadata: Record<string, unknown> = {}) => {
     const r = await api().post(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name, ...metadata } });
     assert.equal(r.status, 201, r.text);

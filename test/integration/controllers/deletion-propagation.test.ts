@@ -6,6 +6,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { createNamespace } from '../../support/namespaces.js';
 
 describe('DELETE propagation options', () => {
   let srv: TestServer;
@@ -70,7 +71,7 @@ describe('DELETE propagation options', () => {
     assert.deepEqual(dry.body.metadata.finalizers, ['orphan']);
     assert.equal((await srv.client.get(`${cms}/dry`)).body.metadata.finalizers, undefined);
 
-    await srv.client.post('/api/v1/namespaces', { metadata: { name: 'collection' } });
+    await createNamespace(srv.client, 'collection');
     for (const name of ['a', 'b']) await srv.client.post('/api/v1/namespaces/collection/configmaps', { metadata: { name } });
     const all = await srv.client.delete('/api/v1/namespaces/collection/configmaps?propagationPolicy=Orphan');
     assert.equal(all.status, 200);
@@ -95,7 +96,7 @@ describe('DELETE propagation options', () => {
   });
 
   it("a namespace's first DELETE with orphanDependents=false asks for foreground deletion (202)", async () => {
-    await srv.client.post('/api/v1/namespaces', { metadata: { name: 'fg-ns' } });
+    await createNamespace(srv.client, 'fg-ns');
     const r = await srv.client.delete('/api/v1/namespaces/fg-ns?orphanDependents=false');
     assert.equal(r.status, 202);
     assert.deepEqual(r.body.metadata.finalizers, ['foregroundDeletion']);

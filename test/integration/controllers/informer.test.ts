@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { useEtcd } from '../../support/etcd.js';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { createNamespace } from '../../support/namespaces.js';
 import { newEtcdStorage } from '../../../apiserver/storage/etcd3/index.js';
 import { newLogger } from '../../../apiserver/component-base/logs/logger.js';
 import { ApiClient } from '../../../controllers/client/api-client.js';
@@ -65,7 +66,7 @@ function scenario(start: () => Promise<TestServer>, compact: (srv: TestServer) =
 
   before(async () => {
     srv = await start();
-    proxy = await startProxy(srv.server.port);
+    proxy = await startProxy(srv.port);
     client = new ApiClient({
       server: `https://127.0.0.1:${proxy.port}`,
       cluster: { server: '', caPem: srv.ca, insecureSkipTlsVerify: false, disableCompression: false },
@@ -80,7 +81,7 @@ function scenario(start: () => Promise<TestServer>, compact: (srv: TestServer) =
   });
 
   it('lists in pages, then follows the watch', async () => {
-    await srv.client.post('/api/v1/namespaces', { metadata: { name: 'paged' } });
+    await createNamespace(srv.client, 'paged');
     for (let i = 0; i < 5; i++) await srv.client.post('/api/v1/namespaces/paged/configmaps', { metadata: { name: `cm-${i}` } });
     const informer = new Informer(client.resource({ group: '', version: 'v1', resource: 'configmaps' }), { pageSize: 2 });
     const log: string[] = [];
@@ -108,7 +109,7 @@ function scenario(start: () => Promise<TestServer>, compact: (srv: TestServer) =
   });
 
   it('survives losing its resourceVersion (410) without losing an event', async () => {
-    await srv.client.post('/api/v1/namespaces', { metadata: { name: 'gap' } });
+    await createNamespace(srv.client, 'gap');
     for (const name of ['kept', 'changed', 'gone']) await srv.client.post('/api/v1/namespaces/gap/configmaps', { metadata: { name } });
     const informer = new Informer(client.resource({ group: '', version: 'v1', resource: 'configmaps' }), {
       backoff: { initialMs: 50, maxMs: 200 },

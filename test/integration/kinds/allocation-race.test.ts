@@ -7,6 +7,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEtcd, type EtcdProcess } from '../../support/etcd.js';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { createNamespace } from '../../support/namespaces.js';
 import { newEtcdStorage } from '../../../apiserver/storage/etcd3/index.js';
 import type { Storage } from '../../../apiserver/storage/interfaces.js';
 import { Bitmap } from '../../../apiserver/registry/core/service/allocator/bitmap.js';
@@ -34,8 +35,7 @@ describe('allocation shared by two API servers on one etcd', () => {
     const options = { etcd: etcd.endpoint, etcdPrefix: PREFIX };
     [a, b] = await Promise.all([startTestServer(options), startTestServer(options)]);
     storage = newEtcdStorage({ endpoints: [etcd.endpoint] });
-    const r = await a.client.post('/api/v1/namespaces', { metadata: { name: 'race' } });
-    assert.equal(r.status, 201, r.text);
+    await createNamespace(a.client, 'race');
   });
   after(async () => {
     await storage?.close();

@@ -6,6 +6,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { createNamespace } from '../../support/namespaces.js';
 import type { TestClient } from '../../support/http-client.js';
 import { TABLE } from '../../support/api-assertions.js';
 
@@ -84,8 +85,7 @@ describe('events.orch.io/v1 ↔ core v1 Event', () => {
   before(async () => {
     s = await startTestServer();
     c = s.client;
-    const ns = await c.post('/api/v1/namespaces', { metadata: { name: 'ev' } });
-    assert.equal(ns.status, 201, ns.text);
+    await createNamespace(c, 'ev');
   });
   after(() => s?.stop());
 

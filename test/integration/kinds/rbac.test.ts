@@ -5,6 +5,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { createNamespace } from '../../support/namespaces.js';
 import type { TestClient } from '../../support/http-client.js';
 import { TABLE } from '../../support/api-assertions.js';
 
@@ -18,7 +19,7 @@ describe('rbac.authorization.orch.io/v1', () => {
   before(async () => {
     s = await startTestServer();
     c = s.client;
-    assert.equal((await c.post('/api/v1/namespaces', { metadata: { name: 'rbac' } })).status, 201);
+    await createNamespace(c, 'rbac');
   });
   after(() => s?.stop());
 

@@ -7,6 +7,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { createNamespace } from '../../support/namespaces.js';
 import type { TestClient } from '../../support/http-client.js';
 import { TABLE, type Cause } from '../../support/api-assertions.js';
 
@@ -57,7 +58,7 @@ describe('Services', () => {
   before(async () => {
     s = await startTestServer();
     c = s.client;
-    assert.equal((await c.post('/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
+    await createNamespace(c, NS);
   });
   after(() => s?.stop());
 
@@ -77,7 +78,7 @@ describe('Services', () => {
         type: 'ClusterIP',
         clusterIP: '10.0.0.1',
         clusterIPs: ['10.0.0.1'],
-        ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: s.server.port }],
+        ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: s.port }],
         sessionAffinity: 'None',
         internalTrafficPolicy: 'Cluster',
         ipFamilies: ['IPv4'],
@@ -631,7 +632,7 @@ describe('Services on a dual-stack cluster', () => {
   before(async () => {
     s = await startTestServer({ args: ['--service-cluster-ip-range=fd00:10::/112,10.10.0.0/24', '--service-node-port-range=30021-31099'] });
     c = s.client;
-    assert.equal((await c.post('/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
+    await createNamespace(c, NS);
   });
   after(() => s?.stop());
 
@@ -718,23 +719,18 @@ describe('Services on a dual-stack cluster', () => {
 describe('Services after the ranges change on restart', () => {
   it('the ranges are rebuilt from the stored Services', async () => {
     const first = await startTestServer();
-    const dataDir = first.dataDir;
     try {
-      assert.equal((await first.client.post('/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
+      await createNamespace(first.client, NS);
       const r = await first.client.post(
         SVCS,
         service('kept', { type: 'NodePort', clusterIP: '10.0.0.10', ports: [{ port: 80, nodePort: 30410 }] }),
       );
       assert.equal(r.status, 201, r.text);
-    } finally {
-      await first.server.close();
-      first.client.close();
-      first.anonymous.close();
+    } catch (err) {
+      await first.stop();
+      throw err;
     }
-    const second = await startTestServer({
-      dataDir,
-      args: ['--service-cluster-ip-range=10.0.0.0/23', '--service-node-port-range=30400-30599'],
-    });
+    const second = await first.restart({ args: ['--service-cluster-ip-range=10.0.0.0/23', '--service-node-port-range=30400-30599'] });
     try {
       const c = second.client;
       const ip = await c.post(SVCS, service('same-ip', { clusterIP: '10.0.0.10', ports: [{ port: 80 }] }));

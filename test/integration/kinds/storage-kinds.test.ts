@@ -6,6 +6,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { createNamespace } from '../../support/namespaces.js';
 import type { TestClient } from '../../support/http-client.js';
 import { invalidCauses, firstTableRow } from '../../support/api-assertions.js';
 
@@ -35,7 +36,7 @@ describe('storage kinds', () => {
   before(async () => {
     s = await startTestServer();
     c = s.client;
-    assert.equal((await c.post('/api/v1/namespaces', { metadata: { name: 'store' } })).status, 201);
+    await createNamespace(c, 'store');
   });
   after(() => s?.stop());
 

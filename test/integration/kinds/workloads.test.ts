@@ -6,6 +6,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { createNamespace } from '../../support/namespaces.js';
 import type { TestClient } from '../../support/http-client.js';
 import { TABLE } from '../../support/api-assertions.js';
 import { newKubectl } from '../../support/kubectl.js';
@@ -40,7 +41,7 @@ describe('workload kinds', () => {
   before(async () => {
     s = await startTestServer();
     c = s.client;
-    assert.equal((await c.post('/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
+    await createNamespace(c, NS);
   });
   after(() => s?.stop());
 

@@ -7,17 +7,12 @@ import assert from 'node:assert/strict';
 import type { TestServer } from '../../support/api-server.js';
 import type { TestClient } from '../../support/http-client.js';
 import { newTestClient } from '../../support/http-client.js';
+import { createNamespace } from '../../support/namespaces.js';
 
 const CM = (ns: string, name = '') => `/api/v1/namespaces/${ns}/configmaps${name ? `/${name}` : ''}`;
 
 function cm(name: string, data: Record<string, string> = { a: '1' }, labels?: Record<string, string>) {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...(labels ? { labels } : {}) }, data };
-}
-
-async function createNamespace(c: TestClient, name: string) {
-  const r = await c.post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  assert.equal(r.status, 201, r.text);
-  return r.body;
 }
 
 export function runRestConformance(backend: string, start: () => Promise<TestServer>): void {

@@ -9,8 +9,8 @@ const servers: TestServer[] = [];
 after(async () => {
   for (const s of servers) await s.stop();
 });
-async function start(args: string[], dataDir?: string) {
-  const s = await startTestServer({ args, dataDir });
+async function start(args: string[]) {
+  const s = await startTestServer({ args });
   servers.push(s);
   return s;
 }
@@ -131,10 +131,9 @@ describe('restart', () => {
   it('keeps objects, certificates and revisions across restarts of the embedded store', async () => {
     const first = await startTestServer();
     const created = await first.client.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'kept' }, data: { a: '1' } });
-    const dataDir = first.dataDir;
     const ca = first.ca;
-    await first.server.close();
-    const second = await start([], dataDir);
+    const second = await first.restart();
+    servers.push(second);
     assert.equal(second.ca, ca);
     const got = await second.client.get('/api/v1/namespaces/default/configmaps/kept');
     assert.deepEqual(got.body, created.body);
@@ -146,7 +145,7 @@ describe('restart', () => {
 describe('graceful shutdown', () => {
   it('fails /readyz first and finishes requests in flight within --shutdown-delay-duration', async () => {
     const s = await startTestServer({ args: ['--shutdown-delay-duration=1s'] });
-    const closing = s.server.close();
+    const closing = s.shutdown();
     const ready = await s.anonymous.get('/readyz?verbose');
     assert.equal(ready.status, 500);
     assert.match(ready.text, /\[-\]shutdown failed: reason withheld/);
@@ -155,7 +154,6 @@ describe('graceful shutdown', () => {
     const work = await s.client.get('/api/v1/namespaces/default/configmaps');
     assert.equal(work.status, 200);
     await closing;
-    s.client.close();
-    s.anonymous.close();
+    await s.stop();
   });
 });
