@@ -1,0 +1,59 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FlushScheduler } from '../../../../apiserver/storage/cacher/flush-scheduler.js';
+
+const busy = (ms: number) => {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+};
+
+test('flushes each added watcher once, on the next turn of the event loop', async () => {
+  const scheduler = new FlushScheduler();
+  const flushed: string[] = [];
+  const a = { flush: () => flushed.push('a') };
+  const b = { flush: () => flushed.push('b') };
+  scheduler.add(a);
+  scheduler.add(b);
+  scheduler.add(a);
+  assert.deepEqual(flushed, []);
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(flushed, ['a', 'b']);
+  scheduler.add(b);
+  scheduler.delete(b);
+  await new Promise((r) => setTimeout(r, 5));
+  assert.deepEqual(flushed, ['a', 'b']);
+});
+
+test('after a long flush, waits `spacing` times its duration before the next one', async () => {
+  const scheduler = new FlushScheduler(2, 1000);
+  const times: number[] = [];
+  const slow = {
+    flush: () => {
+      times.push(performance.now());
+      busy(20);
+    },
+  };
+  scheduler.add(slow);
+  await new Promise((r) => setTimeout(r, 5));
+  scheduler.add(slow);
+  await new Promise((r) => setTimeout(r, 80));
+  assert.equal(times.length, 2);
+  assert.ok(times[1] - times[0] >= 20 + 40 - 2, `second flush after ${times[1] - times[0]} ms`);
+});
+
+test('never holds a batch back longer than maxDelayMs', async () => {
+  const scheduler = new FlushScheduler(100, 10);
+  const times: number[] = [];
+  const slow = {
+    flush: () => {
+      times.push(performance.now());
+      busy(20);
+    },
+  };
+  scheduler.add(slow);
+  await new Promise((r) => setTimeout(r, 1));
+  scheduler.add(slow);
+  await new Promise((r) => setTimeout(r, 60));
+  assert.equal(times.length, 2);
+  assert.ok(times[1] - times[0] < 20 + 10 + 15, `second flush after ${times[1] - times[0]} ms`);
+});
