@@ -5,8 +5,6 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -244,19 +242,7 @@ describe('GET /openapi/v2 and kubectl', () => {
   let kubectl: ReturnType<typeof newKubectl>;
   before(async () => {
     s = await startTestServer();
-    const kubeconfig = join(s.dataDir, 'kubeconfig');
-    await writeFile(
-      kubeconfig,
-      YAML.stringify({
-        apiVersion: 'v1',
-        kind: 'Config',
-        clusters: [{ name: 'orch', cluster: { server: s.url, 'certificate-authority-data': Buffer.from(s.ca).toString('base64') } }],
-        users: [{ name: 'admin', user: { token: s.token } }],
-        contexts: [{ name: 'orch', context: { cluster: 'orch', user: 'admin', namespace: 'default' } }],
-        'current-context': 'orch',
-      }),
-    );
-    kubectl = newKubectl(kubeconfig);
+    kubectl = newKubectl(s.kubeconfig);
   });
   after(() => s.stop());
 
