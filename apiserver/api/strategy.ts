@@ -22,9 +22,13 @@ export interface Strategy {
   prepareForCreate?(obj: ApiObject, ctx: StrategyContext): void;
   /** Carries server-owned fields over from the stored object before an update of the main resource. */
   prepareForUpdate?(obj: ApiObject, old: ApiObject, ctx: StrategyContext): void;
-  /** The kind's own rules on a new object (object metadata is checked by the store). */
+  /** The kind's own rules on a create, and only then (object metadata is checked by the store). */
   validate?(obj: ApiObject, ctx: StrategyContext): FieldError[];
-  /** The kind's own rules on an update (immutability, …); validate() runs too. */
+  /**
+   * The kind's own rules on an update of the main resource (or a subresource served as its own view,
+   * such as scale), and only then: the rules shared with create, which it calls itself, and the
+   * update's own (immutability, …). validate() does not run on an update.
+   */
   validateUpdate?(obj: ApiObject, old: ApiObject, ctx: StrategyContext): FieldError[];
   /** Normalizes an object after validation and before it is stored (e.g. Secret stringData → data). */
   canonicalize?(obj: ApiObject): void;

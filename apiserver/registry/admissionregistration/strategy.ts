@@ -13,21 +13,23 @@ import type { Webhook } from './types.js';
 const webhooksOf = (obj: ApiObject) => (obj.webhooks as Webhook[] | undefined) ?? [];
 
 function webhookConfigurationStrategy(mutating: boolean): Strategy {
+  const validateWebhooks = (obj: ApiObject): FieldError[] => {
+    const errors: FieldError[] = [];
+    const names = new Set<string>();
+    webhooksOf(obj).forEach((hook, i) => {
+      const path = fieldPath('webhooks').index(i);
+      errors.push(...validateWebhook(hook, mutating, path));
+      const name = hook.name ?? '';
+      if (!name) return;
+      if (names.has(name)) errors.push(duplicate(path.child('name'), name));
+      names.add(name);
+    });
+    return errors;
+  };
   return {
     applyDefaults: (obj) => webhooksOf(obj).forEach((hook) => applyWebhookDefaults(hook, mutating)),
-    validate(obj) {
-      const errors: FieldError[] = [];
-      const names = new Set<string>();
-      webhooksOf(obj).forEach((hook, i) => {
-        const path = fieldPath('webhooks').index(i);
-        errors.push(...validateWebhook(hook, mutating, path));
-        const name = hook.name ?? '';
-        if (!name) return;
-        if (names.has(name)) errors.push(duplicate(path.child('name'), name));
-        names.add(name);
-      });
-      return errors;
-    },
+    validate: validateWebhooks,
+    validateUpdate: (obj) => validateWebhooks(obj),
   };
 }
 

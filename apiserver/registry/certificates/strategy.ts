@@ -57,6 +57,7 @@ export const csrStrategy: Strategy = {
     obj.spec = deepCopy(old.spec);
   },
   validate: (obj, ctx) => validateCsr(asCsr(obj), legacySignerName(ctx), true),
+  validateUpdate: (obj, _old, ctx) => validateCsr(asCsr(obj), legacySignerName(ctx), true),
 };
 
 /** /status: conditions (stored Approved/Denied instances kept) and the certificate. */

@@ -10,15 +10,9 @@ import { validateEventCreate, validateEventUpdate, type CoreEvent } from './vali
 
 const asCore = (obj: ApiObject) => eventsV1ToCore(obj) as CoreEvent;
 
-/**
- * The store runs `validate` on creates and updates alike; the strict rules hold for new events only
- * (an event written through core v1 may be updated here). A new object is the one without a
- * resourceVersion: the store refuses one on create and carries the stored one over on update.
- */
-const isNew = (obj: ApiObject) => !obj.metadata.resourceVersion;
-
+/** The strict rules hold for new events only: an event written through core v1 may be updated here. */
 export const eventsV1Strategy: Strategy = {
-  validate: (obj, ctx) => (isNew(obj) ? validateEventCreate(asCore(obj), ctx.domain.systemNamespace) : []),
+  validate: (obj, ctx) => validateEventCreate(asCore(obj), ctx.domain.systemNamespace),
   validateUpdate: (obj, old, ctx) => validateEventUpdate(asCore(obj), asCore(old), ctx.domain.systemNamespace),
 };
 

@@ -32,13 +32,12 @@ export function stored(strategy: Strategy, obj: ApiObject): ApiObject {
   return created;
 }
 
-/** What the store does on update: defaults, prepareForUpdate, validate and validateUpdate. */
+/** What the store does on update: defaults, prepareForUpdate and validateUpdate (which applies the shared rules itself). */
 export function updateErrors(strategy: Strategy, next: ApiObject, old: ApiObject): string[] {
   next.metadata.resourceVersion ??= old.metadata.resourceVersion;
   strategy.applyDefaults?.(next, ctx);
   strategy.prepareForUpdate?.(next, old, ctx);
-  const errors = [...(strategy.validate?.(next, ctx) ?? []), ...(strategy.validateUpdate?.(next, old, ctx) ?? [])];
-  return errors.map(errorMessage);
+  return (strategy.validateUpdate?.(next, old, ctx) ?? []).map(errorMessage);
 }
 
 export const LABEL_ERR =

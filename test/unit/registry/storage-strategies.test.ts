@@ -19,10 +19,11 @@ const obj = (fields: Record<string, unknown>, meta: Record<string, unknown> = {}
 describe('storage and cluster strategies', () => {
   it('PV: a CSI volume may gain a controllerExpandSecretRef, nothing else of its source', () => {
     const csi = { driver: 'csi.example.com', volumeHandle: 'h' };
-    const old = obj({ spec: { csi } });
-    const added = obj({ spec: { csi: { ...csi, controllerExpandSecretRef: { name: 's', namespace: 'n' } } } });
+    const base = { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'] };
+    const old = obj({ spec: { ...base, csi } });
+    const added = obj({ spec: { ...base, csi: { ...csi, controllerExpandSecretRef: { name: 's', namespace: 'n' } } } });
     assert.deepEqual(persistentVolumeStrategy.validateUpdate!(added, old, ctx), []);
-    const changed = obj({ spec: { csi: { ...csi, volumeHandle: 'h2' } } });
+    const changed = obj({ spec: { ...base, csi: { ...csi, volumeHandle: 'h2' } } });
     assert.deepEqual(
       persistentVolumeStrategy.validateUpdate!(changed, old, ctx).map((e) => e.field),
       ['spec.persistentvolumesource'],

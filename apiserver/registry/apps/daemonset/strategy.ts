@@ -113,5 +113,8 @@ export const daemonSetStrategy: Strategy = {
     setTemplateGeneration(obj, semanticEqual(spec.template, prev.template) ? generation : generation + 1);
   },
   validate: (obj, ctx) => validateDaemonSetSpec(obj, ctx.domain),
-  validateUpdate: (obj, old) => validateSelectorUnchanged(daemonSetSpec(obj), (old.spec ?? {}) as DaemonSetSpec),
+  validateUpdate: (obj, old, ctx) => [
+    ...validateDaemonSetSpec(obj, ctx.domain),
+    ...validateSelectorUnchanged(daemonSetSpec(obj), (old.spec ?? {}) as DaemonSetSpec),
+  ],
 };

@@ -90,5 +90,8 @@ export const deploymentStrategy: Strategy = {
     dropDisabledTemplateFields(deploymentSpec(obj).template, (old.spec as DeploymentSpec | undefined)?.template);
   },
   validate: (obj, ctx) => validateDeploymentSpec(obj, ctx.domain),
-  validateUpdate: (obj, old) => validateSelectorUnchanged(deploymentSpec(obj), (old.spec ?? {}) as DeploymentSpec),
+  validateUpdate: (obj, old, ctx) => [
+    ...validateDeploymentSpec(obj, ctx.domain),
+    ...validateSelectorUnchanged(deploymentSpec(obj), (old.spec ?? {}) as DeploymentSpec),
+  ],
 };

@@ -131,6 +131,17 @@ const MUTABLE_FIELDS = [
   'minReadySeconds',
 ] as const;
 
+/** ValidateStatefulSetUpdate: only the fields Kubernetes lists may change in the spec. */
+function validateStatefulSetSpecUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
+  const next = { ...statefulSetSpec(obj) } as Record<string, unknown>;
+  const prev = (old.spec ?? {}) as Record<string, unknown>;
+  for (const field of MUTABLE_FIELDS) next[field] = prev[field];
+  if (semanticEqual(next, prev)) return [];
+  const message =
+    "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
+  return [forbidden(fieldPath('spec'), message)];
+}
+
 export const statefulSetStrategy: Strategy = {
   applyDefaults: setStatefulSetDefaults,
   prepareForCreate(obj) {
@@ -147,13 +158,5 @@ export const statefulSetStrategy: Strategy = {
     if (prev.updateStrategy?.rollingUpdate?.maxUnavailable === undefined) delete spec.updateStrategy?.rollingUpdate?.maxUnavailable;
   },
   validate: (obj, ctx) => validateStatefulSetSpec(obj, ctx.domain),
-  validateUpdate(obj, old) {
-    const next = { ...statefulSetSpec(obj) } as Record<string, unknown>;
-    const prev = (old.spec ?? {}) as Record<string, unknown>;
-    for (const field of MUTABLE_FIELDS) next[field] = prev[field];
-    if (semanticEqual(next, prev)) return [];
-    const message =
-      "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
-    return [forbidden(fieldPath('spec'), message)];
-  },
+  validateUpdate: (obj, old, ctx) => [...validateStatefulSetSpec(obj, ctx.domain), ...validateStatefulSetSpecUpdate(obj, old)],
 };

@@ -8,7 +8,6 @@ import type { ApiObject } from '../../../api/object.js';
 import type { Strategy } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { fieldPath, invalid, notSupported, required } from '../../../api/field-errors.js';
-import { isBeingCreated } from '../../core/pod-spec/lifecycle.js';
 import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
 import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
 import { type JobSpec, validateJobSpecFields } from '../job/job-spec.js';
@@ -100,7 +99,6 @@ export const cronJobStrategy: Strategy = {
     dropDisabledTemplateFields(cronJobSpec(obj).jobTemplate?.spec?.template, prev.jobTemplate?.spec?.template);
   },
   validate(obj, ctx) {
-    if (!isBeingCreated(obj)) return [];
     const errs = validateCronJobSpec(cronJobSpec(obj), undefined, ctx.domain);
     const name = obj.metadata.name ?? '';
     if (name.length > MAX_NAME_LENGTH)

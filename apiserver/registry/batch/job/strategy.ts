@@ -13,7 +13,6 @@ import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.j
 import { isDNS1123Label } from '../../../api/validation/names.js';
 import { generateName } from '../../object-meta-rules.js';
 import { validateLabelSelector } from '../../core/pod-spec/label-selector.js';
-import { isBeingCreated } from '../../core/pod-spec/lifecycle.js';
 import { semanticEqual } from '../../core/pod-spec/semantic-equal.js';
 import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
 import type { PodTemplateSpec } from '../../core/pod-spec/types.js';
@@ -193,7 +192,7 @@ export const jobStrategy: Strategy = {
     dropDisabledJobFields(jobSpec(obj), prev);
     dropDisabledTemplateFields(jobSpec(obj).template, prev.template);
   },
-  validate: (obj, ctx) => (isBeingCreated(obj) ? validateJob(obj, ctx.domain, true) : []),
+  validate: (obj, ctx) => validateJob(obj, ctx.domain, true),
   validateUpdate(obj, old, ctx) {
     const prefixed = Object.hasOwn(
       (old.spec as JobSpec | undefined)?.template?.metadata?.labels ?? {},

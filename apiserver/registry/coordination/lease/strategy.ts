@@ -10,17 +10,20 @@ type LeaseSpec = { holderIdentity?: string; leaseDurationSeconds?: number; lease
 
 const spec = (obj: ApiObject): LeaseSpec => (obj.spec ?? {}) as LeaseSpec;
 
+function validateLease(obj: ApiObject): FieldError[] {
+  const { leaseDurationSeconds: duration, leaseTransitions: transitions } = spec(obj);
+  const errors: FieldError[] = [];
+  if (duration !== undefined && duration <= 0)
+    errors.push(invalid(fieldPath('spec', 'leaseDurationSeconds'), duration, 'must be greater than 0'));
+  if (transitions !== undefined && transitions < 0) {
+    errors.push(invalid(fieldPath('spec', 'leaseTransitions'), transitions, 'must be greater than or equal to 0'));
+  }
+  return errors;
+}
+
 export const leaseStrategy: Strategy = {
-  validate(obj) {
-    const { leaseDurationSeconds: duration, leaseTransitions: transitions } = spec(obj);
-    const errors: FieldError[] = [];
-    if (duration !== undefined && duration <= 0)
-      errors.push(invalid(fieldPath('spec', 'leaseDurationSeconds'), duration, 'must be greater than 0'));
-    if (transitions !== undefined && transitions < 0) {
-      errors.push(invalid(fieldPath('spec', 'leaseTransitions'), transitions, 'must be greater than or equal to 0'));
-    }
-    return errors;
-  },
+  validate: validateLease,
+  validateUpdate: (obj) => validateLease(obj),
 };
 
 export const leaseColumns: PrinterColumn[] = [

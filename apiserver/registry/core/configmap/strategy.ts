@@ -1,3 +1,4 @@
+import type { ApiObject } from '../../../api/object.js';
 import type { Strategy } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { invalid, tooLong } from '../../../api/field-errors.js';
@@ -12,17 +13,19 @@ function size(obj: { data?: Data; binaryData?: Data }): number {
   return n;
 }
 
+function validateConfigMap(obj: ApiObject): FieldError[] {
+  const data = obj.data as Data;
+  const binaryData = obj.binaryData as Data;
+  const errors: FieldError[] = [...validateDataKeys('data', data), ...validateDataKeys('binaryData', binaryData)];
+  for (const key of Object.keys(binaryData ?? {})) {
+    if (data && Object.hasOwn(data, key)) errors.push(invalid('binaryData', key, 'duplicate of key present in data'));
+  }
+  if (size({ data, binaryData }) > MAX_DATA_SIZE) errors.push(tooLong('', '', MAX_DATA_SIZE));
+  return errors;
+}
+
 /** ConfigMap: key rules, no key in both data and binaryData, 1 MiB, `immutable`. */
 export const configMapStrategy: Strategy = {
-  validate(obj) {
-    const data = obj.data as Data;
-    const binaryData = obj.binaryData as Data;
-    const errors: FieldError[] = [...validateDataKeys('data', data), ...validateDataKeys('binaryData', binaryData)];
-    for (const key of Object.keys(binaryData ?? {})) {
-      if (data && Object.hasOwn(data, key)) errors.push(invalid('binaryData', key, 'duplicate of key present in data'));
-    }
-    if (size({ data, binaryData }) > MAX_DATA_SIZE) errors.push(tooLong('', '', MAX_DATA_SIZE));
-    return errors;
-  },
-  validateUpdate: (obj, old) => validateImmutableData(obj, old, ['data', 'binaryData']),
+  validate: validateConfigMap,
+  validateUpdate: (obj, old) => [...validateConfigMap(obj), ...validateImmutableData(obj, old, ['data', 'binaryData'])],
 };

@@ -11,6 +11,7 @@ export const endpointsStrategy: Strategy = {
     }
   },
   validate: validateEndpoints,
+  validateUpdate: (obj) => validateEndpoints(obj),
   canonicalize(obj) {
     if (Array.isArray(obj.subsets)) obj.subsets = repackSubsets(obj.subsets as EndpointSubset[]);
   },

@@ -5,6 +5,7 @@ import { legacyValidateEvent } from '../../events/validation.js';
 
 export const eventStrategy: Strategy = {
   validate: (obj, ctx) => legacyValidateEvent(obj, ctx.domain.systemNamespace, 'reportingComponent'),
+  validateUpdate: (obj, _old, ctx) => legacyValidateEvent(obj, ctx.domain.systemNamespace, 'reportingComponent'),
 };
 
 /** Event fields usable in field selectors, as Kubernetes' event GetAttrs lists them. */

@@ -4,7 +4,7 @@
  * min ≤ defaultRequest ≤ default ≤ max, maxLimitRequestRatio ≥ 1 and within max/min.
  */
 import type { ApiObject } from '../../../api/object.js';
-import type { Strategy } from '../../../api/strategy.js';
+import type { Strategy, StrategyContext } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, fieldPath, forbidden, invalid, required } from '../../../api/field-errors.js';
 import { isQualifiedName } from '../../../api/validation/names.js';
@@ -161,6 +161,12 @@ function validateItem(item: LimitRangeItem, path: FieldPath, seenTypes: Set<stri
   return errors;
 }
 
+function validateLimitRange(obj: ApiObject, ctx: StrategyContext): FieldError[] {
+  const seen = new Set<string>();
+  const names = new ResourceNames(ctx.domain.labelPrefix);
+  return items(obj).flatMap((item, i) => validateItem(item, fieldPath('spec', 'limits').index(i), seen, names));
+}
+
 export const limitRangeStrategy: Strategy = {
   applyDefaults(obj) {
     for (const item of items(obj)) {
@@ -168,9 +174,6 @@ export const limitRangeStrategy: Strategy = {
       applyItemDefaults(item);
     }
   },
-  validate(obj, ctx) {
-    const seen = new Set<string>();
-    const names = new ResourceNames(ctx.domain.labelPrefix);
-    return items(obj).flatMap((item, i) => validateItem(item, fieldPath('spec', 'limits').index(i), seen, names));
-  },
+  validate: validateLimitRange,
+  validateUpdate: (obj, _old, ctx) => validateLimitRange(obj, ctx),
 };

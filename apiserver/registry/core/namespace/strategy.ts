@@ -56,6 +56,7 @@ export const namespaceStrategy: Strategy = {
     setNameLabel(obj, ctx);
   },
   validate: validateFinalizers,
+  validateUpdate: (obj, _old, ctx) => validateFinalizers(obj, ctx),
   beforeDelete(obj) {
     if (obj.metadata.deletionTimestamp && (spec(obj).finalizers?.length ?? 0) > 0) {
       throw status.conflict({ group: '', resource: 'namespaces' }, obj.metadata.name ?? '', TERMINATING_MESSAGE);

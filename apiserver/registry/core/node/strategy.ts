@@ -29,7 +29,10 @@ export const nodeStrategy: Strategy = {
     if (!node(old).spec?.configSource) delete node(obj).spec?.configSource;
   },
   validate: (obj, ctx) => validateNode(obj, ctx.domain.labelPrefix),
-  validateUpdate: (obj, old, ctx) => validateNodeUpdate(obj, old, ctx.domain.labelPrefix),
+  validateUpdate: (obj, old, ctx) => [
+    ...validateNode(obj, ctx.domain.labelPrefix),
+    ...validateNodeUpdate(obj, old, ctx.domain.labelPrefix),
+  ],
 };
 
 /** /status: only status changes, defaulted as above; checked with the update rules. */

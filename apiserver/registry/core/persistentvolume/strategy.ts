@@ -6,7 +6,7 @@
 import type { ApiObject } from '../../../api/object.js';
 import { deepCopy, jsonEqual } from '../../../api/object.js';
 import type { ApiDomain } from '../../../api/domain.js';
-import type { Strategy, SubresourceStrategy } from '../../../api/strategy.js';
+import type { Strategy, StrategyContext, SubresourceStrategy } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, forbidden, invalid } from '../../../api/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
@@ -88,6 +88,15 @@ function sameAffinityExceptGALabels(next: Affinity | undefined, old: Affinity, p
   return jsonEqual(next, masked);
 }
 
+function validatePersistentVolume(obj: ApiObject, ctx: StrategyContext): FieldError[] {
+  const errors = validatePersistentVolumeSpec(
+    spec(obj),
+    { pvName: obj.metadata.name ?? '', inline: false, domain: ctx.domain },
+    fieldPath('spec'),
+  );
+  return [...errors, ...validateMountOptionAnnotation(obj, ctx.domain)];
+}
+
 export const persistentVolumeStrategy: Strategy = {
   applyDefaults(obj) {
     const s = spec(obj);
@@ -101,16 +110,9 @@ export const persistentVolumeStrategy: Strategy = {
     obj.status = {};
     defaultPhase(obj);
   },
-  validate(obj, ctx) {
-    const errors = validatePersistentVolumeSpec(
-      spec(obj),
-      { pvName: obj.metadata.name ?? '', inline: false, domain: ctx.domain },
-      fieldPath('spec'),
-    );
-    return [...errors, ...validateMountOptionAnnotation(obj, ctx.domain)];
-  },
+  validate: validatePersistentVolume,
   validateUpdate(obj, old, ctx) {
-    const errors: FieldError[] = [];
+    const errors = validatePersistentVolume(obj, ctx);
     const next = spec(obj);
     const prev = spec(old);
     const newSource = volumeSource(next);

@@ -143,7 +143,7 @@ export const persistentVolumeClaimStrategy: Strategy = {
     prepareSpec(obj, old, ctx.domain);
   },
   validate: (obj) => validateClaimSpec(spec(obj), fieldPath('spec')),
-  validateUpdate: (obj, old, ctx) => validateClaimUpdate(obj, old, ctx.domain),
+  validateUpdate: (obj, old, ctx) => [...validateClaimSpec(spec(obj), fieldPath('spec')), ...validateClaimUpdate(obj, old, ctx.domain)],
 };
 
 type ClaimStatus = { phase?: string; capacity?: ResourceList; allocatedResources?: unknown; allocatedResourceStatuses?: unknown };

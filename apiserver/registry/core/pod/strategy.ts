@@ -4,13 +4,12 @@
  * ValidatePodUpdate.
  */
 import type { ApiObject } from '../../../api/object.js';
-import type { Strategy } from '../../../api/strategy.js';
+import type { Strategy, StrategyContext } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, forbidden } from '../../../api/field-errors.js';
 import { setPodOnlyDefaults, setPodSpecDefaults } from '../pod-spec/defaults.js';
 import { dropDisabledPodSpecFields } from '../pod-spec/drop-disabled.js';
 import { validateImageWhitespace } from '../pod-spec/containers.js';
-import { isBeingCreated } from '../pod-spec/lifecycle.js';
 import { validatePodSpec, validatePodSpecificAnnotations } from '../pod-spec/pod-spec.js';
 import type { PodSpec } from '../pod-spec/types.js';
 import { podQOSClass } from './qos.js';
@@ -54,7 +53,7 @@ function validatePodOnly(spec: PodSpec): FieldError[] {
   return errs;
 }
 
-/** ValidatePodCreate's rules for objects not stored yet (the store calls validate on updates too). */
+/** ValidatePodCreate's rules for objects not stored yet. */
 function validateCreateOnly(spec: PodSpec): FieldError[] {
   const errs: FieldError[] = [];
   if ((spec.ephemeralContainers ?? []).length > 0)
@@ -62,6 +61,15 @@ function validateCreateOnly(spec: PodSpec): FieldError[] {
   if (spec.nodeName && (spec.schedulingGates ?? []).length > 0) {
     errs.push(forbidden(fieldPath('spec', 'nodeName'), 'cannot be set until all schedulingGates have been cleared'));
   }
+  return errs;
+}
+
+/** The rules a pod meets on create and on update alike. */
+function validatePod(obj: ApiObject, ctx: StrategyContext): FieldError[] {
+  const spec = podSpec(obj);
+  const errs = validatePodSpecificAnnotations(obj.metadata.annotations, spec, ctx.domain, fieldPath('metadata', 'annotations'));
+  errs.push(...validatePodSpec(spec, fieldPath('spec'), { domain: ctx.domain, isPod: true, podName: obj.metadata.name }));
+  errs.push(...validatePodOnly(spec));
   return errs;
 }
 
@@ -81,17 +89,10 @@ export const podStrategy: Strategy = {
   prepareForUpdate(obj, old) {
     dropDisabledPodSpecFields(podSpec(obj), old.spec as PodSpec | undefined);
   },
-  validate(obj, ctx) {
-    const spec = podSpec(obj);
-    const errs = validatePodSpecificAnnotations(obj.metadata.annotations, spec, ctx.domain, fieldPath('metadata', 'annotations'));
-    errs.push(...validatePodSpec(spec, fieldPath('spec'), { domain: ctx.domain, isPod: true, podName: obj.metadata.name }));
-    errs.push(...validatePodOnly(spec));
-    if (isBeingCreated(obj)) errs.push(...validateCreateOnly(spec));
-    return errs;
-  },
+  validate: (obj, ctx) => [...validatePod(obj, ctx), ...validateCreateOnly(podSpec(obj))],
   validateUpdate(obj, old, ctx) {
     const annotations = { next: obj.metadata.annotations, prev: old.metadata.annotations };
-    return validatePodSpecUpdate(podSpec(obj), (old.spec ?? {}) as PodSpec, annotations, ctx.domain);
+    return [...validatePod(obj, ctx), ...validatePodSpecUpdate(podSpec(obj), (old.spec ?? {}) as PodSpec, annotations, ctx.domain)];
   },
 };
 

@@ -149,11 +149,15 @@ export const resourceQuotaStrategy: Strategy = {
     obj.status = {};
   },
   validate: (obj, ctx) => [...validateSpec(obj, ctx.domain.labelPrefix), ...validateStatus(obj, ctx.domain.labelPrefix)],
-  validateUpdate(obj, old) {
+  validateUpdate(obj, old, ctx) {
     const scopes = new Set(quota(obj).spec?.scopes ?? []);
     const oldScopes = new Set(quota(old).spec?.scopes ?? []);
     const same = scopes.size === oldScopes.size && [...scopes].every((s) => oldScopes.has(s));
-    return same ? [] : [invalid(fieldPath('spec', 'scopes'), quota(obj).spec?.scopes ?? null, FIELD_IMMUTABLE_ERROR_MSG)];
+    return [
+      ...validateSpec(obj, ctx.domain.labelPrefix),
+      ...validateStatus(obj, ctx.domain.labelPrefix),
+      ...(same ? [] : [invalid(fieldPath('spec', 'scopes'), quota(obj).spec?.scopes ?? null, FIELD_IMMUTABLE_ERROR_MSG)]),
+    ];
   },
 };
 

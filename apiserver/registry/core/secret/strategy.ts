@@ -45,6 +45,16 @@ function typedRules(obj: ApiObject, ctx: StrategyContext): FieldError[] {
   return errors;
 }
 
+function validateSecret(obj: ApiObject, ctx: StrategyContext): FieldError[] {
+  const data = obj.data as Data | undefined;
+  const errors: FieldError[] = validateDataKeys('data', data);
+  let total = 0;
+  for (const v of Object.values(data ?? {})) total += Buffer.from(v, 'base64').length;
+  if (total > MAX_DATA_SIZE) errors.push(tooLong('data', '', MAX_DATA_SIZE));
+  errors.push(...typedRules(obj, ctx));
+  return errors;
+}
+
 /**
  * Secret: `type` defaults to Opaque and never changes, `stringData` is merged into `data` (base64) and
  * never stored or returned, key rules, 1 MiB of data, `immutable`.
@@ -60,18 +70,10 @@ export const secretStrategy: Strategy = {
       delete obj.stringData;
     }
   },
-  validate(obj, ctx) {
-    const data = obj.data as Data | undefined;
-    const errors: FieldError[] = validateDataKeys('data', data);
-    let total = 0;
-    for (const v of Object.values(data ?? {})) total += Buffer.from(v, 'base64').length;
-    if (total > MAX_DATA_SIZE) errors.push(tooLong('data', '', MAX_DATA_SIZE));
-    errors.push(...typedRules(obj, ctx));
-    return errors;
-  },
-  validateUpdate(obj, old) {
+  validate: validateSecret,
+  validateUpdate(obj, old, ctx) {
     const errors = validateImmutableData(obj, old, ['data']);
     if (obj.type !== old.type) errors.unshift(invalid('type', obj.type, 'field is immutable'));
-    return errors;
+    return [...validateSecret(obj, ctx), ...errors];
   },
 };

@@ -28,7 +28,7 @@ export const serviceStrategy: Strategy = {
     dropTypeDependentFields(spec, oldSpec, (obj.status ??= {}) as ServiceStatus);
   },
   validate: (obj, ctx) => validateService(obj, ctx.domain),
-  validateUpdate: validateServiceUpdate,
+  validateUpdate: (obj, old, ctx) => [...validateService(obj, ctx.domain), ...validateServiceUpdate(obj, old)],
 };
 
 /** /status: only status changes (spec and metadata come from the stored object), validated. */

@@ -11,5 +11,5 @@ export const endpointSliceStrategy: Strategy = {
     }
   },
   validate: validateEndpointSlice,
-  validateUpdate: validateEndpointSliceUpdate,
+  validateUpdate: (obj, old) => [...validateEndpointSlice(obj), ...validateEndpointSliceUpdate(obj, old)],
 };

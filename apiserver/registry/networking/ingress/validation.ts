@@ -117,20 +117,18 @@ function validateSpec(spec: IngressSpec): FieldError[] {
   return errs;
 }
 
-/**
- * ValidateIngressCreate / ValidateIngressUpdate: the spec, and — on create only (a new object has no
- * resourceVersion yet) — the class annotation agreeing with ingressClassName.
- */
-export function validateIngress(obj: ApiObject, domain: ApiDomain): FieldError[] {
+/** ValidateIngressSpec: the rules shared by create and update. */
+export function validateIngress(obj: ApiObject): FieldError[] {
+  return validateSpec((obj.spec ?? {}) as IngressSpec);
+}
+
+/** ValidateIngressCreate's extra rule: the class annotation, when set with ingressClassName, agrees with it. */
+export function validateIngressClassAnnotation(obj: ApiObject, domain: ApiDomain): FieldError[] {
   const spec = (obj.spec ?? {}) as IngressSpec;
-  const errs = validateSpec(spec);
   const key = ingressClassAnnotation(domain);
   const annotation = obj.metadata.annotations?.[key];
-  const created = !obj.metadata.resourceVersion;
-  if (created && annotation !== undefined && spec.ingressClassName !== undefined && annotation !== spec.ingressClassName) {
-    errs.push(invalid(fieldPath('annotations').child(key), annotation, 'must match `ingressClassName` when both are specified'));
-  }
-  return errs;
+  if (annotation === undefined || spec.ingressClassName === undefined || annotation === spec.ingressClassName) return [];
+  return [invalid(fieldPath('annotations').child(key), annotation, 'must match `ingressClassName` when both are specified')];
 }
 
 /** ValidateIngressStatusUpdate: load-balancer ingress IPs and hostnames. */

@@ -74,6 +74,7 @@ export const ingressClassStrategy: Strategy = {
   validate: validateIngressClass,
   validateUpdate(obj, old) {
     const controller = specOf(obj).controller;
-    return controller === specOf(old).controller ? [] : [invalid(SPEC.child('controller'), controller, 'field is immutable')];
+    const immutable = controller === specOf(old).controller ? [] : [invalid(SPEC.child('controller'), controller, 'field is immutable')];
+    return [...validateIngressClass(obj), ...immutable];
   },
 };

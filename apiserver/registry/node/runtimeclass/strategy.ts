@@ -4,7 +4,7 @@
  * distinct tolerations (reported under `scheduling.tolerations.tolerations`, as Kubernetes does).
  */
 import type { ApiObject } from '../../../api/object.js';
-import type { Strategy } from '../../../api/strategy.js';
+import type { Strategy, StrategyContext } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, fieldPath, invalid } from '../../../api/field-errors.js';
 import { nameIsDNSLabel } from '../../../api/validation/names.js';
@@ -36,30 +36,34 @@ function duplicateTolerations(tolerations: Toleration[], path: FieldPath): Field
   return errors;
 }
 
+function validateRuntimeClass(obj: ApiObject, ctx: StrategyContext): FieldError[] {
+  const handler = rc(obj).handler ?? '';
+  const errors = nameIsDNSLabel(handler, false).map((m) => invalid('handler', handler, m));
+  const overhead = rc(obj).overhead;
+  if (overhead)
+    errors.push(
+      ...validateResourceRequirements({ limits: overhead.podFixed }, new ResourceNames(ctx.domain.labelPrefix), fieldPath('overhead')),
+    );
+  const scheduling = rc(obj).scheduling;
+  if (scheduling) {
+    const path = fieldPath('scheduling');
+    errors.push(...validateLabels(scheduling.nodeSelector, path.child('nodeSelector')));
+    const tolerations = scheduling.tolerations ?? [];
+    errors.push(...validateTolerations(tolerations, path.child('tolerations', 'tolerations')));
+    errors.push(...duplicateTolerations(tolerations, path.child('tolerations')));
+  }
+  return errors;
+}
+
 export const runtimeClassStrategy: Strategy = {
   applyDefaults(obj) {
     decodeResourceList(obj, rc(obj).overhead?.podFixed);
   },
-  validate(obj, ctx) {
-    const handler = rc(obj).handler ?? '';
-    const errors = nameIsDNSLabel(handler, false).map((m) => invalid('handler', handler, m));
-    const overhead = rc(obj).overhead;
-    if (overhead)
-      errors.push(
-        ...validateResourceRequirements({ limits: overhead.podFixed }, new ResourceNames(ctx.domain.labelPrefix), fieldPath('overhead')),
-      );
-    const scheduling = rc(obj).scheduling;
-    if (scheduling) {
-      const path = fieldPath('scheduling');
-      errors.push(...validateLabels(scheduling.nodeSelector, path.child('nodeSelector')));
-      const tolerations = scheduling.tolerations ?? [];
-      errors.push(...validateTolerations(tolerations, path.child('tolerations', 'tolerations')));
-      errors.push(...duplicateTolerations(tolerations, path.child('tolerations')));
-    }
-    return errors;
-  },
-  validateUpdate: (obj, old) =>
-    rc(obj).handler === rc(old).handler ? [] : [invalid('handler', rc(obj).handler ?? '', FIELD_IMMUTABLE_ERROR_MSG)],
+  validate: validateRuntimeClass,
+  validateUpdate: (obj, old, ctx) => [
+    ...validateRuntimeClass(obj, ctx),
+    ...(rc(obj).handler === rc(old).handler ? [] : [invalid('handler', rc(obj).handler ?? '', FIELD_IMMUTABLE_ERROR_MSG)]),
+  ],
 };
 
 export const runtimeClassColumns: PrinterColumn[] = [

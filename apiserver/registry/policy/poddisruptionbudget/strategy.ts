@@ -49,6 +49,7 @@ export const podDisruptionBudgetStrategy: Strategy = {
     obj.status = { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 };
   },
   validate: (obj) => validatePodDisruptionBudgetSpec(pdbSpec(obj)),
+  validateUpdate: (obj) => validatePodDisruptionBudgetSpec(pdbSpec(obj)),
 };
 
 /** poddisruptionbudgets/status: ValidatePodDisruptionBudgetStatusUpdate's counters. */

@@ -5,7 +5,7 @@
  */
 import type { ApiObject } from '../../../api/object.js';
 import { jsonEqual } from '../../../api/object.js';
-import type { Strategy } from '../../../api/strategy.js';
+import type { Strategy, StrategyContext } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, invalid, notSupported, required } from '../../../api/field-errors.js';
 import { validatePathSegmentName } from '../../../api/validation/names.js';
@@ -38,6 +38,14 @@ function validateRoleRef(ref: RoleRef | undefined, roleKinds: string[], group: s
 }
 
 function bindingStrategy(namespaced: boolean, roleKinds: string[]): Strategy {
+  const validate = (obj: ApiObject, ctx: StrategyContext): FieldError[] => {
+    const b = binding(obj);
+    const group = rbacGroup(ctx.domain);
+    return [
+      ...validateRoleRef(b.roleRef, roleKinds, group),
+      ...(b.subjects ?? []).flatMap((s, i) => validateSubject(s, namespaced, group, fieldPath('subjects').index(i))),
+    ];
+  };
   return {
     applyDefaults(obj, ctx) {
       const b = binding(obj);
@@ -45,17 +53,11 @@ function bindingStrategy(namespaced: boolean, roleKinds: string[]): Strategy {
       if (!b.roleRef?.apiGroup) b.roleRef = { ...b.roleRef, apiGroup: group };
       for (const subject of b.subjects ?? []) defaultSubject(subject, group);
     },
-    validate(obj, ctx) {
-      const b = binding(obj);
-      const group = rbacGroup(ctx.domain);
-      return [
-        ...validateRoleRef(b.roleRef, roleKinds, group),
-        ...(b.subjects ?? []).flatMap((s, i) => validateSubject(s, namespaced, group, fieldPath('subjects').index(i))),
-      ];
-    },
-    validateUpdate(obj, old) {
+    validate,
+    validateUpdate(obj, old, ctx) {
       const ref = roleRefValue(binding(obj).roleRef);
-      return jsonEqual(ref, roleRefValue(binding(old).roleRef)) ? [] : [invalid('roleRef', ref, 'cannot change roleRef')];
+      const changed = jsonEqual(ref, roleRefValue(binding(old).roleRef)) ? [] : [invalid('roleRef', ref, 'cannot change roleRef')];
+      return [...validate(obj, ctx), ...changed];
     },
   };
 }

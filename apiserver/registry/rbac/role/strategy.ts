@@ -33,11 +33,17 @@ function validateAggregationRule(rule: { clusterRoleSelectors?: LabelSelectorObj
 
 export const roleStrategy: Strategy = {
   validate: (obj) => validatePolicyRules(rulesOf(obj), true),
+  validateUpdate: (obj) => validatePolicyRules(rulesOf(obj), true),
 };
 
-export const clusterRoleStrategy: Strategy = {
-  validate: (obj) => [
+function validateClusterRole(obj: ApiObject): FieldError[] {
+  return [
     ...validatePolicyRules(rulesOf(obj), false),
     ...validateAggregationRule(obj.aggregationRule as { clusterRoleSelectors?: LabelSelectorObject[] } | undefined),
-  ],
+  ];
+}
+
+export const clusterRoleStrategy: Strategy = {
+  validate: validateClusterRole,
+  validateUpdate: (obj) => validateClusterRole(obj),
 };

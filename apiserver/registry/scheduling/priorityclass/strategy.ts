@@ -39,36 +39,38 @@ function systemClassProblem(name: string, value: number, globalDefault: boolean)
   return undefined;
 }
 
+function validatePriorityClass(obj: ApiObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const name = obj.metadata.name ?? '';
+  const value = pc(obj).value ?? 0;
+  if (name.startsWith(SYSTEM_PREFIX)) {
+    const problem = systemClassProblem(name, value, pc(obj).globalDefault ?? false);
+    if (problem) {
+      errors.push(
+        forbidden(
+          fieldPath('metadata', 'name'),
+          `priority class names with '${SYSTEM_PREFIX}' prefix are reserved for system use only. error: ${problem}`,
+        ),
+      );
+    }
+  } else if (value > HIGHEST_USER_DEFINABLE_PRIORITY) {
+    errors.push(forbidden('value', `maximum allowed value of a user defined priority is ${HIGHEST_USER_DEFINABLE_PRIORITY}`));
+  }
+  const policy = pc(obj).preemptionPolicy;
+  if (policy !== undefined) {
+    if (policy === '') errors.push(required('preemptionPolicy', ''));
+    else if (!PREEMPTION_POLICIES.includes(policy)) errors.push(notSupported('preemptionPolicy', policy, PREEMPTION_POLICIES));
+  }
+  return errors;
+}
+
 export const priorityClassStrategy: Strategy = {
   applyDefaults(obj) {
     pc(obj).preemptionPolicy ??= 'PreemptLowerPriority';
   },
-  validate(obj) {
-    const errors: FieldError[] = [];
-    const name = obj.metadata.name ?? '';
-    const value = pc(obj).value ?? 0;
-    if (name.startsWith(SYSTEM_PREFIX)) {
-      const problem = systemClassProblem(name, value, pc(obj).globalDefault ?? false);
-      if (problem) {
-        errors.push(
-          forbidden(
-            fieldPath('metadata', 'name'),
-            `priority class names with '${SYSTEM_PREFIX}' prefix are reserved for system use only. error: ${problem}`,
-          ),
-        );
-      }
-    } else if (value > HIGHEST_USER_DEFINABLE_PRIORITY) {
-      errors.push(forbidden('value', `maximum allowed value of a user defined priority is ${HIGHEST_USER_DEFINABLE_PRIORITY}`));
-    }
-    const policy = pc(obj).preemptionPolicy;
-    if (policy !== undefined) {
-      if (policy === '') errors.push(required('preemptionPolicy', ''));
-      else if (!PREEMPTION_POLICIES.includes(policy)) errors.push(notSupported('preemptionPolicy', policy, PREEMPTION_POLICIES));
-    }
-    return errors;
-  },
+  validate: validatePriorityClass,
   validateUpdate(obj, old) {
-    const errors: FieldError[] = [];
+    const errors = validatePriorityClass(obj);
     if ((pc(obj).value ?? 0) !== (pc(old).value ?? 0)) errors.push(forbidden('value', 'may not be changed in an update.'));
     if (pc(obj).preemptionPolicy !== pc(old).preemptionPolicy)
       errors.push(invalid('preemptionPolicy', pc(obj).preemptionPolicy ?? null, FIELD_IMMUTABLE_ERROR_MSG));

@@ -95,8 +95,9 @@ export const csiDriverStrategy: Strategy = {
   validate: (obj) => validateSpec(spec(obj)),
   validateUpdate(obj, old) {
     const [next, prev] = [spec(obj), spec(old)];
-    return IMMUTABLE.filter(([field]) => !jsonEqual(next[field], prev[field])).map(([field, name]) =>
+    const immutable = IMMUTABLE.filter(([field]) => !jsonEqual(next[field], prev[field])).map(([field, name]) =>
       invalid(fieldPath('spec', name), next[field] ?? null, FIELD_IMMUTABLE_ERROR_MSG),
     );
+    return [...validateSpec(next), ...immutable];
   },
 };

@@ -37,13 +37,15 @@ function validateDriver(driver: Driver, path: FieldPath, names: Set<string>): Fi
   return errors;
 }
 
+function validateCSINode(obj: ApiObject): FieldError[] {
+  const names = new Set<string>();
+  return drivers(obj).flatMap((d, i) => validateDriver(d, fieldPath('spec', 'drivers').index(i), names));
+}
+
 export const csiNodeStrategy: Strategy = {
-  validate(obj) {
-    const names = new Set<string>();
-    return drivers(obj).flatMap((d, i) => validateDriver(d, fieldPath('spec', 'drivers').index(i), names));
-  },
+  validate: validateCSINode,
   validateUpdate(obj, old) {
-    const errors: FieldError[] = [];
+    const errors = validateCSINode(obj);
     for (const prev of drivers(old)) {
       for (const next of drivers(obj)) {
         if (prev.name === next.name && !jsonEqual(prev, next)) errors.push(invalid('CSINodeDriver', next, FIELD_IMMUTABLE_ERROR_MSG));

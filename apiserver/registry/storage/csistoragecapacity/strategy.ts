@@ -23,24 +23,26 @@ interface CapacityFields {
 
 const cap = (obj: ApiObject): CapacityFields => obj as CapacityFields;
 
+function validateCapacity(obj: ApiObject): FieldError[] {
+  const c = cap(obj);
+  const errors = [
+    ...validateLabelSelector(c.nodeTopology, fieldPath('nodeTopology')),
+    ...validateClassName(c.storageClassName ?? '', fieldPath('storageClassName')),
+  ];
+  const capacity = readQuantity(c.capacity);
+  if (capacity) errors.push(...validateNonnegativeQuantity(capacity, 'capacity'));
+  return errors;
+}
+
 export const csiStorageCapacityStrategy: Strategy = {
   applyDefaults(obj) {
     const c = cap(obj);
     if (c.capacity !== undefined) c.capacity = decodeQuantity(obj, c.capacity, false);
     if (c.maximumVolumeSize !== undefined) c.maximumVolumeSize = decodeQuantity(obj, c.maximumVolumeSize, false);
   },
-  validate(obj) {
-    const c = cap(obj);
-    const errors = [
-      ...validateLabelSelector(c.nodeTopology, fieldPath('nodeTopology')),
-      ...validateClassName(c.storageClassName ?? '', fieldPath('storageClassName')),
-    ];
-    const capacity = readQuantity(c.capacity);
-    if (capacity) errors.push(...validateNonnegativeQuantity(capacity, 'capacity'));
-    return errors;
-  },
+  validate: validateCapacity,
   validateUpdate(obj, old) {
-    const errors: FieldError[] = [];
+    const errors = validateCapacity(obj);
     if (!jsonEqual(cap(obj).nodeTopology, cap(old).nodeTopology))
       errors.push(invalid('nodeTopology', cap(obj).nodeTopology ?? null, FIELD_IMMUTABLE_ERROR_MSG));
     if (cap(obj).storageClassName !== cap(old).storageClassName) {

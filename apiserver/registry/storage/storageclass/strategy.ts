@@ -83,29 +83,30 @@ function validateAllowedTopologies(terms: StorageClassFields['allowedTopologies'
   return errors;
 }
 
+function validateStorageClass(obj: ApiObject): FieldError[] {
+  const s = sc(obj);
+  const errors: FieldError[] = [];
+  const provisioner = s.provisioner ?? '';
+  if (!provisioner) errors.push(required('provisioner', provisioner));
+  else errors.push(...isQualifiedName(provisioner.toLowerCase()).map((m) => invalid('provisioner', provisioner, m)));
+  errors.push(...validateParameters(s.parameters));
+  if (s.reclaimPolicy && !RECLAIM_POLICIES.includes(s.reclaimPolicy))
+    errors.push(notSupported('reclaimPolicy', s.reclaimPolicy, RECLAIM_POLICIES));
+  if (s.volumeBindingMode === undefined) errors.push(required('volumeBindingMode', ''));
+  else if (!BINDING_MODES.includes(s.volumeBindingMode)) errors.push(notSupported('volumeBindingMode', s.volumeBindingMode, BINDING_MODES));
+  errors.push(...validateAllowedTopologies(s.allowedTopologies));
+  return errors;
+}
+
 export const storageClassStrategy: Strategy = {
   applyDefaults(obj) {
     if (sc(obj).reclaimPolicy === undefined) sc(obj).reclaimPolicy = 'Delete';
     if (sc(obj).volumeBindingMode === undefined) sc(obj).volumeBindingMode = 'Immediate';
   },
-  validate(obj) {
-    const s = sc(obj);
-    const errors: FieldError[] = [];
-    const provisioner = s.provisioner ?? '';
-    if (!provisioner) errors.push(required('provisioner', provisioner));
-    else errors.push(...isQualifiedName(provisioner.toLowerCase()).map((m) => invalid('provisioner', provisioner, m)));
-    errors.push(...validateParameters(s.parameters));
-    if (s.reclaimPolicy && !RECLAIM_POLICIES.includes(s.reclaimPolicy))
-      errors.push(notSupported('reclaimPolicy', s.reclaimPolicy, RECLAIM_POLICIES));
-    if (s.volumeBindingMode === undefined) errors.push(required('volumeBindingMode', ''));
-    else if (!BINDING_MODES.includes(s.volumeBindingMode))
-      errors.push(notSupported('volumeBindingMode', s.volumeBindingMode, BINDING_MODES));
-    errors.push(...validateAllowedTopologies(s.allowedTopologies));
-    return errors;
-  },
+  validate: validateStorageClass,
   validateUpdate(obj, old) {
     const [next, prev] = [sc(obj), sc(old)];
-    const errors: FieldError[] = [];
+    const errors = validateStorageClass(obj);
     if (!jsonEqual(next.parameters ?? {}, prev.parameters ?? {}))
       errors.push(forbidden('parameters', 'updates to parameters are forbidden.'));
     if (next.provisioner !== prev.provisioner) errors.push(forbidden('provisioner', 'updates to provisioner are forbidden.'));

@@ -85,7 +85,7 @@ export const volumeAttachmentStrategy: Strategy = {
     defaultAttached(obj);
   },
   validate: (obj, ctx) => validateAttachment(obj, ctx.domain),
-  validateUpdate: validateSpecUnchanged,
+  validateUpdate: (obj, old, ctx) => [...validateAttachment(obj, ctx.domain), ...validateSpecUnchanged(obj, old)],
 };
 
 /** /status: only status changes, then the whole attachment is checked again. */

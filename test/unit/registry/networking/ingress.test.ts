@@ -88,8 +88,7 @@ describe('Ingress', () => {
       messages[3],
       'annotations.orch.io/ingress.class: Invalid value: "other": must match `ingressClassName` when both are specified',
     );
-    created.metadata.resourceVersion = '5';
-    assert.equal(check(created).length, 3);
+    assert.deepEqual(ingressStrategy.validateUpdate!(created, created, ctx).map(errorMessage), messages.slice(0, 3));
   });
 
   it('status: load-balancer IPs and hostnames', () => {

@@ -7,7 +7,7 @@ import { podStatusSubresource } from '../../../../../apiserver/registry/core/pod
 import { podQOSClass } from '../../../../../apiserver/registry/core/pod/qos.js';
 import { imageTag } from '../../../../../apiserver/registry/core/pod-spec/defaults.js';
 import type { ResourceRequirements } from '../../../../../apiserver/registry/core/pod-spec/types.js';
-import { errorMessage } from '../../../../../apiserver/api/field-errors.js';
+import { errorMessage, type FieldError } from '../../../../../apiserver/api/field-errors.js';
 import { create, createErrors, ctx, object, stored, updateErrors } from '../../helpers.js';
 
 const pod = (spec: unknown, name = 'web') => object('v1', 'Pod', spec, name);
@@ -142,6 +142,16 @@ test('scheduling gates: a gated condition on create, no node name', () => {
   assert.deepEqual(createErrors(podStrategy, pod({ ...basic, ephemeralContainers: [{ name: 'dbg', image: 'busybox' }] })), [
     'spec.ephemeralContainers: Forbidden: cannot be set on create',
   ]);
+});
+
+test('create-only rules apply on create and never on update, even an update that sends no resourceVersion', () => {
+  const old = stored(podStrategy, pod({ ...basic, ephemeralContainers: [] }));
+  const next = deepCopy(old);
+  (next.spec as any).ephemeralContainers = [{ name: 'dbg', image: 'busybox' }];
+  delete next.metadata.resourceVersion;
+  const createOnly = (errors: FieldError[]) => errors.map(errorMessage).filter((m) => m.includes('cannot be set on create'));
+  assert.deepEqual(createOnly(podStrategy.validateUpdate!(next, old, ctx)), []);
+  assert.deepEqual(createOnly(podStrategy.validate!(next, ctx)), ['spec.ephemeralContainers: Forbidden: cannot be set on create']);
 });
 
 test('pod-only rules: image whitespace, tokens need a service account, alpha fields dropped', () => {
