@@ -4,7 +4,7 @@
  */
 import type { FieldError, FieldPath } from '../../api/field-errors.js';
 import { invalid } from '../../api/field-errors.js';
-import type { IntOrString } from '../core/pod-spec/types.js';
+import type { IntOrString } from '../../api/generated/types.js';
 import { isValidPercent, validateNonnegative } from '../core/pod-spec/value-checks.js';
 
 /** ValidatePositiveIntOrPercent: a non-negative integer or a percent string. */

@@ -10,7 +10,7 @@ import { type LabelSelector, type LabelSelectorObject, labelSelectorFromObject }
 import { validateLabelSelector } from '../core/pod-spec/label-selector.js';
 import { type PodSpecOptions, validatePodTemplateSpec } from '../core/pod-spec/pod-spec.js';
 import { semanticEqual } from '../core/pod-spec/semantic-equal.js';
-import type { PodTemplateSpec } from '../core/pod-spec/types.js';
+import type { PodTemplateSpec } from '../../api/generated/types.js';
 
 /** The fields of an apps/v1 spec these rules read. */
 export interface WorkloadSpec {

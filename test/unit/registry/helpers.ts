@@ -5,6 +5,9 @@ import type { ApiObject } from '../../../apiserver/api/object.js';
 import { deepCopy } from '../../../apiserver/api/object.js';
 import type { Strategy, StrategyContext } from '../../../apiserver/api/strategy.js';
 
+/** A fixture as a client may send it: any field may be missing, as validation is what reports it. */
+export type Decoded<T> = T extends (infer U)[] ? Decoded<U>[] : T extends object ? { [K in keyof T]?: Decoded<T[K]> } : T;
+
 export const ctx: StrategyContext = { domain: newApiDomain(), now: new Date('2024-01-01T00:00:00Z') };
 
 /** An object of a kind, named `name` in namespace `ns`, with a uid (as the store gives it before validation). */

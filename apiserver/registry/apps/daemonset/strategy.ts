@@ -12,7 +12,7 @@ import { fieldPath, invalid, notSupported, required } from '../../../api/field-e
 import { validatePodTemplateSpec } from '../../core/pod-spec/pod-spec.js';
 import { semanticEqual } from '../../core/pod-spec/semantic-equal.js';
 import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
-import type { IntOrString } from '../../core/pod-spec/types.js';
+import type { IntOrString } from '../../../api/generated/types.js';
 import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
 import { intOrPercentValue, validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../int-or-percent.js';
 import { validateLabelSelector } from '../../core/pod-spec/label-selector.js';

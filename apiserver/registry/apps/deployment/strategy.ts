@@ -9,7 +9,7 @@ import type { Strategy } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { fieldPath, forbidden, invalid, notSupported, required } from '../../../api/field-errors.js';
 import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
-import type { IntOrString } from '../../core/pod-spec/types.js';
+import type { IntOrString } from '../../../api/generated/types.js';
 import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
 import { intOrPercentValue, validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../int-or-percent.js';
 import { type WorkloadSpec, validateSelectorUnchanged, validateTemplateForSelector, validateWorkloadSelector } from '../workload-spec.js';

@@ -13,7 +13,7 @@ import { setClaimSpecDefaults } from '../../core/pod-spec/defaults.js';
 import { validatePodTemplateSpec } from '../../core/pod-spec/pod-spec.js';
 import { semanticEqual } from '../../core/pod-spec/semantic-equal.js';
 import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
-import type { IntOrString, PersistentVolumeClaimSpec } from '../../core/pod-spec/types.js';
+import type { IntOrString, PersistentVolumeClaimSpec } from '../../../api/generated/types.js';
 import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
 import {
   type WorkloadSpec,

@@ -7,7 +7,7 @@ import { duplicate, invalid, notSupported, required, tooMany } from '../../../ap
 import { isQualifiedName } from '../../../api/validation/names.js';
 import type { LabelSelectorObject } from '../../../runtime/selectors/label-selector.js';
 import { type PodSpecOptions, validatePodTemplateSpec } from '../../core/pod-spec/pod-spec.js';
-import type { PodTemplateSpec } from '../../core/pod-spec/types.js';
+import type { PodTemplateSpec } from '../../../api/generated/types.js';
 import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
 
 export interface PodFailurePolicyRule {

@@ -15,7 +15,7 @@ import { generateName } from '../../object-meta-rules.js';
 import { validateLabelSelector } from '../../core/pod-spec/label-selector.js';
 import { semanticEqual } from '../../core/pod-spec/semantic-equal.js';
 import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
-import type { PodTemplateSpec } from '../../core/pod-spec/types.js';
+import type { PodSpec, PodTemplateSpec } from '../../../api/generated/types.js';
 import { deepCopy } from '../../../api/object.js';
 import type { StatusRules } from '../../apps/status-counters.js';
 import { selectorOf, validateSelectorMatchesTemplate } from '../../apps/workload-spec.js';
@@ -128,8 +128,8 @@ function validateJob(obj: ApiObject, domain: ApiDomain, requirePrefixedLabels: b
 /** A template with the scheduling directives a suspended, never-started job may change taken from `next`. */
 function withMutableDirectives(prev: PodTemplateSpec | undefined, next: PodTemplateSpec | undefined): PodTemplateSpec {
   const template = deepCopy(prev ?? {});
-  const spec = (template.spec ??= {});
-  const nextSpec = next?.spec ?? {};
+  const spec = (template.spec ??= {} as PodSpec);
+  const nextSpec: Partial<PodSpec> = next?.spec ?? {};
   const nodeAffinity = nextSpec.affinity?.nodeAffinity;
   if (nextSpec.affinity === undefined && spec.affinity !== undefined) {
     delete spec.affinity.nodeAffinity;

@@ -14,7 +14,6 @@ import { resourceListEntries } from '../resourcequota/resource-quantities.js';
 import { validateResourceName } from '../resourcequota/resource-names.js';
 import { ResourceNames } from '../pod-spec/resources.js';
 import { decodeResourceList } from '../pod-spec/quantities.js';
-import type { ResourceList as DecodedList } from '../pod-spec/types.js';
 
 type ResourceList = Record<string, unknown>;
 
@@ -170,7 +169,7 @@ function validateLimitRange(obj: ApiObject, ctx: StrategyContext): FieldError[] 
 export const limitRangeStrategy: Strategy = {
   applyDefaults(obj) {
     for (const item of items(obj)) {
-      for (const list of QUANTITY_LISTS) decodeResourceList(obj, item[list] as DecodedList | undefined);
+      for (const list of QUANTITY_LISTS) decodeResourceList(obj, item[list] as Record<string, string> | undefined);
       applyItemDefaults(item);
     }
   },

@@ -7,7 +7,6 @@ import type { ApiObject } from '../../../api/object.js';
 import type { Strategy, SubresourceStrategy } from '../../../api/strategy.js';
 import { statusSubresource } from '../../status-subresource.js';
 import { decodeResourceList } from '../pod-spec/quantities.js';
-import type { ResourceList } from '../pod-spec/types.js';
 import type { NodeFields } from './validation.js';
 import { validateNode, validateNodeUpdate } from './validation.js';
 
@@ -16,8 +15,8 @@ const node = (obj: ApiObject): NodeFields => obj as NodeFields;
 /** Status quantities decoded (a 400 for a malformed one); SetDefaults_NodeStatus: allocatable is the capacity when not given. */
 function defaultStatus(obj: ApiObject): void {
   const status = node(obj).status;
-  decodeResourceList(obj, status?.capacity as ResourceList | undefined);
-  decodeResourceList(obj, status?.allocatable as ResourceList | undefined);
+  decodeResourceList(obj, status?.capacity as Record<string, string> | undefined);
+  decodeResourceList(obj, status?.allocatable as Record<string, string> | undefined);
   if (status?.capacity && status.allocatable === undefined) status.allocatable = { ...status.capacity };
 }
 

@@ -9,7 +9,7 @@ import type { ApiDomain } from '../../../api/domain.js';
 import { nameIsDNSSubdomain } from '../../../api/validation/names.js';
 import { resourceListEntries, validateBasicResource, validatePositiveQuantityValue } from '../resourcequota/resource-quantities.js';
 import { validateNodeSelector } from '../pod-spec/scheduling.js';
-import type { NodeSelectorTerm } from '../pod-spec/types.js';
+import type { NodeSelectorTerm } from '../../../api/generated/types.js';
 import { validateVolumeSources } from './volume-sources.js';
 
 /** Supported access modes, sorted as Kubernetes lists them. */

@@ -14,9 +14,7 @@ import { statusSubresource } from '../../status-subresource.js';
 import { validatePersistentVolumeSpec } from './spec-validation.js';
 import { applyVolumeSourceDefaults, VOLUME_SOURCE_FIELDS } from './volume-sources.js';
 import { specDiff } from '../pod/update.js';
-import type { PodSpec } from '../pod-spec/types.js';
 import { decodeResourceList } from '../pod-spec/quantities.js';
-import type { ResourceList } from '../pod-spec/types.js';
 
 type Spec = Record<string, unknown>;
 
@@ -103,7 +101,7 @@ export const persistentVolumeStrategy: Strategy = {
     if (!s.persistentVolumeReclaimPolicy) s.persistentVolumeReclaimPolicy = 'Retain';
     if (s.volumeMode === undefined) s.volumeMode = 'Filesystem';
     applyVolumeSourceDefaults(s);
-    decodeResourceList(obj, s.capacity as ResourceList | undefined);
+    decodeResourceList(obj, s.capacity as Record<string, string> | undefined);
     obj.spec = s;
   },
   prepareForCreate(obj) {
@@ -128,7 +126,7 @@ export const persistentVolumeStrategy: Strategy = {
       errors.push(
         forbidden(
           fieldPath('spec', 'persistentvolumesource'),
-          `spec.persistentvolumesource is immutable after creation\n${specDiff(oldSource as PodSpec, newSource as PodSpec)}`,
+          `spec.persistentvolumesource is immutable after creation\n${specDiff(oldSource, newSource)}`,
         ),
       );
     }

@@ -19,7 +19,7 @@ import { validateClaimSpec } from '../pod-spec/claim-template.js';
 import { setClaimSpecDefaults } from '../pod-spec/defaults.js';
 import { decodeResourceList, readQuantity } from '../pod-spec/quantities.js';
 import { semanticEqual } from '../pod-spec/semantic-equal.js';
-import type { PersistentVolumeClaimSpec as ClaimSpec, PodSpec, ResourceList, TypedObjectReference } from '../pod-spec/types.js';
+import type { PersistentVolumeClaimSpec as ClaimSpec, PodSpec, TypedObjectReference } from '../../../api/generated/types.js';
 
 const spec = (obj: ApiObject): ClaimSpec => (obj.spec ?? {}) as ClaimSpec;
 
@@ -146,7 +146,7 @@ export const persistentVolumeClaimStrategy: Strategy = {
   validateUpdate: (obj, old, ctx) => [...validateClaimSpec(spec(obj), fieldPath('spec')), ...validateClaimUpdate(obj, old, ctx.domain)],
 };
 
-type ClaimStatus = { phase?: string; capacity?: ResourceList; allocatedResources?: unknown; allocatedResourceStatuses?: unknown };
+type ClaimStatus = { phase?: string; capacity?: Record<string, string>; allocatedResources?: unknown; allocatedResourceStatuses?: unknown };
 
 /**
  * /status: only status changes; allocatedResources and allocatedResourceStatuses need

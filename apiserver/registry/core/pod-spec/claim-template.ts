@@ -9,7 +9,7 @@ import { validateAnnotations, validateLabels } from '../../../api/validation/obj
 import { formatQuantity, quantitySign } from '../../../api/quantity.js';
 import { validateLabelSelector } from './label-selector.js';
 import { readQuantity } from './quantities.js';
-import type { PersistentVolumeClaimSpec, TypedObjectReference } from './types.js';
+import type { PersistentVolumeClaimSpec, TypedObjectReference } from '../../../api/generated/types.js';
 
 const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 const VOLUME_MODES = ['Block', 'Filesystem'];

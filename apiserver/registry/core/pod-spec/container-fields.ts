@@ -9,7 +9,15 @@ import { isConfigMapKey, nameIsDNSSubdomain } from '../../../api/validation/name
 import { validateLocalDescendingPath, validatePathNoBacksteps } from './paths.js';
 import { ENV_FIELD_PATHS, validateObjectFieldSelector, validateResourceFieldSelector } from './downward-api.js';
 import { isEnvVarName, isValidPortName, isValidPortNum } from './value-checks.js';
-import type { ContainerPort, EnvFromSource, EnvVar, SecurityContext, Volume, VolumeDevice, VolumeMount } from './types.js';
+import type {
+  ContainerPort,
+  EnvFromSource,
+  EnvVar,
+  SecurityContext,
+  Volume,
+  VolumeDevice,
+  VolumeMount,
+} from '../../../api/generated/types.js';
 
 /** Kubernetes' supported port protocols. */
 const PORT_PROTOCOLS = ['SCTP', 'TCP', 'UDP'];

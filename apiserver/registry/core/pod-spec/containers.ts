@@ -10,7 +10,7 @@ import { validateContainerPorts, validateEnv, validateEnvFrom, validateVolumeDev
 import { validateLifecycle, validateProbe } from './probes.js';
 import { validateResourceRequirements, type ResourceNames } from './resources.js';
 import { validateContainerSecurityContext } from './security-context.js';
-import type { Container, Volume } from './types.js';
+import type { Container, EphemeralContainer, Volume } from '../../../api/generated/types.js';
 
 /** What container validation needs to know about the pod spec. */
 export interface ContainerContext {
@@ -161,7 +161,7 @@ const isSet = (v: unknown): boolean =>
 
 /** validateEphemeralContainers: names unique among all containers, targets exist, restricted fields. */
 export function validateEphemeralContainers(
-  ephemeral: Container[] | undefined,
+  ephemeral: EphemeralContainer[] | undefined,
   regular: Container[] | undefined,
   inits: Container[] | undefined,
   ctx: ContainerContext,
@@ -179,9 +179,9 @@ export function validateEphemeralContainers(
     else all.add(name);
     if (c.targetContainerName && !others.has(c.targetContainerName))
       errs.push(notFound(at.child('targetContainerName'), c.targetContainerName));
+    const fields = new Map(Object.entries(c));
     for (const [field, allowed] of EPHEMERAL_FIELDS) {
-      if (!allowed && isSet((c as Record<string, unknown>)[field]))
-        errs.push(forbidden(at.child(field), 'cannot be set for an Ephemeral Container'));
+      if (!allowed && isSet(fields.get(field))) errs.push(forbidden(at.child(field), 'cannot be set for an Ephemeral Container'));
     }
     (c.volumeMounts ?? []).forEach((m, j) => {
       if (m.subPath) errs.push(forbidden(at.child('volumeMounts').index(j).child('subPath'), 'cannot be set for an Ephemeral Container'));

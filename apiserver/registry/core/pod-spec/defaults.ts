@@ -6,7 +6,16 @@
  */
 import type { ApiObject } from '../../../api/object.js';
 import { decodeQuantity, decodeResourceList } from './quantities.js';
-import type { Container, DownwardAPIVolumeFile, EnvVar, Handler, PersistentVolumeClaimSpec, PodSpec, Probe, Volume } from './types.js';
+import type {
+  Container,
+  DownwardAPIVolumeFile,
+  EnvVar,
+  LifecycleHandler,
+  PersistentVolumeClaimSpec,
+  PodSpec,
+  Probe,
+  Volume,
+} from '../../../api/generated/types.js';
 
 /** Kubernetes' default mode of projected files (0644). */
 const DEFAULT_FILE_MODE = 0o644;
@@ -109,12 +118,12 @@ const SOURCE_DEFAULTS: Record<string, (obj: ApiObject, source: Fields) => void> 
 
 /** SetDefaults_Volume (a volume without a source is an emptyDir) and the source's defaults. */
 function setVolumeDefaults(obj: ApiObject, volume: Volume): void {
-  const sources = Object.keys(volume).filter((k) => k !== 'name' && isObject(volume[k]));
+  const sources = Object.entries(volume).filter(([k, v]) => k !== 'name' && isObject(v));
   if (sources.length === 0) volume.emptyDir = {};
-  for (const field of sources) SOURCE_DEFAULTS[field]?.(obj, volume[field] as Fields);
+  for (const [field, source] of sources) SOURCE_DEFAULTS[field]?.(obj, source as Fields);
 }
 
-function setHandlerDefaults(handler: Handler | undefined): void {
+function setHandlerDefaults(handler: LifecycleHandler | undefined): void {
   if (handler?.httpGet) {
     if (!handler.httpGet.path) handler.httpGet.path = '/';
     if (!handler.httpGet.scheme) handler.httpGet.scheme = 'HTTP';

@@ -7,7 +7,7 @@ import { invalid, notSupported, required } from '../../../api/field-errors.js';
 import { isQualifiedName } from '../../../api/validation/names.js';
 import { validateLocalNonReservedPath } from './paths.js';
 import { canonicalQuantity, isZeroQuantity } from './quantities.js';
-import type { DownwardAPIVolumeFile, ObjectFieldSelector, ResourceFieldSelector } from './types.js';
+import type { DownwardAPIVolumeFile, ObjectFieldSelector, ResourceFieldSelector } from '../../../api/generated/types.js';
 import { validateFileMode } from './file-mode.js';
 
 /** Pod fields environment variables may reference (sorted, as Kubernetes lists them). */

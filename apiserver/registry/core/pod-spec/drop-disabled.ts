@@ -7,7 +7,7 @@
  *   SidecarContainers           initContainers[*].restartPolicy
  *   ProcMountType               containers[*].securityContext.procMount
  */
-import type { Container, PodSpec } from './types.js';
+import type { Container, PodSpec } from '../../../api/generated/types.js';
 
 function allContainers(spec: PodSpec | undefined): Container[] {
   return [...(spec?.initContainers ?? []), ...(spec?.containers ?? []), ...(spec?.ephemeralContainers ?? [])];

@@ -14,7 +14,7 @@ import { validateAffinity, validateTolerations, validateTopologySpreadConstraint
 import { validateOS, validatePodSecurityContext } from './security-context.js';
 import { inclusiveRangeError, isValidIP } from './value-checks.js';
 import { validateVolumes } from './volumes.js';
-import type { PodSpec, PodTemplateSpec, Volume } from './types.js';
+import type { PodSpec, PodTemplateSpec, Volume } from '../../../api/generated/types.js';
 
 /** How a pod spec is validated. */
 export interface PodSpecOptions {
@@ -198,7 +198,7 @@ export function validatePodSpecificAnnotations(
 /** ValidatePodTemplateSpec: template labels and annotations, the pod spec, no ephemeral containers. */
 export function validatePodTemplateSpec(template: PodTemplateSpec | undefined, path: FieldPath, opts: PodSpecOptions): FieldError[] {
   const meta = template?.metadata ?? {};
-  const spec = template?.spec ?? {};
+  const spec = template?.spec ?? ({} as PodSpec); // an absent spec is validated as an empty one
   const errs = validateLabels(meta.labels, path.child('labels'));
   errs.push(...validateAnnotations(meta.annotations, path.child('annotations')));
   errs.push(...validatePodSpecificAnnotations(meta.annotations, spec, opts.domain, path.child('annotations')));

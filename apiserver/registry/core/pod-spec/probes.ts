@@ -2,7 +2,10 @@
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { forbidden, invalid, notSupported, required } from '../../../api/field-errors.js';
 import { isHTTPHeaderName, isValidPortName, isValidPortNum, validateNonnegative } from './value-checks.js';
-import type { Handler, IntOrString, Probe } from './types.js';
+import type { HTTPGetAction, IntOrString, Probe } from '../../../api/generated/types.js';
+
+/** The actions of a probe or a lifecycle handler (a lifecycle handler has no grpc). */
+type Handler = Pick<Probe, 'exec' | 'httpGet' | 'tcpSocket' | 'grpc'>;
 
 /** ValidatePortNumOrName: an int-or-string port, a number in 1..65535 or an IANA service name. */
 export function validatePortNumOrName(port: IntOrString | undefined, path: FieldPath): FieldError[] {
@@ -21,7 +24,7 @@ function validateAction(handler: Handler, action: Action, path: FieldPath): Fiel
     case 'exec':
       return (handler.exec?.command ?? []).length === 0 ? [required(path.child('command'))] : [];
     case 'httpGet': {
-      const get = handler.httpGet ?? {};
+      const get: Partial<HTTPGetAction> = handler.httpGet ?? {};
       const errs: FieldError[] = [];
       if (!get.path) errs.push(required(path.child('path')));
       errs.push(...validatePortNumOrName(get.port, path.child('port')));

@@ -6,7 +6,6 @@
 import type { ApiObject } from '../../../api/object.js';
 import * as status from '../../../api/status.js';
 import { type Quantity, QuantityParseError, formatQuantity, quantityFrom, quantitySign, scaledValue } from '../../../api/quantity.js';
-import type { ResourceList } from './types.js';
 
 /** The quantity a value denotes, or undefined when it is not one. */
 export function readQuantity(value: unknown): Quantity | undefined {
@@ -62,6 +61,6 @@ export function decodeQuantity(obj: ApiObject, value: unknown, resourceList: boo
 }
 
 /** Normalizes every value of a resource list in place (see decodeQuantity). */
-export function decodeResourceList(obj: ApiObject, list: ResourceList | undefined): void {
+export function decodeResourceList(obj: ApiObject, list: Record<string, string> | undefined): void {
   for (const [name, value] of Object.entries(list ?? {})) list![name] = decodeQuantity(obj, value, true);
 }

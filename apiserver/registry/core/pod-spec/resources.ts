@@ -8,7 +8,7 @@ import { isQualifiedName } from '../../../api/validation/names.js';
 import { compareQuantities, formatQuantity, quantitySign, scaledValue, type Quantity } from '../../../api/quantity.js';
 import { IS_NEGATIVE_ERROR_MSG } from './value-checks.js';
 import { readQuantity } from './quantities.js';
-import type { ResourceRequirements } from './types.js';
+import type { ResourceRequirements } from '../../../api/generated/types.js';
 
 const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
 const STANDARD_RESOURCES = new Set([

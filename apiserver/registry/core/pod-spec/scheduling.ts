@@ -10,11 +10,11 @@ import type {
   Affinity,
   NodeSelectorRequirement,
   NodeSelectorTerm,
-  PodAffinityRules,
+  PodAffinity,
   PodAffinityTerm,
   Toleration,
   TopologySpreadConstraint,
-} from './types.js';
+} from '../../../api/generated/types.js';
 
 const WEIGHT_DETAIL = 'must be in the range 1-100';
 
@@ -70,7 +70,7 @@ function validatePodAffinityTerm(term: PodAffinityTerm, path: FieldPath): FieldE
   return [...errs, ...validateLabelName(term.topologyKey ?? '', path.child('topologyKey'))];
 }
 
-function validatePodAffinityRules(rules: PodAffinityRules, path: FieldPath): FieldError[] {
+function validatePodAffinityRules(rules: PodAffinity, path: FieldPath): FieldError[] {
   const requiredPath = path.child('requiredDuringSchedulingIgnoredDuringExecution');
   const preferredPath = path.child('preferredDuringSchedulingIgnoredDuringExecution');
   return [

@@ -7,7 +7,13 @@ import { duplicate, forbidden, invalid, notSupported, required } from '../../../
 import { isDNS1123Subdomain } from '../../../api/validation/names.js';
 import { validateLocalDescendingPath } from './paths.js';
 import { isValidId } from './value-checks.js';
-import type { Container, PodSpec, SeccompProfile, SecurityContext, WindowsOptions } from './types.js';
+import type {
+  Container,
+  PodSpec,
+  SeccompProfile,
+  SecurityContext,
+  WindowsSecurityContextOptions as WindowsOptions,
+} from '../../../api/generated/types.js';
 
 const SECCOMP_TYPES = ['Localhost', 'RuntimeDefault', 'Unconfined'];
 

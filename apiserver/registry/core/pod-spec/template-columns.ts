@@ -2,7 +2,7 @@
 import type { ApiObject } from '../../../api/object.js';
 import type { PrinterColumn } from '../../../api/resource.js';
 import { type LabelSelectorObject, labelSelectorFromObject } from '../../../runtime/selectors/label-selector.js';
-import type { PodTemplateSpec } from './types.js';
+import type { PodTemplateSpec } from '../../../api/generated/types.js';
 
 /** metav1.FormatLabelSelector: the selector's text, "<none>" when it selects everything or nothing. */
 export function formatLabelSelector(selector: LabelSelectorObject | undefined): string {

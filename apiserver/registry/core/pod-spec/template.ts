@@ -2,7 +2,7 @@
 import type { ApiObject } from '../../../api/object.js';
 import { setPodSpecDefaults } from './defaults.js';
 import { dropDisabledPodSpecFields } from './drop-disabled.js';
-import type { PodSpec, PodTemplateSpec } from './types.js';
+import type { PodSpec, PodTemplateSpec } from '../../../api/generated/types.js';
 
 /** The template of a workload spec, created when absent so defaults have somewhere to go. */
 export function templateOf(spec: { template?: PodTemplateSpec }): PodTemplateSpec {
@@ -12,7 +12,8 @@ export function templateOf(spec: { template?: PodTemplateSpec }): PodTemplateSpe
 
 /** The pod spec of a template, created when absent. */
 function templatePodSpec(template: PodTemplateSpec): PodSpec {
-  template.spec ??= {};
+  // Defaults fill an absent spec in place; validation then reports its missing required fields.
+  template.spec ??= {} as PodSpec;
   return template.spec;
 }
 

@@ -12,7 +12,13 @@ import { validateDownwardAPIFile } from './downward-api.js';
 import { validateFileMode } from './file-mode.js';
 import { validateClaimTemplate } from './claim-template.js';
 import { isNegativeQuantity } from './quantities.js';
-import type { DownwardAPIVolumeFile, ItemsSource, KeyToPath, ProjectionSource } from './types.js';
+import type {
+  ConfigMapProjection,
+  DownwardAPIVolumeFile,
+  KeyToPath,
+  SecretProjection,
+  VolumeProjection,
+} from '../../../api/generated/types.js';
 
 type Source = Record<string, unknown>;
 /** One source's rule: the source object, the path to report under, the volume's name. */
@@ -266,11 +272,11 @@ function projectedRule(s: Source, path: FieldPath): FieldError[] {
     if (allPaths.has(p)) errs.push(invalid(path, value, 'conflicting duplicate paths'));
     else allPaths.add(p);
   };
-  list<ProjectionSource>(s, 'sources').forEach((source, i) => {
+  list<VolumeProjection>(s, 'sources').forEach((source, i) => {
     const srcPath = path.child('sources').index(i);
     let count = 0;
     for (const kind of ['secret', 'configMap'] as const) {
-      const items: ItemsSource | undefined = source[kind];
+      const items: SecretProjection | ConfigMapProjection | undefined = source[kind];
       if (!items) continue;
       count++;
       if (!items.name) errs.push(required(srcPath.child(kind, 'name')));

@@ -6,7 +6,7 @@ import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, forbidden, invalid, required } from '../../../api/field-errors.js';
 import { isDNS1123Label, nameIsDNSSubdomain } from '../../../api/validation/names.js';
 import { SOURCE_RULES } from './volume-sources.js';
-import type { Volume } from './types.js';
+import type { Volume } from '../../../api/generated/types.js';
 
 type Source = Record<string, unknown>;
 
@@ -17,8 +17,9 @@ function validateVolumeSource(volume: Volume, path: FieldPath, podName: string |
   const errs: FieldError[] = [];
   const name = volume.name ?? '';
   let count = 0;
+  const sources = new Map(Object.entries(volume));
   for (const { field, forbiddenAs, validateAs, rule } of SOURCE_RULES) {
-    const source = volume[field];
+    const source = sources.get(field);
     if (!isObject(source)) continue;
     if (count > 0) {
       errs.push(forbidden(path.child(forbiddenAs), 'may not specify more than 1 volume type'));

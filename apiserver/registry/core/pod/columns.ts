@@ -3,7 +3,7 @@ import type { ApiObject } from '../../../api/object.js';
 import type { PrinterColumn } from '../../../api/resource.js';
 import { AGE_COLUMN, orNone } from '../../../api/printers/columns.js';
 import { translateTimestampSince } from '../../../api/printers/human-duration.js';
-import type { PodSpec } from '../pod-spec/types.js';
+import type { PodSpec } from '../../../api/generated/types.js';
 
 interface ContainerState {
   waiting?: { reason?: string };

@@ -1,7 +1,7 @@
 /** A pod's QoS class (qos.GetPodQOS), computed once at creation and kept in status.qosClass. */
 import { compareQuantities, type Quantity, ZERO_QUANTITY } from '../../../api/quantity.js';
 import { readQuantity } from '../pod-spec/quantities.js';
-import type { PodSpec, ResourceList } from '../pod-spec/types.js';
+import type { PodSpec } from '../../../api/generated/types.js';
 
 export type QOSClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
 
@@ -14,7 +14,7 @@ function add(a: Quantity, b: Quantity): Quantity {
 }
 
 /** The positive cpu/memory quantities of a list, added into `totals`; returns the names found. */
-function accumulate(list: ResourceList | undefined, totals: Map<string, Quantity>): Set<string> {
+function accumulate(list: Record<string, string> | undefined, totals: Map<string, Quantity>): Set<string> {
   const found = new Set<string>();
   for (const [name, value] of Object.entries(list ?? {})) {
     const q = readQuantity(value);

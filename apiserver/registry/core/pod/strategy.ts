@@ -11,7 +11,7 @@ import { setPodOnlyDefaults, setPodSpecDefaults } from '../pod-spec/defaults.js'
 import { dropDisabledPodSpecFields } from '../pod-spec/drop-disabled.js';
 import { validateImageWhitespace } from '../pod-spec/containers.js';
 import { validatePodSpec, validatePodSpecificAnnotations } from '../pod-spec/pod-spec.js';
-import type { PodSpec } from '../pod-spec/types.js';
+import type { PodSpec } from '../../../api/generated/types.js';
 import { podQOSClass } from './qos.js';
 import { validatePodSpecUpdate } from './update.js';
 

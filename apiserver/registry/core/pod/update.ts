@@ -10,7 +10,7 @@ import { deepCopy } from '../../../api/object.js';
 import { semanticEqual } from '../pod-spec/semantic-equal.js';
 import { validateTolerations } from '../pod-spec/scheduling.js';
 import { inclusiveRangeError } from '../pod-spec/value-checks.js';
-import type { Container, PodSpec } from '../pod-spec/types.js';
+import type { Container, PodSpec } from '../../../api/generated/types.js';
 
 const MAX_INT32 = 2147483647;
 
@@ -84,12 +84,13 @@ function validateActiveDeadline(next: PodSpec, prev: PodSpec, path: FieldPath): 
 }
 
 /** A short description of what differs between two specs, one `-`/`+` line pair per changed field. */
-export function specDiff(prev: PodSpec, next: PodSpec): string {
+export function specDiff(prev: object, next: object): string {
   const lines: string[] = [];
-  const keys = [...new Set([...Object.keys(prev), ...Object.keys(next)])].sort();
+  const [before, after] = [new Map(Object.entries(prev)), new Map(Object.entries(next))];
+  const keys = [...new Set([...before.keys(), ...after.keys()])].sort();
   for (const key of keys) {
-    const a = (prev as Record<string, unknown>)[key];
-    const b = (next as Record<string, unknown>)[key];
+    const a = before.get(key);
+    const b = after.get(key);
     if (semanticEqual(a, b)) continue;
     if (a !== undefined) lines.push(`- ${key}: ${JSON.stringify(a)}`);
     if (b !== undefined) lines.push(`+ ${key}: ${JSON.stringify(b)}`);

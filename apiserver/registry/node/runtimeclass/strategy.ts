@@ -14,11 +14,11 @@ import { AGE_COLUMN } from '../../../api/printers/columns.js';
 import { ResourceNames, validateResourceRequirements } from '../../core/pod-spec/resources.js';
 import { validateTolerations } from '../../core/pod-spec/scheduling.js';
 import { decodeResourceList } from '../../core/pod-spec/quantities.js';
-import type { ResourceList, Toleration } from '../../core/pod-spec/types.js';
+import type { Toleration } from '../../../api/generated/types.js';
 
 interface RuntimeClassFields {
   handler?: string;
-  overhead?: { podFixed?: ResourceList };
+  overhead?: { podFixed?: Record<string, string> };
   scheduling?: { nodeSelector?: Record<string, string>; tolerations?: Toleration[] };
 }
 

@@ -9,7 +9,7 @@ import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, invalid, notSupported } from '../../../api/field-errors.js';
 import type { LabelSelectorObject } from '../../../runtime/selectors/label-selector.js';
 import { validateLabelSelector } from '../../core/pod-spec/label-selector.js';
-import type { IntOrString } from '../../core/pod-spec/types.js';
+import type { IntOrString } from '../../../api/generated/types.js';
 import type { StatusRules } from '../../apps/status-counters.js';
 import { validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../../apps/int-or-percent.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { errorMessage, fieldPath } from '../../../../../apiserver/api/field-errors.js';
 import { validatePodSpec, validatePodTemplateSpec } from '../../../../../apiserver/registry/core/pod-spec/pod-spec.js';
 import { setPodSpecDefaults } from '../../../../../apiserver/registry/core/pod-spec/defaults.js';
-import type { Container, PodSpec } from '../../../../../apiserver/registry/core/pod-spec/types.js';
+import type { Container, ContainerPort, PodSpec, Sysctl } from '../../../../../apiserver/api/generated/types.js';
 import { LABEL_ERR, ctx, object } from '../../helpers.js';
 
 /** A defaulted spec with one valid container, changed by `change`. */
@@ -53,7 +53,7 @@ test('ports: containerPort 1..65535, IANA service names unique, protocols', () =
         app(s).ports = [
           { containerPort: 80, name: 'http' },
           { containerPort: 70000, name: 'http' },
-          { name: '8080' },
+          { name: '8080' } as ContainerPort,
           { containerPort: 53, protocol: 'ICMP', hostPort: 99999 },
         ];
       }),
@@ -302,7 +302,7 @@ test('security contexts, DNS config, host network ports', () => {
           runAsUser: -1,
           fsGroupChangePolicy: 'Sometimes',
           seccompProfile: { type: 'Localhost' },
-          sysctls: [{ name: 'net.core.somaxconn' }, { name: 'net.core.somaxconn' }],
+          sysctls: [{ name: 'net.core.somaxconn' } as Sysctl, { name: 'net.core.somaxconn' } as Sysctl],
         };
         s.hostNetwork = true;
         app(s).securityContext = { allowPrivilegeEscalation: false, privileged: true };
@@ -370,7 +370,7 @@ test('OS-specific fields and resource field divisors', () => {
       'spec.containers[0].env[1].valueFrom.resourceFieldRef.resource: Unsupported value: "limits.gpu": supported values: "limits.cpu", "limits.ephemeral-storage", "limits.memory", "requests.cpu", "requests.ephemeral-storage", "requests.memory"',
     ],
   );
-  assert.deepEqual(messages(spec((s) => (s.securityContext = { sysctls: [{ name: 'Kernel.X' }] }))), [
+  assert.deepEqual(messages(spec((s) => (s.securityContext = { sysctls: [{ name: 'Kernel.X' } as Sysctl] }))), [
     'spec.securityContext.sysctls[0].name: Invalid value: "Kernel.X": must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$',
   ]);
 });

@@ -2,13 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorMessage, fieldPath } from '../../../../../apiserver/api/field-errors.js';
 import { validateVolumes } from '../../../../../apiserver/registry/core/pod-spec/volumes.js';
-import type { Volume } from '../../../../../apiserver/registry/core/pod-spec/types.js';
-import { LABEL_ERR } from '../../helpers.js';
+import type { Volume } from '../../../../../apiserver/api/generated/types.js';
+import { type Decoded, LABEL_ERR } from '../../helpers.js';
 
 const PATH = fieldPath('spec', 'volumes');
 
-function messages(volumes: Volume[], podName?: string): string[] {
-  return validateVolumes(volumes, PATH, podName).errors.map(errorMessage);
+function messages(volumes: Decoded<Volume>[], podName?: string): string[] {
+  return validateVolumes(volumes as Volume[], PATH, podName).errors.map(errorMessage);
 }
 
 test('a volume has exactly one source', () => {
@@ -78,7 +78,7 @@ test('item paths are relative and never step up', () => {
 });
 
 test('each common source has its required fields', () => {
-  const cases: [Volume, string[]][] = [
+  const cases: [Decoded<Volume>, string[]][] = [
     [{ name: 'a', configMap: {} }, ['spec.volumes[0].configMap.name: Required value']],
     [{ name: 'a', secret: {} }, ['spec.volumes[0].secret.secretName: Required value']],
     [{ name: 'a', persistentVolumeClaim: {} }, ['spec.volumes[0].persistentVolumeClaim.claimName: Required value']],
