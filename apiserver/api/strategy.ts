@@ -6,6 +6,7 @@ import type { ApiObject } from './object.js';
 import type { ApiDomain } from './domain.js';
 import type { FieldError } from './field-errors.js';
 import type { UserInfo } from './user-info.js';
+import type { PrinterColumn } from './resource.js';
 
 export interface StrategyContext {
   domain: ApiDomain;
@@ -15,40 +16,44 @@ export interface StrategyContext {
   user?: UserInfo;
 }
 
-export interface Strategy {
+/**
+ * `T` is the kind's generated type (api/generated/types.ts) for a strategy written with
+ * typedStrategy(); the store itself only knows ApiObject.
+ */
+export interface Strategy<T = ApiObject> {
   /** Fills defaulted fields (Kubernetes' SetDefaults_*), on create and on update. */
-  applyDefaults?(obj: ApiObject, ctx: StrategyContext): void;
+  applyDefaults?(obj: T, ctx: StrategyContext): void;
   /** Clears or sets server-owned fields before a create (e.g. status). */
-  prepareForCreate?(obj: ApiObject, ctx: StrategyContext): void;
+  prepareForCreate?(obj: T, ctx: StrategyContext): void;
   /** Carries server-owned fields over from the stored object before an update of the main resource. */
-  prepareForUpdate?(obj: ApiObject, old: ApiObject, ctx: StrategyContext): void;
+  prepareForUpdate?(obj: T, old: T, ctx: StrategyContext): void;
   /** The kind's own rules on a create, and only then (object metadata is checked by the store). */
-  validate?(obj: ApiObject, ctx: StrategyContext): FieldError[];
+  validate?(obj: T, ctx: StrategyContext): FieldError[];
   /**
    * The kind's own rules on an update of the main resource (or a subresource served as its own view,
    * such as scale), and only then: the rules shared with create, which it calls itself, and the
    * update's own (immutability, …). validate() does not run on an update.
    */
-  validateUpdate?(obj: ApiObject, old: ApiObject, ctx: StrategyContext): FieldError[];
+  validateUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
   /** Normalizes an object after validation and before it is stored (e.g. Secret stringData → data). */
-  canonicalize?(obj: ApiObject): void;
+  canonicalize?(obj: T): void;
   /**
    * Deletion hook: called with a copy of the stored object. Return 'graceful' (after marking the copy,
    * e.g. phase Terminating) when the object must stay until something finalizes it, 'delete' to
    * delete now, or throw an ApiError to refuse.
    */
-  beforeDelete?(obj: ApiObject, ctx: StrategyContext): 'graceful' | 'delete';
+  beforeDelete?(obj: T, ctx: StrategyContext): 'graceful' | 'delete';
   /** Extra conditions, besides metadata.finalizers, that keep a deleted object stored. */
-  pendingFinalization?(obj: ApiObject): boolean;
+  pendingFinalization?(obj: T): boolean;
 }
 
 /**
  * A subresource that updates part of an object (status, finalize): given the stored object and the
  * request's object, returns the object to store.
  */
-export interface SubresourceStrategy {
-  prepareForUpdate(obj: ApiObject, old: ApiObject, ctx: StrategyContext): ApiObject;
-  validateUpdate?(obj: ApiObject, old: ApiObject, ctx: StrategyContext): FieldError[];
+export interface SubresourceStrategy<T = ApiObject> {
+  prepareForUpdate(obj: T, old: T, ctx: StrategyContext): T;
+  validateUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
   /** Set when the subresource is read and written as another kind (scale: autoscaling/v1 Scale). */
   view?: SubresourceView;
 }
@@ -64,4 +69,27 @@ export interface SubresourceView {
   toView(obj: ApiObject): ApiObject;
   /** The object to store: `old` with what the view sets (its resourceVersion stays a precondition). */
   fromView(view: ApiObject, old: ApiObject): ApiObject;
+}
+
+/**
+ * A strategy written against its kind's generated type, served to the store as one over ApiObject.
+ * The store hands a strategy only decoded objects of its kind that passed the schema check, so every
+ * present field has its declared JSON type; this is the one place such an object is taken as `T`.
+ * Required fields may still be missing until validate/validateUpdate reports them, so strategies keep
+ * reading them defensively (`spec.handler ?? ''`).
+ */
+export function typedStrategy<T extends { metadata: object }>(strategy: Strategy<T>): Strategy {
+  return strategy as unknown as Strategy;
+}
+
+/** typedStrategy for a subresource. */
+export function typedSubresource<T extends { metadata: object }>(strategy: SubresourceStrategy<T>): SubresourceStrategy {
+  return strategy as unknown as SubresourceStrategy;
+}
+
+/** Printer columns whose cells read the kind's generated type (see typedStrategy). */
+export function typedColumns<T extends { metadata: object }>(
+  columns: (Omit<PrinterColumn, 'cell'> & { cell(obj: T, now: Date): ReturnType<PrinterColumn['cell']> })[],
+): PrinterColumn[] {
+  return columns as unknown as PrinterColumn[];
 }

@@ -1,17 +1,13 @@
 /** Lease: leaseDurationSeconds > 0 and leaseTransitions ≥ 0 when set (ValidateLeaseSpec, create and update). */
-import type { ApiObject } from '../../../api/object.js';
-import type { Strategy } from '../../../api/strategy.js';
+import { typedColumns, typedStrategy } from '../../../api/strategy.js';
+import type { Lease, LeaseSpec } from '../../../api/generated/types.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, invalid } from '../../../api/field-errors.js';
 import type { PrinterColumn } from '../../../api/resource.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
 
-type LeaseSpec = { holderIdentity?: string; leaseDurationSeconds?: number; leaseTransitions?: number };
-
-const spec = (obj: ApiObject): LeaseSpec => (obj.spec ?? {}) as LeaseSpec;
-
-function validateLease(obj: ApiObject): FieldError[] {
-  const { leaseDurationSeconds: duration, leaseTransitions: transitions } = spec(obj);
+function validateLease(obj: Lease): FieldError[] {
+  const { leaseDurationSeconds: duration, leaseTransitions: transitions }: LeaseSpec = obj.spec ?? {};
   const errors: FieldError[] = [];
   if (duration !== undefined && duration <= 0)
     errors.push(invalid(fieldPath('spec', 'leaseDurationSeconds'), duration, 'must be greater than 0'));
@@ -21,17 +17,19 @@ function validateLease(obj: ApiObject): FieldError[] {
   return errors;
 }
 
-export const leaseStrategy: Strategy = {
+export const leaseStrategy = typedStrategy<Lease>({
   validate: validateLease,
   validateUpdate: (obj) => validateLease(obj),
-};
+});
 
 export const leaseColumns: PrinterColumn[] = [
-  {
-    name: 'Holder',
-    type: 'string',
-    description: 'holderIdentity contains the identity of the holder of a current lease.',
-    cell: (o) => spec(o).holderIdentity ?? '',
-  },
+  ...typedColumns<Lease>([
+    {
+      name: 'Holder',
+      type: 'string',
+      description: 'holderIdentity contains the identity of the holder of a current lease.',
+      cell: (o) => o.spec?.holderIdentity ?? '',
+    },
+  ]),
   AGE_COLUMN,
 ];

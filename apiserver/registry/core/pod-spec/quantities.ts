@@ -41,7 +41,7 @@ function roundUpToMilli(q: Quantity): Quantity {
  * The decode error of an object whose quantity does not parse:
  * `<Kind> in version "<v>" cannot be handled as a <Kind>: <parse error>` (400).
  */
-function quantityDecodeError(obj: ApiObject, err: QuantityParseError): status.ApiError {
+function quantityDecodeError(obj: Pick<ApiObject, 'apiVersion' | 'kind'>, err: QuantityParseError): status.ApiError {
   const version = (obj.apiVersion ?? '').split('/').pop() ?? '';
   return status.badRequest(`${obj.kind} in version "${version}" cannot be handled as a ${obj.kind}: ${err.message}`);
 }
@@ -50,7 +50,7 @@ function quantityDecodeError(obj: ApiObject, err: QuantityParseError): status.Ap
  * Reads a quantity field as the decoder would: the canonical text, or a 400 for a malformed value.
  * `resourceList` values are also rounded up to milli precision (SetDefaults_ResourceList).
  */
-export function decodeQuantity(obj: ApiObject, value: unknown, resourceList: boolean): string {
+export function decodeQuantity(obj: Pick<ApiObject, 'apiVersion' | 'kind'>, value: unknown, resourceList: boolean): string {
   try {
     const q = quantityFrom(value);
     return formatQuantity(resourceList ? roundUpToMilli(q) : q);
@@ -61,6 +61,6 @@ export function decodeQuantity(obj: ApiObject, value: unknown, resourceList: boo
 }
 
 /** Normalizes every value of a resource list in place (see decodeQuantity). */
-export function decodeResourceList(obj: ApiObject, list: Record<string, string> | undefined): void {
+export function decodeResourceList(obj: Pick<ApiObject, 'apiVersion' | 'kind'>, list: Record<string, string> | undefined): void {
   for (const [name, value] of Object.entries(list ?? {})) list![name] = decodeQuantity(obj, value, true);
 }

@@ -3,8 +3,7 @@
  * container limits (and its quantities decoded); scheduling has a valid node selector and valid,
  * distinct tolerations (reported under `scheduling.tolerations.tolerations`, as Kubernetes does).
  */
-import type { ApiObject } from '../../../api/object.js';
-import type { Strategy, StrategyContext } from '../../../api/strategy.js';
+import { type StrategyContext, typedColumns, typedStrategy } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, fieldPath, invalid } from '../../../api/field-errors.js';
 import { nameIsDNSLabel } from '../../../api/validation/names.js';
@@ -14,15 +13,7 @@ import { AGE_COLUMN } from '../../../api/printers/columns.js';
 import { ResourceNames, validateResourceRequirements } from '../../core/pod-spec/resources.js';
 import { validateTolerations } from '../../core/pod-spec/scheduling.js';
 import { decodeResourceList } from '../../core/pod-spec/quantities.js';
-import type { Toleration } from '../../../api/generated/types.js';
-
-interface RuntimeClassFields {
-  handler?: string;
-  overhead?: { podFixed?: Record<string, string> };
-  scheduling?: { nodeSelector?: Record<string, string>; tolerations?: Toleration[] };
-}
-
-const rc = (obj: ApiObject): RuntimeClassFields => obj as RuntimeClassFields;
+import type { RuntimeClass, Toleration } from '../../../api/generated/types.js';
 
 /** Tolerations are unique by key, operator, value and effect. */
 function duplicateTolerations(tolerations: Toleration[], path: FieldPath): FieldError[] {
@@ -36,15 +27,15 @@ function duplicateTolerations(tolerations: Toleration[], path: FieldPath): Field
   return errors;
 }
 
-function validateRuntimeClass(obj: ApiObject, ctx: StrategyContext): FieldError[] {
-  const handler = rc(obj).handler ?? '';
+function validateRuntimeClass(obj: RuntimeClass, ctx: StrategyContext): FieldError[] {
+  const handler = obj.handler ?? '';
   const errors = nameIsDNSLabel(handler, false).map((m) => invalid('handler', handler, m));
-  const overhead = rc(obj).overhead;
+  const overhead = obj.overhead;
   if (overhead)
     errors.push(
       ...validateResourceRequirements({ limits: overhead.podFixed }, new ResourceNames(ctx.domain.labelPrefix), fieldPath('overhead')),
     );
-  const scheduling = rc(obj).scheduling;
+  const scheduling = obj.scheduling;
   if (scheduling) {
     const path = fieldPath('scheduling');
     errors.push(...validateLabels(scheduling.nodeSelector, path.child('nodeSelector')));
@@ -55,24 +46,26 @@ function validateRuntimeClass(obj: ApiObject, ctx: StrategyContext): FieldError[
   return errors;
 }
 
-export const runtimeClassStrategy: Strategy = {
+export const runtimeClassStrategy = typedStrategy<RuntimeClass>({
   applyDefaults(obj) {
-    decodeResourceList(obj, rc(obj).overhead?.podFixed);
+    decodeResourceList(obj, obj.overhead?.podFixed);
   },
   validate: validateRuntimeClass,
   validateUpdate: (obj, old, ctx) => [
     ...validateRuntimeClass(obj, ctx),
-    ...(rc(obj).handler === rc(old).handler ? [] : [invalid('handler', rc(obj).handler ?? '', FIELD_IMMUTABLE_ERROR_MSG)]),
+    ...(obj.handler === old.handler ? [] : [invalid('handler', obj.handler ?? '', FIELD_IMMUTABLE_ERROR_MSG)]),
   ],
-};
+});
 
 export const runtimeClassColumns: PrinterColumn[] = [
-  {
-    name: 'Handler',
-    type: 'string',
-    description:
-      'handler specifies the underlying runtime and configuration that the CRI implementation will use to handle pods of this class.',
-    cell: (o) => rc(o).handler ?? '',
-  },
+  ...typedColumns<RuntimeClass>([
+    {
+      name: 'Handler',
+      type: 'string',
+      description:
+        'handler specifies the underlying runtime and configuration that the CRI implementation will use to handle pods of this class.',
+      cell: (o) => o.handler ?? '',
+    },
+  ]),
   AGE_COLUMN,
 ];

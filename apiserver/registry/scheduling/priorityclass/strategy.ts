@@ -3,19 +3,13 @@
  * 1,000,000,000; `system-` names are reserved for the built-in system classes with their exact values;
  * value and preemptionPolicy never change.
  */
-import type { ApiObject } from '../../../api/object.js';
-import type { Strategy } from '../../../api/strategy.js';
+import { typedColumns, typedStrategy } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, forbidden, invalid, notSupported, required } from '../../../api/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
 import type { PrinterColumn } from '../../../api/resource.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
-
-interface PriorityClassFields {
-  value?: number;
-  globalDefault?: boolean;
-  preemptionPolicy?: string;
-}
+import type { PriorityClass } from '../../../api/generated/types.js';
 
 const SYSTEM_PREFIX = 'system-';
 /** HighestUserDefinablePriority. */
@@ -28,8 +22,6 @@ const SYSTEM_PRIORITY_CLASSES = [
 ];
 const PREEMPTION_POLICIES = ['PreemptLowerPriority', 'Never'];
 
-const pc = (obj: ApiObject): PriorityClassFields => obj as PriorityClassFields;
-
 /** IsKnownSystemPriorityClass: undefined when it is one, else why not. */
 function systemClassProblem(name: string, value: number, globalDefault: boolean): string | undefined {
   const known = SYSTEM_PRIORITY_CLASSES.find((c) => c.name === name);
@@ -39,12 +31,12 @@ function systemClassProblem(name: string, value: number, globalDefault: boolean)
   return undefined;
 }
 
-function validatePriorityClass(obj: ApiObject): FieldError[] {
+function validatePriorityClass(obj: PriorityClass): FieldError[] {
   const errors: FieldError[] = [];
   const name = obj.metadata.name ?? '';
-  const value = pc(obj).value ?? 0;
+  const value = obj.value ?? 0;
   if (name.startsWith(SYSTEM_PREFIX)) {
-    const problem = systemClassProblem(name, value, pc(obj).globalDefault ?? false);
+    const problem = systemClassProblem(name, value, obj.globalDefault ?? false);
     if (problem) {
       errors.push(
         forbidden(
@@ -56,7 +48,7 @@ function validatePriorityClass(obj: ApiObject): FieldError[] {
   } else if (value > HIGHEST_USER_DEFINABLE_PRIORITY) {
     errors.push(forbidden('value', `maximum allowed value of a user defined priority is ${HIGHEST_USER_DEFINABLE_PRIORITY}`));
   }
-  const policy = pc(obj).preemptionPolicy;
+  const policy = obj.preemptionPolicy;
   if (policy !== undefined) {
     if (policy === '') errors.push(required('preemptionPolicy', ''));
     else if (!PREEMPTION_POLICIES.includes(policy)) errors.push(notSupported('preemptionPolicy', policy, PREEMPTION_POLICIES));
@@ -64,33 +56,35 @@ function validatePriorityClass(obj: ApiObject): FieldError[] {
   return errors;
 }
 
-export const priorityClassStrategy: Strategy = {
+export const priorityClassStrategy = typedStrategy<PriorityClass>({
   applyDefaults(obj) {
-    pc(obj).preemptionPolicy ??= 'PreemptLowerPriority';
+    obj.preemptionPolicy ??= 'PreemptLowerPriority';
   },
   validate: validatePriorityClass,
   validateUpdate(obj, old) {
     const errors = validatePriorityClass(obj);
-    if ((pc(obj).value ?? 0) !== (pc(old).value ?? 0)) errors.push(forbidden('value', 'may not be changed in an update.'));
-    if (pc(obj).preemptionPolicy !== pc(old).preemptionPolicy)
-      errors.push(invalid('preemptionPolicy', pc(obj).preemptionPolicy ?? null, FIELD_IMMUTABLE_ERROR_MSG));
+    if ((obj.value ?? 0) !== (old.value ?? 0)) errors.push(forbidden('value', 'may not be changed in an update.'));
+    if (obj.preemptionPolicy !== old.preemptionPolicy)
+      errors.push(invalid('preemptionPolicy', obj.preemptionPolicy ?? null, FIELD_IMMUTABLE_ERROR_MSG));
     return errors;
   },
-};
+});
 
 export const priorityClassColumns: PrinterColumn[] = [
-  {
-    name: 'Value',
-    type: 'integer',
-    description: 'value represents the integer value of this priority class.',
-    cell: (o) => pc(o).value ?? 0,
-  },
-  {
-    name: 'Global-Default',
-    type: 'boolean',
-    description:
-      'globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class.',
-    cell: (o) => pc(o).globalDefault ?? false,
-  },
+  ...typedColumns<PriorityClass>([
+    {
+      name: 'Value',
+      type: 'integer',
+      description: 'value represents the integer value of this priority class.',
+      cell: (o) => o.value ?? 0,
+    },
+    {
+      name: 'Global-Default',
+      type: 'boolean',
+      description:
+        'globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class.',
+      cell: (o) => o.globalDefault ?? false,
+    },
+  ]),
   AGE_COLUMN,
 ];

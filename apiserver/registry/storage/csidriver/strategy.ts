@@ -4,47 +4,37 @@
  * enums and token requests checked; attachRequired, fsGroupPolicy, podInfoOnMount and
  * volumeLifecycleModes never change (mutable only from Kubernetes 1.29 on).
  */
-import type { ApiObject } from '../../../api/object.js';
 import { jsonEqual } from '../../../api/object.js';
-import type { Strategy } from '../../../api/strategy.js';
+import { typedStrategy } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, fieldPath, invalid, notSupported, required } from '../../../api/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
-
-interface DriverSpec {
-  attachRequired?: boolean;
-  podInfoOnMount?: boolean;
-  storageCapacity?: boolean;
-  requiresRepublish?: boolean;
-  seLinuxMount?: boolean;
-  fsGroupPolicy?: string;
-  volumeLifecycleModes?: string[];
-  tokenRequests?: { audience?: string; expirationSeconds?: number }[];
-}
+import type { CSIDriver, CSIDriverSpec } from '../../../api/generated/types.js';
 
 const FS_GROUP_POLICIES = ['File', 'None', 'ReadWriteOnceWithFSType'];
 const LIFECYCLE_MODES = ['Persistent', 'Ephemeral'];
 const MIN_TOKEN_SECONDS = 10 * 60;
 const MAX_TOKEN_SECONDS = 2 ** 32;
 
-const spec = (obj: ApiObject): DriverSpec => (obj.spec ?? {}) as DriverSpec;
+/** The spec, empty when absent (validation then reports its required flags). */
+const spec = (obj: CSIDriver): CSIDriverSpec => obj.spec ?? {};
 
 /** The boolean fields that must be set (after defaults) and the path Kubernetes reports them under. */
-const REQUIRED_FLAGS: [keyof DriverSpec, string][] = [
+const REQUIRED_FLAGS: [keyof CSIDriverSpec, string][] = [
   ['attachRequired', 'attachedRequired'],
   ['podInfoOnMount', 'podInfoOnMount'],
   ['storageCapacity', 'storageCapacity'],
 ];
 
 /** Fields fixed after creation, with the path Kubernetes reports them under. */
-const IMMUTABLE: [keyof DriverSpec, string][] = [
+const IMMUTABLE: [keyof CSIDriverSpec, string][] = [
   ['attachRequired', 'attachedRequired'],
   ['fsGroupPolicy', 'fsGroupPolicy'],
   ['podInfoOnMount', 'podInfoOnMount'],
   ['volumeLifecycleModes', 'volumeLifecycleModes'],
 ];
 
-function validateTokenRequests(requests: DriverSpec['tokenRequests'], path: FieldPath): FieldError[] {
+function validateTokenRequests(requests: CSIDriverSpec['tokenRequests'], path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   const audiences = new Set<string>();
   (requests ?? []).forEach((r, i) => {
@@ -65,7 +55,7 @@ function validateTokenRequests(requests: DriverSpec['tokenRequests'], path: Fiel
   return errors;
 }
 
-function validateSpec(s: DriverSpec): FieldError[] {
+function validateSpec(s: CSIDriverSpec): FieldError[] {
   const path = fieldPath('spec');
   const errors: FieldError[] = [];
   for (const [field, name] of REQUIRED_FLAGS) if (s[field] === undefined) errors.push(required(path.child(name), ''));
@@ -80,7 +70,7 @@ function validateSpec(s: DriverSpec): FieldError[] {
   return errors;
 }
 
-export const csiDriverStrategy: Strategy = {
+export const csiDriverStrategy = typedStrategy<CSIDriver>({
   applyDefaults(obj) {
     const s = spec(obj);
     s.attachRequired ??= true;
@@ -100,4 +90,4 @@ export const csiDriverStrategy: Strategy = {
     );
     return [...validateSpec(next), ...immutable];
   },
-};
+});

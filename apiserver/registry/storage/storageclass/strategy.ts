@@ -1,31 +1,16 @@
-/**
- * StorageClass: reclaimPolicy defaults to Delete and volumeBindingMode to Immediate; provisioner is a
- * qualified name, parameters are bounded, allowed topologies are well-formed and distinct; provisioner,
- * parameters, reclaimPolicy and volumeBindingMode never change.
- */
-import type { ApiObject } from '../../../api/object.js';
 import { jsonEqual } from '../../../api/object.js';
-import type { Strategy } from '../../../api/strategy.js';
+import { typedStrategy } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, fieldPath, forbidden, invalid, notSupported, required, tooLong } from '../../../api/field-errors.js';
 import { isQualifiedName } from '../../../api/validation/names.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
 import { validateLabelName } from '../../core/pod-spec/label-selector.js';
-
-interface StorageClassFields {
-  provisioner?: string;
-  parameters?: Record<string, string>;
-  reclaimPolicy?: string;
-  volumeBindingMode?: string;
-  allowedTopologies?: { matchLabelExpressions?: { key?: string; values?: string[] }[] }[];
-}
+import type { StorageClass, TopologySelectorTerm } from '../../../api/generated/types.js';
 
 const MAX_PARAMETERS = 512;
 const MAX_PARAMETERS_SIZE = 256 * 1024;
 const RECLAIM_POLICIES = ['Delete', 'Retain'];
 const BINDING_MODES = ['Immediate', 'WaitForFirstConsumer'];
-
-const sc = (obj: ApiObject): StorageClassFields => obj as StorageClassFields;
 
 function validateParameters(params: Record<string, string> | undefined): FieldError[] {
   const path = fieldPath('parameters');
@@ -42,7 +27,7 @@ function validateParameters(params: Record<string, string> | undefined): FieldEr
 }
 
 /** ValidateTopologySelectorTerm: each expression has distinct values and a unique, valid key; returns key → values. */
-function validateTopologyTerm(term: NonNullable<StorageClassFields['allowedTopologies']>[number], path: FieldPath) {
+function validateTopologyTerm(term: TopologySelectorTerm, path: FieldPath) {
   const errors: FieldError[] = [];
   const exprs = new Map<string, Set<string>>();
   (term.matchLabelExpressions ?? []).forEach((req, i) => {
@@ -69,7 +54,7 @@ function sameTopology(a: Map<string, Set<string>>, b: Map<string, Set<string>>):
  * validateAllowedTopologies. Kubernetes compares each term with the terms before it and with one empty
  * placeholder per term, so a term without expressions is reported once per term.
  */
-function validateAllowedTopologies(terms: StorageClassFields['allowedTopologies']): FieldError[] {
+function validateAllowedTopologies(terms: TopologySelectorTerm[] | undefined): FieldError[] {
   const errors: FieldError[] = [];
   const list = terms ?? [];
   const seen: Map<string, Set<string>>[] = list.map(() => new Map());
@@ -83,8 +68,7 @@ function validateAllowedTopologies(terms: StorageClassFields['allowedTopologies'
   return errors;
 }
 
-function validateStorageClass(obj: ApiObject): FieldError[] {
-  const s = sc(obj);
+function validateStorageClass(s: StorageClass): FieldError[] {
   const errors: FieldError[] = [];
   const provisioner = s.provisioner ?? '';
   if (!provisioner) errors.push(required('provisioner', provisioner));
@@ -98,15 +82,14 @@ function validateStorageClass(obj: ApiObject): FieldError[] {
   return errors;
 }
 
-export const storageClassStrategy: Strategy = {
+export const storageClassStrategy = typedStrategy<StorageClass>({
   applyDefaults(obj) {
-    if (sc(obj).reclaimPolicy === undefined) sc(obj).reclaimPolicy = 'Delete';
-    if (sc(obj).volumeBindingMode === undefined) sc(obj).volumeBindingMode = 'Immediate';
+    if (obj.reclaimPolicy === undefined) obj.reclaimPolicy = 'Delete';
+    if (obj.volumeBindingMode === undefined) obj.volumeBindingMode = 'Immediate';
   },
   validate: validateStorageClass,
-  validateUpdate(obj, old) {
-    const [next, prev] = [sc(obj), sc(old)];
-    const errors = validateStorageClass(obj);
+  validateUpdate(next, prev) {
+    const errors = validateStorageClass(next);
     if (!jsonEqual(next.parameters ?? {}, prev.parameters ?? {}))
       errors.push(forbidden('parameters', 'updates to parameters are forbidden.'));
     if (next.provisioner !== prev.provisioner) errors.push(forbidden('provisioner', 'updates to provisioner are forbidden.'));
@@ -115,4 +98,4 @@ export const storageClassStrategy: Strategy = {
       errors.push(invalid('volumeBindingMode', next.volumeBindingMode ?? null, FIELD_IMMUTABLE_ERROR_MSG));
     return errors;
   },
-};
+});
