@@ -2,7 +2,7 @@
 import type { ApiObject } from '../../../api/object.js';
 import type { PrinterColumn } from '../../../api/resource.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
-import type { RoleRef } from './strategy.js';
+import type { RoleRef } from '../../../api/generated/types.js';
 import type { Subject } from './subject.js';
 
 const subjects = (obj: ApiObject) => (obj.subjects as Subject[] | undefined) ?? [];
@@ -21,7 +21,7 @@ export const bindingColumns: PrinterColumn[] = [
     name: 'Role',
     type: 'string',
     cell: (obj) => {
-      const ref = (obj.roleRef as RoleRef | undefined) ?? {};
+      const ref: Partial<RoleRef> = (obj.roleRef as RoleRef | undefined) ?? {};
       return `${ref.kind ?? ''}/${ref.name ?? ''}`;
     },
   },

@@ -3,31 +3,22 @@
  * Role/ClusterRole — ClusterRole only for a ClusterRoleBinding —, a path-segment name) that can never
  * change, and subjects. Kubernetes lets a PUT create either.
  */
-import type { ApiObject } from '../../../api/object.js';
 import { jsonEqual } from '../../../api/object.js';
-import type { Strategy, StrategyContext } from '../../../api/strategy.js';
+import { type Strategy, type StrategyContext, typedStrategy } from '../../../api/strategy.js';
+import type { RoleBinding, RoleRef } from '../../../api/generated/types.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, invalid, notSupported, required } from '../../../api/field-errors.js';
 import { validatePathSegmentName } from '../../../api/validation/names.js';
-import { defaultSubject, rbacGroup, validateSubject, type Subject } from './subject.js';
-
-export interface RoleRef {
-  apiGroup?: string;
-  kind?: string;
-  name?: string;
-}
-
-interface Binding {
-  roleRef?: RoleRef;
-  subjects?: Subject[];
-}
-
-const binding = (obj: ApiObject) => obj as ApiObject & Binding;
+import { defaultSubject, rbacGroup, validateSubject } from './subject.js';
 
 /** roleRef as Go's struct compares it: every field, empty when unset. */
-const roleRefValue = (ref: RoleRef | undefined) => ({ apiGroup: ref?.apiGroup ?? '', kind: ref?.kind ?? '', name: ref?.name ?? '' });
+const roleRefValue = (ref: Partial<RoleRef> | undefined): RoleRef => ({
+  apiGroup: ref?.apiGroup ?? '',
+  kind: ref?.kind ?? '',
+  name: ref?.name ?? '',
+});
 
-function validateRoleRef(ref: RoleRef | undefined, roleKinds: string[], group: string): FieldError[] {
+function validateRoleRef(ref: Partial<RoleRef> | undefined, roleKinds: string[], group: string): FieldError[] {
   const { apiGroup, kind, name } = roleRefValue(ref);
   const errors: FieldError[] = [];
   if (apiGroup !== group) errors.push(notSupported('roleRef.apiGroup', apiGroup, [group]));
@@ -37,29 +28,28 @@ function validateRoleRef(ref: RoleRef | undefined, roleKinds: string[], group: s
   return errors;
 }
 
+/** ClusterRoleBinding has RoleBinding's shape (roleRef, subjects). */
 function bindingStrategy(namespaced: boolean, roleKinds: string[]): Strategy {
-  const validate = (obj: ApiObject, ctx: StrategyContext): FieldError[] => {
-    const b = binding(obj);
+  const validate = (b: RoleBinding, ctx: StrategyContext): FieldError[] => {
     const group = rbacGroup(ctx.domain);
     return [
       ...validateRoleRef(b.roleRef, roleKinds, group),
       ...(b.subjects ?? []).flatMap((s, i) => validateSubject(s, namespaced, group, fieldPath('subjects').index(i))),
     ];
   };
-  return {
-    applyDefaults(obj, ctx) {
-      const b = binding(obj);
+  return typedStrategy<RoleBinding>({
+    applyDefaults(b, ctx) {
       const group = rbacGroup(ctx.domain);
       if (!b.roleRef?.apiGroup) b.roleRef = { ...b.roleRef, apiGroup: group };
       for (const subject of b.subjects ?? []) defaultSubject(subject, group);
     },
     validate,
     validateUpdate(obj, old, ctx) {
-      const ref = roleRefValue(binding(obj).roleRef);
-      const changed = jsonEqual(ref, roleRefValue(binding(old).roleRef)) ? [] : [invalid('roleRef', ref, 'cannot change roleRef')];
+      const ref = roleRefValue(obj.roleRef);
+      const changed = jsonEqual(ref, roleRefValue(old.roleRef)) ? [] : [invalid('roleRef', ref, 'cannot change roleRef')];
       return [...validate(obj, ctx), ...changed];
     },
-  };
+  });
 }
 
 export const roleBindingStrategy = bindingStrategy(true, ['Role', 'ClusterRole']);
