@@ -1,8 +1,9 @@
 /** The CertificateSigningRequest table, as kubectl prints it: AGE, SIGNERNAME, REQUESTOR, REQUESTEDDURATION, CONDITION. */
 import type { PrinterColumn } from '../../api/resource.js';
+import { typedColumns } from '../../api/strategy.js';
 import { AGE_COLUMN, orNone } from '../../api/printers/columns.js';
 import { humanDuration } from '../../api/printers/human-duration.js';
-import { asCsr, type CertificateSigningRequest } from './types.js';
+import type { CertificateSigningRequest } from '../../api/generated/types.js';
 
 /** Denied, else Approved, else Pending; then ",Failed" and ",Issued" when they apply. */
 function conditionSummary(csr: CertificateSigningRequest): string {
@@ -15,15 +16,17 @@ function conditionSummary(csr: CertificateSigningRequest): string {
 
 export const csrColumns: PrinterColumn[] = [
   AGE_COLUMN,
-  { name: 'SignerName', type: 'string', cell: (o) => orNone(asCsr(o).spec?.signerName) },
-  { name: 'Requestor', type: 'string', cell: (o) => asCsr(o).spec?.username ?? '' },
-  {
-    name: 'RequestedDuration',
-    type: 'string',
-    cell: (o) => {
-      const seconds = asCsr(o).spec?.expirationSeconds;
-      return seconds === undefined ? '<none>' : humanDuration(seconds * 1000);
+  ...typedColumns<CertificateSigningRequest>([
+    { name: 'SignerName', type: 'string', cell: (o) => orNone(o.spec?.signerName) },
+    { name: 'Requestor', type: 'string', cell: (o) => o.spec?.username ?? '' },
+    {
+      name: 'RequestedDuration',
+      type: 'string',
+      cell: (o) => {
+        const seconds = o.spec?.expirationSeconds;
+        return seconds === undefined ? '<none>' : humanDuration(seconds * 1000);
+      },
     },
-  },
-  { name: 'Condition', type: 'string', cell: (o) => conditionSummary(asCsr(o)) },
+    { name: 'Condition', type: 'string', cell: (o) => conditionSummary(o) },
+  ]),
 ];

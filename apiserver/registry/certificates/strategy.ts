@@ -4,10 +4,14 @@
  * Approved/Denied, and the certificate) and /approval (the conditions, Approved/Denied included).
  */
 import { deepCopy } from '../../api/object.js';
-import type { Strategy, StrategyContext, SubresourceStrategy } from '../../api/strategy.js';
+import { type StrategyContext, typedStrategy, typedSubresource } from '../../api/strategy.js';
 import { timestamp } from '../../api/object-meta.js';
-import { statusSubresource } from '../status-subresource.js';
-import { asCsr, type CertificateSigningRequest, type CsrCondition } from './types.js';
+import { withStatusOf } from '../status-subresource.js';
+import type {
+  CertificateSigningRequest,
+  CertificateSigningRequestCondition as CsrCondition,
+  CertificateSigningRequestSpec,
+} from '../../api/generated/types.js';
 import { validateCertificateChange, validateConditionChanges, validateCsr } from './validation.js';
 
 /** The signer Kubernetes kept for v1beta1 compatibility, refused by v1. */
@@ -35,10 +39,10 @@ function populateConditionTimestamps(csr: CertificateSigningRequest, old: Certif
   }
 }
 
-export const csrStrategy: Strategy = {
+export const csrStrategy = typedStrategy<CertificateSigningRequest>({
   prepareForCreate(obj, ctx) {
-    const csr = asCsr(obj);
-    const spec = (csr.spec ??= {});
+    const csr = obj;
+    const spec = (csr.spec ??= {} as CertificateSigningRequestSpec); // validation reports what an absent spec lacks
     delete spec.username;
     delete spec.uid;
     delete spec.groups;
@@ -56,22 +60,22 @@ export const csrStrategy: Strategy = {
   prepareForUpdate(obj, old) {
     obj.spec = deepCopy(old.spec);
   },
-  validate: (obj, ctx) => validateCsr(asCsr(obj), legacySignerName(ctx), true),
-  validateUpdate: (obj, _old, ctx) => validateCsr(asCsr(obj), legacySignerName(ctx), true),
-};
+  validate: (obj, ctx) => validateCsr(obj, legacySignerName(ctx), true),
+  validateUpdate: (obj, _old, ctx) => validateCsr(obj, legacySignerName(ctx), true),
+});
 
 /** /status: conditions (stored Approved/Denied instances kept) and the certificate. */
-export const csrStatusStrategy: SubresourceStrategy = {
+export const csrStatusStrategy = typedSubresource<CertificateSigningRequest>({
   prepareForUpdate(obj, old, ctx) {
-    const next = asCsr(statusSubresource.prepareForUpdate(obj, old, ctx));
-    preserveConditionInstances(next, asCsr(old), 'Approved');
-    preserveConditionInstances(next, asCsr(old), 'Denied');
-    populateConditionTimestamps(next, asCsr(old), ctx.now);
+    const next = withStatusOf(obj, old);
+    preserveConditionInstances(next, old, 'Approved');
+    preserveConditionInstances(next, old, 'Denied');
+    populateConditionTimestamps(next, old, ctx.now);
     return next;
   },
   validateUpdate(obj, old, ctx) {
-    const csr = asCsr(obj);
-    const prev = asCsr(old);
+    const csr = obj;
+    const prev = old;
     const certificateChanged = (csr.status?.certificate ?? '') !== (prev.status?.certificate ?? '');
     return [
       ...validateCsr(csr, legacySignerName(ctx), certificateChanged),
@@ -79,20 +83,20 @@ export const csrStatusStrategy: SubresourceStrategy = {
       ...validateCertificateChange(csr, prev),
     ];
   },
-};
+});
 
 /** /approval: only status.conditions change, Approved and Denied included. */
-export const csrApprovalStrategy: SubresourceStrategy = {
+export const csrApprovalStrategy = typedSubresource<CertificateSigningRequest>({
   prepareForUpdate(obj, old, ctx) {
-    const conditions = deepCopy(asCsr(obj).status?.conditions);
-    const next = asCsr(deepCopy(old));
+    const conditions = deepCopy(obj.status?.conditions);
+    const next = deepCopy(old);
     next.status = { ...next.status, conditions };
     if (conditions === undefined) delete next.status.conditions;
-    populateConditionTimestamps(next, asCsr(old), ctx.now);
+    populateConditionTimestamps(next, old, ctx.now);
     return next;
   },
   validateUpdate(obj, old, ctx) {
-    const csr = asCsr(obj);
-    return [...validateCsr(csr, legacySignerName(ctx), false), ...validateConditionChanges(csr, asCsr(old), true)];
+    const csr = obj;
+    return [...validateCsr(csr, legacySignerName(ctx), false), ...validateConditionChanges(csr, old, true)];
   },
-};
+});

@@ -7,7 +7,7 @@ import { duplicate, fieldPath, forbidden, invalid, notSupported, required } from
 import { csrRequestError } from './csr-request.js';
 import { certificateDataError } from './certificate-data.js';
 import { validateSignerName } from './signer-name.js';
-import type { CertificateSigningRequest, CsrCondition } from './types.js';
+import type { CertificateSigningRequest, CertificateSigningRequestCondition as CsrCondition } from '../../api/generated/types.js';
 
 const VALID_USAGES = [
   'any',
