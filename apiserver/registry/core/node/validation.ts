@@ -1,5 +1,3 @@
-/** ValidateNode and ValidateNodeUpdate (Kubernetes 1.28), quirks included (taints report under `metadata.taints`). */
-import type { ApiObject } from '../../../api/object.js';
 import { jsonEqual } from '../../../api/object.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, fieldPath, forbidden, invalid, required } from '../../../api/field-errors.js';
@@ -7,37 +5,14 @@ import { isConfigMapKey, nameIsDNSLabel, nameIsDNSSubdomain } from '../../../api
 import { resourceListEntries } from '../resourcequota/resource-quantities.js';
 import { ResourceNames } from '../pod-spec/resources.js';
 import { cidrFamily } from './cidr.js';
-import type { Taint } from './taints.js';
 import { validateNodeTaints } from './taints.js';
-
-type ConfigMapSource = { namespace?: string; name?: string; uid?: string; resourceVersion?: string; kubeletConfigKey?: string };
-type ConfigSource = { configMap?: ConfigMapSource };
-
-/** The node fields the rules read. */
-export interface NodeFields {
-  spec?: {
-    podCIDRs?: string[];
-    providerID?: string;
-    taints?: Taint[];
-    configSource?: ConfigSource;
-    externalID?: string;
-    unschedulable?: boolean;
-  };
-  status?: {
-    capacity?: Record<string, unknown>;
-    allocatable?: Record<string, unknown>;
-    addresses?: { type?: string; address?: string }[];
-    config?: { assigned?: ConfigSource; active?: ConfigSource; lastKnownGood?: ConfigSource };
-  };
-}
-
-const node = (obj: ApiObject): NodeFields => obj as NodeFields;
+import type { ConfigMapNodeConfigSource, Node, NodeAddress, NodeConfigSource } from '../../../api/generated/types.js';
 
 /** ValidateNodeResources: capacity and allocatable quantities. */
-function validateNodeResources(obj: ApiObject, labelPrefix: string): FieldError[] {
+function validateNodeResources(obj: Node, labelPrefix: string): FieldError[] {
   const names = new ResourceNames(labelPrefix);
   return (['capacity', 'allocatable'] as const).flatMap((list) =>
-    resourceListEntries(node(obj).status?.[list], (n) => fieldPath('status', list, n)).flatMap(({ name, path, quantity }) =>
+    resourceListEntries(obj.status?.[list], (n) => fieldPath('status', list, n)).flatMap(({ name, path, quantity }) =>
       names.validateQuantityValue(name, quantity, path),
     ),
   );
@@ -68,7 +43,7 @@ function validatePodCIDRs(cidrs: string[]): FieldError[] {
 }
 
 /** validateConfigMapNodeConfigSource: the ConfigMap a kubelet config comes from. */
-function validateConfigMapReference(source: ConfigMapSource, path: FieldPath): FieldError[] {
+function validateConfigMapReference(source: Partial<ConfigMapNodeConfigSource>, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   const { namespace = '', name = '', kubeletConfigKey = '' } = source;
   if (!namespace) errors.push(required(path.child('namespace'), 'namespace must be set'));
@@ -81,7 +56,7 @@ function validateConfigMapReference(source: ConfigMapSource, path: FieldPath): F
 }
 
 /** A config source with exactly one reference; in spec uid/resourceVersion are forbidden, in status required. */
-function validateConfigSource(source: ConfigSource, path: FieldPath, inStatus: boolean): FieldError[] {
+function validateConfigSource(source: NodeConfigSource, path: FieldPath, inStatus: boolean): FieldError[] {
   const errors: FieldError[] = [];
   const cm = source.configMap;
   if (cm) {
@@ -99,9 +74,9 @@ function validateConfigSource(source: ConfigSource, path: FieldPath, inStatus: b
 }
 
 /** ValidateNode (metadata is checked by the store). */
-export function validateNode(obj: ApiObject, labelPrefix: string): FieldError[] {
+export function validateNode(obj: Node, labelPrefix: string): FieldError[] {
   const errors: FieldError[] = [];
-  const spec = node(obj).spec ?? {};
+  const spec = obj.spec ?? {};
   if ((spec.taints ?? []).length > 0) errors.push(...validateNodeTaints(spec.taints!, fieldPath('metadata', 'taints')));
   errors.push(...validateNodeResources(obj, labelPrefix));
   if ((spec.podCIDRs ?? []).length > 0) errors.push(...validatePodCIDRs(spec.podCIDRs!));
@@ -109,11 +84,11 @@ export function validateNode(obj: ApiObject, labelPrefix: string): FieldError[] 
 }
 
 /** ValidateNodeUpdate: what may change once set, and the status it carries. */
-export function validateNodeUpdate(obj: ApiObject, old: ApiObject, labelPrefix: string): FieldError[] {
+export function validateNodeUpdate(obj: Node, old: Node, labelPrefix: string): FieldError[] {
   const errors = validateNodeResources(obj, labelPrefix);
-  const next = node(obj);
-  const prev = node(old);
-  const seen: { type?: string; address?: string }[] = [];
+  const next = obj;
+  const prev = old;
+  const seen: NodeAddress[] = [];
   (next.status?.addresses ?? []).forEach((a, i) => {
     if (seen.some((s) => s.type === a.type && s.address === a.address))
       errors.push(duplicate(fieldPath('status', 'addresses').index(i), a));
