@@ -3,26 +3,16 @@
  * scopes are known, fit the limited resources and do not conflict, scope selectors are well formed;
  * scopes never change. A new quota starts with an empty status; status changes through /status.
  */
-import type { ApiObject } from '../../../api/object.js';
-import type { Strategy, SubresourceStrategy } from '../../../api/strategy.js';
+import { typedStrategy, typedSubresource } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { fieldPath, invalid, required } from '../../../api/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
-import { statusSubresource } from '../../status-subresource.js';
+import { withStatusOf } from '../../status-subresource.js';
 import { isStandardQuotaResourceName, validateResourceQuotaResourceName } from './resource-names.js';
 import { resourceListEntries } from './resource-quantities.js';
 import { ResourceNames } from '../pod-spec/resources.js';
 import { decodeResourceList } from '../pod-spec/quantities.js';
-
-type ResourceList = Record<string, string>;
-type ScopeRequirement = { scopeName?: string; operator?: string; values?: string[] };
-
-interface QuotaFields {
-  spec?: { hard?: ResourceList; scopes?: string[]; scopeSelector?: { matchExpressions?: ScopeRequirement[] } };
-  status?: { hard?: ResourceList; used?: ResourceList };
-}
-
-const quota = (obj: ApiObject): QuotaFields => obj as QuotaFields;
+import type { ResourceQuota } from '../../../api/generated/types.js';
 
 const SCOPES = ['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'PriorityClass', 'CrossNamespacePodAffinity'];
 const CONFLICTING_SCOPES = [
@@ -40,7 +30,7 @@ function scopeFitsResource(scope: string, resource: string): boolean {
 }
 
 /** A resource list's names and quantities (spec.hard, status.hard, status.used). */
-function validateResourceList(list: ResourceList | undefined, path: FieldPath, labelPrefix: string): FieldError[] {
+function validateResourceList(list: Record<string, string> | undefined, path: FieldPath, labelPrefix: string): FieldError[] {
   const names = new ResourceNames(labelPrefix);
   const errors: FieldError[] = [];
   for (const name of Object.keys(list ?? {})) errors.push(...validateResourceQuotaResourceName(name, path.key(name)));
@@ -54,14 +44,14 @@ function conflicting(scopes: Set<string>): boolean {
 }
 
 /** Limited standard resources, sorted, as the scope checks walk them. */
-function hardStandardResources(obj: ApiObject): string[] {
-  return Object.keys(quota(obj).spec?.hard ?? {})
+function hardStandardResources(obj: ResourceQuota): string[] {
+  return Object.keys(obj.spec?.hard ?? {})
     .filter(isStandardQuotaResourceName)
     .sort();
 }
 
-function validateScopes(obj: ApiObject): FieldError[] {
-  const scopes = quota(obj).spec?.scopes ?? [];
+function validateScopes(obj: ResourceQuota): FieldError[] {
+  const scopes = obj.spec?.scopes ?? [];
   if (scopes.length === 0) return [];
   const errors: FieldError[] = [];
   const path = fieldPath('spec', 'scopes');
@@ -74,8 +64,8 @@ function validateScopes(obj: ApiObject): FieldError[] {
   return errors;
 }
 
-function validateScopeSelector(obj: ApiObject): FieldError[] {
-  const selector = quota(obj).spec?.scopeSelector;
+function validateScopeSelector(obj: ResourceQuota): FieldError[] {
+  const selector = obj.spec?.scopeSelector;
   if (!selector) return [];
   const errors: FieldError[] = [];
   const path = fieldPath('spec', 'scopeSelector', 'matchExpressions');
@@ -113,22 +103,22 @@ function validateScopeSelector(obj: ApiObject): FieldError[] {
     }
     seen.add(scope);
   }
-  if (conflicting(seen)) errors.push(invalid(path, quota(obj).spec?.scopes ?? null, 'conflicting scopes'));
+  if (conflicting(seen)) errors.push(invalid(path, obj.spec?.scopes ?? null, 'conflicting scopes'));
   return errors;
 }
 
 /** ValidateResourceQuotaSpec. */
-function validateSpec(obj: ApiObject, labelPrefix: string): FieldError[] {
+function validateSpec(obj: ResourceQuota, labelPrefix: string): FieldError[] {
   return [
-    ...validateResourceList(quota(obj).spec?.hard, fieldPath('spec', 'hard'), labelPrefix),
+    ...validateResourceList(obj.spec?.hard, fieldPath('spec', 'hard'), labelPrefix),
     ...validateScopes(obj),
     ...validateScopeSelector(obj),
   ];
 }
 
 /** ValidateResourceQuotaStatus. */
-function validateStatus(obj: ApiObject, labelPrefix: string): FieldError[] {
-  const status = quota(obj).status;
+function validateStatus(obj: ResourceQuota, labelPrefix: string): FieldError[] {
+  const status = obj.status;
   return [
     ...validateResourceList(status?.hard, fieldPath('status', 'hard'), labelPrefix),
     ...validateResourceList(status?.used, fieldPath('status', 'used'), labelPrefix),
@@ -136,37 +126,37 @@ function validateStatus(obj: ApiObject, labelPrefix: string): FieldError[] {
 }
 
 /** Status quantities decoded as Kubernetes' decoder does (a 400 for a malformed one). */
-function decodeStatus(obj: ApiObject): void {
-  decodeResourceList(obj, quota(obj).status?.hard);
-  decodeResourceList(obj, quota(obj).status?.used);
+function decodeStatus(obj: ResourceQuota): void {
+  decodeResourceList(obj, obj.status?.hard);
+  decodeResourceList(obj, obj.status?.used);
 }
 
-export const resourceQuotaStrategy: Strategy = {
+export const resourceQuotaStrategy = typedStrategy<ResourceQuota>({
   applyDefaults(obj) {
-    decodeResourceList(obj, quota(obj).spec?.hard);
+    decodeResourceList(obj, obj.spec?.hard);
   },
   prepareForCreate(obj) {
     obj.status = {};
   },
   validate: (obj, ctx) => [...validateSpec(obj, ctx.domain.labelPrefix), ...validateStatus(obj, ctx.domain.labelPrefix)],
   validateUpdate(obj, old, ctx) {
-    const scopes = new Set(quota(obj).spec?.scopes ?? []);
-    const oldScopes = new Set(quota(old).spec?.scopes ?? []);
+    const scopes = new Set(obj.spec?.scopes ?? []);
+    const oldScopes = new Set(old.spec?.scopes ?? []);
     const same = scopes.size === oldScopes.size && [...scopes].every((s) => oldScopes.has(s));
     return [
       ...validateSpec(obj, ctx.domain.labelPrefix),
       ...validateStatus(obj, ctx.domain.labelPrefix),
-      ...(same ? [] : [invalid(fieldPath('spec', 'scopes'), quota(obj).spec?.scopes ?? null, FIELD_IMMUTABLE_ERROR_MSG)]),
+      ...(same ? [] : [invalid(fieldPath('spec', 'scopes'), obj.spec?.scopes ?? null, FIELD_IMMUTABLE_ERROR_MSG)]),
     ];
   },
-};
+});
 
 /** /status: only status changes; its hard and used lists are checked. */
-export const resourceQuotaStatusStrategy: SubresourceStrategy = {
-  prepareForUpdate(obj, old, ctx) {
-    const next = statusSubresource.prepareForUpdate(obj, old, ctx);
+export const resourceQuotaStatusStrategy = typedSubresource<ResourceQuota>({
+  prepareForUpdate(obj, old, _ctx) {
+    const next = withStatusOf(obj, old);
     decodeStatus(next);
     return next;
   },
   validateUpdate: (obj, _old, ctx) => validateStatus(obj, ctx.domain.labelPrefix),
-};
+});
