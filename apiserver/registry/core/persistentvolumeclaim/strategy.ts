@@ -4,32 +4,31 @@
  * moving from the beta annotation (or from unset) to the field, and storage requests of bound claims,
  * which may only grow. Status changes only through /status.
  */
-import type { ApiObject } from '../../../api/object.js';
 import { deepCopy, jsonEqual } from '../../../api/object.js';
 import type { ApiDomain } from '../../../api/domain.js';
-import type { Strategy, SubresourceStrategy } from '../../../api/strategy.js';
+import { typedStrategy, typedSubresource } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, forbidden, invalid, required } from '../../../api/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
 import { compareQuantities } from '../../../api/quantity.js';
-import { statusSubresource } from '../../status-subresource.js';
+import { withStatusOf } from '../../status-subresource.js';
 import { specDiff } from '../pod/update.js';
 import { resourceListEntries, validateBasicResource } from '../resourcequota/resource-quantities.js';
 import { validateClaimSpec } from '../pod-spec/claim-template.js';
 import { setClaimSpecDefaults } from '../pod-spec/defaults.js';
 import { decodeResourceList, readQuantity } from '../pod-spec/quantities.js';
 import { semanticEqual } from '../pod-spec/semantic-equal.js';
-import type { PersistentVolumeClaimSpec as ClaimSpec, PodSpec, TypedObjectReference } from '../../../api/generated/types.js';
+import type { PersistentVolumeClaim, PersistentVolumeClaimSpec as ClaimSpec, TypedObjectReference } from '../../../api/generated/types.js';
 
-const spec = (obj: ApiObject): ClaimSpec => (obj.spec ?? {}) as ClaimSpec;
+const spec = (obj: PersistentVolumeClaim): ClaimSpec => obj.spec ?? {};
 
 /** The beta annotation that named a claim's class before spec.storageClassName. */
 function storageClassAnnotation(domain: ApiDomain): string {
   return `volume.beta.${domain.labelPrefix}/storage-class`;
 }
 
-function defaultPhase(obj: ApiObject): void {
-  const status = (obj.status ?? {}) as { phase?: string };
+function defaultPhase(obj: PersistentVolumeClaim): void {
+  const status = obj.status ?? {};
   if (!status.phase) status.phase = 'Pending';
   obj.status = status;
 }
@@ -59,7 +58,7 @@ function normalizeDataSources(s: ClaimSpec): void {
   if (s.dataSourceRef && !s.dataSource && s.dataSourceRef.namespace === undefined) s.dataSource = copy(s.dataSourceRef);
 }
 
-function prepareSpec(obj: ApiObject, old: ApiObject | undefined, domain: ApiDomain): void {
+function prepareSpec(obj: PersistentVolumeClaim, old: PersistentVolumeClaim | undefined, domain: ApiDomain): void {
   const s = spec(obj);
   const oldSpec = old ? spec(old) : undefined;
   dropDisabledFields(s, oldSpec);
@@ -79,7 +78,7 @@ function sameSpec(next: ClaimSpec, old: ClaimSpec, ignoreStorage: boolean): bool
 }
 
 /** ValidatePersistentVolumeClaimUpdate's own rules (the spec itself is checked by validate). */
-function validateClaimUpdate(obj: ApiObject, old: ApiObject, domain: ApiDomain): FieldError[] {
+function validateClaimUpdate(obj: PersistentVolumeClaim, old: PersistentVolumeClaim, domain: ApiDomain): FieldError[] {
   const errors: FieldError[] = [];
   const annotation = storageClassAnnotation(domain);
   const newAnnotations = obj.metadata.annotations ?? {};
@@ -109,13 +108,10 @@ function validateClaimUpdate(obj: ApiObject, old: ApiObject, domain: ApiDomain):
       (!oldHasAnnotation || next.storageClassName === oldAnnotations[annotation]);
     if (fromUnset) delete next.storageClassName;
   }
-  const bound = (obj.status as { phase?: string } | undefined)?.phase === 'Bound';
+  const bound = obj.status?.phase === 'Bound';
   if (!sameSpec(next, prev, bound && next.resources?.requests !== undefined)) {
     errors.push(
-      forbidden(
-        fieldPath('spec'),
-        `spec is immutable after creation except resources.requests for bound claims\n${specDiff(prev as PodSpec, next as PodSpec)}`,
-      ),
+      forbidden(fieldPath('spec'), `spec is immutable after creation except resources.requests for bound claims\n${specDiff(prev, next)}`),
     );
   }
   const newSize = readQuantity(spec(obj).resources?.requests?.storage);
@@ -128,7 +124,7 @@ function validateClaimUpdate(obj: ApiObject, old: ApiObject, domain: ApiDomain):
   return errors;
 }
 
-export const persistentVolumeClaimStrategy: Strategy = {
+export const persistentVolumeClaimStrategy = typedStrategy<PersistentVolumeClaim>({
   applyDefaults(obj) {
     const s = spec(obj);
     setClaimSpecDefaults(obj, s);
@@ -144,19 +140,17 @@ export const persistentVolumeClaimStrategy: Strategy = {
   },
   validate: (obj) => validateClaimSpec(spec(obj), fieldPath('spec')),
   validateUpdate: (obj, old, ctx) => [...validateClaimSpec(spec(obj), fieldPath('spec')), ...validateClaimUpdate(obj, old, ctx.domain)],
-};
-
-type ClaimStatus = { phase?: string; capacity?: Record<string, string>; allocatedResources?: unknown; allocatedResourceStatuses?: unknown };
+});
 
 /**
  * /status: only status changes; allocatedResources and allocatedResourceStatuses need
  * RecoverVolumeExpansionFailure (off in 1.28) unless already stored; capacities may not be negative.
  */
-export const persistentVolumeClaimStatusStrategy: SubresourceStrategy = {
-  prepareForUpdate(obj, old, ctx) {
-    const next = statusSubresource.prepareForUpdate(obj, old, ctx);
-    const status = (next.status ?? {}) as ClaimStatus;
-    const oldStatus = (old.status ?? {}) as ClaimStatus;
+export const persistentVolumeClaimStatusStrategy = typedSubresource<PersistentVolumeClaim>({
+  prepareForUpdate(obj, old, _ctx) {
+    const next = withStatusOf(obj, old);
+    const status = next.status ?? {};
+    const oldStatus = old.status ?? {};
     if (oldStatus.allocatedResources === undefined) delete status.allocatedResources;
     if (oldStatus.allocatedResourceStatuses === undefined) delete status.allocatedResourceStatuses;
     decodeResourceList(next, status.capacity);
@@ -167,10 +161,10 @@ export const persistentVolumeClaimStatusStrategy: SubresourceStrategy = {
   validateUpdate(obj) {
     const errors: FieldError[] = [];
     if ((spec(obj).accessModes ?? []).length === 0) errors.push(required(fieldPath('Spec', 'accessModes'), ''));
-    const capacity = ((obj.status ?? {}) as ClaimStatus).capacity;
+    const capacity = obj.status?.capacity;
     for (const { path, quantity } of resourceListEntries(capacity, (n) => fieldPath('status', 'capacity').key(n))) {
       errors.push(...validateBasicResource(quantity, path));
     }
     return errors;
   },
-};
+});

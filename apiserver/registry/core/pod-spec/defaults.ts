@@ -65,7 +65,7 @@ function setDownwardAPIFileDefaults(obj: ApiObject, files: DownwardAPIVolumeFile
 }
 
 /** SetDefaults_PersistentVolumeClaimSpec with its resource lists (claim templates). */
-export function setClaimSpecDefaults(obj: ApiObject, spec: PersistentVolumeClaimSpec): void {
+export function setClaimSpecDefaults(obj: Pick<ApiObject, 'apiVersion' | 'kind'>, spec: PersistentVolumeClaimSpec): void {
   if (spec.volumeMode === undefined) spec.volumeMode = 'Filesystem';
   decodeResourceList(obj, spec.resources?.limits);
   decodeResourceList(obj, spec.resources?.requests);
