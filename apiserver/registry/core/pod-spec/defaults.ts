@@ -17,6 +17,9 @@ import type {
   Volume,
 } from '../../../api/generated/types.js';
 
+/** What defaulting reads of the object: its kind and version, which name it in a quantity's decode error. */
+type Decoding = Pick<ApiObject, 'apiVersion' | 'kind'>;
+
 /** Kubernetes' default mode of projected files (0644). */
 const DEFAULT_FILE_MODE = 0o644;
 const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30;
@@ -56,7 +59,7 @@ function setFieldRefDefaults(ref: { apiVersion?: string } | undefined): void {
   if (ref && !ref.apiVersion) ref.apiVersion = 'v1';
 }
 
-function setDownwardAPIFileDefaults(obj: ApiObject, files: DownwardAPIVolumeFile[] | undefined): void {
+function setDownwardAPIFileDefaults(obj: Decoding, files: DownwardAPIVolumeFile[] | undefined): void {
   for (const file of files ?? []) {
     setFieldRefDefaults(file.fieldRef);
     if (file.resourceFieldRef?.divisor !== undefined)
@@ -65,14 +68,14 @@ function setDownwardAPIFileDefaults(obj: ApiObject, files: DownwardAPIVolumeFile
 }
 
 /** SetDefaults_PersistentVolumeClaimSpec with its resource lists (claim templates). */
-export function setClaimSpecDefaults(obj: Pick<ApiObject, 'apiVersion' | 'kind'>, spec: PersistentVolumeClaimSpec): void {
+export function setClaimSpecDefaults(obj: Decoding, spec: PersistentVolumeClaimSpec): void {
   if (spec.volumeMode === undefined) spec.volumeMode = 'Filesystem';
   decodeResourceList(obj, spec.resources?.limits);
   decodeResourceList(obj, spec.resources?.requests);
 }
 
 /** Per-source defaults of the generated defaulters. */
-const SOURCE_DEFAULTS: Record<string, (obj: ApiObject, source: Fields) => void> = {
+const SOURCE_DEFAULTS: Record<string, (obj: Decoding, source: Fields) => void> = {
   emptyDir: (obj, s) => {
     if (s.sizeLimit !== undefined) s.sizeLimit = decodeQuantity(obj, s.sizeLimit, false);
   },
@@ -117,7 +120,7 @@ const SOURCE_DEFAULTS: Record<string, (obj: ApiObject, source: Fields) => void> 
 };
 
 /** SetDefaults_Volume (a volume without a source is an emptyDir) and the source's defaults. */
-function setVolumeDefaults(obj: ApiObject, volume: Volume): void {
+function setVolumeDefaults(obj: Decoding, volume: Volume): void {
   const sources = Object.entries(volume).filter(([k, v]) => k !== 'name' && isObject(v));
   if (sources.length === 0) volume.emptyDir = {};
   for (const [field, source] of sources) SOURCE_DEFAULTS[field]?.(obj, source as Fields);
@@ -140,7 +143,7 @@ function setProbeDefaults(probe: Probe | undefined): void {
   if (probe.grpc && probe.grpc.service === undefined) probe.grpc.service = '';
 }
 
-function setEnvDefaults(obj: ApiObject, env: EnvVar[] | undefined): void {
+function setEnvDefaults(obj: Decoding, env: EnvVar[] | undefined): void {
   for (const e of env ?? []) {
     setFieldRefDefaults(e.valueFrom?.fieldRef);
     const ref = e.valueFrom?.resourceFieldRef;
@@ -149,7 +152,7 @@ function setEnvDefaults(obj: ApiObject, env: EnvVar[] | undefined): void {
 }
 
 /** SetDefaults_Container and the defaulters of its ports, env, resources, probes and hooks. */
-function setContainerDefaults(obj: ApiObject, c: Container): void {
+function setContainerDefaults(obj: Decoding, c: Container): void {
   if (!c.imagePullPolicy) c.imagePullPolicy = imageTag(c.image ?? '') === 'latest' ? 'Always' : 'IfNotPresent';
   if (!c.terminationMessagePath) c.terminationMessagePath = '/dev/termination-log';
   if (!c.terminationMessagePolicy) c.terminationMessagePolicy = 'File';
@@ -165,7 +168,7 @@ function setContainerDefaults(obj: ApiObject, c: Container): void {
 }
 
 /** Every default of a PodSpec, wherever it is embedded (Pods, pod templates). */
-export function setPodSpecDefaults(obj: ApiObject, spec: PodSpec): void {
+export function setPodSpecDefaults(obj: Decoding, spec: PodSpec): void {
   if (!spec.dnsPolicy) spec.dnsPolicy = 'ClusterFirst';
   if (!spec.restartPolicy) spec.restartPolicy = 'Always';
   if (!spec.securityContext) spec.securityContext = {};

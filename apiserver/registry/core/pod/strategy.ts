@@ -4,20 +4,21 @@
  * ValidatePodUpdate.
  */
 import type { ApiObject } from '../../../api/object.js';
-import type { Strategy, StrategyContext } from '../../../api/strategy.js';
+import { type StrategyContext, typedStrategy } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, forbidden } from '../../../api/field-errors.js';
 import { setPodOnlyDefaults, setPodSpecDefaults } from '../pod-spec/defaults.js';
 import { dropDisabledPodSpecFields } from '../pod-spec/drop-disabled.js';
 import { validateImageWhitespace } from '../pod-spec/containers.js';
 import { validatePodSpec, validatePodSpecificAnnotations } from '../pod-spec/pod-spec.js';
-import type { PodSpec } from '../../../api/generated/types.js';
+import type { Pod, PodSpec } from '../../../api/generated/types.js';
 import { podQOSClass } from './qos.js';
 import { validatePodSpecUpdate } from './update.js';
 
-function podSpec(obj: ApiObject): PodSpec {
-  if (obj.spec === undefined || obj.spec === null) obj.spec = {};
-  return obj.spec as PodSpec;
+/** The pod's spec, created empty when absent (validation then reports what it lacks). */
+function podSpec(obj: Pod): PodSpec {
+  if (obj.spec === undefined || obj.spec === null) obj.spec = {} as PodSpec;
+  return obj.spec;
 }
 
 /** Pods with scheduling gates start with PodScheduled=False, reason SchedulingGated. */
@@ -65,7 +66,7 @@ function validateCreateOnly(spec: PodSpec): FieldError[] {
 }
 
 /** The rules a pod meets on create and on update alike. */
-function validatePod(obj: ApiObject, ctx: StrategyContext): FieldError[] {
+function validatePod(obj: Pod, ctx: StrategyContext): FieldError[] {
   const spec = podSpec(obj);
   const errs = validatePodSpecificAnnotations(obj.metadata.annotations, spec, ctx.domain, fieldPath('metadata', 'annotations'));
   errs.push(...validatePodSpec(spec, fieldPath('spec'), { domain: ctx.domain, isPod: true, podName: obj.metadata.name }));
@@ -73,7 +74,7 @@ function validatePod(obj: ApiObject, ctx: StrategyContext): FieldError[] {
   return errs;
 }
 
-export const podStrategy: Strategy = {
+export const podStrategy = typedStrategy<Pod>({
   applyDefaults(obj) {
     const spec = podSpec(obj);
     setPodSpecDefaults(obj, spec);
@@ -87,14 +88,14 @@ export const podStrategy: Strategy = {
     obj.status = status;
   },
   prepareForUpdate(obj, old) {
-    dropDisabledPodSpecFields(podSpec(obj), old.spec as PodSpec | undefined);
+    dropDisabledPodSpecFields(podSpec(obj), old.spec);
   },
   validate: (obj, ctx) => [...validatePod(obj, ctx), ...validateCreateOnly(podSpec(obj))],
   validateUpdate(obj, old, ctx) {
     const annotations = { next: obj.metadata.annotations, prev: old.metadata.annotations };
-    return [...validatePod(obj, ctx), ...validatePodSpecUpdate(podSpec(obj), (old.spec ?? {}) as PodSpec, annotations, ctx.domain)];
+    return [...validatePod(obj, ctx), ...validatePodSpecUpdate(podSpec(obj), old.spec ?? ({} as PodSpec), annotations, ctx.domain)];
   },
-};
+});
 
 /** Pod fields usable in field selectors (Kubernetes' PodToSelectableFields). */
 export const podSelectableFields: Record<string, (obj: ApiObject) => string | undefined> = {
