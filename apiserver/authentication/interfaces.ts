@@ -15,6 +15,16 @@ export interface RequestAuthenticator {
   authenticate(req: IncomingMessage): Promise<UserInfo | null>;
 }
 
+/**
+ * Recognises one kind of bearer token (static file, service-account JWT, bootstrap, webhook, OIDC).
+ * Resolves to the user for a token it accepts, to null for a token that is not of its kind; rejects
+ * with AuthenticationError for a token of its kind that is invalid. `audiences` are those the token
+ * must be meant for (the API server's own by default; a TokenReview may name others).
+ */
+export interface TokenAuthenticator {
+  authenticateToken(token: string, audiences?: readonly string[]): Promise<UserInfo | null>;
+}
+
 /** A credential was presented but is invalid: the request must be answered 401 Unauthorized. */
 export class AuthenticationError extends Error {
   override name = 'AuthenticationError';

@@ -24,7 +24,11 @@ export function newX509Authenticator(caPem: string): RequestAuthenticator {
       if (problem) throw new AuthenticationError(`verifying certificate ${describe(chain[0])} failed: x509: ${problem}`);
       const cn = firstValue(peer.subject?.CN);
       if (!cn) return null; // kube's CommonNameUserConversion: no CN, no user
-      return { name: cn, groups: allValues(peer.subject?.O) };
+      const groups = allValues(peer.subject?.O);
+      if ([cn, ...groups].some(hasControlCharacters)) {
+        throw new AuthenticationError(`certificate ${describe(chain[0])} names a user or group with control characters`);
+      }
+      return { name: cn, groups };
     },
   };
 }
@@ -75,7 +79,14 @@ function signedBy(cert: X509Certificate, issuer: X509Certificate): boolean {
 }
 
 function describe(cert: X509Certificate): string {
-  return `"${cert.subject.replaceAll('\n', ',')}" [serial number=${cert.serialNumber}]`;
+  const subject = cert.subject
+    .replaceAll('\n', ',')
+    .replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return `"${subject}" [serial number=${cert.serialNumber}]`;
+}
+
+function hasControlCharacters(s: string): boolean {
+  return /[\x00-\x1f\x7f]/.test(s);
 }
 
 function firstValue(v: string | string[] | undefined): string | undefined {

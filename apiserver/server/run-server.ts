@@ -24,11 +24,9 @@ import { adoptServiceRanges } from '../registry/core/service/adopt-ranges.js';
 import { Cacher } from '../storage/cacher/cacher.js';
 import { newAdmissionChain } from '../admission/chain.js';
 import { newNamespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
-import type { RequestAuthenticator } from '../authentication/interfaces.js';
-import { newUnionAuthenticator } from '../authentication/union.js';
+import type { RequestAuthenticator, TokenAuthenticator } from '../authentication/interfaces.js';
+import { newAuthenticator } from '../authentication/new-authenticator.js';
 import { newTokenFileAuthenticator } from '../authentication/token-file.js';
-import { newX509Authenticator } from '../authentication/x509.js';
-import { newAnonymousAuthenticator } from '../authentication/anonymous.js';
 import { newAuthorizer } from '../authorization/new-authorizer.js';
 import type { ServerOptions } from './options.js';
 import { newLogger, type Logger } from '../component-base/logs/logger.js';
@@ -52,12 +50,20 @@ function newStorage(options: ServerOptions, logger: ReturnType<typeof newLogger>
   return newSqliteStorage({ path: join(options.dataDir, 'state.db') });
 }
 
-function newAuthenticator(options: ServerOptions): RequestAuthenticator {
-  const list: RequestAuthenticator[] = [];
-  if (options.clientCAFile) list.push(newX509Authenticator(readFileSync(options.clientCAFile, 'utf8')));
-  if (options.tokenAuthFile) list.push(newTokenFileAuthenticator(options.tokenAuthFile));
-  if (options.anonymousAuth) list.push(newAnonymousAuthenticator());
-  return newUnionAuthenticator(list);
+function buildAuthenticator(options: ServerOptions, logger: ReturnType<typeof newLogger>): RequestAuthenticator {
+  const tokens: TokenAuthenticator[] = [];
+  if (options.tokenAuthFile) tokens.push(newTokenFileAuthenticator(options.tokenAuthFile));
+  let anonymous = options.anonymousAuth;
+  if (anonymous && options.authorizationModes.includes('AlwaysAllow')) {
+    // As kube-apiserver: whoever can reach the port must not be allowed everything.
+    logger.warn('anonymous authentication is not allowed with the AlwaysAllow authorizer; --anonymous-auth is reset to false');
+    anonymous = false;
+  }
+  return newAuthenticator({
+    clientCA: options.clientCAFile ? readFileSync(options.clientCAFile, 'utf8') : undefined,
+    tokenAuthenticators: tokens,
+    anonymous,
+  });
 }
 
 function servingCert(options: ServerOptions): { cert: string; key: string } {
@@ -136,7 +142,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
     metrics,
     inFlight,
     logger,
-    authenticator: newAuthenticator(options),
+    authenticator: buildAuthenticator(options, logger),
     authorizer: newAuthorizer(options.authorizationModes),
     serverAddress: () =>
       `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${(server?.address() as AddressInfo | null)?.port ?? options.securePort}`,
@@ -144,7 +150,8 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
 
   const { cert, key } = servingCert(options);
   const clientCA = options.clientCAFile ? readFileSync(options.clientCAFile, 'utf8') : undefined;
-  server = createServer({ cert, key, ca: clientCA, requestCert: !!clientCA, rejectUnauthorized: false }, app);
+  // Headers up to Go's DefaultMaxHeaderBytes, so an oversized credential is a 401 from authentication, not a 431.
+  server = createServer({ cert, key, ca: clientCA, requestCert: !!clientCA, rejectUnauthorized: false, maxHeaderSize: 1 << 20 }, app);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server!.once('error', reject);

@@ -4,7 +4,11 @@ import { AuthenticationError } from '../../authentication/interfaces.js';
 import * as status from '../../api/status.js';
 import { setUser } from '../../endpoints/request/request-user.js';
 
-/** Who sent the request, or 401. */
+/**
+ * Who sent the request, or a 401 Status. The credential is removed from the request once it is
+ * checked, so nothing later (proxies, logs) sees it; why a credential was rejected is never sent
+ * back, as in Kubernetes.
+ */
 export function withAuthentication(authenticator: RequestAuthenticator) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     let user;
@@ -15,6 +19,7 @@ export function withAuthentication(authenticator: RequestAuthenticator) {
       throw err;
     }
     if (!user) throw status.unauthorized();
+    delete req.headers.authorization;
     setUser(req, user);
     next();
   };
