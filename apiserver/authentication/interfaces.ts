@@ -3,6 +3,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { UserInfo } from '../api/user-info.js';
+import type { ApiObject } from '../api/object.js';
 
 export type { UserInfo };
 
@@ -36,3 +37,10 @@ export const ALL_AUTHENTICATED_GROUP = 'system:authenticated';
 export const ALL_UNAUTHENTICATED_GROUP = 'system:unauthenticated';
 /** The name given to requests that carry no credential. */
 export const ANONYMOUS_USER = 'system:anonymous';
+
+/**
+ * Reads the objects token authenticators check credentials against (ServiceAccounts, their Secrets,
+ * bound Pods). The server wires it to the generic store and its watch cache; authenticators never
+ * touch storage themselves. Resolves to null when the object does not exist.
+ */
+export type ObjectGetter = (resource: 'serviceaccounts' | 'secrets' | 'pods', namespace: string, name: string) => Promise<ApiObject | null>;

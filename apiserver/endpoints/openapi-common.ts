@@ -106,6 +106,8 @@ export function resourcePaths(def: ResourceDef): ResourcePath[] {
   const collection = def.namespaced ? `${base}/namespaces/{namespace}/${def.plural}` : `${base}/${def.plural}`;
   const scope = def.namespaced ? ['namespace'] : [];
   const named = [...scope, 'name'];
+  const create = { method: 'post', action: 'post', query: WRITE, body: 'object' } as const;
+  if (def.ephemeral) return [{ path: collection, pathParams: scope, operations: [create] }];
   return [
     {
       path: collection,
@@ -138,6 +140,11 @@ export function resourcePaths(def: ResourceDef): ResourcePath[] {
         { ...PUT, subresource: sub },
         { method: 'patch', action: 'patch', query: PATCH_QUERY, body: 'patch', subresource: sub } as const,
       ],
+    })),
+    ...Object.keys(def.createSubresources ?? {}).map((sub) => ({
+      path: `${collection}/{name}/${sub}`,
+      pathParams: named,
+      operations: [{ ...create, subresource: sub }],
     })),
   ];
 }

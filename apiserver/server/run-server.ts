@@ -24,9 +24,8 @@ import { adoptServiceRanges } from '../registry/core/service/adopt-ranges.js';
 import { Cacher } from '../storage/cacher/cacher.js';
 import { newAdmissionChain } from '../admission/chain.js';
 import { newNamespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
-import type { RequestAuthenticator, TokenAuthenticator } from '../authentication/interfaces.js';
-import { newAuthenticator } from '../authentication/new-authenticator.js';
-import { newTokenFileAuthenticator } from '../authentication/token-file.js';
+import { newServerAuthentication } from './authentication.js';
+import { newObjectGetter } from './object-getter.js';
 import { newAuthorizer } from '../authorization/new-authorizer.js';
 import type { ServerOptions } from './options.js';
 import { newLogger, type Logger } from '../component-base/logs/logger.js';
@@ -48,22 +47,6 @@ function newStorage(options: ServerOptions, logger: ReturnType<typeof newLogger>
   if (options.storageBackend === 'etcd3') return newEtcdStorage({ endpoints: options.etcdServers, logger });
   mkdirSync(options.dataDir, { recursive: true });
   return newSqliteStorage({ path: join(options.dataDir, 'state.db') });
-}
-
-function buildAuthenticator(options: ServerOptions, logger: ReturnType<typeof newLogger>): RequestAuthenticator {
-  const tokens: TokenAuthenticator[] = [];
-  if (options.tokenAuthFile) tokens.push(newTokenFileAuthenticator(options.tokenAuthFile));
-  let anonymous = options.anonymousAuth;
-  if (anonymous && options.authorizationModes.includes('AlwaysAllow')) {
-    // As kube-apiserver: whoever can reach the port must not be allowed everything.
-    logger.warn('anonymous authentication is not allowed with the AlwaysAllow authorizer; --anonymous-auth is reset to false');
-    anonymous = false;
-  }
-  return newAuthenticator({
-    clientCA: options.clientCAFile ? readFileSync(options.clientCAFile, 'utf8') : undefined,
-    tokenAuthenticators: tokens,
-    anonymous,
-  });
 }
 
 function servingCert(options: ServerOptions): { cert: string; key: string } {
@@ -125,6 +108,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
   );
   const bootstrapDone = health.addPostStartHook('bootstrap-controller');
 
+  const authentication = newServerAuthentication(options, domain, newObjectGetter(table, stores), logger);
   const inFlight = newInFlight();
   const metrics = newMetrics();
   let server: Server | undefined;
@@ -135,6 +119,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       definitions,
       maxRequestBytes: options.maxRequestBytes,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
+      ephemeral: authentication.ephemeral,
     },
     openapi: newOpenApiV3(table, definitions),
     openapiV2: newOpenApiV2(table, definitions),
@@ -142,7 +127,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
     metrics,
     inFlight,
     logger,
-    authenticator: buildAuthenticator(options, logger),
+    authenticator: authentication.authenticator,
     authorizer: newAuthorizer(options.authorizationModes),
     serverAddress: () =>
       `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${(server?.address() as AddressInfo | null)?.port ?? options.securePort}`,

@@ -9,6 +9,7 @@ import type { RequestInfo } from '../request/request-info.js';
 import type { Encoding, Output } from '../negotiation.js';
 import type { WriteOptions } from '../responses.js';
 import { writeObject } from '../responses.js';
+import type { EphemeralHandler } from './ephemeral.js';
 
 /** Server-wide state the handlers read. */
 export interface ApiContext {
@@ -17,6 +18,8 @@ export interface ApiContext {
   definitions: Definitions;
   maxRequestBytes: number;
   minRequestTimeoutSeconds: number;
+  /** Handlers of the kinds and subresources that are never stored, by ephemeralKey(). */
+  ephemeral?: ReadonlyMap<string, EphemeralHandler>;
 }
 
 export interface RequestScope {
