@@ -33,6 +33,12 @@ test('defaults', () => {
     certDir: 'data/certs',
     clientCAFile: undefined,
     tokenAuthFile: undefined,
+    serviceAccountIssuers: [],
+    serviceAccountSigningKeyFile: undefined,
+    serviceAccountKeyFiles: [],
+    serviceAccountLookup: true,
+    apiAudiences: [],
+    serviceAccountMaxTokenExpirationSeconds: 0,
     anonymousAuth: true,
     authorizationModes: ['AlwaysAllow'],
     apiDomain: 'orch.io',
@@ -69,6 +75,15 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     '--client-ca-file=/ca.crt',
     '--token-auth-file',
     '/tokens.csv',
+    '--service-account-issuer=https://a',
+    '--service-account-issuer',
+    'https://b',
+    '--service-account-signing-key-file=/sa.key',
+    '--service-account-key-file=/sa1.pub',
+    '--service-account-key-file',
+    '/sa2.pub',
+    '--service-account-lookup=false',
+    '--service-account-max-token-expiration=24h',
     '--anonymous-auth=false',
     '--authorization-mode',
     'AlwaysDeny,AlwaysAllow',
@@ -102,6 +117,12 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     certDir: '/certs',
     clientCAFile: '/ca.crt',
     tokenAuthFile: '/tokens.csv',
+    serviceAccountIssuers: ['https://a', 'https://b'],
+    serviceAccountSigningKeyFile: '/sa.key',
+    serviceAccountKeyFiles: ['/sa1.pub', '/sa2.pub'],
+    serviceAccountLookup: false,
+    apiAudiences: ['https://a', 'https://b'],
+    serviceAccountMaxTokenExpirationSeconds: 86_400,
     anonymousAuth: false,
     authorizationModes: ['AlwaysDeny', 'AlwaysAllow'],
     apiDomain: 'example.com',
@@ -116,6 +137,12 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     watchCache: false,
     defaultWatchCacheSize: 500,
   });
+});
+
+test('service-account flags: audiences default to the issuers; a signing key needs an issuer; expiration bounds', () => {
+  assert.deepEqual(parseServerOptions(['--service-account-issuer=https://a', '--api-audiences=x,y']).apiAudiences, ['x', 'y']);
+  fails(['--service-account-signing-key-file=/k'], '--service-account-signing-key-file requires --service-account-issuer');
+  fails(['--service-account-max-token-expiration=30m'], 'the service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
 });
 
 test('cert dir follows the data dir unless given', () => {
