@@ -1,8 +1,11 @@
 /**
  * `npm start`: a one-machine orch cluster on the embedded store (or on etcd with --etcd-servers).
  *
- * The first start creates, in the data directory, a CA and a serving certificate (certs/), an admin
- * token (tokens.csv, user admin in system:masters) and admin.kubeconfig; later starts reuse them.
+ * The first start creates, in the data directory, a CA, a serving certificate, client certificates
+ * for the admin (CN admin, O system:masters) and the controller manager (CN
+ * system:kube-controller-manager), a service-account signing key pair (certs/), and the kubeconfigs
+ * admin.kubeconfig and controller-manager.kubeconfig; later starts reuse them. Every request must
+ * carry a credential: under AlwaysAllow anonymous access is off.
  * It then runs orch-apiserver, prints one line once /readyz answers ok, and keeps
  * orch-controller-manager running (restarted with backoff when it fails). SIGINT/SIGTERM stop
  * everything; if the API server dies, so does this process, with a non-zero code.
@@ -17,7 +20,7 @@ import { request } from 'node:https';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allInOneCommand, apiserverArgs, controllerManagerArgs, parseAllInOne, type AllInOneOptions } from './all-in-one-options.js';
-import { ensureClusterFiles, writeAdminKubeconfig, type ClusterFiles } from './cluster-files.js';
+import { ensureClusterFiles, writeClientCertKubeconfig, type ClusterFiles } from './cluster-files.js';
 import { OptionsError } from '../apiserver/component-base/flag/options-error.js';
 
 const APISERVER = fileURLToPath(new URL('../apiserver/cmd/apiserver.js', import.meta.url));
@@ -45,7 +48,7 @@ async function waitReady(port: number, files: ClusterFiles): Promise<void> {
 function readyzStatus(port: number, files: ClusterFiles): Promise<number | undefined> {
   return new Promise((resolve) => {
     const req = request(
-      { host: '127.0.0.1', port, path: '/readyz', ca: files.caPem, headers: { Authorization: `Bearer ${files.token}` }, timeout: 2000 },
+      { host: '127.0.0.1', port, path: '/readyz', ca: files.caPem, cert: files.admin.certPem, key: files.admin.keyPem, timeout: 2000 },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode));
@@ -85,9 +88,18 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const files = ensureClusterFiles(flags.dataDir);
+  const server = `https://127.0.0.1:${flags.securePort}`;
   const kubeconfigFile = join(flags.dataDir, 'admin.kubeconfig');
-  writeAdminKubeconfig(kubeconfigFile, `https://127.0.0.1:${flags.securePort}`, files);
-  const childFiles = { ...files, kubeconfigFile, controllerManagerCertDir: join(flags.dataDir, 'controller-manager') };
+  writeClientCertKubeconfig(kubeconfigFile, server, files.caPem, 'admin', files.admin);
+  const controllerManagerKubeconfigFile = join(flags.dataDir, 'controller-manager.kubeconfig');
+  writeClientCertKubeconfig(
+    controllerManagerKubeconfigFile,
+    server,
+    files.caPem,
+    'system:kube-controller-manager',
+    files.controllerManager,
+  );
+  const childFiles = { ...files, controllerManagerKubeconfigFile, controllerManagerCertDir: join(flags.dataDir, 'controller-manager') };
   const apiserver = startNode(APISERVER, [...apiserverArgs(flags, childFiles), ...flags.apiserverArgs]);
 
   let stopping = false;

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile, readFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startProcess, type Proc } from '../support/processes.js';
+import { X509Certificate } from 'node:crypto';
+import { freePort, run, startProcess, type Proc } from '../support/processes.js';
 import { newKubectl } from '../support/kubectl.js';
 
 const ALL_IN_ONE = 'dist/scripts/all-in-one.js';
@@ -54,11 +55,75 @@ describe('all-in-one with kubectl', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('writes an admin kubeconfig with the server, CA data and token', async () => {
+  it('writes an admin kubeconfig with the server, CA data and a client certificate of admin in system:masters', async () => {
     const text = await readFile(kubeconfig, 'utf8');
     assert.match(text, new RegExp(`server: https://127.0.0.1:${port}`));
     assert.match(text, /certificate-authority-data: \S+/);
-    assert.match(text, /token: \S+/);
+    const cert = new X509Certificate(Buffer.from(/client-certificate-data: (\S+)/.exec(text)![1], 'base64'));
+    assert.equal(cert.subject, 'O=system:masters\nCN=admin');
+    assert.ok(cert.verify(new X509Certificate(await readFile(join(dir, 'data', 'certs', 'ca.crt'))).publicKey));
+    assert.doesNotMatch(text, /token:/);
+  });
+
+  it('refuses requests without credentials (401), answers the admin, and knows who is who', async () => {
+    const curl = await run('curl', ['-sk', '-o', '/dev/null', '-w', '%{http_code}', `https://127.0.0.1:${port}/api/v1/secrets`]);
+    assert.equal(curl.stdout, '401');
+    const post = await run('curl', [
+      '-sk',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_code}',
+      '-X',
+      'POST',
+      '-H',
+      'Content-Type: application/json',
+      '-d',
+      '{"metadata":{"name":"x"}}',
+      `https://127.0.0.1:${port}/api/v1/namespaces/default/configmaps`,
+    ]);
+    assert.equal(post.stdout, '401');
+    await k.ok(['get', 'secrets', '-A']); // the admin's client certificate works
+    const cm = new X509Certificate(
+      Buffer.from(
+        /client-certificate-data: (\S+)/.exec(await readFile(join(dir, 'data', 'controller-manager.kubeconfig'), 'utf8'))![1],
+        'base64',
+      ),
+    );
+    assert.equal(cm.subject, 'CN=system:kube-controller-manager');
+  });
+
+  it('issues service-account tokens (TokenRequest) that authenticate as the account', async () => {
+    await k.ok(['create', 'serviceaccount', 'token-user']);
+    const certs = join(dir, 'data', 'certs');
+    const minted = await run('curl', [
+      '-sk',
+      '--cert',
+      join(certs, 'admin.crt'),
+      '--key',
+      join(certs, 'admin.key'),
+      '-X',
+      'POST',
+      '-H',
+      'Content-Type: application/json',
+      '-d',
+      '{"apiVersion":"authentication.orch.io/v1","kind":"TokenRequest","spec":{}}',
+      `https://127.0.0.1:${port}/api/v1/namespaces/default/serviceaccounts/token-user/token`,
+    ]);
+    const token = JSON.parse(minted.stdout).status.token;
+    const curl = await run('curl', [
+      '-sk',
+      '-H',
+      `Authorization: Bearer ${token}`,
+      '-X',
+      'POST',
+      '-H',
+      'Content-Type: application/json',
+      '-d',
+      '{"apiVersion":"authentication.orch.io/v1","kind":"SelfSubjectReview"}',
+      `https://127.0.0.1:${port}/apis/authentication.orch.io/v1/selfsubjectreviews`,
+    ]);
+    assert.equal(JSON.parse(curl.stdout).status.userInfo.username, 'system:serviceaccount:default:token-user');
   });
 
   it('kubectl get ns lists the system namespaces', async () => {
