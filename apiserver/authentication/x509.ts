@@ -13,24 +13,44 @@ const ANY_EXTENDED_KEY_USAGE = '2.5.29.37.0';
 
 /** Authenticates requests by verified client certificates; `caPem` may hold several CA certificates. */
 export function newX509Authenticator(caPem: string): RequestAuthenticator {
-  const roots = splitPem(caPem).map((pem) => new X509Certificate(pem));
-  if (roots.length === 0) throw new Error('client CA bundle holds no certificate');
+  const verifier = newClientCertVerifier(caPem);
   return {
     async authenticate(req: IncomingMessage) {
-      const peer = peerCertificate(req);
+      const peer = verifier(req);
       if (!peer) return null;
-      const chain = presentedChain(peer);
-      const problem = verify(chain, roots, Date.now());
-      if (problem) throw new AuthenticationError(`verifying certificate ${describe(chain[0])} failed: x509: ${problem}`);
       const cn = firstValue(peer.subject?.CN);
       if (!cn) return null; // kube's CommonNameUserConversion: no CN, no user
       const groups = allValues(peer.subject?.O);
       if ([cn, ...groups].some(hasControlCharacters)) {
-        throw new AuthenticationError(`certificate ${describe(chain[0])} names a user or group with control characters`);
+        throw new AuthenticationError(
+          `certificate ${describe(new X509Certificate(peer.raw))} names a user or group with control characters`,
+        );
       }
       return { name: cn, groups };
     },
   };
+}
+
+/**
+ * The request's client certificate when it chains to one of the CAs in `caPem` for client
+ * authentication; null when the request has none; AuthenticationError when it does not verify.
+ */
+export function newClientCertVerifier(caPem: string): (req: IncomingMessage) => DetailedPeerCertificate | null {
+  const roots = splitPem(caPem).map((pem) => new X509Certificate(pem));
+  if (roots.length === 0) throw new Error('client CA bundle holds no certificate');
+  return (req) => {
+    const peer = peerCertificate(req);
+    if (!peer) return null;
+    const chain = presentedChain(peer);
+    const problem = verify(chain, roots, Date.now());
+    if (problem) throw new AuthenticationError(`verifying certificate ${describe(chain[0])} failed: x509: ${problem}`);
+    return peer;
+  };
+}
+
+/** The CommonName of a verified certificate. */
+export function commonName(peer: DetailedPeerCertificate): string | undefined {
+  return firstValue(peer.subject?.CN);
 }
 
 function peerCertificate(req: IncomingMessage): DetailedPeerCertificate | undefined {

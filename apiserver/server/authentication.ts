@@ -14,6 +14,10 @@ import { newTokenIssuer } from '../authentication/service-account-issuer.js';
 import { newTokenRequestHandler } from '../authentication/token-request.js';
 import { newUnionTokenAuthenticator } from '../authentication/union.js';
 import { newTokenReviewHandler, selfSubjectReview } from '../authentication/reviews.js';
+import { newRequestHeaderAuthenticator } from '../authentication/request-header.js';
+import { newBootstrapTokenAuthenticator } from '../authentication/bootstrap-token.js';
+import { newTokenWebhookAuthenticator } from '../authentication/token-webhook.js';
+import { newOidcAuthenticator } from '../authentication/oidc.js';
 import { ephemeralKey, type EphemeralHandler } from '../endpoints/handlers/ephemeral.js';
 import type { Logger } from '../component-base/logs/logger.js';
 import type { ServerOptions } from './options.js';
@@ -71,6 +75,18 @@ export function newServerAuthentication(
     );
   }
 
+  if (options.bootstrapTokenAuth) {
+    tokens.push(
+      newBootstrapTokenAuthenticator({ getObject, namespace: domain.systemNamespace, secretType: `bootstrap.${domain.labelPrefix}/token` }),
+    );
+  }
+  if (options.oidc) {
+    const { caFile, ...oidc } = options.oidc;
+    tokens.push(newOidcAuthenticator({ ...oidc, ca: caFile ? readFileSync(caFile, 'utf8') : undefined }));
+  }
+  // The webhook answers for any token, so it is asked last.
+  if (options.tokenWebhook) tokens.push(newTokenWebhookAuthenticator(options.tokenWebhook));
+
   let anonymous = options.anonymousAuth;
   if (anonymous && options.authorizationModes.includes('AlwaysAllow')) {
     // As kube-apiserver: whoever can reach the port must not be allowed everything.
@@ -84,6 +100,9 @@ export function newServerAuthentication(
   return {
     authenticator: newAuthenticator({
       clientCA: options.clientCAFile ? readFileSync(options.clientCAFile, 'utf8') : undefined,
+      requestAuthenticators: options.requestHeader
+        ? [newRequestHeaderAuthenticator({ ...options.requestHeader, clientCA: readFileSync(options.requestHeader.clientCAFile, 'utf8') })]
+        : [],
       tokenAuthenticators: tokens,
       anonymous,
     }),

@@ -134,7 +134,11 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
   });
 
   const { cert, key } = servingCert(options);
-  const clientCA = options.clientCAFile ? readFileSync(options.clientCAFile, 'utf8') : undefined;
+  // The CAs client certificates are asked for: users' and the authenticating proxy's.
+  const clientCAs = [options.clientCAFile, options.requestHeader?.clientCAFile]
+    .filter((f) => f !== undefined)
+    .map((f) => readFileSync(f, 'utf8'));
+  const clientCA = clientCAs.length > 0 ? clientCAs.join('\n') : undefined;
   // Headers up to Go's DefaultMaxHeaderBytes, so an oversized credential is a 401 from authentication, not a 431.
   server = createServer({ cert, key, ca: clientCA, requestCert: !!clientCA, rejectUnauthorized: false, maxHeaderSize: 1 << 20 }, app);
   server.keepAliveTimeout = 65_000;
