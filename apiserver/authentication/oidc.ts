@@ -24,6 +24,8 @@ export interface OidcConfig {
   requiredClaims: Record<string, string>;
   signingAlgs: readonly string[];
   now?: () => number;
+  /** Least time between two fetches of the keys on unknown kids (default 10s). */
+  refreshMinMs?: number;
 }
 
 const REFRESH_MIN_MS = 10_000;
@@ -57,7 +59,7 @@ export function newOidcAuthenticator(config: OidcConfig): TokenAuthenticator {
     keys = next;
   };
   const refresh = (force: boolean) => {
-    if (!loading && (!keys || (force && now() - lastFetch >= REFRESH_MIN_MS))) {
+    if (!loading && (!keys || (force && now() - lastFetch >= (config.refreshMinMs ?? REFRESH_MIN_MS)))) {
       loading = fetchKeys().finally(() => {
         loading = undefined;
       });

@@ -26,10 +26,18 @@ export interface WebhookTarget extends HttpsJsonOptions {
 
 /** Reads a kubeconfig-format webhook configuration: its current (or first) context's cluster and user. */
 export function readWebhookConfig(file: string): WebhookTarget {
-  const doc = parse(readFileSync(file, 'utf8')) as Record<string, any>;
-  const context = (doc.contexts ?? []).find((c: any) => c.name === doc['current-context'])?.context ?? doc.contexts?.[0]?.context;
-  const cluster = ((doc.clusters ?? []).find((c: any) => c.name === context?.cluster) ?? doc.clusters?.[0])?.cluster;
-  const user = ((doc.users ?? []).find((u: any) => u.name === context?.user) ?? doc.users?.[0])?.user ?? {};
+  type Named<K extends string> = { name?: string } & { [key in K]?: Record<string, string> };
+  const doc = (parse(readFileSync(file, 'utf8')) ?? {}) as {
+    'current-context'?: string;
+    contexts?: Named<'context'>[];
+    clusters?: Named<'cluster'>[];
+    users?: Named<'user'>[];
+  };
+  const pick = <K extends string>(list: Named<K>[] | undefined, name: string | undefined) =>
+    list?.find((e) => e.name === name) ?? list?.[0];
+  const context = pick(doc.contexts, doc['current-context'])?.context;
+  const cluster = pick(doc.clusters, context?.cluster)?.cluster;
+  const user = pick(doc.users, context?.user)?.user ?? {};
   if (!cluster?.server) throw new Error(`${file}: no cluster with a server`);
   const base = dirname(file);
   const pem = (data?: string, path?: string) =>
@@ -68,7 +76,11 @@ export function newTokenWebhookAuthenticator(config: TokenWebhookConfig): TokenA
         }
         const review = answer.body as {
           apiVersion?: string;
-          status?: { authenticated?: boolean; user?: Record<string, any>; error?: string };
+          status?: {
+            authenticated?: boolean;
+            user?: { username?: unknown; uid?: unknown; groups?: unknown; extra?: unknown };
+            error?: string;
+          };
         };
         if (answer.status < 200 || answer.status > 299 || review?.apiVersion !== apiVersion) {
           throw new AuthenticationError('webhook token authentication failed');
@@ -79,8 +91,8 @@ export function newTokenWebhookAuthenticator(config: TokenWebhookConfig): TokenA
             ? {
                 name: s.user.username,
                 ...(typeof s.user.uid === 'string' && s.user.uid ? { uid: s.user.uid } : {}),
-                groups: Array.isArray(s.user.groups) ? s.user.groups.filter((g: unknown) => typeof g === 'string') : [],
-                ...(s.user.extra && typeof s.user.extra === 'object' ? { extra: s.user.extra } : {}),
+                groups: Array.isArray(s.user.groups) ? s.user.groups.filter((g): g is string => typeof g === 'string') : [],
+                ...(s.user.extra && typeof s.user.extra === 'object' ? { extra: s.user.extra as Record<string, string[]> } : {}),
               }
             : null;
         entry = { user, error: typeof s.error === 'string' ? s.error : undefined, until: now() + config.cacheTtlMs };
