@@ -14,7 +14,9 @@
  * orch-apiserver on that etcd and orch-apiserver on the embedded store, one after the other.
  *
  * Scenarios: etcd-put, etcd-get (baselines, with --etcd or self-started), create, get, update, list,
- * watch. Each prints a JSON line as it finishes; a table and the issue's targets follow.
+ * watch, and authn (in process: what authenticating one request costs with a client certificate, a
+ * static token and a service-account JWT, repeated or fresh). Each prints a JSON line as it
+ * finishes; a table and the issue's targets follow.
  */
 import { randomBytes } from 'node:crypto';
 import { ApiClient, expectStatus } from './bench/api-client.js';
@@ -24,10 +26,11 @@ import { loadKubeconfig } from './bench/kubeconfig.js';
 import { startLocalApiServer, startLocalEtcd, type LocalEtcd } from './bench/local-cluster.js';
 import { formatTable, formatTargets, printJsonLine, type TargetResults } from './bench/report.js';
 import { runWatch } from './bench/watch-scenario.js';
+import { runAuthn } from './bench/authn-scenario.js';
 import { round } from './bench/stats.js';
 import { cpuSeconds, DEFAULT_OPTIONS, type BenchOptions, type ScenarioResult } from './bench/workload.js';
 
-const SCENARIOS = ['etcd-put', 'etcd-get', 'create', 'get', 'update', 'list', 'watch'] as const;
+const SCENARIOS = ['etcd-put', 'etcd-get', 'create', 'get', 'update', 'list', 'watch', 'authn'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 interface Flags {
@@ -158,8 +161,16 @@ async function main(): Promise<void> {
       for (const r of baseline) printJsonLine('etcd', r);
       all.push({ target: 'etcd', results: baseline });
     }
+    if (flags.scenarios.has('authn')) {
+      const results = await runAuthn(flags.options.seconds);
+      for (const r of results) printJsonLine('authn', r);
+      all.push({ target: 'authn', results });
+    }
     const servers: { name: string; results: ScenarioResult[] }[] = [];
-    if (flags.kubeconfig) {
+    const serverScenarios = [...flags.scenarios].filter((s) => !['etcd-put', 'etcd-get', 'authn'].includes(s));
+    if (serverScenarios.length === 0) {
+      // nothing to measure on a server
+    } else if (flags.kubeconfig) {
       servers.push({ name: 'server', results: await benchServer('server', flags.kubeconfig, flags, flags.serverPid) });
     } else {
       for (const t of flags.targets) {

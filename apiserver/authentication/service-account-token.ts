@@ -108,13 +108,6 @@ export function newServiceAccountAuthenticator(config: ServiceAccountAuthenticat
   return {
     signatureChecks: () => checks,
     async authenticateToken(token, audiences) {
-      const parts = token.split('.');
-      if (parts.length !== 3) return null;
-      const header = decodeSegment(parts[0]);
-      const unverified = decodeSegment(parts[1]);
-      if (!header || !unverified) return null;
-      const iss = unverified.iss;
-      if (typeof iss !== 'string' || (iss !== LEGACY_ISSUER && !config.issuers.includes(iss))) return null; // not ours
       const key = createHash('sha256').update(token).digest('base64url');
       let verified = cache.get(key);
       if (verified && verified.expiresAt <= now()) {
@@ -122,10 +115,18 @@ export function newServiceAccountAuthenticator(config: ServiceAccountAuthenticat
         throw new AuthenticationError('service account token has expired');
       }
       if (!verified) {
+        const parts = token.split('.');
+        if (parts.length !== 3) return null;
+        const header = decodeSegment(parts[0]);
+        const unverified = decodeSegment(parts[1]);
+        if (!header || !unverified) return null;
+        const claimed = unverified.iss;
+        if (typeof claimed !== 'string' || (claimed !== LEGACY_ISSUER && !config.issuers.includes(claimed))) return null; // not ours
         verified = verify(token, header);
         if (cache.size >= cacheSize) cache.delete(cache.keys().next().value as string);
         cache.set(key, verified);
       }
+      const iss = verified.payload.iss;
       if (iss !== LEGACY_ISSUER) {
         const aud = verified.payload.aud;
         const tokenAudiences = Array.isArray(aud) ? aud : typeof aud === 'string' ? [aud] : [];

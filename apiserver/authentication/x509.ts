@@ -4,7 +4,7 @@
  * CommonName and the groups by its Organization values.
  */
 import type { IncomingMessage } from 'node:http';
-import { X509Certificate } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import { AuthenticationError, type RequestAuthenticator } from './interfaces.js';
 
@@ -38,12 +38,29 @@ export function newX509Authenticator(caPem: string): RequestAuthenticator {
 export function newClientCertVerifier(caPem: string): (req: IncomingMessage) => DetailedPeerCertificate | null {
   const roots = splitPem(caPem).map((pem) => new X509Certificate(pem));
   if (roots.length === 0) throw new Error('client CA bundle holds no certificate');
+  // A chain that verified stays verified until its earliest expiry: remembered by its bytes' hash,
+  // so a client's every request does not parse and check its certificates again.
+  const verified = new Map<string, number>();
   return (req) => {
     const peer = peerCertificate(req);
     if (!peer) return null;
+    const hash = createHash('sha256');
+    for (
+      let c: DetailedPeerCertificate | undefined = peer, n = 0;
+      c?.raw && n < 10;
+      c = c.issuerCertificate === c ? undefined : c.issuerCertificate, n++
+    ) {
+      hash.update(c.raw);
+    }
+    const key = hash.digest('base64url');
+    const now = Date.now();
+    const until = verified.get(key);
+    if (until !== undefined && now <= until) return peer;
     const chain = presentedChain(peer);
-    const problem = verify(chain, roots, Date.now());
+    const problem = verify(chain, roots, now);
     if (problem) throw new AuthenticationError(`verifying certificate ${describe(chain[0])} failed: x509: ${problem}`);
+    if (verified.size >= 10_000) verified.delete(verified.keys().next().value as string);
+    verified.set(key, Math.min(...chain.map((c) => Date.parse(c.validTo)), ...roots.map((r) => Date.parse(r.validTo))));
     return peer;
   };
 }
