@@ -46,7 +46,7 @@ describe('kubectl credentials', () => {
     dir = mkdtempSync(join(tmpdir(), 'orch-kubectl-creds-'));
     ca = ensureCA(join(dir, 'ca'));
     // AlwaysDeny: only system:masters may list, so each success proves the identity.
-    s = await startTestServer({ args: [`--client-ca-file=${ca.certFile}`, '--authorization-mode=AlwaysDeny'] });
+    s = await startTestServer({ process: true, args: [`--client-ca-file=${ca.certFile}`, '--authorization-mode=AlwaysDeny'] });
   });
   after(() => s.stop());
 

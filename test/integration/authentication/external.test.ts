@@ -12,7 +12,7 @@ import { stringify } from 'yaml';
 import { ensureCA, newClientCert, type CertKeyFiles } from '../../../apiserver/component-base/certs/certs.js';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import { newTestClient, type TestClient } from '../../support/http-client.js';
-import { startIssuerServer, type IssuerServer } from '../../support/token-issuer-server.js';
+import { startIssuerServer, type IssuerServer } from './token-issuer-server.js';
 
 const WHOAMI = '/apis/authentication.orch.io/v1/selfsubjectreviews';
 const REVIEW = { apiVersion: 'authentication.orch.io/v1', kind: 'SelfSubjectReview' };

@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
-import { ensureCA, ensureServingCert } from '../../apiserver/component-base/certs/certs.js';
+import { ensureCA, ensureServingCert } from '../../../apiserver/component-base/certs/certs.js';
 
 export interface SigningKey {
   kid: string;

@@ -2,7 +2,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthenticationError } from '../../../apiserver/authentication/interfaces.js';
 import { newOidcAuthenticator, type OidcConfig } from '../../../apiserver/authentication/oidc.js';
-import { startIssuerServer, type IssuerServer } from '../../support/token-issuer-server.js';
+import { startIssuerServer, type IssuerServer } from './token-issuer-server.js';
 
 let idp: IssuerServer;
 before(async () => {
