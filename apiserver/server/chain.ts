@@ -30,7 +30,7 @@ export function buildHandlerChain(deps: ChainDeps): express.Express {
   app.use(withRequestInfo());
   app.use(deps.metrics.middleware());
   app.use(deps.inFlight.middleware());
-  app.use(withAuthentication(deps.authenticator));
+  app.use(withAuthentication(deps.authenticator, deps.logger));
   app.use(withImpersonation(deps.authorizer, deps.api.table.domain));
   app.use(withAuthorization(deps.authorizer));
   app.use(newRouter(deps));

@@ -49,7 +49,8 @@ describe('authentication methods', () => {
     caB = ensureCA(join(dir, 'b'));
     await writeFile(join(dir, 'client-ca.crt'), caA.certPem + caB.certPem);
     // AlwaysDeny keeps anonymous access on; system:masters is allowed regardless.
-    s = await startTestServer({ args: [`--client-ca-file=${join(dir, 'client-ca.crt')}`, '--authorization-mode=AlwaysDeny'] });
+    // -v=2 logs why each credential was rejected (checked below never to hold the credential).
+    s = await startTestServer({ args: [`--client-ca-file=${join(dir, 'client-ca.crt')}`, '--authorization-mode=AlwaysDeny', '--v=2'] });
   });
   after(async () => {
     for (const c of clients) c.close();
@@ -102,6 +103,12 @@ describe('authentication methods', () => {
     }
     // Still serving.
     assert.equal((await s.client.get('/api/v1/namespaces/default')).status, 200);
+    // The reasons are logged; the credentials are not.
+    const logs = s.logs();
+    assert.match(logs, /unable to authenticate the request/);
+    for (const secret of ['not-a-token', 'eyJhbGciOiJub25lIn0', 'YWRtaW46YWRtaW4=', 'a'.repeat(64)]) {
+      assert.ok(!logs.includes(secret), `the log holds ${secret.slice(0, 20)}…`);
+    }
   });
 
   it('a valid client certificate is asked first and wins over a bad token on the same request', async () => {
