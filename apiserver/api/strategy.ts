@@ -93,3 +93,10 @@ export function typedColumns<T extends { metadata: object }>(
 ): PrinterColumn[] {
   return columns as unknown as PrinterColumn[];
 }
+
+/** Field selectors whose values read the kind's generated type (see typedStrategy). */
+export function typedSelectableFields<T extends { metadata: object }>(
+  fields: Record<string, (obj: T) => string | undefined>,
+): Record<string, (obj: ApiObject) => string | undefined> {
+  return fields as unknown as Record<string, (obj: ApiObject) => string | undefined>;
+}
