@@ -3,6 +3,7 @@ import type { ApiDomain } from '../../apiserver/api/domain.js';
 import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import type { ApiClient } from '../client/api-client.js';
 import type { DiscoveryResult } from '../client/discovery.js';
+import type { EventRecorder } from '../events/event-recorder.js';
 import type { InformerFactory } from '../informers/informer-factory.js';
 import type { WorkQueue, WorkQueueOptions } from '../workqueue/work-queue.js';
 
@@ -16,6 +17,8 @@ export interface ControllerContext {
   discover(): Promise<DiscoveryResult>;
   /** A work queue whose depth, adds and retries are exported under `name`. */
   newQueue<T>(name: string, opts?: Omit<WorkQueueOptions<T>, 'metrics'>): WorkQueue<T>;
+  /** The event recorder of a controller, reporting as `controller` (e.g. "deployment-controller"). */
+  recorder(controller: string): EventRecorder;
   /** The CA bundle that verifies the API server, as published to every namespace. */
   rootCaPem?: string;
 }

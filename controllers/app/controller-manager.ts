@@ -16,8 +16,10 @@ import { InformerFactory } from '../informers/informer-factory.js';
 import { LeaderElector } from '../leaderelection/leader-elector.js';
 import { LeaseLock } from '../leaderelection/lease-lock.js';
 import { WorkQueue } from '../workqueue/work-queue.js';
+import { ApiEventRecorder } from '../events/event-recorder.js';
 import { GarbageCollector } from '../garbagecollector/garbage-collector.js';
 import { NamespaceController } from '../namespace/namespace-controller.js';
+import { ReplicaSetController } from '../replicaset/replicaset-controller.js';
 import { RootCaCertPublisher } from '../rootcacertpublisher/publisher.js';
 import { ServiceAccountsController } from '../serviceaccount/serviceaccounts-controller.js';
 import type { Controller, ControllerContext } from './controller-context.js';
@@ -68,6 +70,9 @@ function newControllers(
           }),
         );
         break;
+      case 'replicaset-controller':
+        all.set(name, new ReplicaSetController(ctx));
+        break;
       case 'root-ca-certificate-publisher-controller':
         all.set(name, new RootCaCertPublisher(ctx, ctx.rootCaPem!));
         break;
@@ -90,6 +95,7 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
       'root-ca-certificate-publisher-controller: no root CA: pass --root-ca-file or use a kubeconfig with certificate-authority data',
     );
   }
+  const identity = `${hostname()}_${randomUUID()}`;
   const metrics = newControllerManagerMetrics();
   const health = newHealthChecks();
   const serving = await serveHealthAndMetrics({
@@ -112,6 +118,7 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
       logger,
       rootCaPem,
       discover: () => discoverResources(client),
+      recorder: (controller) => new ApiEventRecorder({ client, domain, controller, instance: identity, logger }),
       newQueue: (name, queueOpts) => new WorkQueue({ ...queueOpts, metrics: metrics.queue(name) }),
     };
     const controllers = newControllers(names, ctx, opts, settings);
@@ -130,7 +137,6 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
   };
 
   const stop = new AbortController();
-  const identity = `${hostname()}_${randomUUID()}`;
   let elector: LeaderElector | undefined;
   let done: Promise<'lost' | 'stopped'>;
   if (!opts.leaderElect) {

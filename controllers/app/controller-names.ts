@@ -15,6 +15,7 @@ export interface ControllerName {
 export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'garbage-collector-controller', aliases: ['garbagecollector'], defaultOn: true },
   { name: 'namespace-controller', aliases: ['namespace'], defaultOn: true },
+  { name: 'replicaset-controller', aliases: ['replicaset'], defaultOn: true },
   { name: 'root-ca-certificate-publisher-controller', aliases: ['root-ca-cert-publisher'], defaultOn: true },
   { name: 'serviceaccount-controller', aliases: ['serviceaccount'], defaultOn: true },
 ];

@@ -37,6 +37,10 @@ export class Indexer {
     }
   }
 
+  hasIndex(name: string): boolean {
+    return this.indexFuncs.has(name);
+  }
+
   private indexOne(name: string, fn: IndexFunc, key: string, obj: ApiObject): void {
     const index = this.indices.get(name)!;
     for (const value of fn(obj)) {

@@ -76,11 +76,13 @@ describe('--controllers', () => {
     assert.deepEqual(enabledControllers(['*']), [
       'garbage-collector-controller',
       'namespace-controller',
+      'replicaset-controller',
       'root-ca-certificate-publisher-controller',
       'serviceaccount-controller',
     ]);
     assert.deepEqual(enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher']), [
       'namespace-controller',
+      'replicaset-controller',
       'serviceaccount-controller',
     ]);
     assert.deepEqual(enabledControllers(['namespace']), ['namespace-controller']);
@@ -91,6 +93,7 @@ describe('--controllers', () => {
     assert.deepEqual(enabledControllers(['namespace-controller', '-namespace', '*']), [
       'garbage-collector-controller',
       'namespace-controller',
+      'replicaset-controller',
       'root-ca-certificate-publisher-controller',
       'serviceaccount-controller',
     ]);

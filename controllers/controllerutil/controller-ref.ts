@@ -1,0 +1,96 @@
+/**
+ * Owner references between a controller and what it controls (Kubernetes' ControllerRefManager):
+ * an object belongs to the controller its controller reference names; a controller adopts orphans
+ * its selector matches and releases what it owns but no longer matches. Adoption and release are
+ * strategic merge patches of one owner reference, guarded by the object's uid.
+ */
+import type { ApiObject } from '../../apiserver/api/object.js';
+import type { OwnerReference } from '../../apiserver/api/object-meta.js';
+import { isApiError } from '../../apiserver/api/status.js';
+import type { LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
+import type { ResourceClient } from '../client/api-client.js';
+import type { Indexer } from '../informers/indexer.js';
+
+/** The owner reference marked `controller: true`, if any. */
+export function controllerRefOf(obj: ApiObject): OwnerReference | undefined {
+  return obj.metadata.ownerReferences?.find((r) => r.controller === true);
+}
+
+/** The controller reference a controller puts on what it creates (blocking its owner's foreground deletion). */
+export function newControllerRef(owner: ApiObject, apiVersion: string, kind: string): OwnerReference {
+  return { apiVersion, kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
+}
+
+export interface ClaimOptions {
+  owner: ApiObject;
+  ownerRef: OwnerReference;
+  selector: LabelSelector;
+  /** Where to patch the candidates. */
+  resource: ResourceClient;
+  /**
+   * Reads the owner afresh before the first adoption; a deleted or replaced owner (another uid) or one
+   * being deleted adopts nothing (RecheckDeletionTimestamp).
+   */
+  recheckOwner: () => Promise<ApiObject | undefined>;
+}
+
+/**
+ * ClaimObjects: the candidates (one namespace) that belong to the owner after adopting matching
+ * orphans and releasing owned ones that no longer match. Objects that vanish meanwhile are left out.
+ */
+export async function claimObjects(candidates: ApiObject[], opts: ClaimOptions): Promise<ApiObject[]> {
+  const { owner, ownerRef, selector, resource } = opts;
+  const uid = owner.metadata.uid!;
+  const claimed: ApiObject[] = [];
+  let canAdopt: boolean | undefined;
+  for (const obj of candidates) {
+    const ref = controllerRefOf(obj);
+    const matches = selector.matches(obj.metadata.labels ?? {});
+    if (ref) {
+      if (ref.uid !== uid) continue;
+      if (matches || owner.metadata.deletionTimestamp) {
+        claimed.push(obj);
+        continue;
+      }
+      if (obj.metadata.deletionTimestamp) continue;
+      await patchIgnoringGone(resource, obj, {
+        metadata: { ownerReferences: [{ $patch: 'delete', uid }], uid: obj.metadata.uid },
+      });
+      continue;
+    }
+    if (!matches || owner.metadata.deletionTimestamp || obj.metadata.deletionTimestamp) continue;
+    if (canAdopt === undefined) {
+      const fresh = await opts.recheckOwner();
+      canAdopt = !!fresh && fresh.metadata.uid === uid && !fresh.metadata.deletionTimestamp;
+    }
+    if (!canAdopt) continue;
+    const adopted = await patchIgnoringGone(resource, obj, { metadata: { ownerReferences: [ownerRef], uid: obj.metadata.uid } });
+    if (adopted) claimed.push(adopted);
+  }
+  return claimed;
+}
+
+async function patchIgnoringGone(resource: ResourceClient, obj: ApiObject, patch: unknown): Promise<ApiObject | undefined> {
+  try {
+    return await resource
+      .inNamespace(obj.metadata.namespace ?? '')
+      .patch(obj.metadata.name!, patch, 'application/strategic-merge-patch+json');
+  } catch (err) {
+    if (isApiError(err, 'NotFound') || isApiError(err, 'Conflict') || isApiError(err, 'Invalid')) return undefined;
+    throw err;
+  }
+}
+
+/** The index of objects by the uid of their controller. */
+export const CONTROLLER_UID_INDEX = 'controllerUid';
+
+/** Adds the controller-uid index to a shared informer's cache (once for all controllers). */
+export function ensureControllerIndex(indexer: Indexer): void {
+  if (indexer.hasIndex(CONTROLLER_UID_INDEX)) return;
+  indexer.addIndexers({
+    [CONTROLLER_UID_INDEX]: (o) => {
+      const ref = controllerRefOf(o);
+      return ref ? [ref.uid] : [];
+    },
+  });
+}

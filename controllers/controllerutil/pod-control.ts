@@ -1,0 +1,43 @@
+/**
+ * Creating and deleting a controller's Pods through the API, with the events Kubernetes' PodControl
+ * records (SuccessfulCreate / FailedCreate, SuccessfulDelete / FailedDelete on the controller).
+ */
+import type { ApiObject } from '../../apiserver/api/object.js';
+import { isApiError } from '../../apiserver/api/status.js';
+import type { ApiClient } from '../client/api-client.js';
+import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-errors.js';
+import type { EventRecorder, ObjectReference } from '../events/event-recorder.js';
+
+export const PODS = { group: '', version: 'v1', resource: 'pods' };
+
+export class PodControl {
+  constructor(
+    private readonly client: ApiClient,
+    private readonly recorder: EventRecorder,
+  ) {}
+
+  /** Creates the Pod; a namespace that is terminating is no error (nothing can be created there). */
+  async create(pod: ApiObject, controller: ObjectReference): Promise<ApiObject | undefined> {
+    try {
+      const created = await this.client.resource(PODS, pod.metadata.namespace).create(pod);
+      this.recorder.event(controller, 'Normal', 'SuccessfulCreate', 'Create', `Created pod: ${created.metadata.name}`);
+      return created;
+    } catch (err) {
+      if (hasStatusCause(err, NAMESPACE_TERMINATING_CAUSE)) return undefined;
+      this.recorder.event(controller, 'Warning', 'FailedCreate', 'Create', `Error creating: ${(err as Error).message}`);
+      throw err;
+    }
+  }
+
+  /** Deletes the Pod (uid precondition); one already gone is no error. */
+  async delete(pod: ApiObject, controller: ObjectReference): Promise<void> {
+    try {
+      await this.client.resource(PODS, pod.metadata.namespace).delete(pod.metadata.name!, { preconditions: { uid: pod.metadata.uid } });
+      this.recorder.event(controller, 'Normal', 'SuccessfulDelete', 'Delete', `Deleted pod: ${pod.metadata.name}`);
+    } catch (err) {
+      if (isApiError(err, 'NotFound') || isApiError(err, 'Conflict')) return;
+      this.recorder.event(controller, 'Warning', 'FailedDelete', 'Delete', `Error deleting: ${(err as Error).message}`);
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,293 @@
+/**
+ * The ReplicaSet controller: each ReplicaSet has `spec.replicas` active Pods made from its template,
+ * owned through a controller reference. Pods its selector matches are adopted, owned ones that stop
+ * matching are released. Creations and deletions are at most 500 per sync (creations in slow-start
+ * batches), and expectations hold the next sync until the informer has seen them all, so a resync in
+ * between never creates twice. Scale-down removes Pods in Kubernetes' ranking (unscheduled, pending,
+ * not ready, cheap, doubled up, recently ready, restarted, young first). Status counts the Pods:
+ * replicas, fullyLabeledReplicas, readyReplicas, availableReplicas (ready for minReadySeconds),
+ * observedGeneration, and a ReplicaFailure condition while creating or deleting fails.
+ */
+import type { ApiObject } from '../../apiserver/api/object.js';
+import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
+import { isApiError } from '../../apiserver/api/status.js';
+import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
+import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { EventRecorder } from '../events/event-recorder.js';
+import { objectReference } from '../events/event-recorder.js';
+import type { Informer } from '../informers/informer.js';
+import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
+import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { WorkQueue } from '../workqueue/work-queue.js';
+import {
+  claimObjects,
+  CONTROLLER_UID_INDEX,
+  controllerRefOf,
+  ensureControllerIndex,
+  newControllerRef,
+} from '../controllerutil/controller-ref.js';
+import { Expectations } from '../controllerutil/expectations.js';
+import { PodControl, PODS } from '../controllerutil/pod-control.js';
+import { isPodActive, isPodReady } from '../controllerutil/pod-status.js';
+import { sortPodsForDeletion } from '../controllerutil/pod-ranking.js';
+import { podFromTemplate } from '../controllerutil/pod-template.js';
+import { slowStartBatch } from '../controllerutil/slow-start.js';
+import { calculateStatus, type ManageError, rsSpec, rsStatus } from './replicaset-status.js';
+
+export const REPLICASETS = { group: 'apps', version: 'v1', resource: 'replicasets' };
+/** At most this many creations or deletions per sync (BurstReplicas). */
+export const BURST_REPLICAS = 500;
+
+export interface ReplicaSetControllerOptions {
+  workers?: number;
+  burstReplicas?: number;
+}
+
+export class ReplicaSetController implements Controller {
+  readonly replicaSets: Informer;
+  readonly pods: Informer;
+  readonly queue: WorkQueue<string>;
+  readonly expectations = new Expectations();
+  private readonly recorder: EventRecorder;
+  private readonly podControl: PodControl;
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly opts: ReplicaSetControllerOptions = {},
+  ) {
+    this.queue = ctx.newQueue('replicaset');
+    this.recorder = ctx.recorder('replicaset-controller');
+    this.podControl = new PodControl(ctx.client, this.recorder);
+    this.replicaSets = ctx.informers.forResource(REPLICASETS);
+    this.pods = ctx.informers.forResource(PODS);
+    ensureControllerIndex(this.pods.indexer);
+    this.replicaSets.addEventHandler({
+      onAdd: (rs) => this.queue.add(objectKey(rs)),
+      onUpdate: (_old, rs) => this.queue.add(objectKey(rs)),
+      onDelete: (rs) => {
+        this.expectations.delete(objectKey(rs));
+        this.queue.add(objectKey(rs));
+      },
+    });
+    this.pods.addEventHandler({
+      onAdd: (pod) => this.podAdded(pod),
+      onUpdate: (old, pod) => this.podUpdated(old, pod),
+      onDelete: (pod) => this.podDeleted(pod),
+    });
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
+    if (!(await this.replicaSets.waitForSync(signal)) || !(await this.pods.waitForSync(signal))) return;
+    await runWorkers(
+      this.queue,
+      this.opts.workers ?? 5,
+      (key) => this.sync(key),
+      (key, err) => this.ctx.logger.warn('syncing a ReplicaSet failed', { replicaset: key, error: (err as Error).message }),
+    );
+  }
+
+  /** The ReplicaSet a controller reference names, if it is in the cache with that uid. */
+  private resolve(namespace: string, ref: { kind: string; name: string; uid: string } | undefined): ApiObject | undefined {
+    if (ref?.kind !== 'ReplicaSet') return undefined;
+    const rs = this.replicaSets.indexer.get(`${namespace}/${ref.name}`);
+    return rs?.metadata.uid === ref.uid ? rs : undefined;
+  }
+
+  /** The ReplicaSets whose selector matches an orphan Pod. */
+  private matching(pod: ApiObject): ApiObject[] {
+    return this.replicaSets.indexer.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '').filter((rs) => {
+      try {
+        return labelSelectorFromObject(rsSpec(rs).selector).matches(pod.metadata.labels ?? {});
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  private podAdded(pod: ApiObject): void {
+    if (pod.metadata.deletionTimestamp) {
+      this.podDeleted(pod);
+      return;
+    }
+    const ref = controllerRefOf(pod);
+    if (ref) {
+      const rs = this.resolve(pod.metadata.namespace ?? '', ref);
+      if (!rs) return;
+      this.expectations.creationObserved(objectKey(rs));
+      this.queue.add(objectKey(rs));
+      return;
+    }
+    for (const rs of this.matching(pod)) this.queue.add(objectKey(rs));
+  }
+
+  private podUpdated(old: ApiObject, pod: ApiObject): void {
+    if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return;
+    const labelsChanged = !jsonEqual(old.metadata.labels, pod.metadata.labels);
+    if (pod.metadata.deletionTimestamp) {
+      this.podDeleted(pod);
+      if (labelsChanged) this.podDeleted(old);
+      return;
+    }
+    const ns = pod.metadata.namespace ?? '';
+    const oldRef = controllerRefOf(old);
+    const ref = controllerRefOf(pod);
+    if (oldRef && oldRef.uid !== ref?.uid) {
+      const rs = this.resolve(ns, oldRef);
+      if (rs) this.queue.add(objectKey(rs));
+    }
+    if (ref) {
+      const rs = this.resolve(ns, ref);
+      if (!rs) return;
+      this.queue.add(objectKey(rs));
+      // A Pod that just became ready becomes available minReadySeconds later.
+      const minReady = rsSpec(rs).minReadySeconds ?? 0;
+      if (minReady > 0 && !isPodReady(old) && isPodReady(pod)) this.queue.addAfter(objectKey(rs), minReady * 1000 + 1000);
+      return;
+    }
+    if (labelsChanged || oldRef) for (const rs of this.matching(pod)) this.queue.add(objectKey(rs));
+  }
+
+  private podDeleted(pod: ApiObject): void {
+    const rs = this.resolve(pod.metadata.namespace ?? '', controllerRefOf(pod));
+    if (!rs) return;
+    this.expectations.deletionObserved(objectKey(rs), objectKey(pod));
+    this.queue.add(objectKey(rs));
+  }
+
+  /** Brings one ReplicaSet (namespace/name) to its desired Pods and status. */
+  async sync(key: string): Promise<SyncResult | undefined> {
+    const cached = this.replicaSets.indexer.get(key);
+    if (!cached) {
+      this.expectations.delete(key);
+      return undefined;
+    }
+    const rs = cached;
+    const namespace = rs.metadata.namespace ?? '';
+    let selector: LabelSelector;
+    try {
+      selector = labelSelectorFromObject(rsSpec(rs).selector);
+    } catch (err) {
+      this.ctx.logger.warn('ReplicaSet has an invalid selector', { replicaset: key, error: (err as Error).message });
+      return undefined;
+    }
+    const needsSync = this.expectations.satisfied(key);
+    const ownerRef = newControllerRef(rs, 'apps/v1', 'ReplicaSet');
+    const candidates = this.pods.indexer.byIndex(NAMESPACE_INDEX, namespace).filter(isPodActive);
+    const pods = await claimObjects(candidates, {
+      owner: rs,
+      ownerRef,
+      selector,
+      resource: this.ctx.client.resource(PODS, namespace),
+      recheckOwner: () => this.fresh(rs),
+    });
+    let manageError: ManageError | undefined;
+    let failure: unknown;
+    if (needsSync && !rs.metadata.deletionTimestamp) {
+      try {
+        await this.manageReplicas(key, rs, pods);
+      } catch (err) {
+        failure = err;
+        manageError = (err as { manage?: ManageError }).manage ?? { reason: 'FailedCreate', message: (err as Error).message };
+      }
+    }
+    const status = calculateStatus(rs, pods, manageError);
+    await this.updateStatus(rs, status);
+    if (failure) throw failure;
+    const minReady = rsSpec(rs).minReadySeconds ?? 0;
+    const desired = rsSpec(rs).replicas ?? 1;
+    if (minReady > 0 && status.readyReplicas === desired && status.availableReplicas !== desired) {
+      return { requeueAfterMs: minReady * 1000 };
+    }
+    return undefined;
+  }
+
+  private async fresh(rs: ApiObject): Promise<ApiObject | undefined> {
+    try {
+      return await this.ctx.client.resource(REPLICASETS, rs.metadata.namespace).get(rs.metadata.name!);
+    } catch (err) {
+      if (isApiError(err, 'NotFound')) return undefined;
+      throw err;
+    }
+  }
+
+  private async manageReplicas(key: string, rs: ApiObject, pods: ApiObject[]): Promise<void> {
+    const spec = rsSpec(rs);
+    const burst = this.opts.burstReplicas ?? BURST_REPLICAS;
+    const diff = pods.length - (spec.replicas ?? 1);
+    const ref = objectReference(rs, 'apps/v1', 'ReplicaSet');
+    if (diff < 0) {
+      const want = Math.min(-diff, burst);
+      this.expectations.expect(key, want);
+      const template = spec.template ?? {};
+      const { successes, error } = await slowStartBatch(want, 1, async () => {
+        try {
+          const created = await this.podControl.create(
+            podFromTemplate(template, rs.metadata.namespace ?? '', rs.metadata.name!, newControllerRef(rs, 'apps/v1', 'ReplicaSet')),
+            ref,
+          );
+          if (!created) this.expectations.creationObserved(key);
+        } catch (err) {
+          this.expectations.creationObserved(key);
+          throw err;
+        }
+      });
+      // Creations never attempted will never be observed.
+      const failed = error ? 1 : 0;
+      for (let i = successes + failed; i < want; i++) this.expectations.creationObserved(key);
+      if (error)
+        throw Object.assign(new Error((error as Error).message), { manage: { reason: 'FailedCreate', message: (error as Error).message } });
+      return;
+    }
+    if (diff > 0) {
+      const n = Math.min(diff, burst);
+      const related = this.relatedPods(rs);
+      const victims = n < pods.length ? sortPodsForDeletion(pods, related, this.ctx.domain.labelPrefix).slice(0, n) : pods;
+      this.expectations.expect(key, 0, victims.map(objectKey));
+      const results = await Promise.allSettled(
+        victims.map(async (pod) => {
+          try {
+            await this.podControl.delete(pod, ref);
+          } catch (err) {
+            this.expectations.deletionObserved(key, objectKey(pod));
+            throw err;
+          }
+        }),
+      );
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed)
+        throw Object.assign(new Error((failed.reason as Error).message), {
+          manage: { reason: 'FailedDelete', message: (failed.reason as Error).message },
+        });
+    }
+  }
+
+  /** The Pods of every ReplicaSet that shares this one's controller (a Deployment's), for ranking. */
+  private relatedPods(rs: ApiObject): ApiObject[] {
+    const owner = controllerRefOf(rs);
+    const siblings = owner
+      ? this.replicaSets.indexer.byIndex(NAMESPACE_INDEX, rs.metadata.namespace ?? '').filter((o) => controllerRefOf(o)?.uid === owner.uid)
+      : [rs];
+    return siblings.flatMap((s) => this.pods.indexer.byIndex(CONTROLLER_UID_INDEX, s.metadata.uid ?? ''));
+  }
+
+  private async updateStatus(rs: ApiObject, status: ReturnType<typeof calculateStatus>): Promise<void> {
+    const current = rsStatus(rs);
+    const same =
+      current.replicas === status.replicas &&
+      current.fullyLabeledReplicas === status.fullyLabeledReplicas &&
+      current.readyReplicas === status.readyReplicas &&
+      current.availableReplicas === status.availableReplicas &&
+      current.observedGeneration === status.observedGeneration &&
+      jsonEqual(current.conditions ?? [], status.conditions ?? []);
+    if (same) return;
+    const next = deepCopy(rs);
+    next.status = status;
+    try {
+      await this.ctx.client.resource(REPLICASETS, rs.metadata.namespace).update(next, 'status');
+    } catch (err) {
+      if (isApiError(err, 'NotFound')) return;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Tests act as the kubelet: Pods never run in orch, so a test writes the status a kubelet would
+ * (phase Running, an IP, Ready and ContainersReady conditions) through pods/<name>/status.
+ */
+import type { TestClient } from './http-client.js';
+
+const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+let nextIp = 10;
+
+/** Marks one Pod Running and Ready (or not ready) as a kubelet would report it. */
+export async function setPodReady(client: TestClient, namespace: string, name: string, ready = true): Promise<void> {
+  const path = `/api/v1/namespaces/${namespace}/pods/${name}`;
+  for (let attempt = 0; ; attempt++) {
+    const pod = (await client.get(path)).body;
+    const t = now();
+    const ip = pod.status?.podIP ?? `10.0.${Math.floor(nextIp / 250)}.${(nextIp++ % 250) + 1}`;
+    const status = ready ? 'True' : 'False';
+    pod.status = {
+      ...pod.status,
+      phase: 'Running',
+      podIP: ip,
+      podIPs: [{ ip }],
+      startTime: pod.status?.startTime ?? t,
+      conditions: [
+        { type: 'Initialized', status: 'True', lastTransitionTime: t },
+        { type: 'Ready', status, lastTransitionTime: t },
+        { type: 'ContainersReady', status, lastTransitionTime: t },
+        { type: 'PodScheduled', status: 'True', lastTransitionTime: t },
+      ],
+    };
+    const r = await client.put(`${path}/status`, pod);
+    if (r.status === 200) return;
+    if (r.status !== 409 || attempt > 5) throw new Error(`marking ${namespace}/${name} ready: ${r.status} ${r.text}`);
+  }
+}
+
+/** Marks every Pod matching `labelSelector` in the namespace Running and Ready; returns their names. */
+export async function setPodsReady(client: TestClient, namespace: string, labelSelector: string): Promise<string[]> {
+  const list = (await client.get(`/api/v1/namespaces/${namespace}/pods?labelSelector=${encodeURIComponent(labelSelector)}`)).body;
+  const names: string[] = list.items.filter((p: any) => !p.metadata.deletionTimestamp).map((p: any) => p.metadata.name);
+  await Promise.all(names.map((n) => setPodReady(client, namespace, n)));
+  return names;
+}
+
+/** Polls `probe` until it returns something truthy. */
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
