@@ -17,6 +17,7 @@ import { LeaderElector } from '../leaderelection/leader-elector.js';
 import { LeaseLock } from '../leaderelection/lease-lock.js';
 import { WorkQueue } from '../workqueue/work-queue.js';
 import { ApiEventRecorder } from '../events/event-recorder.js';
+import { DeploymentController } from '../deployment/deployment-controller.js';
 import { GarbageCollector } from '../garbagecollector/garbage-collector.js';
 import { NamespaceController } from '../namespace/namespace-controller.js';
 import { ReplicaSetController } from '../replicaset/replicaset-controller.js';
@@ -57,6 +58,9 @@ function newControllers(
   const all = new Map<string, Controller>();
   for (const name of names) {
     switch (name) {
+      case 'deployment-controller':
+        all.set(name, new DeploymentController(ctx));
+        break;
       case 'garbage-collector-controller':
         all.set(name, new GarbageCollector(ctx, { workers: opts.concurrentGcSyncs, syncPeriodMs: settings.gcSyncPeriodMs }));
         break;

@@ -13,6 +13,7 @@ export interface ControllerName {
 }
 
 export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
+  { name: 'deployment-controller', aliases: ['deployment'], defaultOn: true },
   { name: 'garbage-collector-controller', aliases: ['garbagecollector'], defaultOn: true },
   { name: 'namespace-controller', aliases: ['namespace'], defaultOn: true },
   { name: 'replicaset-controller', aliases: ['replicaset'], defaultOn: true },

@@ -28,7 +28,7 @@ describe('workload controllers against orch-apiserver', () => {
         '--secure-port=0',
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
-        '--controllers=replicaset',
+        '--controllers=replicaset,deployment',
       ]),
       { logger: newLogger({ logLevel: 'error' }) },
     );
@@ -126,6 +126,149 @@ describe('workload controllers against orch-apiserver', () => {
         return p.length === 2 && !p.some((x) => x.metadata.name === 'orphan');
       });
       await setPodsReady(api(), NS, 'app=adopt');
+    });
+  });
+
+  describe('deployment-controller', () => {
+    const dPath = `/apis/apps/v1/namespaces/${NS}/deployments`;
+    const deployment = (name: string, image: string, strategy: Record<string, unknown> = {}) => ({
+      metadata: { name },
+      spec: {
+        replicas: 3,
+        selector: { matchLabels: { app: name } },
+        template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image }] } },
+        ...strategy,
+      },
+    });
+    const replicaSetsOf = async (app: string) =>
+      ((await api().get(`/apis/apps/v1/namespaces/${NS}/replicasets?labelSelector=app%3D${app}`)).body.items as any[]).sort(
+        (a, b) =>
+          Number(a.metadata.annotations['deployment.orch.io/revision']) - Number(b.metadata.annotations['deployment.orch.io/revision']),
+      );
+    /** Acts as the kubelet until the Deployment reports a finished rollout. */
+    const rolledOut = (name: string) =>
+      eventually(
+        `${name} rolled out`,
+        async () => {
+          await setPodsReady(api(), NS, `app=${name}`);
+          const d = (await api().get(`${dPath}/${name}`)).body;
+          const s = d.status ?? {};
+          const progressing = s.conditions?.find((c: any) => c.type === 'Progressing');
+          return (
+            s.observedGeneration === d.metadata.generation &&
+            s.updatedReplicas === 3 &&
+            s.replicas === 3 &&
+            s.availableReplicas === 3 &&
+            progressing?.reason === 'NewReplicaSetAvailable' &&
+            d
+          );
+        },
+        30_000,
+      );
+
+    it('rolls out a new template one surge at a time and keeps revisions', async () => {
+      assert.equal((await api().post(dPath, deployment('roll', 'nginx:1'))).status, 201);
+      await eventually(
+        '1 ReplicaSet and 3 Pods',
+        async () => (await replicaSetsOf('roll')).length === 1 && (await pods('app=roll')).length === 3,
+      );
+      const first = await rolledOut('roll');
+      assert.equal(first.metadata.annotations['deployment.orch.io/revision'], '1');
+
+      // Watch the Pods: never more than 3 + maxSurge (1) at once, never fewer than 3 - maxUnavailable (0 for 3 × 25%) ready.
+      const patched = await api().patch(
+        `${dPath}/roll`,
+        { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:2' }] } } } },
+        'application/strategic-merge-patch+json',
+      );
+      assert.equal(patched.status, 200, patched.text);
+      let maxPods = 0;
+      const done = await eventually(
+        'the second rollout',
+        async () => {
+          const now = (await pods('app=roll')).filter((p) => !p.metadata.deletionTimestamp);
+          maxPods = Math.max(maxPods, now.length);
+          const d = (await api().get(`${dPath}/roll`)).body;
+          const s = d.status ?? {};
+          if (s.observedGeneration === 2 && s.updatedReplicas === 3 && s.replicas === 3 && s.availableReplicas === 3) return d;
+          // The kubelet starts one new Pod at a time.
+          const waiting = now.find((p) => !p.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True'));
+          if (waiting) await setPodReady(api(), NS, waiting.metadata.name);
+          return undefined;
+        },
+        30_000,
+      );
+      assert.ok(maxPods <= 4, `at most replicas + maxSurge Pods (saw ${maxPods})`);
+      assert.equal(done.metadata.annotations['deployment.orch.io/revision'], '2');
+      const rss = await replicaSetsOf('roll');
+      assert.equal(rss.length, 2);
+      assert.deepEqual(
+        rss.map((rs) => [
+          rs.metadata.annotations['deployment.orch.io/revision'],
+          rs.spec.replicas,
+          rs.spec.template.spec.containers[0].image,
+        ]),
+        [
+          ['1', 0, 'nginx:1'],
+          ['2', 3, 'nginx:2'],
+        ],
+      );
+      assert.match(rss[1].metadata.name, /^roll-[bcdfghjklmnpqrstvwxz2456789]+$/);
+      assert.equal(rss[1].spec.selector.matchLabels['pod-template-hash'], rss[1].metadata.name.slice('roll-'.length));
+      const events = (await api().get(`/apis/events.orch.io/v1/namespaces/${NS}/events?fieldSelector=regarding.name%3Droll`)).body
+        .items as any[];
+      assert.ok(
+        events.some((e) => e.reason === 'ScalingReplicaSet' && /^Scaled down replica set roll-\w+ to 0 from 1$/.test(e.note)),
+        JSON.stringify(events.map((e) => e.note)),
+      );
+    });
+
+    it('Recreate: the old Pods are gone before any new one exists', async () => {
+      assert.equal((await api().post(dPath, deployment('recreate', 'nginx:1', { strategy: { type: 'Recreate' } }))).status, 201);
+      await rolledOut('recreate');
+      await api().patch(
+        `${dPath}/recreate`,
+        { spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:2' }] } } } },
+        'application/strategic-merge-patch+json',
+      );
+      let mixed = false;
+      await eventually(
+        'the recreated Pods',
+        async () => {
+          const now = await pods('app=recreate');
+          const images = new Set(now.map((p) => p.spec.containers[0].image));
+          if (images.size > 1) mixed = true;
+          return now.length === 3 && images.has('nginx:2') && images.size === 1;
+        },
+        30_000,
+      );
+      assert.equal(mixed, false, 'old and new Pods never coexist');
+      await rolledOut('recreate');
+    });
+
+    it('scales, pauses and resumes', async () => {
+      assert.equal((await api().post(dPath, deployment('pause', 'nginx:1'))).status, 201);
+      await rolledOut('pause');
+      await api().patch(
+        `${dPath}/pause`,
+        { spec: { paused: true, template: { spec: { containers: [{ name: 'c', image: 'nginx:2' }] } } } },
+        'application/strategic-merge-patch+json',
+      );
+      const paused = await eventually('the paused condition', async () => {
+        const d = (await api().get(`${dPath}/pause`)).body;
+        return d.status.conditions.find((c: any) => c.type === 'Progressing' && c.reason === 'DeploymentPaused') && d;
+      });
+      assert.equal(paused.status.conditions.find((c: any) => c.type === 'Progressing').status, 'Unknown');
+      await api().patch(`${dPath}/pause`, { spec: { replicas: 5 } }, 'application/merge-patch+json');
+      await eventually('5 Pods of the old template while paused', async () => {
+        const p = await pods('app=pause');
+        return p.length === 5 && p.every((x) => x.spec.containers[0].image === 'nginx:1');
+      });
+      assert.equal((await replicaSetsOf('pause')).length, 1, 'no new ReplicaSet while paused');
+      await api().patch(`${dPath}/pause`, { spec: { paused: false, replicas: 3 } }, 'application/merge-patch+json');
+      await rolledOut('pause');
+      const images = (await pods('app=pause')).map((p) => p.spec.containers[0].image);
+      assert.deepEqual(images, ['nginx:2', 'nginx:2', 'nginx:2']);
     });
   });
 });

@@ -74,6 +74,7 @@ describe('orch-controller-manager options', () => {
 describe('--controllers', () => {
   it('* enables the default-on controllers; -name disables; aliases map to canonical names', () => {
     assert.deepEqual(enabledControllers(['*']), [
+      'deployment-controller',
       'garbage-collector-controller',
       'namespace-controller',
       'replicaset-controller',
@@ -81,6 +82,7 @@ describe('--controllers', () => {
       'serviceaccount-controller',
     ]);
     assert.deepEqual(enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher']), [
+      'deployment-controller',
       'namespace-controller',
       'replicaset-controller',
       'serviceaccount-controller',
@@ -91,6 +93,7 @@ describe('--controllers', () => {
   it('the first entry naming a controller decides', () => {
     assert.deepEqual(enabledControllers(['-namespace', 'namespace']), []);
     assert.deepEqual(enabledControllers(['namespace-controller', '-namespace', '*']), [
+      'deployment-controller',
       'garbage-collector-controller',
       'namespace-controller',
       'replicaset-controller',
