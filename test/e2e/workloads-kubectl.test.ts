@@ -1,0 +1,124 @@
+/**
+ * End to end: orch-apiserver and orch-controller-manager as processes in `--api-domain=k8s.io` mode,
+ * driven by the real kubectl, the test acting as the kubelet (Pod status through /status):
+ * `kubectl create deployment --replicas=3` gives one ReplicaSet and 3 Pods within 2 s; ready Pods let
+ * `kubectl rollout status` succeed; `kubectl set image` rolls out revision 2, `kubectl rollout undo`
+ * brings the first template back as revision 3, and `rollout history` lists them.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { newKubectl } from '../support/kubectl.js';
+import { newTestClient, type TestClient } from '../support/http-client.js';
+import { eventually, setPodsReady } from '../support/node-agent.js';
+import { startProcess, type Proc } from '../support/processes.js';
+import { startLocalApiServer, type LocalApiServer } from '../../scripts/bench/local-cluster.js';
+
+const CONTROLLER_MANAGER = 'dist/controllers/cmd/controller-manager.js';
+
+/** A client from the kubeconfig's server, CA and token. */
+function clientFor(kubeconfig: string): TestClient {
+  const cfg = parse(readFileSync(kubeconfig, 'utf8'));
+  const cluster = cfg.clusters[0].cluster;
+  const user = cfg.users[0].user;
+  const ca = cluster['certificate-authority-data']
+    ? Buffer.from(cluster['certificate-authority-data'], 'base64').toString('utf8')
+    : readFileSync(cluster['certificate-authority'], 'utf8');
+  return newTestClient({ url: cluster.server, ca, token: user.token });
+}
+
+describe('kubectl workflows on Deployments (k8s.io domain)', () => {
+  let server: LocalApiServer;
+  let manager: Proc;
+  let k: ReturnType<typeof newKubectl>;
+  let api: TestClient;
+
+  before(async () => {
+    server = await startLocalApiServer({ args: ['--api-domain=k8s.io'] });
+    k = newKubectl(server.kubeconfig);
+    api = clientFor(server.kubeconfig);
+    manager = startProcess(process.execPath, [
+      CONTROLLER_MANAGER,
+      '--kubeconfig',
+      server.kubeconfig,
+      '--secure-port=0',
+      '--bind-address=127.0.0.1',
+      '--api-domain=k8s.io',
+      '--leader-elect=false',
+    ]);
+    await manager.waitFor(/"msg":"started controller".*deployment-controller/, 30_000);
+  });
+  after(async () => {
+    api?.close();
+    await manager?.stop();
+    await server?.stop();
+  });
+
+  it('create deployment → 1 ReplicaSet and 3 Pods within 2 s; rollout status; set image; rollout undo', async (t) => {
+    const started = Date.now();
+    await k.ok(['create', 'deployment', 'web', '--image=nginx:1.25', '--replicas=3']);
+    const created = Date.now() - started;
+    await eventually(
+      '1 ReplicaSet and 3 Pods',
+      async () => {
+        const rs = (await api.get('/apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3Dweb')).body.items;
+        const pods = (await api.get('/api/v1/namespaces/default/pods?labelSelector=app%3Dweb')).body.items;
+        return rs.length === 1 && pods.length === 3;
+      },
+      10_000,
+    );
+    const ms = Date.now() - started;
+    t.diagnostic(
+      `kubectl create deployment --replicas=3 → 1 ReplicaSet and 3 Pods in ${ms} ms (of which the kubectl process ${created} ms)`,
+    );
+    assert.ok(ms < 2000, `took ${ms} ms`);
+
+    await setPodsReady(api, 'default', 'app=web');
+    const status = await k.ok(['rollout', 'status', 'deployment/web', '--timeout=20s']);
+    assert.match(status, /deployment "web" successfully rolled out/);
+    const rs1 = JSON.parse(await k.ok(['get', 'rs', '-l', 'app=web', '-o', 'json'])).items[0];
+    assert.equal(rs1.metadata.annotations['deployment.kubernetes.io/revision'], '1');
+    const describe = await k.ok(['describe', 'rs', rs1.metadata.name]);
+    assert.match(describe, /Pods Status:\s+3 Running \/ 0 Waiting \/ 0 Succeeded \/ 0 Failed/);
+    assert.match(describe, /SuccessfulCreate/);
+
+    await k.ok(['set', 'image', 'deployment/web', 'nginx=nginx:1.26']);
+    // The kubelet: keep reporting new Pods ready while kubectl waits for the rollout.
+    const kubelet = (async () => {
+      for (let i = 0; i < 200; i++) {
+        await setPodsReady(api, 'default', 'app=web');
+        const d = (await api.get('/apis/apps/v1/namespaces/default/deployments/web')).body;
+        if (d.status?.updatedReplicas === 3 && d.status?.availableReplicas === 3 && d.status?.replicas === 3) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    assert.match(await k.ok(['rollout', 'status', 'deployment/web', '--timeout=30s']), /successfully rolled out/);
+    await kubelet;
+    const history = await k.ok(['rollout', 'history', 'deployment/web']);
+    assert.match(history, /REVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>/);
+
+    assert.match(await k.ok(['rollout', 'undo', 'deployment/web']), /deployment.apps\/web rolled back/);
+    const undoKubelet = (async () => {
+      for (let i = 0; i < 200; i++) {
+        await setPodsReady(api, 'default', 'app=web');
+        const d = (await api.get('/apis/apps/v1/namespaces/default/deployments/web')).body;
+        if (d.status?.observedGeneration === d.metadata.generation && d.status?.updatedReplicas === 3 && d.status?.replicas === 3) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    assert.match(await k.ok(['rollout', 'status', 'deployment/web', '--timeout=30s']), /successfully rolled out/);
+    await undoKubelet;
+    const image = await k.ok(['get', 'deployment', 'web', '-o', 'jsonpath={.spec.template.spec.containers[0].image}']);
+    assert.equal(image, 'nginx:1.25');
+    const rss = JSON.parse(await k.ok(['get', 'rs', '-l', 'app=web', '-o', 'json'])).items as any[];
+    assert.equal(rss.length, 2, 'the first ReplicaSet is reused, not a third one');
+    const back = rss.find((rs) => rs.metadata.name === rs1.metadata.name);
+    assert.equal(back.metadata.annotations['deployment.kubernetes.io/revision'], '3');
+    assert.equal(back.metadata.annotations['deployment.kubernetes.io/revision-history'], '1');
+    assert.equal(back.spec.replicas, 3);
+    assert.match(await k.ok(['rollout', 'history', 'deployment/web']), /REVISION\s+CHANGE-CAUSE\n2\s+<none>\n3\s+<none>/);
+    const events = await k.ok(['events', '--for', 'deployment/web']);
+    assert.match(events, /ScalingReplicaSet/);
+  });
+});
