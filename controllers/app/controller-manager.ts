@@ -18,6 +18,8 @@ import { LeaseLock } from '../leaderelection/lease-lock.js';
 import { WorkQueue } from '../workqueue/work-queue.js';
 import { ApiEventRecorder } from '../events/event-recorder.js';
 import { DeploymentController } from '../deployment/deployment-controller.js';
+import { EndpointsController } from '../endpoints/endpoints-controller.js';
+import { EndpointSliceController } from '../endpointslice/endpointslice-controller.js';
 import { GarbageCollector } from '../garbagecollector/garbage-collector.js';
 import { NamespaceController } from '../namespace/namespace-controller.js';
 import { ReplicaSetController } from '../replicaset/replicaset-controller.js';
@@ -60,6 +62,12 @@ function newControllers(
     switch (name) {
       case 'deployment-controller':
         all.set(name, new DeploymentController(ctx));
+        break;
+      case 'endpoints-controller':
+        all.set(name, new EndpointsController(ctx));
+        break;
+      case 'endpointslice-controller':
+        all.set(name, new EndpointSliceController(ctx));
         break;
       case 'garbage-collector-controller':
         all.set(name, new GarbageCollector(ctx, { workers: opts.concurrentGcSyncs, syncPeriodMs: settings.gcSyncPeriodMs }));

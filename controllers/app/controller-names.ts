@@ -14,6 +14,8 @@ export interface ControllerName {
 
 export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'deployment-controller', aliases: ['deployment'], defaultOn: true },
+  { name: 'endpoints-controller', aliases: ['endpoint'], defaultOn: true },
+  { name: 'endpointslice-controller', aliases: ['endpointslice'], defaultOn: true },
   { name: 'garbage-collector-controller', aliases: ['garbagecollector'], defaultOn: true },
   { name: 'namespace-controller', aliases: ['namespace'], defaultOn: true },
   { name: 'replicaset-controller', aliases: ['replicaset'], defaultOn: true },

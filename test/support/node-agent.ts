@@ -12,7 +12,10 @@ let nextIp = 10;
 export async function setPodReady(client: TestClient, namespace: string, name: string, ready = true): Promise<void> {
   const path = `/api/v1/namespaces/${namespace}/pods/${name}`;
   for (let attempt = 0; ; attempt++) {
-    const pod = (await client.get(path)).body;
+    const got = await client.get(path);
+    // A Pod deleted meanwhile has no kubelet to report for it any more.
+    if (got.status === 404) return;
+    const pod = got.body;
     const t = now();
     const ip = pod.status?.podIP ?? `10.0.${Math.floor(nextIp / 250)}.${(nextIp++ % 250) + 1}`;
     const status = ready ? 'True' : 'False';
@@ -30,7 +33,7 @@ export async function setPodReady(client: TestClient, namespace: string, name: s
       ],
     };
     const r = await client.put(`${path}/status`, pod);
-    if (r.status === 200) return;
+    if (r.status === 200 || r.status === 404) return;
     if (r.status !== 409 || attempt > 5) throw new Error(`marking ${namespace}/${name} ready: ${r.status} ${r.text}`);
   }
 }

@@ -28,7 +28,7 @@ describe('workload controllers against orch-apiserver', () => {
         '--secure-port=0',
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
-        '--controllers=replicaset,deployment',
+        '--controllers=replicaset,deployment,endpoint,endpointslice',
       ]),
       { logger: newLogger({ logLevel: 'error' }) },
     );
@@ -269,6 +269,59 @@ describe('workload controllers against orch-apiserver', () => {
       await rolledOut('pause');
       const images = (await pods('app=pause')).map((p) => p.spec.containers[0].image);
       assert.deepEqual(images, ['nginx:2', 'nginx:2', 'nginx:2']);
+    });
+  });
+
+  describe('endpoints-controller and endpointslice-controller', () => {
+    it('give a Service Endpoints and EndpointSlices for its Pods, ready as the kubelet reports', async () => {
+      const svc = await api().post(`/api/v1/namespaces/${NS}/services`, {
+        metadata: { name: 'api', labels: { team: 'x' } },
+        spec: { selector: { app: 'api' }, ports: [{ name: 'http', port: 80, targetPort: 'web' }] },
+      });
+      assert.equal(svc.status, 201, svc.text);
+      for (const name of ['api-0', 'api-1', 'api-2']) {
+        const r = await api().post(`/api/v1/namespaces/${NS}/pods`, {
+          metadata: { name, labels: { app: 'api' } },
+          spec: { containers: [{ name: 'c', image: 'nginx', ports: [{ name: 'web', containerPort: 8080 }] }] },
+        });
+        assert.equal(r.status, 201, r.text);
+      }
+      await setPodReady(api(), NS, 'api-0');
+      await setPodReady(api(), NS, 'api-1');
+      await setPodReady(api(), NS, 'api-2', false);
+      const ep = await eventually('Endpoints with 2 ready addresses and 1 not ready', async () => {
+        const r = await api().get(`/api/v1/namespaces/${NS}/endpoints/api`);
+        const ss = r.body.subsets?.[0];
+        return r.status === 200 && ss?.addresses?.length === 2 && ss?.notReadyAddresses?.length === 1 && r.body;
+      });
+      assert.deepEqual(ep.subsets[0].ports, [{ name: 'http', port: 8080, protocol: 'TCP' }]);
+      assert.deepEqual(ep.subsets[0].addresses.map((a: any) => a.targetRef.name).sort(), ['api-0', 'api-1']);
+      assert.equal(ep.metadata.labels.team, 'x');
+
+      const slicesPath = `/apis/discovery.orch.io/v1/namespaces/${NS}/endpointslices?labelSelector=${encodeURIComponent('orch.io/service-name=api')}`;
+      const slice = await eventually('an EndpointSlice with 2 ready of 3', async () => {
+        const items = (await api().get(slicesPath)).body.items as any[];
+        const s = items[0];
+        return items.length === 1 && s.endpoints?.length === 3 && s.endpoints.filter((e: any) => e.conditions.ready).length === 2 && s;
+      });
+      assert.equal(slice.addressType, 'IPv4');
+      assert.deepEqual(slice.ports, [{ name: 'http', port: 8080, protocol: 'TCP' }]);
+      assert.equal(slice.metadata.ownerReferences[0].uid, svc.body.metadata.uid);
+
+      assert.equal((await api().delete(`/api/v1/namespaces/${NS}/pods/api-0`)).status, 200);
+      await eventually('api-0 gone from both', async () => {
+        const e = (await api().get(`/api/v1/namespaces/${NS}/endpoints/api`)).body;
+        const s = (await api().get(slicesPath)).body.items[0];
+        return e.subsets?.[0]?.addresses?.length === 1 && s.endpoints.length === 2;
+      });
+      const slices = (await api().get(slicesPath)).body.items as any[];
+      assert.equal(slices.length, 1, 'updated in place, never duplicated');
+
+      assert.equal((await api().delete(`/api/v1/namespaces/${NS}/services/api`)).status, 200);
+      await eventually('the Endpoints and slices gone', async () => {
+        const e = await api().get(`/api/v1/namespaces/${NS}/endpoints/api`);
+        return e.status === 404 && (await api().get(slicesPath)).body.items.length === 0;
+      });
     });
   });
 });

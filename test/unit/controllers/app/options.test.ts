@@ -75,6 +75,8 @@ describe('--controllers', () => {
   it('* enables the default-on controllers; -name disables; aliases map to canonical names', () => {
     assert.deepEqual(enabledControllers(['*']), [
       'deployment-controller',
+      'endpoints-controller',
+      'endpointslice-controller',
       'garbage-collector-controller',
       'namespace-controller',
       'replicaset-controller',
@@ -83,6 +85,8 @@ describe('--controllers', () => {
     ]);
     assert.deepEqual(enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher']), [
       'deployment-controller',
+      'endpoints-controller',
+      'endpointslice-controller',
       'namespace-controller',
       'replicaset-controller',
       'serviceaccount-controller',
@@ -94,6 +98,8 @@ describe('--controllers', () => {
     assert.deepEqual(enabledControllers(['-namespace', 'namespace']), []);
     assert.deepEqual(enabledControllers(['namespace-controller', '-namespace', '*']), [
       'deployment-controller',
+      'endpoints-controller',
+      'endpointslice-controller',
       'garbage-collector-controller',
       'namespace-controller',
       'replicaset-controller',

@@ -1,0 +1,199 @@
+/**
+ * The Endpoints controller: every Service with a selector has an Endpoints object of the same name
+ * listing the selected Pods that have an IP — ready ones under `addresses`, the others under
+ * `notReadyAddresses` (all ready with publishNotReadyAddresses) — for each Service port resolved on
+ * the Pod (named target ports through the containers' ports), repacked into subsets as the API
+ * server stores them. Headless Services without ports list addresses without ports. The Endpoints
+ * carry the Service's labels (plus `service.<prefix>/headless` for headless Services); at most 1000
+ * addresses are kept, the rest truncated with the over-capacity annotation. A deleted Service's
+ * Endpoints are deleted; selector-less Services' Endpoints are left to their users.
+ */
+import type { ApiObject } from '../../apiserver/api/object.js';
+import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
+import { isApiError } from '../../apiserver/api/status.js';
+import { repackSubsets } from '../../apiserver/registry/core/endpoints/repack.js';
+import type { EndpointAddress, EndpointSubset } from '../../apiserver/registry/core/endpoints/types.js';
+import type { Controller, ControllerContext } from '../app/controller-context.js';
+import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-errors.js';
+import type { Informer } from '../informers/informer.js';
+import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
+import { runWorkers } from '../workqueue/run-workers.js';
+import type { WorkQueue } from '../workqueue/work-queue.js';
+import { PODS } from '../controllerutil/pod-control.js';
+import { isPodReady, podNodeName } from '../controllerutil/pod-status.js';
+import {
+  findPort,
+  hasSelector,
+  podHostname,
+  podIPs,
+  podTargetRef,
+  selectedPods,
+  servicesSelecting,
+  serviceSpec,
+  shouldPodBeInEndpoints,
+} from '../controllerutil/service-endpoints.js';
+
+export const SERVICES = { group: '', version: 'v1', resource: 'services' };
+export const ENDPOINTS = { group: '', version: 'v1', resource: 'endpoints' };
+/** Endpoints hold at most this many addresses. */
+export const MAX_ENDPOINTS_CAPACITY = 1000;
+
+export class EndpointsController implements Controller {
+  readonly services: Informer;
+  readonly pods: Informer;
+  readonly endpoints: Informer;
+  readonly queue: WorkQueue<string>;
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly opts: { workers?: number } = {},
+  ) {
+    this.queue = ctx.newQueue('endpoint');
+    this.services = ctx.informers.forResource(SERVICES);
+    this.pods = ctx.informers.forResource(PODS);
+    this.endpoints = ctx.informers.forResource(ENDPOINTS);
+    this.services.addEventHandler({
+      onAdd: (s) => this.queue.add(objectKey(s)),
+      onUpdate: (_o, s) => this.queue.add(objectKey(s)),
+      onDelete: (s) => this.queue.add(objectKey(s)),
+    });
+    this.pods.addEventHandler({
+      onAdd: (p) => this.podChanged(p),
+      onUpdate: (old, p) => {
+        if (old.metadata.resourceVersion === p.metadata.resourceVersion) return;
+        this.podChanged(p, jsonEqual(old.metadata.labels, p.metadata.labels) ? undefined : old);
+      },
+      onDelete: (p) => this.podChanged(p),
+    });
+    this.endpoints.addEventHandler({ onDelete: (ep) => this.queue.add(objectKey(ep)) });
+  }
+
+  private podChanged(pod: ApiObject, old?: ApiObject): void {
+    const inNs = this.services.indexer.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '');
+    const keys = new Set(servicesSelecting(inNs, pod.metadata.labels).map(objectKey));
+    if (old) for (const s of servicesSelecting(inNs, old.metadata.labels)) keys.add(objectKey(s));
+    for (const k of keys) this.queue.add(k);
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
+    for (const i of [this.services, this.pods, this.endpoints]) if (!(await i.waitForSync(signal))) return;
+    await runWorkers(
+      this.queue,
+      this.opts.workers ?? 5,
+      (key) => this.sync(key),
+      (key, err) => this.ctx.logger.warn('syncing Endpoints failed', { service: key, error: (err as Error).message }),
+    );
+  }
+
+  /** The subsets a Service's Pods give. */
+  desiredSubsets(svc: ApiObject): EndpointSubset[] {
+    const spec = serviceSpec(svc);
+    const publishNotReady = spec.publishNotReadyAddresses === true;
+    const subsets: EndpointSubset[] = [];
+    const pods = selectedPods(svc, this.pods.indexer.byIndex(NAMESPACE_INDEX, svc.metadata.namespace ?? ''));
+    for (const pod of pods) {
+      if (!shouldPodBeInEndpoints(pod, publishNotReady)) continue;
+      const address: EndpointAddress = { ip: podIPs(pod)[0], targetRef: podTargetRef(pod) };
+      const node = podNodeName(pod);
+      if (node) address.nodeName = node;
+      const hostname = podHostname(pod, svc);
+      if (hostname) address.hostname = hostname;
+      const ready = publishNotReady || isPodReady(pod);
+      const entry = (ports?: EndpointSubset['ports']): EndpointSubset => ({
+        ...(ready ? { addresses: [address] } : { notReadyAddresses: [address] }),
+        ...(ports ? { ports } : {}),
+      });
+      if (!spec.ports?.length) {
+        if (spec.clusterIP === 'None') subsets.push(entry());
+        continue;
+      }
+      for (const port of spec.ports) {
+        const target = findPort(pod, port);
+        if (target === undefined) continue;
+        subsets.push(
+          entry([
+            {
+              ...(port.name ? { name: port.name } : {}),
+              port: target,
+              protocol: port.protocol ?? 'TCP',
+              ...(port.appProtocol ? { appProtocol: port.appProtocol } : {}),
+            },
+          ]),
+        );
+      }
+    }
+    return repackSubsets(subsets);
+  }
+
+  async sync(key: string): Promise<void> {
+    const [namespace, name] = key.split('/');
+    const client = this.ctx.client.resource(ENDPOINTS, namespace);
+    const svc = this.services.indexer.get(key);
+    if (!svc) {
+      try {
+        if (this.endpoints.indexer.get(key)) await client.delete(name);
+      } catch (err) {
+        if (!isApiError(err, 'NotFound')) throw err;
+      }
+      return;
+    }
+    if (!hasSelector(svc) || Object.keys(serviceSpec(svc).selector ?? {}).length === 0) return;
+    let subsets = this.desiredSubsets(svc);
+    const annotations: Record<string, string> = {};
+    const overCapacityAnnotation = `endpoints.${this.ctx.domain.labelPrefix}/over-capacity`;
+    const total = subsets.reduce((n, s) => n + (s.addresses?.length ?? 0) + (s.notReadyAddresses?.length ?? 0), 0);
+    if (total > MAX_ENDPOINTS_CAPACITY) {
+      subsets = truncate(subsets, MAX_ENDPOINTS_CAPACITY);
+      annotations[overCapacityAnnotation] = 'truncated';
+    }
+    const labels: Record<string, string> = { ...svc.metadata.labels };
+    if (serviceSpec(svc).clusterIP === 'None') labels[`service.${this.ctx.domain.labelPrefix}/headless`] = '';
+    const current = this.endpoints.indexer.get(key);
+    if (current) {
+      const currentAnnotations = { ...current.metadata.annotations };
+      const hadOverCapacity = overCapacityAnnotation in currentAnnotations;
+      delete currentAnnotations[overCapacityAnnotation];
+      const wanted = { ...currentAnnotations, ...annotations };
+      if (
+        jsonEqual(current.subsets ?? [], subsets) &&
+        jsonEqual(current.metadata.labels ?? {}, labels) &&
+        hadOverCapacity === overCapacityAnnotation in annotations
+      )
+        return;
+      const next = deepCopy(current);
+      next.subsets = subsets;
+      next.metadata.labels = labels;
+      next.metadata.annotations = wanted;
+      try {
+        await client.update(next);
+      } catch (err) {
+        if (!isApiError(err, 'NotFound')) throw err;
+      }
+      return;
+    }
+    try {
+      await client.create({ metadata: { name, labels, ...(Object.keys(annotations).length ? { annotations } : {}) }, subsets });
+    } catch (err) {
+      if (isApiError(err, 'AlreadyExists') || hasStatusCause(err, NAMESPACE_TERMINATING_CAUSE)) return;
+      throw err;
+    }
+  }
+}
+
+/** Keeps `max` addresses, ready ones first, spread over the subsets in proportion. */
+function truncate(subsets: EndpointSubset[], max: number): EndpointSubset[] {
+  let left = max;
+  return subsets.map((s) => {
+    const out: EndpointSubset = { ...s };
+    const ready = (s.addresses ?? []).slice(0, left);
+    left -= ready.length;
+    const notReady = (s.notReadyAddresses ?? []).slice(0, left);
+    left -= notReady.length;
+    if (ready.length) out.addresses = ready;
+    else delete out.addresses;
+    if (notReady.length) out.notReadyAddresses = notReady;
+    else delete out.notReadyAddresses;
+    return out;
+  });
+}

@@ -1,0 +1,255 @@
+/**
+ * The EndpointSlice controller: every Service with a selector has EndpointSlices (discovery/v1)
+ * listing its selected Pods that have an IP, terminating ones included, each with its conditions
+ * (ready: serving and not terminating, or always with publishNotReadyAddresses; serving: the Pod is
+ * ready; terminating: it is being deleted). Endpoints are grouped by address type and resolved port
+ * set, at most 100 per slice; slices are labelled with the Service's name and this controller as
+ * their manager, owned by the Service, named `<service>-<random>`. A Service without endpoints keeps
+ * one empty placeholder slice. Existing slices are updated in place; surplus ones are deleted.
+ */
+import { isIPv6 } from 'node:net';
+import type { ApiObject } from '../../apiserver/api/object.js';
+import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
+import { isApiError } from '../../apiserver/api/status.js';
+import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { GroupVersionResource } from '../client/api-client.js';
+import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-errors.js';
+import type { Informer } from '../informers/informer.js';
+import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
+import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { WorkQueue } from '../workqueue/work-queue.js';
+import { newControllerRef } from '../controllerutil/controller-ref.js';
+import { PODS } from '../controllerutil/pod-control.js';
+import { isPodReady, podNodeName } from '../controllerutil/pod-status.js';
+import {
+  findPort,
+  hasSelector,
+  podHostname,
+  podIPs,
+  podTargetRef,
+  selectedPods,
+  servicesSelecting,
+  serviceSpec,
+  shouldPodBeInEndpoints,
+} from '../controllerutil/service-endpoints.js';
+import { SERVICES } from '../endpoints/endpoints-controller.js';
+
+export const MAX_ENDPOINTS_PER_SLICE = 100;
+
+interface SlicePort {
+  name: string;
+  port: number;
+  protocol: string;
+  appProtocol?: string;
+}
+
+interface SliceEndpoint {
+  addresses: string[];
+  conditions: { ready: boolean; serving: boolean; terminating: boolean };
+  targetRef: ReturnType<typeof podTargetRef>;
+  nodeName?: string;
+  hostname?: string;
+}
+
+interface Group {
+  addressType: 'IPv4' | 'IPv6';
+  ports: SlicePort[];
+  endpoints: SliceEndpoint[];
+}
+
+export class EndpointSliceController implements Controller {
+  readonly services: Informer;
+  readonly pods: Informer;
+  readonly slices: Informer;
+  readonly queue: WorkQueue<string>;
+  readonly gvr: GroupVersionResource;
+  private readonly serviceNameLabel: string;
+  private readonly managedByLabel: string;
+  private readonly managedBy: string;
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly opts: { workers?: number; maxEndpointsPerSlice?: number } = {},
+  ) {
+    const lp = ctx.domain.labelPrefix;
+    this.serviceNameLabel = `${lp}/service-name`;
+    this.managedByLabel = `endpointslice.${lp}/managed-by`;
+    this.managedBy = `endpointslice-controller.${ctx.domain.domain}`;
+    this.gvr = { group: ctx.domain.group('discovery.k8s.io'), version: 'v1', resource: 'endpointslices' };
+    this.queue = ctx.newQueue('endpoint_slice');
+    this.services = ctx.informers.forResource(SERVICES);
+    this.pods = ctx.informers.forResource(PODS);
+    this.slices = ctx.informers.forResource(this.gvr);
+    this.services.addEventHandler({
+      onAdd: (s) => this.queue.add(objectKey(s)),
+      onUpdate: (_o, s) => this.queue.add(objectKey(s)),
+      onDelete: (s) => this.queue.add(objectKey(s)),
+    });
+    this.pods.addEventHandler({
+      onAdd: (p) => this.podChanged(p),
+      onUpdate: (old, p) => {
+        if (old.metadata.resourceVersion === p.metadata.resourceVersion) return;
+        this.podChanged(p, jsonEqual(old.metadata.labels, p.metadata.labels) ? undefined : old);
+      },
+      onDelete: (p) => this.podChanged(p),
+    });
+    const sliceChanged = (s: ApiObject) => {
+      const svc = s.metadata.labels?.[this.serviceNameLabel];
+      if (svc && s.metadata.labels?.[this.managedByLabel] === this.managedBy) this.queue.add(`${s.metadata.namespace}/${svc}`);
+    };
+    this.slices.addEventHandler({ onUpdate: (_o, s) => sliceChanged(s), onDelete: sliceChanged });
+  }
+
+  private podChanged(pod: ApiObject, old?: ApiObject): void {
+    const inNs = this.services.indexer.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '');
+    const keys = new Set(servicesSelecting(inNs, pod.metadata.labels).map(objectKey));
+    if (old) for (const s of servicesSelecting(inNs, old.metadata.labels)) keys.add(objectKey(s));
+    for (const k of keys) this.queue.add(k);
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
+    for (const i of [this.services, this.pods, this.slices]) if (!(await i.waitForSync(signal))) return;
+    await runWorkers(
+      this.queue,
+      this.opts.workers ?? 5,
+      (key) => this.sync(key),
+      (key, err) => this.ctx.logger.warn('syncing EndpointSlices failed', { service: key, error: (err as Error).message }),
+    );
+  }
+
+  /** The slices this controller manages for the Service named by key. */
+  private ownSlices(namespace: string, name: string): ApiObject[] {
+    return this.slices.indexer
+      .byIndex(NAMESPACE_INDEX, namespace)
+      .filter((s) => s.metadata.labels?.[this.serviceNameLabel] === name && s.metadata.labels?.[this.managedByLabel] === this.managedBy)
+      .sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
+  }
+
+  /** Endpoints grouped by address type and port set. */
+  desiredGroups(svc: ApiObject): Group[] {
+    const spec = serviceSpec(svc);
+    const groups = new Map<string, Group>();
+    const pods = selectedPods(svc, this.pods.indexer.byIndex(NAMESPACE_INDEX, svc.metadata.namespace ?? ''));
+    for (const pod of pods) {
+      if (!shouldPodBeInEndpoints(pod, true)) continue;
+      const ip = podIPs(pod)[0];
+      const addressType = isIPv6(ip) ? 'IPv6' : 'IPv4';
+      const ports: SlicePort[] = [];
+      for (const p of spec.ports ?? []) {
+        const port = findPort(pod, p);
+        if (port === undefined) continue;
+        ports.push({ name: p.name ?? '', port, protocol: p.protocol ?? 'TCP', ...(p.appProtocol ? { appProtocol: p.appProtocol } : {}) });
+      }
+      ports.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.port - b.port));
+      const terminating = !!pod.metadata.deletionTimestamp;
+      const serving = isPodReady(pod);
+      const endpoint: SliceEndpoint = {
+        addresses: [ip],
+        conditions: { ready: spec.publishNotReadyAddresses === true || (serving && !terminating), serving, terminating },
+        targetRef: podTargetRef(pod),
+      };
+      const node = podNodeName(pod);
+      if (node) endpoint.nodeName = node;
+      const hostname = podHostname(pod, svc);
+      if (hostname) endpoint.hostname = hostname;
+      const key = `${addressType}/${JSON.stringify(ports)}`;
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = { addressType, ports, endpoints: [] }));
+      g.endpoints.push(endpoint);
+    }
+    for (const g of groups.values()) g.endpoints.sort((a, b) => (a.targetRef.name! < b.targetRef.name! ? -1 : 1));
+    return [...groups.values()];
+  }
+
+  /**
+   * The slices this controller wrote per Service (name → generation written, or 'deleted'): until the
+   * cache shows them, it is stale for that Service and a sync would create duplicates (Kubernetes'
+   * EndpointSliceTracker).
+   */
+  private readonly written = new Map<string, Map<string, number | 'deleted'>>();
+
+  private stale(key: string, namespace: string): boolean {
+    const mine = this.written.get(key);
+    if (!mine) return false;
+    for (const [slice, gen] of mine) {
+      const cached = this.slices.indexer.get(`${namespace}/${slice}`);
+      const seen = gen === 'deleted' ? !cached : !!cached && (cached.metadata.generation ?? 0) >= gen;
+      if (seen) mine.delete(slice);
+    }
+    if (mine.size === 0) this.written.delete(key);
+    return mine.size > 0;
+  }
+
+  private track(key: string, slice: ApiObject | string): void {
+    let mine = this.written.get(key);
+    if (!mine) this.written.set(key, (mine = new Map()));
+    if (typeof slice === 'string') mine.set(slice, 'deleted');
+    else mine.set(slice.metadata.name!, slice.metadata.generation ?? 0);
+  }
+
+  async sync(key: string): Promise<SyncResult | undefined> {
+    const [namespace, name] = key.split('/');
+    if (this.stale(key, namespace)) return { requeueAfterMs: 100 };
+    const client = this.ctx.client.resource(this.gvr, namespace);
+    const svc = this.services.indexer.get(key);
+    const existing = this.ownSlices(namespace, name);
+    if (!svc || !hasSelector(svc) || Object.keys(serviceSpec(svc).selector ?? {}).length === 0) {
+      // The Service is gone (its slices are its dependents anyway) or is selector-less.
+      for (const s of existing) await this.remove(key, client, s);
+      return undefined;
+    }
+    const labels: Record<string, string> = { ...svc.metadata.labels, [this.serviceNameLabel]: name, [this.managedByLabel]: this.managedBy };
+    if (serviceSpec(svc).clusterIP === 'None') labels[`service.${this.ctx.domain.labelPrefix}/headless`] = '';
+    let groups = this.desiredGroups(svc);
+    if (groups.length === 0) groups = [{ addressType: 'IPv4', ports: [], endpoints: [] }];
+    const max = this.opts.maxEndpointsPerSlice ?? MAX_ENDPOINTS_PER_SLICE;
+    const unused = new Set(existing);
+    const ownerRef = newControllerRef(svc, 'v1', 'Service');
+    for (const g of groups) {
+      const chunks: SliceEndpoint[][] = [];
+      for (let i = 0; i < g.endpoints.length; i += max) chunks.push(g.endpoints.slice(i, i + max));
+      if (chunks.length === 0) chunks.push([]);
+      const matching = existing.filter((s) => unused.has(s) && s.addressType === g.addressType && jsonEqual(s.ports ?? [], g.ports));
+      for (const [i, endpoints] of chunks.entries()) {
+        const current = matching[i];
+        if (current) {
+          unused.delete(current);
+          if (jsonEqual(current.endpoints ?? [], endpoints) && jsonEqual(current.metadata.labels, labels)) continue;
+          const next = deepCopy(current);
+          next.endpoints = endpoints;
+          next.metadata.labels = labels;
+          try {
+            this.track(key, await client.update(next));
+          } catch (err) {
+            if (!isApiError(err, 'NotFound')) throw err;
+          }
+          continue;
+        }
+        try {
+          const created = await client.create({
+            metadata: { generateName: `${name}-`, namespace, labels, ownerReferences: [ownerRef] },
+            addressType: g.addressType,
+            endpoints,
+            ports: g.ports,
+          });
+          this.track(key, created);
+        } catch (err) {
+          if (hasStatusCause(err, NAMESPACE_TERMINATING_CAUSE)) return undefined;
+          throw err;
+        }
+      }
+    }
+    for (const s of unused) await this.remove(key, client, s);
+    return undefined;
+  }
+
+  private async remove(key: string, client: ReturnType<ControllerContext['client']['resource']>, slice: ApiObject): Promise<void> {
+    try {
+      await client.delete(slice.metadata.name!, { preconditions: { uid: slice.metadata.uid } });
+      this.track(key, slice.metadata.name!);
+    } catch (err) {
+      if (!isApiError(err, 'NotFound') && !isApiError(err, 'Conflict')) throw err;
+    }
+  }
+}
