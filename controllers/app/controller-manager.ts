@@ -21,6 +21,7 @@ import { DeploymentController } from '../deployment/deployment-controller.js';
 import { EndpointsController } from '../endpoints/endpoints-controller.js';
 import { EndpointSliceController } from '../endpointslice/endpointslice-controller.js';
 import { GarbageCollector } from '../garbagecollector/garbage-collector.js';
+import { JobController } from '../job/job-controller.js';
 import { NamespaceController } from '../namespace/namespace-controller.js';
 import { ReplicaSetController } from '../replicaset/replicaset-controller.js';
 import { RootCaCertPublisher } from '../rootcacertpublisher/publisher.js';
@@ -71,6 +72,9 @@ function newControllers(
         break;
       case 'garbage-collector-controller':
         all.set(name, new GarbageCollector(ctx, { workers: opts.concurrentGcSyncs, syncPeriodMs: settings.gcSyncPeriodMs }));
+        break;
+      case 'job-controller':
+        all.set(name, new JobController(ctx));
         break;
       case 'namespace-controller':
         all.set(

@@ -17,6 +17,7 @@ export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'endpoints-controller', aliases: ['endpoint'], defaultOn: true },
   { name: 'endpointslice-controller', aliases: ['endpointslice'], defaultOn: true },
   { name: 'garbage-collector-controller', aliases: ['garbagecollector'], defaultOn: true },
+  { name: 'job-controller', aliases: ['job'], defaultOn: true },
   { name: 'namespace-controller', aliases: ['namespace'], defaultOn: true },
   { name: 'replicaset-controller', aliases: ['replicaset'], defaultOn: true },
   { name: 'root-ca-certificate-publisher-controller', aliases: ['root-ca-cert-publisher'], defaultOn: true },

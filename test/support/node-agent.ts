@@ -38,6 +38,36 @@ export async function setPodReady(client: TestClient, namespace: string, name: s
   }
 }
 
+/** Reports a Pod finished: phase Succeeded (exit code 0) or Failed (the given exit code), containers terminated. */
+export async function setPodFinished(client: TestClient, namespace: string, name: string, exitCode = 0): Promise<void> {
+  const path = `/api/v1/namespaces/${namespace}/pods/${name}`;
+  for (let attempt = 0; ; attempt++) {
+    const got = await client.get(path);
+    if (got.status === 404) return;
+    const pod = got.body;
+    const t = now();
+    pod.status = {
+      ...pod.status,
+      phase: exitCode === 0 ? 'Succeeded' : 'Failed',
+      conditions: [
+        { type: 'Ready', status: 'False', reason: 'PodCompleted', lastTransitionTime: t },
+        { type: 'PodScheduled', status: 'True', lastTransitionTime: t },
+      ],
+      containerStatuses: pod.spec.containers.map((c: { name: string; image: string }) => ({
+        name: c.name,
+        image: c.image,
+        imageID: '',
+        ready: false,
+        restartCount: 0,
+        state: { terminated: { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: t, finishedAt: t } },
+      })),
+    };
+    const r = await client.put(`${path}/status`, pod);
+    if (r.status === 200 || r.status === 404) return;
+    if (r.status !== 409 || attempt > 5) throw new Error(`finishing ${namespace}/${name}: ${r.status} ${r.text}`);
+  }
+}
+
 /** Marks every Pod matching `labelSelector` in the namespace Running and Ready; returns their names. */
 export async function setPodsReady(client: TestClient, namespace: string, labelSelector: string): Promise<string[]> {
   const list = (await client.get(`/api/v1/namespaces/${namespace}/pods?labelSelector=${encodeURIComponent(labelSelector)}`)).body;

@@ -5,7 +5,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
-import { eventually, setPodReady, setPodsReady } from '../../support/node-agent.js';
+import { eventually, setPodFinished, setPodReady, setPodsReady } from '../../support/node-agent.js';
 import { parseOptions } from '../../../controllers/app/options.js';
 import { runControllerManager, type RunningControllerManager } from '../../../controllers/app/controller-manager.js';
 import { newLogger } from '../../../apiserver/server/logger.js';
@@ -28,7 +28,7 @@ describe('workload controllers against orch-apiserver', () => {
         '--secure-port=0',
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
-        '--controllers=replicaset,deployment,endpoint,endpointslice',
+        '--controllers=replicaset,deployment,endpoint,endpointslice,job',
       ]),
       { logger: newLogger({ logLevel: 'error' }) },
     );
@@ -322,6 +322,56 @@ describe('workload controllers against orch-apiserver', () => {
         const e = await api().get(`/api/v1/namespaces/${NS}/endpoints/api`);
         return e.status === 404 && (await api().get(slicesPath)).body.items.length === 0;
       });
+    });
+  });
+
+  describe('job-controller', () => {
+    const jobsPath = `/apis/batch/v1/namespaces/${NS}/jobs`;
+    const jobPods = async (name: string) =>
+      (await pods(`batch.orch.io/job-name=${name}`)).filter((p) => !['Succeeded', 'Failed'].includes(p.status?.phase));
+
+    it('runs Pods one at a time to 2 completions as the kubelet reports them finished', async () => {
+      const created = await api().post(jobsPath, {
+        metadata: { name: 'count' },
+        spec: {
+          completions: 2,
+          parallelism: 1,
+          template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } },
+        },
+      });
+      assert.equal(created.status, 201, created.text);
+      for (let i = 0; i < 2; i++) {
+        const [running] = await eventually(`Pod ${i + 1}`, async () => {
+          const p = await jobPods('count');
+          return p.length === 1 && p;
+        });
+        await setPodFinished(api(), NS, running.metadata.name);
+      }
+      const job = await eventually('Complete', async () => {
+        const j = (await api().get(`${jobsPath}/count`)).body;
+        return j.status?.conditions?.some((c: any) => c.type === 'Complete' && c.status === 'True') && j;
+      });
+      assert.equal(job.status.succeeded, 2);
+      assert.equal(job.status.active, 0);
+      assert.ok(job.status.completionTime);
+    });
+
+    it('fails a Job whose Pods fail beyond backoffLimit 0', async () => {
+      await api().post(jobsPath, {
+        metadata: { name: 'crash' },
+        spec: { backoffLimit: 0, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } },
+      });
+      const [p] = await eventually('a Pod', async () => {
+        const x = await jobPods('crash');
+        return x.length === 1 && x;
+      });
+      await setPodFinished(api(), NS, p.metadata.name, 2);
+      const job = await eventually('Failed', async () => {
+        const j = (await api().get(`${jobsPath}/crash`)).body;
+        return j.status?.conditions?.find((c: any) => c.type === 'Failed' && c.status === 'True') && j;
+      });
+      assert.equal(job.status.failed, 1);
+      assert.equal(job.status.conditions.find((c: any) => c.type === 'Failed').reason, 'BackoffLimitExceeded');
     });
   });
 });

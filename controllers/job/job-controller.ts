@@ -1,0 +1,348 @@
+/**
+ * The Job controller: runs a Job's Pods to completion. It keeps up to `parallelism` Pods active until
+ * `completions` Pods succeeded (or, without completions, until one succeeded and none is active);
+ * Indexed Jobs give each Pod a completion index (annotation, label, hostname `<job>-<i>`, env
+ * JOB_COMPLETION_INDEX) and finish when every index succeeded. Failed Pods count against
+ * `backoffLimit` unless the pod failure policy ignores them or fails the Job at once; new Pods after
+ * failures wait 10 s doubling (at most 6 min). `activeDeadlineSeconds` fails a Job that ran too long;
+ * `suspend` deletes its active Pods. Status: active, ready, succeeded, failed, startTime,
+ * completionTime, completedIndexes and the Complete / Failed / Suspended conditions, with events.
+ */
+import type { ApiObject } from '../../apiserver/api/object.js';
+import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
+import { isApiError } from '../../apiserver/api/status.js';
+import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
+import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { EventRecorder, ObjectReference } from '../events/event-recorder.js';
+import { objectReference } from '../events/event-recorder.js';
+import type { Informer } from '../informers/informer.js';
+import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
+import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { WorkQueue } from '../workqueue/work-queue.js';
+import { claimObjects, controllerRefOf, ensureControllerIndex, newControllerRef } from '../controllerutil/controller-ref.js';
+import { Expectations } from '../controllerutil/expectations.js';
+import { PodControl, PODS } from '../controllerutil/pod-control.js';
+import { isPodActive, isPodReady, podStatus } from '../controllerutil/pod-status.js';
+import { sortPodsForDeletion } from '../controllerutil/pod-ranking.js';
+import { podFromTemplate } from '../controllerutil/pod-template.js';
+import { slowStartBatch } from '../controllerutil/slow-start.js';
+import {
+  completionIndexKey,
+  finishedCondition,
+  formatIndexes,
+  type JobCondition,
+  type JobStatusView,
+  jobSpec,
+  jobStatus,
+  matchPodFailurePolicy,
+  podIndex,
+} from './job-util.js';
+
+export const JOBS = { group: 'batch', version: 'v1', resource: 'jobs' };
+const BACKOFF_BASE_MS = 10_000;
+const BACKOFF_MAX_MS = 6 * 60_000;
+
+const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** When a failed Pod finished: its containers' finishedAt, else its last condition change, else its creation. */
+function finishedAt(pod: ApiObject): number {
+  const s = pod.status as
+    | { containerStatuses?: { state?: { terminated?: { finishedAt?: string } } }[]; conditions?: { lastTransitionTime?: string }[] }
+    | undefined;
+  const times = [
+    ...(s?.containerStatuses ?? []).map((c) => c.state?.terminated?.finishedAt),
+    ...(s?.conditions ?? []).map((c) => c.lastTransitionTime),
+    pod.metadata.creationTimestamp,
+  ]
+    .filter((t): t is string => !!t)
+    .map((t) => Date.parse(t));
+  return Math.max(0, ...times);
+}
+
+export class JobController implements Controller {
+  readonly jobs: Informer;
+  readonly pods: Informer;
+  readonly queue: WorkQueue<string>;
+  readonly expectations = new Expectations();
+  private readonly recorder: EventRecorder;
+  private readonly podControl: PodControl;
+  private readonly indexKey: string;
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly opts: { workers?: number; now?: () => number } = {},
+  ) {
+    this.indexKey = completionIndexKey(ctx.domain.labelPrefix);
+    this.queue = ctx.newQueue('job');
+    this.recorder = ctx.recorder('job-controller');
+    this.podControl = new PodControl(ctx.client, this.recorder);
+    this.jobs = ctx.informers.forResource(JOBS);
+    this.pods = ctx.informers.forResource(PODS);
+    ensureControllerIndex(this.pods.indexer);
+    this.jobs.addEventHandler({
+      onAdd: (j) => this.queue.add(objectKey(j)),
+      onUpdate: (_o, j) => this.queue.add(objectKey(j)),
+      onDelete: (j) => {
+        this.expectations.delete(objectKey(j));
+        this.queue.add(objectKey(j));
+      },
+    });
+    this.pods.addEventHandler({
+      onAdd: (p) => {
+        const job = this.ownerOf(p);
+        if (!job) return;
+        if (!p.metadata.deletionTimestamp) this.expectations.creationObserved(objectKey(job));
+        this.queue.add(objectKey(job));
+      },
+      onUpdate: (old, p) => {
+        if (old.metadata.resourceVersion === p.metadata.resourceVersion) return;
+        const job = this.ownerOf(p);
+        if (job) this.queue.add(objectKey(job));
+      },
+      onDelete: (p) => {
+        const job = this.ownerOf(p);
+        if (!job) return;
+        this.expectations.deletionObserved(objectKey(job), objectKey(p));
+        this.queue.add(objectKey(job));
+      },
+    });
+  }
+
+  private now(): number {
+    return this.opts.now?.() ?? Date.now();
+  }
+
+  private ownerOf(pod: ApiObject): ApiObject | undefined {
+    const ref = controllerRefOf(pod);
+    if (ref?.kind !== 'Job') return undefined;
+    const job = this.jobs.indexer.get(`${pod.metadata.namespace}/${ref.name}`);
+    return job?.metadata.uid === ref.uid ? job : undefined;
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
+    if (!(await this.jobs.waitForSync(signal)) || !(await this.pods.waitForSync(signal))) return;
+    await runWorkers(
+      this.queue,
+      this.opts.workers ?? 5,
+      (key) => this.sync(key),
+      (key, err) => this.ctx.logger.warn('syncing a Job failed', { job: key, error: (err as Error).message }),
+    );
+  }
+
+  async sync(key: string): Promise<SyncResult | undefined> {
+    const job = this.jobs.indexer.get(key);
+    if (!job) {
+      this.expectations.delete(key);
+      return undefined;
+    }
+    if (finishedCondition(job)) return undefined;
+    let selector: LabelSelector;
+    try {
+      selector = labelSelectorFromObject(jobSpec(job).selector);
+    } catch (err) {
+      this.ctx.logger.warn('Job has an invalid selector', { job: key, error: (err as Error).message });
+      return undefined;
+    }
+    const ns = job.metadata.namespace ?? '';
+    const pods = await claimObjects(this.pods.indexer.byIndex(NAMESPACE_INDEX, ns), {
+      owner: job,
+      ownerRef: newControllerRef(job, 'batch/v1', 'Job'),
+      selector,
+      resource: this.ctx.client.resource(PODS, ns),
+      recheckOwner: async () => {
+        try {
+          return await this.ctx.client.resource(JOBS, ns).get(job.metadata.name!);
+        } catch (err) {
+          if (isApiError(err, 'NotFound')) return undefined;
+          throw err;
+        }
+      },
+    });
+    const spec = jobSpec(job);
+    const ref = objectReference(job, 'batch/v1', 'Job');
+    const now = this.now();
+    const status: JobStatusView = deepCopy(jobStatus(job));
+    const indexed = spec.completionMode === 'Indexed';
+    const completions = spec.completions;
+    let active = pods.filter(isPodActive);
+    const succeeded = pods.filter((p) => podStatus(p).phase === 'Succeeded');
+    let failJob: { reason: string; message: string } | undefined;
+    const failed: ApiObject[] = [];
+    for (const pod of pods.filter((p) => podStatus(p).phase === 'Failed')) {
+      const match = matchPodFailurePolicy(job, pod);
+      if (match?.action === 'Ignore') continue;
+      if (match?.action === 'FailJob' && !failJob) failJob = { reason: 'PodFailurePolicy', message: match.message };
+      failed.push(pod);
+    }
+    if (!status.startTime && !spec.suspend) status.startTime = timestamp(now);
+    const backoffLimit = spec.backoffLimit ?? 6;
+    if (!failJob && failed.length > backoffLimit)
+      failJob = { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
+    const deadline =
+      spec.activeDeadlineSeconds !== undefined && status.startTime
+        ? Date.parse(status.startTime) + spec.activeDeadlineSeconds * 1000
+        : undefined;
+    if (!failJob && !spec.suspend && deadline !== undefined && now >= deadline) {
+      failJob = { reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' };
+    }
+    const succeededIndexes = new Set(
+      succeeded.map((p) => podIndex(p, this.indexKey)).filter((i): i is number => i !== undefined && i < (completions ?? 0)),
+    );
+    const complete = indexed
+      ? succeededIndexes.size === completions
+      : completions !== undefined
+        ? succeeded.length >= completions
+        : succeeded.length >= 1 && active.length === 0;
+
+    let result: SyncResult | undefined;
+    if (failJob) {
+      await this.deleteAll(key, active, ref);
+      active = [];
+      this.setCondition(status, 'Failed', 'True', failJob.reason, failJob.message, now);
+      this.recorder.event(ref, 'Warning', failJob.reason, 'Fail', failJob.message);
+    } else if (complete) {
+      await this.deleteAll(key, active, ref);
+      active = [];
+      this.setCondition(status, 'Complete', 'True', '', '', now);
+      status.completionTime = timestamp(now);
+      this.recorder.event(ref, 'Normal', 'Completed', 'Complete', 'Job completed');
+    } else if (spec.suspend) {
+      await this.deleteAll(key, active, ref);
+      active = [];
+      if (this.setCondition(status, 'Suspended', 'True', 'JobSuspended', 'Job suspended', now)) {
+        this.recorder.event(ref, 'Normal', 'Suspended', 'Suspend', 'Job suspended');
+      }
+    } else {
+      const suspended = status.conditions?.find((c) => c.type === 'Suspended');
+      if (suspended?.status === 'True') {
+        this.setCondition(status, 'Suspended', 'False', 'JobResumed', 'Job resumed', now);
+        status.startTime = timestamp(now);
+        this.recorder.event(ref, 'Normal', 'Resumed', 'Resume', 'Job resumed');
+      }
+      const managed = await this.manage(key, job, active, succeeded, succeededIndexes, failed, now);
+      active = managed.active;
+      result = managed.result;
+      if (deadline !== undefined) {
+        const left = deadline - now;
+        result = { requeueAfterMs: Math.min(result?.requeueAfterMs ?? left, left) };
+      }
+    }
+
+    status.active = active.length;
+    status.ready = active.filter(isPodReady).length;
+    status.succeeded = succeeded.length;
+    status.failed = failed.length;
+    status.uncountedTerminatedPods = {};
+    if (indexed) {
+      const done = formatIndexes(succeededIndexes);
+      if (done) status.completedIndexes = done;
+      else delete status.completedIndexes;
+    }
+    if (!jsonEqual(status, jobStatus(job))) {
+      const next = deepCopy(job);
+      next.status = status;
+      try {
+        await this.ctx.client.resource(JOBS, job.metadata.namespace).update(next, 'status');
+      } catch (err) {
+        if (!isApiError(err, 'NotFound')) throw err;
+      }
+    }
+    return result;
+  }
+
+  /** Sets a condition; true when it changed. */
+  private setCondition(status: JobStatusView, type: string, value: string, reason: string, message: string, now: number): boolean {
+    const current = status.conditions?.find((c) => c.type === type);
+    if (current && current.status === value && current.reason === reason) return false;
+    const t = timestamp(now);
+    const c: JobCondition = { type, status: value, lastProbeTime: t, lastTransitionTime: t };
+    if (reason) c.reason = reason;
+    if (message) c.message = message;
+    status.conditions = [...(status.conditions ?? []).filter((x) => x.type !== type), c];
+    return true;
+  }
+
+  private async deleteAll(key: string, pods: ApiObject[], ref: ObjectReference): Promise<void> {
+    if (pods.length === 0) return;
+    this.expectations.expect(key, 0, pods.map(objectKey));
+    const results = await Promise.allSettled(pods.map((p) => this.podControl.delete(p, ref)));
+    results.forEach((r, i) => {
+      if (r.status === 'rejected') this.expectations.deletionObserved(key, objectKey(pods[i]));
+    });
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  /** manageJob: create or delete Pods towards the wanted number of active ones. */
+  private async manage(
+    key: string,
+    job: ApiObject,
+    active: ApiObject[],
+    succeeded: ApiObject[],
+    succeededIndexes: Set<number>,
+    failed: ApiObject[],
+    now: number,
+  ): Promise<{ active: ApiObject[]; result?: SyncResult }> {
+    const spec = jobSpec(job);
+    const parallelism = spec.parallelism ?? 1;
+    const completions = spec.completions;
+    const indexed = spec.completionMode === 'Indexed';
+    const ref = objectReference(job, 'batch/v1', 'Job');
+    // Indexes still to run: not succeeded, not running.
+    const running = new Set(active.map((p) => podIndex(p, this.indexKey)));
+    const pending: number[] = [];
+    if (indexed) for (let i = 0; i < (completions ?? 0); i++) if (!succeededIndexes.has(i) && !running.has(i)) pending.push(i);
+    let want: number;
+    if (indexed) want = Math.min(parallelism, active.length + pending.length);
+    else if (completions !== undefined) want = Math.max(0, Math.min(parallelism, completions - succeeded.length));
+    else want = succeeded.length > 0 ? Math.min(active.length, parallelism) : parallelism;
+
+    if (!this.expectations.satisfied(key)) return { active };
+    if (active.length > want) {
+      const victims = sortPodsForDeletion(active, active, this.ctx.domain.labelPrefix).slice(0, active.length - want);
+      await this.deleteAll(key, victims, ref);
+      return { active: active.filter((p) => !victims.includes(p)) };
+    }
+    if (active.length === want) return { active };
+    if (failed.length > 0) {
+      const backoff = Math.min(BACKOFF_BASE_MS * 2 ** (failed.length - 1), BACKOFF_MAX_MS);
+      const wait = Math.max(...failed.map(finishedAt)) + backoff - now;
+      if (wait > 0) return { active, result: { requeueAfterMs: wait } };
+    }
+    const count = want - active.length;
+    const indexes = indexed ? pending.slice(0, count) : [];
+    this.expectations.expect(key, count);
+    let next = 0;
+    const { successes, error } = await slowStartBatch(count, 1, async () => {
+      const pod = this.newPod(job, indexed ? indexes[next++] : undefined);
+      try {
+        if (!(await this.podControl.create(pod, ref))) this.expectations.creationObserved(key);
+      } catch (err) {
+        this.expectations.creationObserved(key);
+        throw err;
+      }
+    });
+    for (let i = successes + (error ? 1 : 0); i < count; i++) this.expectations.creationObserved(key);
+    if (error) throw error;
+    return { active: [...active, ...Array.from({ length: successes }, () => ({ metadata: {} }) as ApiObject)] };
+  }
+
+  private newPod(job: ApiObject, index: number | undefined): ApiObject {
+    const name = job.metadata.name!;
+    const pod = podFromTemplate(
+      jobSpec(job).template ?? {},
+      job.metadata.namespace ?? '',
+      index === undefined ? name : `${name}-${index}`,
+      newControllerRef(job, 'batch/v1', 'Job'),
+    );
+    if (index === undefined) return pod;
+    pod.metadata.annotations = { ...pod.metadata.annotations, [this.indexKey]: String(index) };
+    pod.metadata.labels = { ...pod.metadata.labels, [this.indexKey]: String(index) };
+    const spec = pod.spec as { hostname?: string; containers?: { env?: unknown[] }[]; initContainers?: { env?: unknown[] }[] };
+    spec.hostname ??= `${name}-${index}`;
+    const env = { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${this.indexKey}']` } } };
+    for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) c.env = [...(c.env ?? []), env];
+    return pod;
+  }
+}
