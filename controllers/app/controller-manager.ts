@@ -17,6 +17,7 @@ import { LeaderElector } from '../leaderelection/leader-elector.js';
 import { LeaseLock } from '../leaderelection/lease-lock.js';
 import { WorkQueue } from '../workqueue/work-queue.js';
 import { ApiEventRecorder } from '../events/event-recorder.js';
+import { CronJobController } from '../cronjob/cronjob-controller.js';
 import { DeploymentController } from '../deployment/deployment-controller.js';
 import { EndpointsController } from '../endpoints/endpoints-controller.js';
 import { EndpointSliceController } from '../endpointslice/endpointslice-controller.js';
@@ -61,6 +62,9 @@ function newControllers(
   const all = new Map<string, Controller>();
   for (const name of names) {
     switch (name) {
+      case 'cronjob-controller':
+        all.set(name, new CronJobController(ctx));
+        break;
       case 'deployment-controller':
         all.set(name, new DeploymentController(ctx));
         break;

@@ -13,6 +13,7 @@ export interface ControllerName {
 }
 
 export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
+  { name: 'cronjob-controller', aliases: ['cronjob'], defaultOn: true },
   { name: 'deployment-controller', aliases: ['deployment'], defaultOn: true },
   { name: 'endpoints-controller', aliases: ['endpoint'], defaultOn: true },
   { name: 'endpointslice-controller', aliases: ['endpointslice'], defaultOn: true },

@@ -74,6 +74,7 @@ describe('orch-controller-manager options', () => {
 describe('--controllers', () => {
   it('* enables the default-on controllers; -name disables; aliases map to canonical names', () => {
     assert.deepEqual(enabledControllers(['*']), [
+      'cronjob-controller',
       'deployment-controller',
       'endpoints-controller',
       'endpointslice-controller',
@@ -85,6 +86,7 @@ describe('--controllers', () => {
       'serviceaccount-controller',
     ]);
     assert.deepEqual(enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher']), [
+      'cronjob-controller',
       'deployment-controller',
       'endpoints-controller',
       'endpointslice-controller',
@@ -99,6 +101,7 @@ describe('--controllers', () => {
   it('the first entry naming a controller decides', () => {
     assert.deepEqual(enabledControllers(['-namespace', 'namespace']), []);
     assert.deepEqual(enabledControllers(['namespace-controller', '-namespace', '*']), [
+      'cronjob-controller',
       'deployment-controller',
       'endpoints-controller',
       'endpointslice-controller',

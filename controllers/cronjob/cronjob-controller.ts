@@ -1,0 +1,325 @@
+/**
+ * The CronJob controller: creates a Job from `jobTemplate` at each scheduled time (in `timeZone`),
+ * named `<cronjob>-<minutes since the epoch>` so a time is never run twice. Missed times since the
+ * last one count as one run of the latest (more than 100 are reported; `startingDeadlineSeconds`
+ * bounds how late a start may be, later ones are reported missed). Concurrency: Allow, Forbid (skip
+ * while a Job is active) or Replace (delete the active ones first). `status.active` lists the running
+ * Jobs, `lastScheduleTime` / `lastSuccessfulTime` when they ran; finished Jobs beyond
+ * successfulJobsHistoryLimit / failedJobsHistoryLimit are deleted, oldest first. Suspended CronJobs
+ * create nothing. Each outcome is an event.
+ */
+import type { ApiObject } from '../../apiserver/api/object.js';
+import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
+import { isApiError } from '../../apiserver/api/status.js';
+import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { EventRecorder } from '../events/event-recorder.js';
+import { objectReference } from '../events/event-recorder.js';
+import type { Informer } from '../informers/informer.js';
+import { objectKey } from '../informers/indexer.js';
+import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { WorkQueue } from '../workqueue/work-queue.js';
+import { CONTROLLER_UID_INDEX, controllerRefOf, ensureControllerIndex, newControllerRef } from '../controllerutil/controller-ref.js';
+import { finishedCondition } from '../job/job-util.js';
+import { JOBS } from '../job/job-controller.js';
+import { parseSchedule, type Schedule } from './cron-schedule.js';
+
+export const CRONJOBS = { group: 'batch', version: 'v1', resource: 'cronjobs' };
+/** More missed start times than this are reported. */
+const MAX_MISSED = 100;
+
+interface CronJobSpec {
+  schedule?: string;
+  timeZone?: string;
+  startingDeadlineSeconds?: number;
+  concurrencyPolicy?: string;
+  suspend?: boolean;
+  successfulJobsHistoryLimit?: number;
+  failedJobsHistoryLimit?: number;
+  jobTemplate?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> };
+}
+
+interface JobRef {
+  apiVersion?: string;
+  kind?: string;
+  name?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+}
+
+interface CronJobStatus {
+  active?: JobRef[];
+  lastScheduleTime?: string;
+  lastSuccessfulTime?: string;
+}
+
+const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const cjSpec = (cj: ApiObject) => (cj.spec ?? {}) as CronJobSpec;
+
+export class CronJobController implements Controller {
+  readonly cronJobs: Informer;
+  readonly jobs: Informer;
+  readonly queue: WorkQueue<string>;
+  private readonly recorder: EventRecorder;
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly opts: { workers?: number; now?: () => number } = {},
+  ) {
+    this.queue = ctx.newQueue('cronjob');
+    this.recorder = ctx.recorder('cronjob-controller');
+    this.cronJobs = ctx.informers.forResource(CRONJOBS);
+    this.jobs = ctx.informers.forResource(JOBS);
+    ensureControllerIndex(this.jobs.indexer);
+    this.cronJobs.addEventHandler({
+      onAdd: (c) => this.queue.add(objectKey(c)),
+      onUpdate: (_o, c) => this.queue.add(objectKey(c)),
+    });
+    const jobChanged = (job: ApiObject) => {
+      const ref = controllerRefOf(job);
+      if (ref?.kind === 'CronJob') this.queue.add(`${job.metadata.namespace}/${ref.name}`);
+    };
+    this.jobs.addEventHandler({
+      onAdd: jobChanged,
+      onUpdate: (old, job) => {
+        if (old.metadata.resourceVersion !== job.metadata.resourceVersion) jobChanged(job);
+      },
+      onDelete: jobChanged,
+    });
+  }
+
+  private now(): number {
+    return this.opts.now?.() ?? Date.now();
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
+    if (!(await this.cronJobs.waitForSync(signal)) || !(await this.jobs.waitForSync(signal))) return;
+    await runWorkers(
+      this.queue,
+      this.opts.workers ?? 5,
+      (key) => this.sync(key),
+      (key, err) => this.ctx.logger.warn('syncing a CronJob failed', { cronjob: key, error: (err as Error).message }),
+    );
+  }
+
+  private jobsClient(namespace?: string) {
+    return this.ctx.client.resource(JOBS, namespace);
+  }
+
+  async sync(key: string): Promise<SyncResult | undefined> {
+    const cached = this.cronJobs.indexer.get(key);
+    if (!cached) return undefined;
+    const cj = deepCopy(cached);
+    const spec = cjSpec(cj);
+    const ref = objectReference(cj, 'batch/v1', 'CronJob');
+    const now = this.now();
+    const owned = this.jobs.indexer
+      .byIndex(CONTROLLER_UID_INDEX, cj.metadata.uid ?? '')
+      .filter((j) => j.metadata.namespace === cj.metadata.namespace);
+    const status: CronJobStatus = deepCopy((cj.status ?? {}) as CronJobStatus);
+
+    // Active list: running owned Jobs in, finished or vanished ones out.
+    const active: JobRef[] = [];
+    for (const job of owned) {
+      const done = finishedCondition(job);
+      const listed = status.active?.find((a) => a.uid === job.metadata.uid);
+      if (!done) {
+        active.push(listed ?? jobRef(job));
+        continue;
+      }
+      if (listed) {
+        this.recorder.event(ref, 'Normal', 'SawCompletedJob', 'Complete', `Saw completed job: ${job.metadata.name}, status: ${done.type}`);
+      }
+      if (done.type === 'Complete') {
+        const completed = Date.parse((job.status as { completionTime?: string } | undefined)?.completionTime ?? '') || 0;
+        const last = Date.parse(status.lastSuccessfulTime ?? '') || 0;
+        if (completed > last) status.lastSuccessfulTime = timestamp(completed);
+      }
+    }
+    // A listed Job the cache has not seen yet (just created) stays listed while the API still has it.
+    for (const listed of status.active ?? []) {
+      if (owned.some((j) => j.metadata.uid === listed.uid)) continue;
+      try {
+        const job = await this.jobsClient(cj.metadata.namespace).get(listed.name!);
+        if (job.metadata.uid === listed.uid && !finishedCondition(job)) active.push(listed);
+      } catch (err) {
+        if (!isApiError(err, 'NotFound')) throw err;
+        this.recorder.event(ref, 'Normal', 'MissingJob', 'Sync', `Active job went missing: ${listed.name}`);
+      }
+    }
+    status.active = active.sort((a, b) => (a.name! < b.name! ? -1 : 1));
+    await this.cleanupFinished(owned, spec);
+
+    let result: SyncResult | undefined;
+    if (!cj.metadata.deletionTimestamp && !spec.suspend) {
+      result = await this.schedule(cj, status as CronJobStatus & { active: JobRef[] }, owned, now);
+    }
+    if (status.active.length === 0) delete status.active;
+    if (!jsonEqual(status, cj.status ?? {})) {
+      const next = deepCopy(cached);
+      next.status = status;
+      try {
+        await this.ctx.client.resource(CRONJOBS, cj.metadata.namespace).update(next, 'status');
+      } catch (err) {
+        if (!isApiError(err, 'NotFound')) throw err;
+      }
+    }
+    return result;
+  }
+
+  /** Starts the Job of the most recent unmet schedule time, if it is due; asks to be woken for the next one. */
+  private async schedule(
+    cj: ApiObject,
+    status: CronJobStatus & { active: JobRef[] },
+    owned: ApiObject[],
+    now: number,
+  ): Promise<SyncResult | undefined> {
+    const spec = cjSpec(cj);
+    const ref = objectReference(cj, 'batch/v1', 'CronJob');
+    let sched: Schedule;
+    if (spec.timeZone && !isTimeZone(spec.timeZone)) {
+      this.recorder.event(
+        ref,
+        'Warning',
+        'UnknownTimeZone',
+        'Schedule',
+        `invalid timeZone: "${spec.timeZone}": unknown time zone ${spec.timeZone}`,
+      );
+      return undefined;
+    }
+    try {
+      sched = parseSchedule(spec.schedule ?? '', spec.timeZone);
+    } catch (err) {
+      this.recorder.event(
+        ref,
+        'Warning',
+        'UnparseableSchedule',
+        'Schedule',
+        `unparseable schedule: "${spec.schedule}" : ${(err as Error).message}`,
+      );
+      return undefined;
+    }
+    const wakeAt = (t: number | undefined): SyncResult | undefined =>
+      t === undefined ? undefined : { requeueAfterMs: Math.max(t - now, 0) + 100 };
+
+    // The most recent schedule time not yet run, counting the missed ones.
+    let earliest = Date.parse(status.lastScheduleTime ?? cj.metadata.creationTimestamp ?? '') || now;
+    if (spec.startingDeadlineSeconds !== undefined) earliest = Math.max(earliest, now - spec.startingDeadlineSeconds * 1000);
+    let scheduled: number | undefined;
+    let missed = 0;
+    for (let t = sched.next(earliest); t !== undefined && t <= now; t = sched.next(t)) {
+      scheduled = t;
+      if (++missed > 100_000) break;
+    }
+    if (missed > MAX_MISSED) {
+      this.recorder.event(
+        ref,
+        'Warning',
+        'TooManyMissedTimes',
+        'Schedule',
+        `too many missed start times: ${missed}. Set or decrease .spec.startingDeadlineSeconds or check clock skew`,
+      );
+    }
+    const next = sched.next(now);
+    if (scheduled === undefined) return wakeAt(next);
+    if (spec.startingDeadlineSeconds !== undefined && scheduled + spec.startingDeadlineSeconds * 1000 < now) {
+      this.recorder.event(
+        ref,
+        'Warning',
+        'MissSchedule',
+        'Schedule',
+        `Missed scheduled time to start a job: ${new Date(scheduled).toISOString()}`,
+      );
+      return wakeAt(next);
+    }
+    const name = `${cj.metadata.name}-${Math.floor(scheduled / 60_000)}`;
+    if (status.active.some((a) => a.name === name) || owned.some((j) => j.metadata.name === name)) return wakeAt(next);
+    const policy = spec.concurrencyPolicy ?? 'Allow';
+    if (policy === 'Forbid' && status.active.length > 0) {
+      this.recorder.event(
+        ref,
+        'Normal',
+        'JobAlreadyActive',
+        'Schedule',
+        'Not starting job because prior execution is running and concurrency policy is Forbid',
+      );
+      return wakeAt(next);
+    }
+    if (policy === 'Replace') {
+      for (const a of status.active) {
+        try {
+          await this.jobsClient(cj.metadata.namespace).delete(a.name!, { propagationPolicy: 'Background' });
+          this.recorder.event(ref, 'Normal', 'SuccessfulDelete', 'Delete', `Deleted job ${a.name}`);
+        } catch (err) {
+          if (!isApiError(err, 'NotFound')) throw err;
+        }
+      }
+      status.active = [];
+    }
+    const template = spec.jobTemplate ?? {};
+    const job: ApiObject = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: {
+        name,
+        namespace: cj.metadata.namespace,
+        labels: { ...template.metadata?.labels },
+        annotations: { ...template.metadata?.annotations },
+        ownerReferences: [newControllerRef(cj, 'batch/v1', 'CronJob')],
+      },
+      spec: deepCopy(template.spec ?? {}),
+    };
+    let created: ApiObject;
+    try {
+      created = await this.jobsClient(cj.metadata.namespace).create(job);
+    } catch (err) {
+      if (isApiError(err, 'AlreadyExists')) return wakeAt(next);
+      this.recorder.event(ref, 'Warning', 'FailedCreate', 'Create', `Error creating job: ${(err as Error).message}`);
+      throw err;
+    }
+    this.recorder.event(ref, 'Normal', 'SuccessfulCreate', 'Create', `Created job ${created.metadata.name}`);
+    status.active = [...status.active, jobRef(created)];
+    status.lastScheduleTime = timestamp(scheduled);
+    return wakeAt(next);
+  }
+
+  /** Deletes the oldest finished Jobs beyond the history limits. */
+  private async cleanupFinished(owned: ApiObject[], spec: CronJobSpec): Promise<void> {
+    const started = (j: ApiObject) =>
+      Date.parse((j.status as { startTime?: string } | undefined)?.startTime ?? j.metadata.creationTimestamp ?? '') || 0;
+    const limits: [string, number][] = [
+      ['Complete', spec.successfulJobsHistoryLimit ?? 3],
+      ['Failed', spec.failedJobsHistoryLimit ?? 1],
+    ];
+    for (const [type, limit] of limits) {
+      const finished = owned
+        .filter((j) => finishedCondition(j)?.type === type && !j.metadata.deletionTimestamp)
+        .sort((a, b) => started(a) - started(b));
+      for (const job of finished.slice(0, Math.max(0, finished.length - limit))) {
+        try {
+          await this.jobsClient(job.metadata.namespace).delete(job.metadata.name!, {
+            propagationPolicy: 'Background',
+            preconditions: { uid: job.metadata.uid },
+          });
+        } catch (err) {
+          if (!isApiError(err, 'NotFound') && !isApiError(err, 'Conflict')) throw err;
+        }
+      }
+    }
+  }
+}
+
+function jobRef(job: ApiObject): JobRef {
+  const m = job.metadata;
+  return { kind: 'Job', namespace: m.namespace, name: m.name, uid: m.uid, apiVersion: 'batch/v1', resourceVersion: m.resourceVersion };
+}
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
