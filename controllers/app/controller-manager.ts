@@ -24,9 +24,11 @@ import { EndpointSliceController } from '../endpointslice/endpointslice-controll
 import { GarbageCollector } from '../garbagecollector/garbage-collector.js';
 import { JobController } from '../job/job-controller.js';
 import { NamespaceController } from '../namespace/namespace-controller.js';
+import { PodGcController } from '../podgc/pod-gc-controller.js';
 import { ReplicaSetController } from '../replicaset/replicaset-controller.js';
 import { RootCaCertPublisher } from '../rootcacertpublisher/publisher.js';
 import { ServiceAccountsController } from '../serviceaccount/serviceaccounts-controller.js';
+import { TtlAfterFinishedController } from '../ttlafterfinished/ttl-after-finished-controller.js';
 import type { Controller, ControllerContext } from './controller-context.js';
 import { enabledControllers } from './controller-names.js';
 import { newControllerManagerMetrics } from './metrics.js';
@@ -90,6 +92,9 @@ function newControllers(
           }),
         );
         break;
+      case 'pod-garbage-collector-controller':
+        all.set(name, new PodGcController(ctx));
+        break;
       case 'replicaset-controller':
         all.set(name, new ReplicaSetController(ctx));
         break;
@@ -98,6 +103,9 @@ function newControllers(
         break;
       case 'serviceaccount-controller':
         all.set(name, new ServiceAccountsController(ctx));
+        break;
+      case 'ttl-after-finished-controller':
+        all.set(name, new TtlAfterFinishedController(ctx));
         break;
     }
   }

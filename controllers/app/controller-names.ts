@@ -20,9 +20,11 @@ export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'garbage-collector-controller', aliases: ['garbagecollector'], defaultOn: true },
   { name: 'job-controller', aliases: ['job'], defaultOn: true },
   { name: 'namespace-controller', aliases: ['namespace'], defaultOn: true },
+  { name: 'pod-garbage-collector-controller', aliases: ['podgc'], defaultOn: true },
   { name: 'replicaset-controller', aliases: ['replicaset'], defaultOn: true },
   { name: 'root-ca-certificate-publisher-controller', aliases: ['root-ca-cert-publisher'], defaultOn: true },
   { name: 'serviceaccount-controller', aliases: ['serviceaccount'], defaultOn: true },
+  { name: 'ttl-after-finished-controller', aliases: ['ttl-after-finished'], defaultOn: true },
 ];
 
 function canonical(name: string): string | undefined {

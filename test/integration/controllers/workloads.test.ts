@@ -28,9 +28,9 @@ describe('workload controllers against orch-apiserver', () => {
         '--secure-port=0',
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
-        '--controllers=replicaset,deployment,endpoint,endpointslice,job',
+        '--controllers=replicaset,deployment,endpoint,endpointslice,job,ttl-after-finished,garbagecollector',
       ]),
-      { logger: newLogger({ logLevel: 'error' }) },
+      { logger: newLogger({ logLevel: 'error' }), gcSyncPeriodMs: 1000 },
     );
     assert.equal((await api().post('/api/v1/namespaces', { metadata: { name: NS } })).status, 201);
   });
@@ -354,6 +354,20 @@ describe('workload controllers against orch-apiserver', () => {
       assert.equal(job.status.succeeded, 2);
       assert.equal(job.status.active, 0);
       assert.ok(job.status.completionTime);
+    });
+
+    it('deletes a finished Job with ttlSecondsAfterFinished 0, and its Pods with it', async () => {
+      await api().post(jobsPath, {
+        metadata: { name: 'ttl' },
+        spec: { ttlSecondsAfterFinished: 0, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } },
+      });
+      const [p] = await eventually('a Pod', async () => {
+        const x = await jobPods('ttl');
+        return x.length === 1 && x;
+      });
+      await setPodFinished(api(), NS, p.metadata.name);
+      await eventually('the Job gone', async () => (await api().get(`${jobsPath}/ttl`)).status === 404);
+      await eventually('its Pod gone', async () => (await api().get(`/api/v1/namespaces/${NS}/pods/${p.metadata.name}`)).status === 404);
     });
 
     it('fails a Job whose Pods fail beyond backoffLimit 0', async () => {

@@ -81,9 +81,11 @@ describe('--controllers', () => {
       'garbage-collector-controller',
       'job-controller',
       'namespace-controller',
+      'pod-garbage-collector-controller',
       'replicaset-controller',
       'root-ca-certificate-publisher-controller',
       'serviceaccount-controller',
+      'ttl-after-finished-controller',
     ]);
     assert.deepEqual(enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher']), [
       'cronjob-controller',
@@ -92,8 +94,10 @@ describe('--controllers', () => {
       'endpointslice-controller',
       'job-controller',
       'namespace-controller',
+      'pod-garbage-collector-controller',
       'replicaset-controller',
       'serviceaccount-controller',
+      'ttl-after-finished-controller',
     ]);
     assert.deepEqual(enabledControllers(['namespace']), ['namespace-controller']);
   });
@@ -108,9 +112,11 @@ describe('--controllers', () => {
       'garbage-collector-controller',
       'job-controller',
       'namespace-controller',
+      'pod-garbage-collector-controller',
       'replicaset-controller',
       'root-ca-certificate-publisher-controller',
       'serviceaccount-controller',
+      'ttl-after-finished-controller',
     ]);
   });
 
