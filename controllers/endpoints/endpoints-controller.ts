@@ -2,8 +2,8 @@
  * The Endpoints controller: every Service with a selector has an Endpoints object of the same name
  * listing the selected Pods that have an IP — ready ones under `addresses`, the others under
  * `notReadyAddresses` (all ready with publishNotReadyAddresses) — for each Service port resolved on
- * the Pod (named target ports through the containers' ports), repacked into subsets as the API
- * server stores them. Headless Services without ports list addresses without ports. The Endpoints
+ * the Pod (named target ports through the containers' ports); the API server packs them into its
+ * canonical subsets. Headless Services without ports list addresses without ports. The Endpoints
  * carry the Service's labels (plus `service.<prefix>/headless` for headless Services); at most 1000
  * addresses are kept, the rest truncated with the over-capacity annotation. A deleted Service's
  * Endpoints are deleted; selector-less Services' Endpoints are left to their users.
@@ -11,8 +11,6 @@
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import { repackSubsets } from '../../apiserver/registry/core/endpoints/repack.js';
-import type { EndpointAddress, EndpointSubset } from '../../apiserver/registry/core/endpoints/types.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
 import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-errors.js';
 import type { Informer } from '../informers/informer.js';
@@ -32,6 +30,46 @@ import {
   serviceSpec,
   shouldPodBeInEndpoints,
 } from '../controllerutil/service-endpoints.js';
+
+interface EndpointAddress {
+  ip?: string;
+  hostname?: string;
+  nodeName?: string;
+  targetRef?: { kind?: string; namespace?: string; name?: string; uid?: string };
+}
+
+interface EndpointPort {
+  name?: string;
+  port?: number;
+  protocol?: string;
+  appProtocol?: string;
+}
+
+interface EndpointSubset {
+  addresses?: EndpointAddress[];
+  notReadyAddresses?: EndpointAddress[];
+  ports?: EndpointPort[];
+}
+
+/**
+ * What subsets say, independent of how they are grouped: one sorted line per (address, readiness,
+ * port). The API server stores subsets repacked into its canonical grouping; comparing content this
+ * way tells whether an update is needed without a second copy of that packing.
+ */
+export function subsetContent(subsets: EndpointSubset[] | undefined): string[] {
+  const lines: string[] = [];
+  for (const s of subsets ?? []) {
+    const ports = s.ports?.length ? s.ports : [undefined];
+    for (const port of ports) {
+      const p = JSON.stringify(port ? [port.name ?? '', port.port, port.protocol ?? 'TCP', port.appProtocol ?? ''] : null);
+      const line = (a: EndpointAddress, ready: boolean) =>
+        JSON.stringify([a.ip, a.hostname ?? '', a.nodeName ?? '', a.targetRef?.uid ?? '', a.targetRef?.name ?? '', ready, p]);
+      for (const a of s.addresses ?? []) lines.push(line(a, true));
+      for (const a of s.notReadyAddresses ?? []) lines.push(line(a, false));
+    }
+  }
+  return lines.sort();
+}
 
 export const SERVICES = { group: '', version: 'v1', resource: 'services' };
 export const ENDPOINTS = { group: '', version: 'v1', resource: 'endpoints' };
@@ -123,7 +161,7 @@ export class EndpointsController implements Controller {
         );
       }
     }
-    return repackSubsets(subsets);
+    return subsets;
   }
 
   async sync(key: string): Promise<void> {
@@ -142,7 +180,7 @@ export class EndpointsController implements Controller {
     let subsets = this.desiredSubsets(svc);
     const annotations: Record<string, string> = {};
     const overCapacityAnnotation = `endpoints.${this.ctx.domain.labelPrefix}/over-capacity`;
-    const total = subsets.reduce((n, s) => n + (s.addresses?.length ?? 0) + (s.notReadyAddresses?.length ?? 0), 0);
+    const total = new Set(subsets.map((s) => (s.addresses ?? s.notReadyAddresses ?? [])[0]?.targetRef?.uid)).size;
     if (total > MAX_ENDPOINTS_CAPACITY) {
       subsets = truncate(subsets, MAX_ENDPOINTS_CAPACITY);
       annotations[overCapacityAnnotation] = 'truncated';
@@ -156,7 +194,7 @@ export class EndpointsController implements Controller {
       delete currentAnnotations[overCapacityAnnotation];
       const wanted = { ...currentAnnotations, ...annotations };
       if (
-        jsonEqual(current.subsets ?? [], subsets) &&
+        jsonEqual(subsetContent(current.subsets as EndpointSubset[] | undefined), subsetContent(subsets)) &&
         jsonEqual(current.metadata.labels ?? {}, labels) &&
         hadOverCapacity === overCapacityAnnotation in annotations
       )
@@ -181,19 +219,13 @@ export class EndpointsController implements Controller {
   }
 }
 
-/** Keeps `max` addresses, ready ones first, spread over the subsets in proportion. */
+/** Keeps `max` Pods' addresses, ready ones first. */
 function truncate(subsets: EndpointSubset[], max: number): EndpointSubset[] {
-  let left = max;
-  return subsets.map((s) => {
-    const out: EndpointSubset = { ...s };
-    const ready = (s.addresses ?? []).slice(0, left);
-    left -= ready.length;
-    const notReady = (s.notReadyAddresses ?? []).slice(0, left);
-    left -= notReady.length;
-    if (ready.length) out.addresses = ready;
-    else delete out.addresses;
-    if (notReady.length) out.notReadyAddresses = notReady;
-    else delete out.notReadyAddresses;
-    return out;
-  });
+  const uid = (s: EndpointSubset) => (s.addresses ?? s.notReadyAddresses ?? [])[0]?.targetRef?.uid ?? '';
+  const kept = new Set<string>();
+  for (const s of [...subsets].sort((a, b) => Number(!a.addresses) - Number(!b.addresses))) {
+    if (kept.size >= max && !kept.has(uid(s))) continue;
+    kept.add(uid(s));
+  }
+  return subsets.filter((s) => kept.has(uid(s)));
 }

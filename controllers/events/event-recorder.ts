@@ -8,7 +8,7 @@
  */
 import type { ApiDomain } from '../../apiserver/api/domain.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
-import type { Logger } from '../../apiserver/server/logger.js';
+import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import type { ApiClient } from '../client/api-client.js';
 import { EventCorrelator, Lru, CACHE_SIZE } from './event-correlator.js';
 

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { newApiDomain } from '../../apiserver/api/domain.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy } from '../../apiserver/api/object.js';
-import { newLogger } from '../../apiserver/server/logger.js';
+import { newLogger } from '../../apiserver/component-base/logs/logger.js';
 import { type ApiClient, ResourceClient, type GroupVersionResource } from '../../controllers/client/api-client.js';
 import type { ControllerContext } from '../../controllers/app/controller-context.js';
 import type { EventRecorder, ObjectReference } from '../../controllers/events/event-recorder.js';

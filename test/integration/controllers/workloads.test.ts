@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '../../support/api-server.js';
 import { eventually, setPodFinished, setPodReady, setPodsReady } from '../../support/node-agent.js';
 import { parseOptions } from '../../../controllers/app/options.js';
 import { runControllerManager, type RunningControllerManager } from '../../../controllers/app/controller-manager.js';
-import { newLogger } from '../../../apiserver/server/logger.js';
+import { newLogger } from '../../../apiserver/component-base/logs/logger.js';
 
 const NS = 'work';
 

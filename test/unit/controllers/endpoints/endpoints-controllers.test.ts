@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
-import { ENDPOINTS, EndpointsController, SERVICES } from '../../../../controllers/endpoints/endpoints-controller.js';
+import { ENDPOINTS, EndpointsController, SERVICES, subsetContent } from '../../../../controllers/endpoints/endpoints-controller.js';
 import { EndpointSliceController } from '../../../../controllers/endpointslice/endpointslice-controller.js';
 import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
@@ -63,19 +63,29 @@ describe('endpoints controller sync', () => {
     const [create] = ctx.fake.made('POST', '/api/v1/namespaces/ns/endpoints');
     assert.deepEqual(create.body.metadata, { name: 'web', labels: { team: 'a' } });
     const addr = (name: string, ip: string) => ({ ip, targetRef: ref(name), nodeName: 'node-1' });
-    const byPort = [...create.body.subsets].sort((x: any, y: any) => x.ports[0].port - y.ports[0].port);
-    assert.deepEqual(byPort, [
-      {
-        addresses: [addr('a', '10.0.0.2')],
-        notReadyAddresses: [addr('b', '10.0.0.1')],
-        ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
-      },
-      {
-        addresses: [addr('a', '10.0.0.2'), addr('no-http', '10.0.0.3')],
-        notReadyAddresses: [addr('b', '10.0.0.1')],
-        ports: [{ name: 'metrics', port: 9100, protocol: 'TCP' }],
-      },
+    const http = { name: 'http', port: 8080, protocol: 'TCP' };
+    const metrics = { name: 'metrics', port: 9100, protocol: 'TCP' };
+    assert.deepEqual(create.body.subsets, [
+      { addresses: [addr('a', '10.0.0.2')], ports: [http] },
+      { addresses: [addr('a', '10.0.0.2')], ports: [metrics] },
+      { notReadyAddresses: [addr('b', '10.0.0.1')], ports: [http] },
+      { notReadyAddresses: [addr('b', '10.0.0.1')], ports: [metrics] },
+      { addresses: [addr('no-http', '10.0.0.3')], ports: [metrics] },
     ]);
+  });
+
+  it('compares content, not grouping, with what the server stored', () => {
+    const a = { ip: '10.0.0.1', targetRef: ref('a') };
+    const b = { ip: '10.0.0.2', targetRef: ref('b') };
+    const p80 = { port: 80, protocol: 'TCP' };
+    assert.deepEqual(
+      subsetContent([{ addresses: [a, b], ports: [p80] }]),
+      subsetContent([
+        { addresses: [b], ports: [p80] },
+        { addresses: [a], ports: [p80] },
+      ]),
+    );
+    assert.notDeepEqual(subsetContent([{ addresses: [a], ports: [p80] }]), subsetContent([{ notReadyAddresses: [a], ports: [p80] }]));
   });
 
   it('writes nothing when the Endpoints already say so; updates when they differ; leaves selector-less Services alone', async () => {
