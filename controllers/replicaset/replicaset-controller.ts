@@ -281,13 +281,21 @@ export class ReplicaSetController implements Controller {
       current.observedGeneration === status.observedGeneration &&
       jsonEqual(current.conditions ?? [], status.conditions ?? []);
     if (same) return;
-    const next = deepCopy(rs);
-    next.status = status;
-    try {
-      await this.ctx.client.resource(REPLICASETS, rs.metadata.namespace).update(next, 'status');
-    } catch (err) {
-      if (isApiError(err, 'NotFound')) return;
-      throw err;
+    // The cache may lag behind this controller's own last write: on a conflict, read the ReplicaSet
+    // afresh and try once more (updateReplicaSetStatus' retry).
+    const client = this.ctx.client.resource(REPLICASETS, rs.metadata.namespace);
+    let next = deepCopy(rs);
+    for (let attempt = 0; ; attempt++) {
+      next.status = status;
+      try {
+        await client.update(next, 'status');
+        return;
+      } catch (err) {
+        if (isApiError(err, 'NotFound')) return;
+        if (!isApiError(err, 'Conflict') || attempt > 0) throw err;
+      }
+      next = await client.get(rs.metadata.name!);
+      if (next.metadata.uid !== rs.metadata.uid) return;
     }
   }
 }
