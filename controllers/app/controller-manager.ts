@@ -29,6 +29,7 @@ import { PodGcController } from '../podgc/pod-gc-controller.js';
 import { ReplicaSetController } from '../replicaset/replicaset-controller.js';
 import { RootCaCertPublisher } from '../rootcacertpublisher/publisher.js';
 import { ServiceAccountsController } from '../serviceaccount/serviceaccounts-controller.js';
+import { StatefulSetController } from '../statefulset/statefulset-controller.js';
 import { TtlAfterFinishedController } from '../ttlafterfinished/ttl-after-finished-controller.js';
 import type { Controller, ControllerContext } from './controller-context.js';
 import { enabledControllers } from './controller-names.js';
@@ -104,6 +105,9 @@ function newControllers(
         break;
       case 'serviceaccount-controller':
         all.set(name, new ServiceAccountsController(ctx));
+        break;
+      case 'statefulset-controller':
+        all.set(name, new StatefulSetController(ctx));
         break;
       case 'ttl-after-finished-controller':
         all.set(name, new TtlAfterFinishedController(ctx));

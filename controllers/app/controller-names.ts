@@ -24,6 +24,7 @@ export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'replicaset-controller', aliases: ['replicaset'], defaultOn: true },
   { name: 'root-ca-certificate-publisher-controller', aliases: ['root-ca-cert-publisher'], defaultOn: true },
   { name: 'serviceaccount-controller', aliases: ['serviceaccount'], defaultOn: true },
+  { name: 'statefulset-controller', aliases: ['statefulset'], defaultOn: true },
   { name: 'ttl-after-finished-controller', aliases: ['ttl-after-finished'], defaultOn: true },
 ];
 

@@ -26,11 +26,11 @@ import {
   newControllerRef,
 } from '../controllerutil/controller-ref.js';
 import { PODS } from '../controllerutil/pod-control.js';
+import { computeHash } from '../controllerutil/template-hash.js';
 import { REPLICASETS } from '../replicaset/replicaset-controller.js';
 import { type DeploymentStatus, dReplicas, dSpec, dStatus, rsReplicas, rsSpecOf, rsStatusOf } from './deployment-types.js';
 import {
   byCreation,
-  computeHash,
   type DeploymentAnnotations,
   deploymentAnnotations,
   deploymentComplete,

@@ -3,7 +3,9 @@
  * driven by the real kubectl, the test acting as the kubelet (Pod status through /status):
  * `kubectl create deployment --replicas=3` gives one ReplicaSet and 3 Pods within 2 s; ready Pods let
  * `kubectl rollout status` succeed; `kubectl set image` rolls out revision 2, `kubectl rollout undo`
- * brings the first template back as revision 3, and `rollout history` lists them.
+ * brings the first template back as revision 3, and `rollout history` lists them; `kubectl expose`
+ * gives a Service Endpoints and EndpointSlices for its ready Pods; a StatefulSet with a volume claim
+ * template gets ordinal Pods and their PVCs, and `rollout status` succeeds.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -28,7 +30,7 @@ function clientFor(kubeconfig: string): TestClient {
   return newTestClient({ url: cluster.server, ca, token: user.token });
 }
 
-describe('kubectl workflows on Deployments (k8s.io domain)', () => {
+describe('kubectl workflows on workloads (k8s.io domain)', () => {
   let server: LocalApiServer;
   let manager: Proc;
   let k: ReturnType<typeof newKubectl>;
@@ -143,5 +145,52 @@ describe('kubectl workflows on Deployments (k8s.io domain)', () => {
       [true, true],
     );
     assert.match(await k.ok(['describe', 'service', 'api']), /Endpoints:\s+10\.0\.\d+\.\d+:8080,10\.0\.\d+\.\d+:8080/);
+  });
+
+  it('a StatefulSet with a volume claim template gets ordinal Pods and PVCs; rollout status succeeds', async () => {
+    const manifest = [
+      'apiVersion: apps/v1',
+      'kind: StatefulSet',
+      'metadata: {name: db}',
+      'spec:',
+      '  serviceName: db',
+      '  replicas: 3',
+      '  selector: {matchLabels: {app: db}}',
+      '  template:',
+      '    metadata: {labels: {app: db}}',
+      '    spec: {containers: [{name: db, image: postgres:15}]}',
+      '  volumeClaimTemplates:',
+      '  - metadata: {name: data}',
+      '    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}',
+      '',
+    ].join('\n');
+    await k.ok(['apply', '-f', '-'], { input: manifest });
+    // The kubelet: each ordinal becomes ready once it exists; OrderedReady creates the next one after.
+    await eventually(
+      'db-0, db-1 and db-2 ready',
+      async () => {
+        const names = await setPodsReady(api, 'default', 'app=db');
+        return names.length === 3 && names;
+      },
+      30_000,
+    );
+    assert.match(
+      await k.ok(['rollout', 'status', 'statefulset/db', '--timeout=30s']),
+      /partitioned roll out complete|rolling update complete|3 pods at revision/,
+    );
+    const pods = JSON.parse(await k.ok(['get', 'pods', '-l', 'app=db', '-o', 'json'])).items as any[];
+    assert.deepEqual(pods.map((p) => p.metadata.name).sort(), ['db-0', 'db-1', 'db-2']);
+    for (const p of pods) {
+      assert.equal(p.spec.hostname, p.metadata.name);
+      assert.equal(p.metadata.labels['statefulset.kubernetes.io/pod-name'], p.metadata.name);
+      assert.deepEqual(p.spec.volumes.find((v: any) => v.name === 'data').persistentVolumeClaim, { claimName: `data-${p.metadata.name}` });
+    }
+    const claims = JSON.parse(await k.ok(['get', 'pvc', '-o', 'json'])).items as any[];
+    assert.deepEqual(claims.map((c) => c.metadata.name).sort(), ['data-db-0', 'data-db-1', 'data-db-2']);
+    const sts = JSON.parse(await k.ok(['get', 'statefulset', 'db', '-o', 'json']));
+    assert.equal(sts.status.observedGeneration, sts.metadata.generation);
+    assert.equal(sts.status.readyReplicas, 3);
+    assert.equal(sts.status.currentRevision, sts.status.updateRevision);
+    assert.match(await k.ok(['get', 'statefulset', 'db']), /db\s+3\/3/);
   });
 });

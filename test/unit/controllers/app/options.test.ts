@@ -85,6 +85,7 @@ describe('--controllers', () => {
       'replicaset-controller',
       'root-ca-certificate-publisher-controller',
       'serviceaccount-controller',
+      'statefulset-controller',
       'ttl-after-finished-controller',
     ]);
     assert.deepEqual(enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher']), [
@@ -97,6 +98,7 @@ describe('--controllers', () => {
       'pod-garbage-collector-controller',
       'replicaset-controller',
       'serviceaccount-controller',
+      'statefulset-controller',
       'ttl-after-finished-controller',
     ]);
     assert.deepEqual(enabledControllers(['namespace']), ['namespace-controller']);
@@ -116,6 +118,7 @@ describe('--controllers', () => {
       'replicaset-controller',
       'root-ca-certificate-publisher-controller',
       'serviceaccount-controller',
+      'statefulset-controller',
       'ttl-after-finished-controller',
     ]);
   });

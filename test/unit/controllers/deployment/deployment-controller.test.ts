@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { DEPLOYMENTS, DeploymentController } from '../../../../controllers/deployment/deployment-controller.js';
-import { computeHash } from '../../../../controllers/deployment/deployment-util.js';
+import { computeHash } from '../../../../controllers/controllerutil/template-hash.js';
 import { REPLICASETS } from '../../../../controllers/replicaset/replicaset-controller.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 

@@ -1,0 +1,346 @@
+/**
+ * The StatefulSet controller: Pods with stable names `<set>-<ordinal>` (hostname = name, subdomain =
+ * serviceName), each with its PersistentVolumeClaims `<template>-<set>-<ordinal>` made from
+ * volumeClaimTemplates before the Pod. OrderedReady creates ordinals one at a time, each only once
+ * the ones below are Running and Ready, and removes the highest first; Parallel does all at once.
+ * Failed Pods are replaced. RollingUpdate replaces Pods whose revision is not the current template's,
+ * from the highest ordinal down to `partition`, one at a time while the others are healthy; OnDelete
+ * waits for the user. The revision is the template's hash (`controller-revision-hash` on each Pod);
+ * status counts replicas, ready, available, current and updated ones and names both revisions.
+ *
+ * ControllerRevision objects are not written: orch does not serve that kind yet, so history lives in
+ * the revision names alone.
+ */
+import type { ApiObject } from '../../apiserver/api/object.js';
+import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
+import { isApiError } from '../../apiserver/api/status.js';
+import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
+import type { Controller, ControllerContext } from '../app/controller-context.js';
+import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-errors.js';
+import type { EventRecorder } from '../events/event-recorder.js';
+import { objectReference } from '../events/event-recorder.js';
+import type { Informer } from '../informers/informer.js';
+import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
+import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { WorkQueue } from '../workqueue/work-queue.js';
+import { claimObjects, controllerRefOf, ensureControllerIndex, newControllerRef } from '../controllerutil/controller-ref.js';
+import { PODS } from '../controllerutil/pod-control.js';
+import { isPodAvailable, isPodReady, podStatus } from '../controllerutil/pod-status.js';
+import { podFromTemplate, type PodTemplate } from '../controllerutil/pod-template.js';
+import { computeHash } from '../controllerutil/template-hash.js';
+
+export const STATEFULSETS = { group: 'apps', version: 'v1', resource: 'statefulsets' };
+export const PVCS = { group: '', version: 'v1', resource: 'persistentvolumeclaims' };
+export const REVISION_LABEL = 'controller-revision-hash';
+
+interface StatefulSetSpec {
+  replicas?: number;
+  selector?: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
+  template?: PodTemplate;
+  serviceName?: string;
+  podManagementPolicy?: string;
+  updateStrategy?: { type?: string; rollingUpdate?: { partition?: number } };
+  volumeClaimTemplates?: ApiObject[];
+  minReadySeconds?: number;
+  ordinals?: { start?: number };
+}
+
+interface StatefulSetStatus {
+  observedGeneration?: number;
+  replicas?: number;
+  readyReplicas?: number;
+  currentReplicas?: number;
+  updatedReplicas?: number;
+  availableReplicas?: number;
+  currentRevision?: string;
+  updateRevision?: string;
+  collisionCount?: number;
+}
+
+const setSpec = (s: ApiObject) => (s.spec ?? {}) as StatefulSetSpec;
+
+export class StatefulSetController implements Controller {
+  readonly sets: Informer;
+  readonly pods: Informer;
+  readonly claims: Informer;
+  readonly queue: WorkQueue<string>;
+  private readonly recorder: EventRecorder;
+  private readonly podNameLabel: string;
+  private readonly podIndexLabel: string;
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly opts: { workers?: number } = {},
+  ) {
+    this.podNameLabel = `statefulset.${ctx.domain.labelPrefix}/pod-name`;
+    this.podIndexLabel = `apps.${ctx.domain.labelPrefix}/pod-index`;
+    this.queue = ctx.newQueue('statefulset');
+    this.recorder = ctx.recorder('statefulset-controller');
+    this.sets = ctx.informers.forResource(STATEFULSETS);
+    this.pods = ctx.informers.forResource(PODS);
+    this.claims = ctx.informers.forResource(PVCS);
+    ensureControllerIndex(this.pods.indexer);
+    this.sets.addEventHandler({
+      onAdd: (s) => this.queue.add(objectKey(s)),
+      onUpdate: (_o, s) => this.queue.add(objectKey(s)),
+      onDelete: (s) => this.queue.add(objectKey(s)),
+    });
+    const podChanged = (pod: ApiObject) => {
+      const ref = controllerRefOf(pod);
+      if (ref?.kind === 'StatefulSet') this.queue.add(`${pod.metadata.namespace}/${ref.name}`);
+    };
+    this.pods.addEventHandler({
+      onAdd: podChanged,
+      onUpdate: (old, pod) => {
+        if (old.metadata.resourceVersion !== pod.metadata.resourceVersion) podChanged(pod);
+      },
+      onDelete: podChanged,
+    });
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
+    for (const i of [this.sets, this.pods, this.claims]) if (!(await i.waitForSync(signal))) return;
+    await runWorkers(
+      this.queue,
+      this.opts.workers ?? 5,
+      (key) => this.sync(key),
+      (key, err) => this.ctx.logger.warn('syncing a StatefulSet failed', { statefulset: key, error: (err as Error).message }),
+    );
+  }
+
+  /** The revision name of the set's current template. */
+  updateRevision(set: ApiObject): string {
+    return `${set.metadata.name}-${computeHash(setSpec(set).template)}`;
+  }
+
+  private ordinalOf(set: ApiObject, pod: ApiObject): number | undefined {
+    const m = /^(.*)-(\d+)$/.exec(pod.metadata.name ?? '');
+    return m && m[1] === set.metadata.name ? Number(m[2]) : undefined;
+  }
+
+  private claimName(template: ApiObject, set: ApiObject, ordinal: number): string {
+    return `${template.metadata.name}-${set.metadata.name}-${ordinal}`;
+  }
+
+  private healthy(set: ApiObject, pod: ApiObject): boolean {
+    return (
+      podStatus(pod).phase === 'Running' &&
+      isPodReady(pod) &&
+      !pod.metadata.deletionTimestamp &&
+      isPodAvailable(pod, setSpec(set).minReadySeconds ?? 0, Date.now())
+    );
+  }
+
+  async sync(key: string): Promise<SyncResult | undefined> {
+    const set = this.sets.indexer.get(key);
+    if (!set) return undefined;
+    let selector: LabelSelector;
+    try {
+      selector = labelSelectorFromObject(setSpec(set).selector);
+    } catch (err) {
+      this.ctx.logger.warn('StatefulSet has an invalid selector', { statefulset: key, error: (err as Error).message });
+      return undefined;
+    }
+    const ns = set.metadata.namespace ?? '';
+    const pods = await claimObjects(this.pods.indexer.byIndex(NAMESPACE_INDEX, ns), {
+      owner: set,
+      ownerRef: newControllerRef(set, 'apps/v1', 'StatefulSet'),
+      selector,
+      resource: this.ctx.client.resource(PODS, ns),
+      recheckOwner: async () => {
+        try {
+          return await this.ctx.client.resource(STATEFULSETS, ns).get(set.metadata.name!);
+        } catch (err) {
+          if (isApiError(err, 'NotFound')) return undefined;
+          throw err;
+        }
+      },
+    });
+    const updateRevision = this.updateRevision(set);
+    if (!set.metadata.deletionTimestamp) await this.step(set, pods, updateRevision);
+    await this.updateStatus(set, pods, updateRevision);
+    return undefined;
+  }
+
+  /** One step of the set's Pods towards the spec (Kubernetes' updateStatefulSet, one action when ordered). */
+  private async step(set: ApiObject, pods: ApiObject[], updateRevision: string): Promise<void> {
+    const spec = setSpec(set);
+    const replicas = spec.replicas ?? 1;
+    const start = spec.ordinals?.start ?? 0;
+    const ordered = (spec.podManagementPolicy ?? 'OrderedReady') === 'OrderedReady';
+    const byOrdinal = new Map<number, ApiObject>();
+    const condemned: ApiObject[] = [];
+    for (const pod of pods) {
+      const o = this.ordinalOf(set, pod);
+      if (o === undefined) continue;
+      if (o >= start && o < start + replicas) byOrdinal.set(o, pod);
+      else condemned.push(pod);
+    }
+    condemned.sort((a, b) => this.ordinalOf(set, b)! - this.ordinalOf(set, a)!);
+
+    for (let o = start; o < start + replicas; o++) {
+      const pod = byOrdinal.get(o);
+      if (pod && ['Failed', 'Succeeded'].includes(podStatus(pod).phase ?? '') && !pod.metadata.deletionTimestamp) {
+        await this.deletePod(set, pod);
+        if (ordered) return;
+        continue;
+      }
+      if (!pod) {
+        await this.createPod(set, o, updateRevision);
+        if (ordered) return;
+        continue;
+      }
+      if (ordered && !this.healthy(set, pod)) return;
+    }
+    for (const pod of condemned) {
+      if (pod.metadata.deletionTimestamp) {
+        if (ordered) return;
+        continue;
+      }
+      // OrderedReady removes the highest ordinal only while every remaining Pod is healthy.
+      if (ordered && [...byOrdinal.values()].some((p) => !this.healthy(set, p))) return;
+      await this.deletePod(set, pod);
+      if (ordered) return;
+    }
+    if ((spec.updateStrategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') return;
+    const partition = spec.updateStrategy?.rollingUpdate?.partition ?? 0;
+    for (let o = start + replicas - 1; o >= start + partition; o--) {
+      const pod = byOrdinal.get(o);
+      if (!pod || pod.metadata.labels?.[REVISION_LABEL] === updateRevision) continue;
+      if ([...byOrdinal.values()].some((p) => p !== pod && !this.healthy(set, p))) return;
+      if (pod.metadata.deletionTimestamp) return;
+      await this.deletePod(set, pod);
+      return;
+    }
+  }
+
+  private async createPod(set: ApiObject, ordinal: number, revision: string): Promise<void> {
+    const spec = setSpec(set);
+    const ns = set.metadata.namespace ?? '';
+    const name = `${set.metadata.name}-${ordinal}`;
+    const ref = objectReference(set, 'apps/v1', 'StatefulSet');
+    for (const template of spec.volumeClaimTemplates ?? []) await this.ensureClaim(set, template, ordinal, name);
+    const pod = podFromTemplate(spec.template ?? {}, ns, set.metadata.name!, newControllerRef(set, 'apps/v1', 'StatefulSet'));
+    delete pod.metadata.generateName;
+    pod.metadata.name = name;
+    pod.metadata.labels = {
+      ...pod.metadata.labels,
+      [this.podNameLabel]: name,
+      [this.podIndexLabel]: String(ordinal),
+      [REVISION_LABEL]: revision,
+    };
+    const podSpec = pod.spec as { hostname?: string; subdomain?: string; volumes?: { name: string; [k: string]: unknown }[] };
+    podSpec.hostname = name;
+    if (spec.serviceName) podSpec.subdomain = spec.serviceName;
+    const claimVolumes = (spec.volumeClaimTemplates ?? []).map((t) => ({
+      name: t.metadata.name!,
+      persistentVolumeClaim: { claimName: this.claimName(t, set, ordinal) },
+    }));
+    if (claimVolumes.length) {
+      const names = new Set(claimVolumes.map((v) => v.name));
+      podSpec.volumes = [...(podSpec.volumes ?? []).filter((v) => !names.has(v.name)), ...claimVolumes];
+    }
+    try {
+      await this.ctx.client.resource(PODS, ns).create(pod);
+      this.recorder.event(ref, 'Normal', 'SuccessfulCreate', 'Create', `create Pod ${name} in StatefulSet ${set.metadata.name} successful`);
+    } catch (err) {
+      if (isApiError(err, 'AlreadyExists') || hasStatusCause(err, NAMESPACE_TERMINATING_CAUSE)) return;
+      this.recorder.event(
+        ref,
+        'Warning',
+        'FailedCreate',
+        'Create',
+        `create Pod ${name} in StatefulSet ${set.metadata.name} failed error: ${(err as Error).message}`,
+      );
+      throw err;
+    }
+  }
+
+  private async ensureClaim(set: ApiObject, template: ApiObject, ordinal: number, podName: string): Promise<void> {
+    const ns = set.metadata.namespace ?? '';
+    const name = this.claimName(template, set, ordinal);
+    if (this.claims.indexer.get(`${ns}/${name}`)) return;
+    const claim: ApiObject = {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: {
+        name,
+        namespace: ns,
+        labels: { ...template.metadata.labels, ...setSpec(set).selector?.matchLabels },
+        ...(template.metadata.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
+      },
+      spec: deepCopy(template.spec ?? {}),
+    };
+    const ref = objectReference(set, 'apps/v1', 'StatefulSet');
+    try {
+      await this.ctx.client.resource(PVCS, ns).create(claim);
+      this.recorder.event(
+        ref,
+        'Normal',
+        'SuccessfulCreate',
+        'Create',
+        `create Claim ${name} Pod ${podName} in StatefulSet ${set.metadata.name} success`,
+      );
+    } catch (err) {
+      if (isApiError(err, 'AlreadyExists')) return;
+      this.recorder.event(
+        ref,
+        'Warning',
+        'FailedCreate',
+        'Create',
+        `create Claim ${name} for Pod ${podName} in StatefulSet ${set.metadata.name} failed error: ${(err as Error).message}`,
+      );
+      throw err;
+    }
+  }
+
+  private async deletePod(set: ApiObject, pod: ApiObject): Promise<void> {
+    const ref = objectReference(set, 'apps/v1', 'StatefulSet');
+    try {
+      await this.ctx.client.resource(PODS, pod.metadata.namespace).delete(pod.metadata.name!, { preconditions: { uid: pod.metadata.uid } });
+      this.recorder.event(
+        ref,
+        'Normal',
+        'SuccessfulDelete',
+        'Delete',
+        `delete Pod ${pod.metadata.name} in StatefulSet ${set.metadata.name} successful`,
+      );
+    } catch (err) {
+      if (isApiError(err, 'NotFound') || isApiError(err, 'Conflict')) return;
+      throw err;
+    }
+  }
+
+  private async updateStatus(set: ApiObject, pods: ApiObject[], updateRevision: string): Promise<void> {
+    const spec = setSpec(set);
+    const old = (set.status ?? {}) as StatefulSetStatus;
+    const live = pods.filter((p) => this.ordinalOf(set, p) !== undefined && !p.metadata.deletionTimestamp);
+    const currentRevision = old.currentRevision ?? updateRevision;
+    const status: StatefulSetStatus = {
+      observedGeneration: set.metadata.generation,
+      replicas: live.length,
+      readyReplicas: live.filter((p) => podStatus(p).phase === 'Running' && isPodReady(p)).length,
+      availableReplicas: live.filter((p) => isPodAvailable(p, spec.minReadySeconds ?? 0, Date.now())).length,
+      currentReplicas: live.filter((p) => p.metadata.labels?.[REVISION_LABEL] === currentRevision).length,
+      updatedReplicas: live.filter((p) => p.metadata.labels?.[REVISION_LABEL] === updateRevision).length,
+      currentRevision,
+      updateRevision,
+      collisionCount: old.collisionCount ?? 0,
+    };
+    // The rollout is complete: the update revision becomes the current one.
+    if (status.updatedReplicas === (spec.replicas ?? 1) && status.replicas === status.updatedReplicas) {
+      status.currentRevision = updateRevision;
+      status.currentReplicas = status.updatedReplicas;
+    }
+    const previous = Object.fromEntries(Object.entries(old).filter(([k]) => k in status));
+    if (jsonEqual(previous, status)) return;
+    const next = deepCopy(set);
+    next.status = { ...old, ...status };
+    try {
+      await this.ctx.client.resource(STATEFULSETS, set.metadata.namespace).update(next, 'status');
+    } catch (err) {
+      if (!isApiError(err, 'NotFound')) throw err;
+    }
+  }
+}
