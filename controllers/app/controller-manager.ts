@@ -20,6 +20,7 @@ import { WorkQueue } from '../workqueue/work-queue.js';
 import { ApiEventRecorder } from '../events/event-recorder.js';
 import { CronJobController } from '../cronjob/cronjob-controller.js';
 import { DeploymentController } from '../deployment/deployment-controller.js';
+import { DisruptionController } from '../disruption/disruption-controller.js';
 import { EndpointsController } from '../endpoints/endpoints-controller.js';
 import { EndpointSliceController } from '../endpointslice/endpointslice-controller.js';
 import { GarbageCollector } from '../garbagecollector/garbage-collector.js';
@@ -71,6 +72,9 @@ function newControllers(
         break;
       case 'deployment-controller':
         all.set(name, new DeploymentController(ctx));
+        break;
+      case 'disruption-controller':
+        all.set(name, new DisruptionController(ctx));
         break;
       case 'endpoints-controller':
         all.set(name, new EndpointsController(ctx));

@@ -15,6 +15,7 @@ export interface ControllerName {
 export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'cronjob-controller', aliases: ['cronjob'], defaultOn: true },
   { name: 'deployment-controller', aliases: ['deployment'], defaultOn: true },
+  { name: 'disruption-controller', aliases: ['disruption'], defaultOn: true },
   { name: 'endpoints-controller', aliases: ['endpoint'], defaultOn: true },
   { name: 'endpointslice-controller', aliases: ['endpointslice'], defaultOn: true },
   { name: 'garbage-collector-controller', aliases: ['garbagecollector'], defaultOn: true },

@@ -28,7 +28,7 @@ describe('workload controllers against orch-apiserver', () => {
         '--secure-port=0',
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
-        '--controllers=replicaset,deployment,endpoint,endpointslice,job,ttl-after-finished,garbagecollector',
+        '--controllers=replicaset,deployment,endpoint,endpointslice,job,ttl-after-finished,garbagecollector,disruption',
       ]),
       { logger: newLogger({ logLevel: 'error' }), gcSyncPeriodMs: 1000 },
     );
@@ -386,6 +386,44 @@ describe('workload controllers against orch-apiserver', () => {
       });
       assert.equal(job.status.failed, 1);
       assert.equal(job.status.conditions.find((c: any) => c.type === 'Failed').reason, 'BackoffLimitExceeded');
+    });
+  });
+
+  describe('disruption-controller', () => {
+    it('keeps a PodDisruptionBudget’s status as Pods become ready and unready', async () => {
+      const d = await api().post(`/apis/apps/v1/namespaces/${NS}/deployments`, {
+        metadata: { name: 'guarded' },
+        spec: {
+          replicas: 3,
+          selector: { matchLabels: { app: 'guarded' } },
+          template: { metadata: { labels: { app: 'guarded' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+        },
+      });
+      assert.equal(d.status, 201, d.text);
+      const pdbPath = `/apis/policy/v1/namespaces/${NS}/poddisruptionbudgets`;
+      const created = await api().post(pdbPath, {
+        metadata: { name: 'guard' },
+        spec: { maxUnavailable: '33%', selector: { matchLabels: { app: 'guarded' } } },
+      });
+      assert.equal(created.status, 201, created.text);
+      const names = await eventually('3 ready Pods', async () => {
+        const n = await setPodsReady(api(), NS, 'app=guarded');
+        return n.length === 3 && n;
+      });
+      const s = await eventually('1 disruption allowed', async () => {
+        const st = (await api().get(`${pdbPath}/guard`)).body.status;
+        return st?.disruptionsAllowed === 1 && st;
+      });
+      assert.deepEqual([s.expectedPods, s.desiredHealthy, s.currentHealthy, s.observedGeneration], [3, 2, 3, 1]);
+      assert.equal(s.conditions.find((c: any) => c.type === 'DisruptionAllowed').reason, 'SufficientPods');
+      await setPodReady(api(), NS, names[0], false);
+      await setPodReady(api(), NS, names[1], false);
+      const after = await eventually('none allowed', async () => {
+        const st = (await api().get(`${pdbPath}/guard`)).body.status;
+        return st?.currentHealthy === 1 && st;
+      });
+      assert.equal(after.disruptionsAllowed, 0);
+      assert.equal(after.conditions.find((c: any) => c.type === 'DisruptionAllowed').reason, 'InsufficientPods');
     });
   });
 });

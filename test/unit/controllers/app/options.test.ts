@@ -76,6 +76,7 @@ describe('--controllers', () => {
     assert.deepEqual(enabledControllers(['*']), [
       'cronjob-controller',
       'deployment-controller',
+      'disruption-controller',
       'endpoints-controller',
       'endpointslice-controller',
       'garbage-collector-controller',
@@ -91,6 +92,7 @@ describe('--controllers', () => {
     assert.deepEqual(enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher']), [
       'cronjob-controller',
       'deployment-controller',
+      'disruption-controller',
       'endpoints-controller',
       'endpointslice-controller',
       'job-controller',
@@ -109,6 +111,7 @@ describe('--controllers', () => {
     assert.deepEqual(enabledControllers(['namespace-controller', '-namespace', '*']), [
       'cronjob-controller',
       'deployment-controller',
+      'disruption-controller',
       'endpoints-controller',
       'endpointslice-controller',
       'garbage-collector-controller',

@@ -1,0 +1,251 @@
+/**
+ * The disruption controller: keeps every PodDisruptionBudget's status, which the eviction
+ * subresource consults. For the Pods its selector matches (an empty selector matches all of the
+ * namespace), expectedPods is their number with an integer minAvailable, otherwise the sum of the
+ * scales of their controllers (ReplicaSets — a Deployment's when it owns one —, StatefulSets);
+ * desiredHealthy is minAvailable, or its percentage of expectedPods rounded up, or expectedPods less
+ * maxUnavailable (a percentage rounded up); currentHealthy counts the ready Pods not being deleted
+ * nor recently evicted (disruptedPods, forgotten after 2 minutes); disruptionsAllowed is the surplus.
+ * The DisruptionAllowed condition says True/SufficientPods, False/InsufficientPods, or
+ * False/SyncFailed with the reason (e.g. a Pod without a controller under a percentage budget).
+ */
+import type { ApiObject } from '../../apiserver/api/object.js';
+import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
+import { isApiError } from '../../apiserver/api/status.js';
+import { labelSelectorFromObject } from '../../apiserver/runtime/selectors/label-selector.js';
+import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { GroupVersionResource } from '../client/api-client.js';
+import type { Informer } from '../informers/informer.js';
+import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
+import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { WorkQueue } from '../workqueue/work-queue.js';
+import { controllerRefOf } from '../controllerutil/controller-ref.js';
+import { PODS } from '../controllerutil/pod-control.js';
+import { isPodReady } from '../controllerutil/pod-status.js';
+import { REPLICASETS } from '../replicaset/replicaset-controller.js';
+import { DEPLOYMENTS } from '../deployment/deployment-controller.js';
+import { STATEFULSETS } from '../statefulset/statefulset-controller.js';
+
+/** An evicted Pod counts as disrupted this long, unless its deletion is seen first. */
+const DISRUPTED_POD_TIMEOUT_MS = 2 * 60_000;
+
+interface PdbSpec {
+  minAvailable?: number | string;
+  maxUnavailable?: number | string;
+  selector?: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
+}
+
+interface PdbStatus {
+  observedGeneration?: number;
+  disruptedPods?: Record<string, string>;
+  disruptionsAllowed?: number;
+  currentHealthy?: number;
+  desiredHealthy?: number;
+  expectedPods?: number;
+  conditions?: {
+    type: string;
+    status: string;
+    reason?: string;
+    message?: string;
+    lastTransitionTime?: string;
+    observedGeneration?: number;
+  }[];
+}
+
+const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+function percent(v: number | string | undefined): number | undefined {
+  const m = typeof v === 'string' ? /^(\d+)%$/.exec(v) : null;
+  return m ? Number(m[1]) : undefined;
+}
+
+function scaled(v: number | string, total: number): number {
+  const p = percent(v);
+  if (p !== undefined) return Math.ceil((p * total) / 100);
+  return typeof v === 'number' ? v : Number(v) || 0;
+}
+
+export class DisruptionController implements Controller {
+  readonly pdbs: Informer;
+  readonly pods: Informer;
+  readonly replicaSets: Informer;
+  readonly deployments: Informer;
+  readonly statefulSets: Informer;
+  readonly queue: WorkQueue<string>;
+  readonly gvr: GroupVersionResource = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' };
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly opts: { workers?: number; now?: () => number } = {},
+  ) {
+    this.queue = ctx.newQueue('disruption');
+    this.pdbs = ctx.informers.forResource(this.gvr);
+    this.pods = ctx.informers.forResource(PODS);
+    this.replicaSets = ctx.informers.forResource(REPLICASETS);
+    this.deployments = ctx.informers.forResource(DEPLOYMENTS);
+    this.statefulSets = ctx.informers.forResource(STATEFULSETS);
+    this.pdbs.addEventHandler({
+      onAdd: (p) => this.queue.add(objectKey(p)),
+      onUpdate: (_o, p) => this.queue.add(objectKey(p)),
+    });
+    const byPod = (pod: ApiObject) => {
+      for (const pdb of this.pdbsFor(pod)) this.queue.add(objectKey(pdb));
+    };
+    this.pods.addEventHandler({
+      onAdd: byPod,
+      onUpdate: (old, pod) => {
+        if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return;
+        byPod(pod);
+        if (!jsonEqual(old.metadata.labels, pod.metadata.labels)) byPod(old);
+      },
+      onDelete: byPod,
+    });
+    // A controller's scale decides expectedPods: look again at the budgets of its namespace.
+    const byNamespace = (obj: ApiObject) => {
+      for (const pdb of this.pdbs.indexer.byIndex(NAMESPACE_INDEX, obj.metadata.namespace ?? '')) this.queue.add(objectKey(pdb));
+    };
+    for (const i of [this.replicaSets, this.deployments, this.statefulSets]) {
+      i.addEventHandler({
+        onUpdate: (old, obj) => {
+          if ((old.spec as { replicas?: number } | undefined)?.replicas !== (obj.spec as { replicas?: number } | undefined)?.replicas)
+            byNamespace(obj);
+        },
+      });
+    }
+  }
+
+  private now(): number {
+    return this.opts.now?.() ?? Date.now();
+  }
+
+  private pdbsFor(pod: ApiObject): ApiObject[] {
+    return this.pdbs.indexer.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '').filter((pdb) => {
+      try {
+        return labelSelectorFromObject((pdb.spec as PdbSpec | undefined)?.selector).matches(pod.metadata.labels ?? {});
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
+    for (const i of [this.pdbs, this.pods, this.replicaSets, this.deployments, this.statefulSets])
+      if (!(await i.waitForSync(signal))) return;
+    await runWorkers(
+      this.queue,
+      this.opts.workers ?? 2,
+      (key) => this.sync(key),
+      (key, err) => this.ctx.logger.warn('syncing a PodDisruptionBudget failed', { pdb: key, error: (err as Error).message }),
+    );
+  }
+
+  /** The scale of the controller that owns the Pod (a Deployment's for its ReplicaSets), with its uid. */
+  private controllerScale(pod: ApiObject): { uid: string; scale: number } | undefined {
+    const ns = pod.metadata.namespace ?? '';
+    const ref = controllerRefOf(pod);
+    if (!ref) return undefined;
+    const replicas = (o: ApiObject) => (o.spec as { replicas?: number } | undefined)?.replicas ?? 1;
+    if (ref.kind === 'ReplicaSet') {
+      const rs = this.replicaSets.indexer.get(`${ns}/${ref.name}`);
+      if (!rs || rs.metadata.uid !== ref.uid) return undefined;
+      const owner = controllerRefOf(rs);
+      if (owner?.kind === 'Deployment') {
+        const d = this.deployments.indexer.get(`${ns}/${owner.name}`);
+        if (d && d.metadata.uid === owner.uid) return { uid: d.metadata.uid!, scale: replicas(d) };
+      }
+      return { uid: rs.metadata.uid!, scale: replicas(rs) };
+    }
+    if (ref.kind === 'StatefulSet') {
+      const s = this.statefulSets.indexer.get(`${ns}/${ref.name}`);
+      return s && s.metadata.uid === ref.uid ? { uid: s.metadata.uid!, scale: replicas(s) } : undefined;
+    }
+    return undefined;
+  }
+
+  async sync(key: string): Promise<SyncResult | undefined> {
+    const pdb = this.pdbs.indexer.get(key);
+    if (!pdb) return undefined;
+    const spec = (pdb.spec ?? {}) as PdbSpec;
+    const now = this.now();
+    const old = (pdb.status ?? {}) as PdbStatus;
+    let pods: ApiObject[] = [];
+    let failure: string | undefined;
+    try {
+      const selector = labelSelectorFromObject(spec.selector);
+      pods = this.pods.indexer
+        .byIndex(NAMESPACE_INDEX, pdb.metadata.namespace ?? '')
+        .filter((p) => selector.matches(p.metadata.labels ?? {}));
+    } catch (err) {
+      failure = (err as Error).message;
+    }
+    let expected = 0;
+    let desired = 0;
+    if (!failure) {
+      if (spec.maxUnavailable !== undefined || percent(spec.minAvailable) !== undefined) {
+        const scales = new Map<string, number>();
+        for (const pod of pods) {
+          const c = this.controllerScale(pod);
+          if (!c) {
+            failure = `found no controllers for pod "${pod.metadata.name}"`;
+            break;
+          }
+          scales.set(c.uid, c.scale);
+        }
+        expected = [...scales.values()].reduce((n, s) => n + s, 0);
+        desired =
+          spec.maxUnavailable !== undefined
+            ? Math.max(0, expected - scaled(spec.maxUnavailable, expected))
+            : scaled(spec.minAvailable!, expected);
+      } else {
+        expected = pods.length;
+        desired = scaled(spec.minAvailable ?? 0, expected);
+      }
+    }
+    // Evictions not yet seen as deletions stay counted as disrupted for a while.
+    const disrupted: Record<string, string> = {};
+    let nextExpiry: number | undefined;
+    for (const [name, at] of Object.entries(old.disruptedPods ?? {})) {
+      const pod = pods.find((p) => p.metadata.name === name);
+      const expires = Date.parse(at) + DISRUPTED_POD_TIMEOUT_MS;
+      if (!pod || pod.metadata.deletionTimestamp || expires <= now) continue;
+      disrupted[name] = at;
+      nextExpiry = Math.min(nextExpiry ?? expires, expires);
+    }
+    const healthy = pods.filter((p) => isPodReady(p) && !p.metadata.deletionTimestamp && !(p.metadata.name! in disrupted)).length;
+    const allowed = failure ? 0 : Math.max(0, healthy - desired);
+    const previous = old.conditions?.find((c) => c.type === 'DisruptionAllowed');
+    const [condStatus, reason, message] = failure
+      ? ['False', 'SyncFailed', failure]
+      : allowed > 0
+        ? ['True', 'SufficientPods', '']
+        : ['False', 'InsufficientPods', ''];
+    const condition = {
+      type: 'DisruptionAllowed',
+      status: condStatus,
+      reason,
+      message,
+      observedGeneration: pdb.metadata.generation,
+      lastTransitionTime: previous?.status === condStatus ? (previous.lastTransitionTime ?? timestamp(now)) : timestamp(now),
+    };
+    const status: PdbStatus = {
+      observedGeneration: pdb.metadata.generation,
+      disruptionsAllowed: allowed,
+      currentHealthy: failure ? 0 : healthy,
+      desiredHealthy: failure ? 0 : desired,
+      expectedPods: failure ? 0 : expected,
+      conditions: [...(old.conditions ?? []).filter((c) => c.type !== 'DisruptionAllowed'), condition],
+    };
+    if (Object.keys(disrupted).length) status.disruptedPods = disrupted;
+    if (!jsonEqual(status, old)) {
+      const next = deepCopy(pdb);
+      next.status = status;
+      try {
+        await this.ctx.client.resource(this.gvr, pdb.metadata.namespace).update(next, 'status');
+      } catch (err) {
+        if (!isApiError(err, 'NotFound')) throw err;
+      }
+    }
+    return nextExpiry !== undefined ? { requeueAfterMs: nextExpiry - now } : undefined;
+  }
+}
