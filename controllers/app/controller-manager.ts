@@ -19,6 +19,7 @@ import { LeaseLock } from '../leaderelection/lease-lock.js';
 import { WorkQueue } from '../workqueue/work-queue.js';
 import { ApiEventRecorder } from '../events/event-recorder.js';
 import { CronJobController } from '../cronjob/cronjob-controller.js';
+import { DaemonSetController } from '../daemonset/daemonset-controller.js';
 import { DeploymentController } from '../deployment/deployment-controller.js';
 import { DisruptionController } from '../disruption/disruption-controller.js';
 import { EndpointsController } from '../endpoints/endpoints-controller.js';
@@ -69,6 +70,9 @@ function newControllers(
     switch (name) {
       case 'cronjob-controller':
         all.set(name, new CronJobController(ctx));
+        break;
+      case 'daemonset-controller':
+        all.set(name, new DaemonSetController(ctx));
         break;
       case 'deployment-controller':
         all.set(name, new DeploymentController(ctx));

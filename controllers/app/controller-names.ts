@@ -14,6 +14,7 @@ export interface ControllerName {
 
 export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'cronjob-controller', aliases: ['cronjob'], defaultOn: true },
+  { name: 'daemonset-controller', aliases: ['daemonset'], defaultOn: true },
   { name: 'deployment-controller', aliases: ['deployment'], defaultOn: true },
   { name: 'disruption-controller', aliases: ['disruption'], defaultOn: true },
   { name: 'endpoints-controller', aliases: ['endpoint'], defaultOn: true },

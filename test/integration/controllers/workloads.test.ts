@@ -28,7 +28,7 @@ describe('workload controllers against orch-apiserver', () => {
         '--secure-port=0',
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
-        '--controllers=replicaset,deployment,endpoint,endpointslice,job,ttl-after-finished,garbagecollector,disruption',
+        '--controllers=replicaset,deployment,endpoint,endpointslice,job,ttl-after-finished,garbagecollector,disruption,daemonset',
       ]),
       { logger: newLogger({ logLevel: 'error' }), gcSyncPeriodMs: 1000 },
     );
@@ -424,6 +424,51 @@ describe('workload controllers against orch-apiserver', () => {
       });
       assert.equal(after.disruptionsAllowed, 0);
       assert.equal(after.conditions.find((c: any) => c.type === 'DisruptionAllowed').reason, 'InsufficientPods');
+    });
+  });
+
+  describe('daemonset-controller', () => {
+    const nodePods = async () =>
+      ((await pods('app=agent')) as any[]).map(
+        (p) => p.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].values[0],
+      );
+    it('runs one Pod per eligible Node, following Nodes as they come, change and go', async () => {
+      for (const [name, labels] of [
+        ['worker-1', { pool: 'edge' }],
+        ['worker-2', { pool: 'edge' }],
+        ['control', { pool: 'core' }],
+      ] as const) {
+        const r = await api().post('/api/v1/nodes', { metadata: { name, labels } });
+        assert.equal(r.status, 201, r.text);
+      }
+      const ds = await api().post(`/apis/apps/v1/namespaces/${NS}/daemonsets`, {
+        metadata: { name: 'agent' },
+        spec: {
+          selector: { matchLabels: { app: 'agent' } },
+          template: {
+            metadata: { labels: { app: 'agent' } },
+            spec: { nodeSelector: { pool: 'edge' }, containers: [{ name: 'c', image: 'agent:1' }] },
+          },
+        },
+      });
+      assert.equal(ds.status, 201, ds.text);
+      await eventually(
+        'Pods on worker-1 and worker-2',
+        async () => JSON.stringify((await nodePods()).sort()) === '["worker-1","worker-2"]',
+      );
+      await api().patch('/api/v1/nodes/control', { metadata: { labels: { pool: 'edge' } } }, 'application/merge-patch+json');
+      await eventually('a Pod on control too', async () => (await nodePods()).length === 3);
+      assert.equal((await api().delete('/api/v1/nodes/worker-2')).status, 200);
+      await eventually('worker-2’s Pod gone', async () => JSON.stringify((await nodePods()).sort()) === '["control","worker-1"]');
+      await setPodsReady(api(), NS, 'app=agent');
+      const status = await eventually('status', async () => {
+        const s = (await api().get(`/apis/apps/v1/namespaces/${NS}/daemonsets/agent`)).body.status;
+        return s?.numberReady === 2 && s;
+      });
+      assert.deepEqual(
+        [status.desiredNumberScheduled, status.currentNumberScheduled, status.updatedNumberScheduled, status.numberAvailable],
+        [2, 2, 2, 2],
+      );
     });
   });
 });

@@ -75,6 +75,7 @@ describe('--controllers', () => {
   it('* enables the default-on controllers; -name disables; aliases map to canonical names', () => {
     assert.deepEqual(enabledControllers(['*']), [
       'cronjob-controller',
+      'daemonset-controller',
       'deployment-controller',
       'disruption-controller',
       'endpoints-controller',
@@ -91,6 +92,7 @@ describe('--controllers', () => {
     ]);
     assert.deepEqual(enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher']), [
       'cronjob-controller',
+      'daemonset-controller',
       'deployment-controller',
       'disruption-controller',
       'endpoints-controller',
@@ -110,6 +112,7 @@ describe('--controllers', () => {
     assert.deepEqual(enabledControllers(['-namespace', 'namespace']), []);
     assert.deepEqual(enabledControllers(['namespace-controller', '-namespace', '*']), [
       'cronjob-controller',
+      'daemonset-controller',
       'deployment-controller',
       'disruption-controller',
       'endpoints-controller',

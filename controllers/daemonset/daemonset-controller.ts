@@ -1,0 +1,337 @@
+/**
+ * The DaemonSet controller: one Pod per eligible Node — the template's nodeSelector and required node
+ * affinity match it and its NoSchedule/NoExecute taints are tolerated (with the tolerations every
+ * daemon Pod gets: not-ready, unreachable, disk/memory/pid pressure, unschedulable). Each Pod is
+ * pinned to its Node by node affinity on `metadata.name` (the scheduler binds it). Missing Pods are
+ * created, Pods on Nodes that are not eligible (or gone), duplicates and failed Pods are deleted.
+ * RollingUpdate replaces Pods of an older template (revision = template hash in
+ * `controller-revision-hash`) — unavailable ones at once, available ones while fewer than
+ * maxUnavailable are unavailable; OnDelete leaves them. Status counts desired, scheduled,
+ * misscheduled, ready, available, unavailable and updated Pods.
+ *
+ * ControllerRevision objects are not written: orch does not serve that kind yet.
+ */
+import type { ApiObject } from '../../apiserver/api/object.js';
+import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
+import { isApiError } from '../../apiserver/api/status.js';
+import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
+import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { EventRecorder } from '../events/event-recorder.js';
+import { objectReference } from '../events/event-recorder.js';
+import type { Informer } from '../informers/informer.js';
+import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
+import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { WorkQueue } from '../workqueue/work-queue.js';
+import { claimObjects, controllerRefOf, ensureControllerIndex, newControllerRef } from '../controllerutil/controller-ref.js';
+import { Expectations } from '../controllerutil/expectations.js';
+import { type PodSchedulingSpec, podFitsNode, type Toleration } from '../controllerutil/node-eligibility.js';
+import { PodControl, PODS } from '../controllerutil/pod-control.js';
+import { isPodAvailable, isPodReady, podNodeName, podStatus } from '../controllerutil/pod-status.js';
+import { podFromTemplate, type PodTemplate } from '../controllerutil/pod-template.js';
+import { computeHash } from '../controllerutil/template-hash.js';
+import { NODES } from '../podgc/pod-gc-controller.js';
+import { REVISION_LABEL } from '../statefulset/statefulset-controller.js';
+
+export const DAEMONSETS = { group: 'apps', version: 'v1', resource: 'daemonsets' };
+
+interface DaemonSetSpec {
+  selector?: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
+  template?: PodTemplate;
+  updateStrategy?: { type?: string; rollingUpdate?: { maxUnavailable?: number | string } };
+  minReadySeconds?: number;
+}
+
+const dsSpec = (ds: ApiObject) => (ds.spec ?? {}) as DaemonSetSpec;
+
+/** The Node a daemon Pod is for: its nodeName, else its node affinity on metadata.name. */
+export function targetNode(pod: ApiObject): string | undefined {
+  const bound = podNodeName(pod);
+  if (bound) return bound;
+  const terms =
+    (pod.spec as PodSchedulingSpec | undefined)?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+      ?.nodeSelectorTerms ?? [];
+  for (const t of terms)
+    for (const f of t.matchFields ?? []) if (f.key === 'metadata.name' && f.operator === 'In' && f.values?.length === 1) return f.values[0];
+  return undefined;
+}
+
+export class DaemonSetController implements Controller {
+  readonly sets: Informer;
+  readonly pods: Informer;
+  readonly nodes: Informer;
+  readonly queue: WorkQueue<string>;
+  readonly expectations = new Expectations();
+  private readonly recorder: EventRecorder;
+  private readonly podControl: PodControl;
+  private readonly defaultTolerations: Toleration[];
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly opts: { workers?: number } = {},
+  ) {
+    const p = `node.${ctx.domain.labelPrefix}`;
+    this.defaultTolerations = [
+      { key: `${p}/not-ready`, operator: 'Exists', effect: 'NoExecute' },
+      { key: `${p}/unreachable`, operator: 'Exists', effect: 'NoExecute' },
+      { key: `${p}/disk-pressure`, operator: 'Exists', effect: 'NoSchedule' },
+      { key: `${p}/memory-pressure`, operator: 'Exists', effect: 'NoSchedule' },
+      { key: `${p}/pid-pressure`, operator: 'Exists', effect: 'NoSchedule' },
+      { key: `${p}/unschedulable`, operator: 'Exists', effect: 'NoSchedule' },
+    ];
+    this.queue = ctx.newQueue('daemonset');
+    this.recorder = ctx.recorder('daemonset-controller');
+    this.podControl = new PodControl(ctx.client, this.recorder);
+    this.sets = ctx.informers.forResource(DAEMONSETS);
+    this.pods = ctx.informers.forResource(PODS);
+    this.nodes = ctx.informers.forResource(NODES);
+    ensureControllerIndex(this.pods.indexer);
+    this.sets.addEventHandler({
+      onAdd: (s) => this.queue.add(objectKey(s)),
+      onUpdate: (_o, s) => this.queue.add(objectKey(s)),
+      onDelete: (s) => {
+        this.expectations.delete(objectKey(s));
+        this.queue.add(objectKey(s));
+      },
+    });
+    const owner = (pod: ApiObject) => {
+      const ref = controllerRefOf(pod);
+      if (ref?.kind !== 'DaemonSet') return undefined;
+      const ds = this.sets.indexer.get(`${pod.metadata.namespace}/${ref.name}`);
+      return ds?.metadata.uid === ref.uid ? objectKey(ds) : undefined;
+    };
+    this.pods.addEventHandler({
+      onAdd: (pod) => {
+        const key = owner(pod);
+        if (!key) return;
+        this.expectations.creationObserved(key);
+        this.queue.add(key);
+      },
+      onUpdate: (old, pod) => {
+        const key = old.metadata.resourceVersion !== pod.metadata.resourceVersion && owner(pod);
+        if (key) this.queue.add(key);
+      },
+      onDelete: (pod) => {
+        const key = owner(pod);
+        if (!key) return;
+        this.expectations.deletionObserved(key, objectKey(pod));
+        this.queue.add(key);
+      },
+    });
+    const everySet = () => {
+      for (const ds of this.sets.indexer.list()) this.queue.add(objectKey(ds));
+    };
+    this.nodes.addEventHandler({
+      onAdd: everySet,
+      onUpdate: (old, node) => {
+        if (!jsonEqual(old.metadata.labels, node.metadata.labels) || !jsonEqual(old.spec, node.spec)) everySet();
+      },
+      onDelete: everySet,
+    });
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
+    for (const i of [this.sets, this.pods, this.nodes]) if (!(await i.waitForSync(signal))) return;
+    await runWorkers(
+      this.queue,
+      this.opts.workers ?? 2,
+      (key) => this.sync(key),
+      (key, err) => this.ctx.logger.warn('syncing a DaemonSet failed', { daemonset: key, error: (err as Error).message }),
+    );
+  }
+
+  /** The template's scheduling spec with the daemon tolerations added. */
+  private schedulingSpec(ds: ApiObject): PodSchedulingSpec {
+    const spec = (dsSpec(ds).template?.spec ?? {}) as PodSchedulingSpec;
+    const own = spec.tolerations ?? [];
+    const extra = this.defaultTolerations.filter((d) => !own.some((t) => t.key === d.key && t.effect === d.effect));
+    return { ...spec, tolerations: [...own, ...extra] };
+  }
+
+  async sync(key: string): Promise<SyncResult | undefined> {
+    const ds = this.sets.indexer.get(key);
+    if (!ds) {
+      this.expectations.delete(key);
+      return undefined;
+    }
+    let selector: LabelSelector;
+    try {
+      selector = labelSelectorFromObject(dsSpec(ds).selector);
+    } catch (err) {
+      this.ctx.logger.warn('DaemonSet has an invalid selector', { daemonset: key, error: (err as Error).message });
+      return undefined;
+    }
+    const ns = ds.metadata.namespace ?? '';
+    const pods = await claimObjects(this.pods.indexer.byIndex(NAMESPACE_INDEX, ns), {
+      owner: ds,
+      ownerRef: newControllerRef(ds, 'apps/v1', 'DaemonSet'),
+      selector,
+      resource: this.ctx.client.resource(PODS, ns),
+      recheckOwner: async () => {
+        try {
+          return await this.ctx.client.resource(DAEMONSETS, ns).get(ds.metadata.name!);
+        } catch (err) {
+          if (isApiError(err, 'NotFound')) return undefined;
+          throw err;
+        }
+      },
+    });
+    const revision = computeHash(dsSpec(ds).template);
+    const sched = this.schedulingSpec(ds);
+    const nodes = this.nodes.indexer.list();
+    const eligible = new Set(nodes.filter((n) => podFitsNode(sched, n)).map((n) => n.metadata.name!));
+    const byNode = new Map<string, ApiObject[]>();
+    for (const pod of pods) {
+      const node = targetNode(pod) ?? '';
+      byNode.set(node, [...(byNode.get(node) ?? []), pod]);
+    }
+    const now = Date.now();
+    const minReady = dsSpec(ds).minReadySeconds ?? 0;
+    if (this.expectations.satisfied(key) && !ds.metadata.deletionTimestamp) {
+      const create: string[] = [];
+      const remove: ApiObject[] = [];
+      for (const node of eligible) {
+        const live = (byNode.get(node) ?? []).filter((p) => !p.metadata.deletionTimestamp);
+        const failed = live.filter((p) => podStatus(p).phase === 'Failed');
+        remove.push(...failed);
+        const running = live
+          .filter((p) => podStatus(p).phase !== 'Failed')
+          .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
+        if (running.length === 0 && failed.length === 0) create.push(node);
+        remove.push(...running.slice(1));
+      }
+      for (const [node, list] of byNode) if (!eligible.has(node)) remove.push(...list.filter((p) => !p.metadata.deletionTimestamp));
+      remove.push(...this.rollingUpdateVictims(ds, eligible, byNode, revision, now, new Set(remove)));
+      await this.manage(key, ds, create, remove, revision);
+    }
+    await this.updateStatus(ds, eligible, byNode, revision, now, minReady);
+    return undefined;
+  }
+
+  /** Pods of an old revision to replace now: unavailable ones, then available ones within maxUnavailable. */
+  private rollingUpdateVictims(
+    ds: ApiObject,
+    eligible: Set<string>,
+    byNode: Map<string, ApiObject[]>,
+    revision: string,
+    now: number,
+    already: Set<ApiObject>,
+  ): ApiObject[] {
+    const strategy = dsSpec(ds).updateStrategy;
+    if ((strategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') return [];
+    const minReady = dsSpec(ds).minReadySeconds ?? 0;
+    const raw = strategy?.rollingUpdate?.maxUnavailable ?? 1;
+    const m = typeof raw === 'string' ? /^(\d+)%$/.exec(raw) : null;
+    const maxUnavailable = Math.max(1, m ? Math.ceil((Number(m[1]) * eligible.size) / 100) : Number(raw) || 0);
+    let unavailable = 0;
+    const oldAvailable: ApiObject[] = [];
+    const victims: ApiObject[] = [];
+    for (const node of eligible) {
+      const pod = (byNode.get(node) ?? []).find((p) => !p.metadata.deletionTimestamp && !already.has(p));
+      const available = !!pod && isPodAvailable(pod, minReady, now);
+      if (!available) unavailable++;
+      if (!pod || pod.metadata.labels?.[REVISION_LABEL] === revision) continue;
+      if (available) oldAvailable.push(pod);
+      else victims.push(pod);
+    }
+    victims.push(...oldAvailable.slice(0, Math.max(0, maxUnavailable - unavailable)));
+    return victims;
+  }
+
+  private async manage(key: string, ds: ApiObject, nodes: string[], remove: ApiObject[], revision: string): Promise<void> {
+    if (nodes.length === 0 && remove.length === 0) return;
+    const ref = objectReference(ds, 'apps/v1', 'DaemonSet');
+    this.expectations.expect(key, nodes.length, remove.map(objectKey));
+    const results = await Promise.allSettled([
+      ...nodes.map(async (node) => {
+        try {
+          if (!(await this.podControl.create(this.newPod(ds, node, revision), ref))) this.expectations.creationObserved(key);
+        } catch (err) {
+          this.expectations.creationObserved(key);
+          throw err;
+        }
+      }),
+      ...remove.map(async (pod) => {
+        try {
+          await this.podControl.delete(pod, ref);
+        } catch (err) {
+          this.expectations.deletionObserved(key, objectKey(pod));
+          throw err;
+        }
+      }),
+    ]);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  private newPod(ds: ApiObject, node: string, revision: string): ApiObject {
+    const pod = podFromTemplate(
+      dsSpec(ds).template ?? {},
+      ds.metadata.namespace ?? '',
+      ds.metadata.name!,
+      newControllerRef(ds, 'apps/v1', 'DaemonSet'),
+    );
+    pod.metadata.labels = { ...pod.metadata.labels, [REVISION_LABEL]: revision };
+    const spec = pod.spec as PodSchedulingSpec & Record<string, unknown>;
+    spec.tolerations = this.schedulingSpec(ds).tolerations;
+    spec.affinity = {
+      ...(spec.affinity ?? {}),
+      nodeAffinity: {
+        ...(spec.affinity?.nodeAffinity ?? {}),
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }],
+        },
+      },
+    };
+    return pod;
+  }
+
+  private async updateStatus(
+    ds: ApiObject,
+    eligible: Set<string>,
+    byNode: Map<string, ApiObject[]>,
+    revision: string,
+    now: number,
+    minReady: number,
+  ): Promise<void> {
+    let scheduled = 0;
+    let misscheduled = 0;
+    let ready = 0;
+    let available = 0;
+    let updated = 0;
+    for (const [node, list] of byNode) {
+      const live = list.filter((p) => !p.metadata.deletionTimestamp);
+      if (live.length === 0) continue;
+      if (!eligible.has(node)) {
+        misscheduled++;
+        continue;
+      }
+      scheduled++;
+      const pod = live[0];
+      if (isPodReady(pod)) ready++;
+      if (isPodAvailable(pod, minReady, now)) available++;
+      if (pod.metadata.labels?.[REVISION_LABEL] === revision) updated++;
+    }
+    const status = {
+      currentNumberScheduled: scheduled,
+      numberMisscheduled: misscheduled,
+      desiredNumberScheduled: eligible.size,
+      numberReady: ready,
+      observedGeneration: ds.metadata.generation,
+      updatedNumberScheduled: updated,
+      numberAvailable: available,
+      numberUnavailable: eligible.size - available,
+    };
+    const old = (ds.status ?? {}) as Record<string, unknown>;
+    const previous = Object.fromEntries(Object.entries(old).filter(([k]) => k in status && old[k] !== 0));
+    const wanted = Object.fromEntries(Object.entries(status).filter(([, v]) => v !== 0));
+    if (jsonEqual(previous, wanted)) return;
+    const next = deepCopy(ds);
+    next.status = { ...old, ...status };
+    try {
+      await this.ctx.client.resource(DAEMONSETS, ds.metadata.namespace).update(next, 'status');
+    } catch (err) {
+      if (!isApiError(err, 'NotFound')) throw err;
+    }
+  }
+}
