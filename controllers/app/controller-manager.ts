@@ -29,6 +29,7 @@ import { JobController } from '../job/job-controller.js';
 import { NamespaceController } from '../namespace/namespace-controller.js';
 import { PodGcController } from '../podgc/pod-gc-controller.js';
 import { ReplicaSetController } from '../replicaset/replicaset-controller.js';
+import { ResourceQuotaController } from '../resourcequota/resource-quota-controller.js';
 import { RootCaCertPublisher } from '../rootcacertpublisher/publisher.js';
 import { ServiceAccountsController } from '../serviceaccount/serviceaccounts-controller.js';
 import { StatefulSetController } from '../statefulset/statefulset-controller.js';
@@ -107,6 +108,9 @@ function newControllers(
         break;
       case 'replicaset-controller':
         all.set(name, new ReplicaSetController(ctx));
+        break;
+      case 'resourcequota-controller':
+        all.set(name, new ResourceQuotaController(ctx));
         break;
       case 'root-ca-certificate-publisher-controller':
         all.set(name, new RootCaCertPublisher(ctx, ctx.rootCaPem!));

@@ -24,6 +24,7 @@ export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'namespace-controller', aliases: ['namespace'], defaultOn: true },
   { name: 'pod-garbage-collector-controller', aliases: ['podgc'], defaultOn: true },
   { name: 'replicaset-controller', aliases: ['replicaset'], defaultOn: true },
+  { name: 'resourcequota-controller', aliases: ['resourcequota'], defaultOn: true },
   { name: 'root-ca-certificate-publisher-controller', aliases: ['root-ca-cert-publisher'], defaultOn: true },
   { name: 'serviceaccount-controller', aliases: ['serviceaccount'], defaultOn: true },
   { name: 'statefulset-controller', aliases: ['statefulset'], defaultOn: true },

@@ -28,7 +28,7 @@ describe('workload controllers against orch-apiserver', () => {
         '--secure-port=0',
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
-        '--controllers=replicaset,deployment,endpoint,endpointslice,job,ttl-after-finished,garbagecollector,disruption,daemonset',
+        '--controllers=replicaset,deployment,endpoint,endpointslice,job,ttl-after-finished,garbagecollector,disruption,daemonset,resourcequota',
       ]),
       { logger: newLogger({ logLevel: 'error' }), gcSyncPeriodMs: 1000 },
     );
@@ -469,6 +469,37 @@ describe('workload controllers against orch-apiserver', () => {
         [status.desiredNumberScheduled, status.currentNumberScheduled, status.updatedNumberScheduled, status.numberAvailable],
         [2, 2, 2, 2],
       );
+    });
+  });
+
+  describe('resourcequota-controller', () => {
+    it('keeps status.used of a quota as Pods come and go', async () => {
+      assert.equal((await api().post('/api/v1/namespaces', { metadata: { name: 'quota' } })).status, 201);
+      const q = await api().post('/api/v1/namespaces/quota/resourcequotas', {
+        metadata: { name: 'compute' },
+        spec: { hard: { pods: '5', 'requests.cpu': '2', 'requests.memory': '1Gi', configmaps: '10' } },
+      });
+      assert.equal(q.status, 201, q.text);
+      const used = async () => (await api().get('/api/v1/namespaces/quota/resourcequotas/compute')).body.status?.used;
+      const initial = await eventually('an initial status', used);
+      assert.equal(initial.pods, '0');
+      for (const [name, cpu] of [
+        ['a', '500m'],
+        ['b', '250m'],
+      ]) {
+        const r = await api().post('/api/v1/namespaces/quota/pods', {
+          metadata: { name },
+          spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu, memory: '128Mi' } } }] },
+        });
+        assert.equal(r.status, 201, r.text);
+      }
+      const u = await eventually('2 Pods counted', async () => {
+        const x = await used();
+        return x?.pods === '2' && x;
+      });
+      assert.deepEqual(u, { pods: '2', 'requests.cpu': '750m', 'requests.memory': '256Mi', configmaps: u.configmaps });
+      assert.equal((await api().delete('/api/v1/namespaces/quota/pods/a')).status, 200);
+      await eventually('1 Pod counted', async () => (await used())?.['requests.cpu'] === '250m');
     });
   });
 });
