@@ -27,6 +27,7 @@ import { EndpointSliceController } from '../endpointslice/endpointslice-controll
 import { GarbageCollector } from '../garbagecollector/garbage-collector.js';
 import { JobController } from '../job/job-controller.js';
 import { NamespaceController } from '../namespace/namespace-controller.js';
+import { NodeLifecycleController } from '../nodelifecycle/node-lifecycle-controller.js';
 import { PodGcController } from '../podgc/pod-gc-controller.js';
 import { ReplicaSetController } from '../replicaset/replicaset-controller.js';
 import { ResourceQuotaController } from '../resourcequota/resource-quota-controller.js';
@@ -47,6 +48,9 @@ export interface RunSettings {
   namespaceDeletionGracePeriodMs?: number;
   /** How often the garbage collector reads discovery again (30s). */
   gcSyncPeriodMs?: number;
+  /** How long a Node may stay silent before it is Unknown (40s), and how often Nodes are looked at (5s). */
+  nodeMonitorGracePeriodMs?: number;
+  nodeMonitorPeriodMs?: number;
 }
 
 export interface RunningControllerManager {
@@ -101,6 +105,12 @@ function newControllers(
             resyncPeriodMs: opts.namespaceSyncPeriodMs,
             deletionGracePeriodMs: settings.namespaceDeletionGracePeriodMs,
           }),
+        );
+        break;
+      case 'node-lifecycle-controller':
+        all.set(
+          name,
+          new NodeLifecycleController(ctx, { gracePeriodMs: settings.nodeMonitorGracePeriodMs, periodMs: settings.nodeMonitorPeriodMs }),
         );
         break;
       case 'pod-garbage-collector-controller':

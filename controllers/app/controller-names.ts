@@ -22,6 +22,7 @@ export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'garbage-collector-controller', aliases: ['garbagecollector'], defaultOn: true },
   { name: 'job-controller', aliases: ['job'], defaultOn: true },
   { name: 'namespace-controller', aliases: ['namespace'], defaultOn: true },
+  { name: 'node-lifecycle-controller', aliases: ['nodelifecycle'], defaultOn: true },
   { name: 'pod-garbage-collector-controller', aliases: ['podgc'], defaultOn: true },
   { name: 'replicaset-controller', aliases: ['replicaset'], defaultOn: true },
   { name: 'resourcequota-controller', aliases: ['resourcequota'], defaultOn: true },

@@ -78,8 +78,11 @@ export function tolerates(t: Toleration, taint: Taint): boolean {
   return t.key === taint.key && (t.value ?? '') === (taint.value ?? '');
 }
 
-/** Whether a Pod with this spec fits the Node by selector, affinity and taints. */
-export function podFitsNode(spec: PodSchedulingSpec, node: ApiObject): boolean {
+/**
+ * Whether a Pod with this spec fits the Node by selector, affinity and the taints of the given
+ * effects: NoSchedule and NoExecute to start a Pod there, NoExecute alone to keep one running.
+ */
+export function podFitsNode(spec: PodSchedulingSpec, node: ApiObject, _effects: readonly string[] = ['NoSchedule', 'NoExecute']): boolean {
   const labels = node.metadata.labels ?? {};
   for (const [k, v] of Object.entries(spec.nodeSelector ?? {})) if (labels[k] !== v) return false;
   const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;

@@ -179,7 +179,10 @@ export class DaemonSetController implements Controller {
     const revision = computeHash(dsSpec(ds).template);
     const sched = this.schedulingSpec(ds);
     const nodes = this.nodes.indexer.list();
+    // A new daemon Pod needs a Node whose NoSchedule and NoExecute taints it tolerates; one that runs
+    // already stays unless a NoExecute taint turns it away (nodeShouldRunDaemonPod).
     const eligible = new Set(nodes.filter((n) => podFitsNode(sched, n)).map((n) => n.metadata.name!));
+    const keep = new Set(nodes.filter((n) => podFitsNode(sched, n, ['NoExecute'])).map((n) => n.metadata.name!));
     const byNode = new Map<string, ApiObject[]>();
     for (const pod of pods) {
       const node = targetNode(pod) ?? '';
@@ -200,7 +203,8 @@ export class DaemonSetController implements Controller {
         if (running.length === 0 && failed.length === 0) create.push(node);
         remove.push(...running.slice(1));
       }
-      for (const [node, list] of byNode) if (!eligible.has(node)) remove.push(...list.filter((p) => !p.metadata.deletionTimestamp));
+      for (const [node, list] of byNode)
+        if (!eligible.has(node) && !keep.has(node)) remove.push(...list.filter((p) => !p.metadata.deletionTimestamp));
       remove.push(...this.rollingUpdateVictims(ds, eligible, byNode, revision, now, new Set(remove)));
       await this.manage(key, ds, create, remove, revision);
     }

@@ -83,6 +83,7 @@ describe('--controllers', () => {
       'garbage-collector-controller',
       'job-controller',
       'namespace-controller',
+      'node-lifecycle-controller',
       'pod-garbage-collector-controller',
       'replicaset-controller',
       'resourcequota-controller',
@@ -100,6 +101,7 @@ describe('--controllers', () => {
       'endpointslice-controller',
       'job-controller',
       'namespace-controller',
+      'node-lifecycle-controller',
       'pod-garbage-collector-controller',
       'replicaset-controller',
       'resourcequota-controller',
@@ -122,6 +124,7 @@ describe('--controllers', () => {
       'garbage-collector-controller',
       'job-controller',
       'namespace-controller',
+      'node-lifecycle-controller',
       'pod-garbage-collector-controller',
       'replicaset-controller',
       'resourcequota-controller',
@@ -133,6 +136,6 @@ describe('--controllers', () => {
   });
 
   it('rejects unknown names', () => {
-    assert.throws(() => enabledControllers(['nodelifecycle']), { message: '"nodelifecycle" is not in the list of known controllers' });
+    assert.throws(() => enabledControllers(['tokenrotator']), { message: '"tokenrotator" is not in the list of known controllers' });
   });
 });

@@ -1,0 +1,210 @@
+/**
+ * The node lifecycle controller, every 5 s: a Node is alive while its kubelet renews its Lease (in
+ * `<prefix>-node-lease`) or posts status. One silent for longer than the grace period (40 s) gets
+ * its Ready condition (and the pressure conditions it has) set to Unknown — "Kubelet stopped posting
+ * node status." — and its Pods marked not ready. Taints follow the conditions: Ready False →
+ * `node.<prefix>/not-ready`, Unknown → `node.<prefix>/unreachable` (NoSchedule and NoExecute),
+ * memory/disk/PID pressure, network-unavailable and `spec.unschedulable` → their NoSchedule taints;
+ * taints whose condition cleared are removed. Freshness is judged by when this controller saw the
+ * Lease or heartbeat change, not by the kubelet's clock.
+ *
+ * Evicting Pods from NoExecute-tainted Nodes (the taint manager) is not done.
+ */
+import type { ApiObject } from '../../apiserver/api/object.js';
+import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
+import { isApiError } from '../../apiserver/api/status.js';
+import type { Controller, ControllerContext } from '../app/controller-context.js';
+import { sleep } from '../informers/backoff.js';
+import type { Informer } from '../informers/informer.js';
+import { PODS } from '../controllerutil/pod-control.js';
+import { isPodReady, podNodeName } from '../controllerutil/pod-status.js';
+import { NODES } from '../podgc/pod-gc-controller.js';
+
+const MONITOR_PERIOD_MS = 5_000;
+const GRACE_PERIOD_MS = 40_000;
+
+interface Condition {
+  type: string;
+  status: string;
+  lastHeartbeatTime?: string;
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
+}
+
+interface Taint {
+  key: string;
+  value?: string;
+  effect: string;
+  timeAdded?: string;
+}
+
+const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+export interface NodeLifecycleOptions {
+  gracePeriodMs?: number;
+  periodMs?: number;
+  now?: () => number;
+}
+
+export class NodeLifecycleController implements Controller {
+  readonly nodes: Informer;
+  readonly leases: Informer;
+  readonly pods: Informer;
+  private readonly leaseNamespace: string;
+  private readonly taintPrefix: string;
+  /** Per Node: the last heartbeat and lease renewal seen, and when (this controller's clock). */
+  private readonly health = new Map<string, { heartbeat?: string; renew?: string; probedAt: number }>();
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly opts: NodeLifecycleOptions = {},
+  ) {
+    this.leaseNamespace = `${ctx.domain.systemNamespace.replace(/-system$/, '')}-node-lease`;
+    this.taintPrefix = `node.${ctx.domain.labelPrefix}`;
+    this.nodes = ctx.informers.forResource(NODES);
+    this.leases = ctx.informers.forResource({ group: ctx.domain.group('coordination.k8s.io'), version: 'v1', resource: 'leases' });
+    this.pods = ctx.informers.forResource(PODS);
+  }
+
+  private now(): number {
+    return this.opts.now?.() ?? Date.now();
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    for (const i of [this.nodes, this.leases, this.pods]) if (!(await i.waitForSync(signal))) return;
+    while (!signal.aborted) {
+      try {
+        await this.monitor();
+      } catch (err) {
+        this.ctx.logger.warn('monitoring node health failed', { error: (err as Error).message });
+      }
+      await sleep(this.opts.periodMs ?? MONITOR_PERIOD_MS, signal);
+    }
+  }
+
+  /** One pass over every Node. */
+  async monitor(): Promise<void> {
+    const now = this.now();
+    const names = new Set<string>();
+    for (const node of this.nodes.indexer.list()) {
+      names.add(node.metadata.name!);
+      await this.monitorNode(node, now);
+    }
+    for (const name of this.health.keys()) if (!names.has(name)) this.health.delete(name);
+  }
+
+  private async monitorNode(cached: ApiObject, now: number): Promise<void> {
+    const name = cached.metadata.name!;
+    const node = deepCopy(cached);
+    const status = (node.status ?? {}) as { conditions?: Condition[] };
+    const ready = status.conditions?.find((c) => c.type === 'Ready');
+    const lease = this.leases.indexer.get(`${this.leaseNamespace}/${name}`);
+    const renew = (lease?.spec as { renewTime?: string } | undefined)?.renewTime;
+    const seen = this.health.get(name);
+    if (!seen || seen.heartbeat !== ready?.lastHeartbeatTime || seen.renew !== renew) {
+      this.health.set(name, { heartbeat: ready?.lastHeartbeatTime, renew, probedAt: now });
+    }
+    const probedAt = this.health.get(name)!.probedAt;
+    const grace = this.opts.gracePeriodMs ?? GRACE_PERIOD_MS;
+    let statusChanged = false;
+    if (now > probedAt + grace) {
+      const t = timestamp(now);
+      if (!ready) {
+        status.conditions = [
+          ...(status.conditions ?? []),
+          {
+            type: 'Ready',
+            status: 'Unknown',
+            reason: 'NodeStatusNeverUpdated',
+            message: 'Kubelet never posted node status.',
+            lastHeartbeatTime: timestamp(this.creation(node)),
+            lastTransitionTime: t,
+          },
+        ];
+        statusChanged = true;
+      }
+      for (const c of status.conditions ?? []) {
+        if (!['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'].includes(c.type) || c.status === 'Unknown') continue;
+        c.status = 'Unknown';
+        c.reason = 'NodeStatusUnknown';
+        c.message = 'Kubelet stopped posting node status.';
+        c.lastTransitionTime = t;
+        statusChanged = true;
+      }
+    }
+    if (statusChanged) {
+      node.status = status;
+      try {
+        const updated = await this.ctx.client.resource(NODES).update(node, 'status');
+        node.metadata.resourceVersion = updated.metadata.resourceVersion;
+      } catch (err) {
+        if (isApiError(err, 'NotFound') || isApiError(err, 'Conflict')) return;
+        throw err;
+      }
+      await this.markPodsNotReady(name, now);
+    }
+    await this.reconcileTaints(node, status.conditions ?? [], now);
+  }
+
+  private creation(node: ApiObject): number {
+    return Date.parse(node.metadata.creationTimestamp ?? '') || this.now();
+  }
+
+  /** The taints the Node's conditions and spec call for. */
+  wantedTaints(node: ApiObject, conditions: Condition[]): Taint[] {
+    const p = this.taintPrefix;
+    const out: Taint[] = [];
+    const ready = conditions.find((c) => c.type === 'Ready')?.status;
+    if (ready === 'False') out.push({ key: `${p}/not-ready`, effect: 'NoSchedule' }, { key: `${p}/not-ready`, effect: 'NoExecute' });
+    if (ready === 'Unknown') out.push({ key: `${p}/unreachable`, effect: 'NoSchedule' }, { key: `${p}/unreachable`, effect: 'NoExecute' });
+    const byCondition: Record<string, string> = {
+      MemoryPressure: 'memory-pressure',
+      DiskPressure: 'disk-pressure',
+      PIDPressure: 'pid-pressure',
+      NetworkUnavailable: 'network-unavailable',
+    };
+    for (const c of conditions)
+      if (byCondition[c.type] && c.status === 'True') out.push({ key: `${p}/${byCondition[c.type]}`, effect: 'NoSchedule' });
+    if ((node.spec as { unschedulable?: boolean } | undefined)?.unschedulable)
+      out.push({ key: `${p}/unschedulable`, effect: 'NoSchedule' });
+    return out;
+  }
+
+  private async reconcileTaints(node: ApiObject, conditions: Condition[], now: number): Promise<void> {
+    const spec = (node.spec ?? {}) as { taints?: Taint[] };
+    const current = spec.taints ?? [];
+    const mine = (t: Taint) => t.key.startsWith(`${this.taintPrefix}/`);
+    const wanted = this.wantedTaints(node, conditions);
+    const same = (a: Taint, b: Taint) => a.key === b.key && a.effect === b.effect;
+    const kept = current.filter((t) => !mine(t) || wanted.some((w) => same(w, t)));
+    const added = wanted
+      .filter((w) => !current.some((t) => same(w, t)))
+      .map((w) => (w.effect === 'NoExecute' ? { ...w, timeAdded: timestamp(now) } : w));
+    const next = [...kept, ...added];
+    if (jsonEqual(next, current)) return;
+    const patch = { spec: { taints: next.length ? next : null }, metadata: { resourceVersion: node.metadata.resourceVersion } };
+    try {
+      await this.ctx.client.resource(NODES).patch(node.metadata.name!, patch);
+    } catch (err) {
+      if (!isApiError(err, 'NotFound') && !isApiError(err, 'Conflict')) throw err;
+    }
+  }
+
+  /** MarkPodsNotReady: the Node's Pods lose Ready, as nobody vouches for them any more. */
+  private async markPodsNotReady(nodeName: string, now: number): Promise<void> {
+    for (const pod of this.pods.indexer.list()) {
+      if (podNodeName(pod) !== nodeName || !isPodReady(pod)) continue;
+      const next = deepCopy(pod);
+      const conditions = ((next.status as { conditions?: Condition[] }).conditions ?? []).map((c) =>
+        c.type === 'Ready' ? { ...c, status: 'False', lastTransitionTime: timestamp(now) } : c,
+      );
+      (next.status as { conditions?: Condition[] }).conditions = conditions;
+      try {
+        await this.ctx.client.resource(PODS, pod.metadata.namespace).update(next, 'status');
+      } catch (err) {
+        if (!isApiError(err, 'NotFound') && !isApiError(err, 'Conflict')) throw err;
+      }
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ApiObject } from '../../../../apiserver/api/object.js';
+import { NodeLifecycleController } from '../../../../controllers/nodelifecycle/node-lifecycle-controller.js';
+import { NODES } from '../../../../controllers/podgc/pod-gc-controller.js';
+import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
+import { newFakeContext } from '../../../support/fake-controller-context.js';
+
+const LEASES = { group: 'coordination.orch.io', version: 'v1', resource: 'leases' };
+
+const node = (
+  ready: string,
+  extra: { rv?: string; heartbeat?: string; spec?: Record<string, unknown>; conditions?: unknown[] } = {},
+): ApiObject => ({
+  metadata: { name: 'n1', resourceVersion: extra.rv ?? '1', creationTimestamp: '2026-01-01T00:00:00Z' },
+  spec: extra.spec ?? {},
+  status: {
+    conditions: [
+      {
+        type: 'Ready',
+        status: ready,
+        lastHeartbeatTime: extra.heartbeat ?? '2026-01-01T00:00:00Z',
+        lastTransitionTime: '2026-01-01T00:00:00Z',
+      },
+      ...(extra.conditions ?? []),
+    ],
+  },
+});
+
+function setup(n: ApiObject) {
+  let now = 0;
+  const ctx = newFakeContext();
+  const c = new NodeLifecycleController(ctx, { now: () => now, gracePeriodMs: 40_000 });
+  ctx.cache(NODES, n);
+  return { ctx, c, advance: (ms: number) => (now += ms) };
+}
+
+describe('node lifecycle controller', () => {
+  it('sets Ready Unknown after the grace period without heartbeats, taints the Node unreachable and its Pods not ready', async () => {
+    const { ctx, c, advance } = setup(node('True'));
+    ctx.cache(PODS, {
+      metadata: { name: 'p', namespace: 'ns' },
+      spec: { nodeName: 'n1' },
+      status: { conditions: [{ type: 'Ready', status: 'True' }] },
+    });
+    await c.monitor();
+    advance(30_000);
+    await c.monitor();
+    assert.equal(ctx.fake.made('PUT').length, 0, 'within the grace period');
+    advance(11_000);
+    await c.monitor();
+    const [status] = ctx.fake.made('PUT', '/api/v1/nodes/n1/status');
+    const ready = status.body.status.conditions.find((x: any) => x.type === 'Ready');
+    assert.deepEqual([ready.status, ready.reason, ready.message], ['Unknown', 'NodeStatusUnknown', 'Kubelet stopped posting node status.']);
+    const [pod] = ctx.fake.made('PUT', '/pods/p/status');
+    assert.equal(pod.body.status.conditions[0].status, 'False');
+    ctx.cache(NODES, { ...status.body, metadata: { ...status.body.metadata, resourceVersion: '2' } });
+    await c.monitor();
+    const taints = ctx.fake.made('PATCH', '/api/v1/nodes/n1').at(-1)!.body.spec.taints;
+    assert.deepEqual(
+      taints.map((t: any) => `${t.key}:${t.effect}`),
+      ['node.orch.io/unreachable:NoSchedule', 'node.orch.io/unreachable:NoExecute'],
+    );
+    assert.ok(taints[1].timeAdded);
+  });
+
+  it('a renewed Lease keeps the Node alive', async () => {
+    const { ctx, c, advance } = setup(node('True'));
+    await c.monitor();
+    for (let i = 1; i <= 5; i++) {
+      advance(20_000);
+      ctx.cache(LEASES, {
+        metadata: { name: 'n1', namespace: 'orch-node-lease', resourceVersion: String(i) },
+        spec: { renewTime: `2026-01-01T00:0${i}:00.000000Z` },
+      });
+      await c.monitor();
+    }
+    assert.equal(ctx.fake.made('PUT').length, 0);
+  });
+
+  it('taints by condition and spec, and removes taints whose cause cleared', async () => {
+    const { ctx, c } = setup(
+      node('False', {
+        spec: {
+          unschedulable: true,
+          taints: [
+            { key: 'node.orch.io/unreachable', effect: 'NoExecute' },
+            { key: 'team', value: 'a', effect: 'NoSchedule' },
+          ],
+        },
+        conditions: [{ type: 'MemoryPressure', status: 'True' }],
+      }),
+    );
+    await c.monitor();
+    const taints = ctx.fake.made('PATCH').at(-1)!.body.spec.taints;
+    assert.deepEqual(
+      taints.map((t: any) => `${t.key}:${t.effect}`),
+      [
+        'team:NoSchedule',
+        'node.orch.io/not-ready:NoSchedule',
+        'node.orch.io/not-ready:NoExecute',
+        'node.orch.io/memory-pressure:NoSchedule',
+        'node.orch.io/unschedulable:NoSchedule',
+      ],
+    );
+  });
+});
