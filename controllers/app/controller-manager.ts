@@ -28,6 +28,8 @@ import { GarbageCollector } from '../garbagecollector/garbage-collector.js';
 import { JobController } from '../job/job-controller.js';
 import { NamespaceController } from '../namespace/namespace-controller.js';
 import { NodeLifecycleController } from '../nodelifecycle/node-lifecycle-controller.js';
+import { PvProtectionController } from '../pvprotection/pv-protection-controller.js';
+import { PvcProtectionController } from '../pvcprotection/pvc-protection-controller.js';
 import { PodGcController } from '../podgc/pod-gc-controller.js';
 import { ReplicaSetController } from '../replicaset/replicaset-controller.js';
 import { ResourceQuotaController } from '../resourcequota/resource-quota-controller.js';
@@ -112,6 +114,12 @@ function newControllers(
           name,
           new NodeLifecycleController(ctx, { gracePeriodMs: settings.nodeMonitorGracePeriodMs, periodMs: settings.nodeMonitorPeriodMs }),
         );
+        break;
+      case 'persistentvolume-protection-controller':
+        all.set(name, new PvProtectionController(ctx));
+        break;
+      case 'persistentvolumeclaim-protection-controller':
+        all.set(name, new PvcProtectionController(ctx));
         break;
       case 'pod-garbage-collector-controller':
         all.set(name, new PodGcController(ctx));

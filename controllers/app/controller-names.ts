@@ -23,6 +23,8 @@ export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'job-controller', aliases: ['job'], defaultOn: true },
   { name: 'namespace-controller', aliases: ['namespace'], defaultOn: true },
   { name: 'node-lifecycle-controller', aliases: ['nodelifecycle'], defaultOn: true },
+  { name: 'persistentvolume-protection-controller', aliases: ['pv-protection'], defaultOn: true },
+  { name: 'persistentvolumeclaim-protection-controller', aliases: ['pvc-protection'], defaultOn: true },
   { name: 'pod-garbage-collector-controller', aliases: ['podgc'], defaultOn: true },
   { name: 'replicaset-controller', aliases: ['replicaset'], defaultOn: true },
   { name: 'resourcequota-controller', aliases: ['resourcequota'], defaultOn: true },

@@ -28,7 +28,7 @@ describe('workload controllers against orch-apiserver', () => {
         '--secure-port=0',
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
-        '--controllers=replicaset,deployment,endpoint,endpointslice,job,ttl-after-finished,garbagecollector,disruption,daemonset,resourcequota',
+        '--controllers=replicaset,deployment,endpoint,endpointslice,job,ttl-after-finished,garbagecollector,disruption,daemonset,resourcequota,pvc-protection,pv-protection',
       ]),
       { logger: newLogger({ logLevel: 'error' }), gcSyncPeriodMs: 1000 },
     );
@@ -500,6 +500,42 @@ describe('workload controllers against orch-apiserver', () => {
       assert.deepEqual(u, { pods: '2', 'requests.cpu': '750m', 'requests.memory': '256Mi', configmaps: u.configmaps });
       assert.equal((await api().delete('/api/v1/namespaces/quota/pods/a')).status, 200);
       await eventually('1 Pod counted', async () => (await used())?.['requests.cpu'] === '250m');
+    });
+  });
+
+  describe('pvc-protection and pv-protection controllers', () => {
+    it('a claim in use outlives its deletion until its Pod is gone; a volume gets its finalizer', async () => {
+      const claims = `/api/v1/namespaces/${NS}/persistentvolumeclaims`;
+      const r = await api().post(claims, {
+        metadata: { name: 'guarded' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+      });
+      assert.equal(r.status, 201, r.text);
+      await eventually('the finalizer', async () =>
+        (await api().get(`${claims}/guarded`)).body.metadata.finalizers?.includes('orch.io/pvc-protection'),
+      );
+      const pod = await api().post(`/api/v1/namespaces/${NS}/pods`, {
+        metadata: { name: 'claimer' },
+        spec: { containers: [{ name: 'c', image: 'nginx' }], volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'guarded' } }] },
+      });
+      assert.equal(pod.status, 201, pod.text);
+      assert.equal((await api().delete(`${claims}/guarded`)).status, 200);
+      await new Promise((res) => setTimeout(res, 500));
+      const terminating = (await api().get(`${claims}/guarded`)).body;
+      assert.ok(terminating.metadata.deletionTimestamp, 'still there, being deleted');
+      assert.equal((await api().delete(`/api/v1/namespaces/${NS}/pods/claimer`)).status, 200);
+      await eventually('the claim gone', async () => (await api().get(`${claims}/guarded`)).status === 404);
+
+      const pv = await api().post('/api/v1/persistentvolumes', {
+        metadata: { name: 'vol-1' },
+        spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/vol-1' } },
+      });
+      assert.equal(pv.status, 201, pv.text);
+      await eventually('the PV finalizer', async () =>
+        (await api().get('/api/v1/persistentvolumes/vol-1')).body.metadata.finalizers?.includes('orch.io/pv-protection'),
+      );
+      assert.equal((await api().delete('/api/v1/persistentvolumes/vol-1')).status, 200);
+      await eventually('the unbound volume gone', async () => (await api().get('/api/v1/persistentvolumes/vol-1')).status === 404);
     });
   });
 });

@@ -1,0 +1,101 @@
+/**
+ * The PVC protection controller: every PersistentVolumeClaim carries the `<prefix>/pvc-protection`
+ * finalizer, so one that is deleted while a Pod uses it stays until no Pod does; the finalizer is then
+ * removed (after a live list of the namespace's Pods confirms it). A Pod uses a claim through a
+ * `persistentVolumeClaim` volume or a generic ephemeral volume (`<pod>-<volume>`), unless it finished.
+ */
+import type { ApiObject } from '../../apiserver/api/object.js';
+import { deepCopy } from '../../apiserver/api/object.js';
+import { isApiError } from '../../apiserver/api/status.js';
+import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Informer } from '../informers/informer.js';
+import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
+import { runWorkers } from '../workqueue/run-workers.js';
+import type { WorkQueue } from '../workqueue/work-queue.js';
+import { PODS } from '../controllerutil/pod-control.js';
+import { podStatus } from '../controllerutil/pod-status.js';
+import { PVCS } from '../statefulset/statefulset-controller.js';
+
+/** The claims a Pod uses (names, in its namespace). */
+export function claimsOf(pod: ApiObject): string[] {
+  const volumes =
+    (pod.spec as { volumes?: { name: string; persistentVolumeClaim?: { claimName?: string }; ephemeral?: unknown }[] } | undefined)
+      ?.volumes ?? [];
+  return volumes.flatMap((v) =>
+    v.persistentVolumeClaim?.claimName ? [v.persistentVolumeClaim.claimName] : v.ephemeral ? [`${pod.metadata.name}-${v.name}`] : [],
+  );
+}
+
+const finished = (pod: ApiObject) => ['Succeeded', 'Failed'].includes(podStatus(pod).phase ?? '');
+
+export class PvcProtectionController implements Controller {
+  readonly claims: Informer;
+  readonly pods: Informer;
+  readonly queue: WorkQueue<string>;
+  readonly finalizer: string;
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly opts: { workers?: number } = {},
+  ) {
+    this.finalizer = `${ctx.domain.labelPrefix}/pvc-protection`;
+    this.queue = ctx.newQueue('pvcprotection');
+    this.claims = ctx.informers.forResource(PVCS);
+    this.pods = ctx.informers.forResource(PODS);
+    this.claims.addEventHandler({ onAdd: (c) => this.queue.add(objectKey(c)), onUpdate: (_o, c) => this.queue.add(objectKey(c)) });
+    const podChanged = (pod: ApiObject) => {
+      for (const name of claimsOf(pod)) this.queue.add(`${pod.metadata.namespace}/${name}`);
+    };
+    this.pods.addEventHandler({
+      onUpdate: (old, pod) => {
+        if (finished(pod) && !finished(old)) podChanged(pod);
+      },
+      onDelete: podChanged,
+    });
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
+    if (!(await this.claims.waitForSync(signal)) || !(await this.pods.waitForSync(signal))) return;
+    await runWorkers(
+      this.queue,
+      this.opts.workers ?? 1,
+      (key) => this.sync(key),
+      (key, err) => this.ctx.logger.warn('PVC protection failed', { pvc: key, error: (err as Error).message }),
+    );
+  }
+
+  private inUse(pods: ApiObject[], name: string): boolean {
+    return pods.some((p) => !finished(p) && claimsOf(p).includes(name));
+  }
+
+  async sync(key: string): Promise<void> {
+    const pvc = this.claims.indexer.get(key);
+    if (!pvc) return;
+    const ns = pvc.metadata.namespace ?? '';
+    const has = pvc.metadata.finalizers?.includes(this.finalizer) ?? false;
+    if (!pvc.metadata.deletionTimestamp) {
+      if (!has) await this.setFinalizers(pvc, [...(pvc.metadata.finalizers ?? []), this.finalizer]);
+      return;
+    }
+    if (!has) return;
+    if (this.inUse(this.pods.indexer.byIndex(NAMESPACE_INDEX, ns), pvc.metadata.name!)) return;
+    // The cache may be behind a Pod that was just created: ask the API server.
+    const live = await this.ctx.client.resource(PODS, ns).listAll();
+    if (this.inUse(live.items, pvc.metadata.name!)) return;
+    await this.setFinalizers(
+      pvc,
+      (pvc.metadata.finalizers ?? []).filter((f) => f !== this.finalizer),
+    );
+  }
+
+  private async setFinalizers(pvc: ApiObject, finalizers: string[]): Promise<void> {
+    const next = deepCopy(pvc);
+    next.metadata.finalizers = finalizers;
+    try {
+      await this.ctx.client.resource(PVCS, pvc.metadata.namespace).update(next);
+    } catch (err) {
+      if (!isApiError(err, 'NotFound')) throw err;
+    }
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The PV protection controller: every PersistentVolume carries the `<prefix>/pv-protection`
+ * finalizer, so one deleted while Bound to a claim stays until it is no longer Bound.
+ */
+import type { ApiObject } from '../../apiserver/api/object.js';
+import { deepCopy } from '../../apiserver/api/object.js';
+import { isApiError } from '../../apiserver/api/status.js';
+import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Informer } from '../informers/informer.js';
+import { objectKey } from '../informers/indexer.js';
+import { runWorkers } from '../workqueue/run-workers.js';
+import type { WorkQueue } from '../workqueue/work-queue.js';
+
+export const PVS = { group: '', version: 'v1', resource: 'persistentvolumes' };
+
+export class PvProtectionController implements Controller {
+  readonly volumes: Informer;
+  readonly queue: WorkQueue<string>;
+  readonly finalizer: string;
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly opts: { workers?: number } = {},
+  ) {
+    this.finalizer = `${ctx.domain.labelPrefix}/pv-protection`;
+    this.queue = ctx.newQueue('pvprotection');
+    this.volumes = ctx.informers.forResource(PVS);
+    this.volumes.addEventHandler({ onAdd: (v) => this.queue.add(objectKey(v)), onUpdate: (_o, v) => this.queue.add(objectKey(v)) });
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
+    if (!(await this.volumes.waitForSync(signal))) return;
+    await runWorkers(
+      this.queue,
+      this.opts.workers ?? 1,
+      (key) => this.sync(key),
+      (key, err) => this.ctx.logger.warn('PV protection failed', { pv: key, error: (err as Error).message }),
+    );
+  }
+
+  async sync(key: string): Promise<void> {
+    const pv = this.volumes.indexer.get(key);
+    if (!pv) return;
+    const has = pv.metadata.finalizers?.includes(this.finalizer) ?? false;
+    if (!pv.metadata.deletionTimestamp) {
+      if (!has) await this.setFinalizers(pv, [...(pv.metadata.finalizers ?? []), this.finalizer]);
+      return;
+    }
+    if (!has || (pv.status as { phase?: string } | undefined)?.phase === 'Bound') return;
+    await this.setFinalizers(
+      pv,
+      (pv.metadata.finalizers ?? []).filter((f) => f !== this.finalizer),
+    );
+  }
+
+  private async setFinalizers(pv: ApiObject, finalizers: string[]): Promise<void> {
+    const next = deepCopy(pv);
+    next.metadata.finalizers = finalizers;
+    try {
+      await this.ctx.client.resource(PVS).update(next);
+    } catch (err) {
+      if (!isApiError(err, 'NotFound')) throw err;
+    }
+  }
+}
