@@ -28,6 +28,7 @@ import { GarbageCollector } from '../garbagecollector/garbage-collector.js';
 import { JobController } from '../job/job-controller.js';
 import { NamespaceController } from '../namespace/namespace-controller.js';
 import { NodeLifecycleController } from '../nodelifecycle/node-lifecycle-controller.js';
+import { PvBinderController } from '../volumebinder/pv-binder-controller.js';
 import { PvProtectionController } from '../pvprotection/pv-protection-controller.js';
 import { PvcProtectionController } from '../pvcprotection/pvc-protection-controller.js';
 import { PodGcController } from '../podgc/pod-gc-controller.js';
@@ -114,6 +115,9 @@ function newControllers(
           name,
           new NodeLifecycleController(ctx, { gracePeriodMs: settings.nodeMonitorGracePeriodMs, periodMs: settings.nodeMonitorPeriodMs }),
         );
+        break;
+      case 'persistentvolume-binder-controller':
+        all.set(name, new PvBinderController(ctx));
         break;
       case 'persistentvolume-protection-controller':
         all.set(name, new PvProtectionController(ctx));

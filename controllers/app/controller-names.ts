@@ -23,6 +23,7 @@ export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'job-controller', aliases: ['job'], defaultOn: true },
   { name: 'namespace-controller', aliases: ['namespace'], defaultOn: true },
   { name: 'node-lifecycle-controller', aliases: ['nodelifecycle'], defaultOn: true },
+  { name: 'persistentvolume-binder-controller', aliases: ['persistentvolume-binder'], defaultOn: true },
   { name: 'persistentvolume-protection-controller', aliases: ['pv-protection'], defaultOn: true },
   { name: 'persistentvolumeclaim-protection-controller', aliases: ['pvc-protection'], defaultOn: true },
   { name: 'pod-garbage-collector-controller', aliases: ['podgc'], defaultOn: true },

@@ -28,7 +28,7 @@ describe('workload controllers against orch-apiserver', () => {
         '--secure-port=0',
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
-        '--controllers=replicaset,deployment,endpoint,endpointslice,job,ttl-after-finished,garbagecollector,disruption,daemonset,resourcequota,pvc-protection,pv-protection',
+        '--controllers=replicaset,deployment,endpoint,endpointslice,job,ttl-after-finished,garbagecollector,disruption,daemonset,resourcequota,pvc-protection,pv-protection,persistentvolume-binder',
       ]),
       { logger: newLogger({ logLevel: 'error' }), gcSyncPeriodMs: 1000 },
     );
@@ -536,6 +536,44 @@ describe('workload controllers against orch-apiserver', () => {
       );
       assert.equal((await api().delete('/api/v1/persistentvolumes/vol-1')).status, 200);
       await eventually('the unbound volume gone', async () => (await api().get('/api/v1/persistentvolumes/vol-1')).status === 404);
+    });
+  });
+
+  describe('persistentvolume-binder-controller', () => {
+    it('binds a claim to a matching volume, and releases the volume when the claim goes', async () => {
+      for (const [name, size] of [
+        ['pv-small', '1Gi'],
+        ['pv-fit', '5Gi'],
+      ]) {
+        const r = await api().post('/api/v1/persistentvolumes', {
+          metadata: { name },
+          spec: { capacity: { storage: size }, accessModes: ['ReadWriteOnce'], hostPath: { path: `/tmp/${name}` } },
+        });
+        assert.equal(r.status, 201, r.text);
+      }
+      const claims = `/api/v1/namespaces/${NS}/persistentvolumeclaims`;
+      const c = await api().post(claims, {
+        metadata: { name: 'wants-3g' },
+        spec: { storageClassName: '', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '3Gi' } } },
+      });
+      assert.equal(c.status, 201, c.text);
+      const bound = await eventually('the claim Bound', async () => {
+        const x = (await api().get(`${claims}/wants-3g`)).body;
+        return x.status?.phase === 'Bound' && x;
+      });
+      assert.equal(bound.spec.volumeName, 'pv-fit');
+      assert.deepEqual(bound.status.capacity, { storage: '5Gi' });
+      const vol = await eventually('the volume Bound', async () => {
+        const x = (await api().get('/api/v1/persistentvolumes/pv-fit')).body;
+        return x.status?.phase === 'Bound' && x;
+      });
+      assert.equal(vol.spec.claimRef.uid, c.body.metadata.uid);
+      assert.equal((await api().get('/api/v1/persistentvolumes/pv-small')).body.status.phase, 'Available');
+      assert.equal((await api().delete(`${claims}/wants-3g`)).status, 200);
+      await eventually(
+        'the volume Released',
+        async () => (await api().get('/api/v1/persistentvolumes/pv-fit')).body.status?.phase === 'Released',
+      );
     });
   });
 });

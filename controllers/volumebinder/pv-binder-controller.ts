@@ -1,0 +1,280 @@
+/**
+ * The persistent volume binder (static binding): an unbound PersistentVolumeClaim is bound to the
+ * smallest Available PersistentVolume that satisfies it — same storage class and volume mode, every
+ * requested access mode, enough capacity, labels matching the claim's selector — or to the volume a
+ * user pre-bound (claimRef on the volume, volumeName on the claim). Binding writes both sides as
+ * Kubernetes does: the volume's claimRef and `pv.<prefix>/bound-by-controller`, the claim's
+ * volumeName and `pv.<prefix>/bind-completed`, then phases Bound and the claim's capacity and access
+ * modes. A claim with no match stays Pending (FailedBinding event); a bound claim whose volume is
+ * gone is Lost. A volume whose claim is gone is Released, and deleted when its reclaim policy is
+ * Delete. Dynamic provisioning is not done (there are no provisioners).
+ */
+import type { ApiObject } from '../../apiserver/api/object.js';
+import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
+import { compareQuantities, quantityFrom, ZERO_QUANTITY } from '../../apiserver/api/quantity.js';
+import { isApiError } from '../../apiserver/api/status.js';
+import { labelSelectorFromObject } from '../../apiserver/runtime/selectors/label-selector.js';
+import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { EventRecorder } from '../events/event-recorder.js';
+import { objectReference } from '../events/event-recorder.js';
+import type { Informer } from '../informers/informer.js';
+import { objectKey } from '../informers/indexer.js';
+import { runWorkers } from '../workqueue/run-workers.js';
+import type { WorkQueue } from '../workqueue/work-queue.js';
+import { PVS } from '../pvprotection/pv-protection-controller.js';
+import { PVCS } from '../statefulset/statefulset-controller.js';
+
+interface ClaimRef {
+  kind?: string;
+  apiVersion?: string;
+  namespace?: string;
+  name?: string;
+  uid?: string;
+  resourceVersion?: string;
+}
+
+interface PvSpec {
+  capacity?: Record<string, string>;
+  accessModes?: string[];
+  storageClassName?: string;
+  volumeMode?: string;
+  claimRef?: ClaimRef;
+  persistentVolumeReclaimPolicy?: string;
+}
+
+interface PvcSpec {
+  accessModes?: string[];
+  storageClassName?: string;
+  volumeMode?: string;
+  volumeName?: string;
+  selector?: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
+  resources?: { requests?: Record<string, string> };
+}
+
+const pvSpec = (pv: ApiObject) => (pv.spec ?? {}) as PvSpec;
+const pvcSpec = (pvc: ApiObject) => (pvc.spec ?? {}) as PvcSpec;
+const phaseOf = (o: ApiObject) => (o.status as { phase?: string } | undefined)?.phase;
+
+function storage(map: Record<string, string> | undefined) {
+  try {
+    return map?.storage !== undefined ? quantityFrom(map.storage) : ZERO_QUANTITY;
+  } catch {
+    return ZERO_QUANTITY;
+  }
+}
+
+/** Whether the volume can serve the claim (class, mode, access modes, capacity, selector). */
+export function volumeSatisfies(pv: ApiObject, pvc: ApiObject): boolean {
+  const v = pvSpec(pv);
+  const c = pvcSpec(pvc);
+  if ((v.storageClassName ?? '') !== (c.storageClassName ?? '')) return false;
+  if ((v.volumeMode ?? 'Filesystem') !== (c.volumeMode ?? 'Filesystem')) return false;
+  if (!(c.accessModes ?? []).every((m) => (v.accessModes ?? []).includes(m))) return false;
+  if (compareQuantities(storage(v.capacity), storage(c.resources?.requests)) < 0) return false;
+  if (c.selector) {
+    try {
+      if (!labelSelectorFromObject(c.selector).matches(pv.metadata.labels ?? {})) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+export class PvBinderController implements Controller {
+  readonly volumes: Informer;
+  readonly claims: Informer;
+  readonly queue: WorkQueue<string>;
+  private readonly recorder: EventRecorder;
+  private readonly boundBy: string;
+  private readonly bindCompleted: string;
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    readonly _opts: { workers?: number } = {},
+  ) {
+    this.boundBy = `pv.${ctx.domain.labelPrefix}/bound-by-controller`;
+    this.bindCompleted = `pv.${ctx.domain.labelPrefix}/bind-completed`;
+    this.queue = ctx.newQueue('volumes');
+    this.recorder = ctx.recorder('persistentvolume-controller');
+    this.volumes = ctx.informers.forResource(PVS);
+    this.claims = ctx.informers.forResource(PVCS);
+    const volume = (pv: ApiObject) => {
+      this.queue.add(`pv:${pv.metadata.name}`);
+      const ref = pvSpec(pv).claimRef;
+      if (ref?.name) this.queue.add(`pvc:${ref.namespace}/${ref.name}`);
+      // A freed volume may serve a waiting claim.
+      if (phaseOf(pv) === 'Available')
+        for (const c of this.claims.indexer.list()) if (!pvcSpec(c).volumeName) this.queue.add(`pvc:${objectKey(c)}`);
+    };
+    const claim = (pvc: ApiObject) => {
+      this.queue.add(`pvc:${objectKey(pvc)}`);
+      const name = pvcSpec(pvc).volumeName;
+      if (name) this.queue.add(`pv:${name}`);
+    };
+    this.volumes.addEventHandler({ onAdd: volume, onUpdate: (_o, v) => volume(v), onDelete: volume });
+    this.claims.addEventHandler({ onAdd: claim, onUpdate: (_o, c) => claim(c), onDelete: claim });
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
+    if (!(await this.volumes.waitForSync(signal)) || !(await this.claims.waitForSync(signal))) return;
+    await runWorkers(
+      this.queue,
+      1,
+      (key) => (key.startsWith('pv:') ? this.syncVolume(key.slice(3)) : this.syncClaim(key.slice(4))),
+      (key, err) => this.ctx.logger.warn('binding volumes failed', { key, error: (err as Error).message }),
+    );
+  }
+
+  async syncClaim(key: string): Promise<void> {
+    const pvc = this.claims.indexer.get(key);
+    if (!pvc || pvc.metadata.deletionTimestamp) return;
+    const spec = pvcSpec(pvc);
+    if (spec.volumeName) {
+      const pv = this.volumes.indexer.get(spec.volumeName);
+      if (!pv) {
+        if (phaseOf(pvc) === 'Bound') {
+          await this.claimStatus(pvc, 'Lost');
+          this.recorder.event(
+            this.ref(pvc),
+            'Warning',
+            'ClaimLost',
+            'Bind',
+            'Bound claim has lost its PersistentVolume. Data on the volume is lost!',
+          );
+        }
+        return;
+      }
+      const ref = pvSpec(pv).claimRef;
+      if (!ref?.name) {
+        await this.bind(pv, pvc);
+        return;
+      }
+      if (ref.namespace === pvc.metadata.namespace && ref.name === pvc.metadata.name && (!ref.uid || ref.uid === pvc.metadata.uid)) {
+        if (!ref.uid || pvc.metadata.annotations?.[this.bindCompleted] !== 'yes' || phaseOf(pvc) !== 'Bound') await this.bind(pv, pvc);
+      }
+      return;
+    }
+    const candidates = this.volumes.indexer.list().filter((pv) => !pv.metadata.deletionTimestamp);
+    const preBound = candidates.find((pv) => {
+      const ref = pvSpec(pv).claimRef;
+      return ref?.namespace === pvc.metadata.namespace && ref?.name === pvc.metadata.name && (!ref?.uid || ref?.uid === pvc.metadata.uid);
+    });
+    const match =
+      preBound ??
+      candidates
+        .filter((pv) => !pvSpec(pv).claimRef && volumeSatisfies(pv, pvc))
+        .sort((a, b) => compareQuantities(storage(pvSpec(a).capacity), storage(pvSpec(b).capacity)))[0];
+    if (!match) {
+      if (phaseOf(pvc) !== 'Pending') await this.claimStatus(pvc, 'Pending');
+      const note = spec.storageClassName
+        ? `storageclass.storage.k8s.io "${spec.storageClassName}" has no volume to bind and no provisioner here`
+        : 'no persistent volumes available for this claim and no storage class is set';
+      this.recorder.event(this.ref(pvc), 'Normal', 'FailedBinding', 'Bind', note);
+      return;
+    }
+    await this.bind(match, pvc);
+  }
+
+  private ref(pvc: ApiObject) {
+    return objectReference(pvc, 'v1', 'PersistentVolumeClaim');
+  }
+
+  /** Binds both sides, the volume first (as Kubernetes does), then the phases. */
+  private async bind(pv: ApiObject, pvc: ApiObject): Promise<void> {
+    const volume = deepCopy(pv);
+    const ref: ClaimRef = {
+      kind: 'PersistentVolumeClaim',
+      namespace: pvc.metadata.namespace,
+      name: pvc.metadata.name,
+      uid: pvc.metadata.uid,
+      apiVersion: 'v1',
+      resourceVersion: pvc.metadata.resourceVersion,
+    };
+    const current = pvSpec(pv).claimRef;
+    let boundVolume = pv;
+    if (current?.uid !== pvc.metadata.uid || current?.name !== pvc.metadata.name) {
+      (volume.spec as PvSpec).claimRef = ref;
+      if (!current?.name) volume.metadata.annotations = { ...volume.metadata.annotations, [this.boundBy]: 'yes' };
+      boundVolume = await this.ctx.client.resource(PVS).update(volume);
+    }
+    if (phaseOf(boundVolume) !== 'Bound') await this.volumeStatus(boundVolume, 'Bound');
+    const claim = deepCopy(pvc);
+    const cspec = claim.spec as PvcSpec;
+    let claimChanged = false;
+    if (cspec.volumeName !== pv.metadata.name) {
+      cspec.volumeName = pv.metadata.name;
+      claim.metadata.annotations = { ...claim.metadata.annotations, [this.boundBy]: 'yes' };
+      claimChanged = true;
+    }
+    if (claim.metadata.annotations?.[this.bindCompleted] !== 'yes') {
+      claim.metadata.annotations = { ...claim.metadata.annotations, [this.bindCompleted]: 'yes' };
+      claimChanged = true;
+    }
+    const boundClaim = claimChanged ? await this.ctx.client.resource(PVCS, pvc.metadata.namespace).update(claim) : pvc;
+    const status = {
+      ...(boundClaim.status as Record<string, unknown>),
+      phase: 'Bound',
+      accessModes: pvSpec(pv).accessModes,
+      capacity: pvSpec(pv).capacity,
+    };
+    if (!jsonEqual(status, boundClaim.status)) {
+      const next = deepCopy(boundClaim);
+      next.status = status;
+      await this.ctx.client.resource(PVCS, pvc.metadata.namespace).update(next, 'status');
+    }
+  }
+
+  async syncVolume(name: string): Promise<void> {
+    const pv = this.volumes.indexer.get(name);
+    if (!pv) return;
+    const ref = pvSpec(pv).claimRef;
+    if (!ref?.name) {
+      if (phaseOf(pv) !== 'Available') await this.volumeStatus(pv, 'Available');
+      return;
+    }
+    if (!ref.uid) return; // pre-bound by a user: the claim's sync binds it
+    const pvc = this.claims.indexer.get(`${ref.namespace}/${ref.name}`);
+    if (pvc && pvc.metadata.uid === ref.uid) {
+      if (pvcSpec(pvc).volumeName === name && phaseOf(pv) !== 'Bound') await this.volumeStatus(pv, 'Bound');
+      return;
+    }
+    // The claim is gone: make sure (the cache may lag), then release the volume.
+    try {
+      const live = await this.ctx.client.resource(PVCS, ref.namespace).get(ref.name);
+      if (live.metadata.uid === ref.uid) return;
+    } catch (err) {
+      if (!isApiError(err, 'NotFound')) throw err;
+    }
+    if ((pvSpec(pv).persistentVolumeReclaimPolicy ?? 'Retain') === 'Delete') {
+      try {
+        await this.ctx.client.resource(PVS).delete(name, { preconditions: { uid: pv.metadata.uid } });
+      } catch (err) {
+        if (!isApiError(err, 'NotFound') && !isApiError(err, 'Conflict')) throw err;
+      }
+      return;
+    }
+    if (phaseOf(pv) !== 'Released') await this.volumeStatus(pv, 'Released');
+  }
+
+  private async volumeStatus(pv: ApiObject, phase: string): Promise<void> {
+    const next = deepCopy(pv);
+    next.status = { ...(pv.status as Record<string, unknown>), phase };
+    try {
+      await this.ctx.client.resource(PVS).update(next, 'status');
+    } catch (err) {
+      if (!isApiError(err, 'NotFound')) throw err;
+    }
+  }
+
+  private async claimStatus(pvc: ApiObject, phase: string): Promise<void> {
+    const next = deepCopy(pvc);
+    next.status = { ...(pvc.status as Record<string, unknown>), phase };
+    try {
+      await this.ctx.client.resource(PVCS, pvc.metadata.namespace).update(next, 'status');
+    } catch (err) {
+      if (!isApiError(err, 'NotFound')) throw err;
+    }
+  }
+}
