@@ -9,16 +9,15 @@
  */
 import { isIPv6 } from 'node:net';
 import type { ApiObject } from '../../apiserver/api/object.js';
-import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
-import { isApiError } from '../../apiserver/api/status.js';
+import { jsonEqual } from '../../apiserver/api/object.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
 import type { GroupVersionResource } from '../client/api-client.js';
-import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-errors.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
 import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { newControllerRef } from '../controllerutil/controller-ref.js';
+import { type EndpointGroup, type SliceEndpoint, type SlicePort, SliceReconciler } from '../controllerutil/slice-reconciler.js';
 import { PODS } from '../controllerutil/pod-control.js';
 import { isPodReady, podNodeName } from '../controllerutil/pod-status.js';
 import {
@@ -36,32 +35,12 @@ import { SERVICES } from '../endpoints/endpoints-controller.js';
 
 export const MAX_ENDPOINTS_PER_SLICE = 100;
 
-interface SlicePort {
-  name: string;
-  port: number;
-  protocol: string;
-  appProtocol?: string;
-}
-
-interface SliceEndpoint {
-  addresses: string[];
-  conditions: { ready: boolean; serving: boolean; terminating: boolean };
-  targetRef: ReturnType<typeof podTargetRef>;
-  nodeName?: string;
-  hostname?: string;
-}
-
-interface Group {
-  addressType: 'IPv4' | 'IPv6';
-  ports: SlicePort[];
-  endpoints: SliceEndpoint[];
-}
-
 export class EndpointSliceController implements Controller {
   readonly services: Informer;
   readonly pods: Informer;
   readonly slices: Informer;
   readonly queue: WorkQueue<string>;
+  private readonly reconciler: SliceReconciler;
   readonly gvr: GroupVersionResource;
   private readonly serviceNameLabel: string;
   private readonly managedByLabel: string;
@@ -80,6 +59,7 @@ export class EndpointSliceController implements Controller {
     this.services = ctx.informers.forResource(SERVICES);
     this.pods = ctx.informers.forResource(PODS);
     this.slices = ctx.informers.forResource(this.gvr);
+    this.reconciler = new SliceReconciler(this.slices.indexer, (ns) => ctx.client.resource(this.gvr, ns));
     this.services.addEventHandler({
       onAdd: (s) => this.queue.add(objectKey(s)),
       onUpdate: (_o, s) => this.queue.add(objectKey(s)),
@@ -127,9 +107,9 @@ export class EndpointSliceController implements Controller {
   }
 
   /** Endpoints grouped by address type and port set. */
-  desiredGroups(svc: ApiObject): Group[] {
+  desiredGroups(svc: ApiObject): EndpointGroup[] {
     const spec = serviceSpec(svc);
-    const groups = new Map<string, Group>();
+    const groups = new Map<string, EndpointGroup>();
     const pods = selectedPods(svc, this.pods.indexer.byIndex(NAMESPACE_INDEX, svc.metadata.namespace ?? ''));
     for (const pod of pods) {
       if (!shouldPodBeInEndpoints(pod, true)) continue;
@@ -158,98 +138,31 @@ export class EndpointSliceController implements Controller {
       if (!g) groups.set(key, (g = { addressType, ports, endpoints: [] }));
       g.endpoints.push(endpoint);
     }
-    for (const g of groups.values()) g.endpoints.sort((a, b) => (a.targetRef.name! < b.targetRef.name! ? -1 : 1));
+    for (const g of groups.values()) g.endpoints.sort((a, b) => (a.targetRef!.name! < b.targetRef!.name! ? -1 : 1));
     return [...groups.values()];
-  }
-
-  /**
-   * The slices this controller wrote per Service (name → generation written, or 'deleted'): until the
-   * cache shows them, it is stale for that Service and a sync would create duplicates (Kubernetes'
-   * EndpointSliceTracker).
-   */
-  private readonly written = new Map<string, Map<string, number | 'deleted'>>();
-
-  private stale(key: string, namespace: string): boolean {
-    const mine = this.written.get(key);
-    if (!mine) return false;
-    for (const [slice, gen] of mine) {
-      const cached = this.slices.indexer.get(`${namespace}/${slice}`);
-      const seen = gen === 'deleted' ? !cached : !!cached && (cached.metadata.generation ?? 0) >= gen;
-      if (seen) mine.delete(slice);
-    }
-    if (mine.size === 0) this.written.delete(key);
-    return mine.size > 0;
-  }
-
-  private track(key: string, slice: ApiObject | string): void {
-    let mine = this.written.get(key);
-    if (!mine) this.written.set(key, (mine = new Map()));
-    if (typeof slice === 'string') mine.set(slice, 'deleted');
-    else mine.set(slice.metadata.name!, slice.metadata.generation ?? 0);
   }
 
   async sync(key: string): Promise<SyncResult | undefined> {
     const [namespace, name] = key.split('/');
-    if (this.stale(key, namespace)) return { requeueAfterMs: 100 };
-    const client = this.ctx.client.resource(this.gvr, namespace);
+    if (this.reconciler.stale(key)) return { requeueAfterMs: 100 };
     const svc = this.services.indexer.get(key);
     const existing = this.ownSlices(namespace, name);
     if (!svc || !hasSelector(svc) || Object.keys(serviceSpec(svc).selector ?? {}).length === 0) {
       // The Service is gone (its slices are its dependents anyway) or is selector-less.
-      for (const s of existing) await this.remove(key, client, s);
+      await this.reconciler.remove(key, existing);
       return undefined;
     }
     const labels: Record<string, string> = { ...svc.metadata.labels, [this.serviceNameLabel]: name, [this.managedByLabel]: this.managedBy };
     if (serviceSpec(svc).clusterIP === 'None') labels[`service.${this.ctx.domain.labelPrefix}/headless`] = '';
     let groups = this.desiredGroups(svc);
     if (groups.length === 0) groups = [{ addressType: 'IPv4', ports: [], endpoints: [] }];
-    const max = this.opts.maxEndpointsPerSlice ?? MAX_ENDPOINTS_PER_SLICE;
-    const unused = new Set(existing);
-    const ownerRef = newControllerRef(svc, 'v1', 'Service');
-    for (const g of groups) {
-      const chunks: SliceEndpoint[][] = [];
-      for (let i = 0; i < g.endpoints.length; i += max) chunks.push(g.endpoints.slice(i, i + max));
-      if (chunks.length === 0) chunks.push([]);
-      const matching = existing.filter((s) => unused.has(s) && s.addressType === g.addressType && jsonEqual(s.ports ?? [], g.ports));
-      for (const [i, endpoints] of chunks.entries()) {
-        const current = matching[i];
-        if (current) {
-          unused.delete(current);
-          if (jsonEqual(current.endpoints ?? [], endpoints) && jsonEqual(current.metadata.labels, labels)) continue;
-          const next = deepCopy(current);
-          next.endpoints = endpoints;
-          next.metadata.labels = labels;
-          try {
-            this.track(key, await client.update(next));
-          } catch (err) {
-            if (!isApiError(err, 'NotFound')) throw err;
-          }
-          continue;
-        }
-        try {
-          const created = await client.create({
-            metadata: { generateName: `${name}-`, namespace, labels, ownerReferences: [ownerRef] },
-            addressType: g.addressType,
-            endpoints,
-            ports: g.ports,
-          });
-          this.track(key, created);
-        } catch (err) {
-          if (hasStatusCause(err, NAMESPACE_TERMINATING_CAUSE)) return undefined;
-          throw err;
-        }
-      }
-    }
-    for (const s of unused) await this.remove(key, client, s);
+    await this.reconciler.reconcile(existing, {
+      key,
+      groups,
+      labels,
+      ownerRef: newControllerRef(svc, 'v1', 'Service'),
+      max: this.opts.maxEndpointsPerSlice ?? MAX_ENDPOINTS_PER_SLICE,
+    });
     return undefined;
-  }
-
-  private async remove(key: string, client: ReturnType<ControllerContext['client']['resource']>, slice: ApiObject): Promise<void> {
-    try {
-      await client.delete(slice.metadata.name!, { preconditions: { uid: slice.metadata.uid } });
-      this.track(key, slice.metadata.name!);
-    } catch (err) {
-      if (!isApiError(err, 'NotFound') && !isApiError(err, 'Conflict')) throw err;
-    }
   }
 }
