@@ -24,6 +24,7 @@ import { DeploymentController } from '../deployment/deployment-controller.js';
 import { DisruptionController } from '../disruption/disruption-controller.js';
 import { EndpointsController } from '../endpoints/endpoints-controller.js';
 import { EndpointSliceController } from '../endpointslice/endpointslice-controller.js';
+import { EndpointSliceMirroringController } from '../endpointslicemirroring/endpointslice-mirroring-controller.js';
 import { GarbageCollector } from '../garbagecollector/garbage-collector.js';
 import { JobController } from '../job/job-controller.js';
 import { NamespaceController } from '../namespace/namespace-controller.js';
@@ -93,6 +94,9 @@ function newControllers(
         break;
       case 'endpointslice-controller':
         all.set(name, new EndpointSliceController(ctx));
+        break;
+      case 'endpointslice-mirroring-controller':
+        all.set(name, new EndpointSliceMirroringController(ctx));
         break;
       case 'garbage-collector-controller':
         all.set(name, new GarbageCollector(ctx, { workers: opts.concurrentGcSyncs, syncPeriodMs: settings.gcSyncPeriodMs }));

@@ -19,6 +19,7 @@ export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'disruption-controller', aliases: ['disruption'], defaultOn: true },
   { name: 'endpoints-controller', aliases: ['endpoint'], defaultOn: true },
   { name: 'endpointslice-controller', aliases: ['endpointslice'], defaultOn: true },
+  { name: 'endpointslice-mirroring-controller', aliases: ['endpointslicemirroring'], defaultOn: true },
   { name: 'garbage-collector-controller', aliases: ['garbagecollector'], defaultOn: true },
   { name: 'job-controller', aliases: ['job'], defaultOn: true },
   { name: 'namespace-controller', aliases: ['namespace'], defaultOn: true },

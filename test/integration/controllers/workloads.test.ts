@@ -28,7 +28,7 @@ describe('workload controllers against orch-apiserver', () => {
         '--secure-port=0',
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
-        '--controllers=replicaset,deployment,endpoint,endpointslice,job,ttl-after-finished,garbagecollector,disruption,daemonset,resourcequota,pvc-protection,pv-protection,persistentvolume-binder',
+        '--controllers=replicaset,deployment,endpoint,endpointslice,endpointslicemirroring,job,ttl-after-finished,garbagecollector,disruption,daemonset,resourcequota,pvc-protection,pv-protection,persistentvolume-binder',
       ]),
       { logger: newLogger({ logLevel: 'error' }), gcSyncPeriodMs: 1000 },
     );
@@ -322,6 +322,39 @@ describe('workload controllers against orch-apiserver', () => {
         const e = await api().get(`/api/v1/namespaces/${NS}/endpoints/api`);
         return e.status === 404 && (await api().get(slicesPath)).body.items.length === 0;
       });
+    });
+  });
+
+  describe('endpointslice-mirroring-controller', () => {
+    it('mirrors hand-written Endpoints of a selector-less Service into an EndpointSlice', async () => {
+      assert.equal(
+        (
+          await api().post(`/api/v1/namespaces/${NS}/services`, {
+            metadata: { name: 'external' },
+            spec: { ports: [{ name: 'pg', port: 5432 }] },
+          })
+        ).status,
+        201,
+      );
+      const ep = await api().post(`/api/v1/namespaces/${NS}/endpoints`, {
+        metadata: { name: 'external' },
+        subsets: [{ addresses: [{ ip: '192.168.7.1' }], notReadyAddresses: [{ ip: '192.168.7.2' }], ports: [{ name: 'pg', port: 5432 }] }],
+      });
+      assert.equal(ep.status, 201, ep.text);
+      const path = `/apis/discovery.orch.io/v1/namespaces/${NS}/endpointslices?labelSelector=${encodeURIComponent('orch.io/service-name=external')}`;
+      const slice = await eventually('a mirrored slice', async () => (await api().get(path)).body.items[0]);
+      assert.equal(slice.metadata.labels['endpointslice.orch.io/managed-by'], 'endpointslicemirroring-controller.orch.io');
+      assert.deepEqual(
+        slice.endpoints.map((e: any) => [e.addresses[0], e.conditions.ready]),
+        [
+          ['192.168.7.1', true],
+          ['192.168.7.2', false],
+        ],
+      );
+      const stored = (await api().get(`/api/v1/namespaces/${NS}/endpoints/external`)).body;
+      assert.equal(stored.subsets[0].addresses[0].ip, '192.168.7.1', 'the endpoints controller leaves selector-less Endpoints alone');
+      assert.equal((await api().delete(`/api/v1/namespaces/${NS}/endpoints/external`)).status, 200);
+      await eventually('the mirrored slice gone', async () => (await api().get(path)).body.items.length === 0);
     });
   });
 

@@ -1,0 +1,138 @@
+/**
+ * The EndpointSlice mirroring controller: a Service without a selector has its Endpoints written by
+ * hand; those Endpoints are mirrored into EndpointSlices (ready addresses ready, not-ready ones not,
+ * one group per subset and address type, at most 1000 endpoints per slice), labelled with the
+ * Service's name and this controller as manager and owned by the Service. Endpoints labelled
+ * `endpointslice.<prefix>/skip-mirror: "true"`, and Services with a selector (the endpointslice
+ * controller's), are not mirrored; their mirrored slices are removed.
+ */
+import { isIPv6 } from 'node:net';
+import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { GroupVersionResource } from '../client/api-client.js';
+import type { Informer } from '../informers/informer.js';
+import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
+import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { WorkQueue } from '../workqueue/work-queue.js';
+import { newControllerRef } from '../controllerutil/controller-ref.js';
+import { serviceSpec } from '../controllerutil/service-endpoints.js';
+import { type EndpointGroup, type SliceEndpoint, SliceReconciler } from '../controllerutil/slice-reconciler.js';
+import { ENDPOINTS, SERVICES } from '../endpoints/endpoints-controller.js';
+
+const MAX_ENDPOINTS_PER_SUBSET = 1000;
+
+interface Address {
+  ip?: string;
+  hostname?: string;
+  nodeName?: string;
+  targetRef?: { kind?: string; namespace?: string; name?: string; uid?: string };
+}
+
+interface Subset {
+  addresses?: Address[];
+  notReadyAddresses?: Address[];
+  ports?: { name?: string; port?: number; protocol?: string; appProtocol?: string }[];
+}
+
+export class EndpointSliceMirroringController implements Controller {
+  readonly services: Informer;
+  readonly endpoints: Informer;
+  readonly slices: Informer;
+  readonly queue: WorkQueue<string>;
+  readonly gvr: GroupVersionResource;
+  private readonly reconciler: SliceReconciler;
+  private readonly serviceNameLabel: string;
+  private readonly managedByLabel: string;
+  private readonly managedBy: string;
+  private readonly skipMirrorLabel: string;
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly opts: { workers?: number } = {},
+  ) {
+    const lp = ctx.domain.labelPrefix;
+    this.serviceNameLabel = `${lp}/service-name`;
+    this.managedByLabel = `endpointslice.${lp}/managed-by`;
+    this.managedBy = `endpointslicemirroring-controller.${ctx.domain.domain}`;
+    this.skipMirrorLabel = `endpointslice.${lp}/skip-mirror`;
+    this.gvr = { group: ctx.domain.group('discovery.k8s.io'), version: 'v1', resource: 'endpointslices' };
+    this.queue = ctx.newQueue('endpoint_slice_mirroring');
+    this.services = ctx.informers.forResource(SERVICES);
+    this.endpoints = ctx.informers.forResource(ENDPOINTS);
+    this.slices = ctx.informers.forResource(this.gvr);
+    this.reconciler = new SliceReconciler(this.slices.indexer, (ns) => ctx.client.resource(this.gvr, ns));
+    const enqueue = (o: ApiObject) => this.queue.add(objectKey(o));
+    this.services.addEventHandler({ onAdd: enqueue, onUpdate: (_o, s) => enqueue(s), onDelete: enqueue });
+    this.endpoints.addEventHandler({ onAdd: enqueue, onUpdate: (_o, e) => enqueue(e), onDelete: enqueue });
+    const sliceChanged = (s: ApiObject) => {
+      const svc = s.metadata.labels?.[this.serviceNameLabel];
+      if (svc && s.metadata.labels?.[this.managedByLabel] === this.managedBy) this.queue.add(`${s.metadata.namespace}/${svc}`);
+    };
+    this.slices.addEventHandler({ onUpdate: (_o, s) => sliceChanged(s), onDelete: sliceChanged });
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
+    for (const i of [this.services, this.endpoints, this.slices]) if (!(await i.waitForSync(signal))) return;
+    await runWorkers(
+      this.queue,
+      this.opts.workers ?? 5,
+      (key) => this.sync(key),
+      (key, err) => this.ctx.logger.warn('mirroring Endpoints failed', { endpoints: key, error: (err as Error).message }),
+    );
+  }
+
+  /** The endpoint groups an Endpoints object mirrors into. */
+  desiredGroups(endpoints: ApiObject): EndpointGroup[] {
+    const groups: EndpointGroup[] = [];
+    for (const subset of (endpoints.subsets ?? []) as Subset[]) {
+      const ports = (subset.ports ?? []).map((p) => ({
+        name: p.name ?? '',
+        port: p.port ?? 0,
+        protocol: p.protocol ?? 'TCP',
+        ...(p.appProtocol ? { appProtocol: p.appProtocol } : {}),
+      }));
+      const byType = new Map<'IPv4' | 'IPv6', SliceEndpoint[]>();
+      const add = (a: Address, ready: boolean) => {
+        if (!a.ip) return;
+        const type = isIPv6(a.ip) ? 'IPv6' : 'IPv4';
+        const list = byType.get(type) ?? [];
+        if (list.length >= MAX_ENDPOINTS_PER_SUBSET) return;
+        const e: SliceEndpoint = { addresses: [a.ip], conditions: { ready } };
+        if (a.hostname) e.hostname = a.hostname;
+        if (a.nodeName) e.nodeName = a.nodeName;
+        if (a.targetRef) e.targetRef = a.targetRef;
+        list.push(e);
+        byType.set(type, list);
+      };
+      for (const a of subset.addresses ?? []) add(a, true);
+      for (const a of subset.notReadyAddresses ?? []) add(a, false);
+      for (const [addressType, list] of byType) groups.push({ addressType, ports, endpoints: list });
+    }
+    return groups;
+  }
+
+  async sync(key: string): Promise<SyncResult | undefined> {
+    const [namespace, name] = key.split('/');
+    if (this.reconciler.stale(key)) return { requeueAfterMs: 100 };
+    const existing = this.slices.indexer
+      .byIndex(NAMESPACE_INDEX, namespace)
+      .filter((s) => s.metadata.labels?.[this.serviceNameLabel] === name && s.metadata.labels?.[this.managedByLabel] === this.managedBy);
+    const svc = this.services.indexer.get(key);
+    const ep = this.endpoints.indexer.get(key);
+    const selectorLess = !!svc && Object.keys(serviceSpec(svc).selector ?? {}).length === 0;
+    if (!svc || !ep || !selectorLess || ep.metadata.labels?.[this.skipMirrorLabel] === 'true') {
+      await this.reconciler.remove(key, existing);
+      return undefined;
+    }
+    const labels: Record<string, string> = { ...ep.metadata.labels, [this.serviceNameLabel]: name, [this.managedByLabel]: this.managedBy };
+    await this.reconciler.reconcile(existing, {
+      key,
+      groups: this.desiredGroups(ep),
+      labels,
+      ownerRef: newControllerRef(svc, 'v1', 'Service'),
+      max: MAX_ENDPOINTS_PER_SUBSET,
+    });
+    return undefined;
+  }
+}
