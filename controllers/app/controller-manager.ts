@@ -38,6 +38,7 @@ import { ResourceQuotaController } from '../resourcequota/resource-quota-control
 import { RootCaCertPublisher } from '../rootcacertpublisher/publisher.js';
 import { ServiceAccountsController } from '../serviceaccount/serviceaccounts-controller.js';
 import { StatefulSetController } from '../statefulset/statefulset-controller.js';
+import { TtlController } from '../ttl/ttl-controller.js';
 import { TtlAfterFinishedController } from '../ttlafterfinished/ttl-after-finished-controller.js';
 import type { Controller, ControllerContext } from './controller-context.js';
 import { enabledControllers } from './controller-names.js';
@@ -146,6 +147,9 @@ function newControllers(
         break;
       case 'statefulset-controller':
         all.set(name, new StatefulSetController(ctx));
+        break;
+      case 'ttl-controller':
+        all.set(name, new TtlController(ctx));
         break;
       case 'ttl-after-finished-controller':
         all.set(name, new TtlAfterFinishedController(ctx));

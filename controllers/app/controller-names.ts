@@ -34,6 +34,7 @@ export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'serviceaccount-controller', aliases: ['serviceaccount'], defaultOn: true },
   { name: 'statefulset-controller', aliases: ['statefulset'], defaultOn: true },
   { name: 'ttl-after-finished-controller', aliases: ['ttl-after-finished'], defaultOn: true },
+  { name: 'ttl-controller', aliases: ['ttl'], defaultOn: true },
 ];
 
 function canonical(name: string): string | undefined {

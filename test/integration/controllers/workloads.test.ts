@@ -28,7 +28,7 @@ describe('workload controllers against orch-apiserver', () => {
         '--secure-port=0',
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
-        '--controllers=replicaset,deployment,endpoint,endpointslice,endpointslicemirroring,job,ttl-after-finished,garbagecollector,disruption,daemonset,resourcequota,pvc-protection,pv-protection,persistentvolume-binder',
+        '--controllers=replicaset,deployment,endpoint,endpointslice,endpointslicemirroring,job,ttl-after-finished,garbagecollector,disruption,daemonset,resourcequota,pvc-protection,pv-protection,persistentvolume-binder,ttl',
       ]),
       { logger: newLogger({ logLevel: 'error' }), gcSyncPeriodMs: 1000 },
     );
@@ -493,6 +493,11 @@ describe('workload controllers against orch-apiserver', () => {
       await eventually('a Pod on control too', async () => (await nodePods()).length === 3);
       assert.equal((await api().delete('/api/v1/nodes/worker-2')).status, 200);
       await eventually('worker-2’s Pod gone', async () => JSON.stringify((await nodePods()).sort()) === '["control","worker-1"]');
+      // The ttl controller annotates every Node (0 s in a small cluster).
+      await eventually(
+        'the TTL annotation',
+        async () => (await api().get('/api/v1/nodes/worker-1')).body.metadata.annotations?.['node.alpha.orch.io/ttl'] === '0',
+      );
       await setPodsReady(api(), NS, 'app=agent');
       const status = await eventually('status', async () => {
         const s = (await api().get(`/apis/apps/v1/namespaces/${NS}/daemonsets/agent`)).body.status;

@@ -95,6 +95,7 @@ describe('--controllers', () => {
       'serviceaccount-controller',
       'statefulset-controller',
       'ttl-after-finished-controller',
+      'ttl-controller',
     ]);
     assert.deepEqual(enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher']), [
       'cronjob-controller',
@@ -116,6 +117,7 @@ describe('--controllers', () => {
       'serviceaccount-controller',
       'statefulset-controller',
       'ttl-after-finished-controller',
+      'ttl-controller',
     ]);
     assert.deepEqual(enabledControllers(['namespace']), ['namespace-controller']);
   });
@@ -144,6 +146,7 @@ describe('--controllers', () => {
       'serviceaccount-controller',
       'statefulset-controller',
       'ttl-after-finished-controller',
+      'ttl-controller',
     ]);
   });
 
