@@ -60,7 +60,8 @@ async function main(): Promise<void> {
     return JSON.parse((await api.request('GET', path)).body);
   };
   try {
-    await new Promise((r) => setTimeout(r, 3000));
+    // Let the controller manager finish starting (its informers' lists, the garbage collector's discovery).
+    await new Promise((r) => setTimeout(r, 10_000));
     const path = '/apis/apps/v1/namespaces/default/deployments';
     const idleRss = rssMiB(manager.pid!);
     const before = await requestCounts(api);
