@@ -8,7 +8,9 @@
  * taints whose condition cleared are removed. Freshness is judged by when this controller saw the
  * Lease or heartbeat change, not by the kubelet's clock.
  *
- * Evicting Pods from NoExecute-tainted Nodes (the taint manager) is not done.
+ * Pods bound to a Node with a NoExecute taint they do not tolerate (or tolerate only for
+ * tolerationSeconds, now passed) are evicted: marked with the DisruptionTarget condition and deleted
+ * (the taint manager).
  */
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
@@ -17,7 +19,10 @@ import type { Controller, ControllerContext } from '../app/controller-context.js
 import { sleep } from '../informers/backoff.js';
 import type { Informer } from '../informers/informer.js';
 import { PODS } from '../controllerutil/pod-control.js';
-import { isPodReady, podNodeName } from '../controllerutil/pod-status.js';
+import { isPodReady, podNodeName, podStatus } from '../controllerutil/pod-status.js';
+import type { EventRecorder } from '../events/event-recorder.js';
+import { objectReference } from '../events/event-recorder.js';
+import { evictionTime } from './taint-eviction.js';
 import { NODES } from '../podgc/pod-gc-controller.js';
 
 const MONITOR_PERIOD_MS = 5_000;
@@ -52,6 +57,7 @@ export class NodeLifecycleController implements Controller {
   readonly leases: Informer;
   readonly pods: Informer;
   private readonly leaseNamespace: string;
+  private readonly recorder: EventRecorder;
   private readonly taintPrefix: string;
   /** Per Node: the last heartbeat and lease renewal seen, and when (this controller's clock). */
   private readonly health = new Map<string, { heartbeat?: string; renew?: string; probedAt: number }>();
@@ -62,6 +68,7 @@ export class NodeLifecycleController implements Controller {
   ) {
     this.leaseNamespace = `${ctx.domain.systemNamespace.replace(/-system$/, '')}-node-lease`;
     this.taintPrefix = `node.${ctx.domain.labelPrefix}`;
+    this.recorder = ctx.recorder('node-controller');
     this.nodes = ctx.informers.forResource(NODES);
     this.leases = ctx.informers.forResource({ group: ctx.domain.group('coordination.k8s.io'), version: 'v1', resource: 'leases' });
     this.pods = ctx.informers.forResource(PODS);
@@ -92,6 +99,46 @@ export class NodeLifecycleController implements Controller {
       await this.monitorNode(node, now);
     }
     for (const name of this.health.keys()) if (!names.has(name)) this.health.delete(name);
+    await this.evictFromTaintedNodes(now);
+  }
+
+  /** The taint manager: Pods on Nodes with NoExecute taints they do not (or no longer) tolerate go. */
+  private async evictFromTaintedNodes(now: number): Promise<void> {
+    for (const pod of this.pods.indexer.list()) {
+      const nodeName = podNodeName(pod);
+      if (!nodeName || pod.metadata.deletionTimestamp || ['Succeeded', 'Failed'].includes(podStatus(pod).phase ?? '')) continue;
+      const node = this.nodes.indexer.get(nodeName);
+      if (!node) continue;
+      const at = evictionTime(pod, node, now);
+      if (at === undefined || at > now) continue;
+      const next = deepCopy(pod);
+      const status = (next.status ?? {}) as { conditions?: Condition[] };
+      status.conditions = [
+        ...(status.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget'),
+        {
+          type: 'DisruptionTarget',
+          status: 'True',
+          reason: 'DeletionByTaintManager',
+          message: 'Taint manager: deleting due to NoExecute taint',
+          lastTransitionTime: timestamp(now),
+        },
+      ];
+      next.status = status;
+      const pods = this.ctx.client.resource(PODS, pod.metadata.namespace);
+      try {
+        await pods.update(next, 'status');
+        await pods.delete(pod.metadata.name!, { preconditions: { uid: pod.metadata.uid } });
+        this.recorder.event(
+          objectReference(pod, 'v1', 'Pod'),
+          'Normal',
+          'TaintManagerEviction',
+          'Evict',
+          `Marking for deletion Pod ${pod.metadata.namespace}/${pod.metadata.name}`,
+        );
+      } catch (err) {
+        if (!isApiError(err, 'NotFound') && !isApiError(err, 'Conflict')) throw err;
+      }
+    }
   }
 
   private async monitorNode(cached: ApiObject, now: number): Promise<void> {

@@ -104,4 +104,35 @@ describe('node lifecycle controller', () => {
       ],
     );
   });
+
+  it('evicts Pods from a Node with a NoExecute taint they do not tolerate, or once their tolerationSeconds passed', async () => {
+    const added = new Date(0).toISOString();
+    const tainted = node('True', { spec: { taints: [{ key: 'node.orch.io/unreachable', effect: 'NoExecute', timeAdded: added }] } });
+    const { ctx, c, advance } = setup(tainted);
+    const bound = (name: string, tolerations: unknown[] = []) => ({
+      metadata: { name, namespace: 'ns', uid: `uid-${name}` },
+      spec: { nodeName: 'n1', tolerations },
+      status: { phase: 'Running' },
+    });
+    ctx.cache(
+      PODS,
+      bound('plain'),
+      bound('patient', [{ key: 'node.orch.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }]),
+      bound('forever', [{ operator: 'Exists' }]),
+    );
+    await c.monitor();
+    assert.deepEqual(
+      ctx.fake.made('DELETE').map((r) => r.path.split('/').at(-1)),
+      ['plain'],
+    );
+    assert.equal(ctx.fake.made('PUT', '/pods/plain/status')[0].body.status.conditions[0].reason, 'DeletionByTaintManager');
+    assert.ok(ctx.events.some((e) => e.reason === 'TaintManagerEviction'));
+    advance(301_000);
+    await c.monitor();
+    assert.deepEqual(
+      ctx.fake.made('DELETE').map((r) => r.path.split('/').at(-1)),
+      ['plain', 'plain', 'patient'],
+      'the cache still holds plain (no watch here); patient goes after 300 s; forever stays',
+    );
+  });
 });
