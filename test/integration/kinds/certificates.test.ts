@@ -7,7 +7,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import type { TestClient } from '../../support/http-client.js';
-import { b64, newCsrPem } from '../../unit/registry/certificates/csr-fixture.js';
+import { b64, newCsrPem } from '../../support/csr-fixture.js';
 
 const CSRS = '/apis/certificates.orch.io/v1/certificatesigningrequests';
 const MERGE = 'application/merge-patch+json';
