@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { newApiDomain } from '../../apiserver/api/domain.js';
+import { type ApiDomain, newApiDomain } from '../../apiserver/api/domain.js';
 import { newHealthChecks } from '../../apiserver/component-base/health/health-checks.js';
 import { newLogger, type Logger } from '../../apiserver/component-base/logs/logger.js';
 import { ApiClient } from '../client/api-client.js';
@@ -19,6 +19,9 @@ import { WorkQueue } from '../workqueue/work-queue.js';
 import { GarbageCollector } from '../garbagecollector/garbage-collector.js';
 import { NamespaceController } from '../namespace/namespace-controller.js';
 import { RootCaCertPublisher } from '../rootcacertpublisher/publisher.js';
+import { builtInSigners } from '../../apiserver/api/certificates/signers.js';
+import { CaProvider } from '../csrsigning/ca-provider.js';
+import { CsrSigningController } from '../csrsigning/csr-signing-controller.js';
 import { ServiceAccountsController } from '../serviceaccount/serviceaccounts-controller.js';
 import type { Controller, ControllerContext } from './controller-context.js';
 import { enabledControllers } from './controller-names.js';
@@ -43,6 +46,26 @@ export interface RunningControllerManager {
   /** Resolves 'lost' when leadership was lost, 'stopped' after stop(). */
   done: Promise<'lost' | 'stopped'>;
   stop(): Promise<void>;
+}
+
+/**
+ * The CA of each built-in signer the flags configure, by the signer's name under the domain; each is
+ * read once here, so unreadable or mismatched files stop the start.
+ */
+function signingCas(domain: ApiDomain, opts: ControllerManagerOptions): Map<string, CaProvider> {
+  const names = builtInSigners(domain);
+  const cas = new Map<string, CaProvider>();
+  for (const [signer, files] of Object.entries(opts.csrSigning.cas)) {
+    if (!files) continue;
+    const provider = new CaProvider(files);
+    try {
+      provider.current();
+    } catch (err) {
+      throw new Error(`certificatesigningrequest-signing-controller: ${files.certFile}: ${(err as Error).message}`);
+    }
+    cas.set(names[signer as keyof typeof names], provider);
+  }
+  return cas;
 }
 
 /** Builds the enabled controllers over one context. */
@@ -71,6 +94,12 @@ function newControllers(
       case 'root-ca-certificate-publisher-controller':
         all.set(name, new RootCaCertPublisher(ctx, ctx.rootCaPem!));
         break;
+      case 'certificatesigningrequest-signing-controller': {
+        const cas = signingCas(ctx.domain, opts);
+        if (cas.size === 0) ctx.logger.info('skipping CSR signer controller because no csr cert/key was specified');
+        else all.set(name, new CsrSigningController(ctx, { cas, durationMs: opts.csrSigning.durationMs }));
+        break;
+      }
       case 'serviceaccount-controller':
         all.set(name, new ServiceAccountsController(ctx));
         break;
@@ -90,6 +119,7 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
       'root-ca-certificate-publisher-controller: no root CA: pass --root-ca-file or use a kubeconfig with certificate-authority data',
     );
   }
+  if (names.includes('certificatesigningrequest-signing-controller')) signingCas(domain, opts);
   const metrics = newControllerManagerMetrics();
   const health = newHealthChecks();
   const serving = await serveHealthAndMetrics({

@@ -8,6 +8,7 @@ import type { FlagSet } from '../../apiserver/component-base/flag/flag-set.js';
 import { OptionsError } from '../../apiserver/component-base/flag/options-error.js';
 import { LogOptions } from '../../apiserver/component-base/logs/log-options.js';
 import { enabledControllers } from './controller-names.js';
+import { type CsrSigningConfig, CsrSigningFlags } from './csr-signing-flags.js';
 
 /** What orch-controller-manager runs with: its flags, validated and completed. */
 export interface ControllerManagerOptions {
@@ -38,6 +39,8 @@ export interface ControllerManagerOptions {
   minResyncPeriodMs: number;
   /** The winston level --v maps to. */
   logLevel: string;
+  /** --cluster-signing-*: the CAs of the CSR signing controller. */
+  csrSigning: CsrSigningConfig;
 }
 
 /** orch-controller-manager's flags, each field holding its flag's value. */
@@ -60,6 +63,7 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
   namespaceSyncPeriodMs = 5 * 60_000;
   minResyncPeriodMs = 12 * 3_600_000;
   readonly logs = new LogOptions();
+  readonly csrSigning = new CsrSigningFlags();
 
   addFlags(fs: FlagSet): void {
     fs.string(this, 'kubeconfig', 'kubeconfig', 'Path to kubeconfig file with authorization and master location information (required).');
@@ -134,6 +138,7 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
       'min-resync-period',
       'The resync period in reflectors will be random between MinResyncPeriod and 2*MinResyncPeriod.',
     );
+    this.csrSigning.addFlags(fs);
     this.logs.addFlags(fs);
   }
 
@@ -141,6 +146,7 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
     if (!this.kubeconfig) throw new OptionsError('--kubeconfig is required');
     checkPort('secure-port', this.securePort);
     this.logs.validate();
+    this.csrSigning.validate();
     try {
       enabledControllers(this.controllers);
     } catch (err) {
@@ -175,6 +181,7 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
       namespaceSyncPeriodMs: this.namespaceSyncPeriodMs,
       minResyncPeriodMs: this.minResyncPeriodMs,
       logLevel: this.logs.level(),
+      csrSigning: this.csrSigning.complete(),
     };
   }
 }
