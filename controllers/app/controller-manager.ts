@@ -20,6 +20,7 @@ import { GarbageCollector } from '../garbagecollector/garbage-collector.js';
 import { NamespaceController } from '../namespace/namespace-controller.js';
 import { RootCaCertPublisher } from '../rootcacertpublisher/publisher.js';
 import { builtInSigners } from '../../apiserver/api/certificates/signers.js';
+import { CsrApprovingController } from '../csrapproving/csr-approving-controller.js';
 import { CaProvider } from '../csrsigning/ca-provider.js';
 import { CsrSigningController } from '../csrsigning/csr-signing-controller.js';
 import { ServiceAccountsController } from '../serviceaccount/serviceaccounts-controller.js';
@@ -93,6 +94,9 @@ function newControllers(
         break;
       case 'root-ca-certificate-publisher-controller':
         all.set(name, new RootCaCertPublisher(ctx, ctx.rootCaPem!));
+        break;
+      case 'certificatesigningrequest-approving-controller':
+        all.set(name, new CsrApprovingController(ctx));
         break;
       case 'certificatesigningrequest-signing-controller': {
         const cas = signingCas(ctx.domain, opts);

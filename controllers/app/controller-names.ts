@@ -13,6 +13,7 @@ export interface ControllerName {
 }
 
 export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
+  { name: 'certificatesigningrequest-approving-controller', aliases: ['csrapproving'], defaultOn: true },
   { name: 'certificatesigningrequest-signing-controller', aliases: ['csrsigning'], defaultOn: true },
   { name: 'garbage-collector-controller', aliases: ['garbagecollector'], defaultOn: true },
   { name: 'namespace-controller', aliases: ['namespace'], defaultOn: true },

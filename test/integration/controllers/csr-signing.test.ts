@@ -6,7 +6,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureCA } from '../../../apiserver/component-base/certs/certs.js';
@@ -22,13 +22,14 @@ const CSRS = '/apis/certificates.orch.io/v1/certificatesigningrequests';
 const HOUR_MS = 3_600_000;
 
 describe('certificatesigningrequest-signing-controller', () => {
+  let dataDir: string;
   let srv: TestServer;
   let manager: RunningControllerManager;
   let caPem: string;
   let n = 0;
 
   before(async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'orch-csrsigning-'));
+    dataDir = await mkdtemp(join(tmpdir(), 'orch-csrsigning-'));
     const ca = ensureCA(join(dataDir, 'certs'));
     caPem = ca.certPem;
     srv = await startTestServer({ dataDir, args: [`--client-ca-file=${ca.certFile}`] });
@@ -49,6 +50,7 @@ describe('certificatesigningrequest-signing-controller', () => {
   after(async () => {
     await manager?.stop();
     await srv?.stop();
+    await rm(dataDir, { recursive: true, force: true });
   });
 
   /** Creates a CSR for a new key and returns its name and key. */

@@ -102,13 +102,14 @@ describe('orch-controller-manager options', () => {
 describe('--controllers', () => {
   it('* enables the default-on controllers; -name disables; aliases map to canonical names', () => {
     assert.deepEqual(enabledControllers(['*']), [
+      'certificatesigningrequest-approving-controller',
       'certificatesigningrequest-signing-controller',
       'garbage-collector-controller',
       'namespace-controller',
       'root-ca-certificate-publisher-controller',
       'serviceaccount-controller',
     ]);
-    assert.deepEqual(enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher', '-csrsigning']), [
+    assert.deepEqual(enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher', '-csrsigning', '-csrapproving']), [
       'namespace-controller',
       'serviceaccount-controller',
     ]);
@@ -118,6 +119,7 @@ describe('--controllers', () => {
   it('the first entry naming a controller decides', () => {
     assert.deepEqual(enabledControllers(['-namespace', 'namespace']), []);
     assert.deepEqual(enabledControllers(['namespace-controller', '-namespace', '*']), [
+      'certificatesigningrequest-approving-controller',
       'certificatesigningrequest-signing-controller',
       'garbage-collector-controller',
       'namespace-controller',
