@@ -20,6 +20,9 @@ import { GarbageCollector } from '../garbagecollector/garbage-collector.js';
 import { NamespaceController } from '../namespace/namespace-controller.js';
 import { RootCaCertPublisher } from '../rootcacertpublisher/publisher.js';
 import { builtInSigners } from '../../apiserver/api/certificates/signers.js';
+import { BootstrapSigner } from '../bootstrap/bootstrap-signer.js';
+import { TokenCleaner } from '../bootstrap/token-cleaner.js';
+import { CsrCleaner } from '../csrcleaner/csr-cleaner.js';
 import { CsrApprovingController } from '../csrapproving/csr-approving-controller.js';
 import { CaProvider } from '../csrsigning/ca-provider.js';
 import { CsrSigningController } from '../csrsigning/csr-signing-controller.js';
@@ -95,6 +98,15 @@ function newControllers(
       case 'root-ca-certificate-publisher-controller':
         all.set(name, new RootCaCertPublisher(ctx, ctx.rootCaPem!));
         break;
+      case 'bootstrap-signer-controller':
+        all.set(name, new BootstrapSigner(ctx, ctx.rootCaPem!));
+        break;
+      case 'certificatesigningrequest-cleaner-controller':
+        all.set(name, new CsrCleaner(ctx));
+        break;
+      case 'token-cleaner-controller':
+        all.set(name, new TokenCleaner(ctx));
+        break;
       case 'certificatesigningrequest-approving-controller':
         all.set(name, new CsrApprovingController(ctx));
         break;
@@ -118,10 +130,10 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
   const names = enabledControllers(opts.controllers);
   const client = ApiClient.fromKubeconfig(opts.kubeconfig, { domain, userAgent: 'orch-controller-manager' });
   const rootCaPem = opts.rootCaFile ? readFileSync(opts.rootCaFile, 'utf8') : client.config.cluster.caPem;
-  if (names.includes('root-ca-certificate-publisher-controller') && !rootCaPem) {
-    throw new Error(
-      'root-ca-certificate-publisher-controller: no root CA: pass --root-ca-file or use a kubeconfig with certificate-authority data',
-    );
+  for (const needsCa of ['root-ca-certificate-publisher-controller', 'bootstrap-signer-controller']) {
+    if (names.includes(needsCa) && !rootCaPem) {
+      throw new Error(`${needsCa}: no root CA: pass --root-ca-file or use a kubeconfig with certificate-authority data`);
+    }
   }
   if (names.includes('certificatesigningrequest-signing-controller')) signingCas(domain, opts);
   const metrics = newControllerManagerMetrics();

@@ -103,16 +103,17 @@ describe('--controllers', () => {
   it('* enables the default-on controllers; -name disables; aliases map to canonical names', () => {
     assert.deepEqual(enabledControllers(['*']), [
       'certificatesigningrequest-approving-controller',
+      'certificatesigningrequest-cleaner-controller',
       'certificatesigningrequest-signing-controller',
       'garbage-collector-controller',
       'namespace-controller',
       'root-ca-certificate-publisher-controller',
       'serviceaccount-controller',
     ]);
-    assert.deepEqual(enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher', '-csrsigning', '-csrapproving']), [
-      'namespace-controller',
-      'serviceaccount-controller',
-    ]);
+    assert.deepEqual(
+      enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher', '-csrsigning', '-csrapproving', '-csrcleaner']),
+      ['namespace-controller', 'serviceaccount-controller'],
+    );
     assert.deepEqual(enabledControllers(['namespace']), ['namespace-controller']);
   });
 
@@ -120,6 +121,7 @@ describe('--controllers', () => {
     assert.deepEqual(enabledControllers(['-namespace', 'namespace']), []);
     assert.deepEqual(enabledControllers(['namespace-controller', '-namespace', '*']), [
       'certificatesigningrequest-approving-controller',
+      'certificatesigningrequest-cleaner-controller',
       'certificatesigningrequest-signing-controller',
       'garbage-collector-controller',
       'namespace-controller',
