@@ -26,6 +26,8 @@ import { CsrCleaner } from '../csrcleaner/csr-cleaner.js';
 import { CsrApprovingController } from '../csrapproving/csr-approving-controller.js';
 import { CaProvider } from '../csrsigning/ca-provider.js';
 import { CsrSigningController } from '../csrsigning/csr-signing-controller.js';
+import { parseTokenSigningKey, type TokenSigningKey } from '../serviceaccount/legacy-token.js';
+import { TokensController } from '../serviceaccount/tokens-controller.js';
 import { ServiceAccountsController } from '../serviceaccount/serviceaccounts-controller.js';
 import type { Controller, ControllerContext } from './controller-context.js';
 import { enabledControllers } from './controller-names.js';
@@ -72,6 +74,11 @@ function signingCas(domain: ApiDomain, opts: ControllerManagerOptions): Map<stri
   return cas;
 }
 
+/** The key of --service-account-private-key-file; throws naming the file. */
+function serviceAccountSigningKey(file: string): TokenSigningKey {
+  return parseTokenSigningKey(readFileSync(file, 'utf8'), file);
+}
+
 /** Builds the enabled controllers over one context. */
 function newControllers(
   names: string[],
@@ -80,6 +87,7 @@ function newControllers(
   settings: RunSettings,
 ): Map<string, Controller> {
   const all = new Map<string, Controller>();
+  const signingKey = opts.serviceAccountKeyFile ? serviceAccountSigningKey(opts.serviceAccountKeyFile) : undefined;
   for (const name of names) {
     switch (name) {
       case 'garbage-collector-controller':
@@ -103,6 +111,10 @@ function newControllers(
         break;
       case 'certificatesigningrequest-cleaner-controller':
         all.set(name, new CsrCleaner(ctx));
+        break;
+      case 'serviceaccount-token-controller':
+        if (!signingKey) ctx.logger.info('serviceaccount-token-controller is disabled because there is no private key');
+        else all.set(name, new TokensController(ctx, { signingKey, rootCaPem: ctx.rootCaPem ?? '' }));
         break;
       case 'token-cleaner-controller':
         all.set(name, new TokenCleaner(ctx));
@@ -136,6 +148,7 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
     }
   }
   if (names.includes('certificatesigningrequest-signing-controller')) signingCas(domain, opts);
+  if (names.includes('serviceaccount-token-controller') && opts.serviceAccountKeyFile) serviceAccountSigningKey(opts.serviceAccountKeyFile);
   const metrics = newControllerManagerMetrics();
   const health = newHealthChecks();
   const serving = await serveHealthAndMetrics({

@@ -21,6 +21,7 @@ export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'namespace-controller', aliases: ['namespace'], defaultOn: true },
   { name: 'root-ca-certificate-publisher-controller', aliases: ['root-ca-cert-publisher'], defaultOn: true },
   { name: 'serviceaccount-controller', aliases: ['serviceaccount'], defaultOn: true },
+  { name: 'serviceaccount-token-controller', aliases: ['serviceaccount-token'], defaultOn: true },
   { name: 'token-cleaner-controller', aliases: ['tokencleaner'], defaultOn: false },
 ];
 

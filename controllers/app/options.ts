@@ -39,6 +39,8 @@ export interface ControllerManagerOptions {
   minResyncPeriodMs: number;
   /** The winston level --v maps to. */
   logLevel: string;
+  /** --service-account-private-key-file; '' = the token controller does not run. */
+  serviceAccountKeyFile: string;
   /** --cluster-signing-*: the CAs of the CSR signing controller. */
   csrSigning: CsrSigningConfig;
 }
@@ -63,6 +65,7 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
   namespaceSyncPeriodMs = 5 * 60_000;
   minResyncPeriodMs = 12 * 3_600_000;
   readonly logs = new LogOptions();
+  serviceAccountKeyFile = '';
   readonly csrSigning = new CsrSigningFlags();
 
   addFlags(fs: FlagSet): void {
@@ -138,6 +141,12 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
       'min-resync-period',
       'The resync period in reflectors will be random between MinResyncPeriod and 2*MinResyncPeriod.',
     );
+    fs.string(
+      this,
+      'serviceAccountKeyFile',
+      'service-account-private-key-file',
+      'Filename containing a PEM-encoded private RSA or ECDSA key used to sign service account tokens.',
+    );
     this.csrSigning.addFlags(fs);
     this.logs.addFlags(fs);
   }
@@ -181,6 +190,7 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
       namespaceSyncPeriodMs: this.namespaceSyncPeriodMs,
       minResyncPeriodMs: this.minResyncPeriodMs,
       logLevel: this.logs.level(),
+      serviceAccountKeyFile: this.serviceAccountKeyFile,
       csrSigning: this.csrSigning.complete(),
     };
   }

@@ -109,9 +109,18 @@ describe('--controllers', () => {
       'namespace-controller',
       'root-ca-certificate-publisher-controller',
       'serviceaccount-controller',
+      'serviceaccount-token-controller',
     ]);
     assert.deepEqual(
-      enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher', '-csrsigning', '-csrapproving', '-csrcleaner']),
+      enabledControllers([
+        '*',
+        '-garbagecollector',
+        '-root-ca-cert-publisher',
+        '-csrsigning',
+        '-csrapproving',
+        '-csrcleaner',
+        '-serviceaccount-token',
+      ]),
       ['namespace-controller', 'serviceaccount-controller'],
     );
     assert.deepEqual(enabledControllers(['namespace']), ['namespace-controller']);
@@ -127,6 +136,7 @@ describe('--controllers', () => {
       'namespace-controller',
       'root-ca-certificate-publisher-controller',
       'serviceaccount-controller',
+      'serviceaccount-token-controller',
     ]);
   });
 
