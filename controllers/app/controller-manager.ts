@@ -27,6 +27,7 @@ import { CsrApprovingController } from '../csrapproving/csr-approving-controller
 import { CaProvider } from '../csrsigning/ca-provider.js';
 import { CsrSigningController } from '../csrsigning/csr-signing-controller.js';
 import { parseTokenSigningKey, type TokenSigningKey } from '../serviceaccount/legacy-token.js';
+import { LegacyTokenCleaner } from '../serviceaccount/legacy-token-cleaner.js';
 import { TokensController } from '../serviceaccount/tokens-controller.js';
 import { ServiceAccountsController } from '../serviceaccount/serviceaccounts-controller.js';
 import type { Controller, ControllerContext } from './controller-context.js';
@@ -115,6 +116,9 @@ function newControllers(
       case 'serviceaccount-token-controller':
         if (!signingKey) ctx.logger.info('serviceaccount-token-controller is disabled because there is no private key');
         else all.set(name, new TokensController(ctx, { signingKey, rootCaPem: ctx.rootCaPem ?? '' }));
+        break;
+      case 'legacy-serviceaccount-token-cleaner-controller':
+        all.set(name, new LegacyTokenCleaner(ctx, { cleanUpPeriodMs: opts.legacyTokenCleanUpPeriodMs }));
         break;
       case 'token-cleaner-controller':
         all.set(name, new TokenCleaner(ctx));

@@ -18,6 +18,7 @@ export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'certificatesigningrequest-cleaner-controller', aliases: ['csrcleaner'], defaultOn: true },
   { name: 'certificatesigningrequest-signing-controller', aliases: ['csrsigning'], defaultOn: true },
   { name: 'garbage-collector-controller', aliases: ['garbagecollector'], defaultOn: true },
+  { name: 'legacy-serviceaccount-token-cleaner-controller', aliases: ['legacy-service-account-token-cleaner'], defaultOn: false },
   { name: 'namespace-controller', aliases: ['namespace'], defaultOn: true },
   { name: 'root-ca-certificate-publisher-controller', aliases: ['root-ca-cert-publisher'], defaultOn: true },
   { name: 'serviceaccount-controller', aliases: ['serviceaccount'], defaultOn: true },

@@ -39,6 +39,8 @@ export interface ControllerManagerOptions {
   minResyncPeriodMs: number;
   /** The winston level --v maps to. */
   logLevel: string;
+  /** --legacy-service-account-token-clean-up-period. */
+  legacyTokenCleanUpPeriodMs: number;
   /** --service-account-private-key-file; '' = the token controller does not run. */
   serviceAccountKeyFile: string;
   /** --cluster-signing-*: the CAs of the CSR signing controller. */
@@ -66,6 +68,7 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
   minResyncPeriodMs = 12 * 3_600_000;
   readonly logs = new LogOptions();
   serviceAccountKeyFile = '';
+  legacyTokenCleanUpPeriodMs = 365 * 24 * 3_600_000;
   readonly csrSigning = new CsrSigningFlags();
 
   addFlags(fs: FlagSet): void {
@@ -147,6 +150,12 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
       'service-account-private-key-file',
       'Filename containing a PEM-encoded private RSA or ECDSA key used to sign service account tokens.',
     );
+    fs.duration(
+      this,
+      'legacyTokenCleanUpPeriodMs',
+      'legacy-service-account-token-clean-up-period',
+      'The period of time since the last usage of an legacy service account token before it can be deleted.',
+    );
     this.csrSigning.addFlags(fs);
     this.logs.addFlags(fs);
   }
@@ -168,6 +177,7 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
     positive('leader-elect-retry-period', this.retryPeriodMs);
     positive('namespace-sync-period', this.namespaceSyncPeriodMs);
     positive('min-resync-period', this.minResyncPeriodMs);
+    positive('legacy-service-account-token-clean-up-period', this.legacyTokenCleanUpPeriodMs);
   }
 
   complete(): ControllerManagerOptions {
@@ -191,6 +201,7 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
       minResyncPeriodMs: this.minResyncPeriodMs,
       logLevel: this.logs.level(),
       serviceAccountKeyFile: this.serviceAccountKeyFile,
+      legacyTokenCleanUpPeriodMs: this.legacyTokenCleanUpPeriodMs,
       csrSigning: this.csrSigning.complete(),
     };
   }
