@@ -6,7 +6,8 @@
  * (renewal: the requester is the node the CN names) or `certificatesigningrequests/nodeclient`.
  * A recognized request the reviews do not allow is looked at again later, with backoff.
  */
-import { type CsrObject, CSR_RESOURCE, hasTrueCondition } from '../../apiserver/api/certificates/csr.js';
+import { asCsr, CSR_RESOURCE, hasTrueCondition } from '../../apiserver/api/certificates/csr.js';
+import type { CertificateSigningRequest } from '../../apiserver/api/generated/types.js';
 import { type CertificateRequest, parseCertificateRequestPem } from '../../apiserver/api/certificates/pkcs10.js';
 import { builtInSigners } from '../../apiserver/api/certificates/signers.js';
 import { deepCopy } from '../../apiserver/api/object.js';
@@ -21,7 +22,7 @@ const WORKERS = 5;
 
 interface Recognizer {
   subresource: 'selfnodeclient' | 'nodeclient';
-  recognize(csr: CsrObject, req: CertificateRequest): boolean;
+  recognize(csr: CertificateSigningRequest, req: CertificateRequest): boolean;
   message: string;
 }
 
@@ -36,7 +37,7 @@ export class CsrApprovingController implements Controller {
 
   constructor(private readonly ctx: ControllerContext) {
     const nodeSigner = builtInSigners(ctx.domain).apiServerClientNode;
-    const isNodeClient = (csr: CsrObject, req: CertificateRequest) =>
+    const isNodeClient = (csr: CertificateSigningRequest, req: CertificateRequest) =>
       csr.spec?.signerName === nodeSigner && nodeClientError(req, csr.spec?.usages ?? []) === undefined;
     this.recognizers = [
       {
@@ -70,7 +71,8 @@ export class CsrApprovingController implements Controller {
   }
 
   async sync(name: string): Promise<SyncResult | undefined> {
-    const cached = this.csrs.indexer.get(name) as CsrObject | undefined;
+    const obj = this.csrs.indexer.get(name);
+    const cached = obj && asCsr(obj);
     if (!cached || cached.status?.certificate) return;
     if (hasTrueCondition(cached, 'Approved') || hasTrueCondition(cached, 'Denied')) return;
     const req = parseCertificateRequestPem(Buffer.from(cached.spec?.request ?? '', 'base64'));
@@ -79,10 +81,11 @@ export class CsrApprovingController implements Controller {
       if (!r.recognize(cached, req)) continue;
       recognized = true;
       if (!(await this.allowed(cached, r.subresource))) continue;
-      const csr = deepCopy(cached);
+      const copy = deepCopy(obj!);
+      const csr = asCsr(copy);
       const status = (csr.status ??= {});
       (status.conditions ??= []).push({ type: 'Approved', status: 'True', reason: 'AutoApproved', message: r.message });
-      await this.ctx.client.resource(csrGvr(this.ctx)).update(csr, 'approval');
+      await this.ctx.client.resource(csrGvr(this.ctx)).update(copy, 'approval');
       return;
     }
     // Recognized but not (yet) allowed: RBAC may change, so look again with backoff.
@@ -90,7 +93,7 @@ export class CsrApprovingController implements Controller {
   }
 
   /** Whether a SubjectAccessReview allows the requester `create` on certificatesigningrequests/<subresource>. */
-  private async allowed(csr: CsrObject, subresource: string): Promise<boolean> {
+  private async allowed(csr: CertificateSigningRequest, subresource: string): Promise<boolean> {
     const group = this.ctx.domain.group('authorization.k8s.io');
     const spec = csr.spec ?? {};
     const review = (await this.ctx.client.resource({ group, version: 'v1', resource: 'subjectaccessreviews' }).create({

@@ -6,7 +6,8 @@
  * Kubernetes.
  */
 import { X509Certificate } from 'node:crypto';
-import type { CsrObject, CsrCondition } from '../../apiserver/api/certificates/csr.js';
+import { asCsr } from '../../apiserver/api/certificates/csr.js';
+import type { CertificateSigningRequest } from '../../apiserver/api/generated/types.js';
 import { decodePemBlocks } from '../../apiserver/api/certificates/pem.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
@@ -27,8 +28,8 @@ export interface CsrCleanerOptions {
 }
 
 /** Why the request should go now, or undefined. */
-export function csrExpiry(csr: CsrObject, now: Date): string | undefined {
-  const conditions: CsrCondition[] = csr.status?.conditions ?? [];
+export function csrExpiry(csr: CertificateSigningRequest, now: Date): string | undefined {
+  const conditions = csr.status?.conditions ?? [];
   const issued = !!csr.status?.certificate;
   const olderThan = (t: string | undefined, ms: number) => !!t && now.getTime() - Date.parse(t) > ms;
   if (conditions.length === 0 && olderThan(csr.metadata.creationTimestamp, PENDING_EXPIRATION_MS)) return 'pending past deadline';
@@ -76,7 +77,7 @@ export class CsrCleaner implements Controller {
   /** One pass over every cached request. */
   async cleanOnce(): Promise<void> {
     const client = this.ctx.client.resource(csrGvr(this.ctx));
-    for (const csr of this.csrs.indexer.list() as CsrObject[]) {
+    for (const csr of this.csrs.indexer.list().map(asCsr)) {
       const reason = csrExpiry(csr, this.now());
       if (!reason) continue;
       try {

@@ -5,7 +5,7 @@
  * otherwise signed: the certificate lives min(--cluster-signing-duration, spec.expirationSeconds),
  * at least 10 minutes, and is written to status.certificate.
  */
-import { type CsrObject, CSR_RESOURCE, hasTrueCondition, isApproved } from '../../apiserver/api/certificates/csr.js';
+import { asCsr, CSR_RESOURCE, hasTrueCondition, isApproved } from '../../apiserver/api/certificates/csr.js';
 import { parseCertificateRequestPem } from '../../apiserver/api/certificates/pkcs10.js';
 import { builtInSigners } from '../../apiserver/api/certificates/signers.js';
 import { deepCopy } from '../../apiserver/api/object.js';
@@ -71,7 +71,8 @@ export class CsrSigningController implements Controller {
   }
 
   async sync(name: string): Promise<void> {
-    const cached = this.csrs.indexer.get(name) as CsrObject | undefined;
+    const obj = this.csrs.indexer.get(name);
+    const cached = obj && asCsr(obj);
     if (!cached || cached.status?.certificate) return;
     if (!isApproved(cached) || hasTrueCondition(cached, 'Failed')) return;
     const signerName = cached.spec?.signerName ?? '';
@@ -80,7 +81,8 @@ export class CsrSigningController implements Controller {
     if (!ca || !rule) return;
     const req = parseCertificateRequestPem(Buffer.from(cached.spec?.request ?? '', 'base64'));
     const usages = cached.spec?.usages ?? [];
-    const csr = deepCopy(cached);
+    const copy = deepCopy(obj!);
+    const csr = asCsr(copy);
     const violation = rule(req, usages);
     const status = (csr.status ??= {});
     if (violation) {
@@ -102,6 +104,6 @@ export class CsrSigningController implements Controller {
       });
       status.certificate = Buffer.from(pem).toString('base64');
     }
-    await this.ctx.client.resource(csrGvr(this.ctx)).update(csr, 'status');
+    await this.ctx.client.resource(csrGvr(this.ctx)).update(copy, 'status');
   }
 }

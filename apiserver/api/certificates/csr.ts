@@ -1,34 +1,15 @@
-/** certificates/v1 CertificateSigningRequest as its clients read it (bytes in base64), and its condition facts. */
+/** CertificateSigningRequest facts its clients share: the resource name and what its conditions say. */
 import type { ApiObject } from '../object.js';
-
-export interface CsrCondition {
-  type?: string;
-  status?: string;
-  reason?: string;
-  message?: string;
-  lastUpdateTime?: string;
-  lastTransitionTime?: string;
-}
-
-export interface CsrObject extends ApiObject {
-  spec?: {
-    request?: string;
-    signerName?: string;
-    expirationSeconds?: number;
-    usages?: string[];
-    username?: string;
-    uid?: string;
-    groups?: string[];
-    extra?: Record<string, string[]>;
-  };
-  status?: { conditions?: CsrCondition[]; certificate?: string };
-}
+import type { CertificateSigningRequest } from '../generated/types.js';
 
 export const CSR_RESOURCE = 'certificatesigningrequests';
 
+/** An object read from the certificates API as the generated type. */
+export const asCsr = (obj: ApiObject) => obj as unknown as CertificateSigningRequest;
+
 /** A condition of `type` with status True. */
-export const hasTrueCondition = (csr: CsrObject, type: string) =>
+export const hasTrueCondition = (csr: CertificateSigningRequest, type: string) =>
   (csr.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
 
 /** Approved and not Denied (Kubernetes' IsCertificateRequestApproved). */
-export const isApproved = (csr: CsrObject) => hasTrueCondition(csr, 'Approved') && !hasTrueCondition(csr, 'Denied');
+export const isApproved = (csr: CertificateSigningRequest) => hasTrueCondition(csr, 'Approved') && !hasTrueCondition(csr, 'Denied');

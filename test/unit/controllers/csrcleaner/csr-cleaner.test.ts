@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CsrObject } from '../../../../apiserver/api/certificates/csr.js';
+import type { CertificateSigningRequest } from '../../../../apiserver/api/generated/types.js';
 import { csrExpiry } from '../../../../controllers/csrcleaner/csr-cleaner.js';
 
 const created = '2026-01-01T00:00:00Z';
 const at = (h: number) => new Date(Date.parse(created) + h * 3_600_000);
-const csr = (conditions: { type: string; lastUpdateTime?: string }[], certificate?: string): CsrObject => ({
+const csr = (conditions: { type: string; lastUpdateTime?: string }[], certificate?: string): CertificateSigningRequest => ({
   metadata: { name: 'x', creationTimestamp: created },
+  spec: { request: '', signerName: 'example.com/s' },
   status: { conditions: conditions.map((c) => ({ status: 'True', ...c })), ...(certificate ? { certificate } : {}) },
 });
 
