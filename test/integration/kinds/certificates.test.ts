@@ -77,6 +77,15 @@ describe('certificates.orch.io/v1 CertificateSigningRequest', () => {
     }
   });
 
+  it('refuses system:masters through the API server client signer (403, CertificateSubjectRestriction)', async () => {
+    const masters = b64(newCsrPem({ cn: 'eve', orgs: ['system:masters'] }));
+    const r = await c.post(CSRS, csr('eve', { request: masters, signerName: 'orch.io/orch-apiserver-client', usages: ['client auth'] }));
+    assert.equal(r.status, 403, r.text);
+    assert.match(r.body.message, /use of orch.io\/orch-apiserver-client signer with system:masters group is not allowed/);
+    const other = await c.post(CSRS, csr('eve2', { request: masters, signerName: 'example.com/x', usages: ['client auth'] }));
+    assert.equal(other.status, 201, other.text);
+  });
+
   it('refuses bad requests, usages, signers and durations (422 with causes)', async () => {
     const tampered = b64(newCsrPem({ tamper: true }));
     const r = await c.post(
