@@ -4,6 +4,7 @@
  * the enabled controllers. Losing the lease stops the controllers and ends the run with 'lost' (the
  * command then exits non-zero, as kube-controller-manager does, and is restarted).
  */
+import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
@@ -166,6 +167,8 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
 
   /** Runs informers and controllers until `signal` aborts. */
   const runControllers = async (signal: AbortSignal): Promise<void> => {
+    // Every controller, informer and wait listens for the one signal.
+    setMaxListeners(0, signal);
     const resyncPeriodMs = opts.minResyncPeriodMs * (1 + Math.random());
     const informers = new InformerFactory(client, { resyncPeriodMs, logger });
     const ctx: ControllerContext = {

@@ -62,7 +62,7 @@ describe('all-in-one flags', () => {
     }
     assert.match(
       aio.output(),
-      /"controllers":\["namespace-controller","root-ca-certificate-publisher-controller","serviceaccount-controller"\]/,
+      /"controllers":\["certificatesigningrequest-approving-controller","certificatesigningrequest-cleaner-controller","certificatesigningrequest-signing-controller","namespace-controller","root-ca-certificate-publisher-controller","serviceaccount-controller","serviceaccount-token-controller"\]/,
     );
   });
 
