@@ -6,18 +6,23 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
 import { parseTokenSigningKey } from '../../../controllers/serviceaccount/legacy-token.js';
 import { TokensController } from '../../../controllers/serviceaccount/tokens-controller.js';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import { newTestControllerContext } from '../../support/controller-context.js';
 import { eventually } from '../../support/eventually.js';
+import { newTestClient } from '../../support/http-client.js';
 
 const NS = '/api/v1/namespaces/default';
 const TYPE = 'orch.io/service-account-token';
 
 describe('serviceaccount-token-controller', () => {
   let srv: TestServer;
+  let keyDir: string;
   let stop: () => Promise<void>;
   const abort = new AbortController();
   let running: Promise<void>;
@@ -25,7 +30,10 @@ describe('serviceaccount-token-controller', () => {
   const signingKey = parseTokenSigningKey(privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, 'test key');
 
   before(async () => {
-    srv = await startTestServer();
+    keyDir = await mkdtemp(join(tmpdir(), 'orch-sa-key-'));
+    const publicKeyFile = join(keyDir, 'sa.pub');
+    await writeFile(publicKeyFile, createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }));
+    srv = await startTestServer({ args: [`--service-account-key-file=${publicKeyFile}`] });
     const ctx = newTestControllerContext(srv.kubeconfig);
     const controller = new TokensController(ctx, { signingKey, rootCaPem: srv.ca });
     stop = ctx.start();
@@ -36,6 +44,7 @@ describe('serviceaccount-token-controller', () => {
     await running;
     await stop?.();
     await srv?.stop();
+    await rm(keyDir, { recursive: true, force: true });
   });
 
   const create = async (path: string, body: unknown) => {
@@ -71,6 +80,19 @@ describe('serviceaccount-token-controller', () => {
       'kubernetes.io/serviceaccount/service-account.uid': sa.metadata.uid,
       sub: 'system:serviceaccount:default:builder',
     });
+    // The API server (--service-account-key-file) takes the token as the account.
+    const asBuilder = newTestClient({ url: srv.url, ca: srv.ca, token });
+    try {
+      const review = await asBuilder.post('/apis/authentication.orch.io/v1/selfsubjectreviews', {
+        apiVersion: 'authentication.orch.io/v1',
+        kind: 'SelfSubjectReview',
+      });
+      assert.equal(review.status, 201, review.text);
+      assert.equal(review.body.status.userInfo.username, 'system:serviceaccount:default:builder');
+      assert.equal(review.body.status.userInfo.uid, sa.metadata.uid);
+    } finally {
+      asBuilder.close();
+    }
   });
 
   it('deletes the tokens of a deleted account', async () => {
