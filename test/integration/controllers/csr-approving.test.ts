@@ -6,40 +6,29 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { Agent, createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import httpProxy from 'http-proxy';
 import { ensureCA, newClientCert } from '../../../apiserver/component-base/certs/certs.js';
 import { newLogger } from '../../../apiserver/component-base/logs/logger.js';
 import { parseOptions } from '../../../controllers/app/options.js';
 import { runControllerManager, type RunningControllerManager } from '../../../controllers/app/controller-manager.js';
-import { writeAdminKubeconfig } from '../../../scripts/cluster-files.js';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import { certRequest, type CertCredentials } from '../../support/cert-client.js';
 import { b64, type CsrOptions, newCsrPem } from '../../support/csr-fixture.js';
 import { eventually } from '../../support/eventually.js';
+import { type ReviewFront, type ReviewSpec, startReviewFront } from '../../support/review-front.js';
 
 const CSRS = '/apis/certificates.orch.io/v1/certificatesigningrequests';
-const SAR_PATH = '/apis/authorization.orch.io/v1/subjectaccessreviews';
 const NODE_SIGNER = 'orch.io/orch-apiserver-client-orchlet';
 const NODE_USAGES = ['digital signature', 'key encipherment', 'client auth'];
-
-interface ReviewSpec {
-  user: string;
-  groups?: string[];
-  resourceAttributes: Record<string, string>;
-}
 
 describe('certificatesigningrequest-approving-controller', () => {
   let dataDir: string;
   let srv: TestServer;
-  let front: Server;
+  let front: ReviewFront;
   let manager: RunningControllerManager;
-  const reviews: ReviewSpec[] = [];
+  let reviews: ReviewSpec[] = [];
   /** The test's authorizer: which (group, subresource) pairs are allowed. */
   const allowed = new Set<string>(['system:bootstrappers/nodeclient', 'system:nodes/selfnodeclient']);
   let n = 0;
@@ -54,29 +43,16 @@ describe('certificatesigningrequest-approving-controller', () => {
       const pair = newClientCert(ca, { cn, orgs });
       return { ca: srv.ca, cert: pair.certPem, key: pair.keyPem };
     };
-    const proxy = httpProxy.createProxyServer({ target: srv.url, agent: new Agent({ ca: srv.ca }), secure: true, changeOrigin: true });
-    front = createServer(
-      { cert: readFileSync(join(certDir, 'apiserver.crt')), key: readFileSync(join(certDir, 'apiserver.key')) },
-      (req, res) => {
-        if (req.method !== 'POST' || req.url !== SAR_PATH) return proxy.web(req, res);
-        let body = '';
-        req.on('data', (c) => (body += c));
-        req.on('end', () => {
-          const review = JSON.parse(body);
-          const spec = review.spec as ReviewSpec;
-          reviews.push(spec);
-          const ok = (spec.groups ?? []).some((g) => allowed.has(`${g}/${spec.resourceAttributes.subresource}`));
-          res.writeHead(201, { 'Content-Type': 'application/json' });
-          res.end(JSON.stringify({ ...review, status: { allowed: ok } }));
-        });
-      },
-    );
-    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-    const kubeconfig = join(srv.dataDir, 'front.kubeconfig');
-    writeAdminKubeconfig(kubeconfig, `https://127.0.0.1:${(front.address() as AddressInfo).port}`, { caPem: srv.ca, token: srv.token });
+    front = await startReviewFront({
+      server: srv,
+      certDir,
+      kubeconfigFile: join(dataDir, 'front.kubeconfig'),
+      allow: (spec) => (spec.groups ?? []).some((g) => allowed.has(`${g}/${spec.resourceAttributes.subresource}`)),
+    });
+    reviews = front.reviews;
     manager = await runControllerManager(
       parseOptions([
-        `--kubeconfig=${kubeconfig}`,
+        `--kubeconfig=${front.kubeconfig}`,
         '--secure-port=0',
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
@@ -87,8 +63,7 @@ describe('certificatesigningrequest-approving-controller', () => {
   });
   after(async () => {
     await manager?.stop();
-    front?.closeAllConnections();
-    await new Promise((r) => front?.close(r));
+    await front?.close();
     await srv?.stop();
     await rm(dataDir, { recursive: true, force: true });
   });
