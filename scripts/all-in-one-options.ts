@@ -57,7 +57,10 @@ export const allInOneCommand = new Command({
 });
 
 /** The paths the children are started with. */
-export type ChildFiles = Pick<ClusterFiles, 'caFile' | 'certFile' | 'keyFile' | 'serviceAccountKeyFile' | 'serviceAccountPublicKeyFile'> & {
+export type ChildFiles = Pick<
+  ClusterFiles,
+  'caFile' | 'caKeyFile' | 'certFile' | 'keyFile' | 'serviceAccountKeyFile' | 'serviceAccountPublicKeyFile'
+> & {
   /** The controller manager's kubeconfig (its own client certificate). */
   controllerManagerKubeconfigFile: string;
   controllerManagerCertDir: string;
@@ -82,15 +85,25 @@ export function apiserverArgs(o: Pick<AllInOneOptions, 'dataDir' | 'securePort'>
 
 /**
  * The flags the all-in-one sets on orch-controller-manager itself. Its /healthz and /metrics port
- * is picked free (and logged), so several clusters fit on one host.
+ * is picked free (and logged), so several clusters fit on one host; approved certificate requests
+ * are signed by the cluster CA, which the API server trusts for client certificates, and token
+ * Secrets with the service-account key, whose public half the API server verifies tokens with.
  */
 export function controllerManagerArgs(files: ChildFiles): string[] {
-  return [`--kubeconfig=${files.controllerManagerKubeconfigFile}`, '--secure-port=0', `--cert-dir=${files.controllerManagerCertDir}`];
+  return [
+    `--kubeconfig=${files.controllerManagerKubeconfigFile}`,
+    '--secure-port=0',
+    `--cert-dir=${files.controllerManagerCertDir}`,
+    `--cluster-signing-cert-file=${files.caFile}`,
+    `--cluster-signing-key-file=${files.caKeyFile}`,
+    `--service-account-private-key-file=${files.serviceAccountKeyFile}`,
+  ];
 }
 
 /** Stand-ins for the generated files: checking a child's command line needs only that they are given. */
 const SOME_FILES: ChildFiles = {
   caFile: 'ca.crt',
+  caKeyFile: 'ca.key',
   certFile: 'apiserver.crt',
   keyFile: 'apiserver.key',
   serviceAccountKeyFile: 'service-account.key',

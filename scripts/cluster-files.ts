@@ -22,6 +22,8 @@ import {
 /** Paths and contents of a cluster's certificates, keys and admin token. */
 export interface ClusterFiles {
   caFile: string;
+  /** The CA's key: the controller manager signs approved certificate requests with it. */
+  caKeyFile: string;
   caPem: string;
   certFile: string;
   keyFile: string;
@@ -58,6 +60,7 @@ export function ensureClusterFiles(dir: string, hosts: string[] = []): ClusterFi
   const serviceAccount = ensureServiceAccountKeys(certDir);
   return {
     caFile: ca.certFile,
+    caKeyFile: ca.keyFile,
     caPem: ca.certPem,
     certFile: serving.certFile,
     keyFile: serving.keyFile,

@@ -24,6 +24,9 @@ import { adoptServiceRanges } from '../registry/core/service/adopt-ranges.js';
 import { Cacher } from '../storage/cacher/cacher.js';
 import { newAdmissionChain } from '../admission/chain.js';
 import { newNamespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
+import { newCertificateApproval } from '../admission/plugins/certificate-approval.js';
+import { newCertificateSigning } from '../admission/plugins/certificate-signing.js';
+import { newCertificateSubjectRestriction } from '../admission/plugins/certificate-subject-restriction.js';
 import { newServerAuthentication } from './authentication.js';
 import { newObjectGetter } from './object-getter.js';
 import { newAuthorizer } from '../authorization/new-authorizer.js';
@@ -88,7 +91,16 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       if (status.isApiError(err, 'NotFound')) return null;
       throw err;
     });
-  const admission = newAdmissionChain([], [newNamespaceLifecycle(domain, getNamespace)]);
+  const authorizer = newAuthorizer(options.authorizationModes);
+  const admission = newAdmissionChain(
+    [],
+    [
+      newNamespaceLifecycle(domain, getNamespace),
+      newCertificateApproval(domain, authorizer),
+      newCertificateSigning(domain, authorizer),
+      newCertificateSubjectRestriction(domain),
+    ],
+  );
   const serviceNetwork = { clusterIPRanges: options.serviceClusterIPRanges, nodePortRange: options.serviceNodePortRange };
   const serviceAllocators = newServiceAllocators(storage, options.etcdPrefix, serviceNetwork, logger);
   const hookEnv = newStoreHookEnv([{ dependency: SERVICE_ALLOCATORS, value: serviceAllocators }]);
@@ -128,7 +140,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
     inFlight,
     logger,
     authenticator: authentication.authenticator,
-    authorizer: newAuthorizer(options.authorizationModes),
+    authorizer,
     serverAddress: () =>
       `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${(server?.address() as AddressInfo | null)?.port ?? options.securePort}`,
   });

@@ -8,7 +8,7 @@ import { setMaxListeners } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { newApiDomain } from '../../apiserver/api/domain.js';
+import { type ApiDomain, newApiDomain } from '../../apiserver/api/domain.js';
 import { newHealthChecks } from '../../apiserver/component-base/health/health-checks.js';
 import { newLogger, type Logger } from '../../apiserver/component-base/logs/logger.js';
 import { ApiClient } from '../client/api-client.js';
@@ -36,6 +36,16 @@ import { PodGcController } from '../podgc/pod-gc-controller.js';
 import { ReplicaSetController } from '../replicaset/replicaset-controller.js';
 import { ResourceQuotaController } from '../resourcequota/resource-quota-controller.js';
 import { RootCaCertPublisher } from '../rootcacertpublisher/publisher.js';
+import { builtInSigners } from '../../apiserver/api/certificates/signers.js';
+import { BootstrapSigner } from '../bootstrap/bootstrap-signer.js';
+import { TokenCleaner } from '../bootstrap/token-cleaner.js';
+import { CsrCleaner } from '../csrcleaner/csr-cleaner.js';
+import { CsrApprovingController } from '../csrapproving/csr-approving-controller.js';
+import { CaProvider } from '../csrsigning/ca-provider.js';
+import { CsrSigningController } from '../csrsigning/csr-signing-controller.js';
+import { parseTokenSigningKey, type TokenSigningKey } from '../serviceaccount/legacy-token.js';
+import { LegacyTokenCleaner } from '../serviceaccount/legacy-token-cleaner.js';
+import { TokensController } from '../serviceaccount/tokens-controller.js';
 import { ServiceAccountsController } from '../serviceaccount/serviceaccounts-controller.js';
 import { StatefulSetController } from '../statefulset/statefulset-controller.js';
 import { TtlController } from '../ttl/ttl-controller.js';
@@ -68,6 +78,31 @@ export interface RunningControllerManager {
   stop(): Promise<void>;
 }
 
+/**
+ * The CA of each built-in signer the flags configure, by the signer's name under the domain; each is
+ * read once here, so unreadable or mismatched files stop the start.
+ */
+function signingCas(domain: ApiDomain, opts: ControllerManagerOptions): Map<string, CaProvider> {
+  const names = builtInSigners(domain);
+  const cas = new Map<string, CaProvider>();
+  for (const [signer, files] of Object.entries(opts.csrSigning.cas)) {
+    if (!files) continue;
+    const provider = new CaProvider(files);
+    try {
+      provider.current();
+    } catch (err) {
+      throw new Error(`certificatesigningrequest-signing-controller: ${files.certFile}: ${(err as Error).message}`);
+    }
+    cas.set(names[signer as keyof typeof names], provider);
+  }
+  return cas;
+}
+
+/** The key of --service-account-private-key-file; throws naming the file. */
+function serviceAccountSigningKey(file: string): TokenSigningKey {
+  return parseTokenSigningKey(readFileSync(file, 'utf8'), file);
+}
+
 /** Builds the enabled controllers over one context. */
 function newControllers(
   names: string[],
@@ -76,6 +111,7 @@ function newControllers(
   settings: RunSettings,
 ): Map<string, Controller> {
   const all = new Map<string, Controller>();
+  const signingKey = opts.serviceAccountKeyFile ? serviceAccountSigningKey(opts.serviceAccountKeyFile) : undefined;
   for (const name of names) {
     switch (name) {
       case 'cronjob-controller':
@@ -142,6 +178,31 @@ function newControllers(
       case 'root-ca-certificate-publisher-controller':
         all.set(name, new RootCaCertPublisher(ctx, ctx.rootCaPem!));
         break;
+      case 'bootstrap-signer-controller':
+        all.set(name, new BootstrapSigner(ctx, ctx.rootCaPem!));
+        break;
+      case 'certificatesigningrequest-cleaner-controller':
+        all.set(name, new CsrCleaner(ctx));
+        break;
+      case 'serviceaccount-token-controller':
+        if (!signingKey) ctx.logger.info('serviceaccount-token-controller is disabled because there is no private key');
+        else all.set(name, new TokensController(ctx, { signingKey, rootCaPem: ctx.rootCaPem ?? '' }));
+        break;
+      case 'legacy-serviceaccount-token-cleaner-controller':
+        all.set(name, new LegacyTokenCleaner(ctx, { cleanUpPeriodMs: opts.legacyTokenCleanUpPeriodMs }));
+        break;
+      case 'token-cleaner-controller':
+        all.set(name, new TokenCleaner(ctx));
+        break;
+      case 'certificatesigningrequest-approving-controller':
+        all.set(name, new CsrApprovingController(ctx));
+        break;
+      case 'certificatesigningrequest-signing-controller': {
+        const cas = signingCas(ctx.domain, opts);
+        if (cas.size === 0) ctx.logger.info('skipping CSR signer controller because no csr cert/key was specified');
+        else all.set(name, new CsrSigningController(ctx, { cas, durationMs: opts.csrSigning.durationMs }));
+        break;
+      }
       case 'serviceaccount-controller':
         all.set(name, new ServiceAccountsController(ctx));
         break;
@@ -165,11 +226,13 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
   const names = enabledControllers(opts.controllers);
   const client = ApiClient.fromKubeconfig(opts.kubeconfig, { domain, userAgent: 'orch-controller-manager' });
   const rootCaPem = opts.rootCaFile ? readFileSync(opts.rootCaFile, 'utf8') : client.config.cluster.caPem;
-  if (names.includes('root-ca-certificate-publisher-controller') && !rootCaPem) {
-    throw new Error(
-      'root-ca-certificate-publisher-controller: no root CA: pass --root-ca-file or use a kubeconfig with certificate-authority data',
-    );
+  for (const needsCa of ['root-ca-certificate-publisher-controller', 'bootstrap-signer-controller']) {
+    if (names.includes(needsCa) && !rootCaPem) {
+      throw new Error(`${needsCa}: no root CA: pass --root-ca-file or use a kubeconfig with certificate-authority data`);
+    }
   }
+  if (names.includes('certificatesigningrequest-signing-controller')) signingCas(domain, opts);
+  if (names.includes('serviceaccount-token-controller') && opts.serviceAccountKeyFile) serviceAccountSigningKey(opts.serviceAccountKeyFile);
   const identity = `${hostname()}_${randomUUID()}`;
   const metrics = newControllerManagerMetrics();
   const health = newHealthChecks();
@@ -184,7 +247,7 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
 
   /** Runs informers and controllers until `signal` aborts. */
   const runControllers = async (signal: AbortSignal): Promise<void> => {
-    // Every controller and informer listens for the end of leadership on this one signal.
+    // Every controller, informer and wait listens for the one signal.
     setMaxListeners(0, signal);
     const resyncPeriodMs = opts.minResyncPeriodMs * (1 + Math.random());
     const informers = new InformerFactory(client, { resyncPeriodMs, logger });

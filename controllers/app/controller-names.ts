@@ -13,6 +13,10 @@ export interface ControllerName {
 }
 
 export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
+  { name: 'bootstrap-signer-controller', aliases: ['bootstrapsigner'], defaultOn: false },
+  { name: 'certificatesigningrequest-approving-controller', aliases: ['csrapproving'], defaultOn: true },
+  { name: 'certificatesigningrequest-cleaner-controller', aliases: ['csrcleaner'], defaultOn: true },
+  { name: 'certificatesigningrequest-signing-controller', aliases: ['csrsigning'], defaultOn: true },
   { name: 'cronjob-controller', aliases: ['cronjob'], defaultOn: true },
   { name: 'daemonset-controller', aliases: ['daemonset'], defaultOn: true },
   { name: 'deployment-controller', aliases: ['deployment'], defaultOn: true },
@@ -22,6 +26,7 @@ export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'endpointslice-mirroring-controller', aliases: ['endpointslicemirroring'], defaultOn: true },
   { name: 'garbage-collector-controller', aliases: ['garbagecollector'], defaultOn: true },
   { name: 'job-controller', aliases: ['job'], defaultOn: true },
+  { name: 'legacy-serviceaccount-token-cleaner-controller', aliases: ['legacy-service-account-token-cleaner'], defaultOn: false },
   { name: 'namespace-controller', aliases: ['namespace'], defaultOn: true },
   { name: 'node-lifecycle-controller', aliases: ['nodelifecycle'], defaultOn: true },
   { name: 'persistentvolume-binder-controller', aliases: ['persistentvolume-binder'], defaultOn: true },
@@ -32,7 +37,9 @@ export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'resourcequota-controller', aliases: ['resourcequota'], defaultOn: true },
   { name: 'root-ca-certificate-publisher-controller', aliases: ['root-ca-cert-publisher'], defaultOn: true },
   { name: 'serviceaccount-controller', aliases: ['serviceaccount'], defaultOn: true },
+  { name: 'serviceaccount-token-controller', aliases: ['serviceaccount-token'], defaultOn: true },
   { name: 'statefulset-controller', aliases: ['statefulset'], defaultOn: true },
+  { name: 'token-cleaner-controller', aliases: ['tokencleaner'], defaultOn: false },
   { name: 'ttl-after-finished-controller', aliases: ['ttl-after-finished'], defaultOn: true },
   { name: 'ttl-controller', aliases: ['ttl'], defaultOn: true },
 ];

@@ -8,6 +8,7 @@ import type { FlagSet } from '../../apiserver/component-base/flag/flag-set.js';
 import { OptionsError } from '../../apiserver/component-base/flag/options-error.js';
 import { LogOptions } from '../../apiserver/component-base/logs/log-options.js';
 import { enabledControllers } from './controller-names.js';
+import { type CsrSigningConfig, CsrSigningFlags } from './csr-signing-flags.js';
 
 /** What orch-controller-manager runs with: its flags, validated and completed. */
 export interface ControllerManagerOptions {
@@ -38,6 +39,12 @@ export interface ControllerManagerOptions {
   minResyncPeriodMs: number;
   /** The winston level --v maps to. */
   logLevel: string;
+  /** --legacy-service-account-token-clean-up-period. */
+  legacyTokenCleanUpPeriodMs: number;
+  /** --service-account-private-key-file; '' = the token controller does not run. */
+  serviceAccountKeyFile: string;
+  /** --cluster-signing-*: the CAs of the CSR signing controller. */
+  csrSigning: CsrSigningConfig;
 }
 
 /** orch-controller-manager's flags, each field holding its flag's value. */
@@ -60,6 +67,9 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
   namespaceSyncPeriodMs = 5 * 60_000;
   minResyncPeriodMs = 12 * 3_600_000;
   readonly logs = new LogOptions();
+  serviceAccountKeyFile = '';
+  legacyTokenCleanUpPeriodMs = 365 * 24 * 3_600_000;
+  readonly csrSigning = new CsrSigningFlags();
 
   addFlags(fs: FlagSet): void {
     fs.string(this, 'kubeconfig', 'kubeconfig', 'Path to kubeconfig file with authorization and master location information (required).');
@@ -134,6 +144,19 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
       'min-resync-period',
       'The resync period in reflectors will be random between MinResyncPeriod and 2*MinResyncPeriod.',
     );
+    fs.string(
+      this,
+      'serviceAccountKeyFile',
+      'service-account-private-key-file',
+      'Filename containing a PEM-encoded private RSA or ECDSA key used to sign service account tokens.',
+    );
+    fs.duration(
+      this,
+      'legacyTokenCleanUpPeriodMs',
+      'legacy-service-account-token-clean-up-period',
+      'The period of time since the last usage of an legacy service account token before it can be deleted.',
+    );
+    this.csrSigning.addFlags(fs);
     this.logs.addFlags(fs);
   }
 
@@ -141,6 +164,7 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
     if (!this.kubeconfig) throw new OptionsError('--kubeconfig is required');
     checkPort('secure-port', this.securePort);
     this.logs.validate();
+    this.csrSigning.validate();
     try {
       enabledControllers(this.controllers);
     } catch (err) {
@@ -153,6 +177,7 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
     positive('leader-elect-retry-period', this.retryPeriodMs);
     positive('namespace-sync-period', this.namespaceSyncPeriodMs);
     positive('min-resync-period', this.minResyncPeriodMs);
+    positive('legacy-service-account-token-clean-up-period', this.legacyTokenCleanUpPeriodMs);
   }
 
   complete(): ControllerManagerOptions {
@@ -175,6 +200,9 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
       namespaceSyncPeriodMs: this.namespaceSyncPeriodMs,
       minResyncPeriodMs: this.minResyncPeriodMs,
       logLevel: this.logs.level(),
+      serviceAccountKeyFile: this.serviceAccountKeyFile,
+      legacyTokenCleanUpPeriodMs: this.legacyTokenCleanUpPeriodMs,
+      csrSigning: this.csrSigning.complete(),
     };
   }
 }

@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { newKubectl } from '../support/kubectl.js';
 import { newTestClient, type TestClient } from '../support/http-client.js';
-import { eventually, setPodFinished } from '../support/node-agent.js';
+import { eventually } from '../support/eventually.js';
+import { setPodFinished } from '../support/node-agent.js';
 import { startProcess, type Proc } from '../support/processes.js';
 import { startLocalApiServer, type LocalApiServer } from '../../scripts/bench/local-cluster.js';
 

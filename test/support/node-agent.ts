@@ -75,14 +75,3 @@ export async function setPodsReady(client: TestClient, namespace: string, labelS
   await Promise.all(names.map((n) => setPodReady(client, namespace, n)));
   return names;
 }
-
-/** Polls `probe` until it returns something truthy. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { ensureCA, newClientCert, type CertKeyPair } from '../../../apiserver/component-base/certs/certs.js';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import { newTestClient, type TestClient } from '../../support/http-client.js';
-import { b64, newCsrPem } from '../../unit/registry/certificates/csr-fixture.js';
+import { b64, newCsrPem } from '../../support/csr-fixture.js';
 
 const CSRS = '/apis/certificates.orch.io/v1/certificatesigningrequests';
 const UNAUTHORIZED = {

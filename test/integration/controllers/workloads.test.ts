@@ -5,7 +5,8 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
-import { eventually, setPodFinished, setPodReady, setPodsReady } from '../../support/node-agent.js';
+import { eventually } from '../../support/eventually.js';
+import { setPodFinished, setPodReady, setPodsReady } from '../../support/node-agent.js';
 import { parseOptions } from '../../../controllers/app/options.js';
 import { runControllerManager, type RunningControllerManager } from '../../../controllers/app/controller-manager.js';
 import { newLogger } from '../../../apiserver/component-base/logs/logger.js';

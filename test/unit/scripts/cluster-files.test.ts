@@ -18,6 +18,7 @@ test('first call creates certificates and an admin token; the second reuses them
   const dir = tempDir(t);
   const files = ensureClusterFiles(dir, ['lb']);
   assert.equal(files.caFile, join(dir, 'certs', 'ca.crt'));
+  assert.equal(files.caKeyFile, join(dir, 'certs', 'ca.key'));
   assert.equal(files.certFile, join(dir, 'certs', 'apiserver.crt'));
   assert.equal(files.keyFile, join(dir, 'certs', 'apiserver.key'));
   assert.equal(new X509Certificate(readFileSync(files.certFile)).checkHost('lb'), 'lb');
