@@ -45,6 +45,7 @@ export function newResourceHandler(api: ApiContext) {
     const verb = info.verb as Verb;
     const allowed = info.subresource ? SUBRESOURCE_VERBS.includes(verb) : def.verbs.includes(verb);
     if (!HANDLERS[verb] || !allowed) throw status.methodNotAllowed();
+    if (verb === 'watch' && req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed();
     if (def.namespaced && !namespace && verb !== 'list' && verb !== 'watch') throw status.methodNotAllowed();
     const query = new URL(req.url ?? '/', 'http://x').searchParams;
     const output = negotiateOutput(req.headers.accept, api.table.domain.metaGroup);

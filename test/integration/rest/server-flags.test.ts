@@ -61,6 +61,16 @@ describe('--authorization-mode', () => {
     assert.equal((await s.client.get('/api/v1/namespaces/default/configmaps')).status, 200);
   });
 
+  it('a path request info cannot parse is a 400 Status, not a crash', async () => {
+    const s = await start(['--authorization-mode=AlwaysDeny']);
+    for (const path of ['/api/v1/namespaces/%zz/pods', '/api/v1/watch']) {
+      const r = await s.client.get(path);
+      assert.equal(r.status, 400, path);
+      assert.equal(r.body.reason, 'BadRequest', path);
+    }
+    assert.equal((await s.client.get('/api/v1/namespaces')).status, 200);
+  });
+
   it('AlwaysAllow lets anonymous requests through; --anonymous-auth=false makes them 401', async () => {
     const s = await start(['--anonymous-auth=false']);
     assert.equal((await s.anonymous.get('/api/v1/namespaces')).status, 401);
