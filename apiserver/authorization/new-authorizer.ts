@@ -6,14 +6,39 @@ import { newAlwaysAllowAuthorizer } from './always-allow.js';
 import { newAlwaysDenyAuthorizer } from './always-deny.js';
 import type { AuthorizationMode, Authorizer } from './interfaces.js';
 import { newPrivilegedGroupsAuthorizer } from './privileged-groups.js';
+import { newRbacAuthorizer, type RbacAuthorizer } from './rbac.js';
+import type { RbacLister } from './rbac/lister.js';
 import { newUnionAuthorizer } from './union.js';
 
-const BUILDERS: Record<AuthorizationMode, () => Authorizer> = {
-  AlwaysAllow: newAlwaysAllowAuthorizer,
-  AlwaysDeny: newAlwaysDenyAuthorizer,
-};
+/** What the modes read; the server keeps it current from the store's watch. */
+export interface AuthorizerDeps {
+  /** The RBAC objects (RBAC mode). */
+  rbac?: RbacLister;
+  /** rbac.authorization.<domain>. */
+  rbacGroup?: string;
+}
+
+/** The union of the modes, and the RBAC authorizer when RBAC is one of them (access reviews, escalation checks use it). */
+export interface BuiltAuthorizer {
+  authorizer: Authorizer;
+  rbac?: RbacAuthorizer;
+}
 
 /** The request authorizer for the given modes. */
-export function newAuthorizer(modes: AuthorizationMode[]): Authorizer {
-  return newUnionAuthorizer([newPrivilegedGroupsAuthorizer(), ...modes.map((m) => BUILDERS[m]())]);
+export function newAuthorizer(modes: AuthorizationMode[], deps: AuthorizerDeps = {}): BuiltAuthorizer {
+  let rbac: RbacAuthorizer | undefined;
+  const build = (mode: AuthorizationMode): Authorizer => {
+    switch (mode) {
+      case 'AlwaysAllow':
+        return newAlwaysAllowAuthorizer();
+      case 'AlwaysDeny':
+        return newAlwaysDenyAuthorizer();
+      case 'RBAC':
+        if (!deps.rbac || !deps.rbacGroup) throw new Error('RBAC authorization needs the RBAC objects');
+        rbac = newRbacAuthorizer(deps.rbac, deps.rbacGroup);
+        return rbac;
+    }
+  };
+  const modeAuthorizers = modes.map(build);
+  return { authorizer: newUnionAuthorizer([newPrivilegedGroupsAuthorizer(), ...modeAuthorizers]), rbac };
 }

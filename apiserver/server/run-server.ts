@@ -30,6 +30,8 @@ import { newTokenFileAuthenticator } from '../authentication/token-file.js';
 import { newX509Authenticator } from '../authentication/x509.js';
 import { newAnonymousAuthenticator } from '../authentication/anonymous.js';
 import { newAuthorizer } from '../authorization/new-authorizer.js';
+import { PolicyCache } from '../authorization/rbac/policy-cache.js';
+import { startRbacInformers } from './rbac-informers.js';
 import type { ServerOptions } from './options.js';
 import { newLogger, type Logger } from '../component-base/logs/logger.js';
 import { ensureCA, ensureServingCert, defaultServingHosts } from '../component-base/certs/certs.js';
@@ -119,6 +121,18 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
   );
   const bootstrapDone = health.addPostStartHook('bootstrap-controller');
 
+  // RBAC decides from memory: the four RBAC kinds kept by their stores' watches; ready once listed.
+  const rbacEnabled = options.authorizationModes.includes('RBAC');
+  const policy = new PolicyCache();
+  const rbacInformers = rbacEnabled
+    ? startRbacInformers(policy, table, stores, { logger })
+    : undefined;
+  if (rbacInformers) {
+    const rbacSynced = health.addPostStartHook('rbac/informers-synced');
+    void rbacInformers.synced.then(rbacSynced);
+  }
+  const authorization = newAuthorizer(options.authorizationModes, { rbac: policy, rbacGroup: domain.group('rbac.authorization.k8s.io') });
+
   const inFlight = newInFlight();
   const metrics = newMetrics();
   let server: Server | undefined;
@@ -137,7 +151,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
     inFlight,
     logger,
     authenticator: newAuthenticator(options),
-    authorizer: newAuthorizer(options.authorizationModes),
+    authorizer: authorization.authorizer,
     serverAddress: () =>
       `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${(server?.address() as AddressInfo | null)?.port ?? options.securePort}`,
   });
@@ -183,6 +197,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       server!.closeAllConnections();
       await closed;
       await bootstrap;
+      rbacInformers?.stop();
       await compactor.stop();
       await cacher?.close();
       await storage.close();
