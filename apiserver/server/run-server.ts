@@ -31,6 +31,9 @@ import { newX509Authenticator } from '../authentication/x509.js';
 import { newAnonymousAuthenticator } from '../authentication/anonymous.js';
 import { newAuthorizer } from '../authorization/new-authorizer.js';
 import { PolicyCache } from '../authorization/rbac/policy-cache.js';
+import { RuleResolver } from '../authorization/rbac/rule-resolver.js';
+import { EscalationCheck } from '../authorization/rbac/escalation.js';
+import { newRbacEscalation } from '../admission/plugins/rbac-escalation.js';
 import { startRbacInformers } from './rbac-informers.js';
 import type { ServerOptions } from './options.js';
 import { newLogger, type Logger } from '../component-base/logs/logger.js';
@@ -101,7 +104,15 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       if (status.isApiError(err, 'NotFound')) return null;
       throw err;
     });
-  const admission = newAdmissionChain([], [newNamespaceLifecycle(domain, getNamespace)]);
+  // RBAC decides from memory: the four RBAC kinds kept by their stores' watches (started below).
+  const rbacGroup = domain.group('rbac.authorization.k8s.io');
+  const policy = new PolicyCache();
+  const authorization = newAuthorizer(options.authorizationModes, { rbac: policy, rbacGroup });
+  const escalation = new EscalationCheck(authorization.authorizer, new RuleResolver(policy, rbacGroup), rbacGroup);
+  const admission = newAdmissionChain(
+    [],
+    [newNamespaceLifecycle(domain, getNamespace), newRbacEscalation(rbacGroup, (write) => escalation.refusal(write))],
+  );
   const serviceNetwork = { clusterIPRanges: options.serviceClusterIPRanges, nodePortRange: options.serviceNodePortRange };
   const serviceAllocators = newServiceAllocators(storage, options.etcdPrefix, serviceNetwork, logger);
   const hookEnv = newStoreHookEnv([{ dependency: SERVICE_ALLOCATORS, value: serviceAllocators }]);
@@ -121,17 +132,12 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
   );
   const bootstrapDone = health.addPostStartHook('bootstrap-controller');
 
-  // RBAC decides from memory: the four RBAC kinds kept by their stores' watches; ready once listed.
-  const rbacEnabled = options.authorizationModes.includes('RBAC');
-  const policy = new PolicyCache();
-  const rbacInformers = rbacEnabled
-    ? startRbacInformers(policy, table, stores, { logger })
-    : undefined;
+  // Ready once the RBAC informers have listed.
+  const rbacInformers = options.authorizationModes.includes('RBAC') ? startRbacInformers(policy, table, stores, { logger }) : undefined;
   if (rbacInformers) {
     const rbacSynced = health.addPostStartHook('rbac/informers-synced');
     void rbacInformers.synced.then(rbacSynced);
   }
-  const authorization = newAuthorizer(options.authorizationModes, { rbac: policy, rbacGroup: domain.group('rbac.authorization.k8s.io') });
 
   const inFlight = newInFlight();
   const metrics = newMetrics();

@@ -113,6 +113,61 @@ describe('RBAC authorization', () => {
     assert.equal((await jane.get('/api/v1/namespaces/default/secrets')).status, 200);
   });
 
+  it('escalation: a writer grants only what they hold, or what `escalate` / `bind` by name allows', async () => {
+    const manager = {
+      metadata: { name: 'rbac-manager' },
+      rules: [
+        { verbs: ['create', 'update', 'get'], apiGroups: ['rbac.authorization.orch.io'], resources: ['roles', 'rolebindings'] },
+        { verbs: ['get', 'list'], apiGroups: [''], resources: ['configmaps'] },
+      ],
+    };
+    const ref = (kind: string, name: string) => ({ apiGroup: 'rbac.authorization.orch.io', kind, name });
+    assert.equal((await s.client.post(`${RBAC}/namespaces/team/roles`, manager)).status, 201);
+    const rb = { metadata: { name: 'jane-manages' }, roleRef: ref('Role', 'rbac-manager'), subjects: [{ kind: 'User', name: 'jane' }] };
+    assert.equal((await s.client.post(`${RBAC}/namespaces/team/rolebindings`, rb)).status, 201);
+    const held = { metadata: { name: 'cm-reader' }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'] }] };
+    await eventually(async () => (await jane.post(`${RBAC}/namespaces/team/roles`, held)).status === 201, 'jane writes a role she holds');
+    const more = {
+      metadata: { name: 'cm-writer' },
+      rules: [{ verbs: ['get', 'delete'], apiGroups: [''], resources: ['configmaps', 'pods'] }],
+    };
+    const refused = await jane.post(`${RBAC}/namespaces/team/roles`, more);
+    assert.equal(refused.status, 403);
+    assert.equal(
+      refused.body.message,
+      'roles.rbac.authorization.orch.io "cm-writer" is forbidden: user "jane" (groups=["devs" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n' +
+        '{APIGroups:[""], Resources:["configmaps"], Verbs:["delete"]}\n{APIGroups:[""], Resources:["pods"], Verbs:["get" "delete"]}',
+    );
+    // Binding a role she holds is fine; binding one she does not is refused until she may `bind` it.
+    const bindHeld = { metadata: { name: 'bob-reads' }, roleRef: ref('Role', 'cm-reader'), subjects: [{ kind: 'User', name: 'bob' }] };
+    assert.equal((await jane.post(`${RBAC}/namespaces/team/rolebindings`, bindHeld)).status, 201);
+    const bindMore = { metadata: { name: 'bob-manages' }, roleRef: ref('Role', 'reader'), subjects: [{ kind: 'User', name: 'bob' }] };
+    assert.equal(
+      (
+        await s.client.patch(
+          `${RBAC}/namespaces/team/roles/reader`,
+          { rules: [{ verbs: ['*'], apiGroups: [''], resources: ['configmaps'] }] },
+          'application/merge-patch+json',
+        )
+      ).status,
+      200,
+    );
+    const r = await jane.post(`${RBAC}/namespaces/team/rolebindings`, bindMore);
+    assert.equal(r.status, 403);
+    assert.match(
+      r.body.message,
+      /^rolebindings.rbac.authorization.orch.io "bob-manages" is forbidden: user "jane" .* not currently held:\n\{APIGroups:\[""\], Resources:\["configmaps"\], Verbs:\["\*"\]\}$/,
+    );
+    const binder = {
+      metadata: { name: 'binder' },
+      rules: [{ verbs: ['bind'], apiGroups: ['rbac.authorization.orch.io'], resources: ['roles'], resourceNames: ['reader'] }],
+    };
+    assert.equal((await s.client.post(`${RBAC}/namespaces/team/roles`, binder)).status, 201);
+    const rb2 = { metadata: { name: 'jane-binds' }, roleRef: ref('Role', 'binder'), subjects: [{ kind: 'User', name: 'jane' }] };
+    assert.equal((await s.client.post(`${RBAC}/namespaces/team/rolebindings`, rb2)).status, 201);
+    await eventually(async () => (await jane.post(`${RBAC}/namespaces/team/rolebindings`, bindMore)).status === 201, 'jane binds reader');
+  });
+
   it('roleRef cannot change', async () => {
     const rb = await s.client.get(`${RBAC}/namespaces/team/rolebindings/devs-secrets`);
     rb.body.roleRef.name = 'other';
