@@ -45,6 +45,7 @@ import { buildHandlerChain } from './chain.js';
 import { newOpenApiV3 } from '../endpoints/openapi-v3.js';
 import { newOpenApiV2 } from '../endpoints/openapi-v2.js';
 import { ensureSystemNamespaces, SYSTEM_USER } from './bootstrap-namespaces.js';
+import { reconcileDefaultPolicy } from './bootstrap-rbac.js';
 
 export interface RunningServer {
   port: number;
@@ -131,6 +132,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
     ['healthz', 'livez', 'readyz'],
   );
   const bootstrapDone = health.addPostStartHook('bootstrap-controller');
+  const rbacBootstrapped = health.addPostStartHook('rbac/bootstrap-roles');
 
   // Ready once the RBAC informers have listed.
   const rbacInformers = options.authorizationModes.includes('RBAC') ? startRbacInformers(policy, table, stores, { logger }) : undefined;
@@ -181,9 +183,11 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
         await adoptServiceRanges(serviceAllocators, services);
         await ensureDefaultService(services, domain, defaultServiceIP, port, SYSTEM_USER);
         bootstrapDone();
+        await reconcileDefaultPolicy(domain, table, stores);
+        rbacBootstrapped();
         return;
       } catch (err) {
-        logger.warn('bootstrap of system namespaces and the default service failed, retrying', { err: String(err) });
+        logger.warn('bootstrap of system namespaces, the default service or the RBAC policy failed, retrying', { err: String(err) });
         await new Promise((r) => setTimeout(r, delay));
       }
     }
