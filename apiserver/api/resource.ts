@@ -74,6 +74,8 @@ export interface ResourceDeclaration {
   selectableFields?: Record<string, (obj: ApiObject) => string | undefined>;
   /** Served from another resource's stored objects, converted both ways. */
   conversion?: StorageConversion;
+  /** Never stored: a create is answered by the server's handler for the kind (access reviews). */
+  virtual?: boolean;
 }
 
 /** A declaration with the API domain applied. */

@@ -4,11 +4,11 @@
  */
 import { newAlwaysAllowAuthorizer } from './always-allow.js';
 import { newAlwaysDenyAuthorizer } from './always-deny.js';
-import type { AuthorizationMode, Authorizer } from './interfaces.js';
+import type { AuthorizationMode, Authorizer, RuleResolver } from './interfaces.js';
 import { newPrivilegedGroupsAuthorizer } from './privileged-groups.js';
 import { newRbacAuthorizer, type RbacAuthorizer } from './rbac.js';
 import type { RbacLister } from './rbac/lister.js';
-import { newUnionAuthorizer } from './union.js';
+import { newUnionAuthorizer, newUnionRuleResolver } from './union.js';
 
 /** What the modes read; the server keeps it current from the store's watch. */
 export interface AuthorizerDeps {
@@ -21,13 +21,15 @@ export interface AuthorizerDeps {
 /** The union of the modes, and the RBAC authorizer when RBAC is one of them (access reviews, escalation checks use it). */
 export interface BuiltAuthorizer {
   authorizer: Authorizer;
+  /** The rules of a user across the modes (SelfSubjectRulesReview). */
+  ruleResolver: RuleResolver;
   rbac?: RbacAuthorizer;
 }
 
 /** The request authorizer for the given modes. */
 export function newAuthorizer(modes: AuthorizationMode[], deps: AuthorizerDeps = {}): BuiltAuthorizer {
   let rbac: RbacAuthorizer | undefined;
-  const build = (mode: AuthorizationMode): Authorizer => {
+  const build = (mode: AuthorizationMode): Authorizer & RuleResolver => {
     switch (mode) {
       case 'AlwaysAllow':
         return newAlwaysAllowAuthorizer();
@@ -40,5 +42,9 @@ export function newAuthorizer(modes: AuthorizationMode[], deps: AuthorizerDeps =
     }
   };
   const modeAuthorizers = modes.map(build);
-  return { authorizer: newUnionAuthorizer([newPrivilegedGroupsAuthorizer(), ...modeAuthorizers]), rbac };
+  return {
+    authorizer: newUnionAuthorizer([newPrivilegedGroupsAuthorizer(), ...modeAuthorizers]),
+    ruleResolver: newUnionRuleResolver(modeAuthorizers),
+    rbac,
+  };
 }

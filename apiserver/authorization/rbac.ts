@@ -3,12 +3,12 @@
  * (rules are only additive, so RBAC never denies: no matching rule is no opinion). Served from the
  * in-memory RBAC objects (rbac/lister.ts), never from storage.
  */
-import type { Attributes, Authorizer } from './interfaces.js';
+import type { Attributes, Authorizer, NonResourceRuleInfo, ResourceRuleInfo, RuleResolver as ModeRuleResolver } from './interfaces.js';
 import type { RbacLister } from './rbac/lister.js';
 import { ruleAllows } from './rbac/rule-matching.js';
 import { RuleResolver } from './rbac/rule-resolver.js';
 
-export interface RbacAuthorizer extends Authorizer {
+export interface RbacAuthorizer extends Authorizer, ModeRuleResolver {
   readonly resolver: RuleResolver;
 }
 
@@ -31,6 +31,20 @@ export function newRbacAuthorizer(lister: RbacLister, rbacGroup: string): RbacAu
       if (allowedBy !== undefined) return { decision: 'Allow', reason: `RBAC: allowed by ${allowedBy}` };
       const reason = errors.length === 0 ? '' : `RBAC: ${errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`}`;
       return { decision: 'NoOpinion', reason };
+    },
+    rulesFor(user, namespace) {
+      const { rules, errors } = resolver.rulesFor(user, namespace);
+      const resourceRules: ResourceRuleInfo[] = [];
+      const nonResourceRules: NonResourceRuleInfo[] = [];
+      for (const r of rules) {
+        if (r.resources?.length) {
+          const info: ResourceRuleInfo = { verbs: r.verbs ?? [], apiGroups: r.apiGroups ?? [], resources: r.resources };
+          if (r.resourceNames?.length) info.resourceNames = r.resourceNames;
+          resourceRules.push(info);
+        }
+        if (r.nonResourceURLs?.length) nonResourceRules.push({ verbs: r.verbs ?? [], nonResourceURLs: r.nonResourceURLs });
+      }
+      return { resourceRules, nonResourceRules, incomplete: false, errors: errors.map((e) => e.message) };
     },
   };
 }

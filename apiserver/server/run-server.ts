@@ -46,6 +46,7 @@ import { newOpenApiV3 } from '../endpoints/openapi-v3.js';
 import { newOpenApiV2 } from '../endpoints/openapi-v2.js';
 import { ensureSystemNamespaces, SYSTEM_USER } from './bootstrap-namespaces.js';
 import { reconcileDefaultPolicy } from './bootstrap-rbac.js';
+import { newReviewKinds } from './review-kinds.js';
 
 export interface RunningServer {
   port: number;
@@ -151,6 +152,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       definitions,
       maxRequestBytes: options.maxRequestBytes,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
+      virtualKinds: newReviewKinds({ ...authorization, group: domain.group('authorization.k8s.io') }),
     },
     openapi: newOpenApiV3(table, definitions),
     openapiV2: newOpenApiV2(table, definitions),

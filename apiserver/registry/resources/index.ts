@@ -22,6 +22,7 @@ import { rbacResources } from './rbac.js';
 import { admissionregistrationResources } from './admissionregistration.js';
 import { certificatesResources } from './certificates.js';
 import { eventsResources } from './events.js';
+import { authorizationResources } from './authorization.js';
 
 export const allResources: readonly KindDeclaration[] = [
   ...coreResources,
@@ -38,6 +39,7 @@ export const allResources: readonly KindDeclaration[] = [
   ...schedulingResources,
   ...nodeResources,
   ...coordinationResources,
+  ...authorizationResources,
   ...rbacResources,
   ...admissionregistrationResources,
   ...certificatesResources,

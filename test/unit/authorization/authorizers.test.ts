@@ -46,7 +46,10 @@ test('newAuthorizer: AlwaysAllow allows everyone', async () => {
 
 test('newAuthorizer: AlwaysDeny denies everyone but system:masters', async () => {
   const authz = newAuthorizer(['AlwaysDeny']).authorizer;
-  assert.deepEqual(await authz.authorize(attributes(['system:authenticated'])), { decision: 'Deny', reason: 'Everything is forbidden.' });
+  assert.deepEqual(await authz.authorize(attributes(['system:authenticated'])), {
+    decision: 'NoOpinion',
+    reason: 'Everything is forbidden.',
+  });
   assert.equal((await authz.authorize(attributes(['system:masters']))).decision, 'Allow');
 });
 

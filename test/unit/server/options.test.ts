@@ -225,7 +225,8 @@ test('service network flags: ranges checked with kube-apiserver messages', () =>
 });
 
 test('authorization modes', () => {
-  fails(['--authorization-mode=RBAC'], 'authorization-mode "RBAC" is not a valid mode');
+  fails(['--authorization-mode=Foo'], 'authorization-mode "Foo" is not a valid mode');
+  assert.deepEqual(parseServerOptions(['--authorization-mode=AlwaysDeny,RBAC']).authorizationModes, ['AlwaysDeny', 'RBAC']);
   fails(['--authorization-mode=AlwaysAllow,AlwaysAllow'], 'authorization-mode "AlwaysAllow" has mode specified more than once');
   fails(['--authorization-mode='], 'at least one authorization-mode must be passed');
 });
