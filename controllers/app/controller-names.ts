@@ -13,6 +13,7 @@ export interface ControllerName {
 }
 
 export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
+  { name: 'clusterrole-aggregation-controller', aliases: ['clusterrole-aggregation'], defaultOn: true },
   { name: 'garbage-collector-controller', aliases: ['garbagecollector'], defaultOn: true },
   { name: 'namespace-controller', aliases: ['namespace'], defaultOn: true },
   { name: 'root-ca-certificate-publisher-controller', aliases: ['root-ca-cert-publisher'], defaultOn: true },

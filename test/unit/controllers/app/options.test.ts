@@ -74,12 +74,13 @@ describe('orch-controller-manager options', () => {
 describe('--controllers', () => {
   it('* enables the default-on controllers; -name disables; aliases map to canonical names', () => {
     assert.deepEqual(enabledControllers(['*']), [
+      'clusterrole-aggregation-controller',
       'garbage-collector-controller',
       'namespace-controller',
       'root-ca-certificate-publisher-controller',
       'serviceaccount-controller',
     ]);
-    assert.deepEqual(enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher']), [
+    assert.deepEqual(enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher', '-clusterrole-aggregation']), [
       'namespace-controller',
       'serviceaccount-controller',
     ]);
@@ -89,6 +90,7 @@ describe('--controllers', () => {
   it('the first entry naming a controller decides', () => {
     assert.deepEqual(enabledControllers(['-namespace', 'namespace']), []);
     assert.deepEqual(enabledControllers(['namespace-controller', '-namespace', '*']), [
+      'clusterrole-aggregation-controller',
       'garbage-collector-controller',
       'namespace-controller',
       'root-ca-certificate-publisher-controller',
