@@ -8,6 +8,7 @@ import type { AuthorizationMode, Authorizer, RuleResolver } from './interfaces.j
 import { newPrivilegedGroupsAuthorizer } from './privileged-groups.js';
 import { newRbacAuthorizer, type RbacAuthorizer } from './rbac.js';
 import type { RbacLister } from './rbac/lister.js';
+import { newNodeAuthorizer, type NodeAuthorizerConfig } from './node.js';
 import { newUnionAuthorizer, newUnionRuleResolver } from './union.js';
 
 /** What the modes read; the server keeps it current from the store's watch. */
@@ -16,6 +17,8 @@ export interface AuthorizerDeps {
   rbac?: RbacLister;
   /** rbac.authorization.<domain>. */
   rbacGroup?: string;
+  /** The Node mode's graph and rules. */
+  node?: NodeAuthorizerConfig;
 }
 
 /** The union of the modes, and the RBAC authorizer when RBAC is one of them (access reviews, escalation checks use it). */
@@ -35,6 +38,9 @@ export function newAuthorizer(modes: AuthorizationMode[], deps: AuthorizerDeps =
         return newAlwaysAllowAuthorizer();
       case 'AlwaysDeny':
         return newAlwaysDenyAuthorizer();
+      case 'Node':
+        if (!deps.node) throw new Error('Node authorization needs the node graph');
+        return newNodeAuthorizer(deps.node);
       case 'RBAC':
         if (!deps.rbac || !deps.rbacGroup) throw new Error('RBAC authorization needs the RBAC objects');
         rbac = newRbacAuthorizer(deps.rbac, deps.rbacGroup);

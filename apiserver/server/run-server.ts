@@ -31,6 +31,10 @@ import { newX509Authenticator } from '../authentication/x509.js';
 import { newAnonymousAuthenticator } from '../authentication/anonymous.js';
 import { newAuthorizer } from '../authorization/new-authorizer.js';
 import { PolicyCache } from '../authorization/rbac/policy-cache.js';
+import { NodeGraph } from '../authorization/node/graph.js';
+import { nodeRules } from '../authorization/rbac/bootstrap/cluster-roles.js';
+import { policyGroups } from '../authorization/rbac/bootstrap/groups.js';
+import { startNodeGraphInformers } from './node-graph-informers.js';
 import { RuleResolver } from '../authorization/rbac/rule-resolver.js';
 import { EscalationCheck } from '../authorization/rbac/escalation.js';
 import { newRbacEscalation } from '../admission/plugins/rbac-escalation.js';
@@ -109,7 +113,18 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
   // RBAC decides from memory: the four RBAC kinds kept by their stores' watches (started below).
   const rbacGroup = domain.group('rbac.authorization.k8s.io');
   const policy = new PolicyCache();
-  const authorization = newAuthorizer(options.authorizationModes, { rbac: policy, rbacGroup });
+  const graph = new NodeGraph();
+  const authorization = newAuthorizer(options.authorizationModes, {
+    rbac: policy,
+    rbacGroup,
+    node: {
+      graph,
+      nodeRules: nodeRules(policyGroups(domain)),
+      storageGroup: domain.group('storage.k8s.io'),
+      coordinationGroup: domain.group('coordination.k8s.io'),
+      nodeLeaseNamespace: domain.systemNamespace.replace(/-system$/, '-node-lease'),
+    },
+  });
   const escalation = new EscalationCheck(authorization.authorizer, new RuleResolver(policy, rbacGroup), rbacGroup);
   const admission = newAdmissionChain(
     [],
@@ -140,6 +155,12 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
   if (rbacInformers) {
     const rbacSynced = health.addPostStartHook('rbac/informers-synced');
     void rbacInformers.synced.then(rbacSynced);
+  }
+  // The Node authorizer's graph, from the Pods and claims; ready once listed.
+  const nodeInformers = options.authorizationModes.includes('Node') ? startNodeGraphInformers(graph, table, stores, { logger }) : undefined;
+  if (nodeInformers) {
+    const nodeSynced = health.addPostStartHook('node-authorizer/graph-synced');
+    void nodeInformers.synced.then(nodeSynced);
   }
 
   const inFlight = newInFlight();
@@ -210,6 +231,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       await closed;
       await bootstrap;
       rbacInformers?.stop();
+      nodeInformers?.stop();
       await compactor.stop();
       await cacher?.close();
       await storage.close();
