@@ -58,7 +58,10 @@ export const allInOneCommand = new Command({
 
 /** The paths the children are started with. */
 export type ChildFiles = Pick<ClusterFiles, 'caFile' | 'certFile' | 'keyFile' | 'tokensFile'> & {
+  /** The controller manager's own kubeconfig (system:kube-controller-manager). */
   kubeconfigFile: string;
+  /** One kubeconfig per controller, each its own ServiceAccount identity. */
+  controllerKubeconfigDir: string;
   controllerManagerCertDir: string;
 };
 
@@ -71,6 +74,7 @@ export function apiserverArgs(o: Pick<AllInOneOptions, 'dataDir' | 'securePort'>
     `--tls-private-key-file=${files.keyFile}`,
     `--token-auth-file=${files.tokensFile}`,
     `--client-ca-file=${files.caFile}`,
+    '--authorization-mode=Node,RBAC',
   ];
 }
 
@@ -79,7 +83,12 @@ export function apiserverArgs(o: Pick<AllInOneOptions, 'dataDir' | 'securePort'>
  * is picked free (and logged), so several clusters fit on one host.
  */
 export function controllerManagerArgs(files: ChildFiles): string[] {
-  return [`--kubeconfig=${files.kubeconfigFile}`, '--secure-port=0', `--cert-dir=${files.controllerManagerCertDir}`];
+  return [
+    `--kubeconfig=${files.kubeconfigFile}`,
+    `--controller-kubeconfig-dir=${files.controllerKubeconfigDir}`,
+    '--secure-port=0',
+    `--cert-dir=${files.controllerManagerCertDir}`,
+  ];
 }
 
 /** Stand-ins for the generated files: checking a child's command line needs only that they are given. */
@@ -88,7 +97,8 @@ const SOME_FILES: ChildFiles = {
   certFile: 'apiserver.crt',
   keyFile: 'apiserver.key',
   tokensFile: 'tokens.csv',
-  kubeconfigFile: 'admin.kubeconfig',
+  kubeconfigFile: 'controller-manager.kubeconfig',
+  controllerKubeconfigDir: 'controllers',
   controllerManagerCertDir: 'controller-manager',
 };
 

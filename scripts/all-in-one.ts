@@ -3,8 +3,11 @@
  *
  * The first start creates, in the data directory, a CA and a serving certificate (certs/), an admin
  * token (tokens.csv, user admin in system:masters) and admin.kubeconfig; later starts reuse them.
- * It then runs orch-apiserver, prints one line once /readyz answers ok, and keeps
- * orch-controller-manager running (restarted with backoff when it fails). SIGINT/SIGTERM stop
+ * It then runs orch-apiserver (--authorization-mode=Node,RBAC, anonymous requests on: they reach
+ * only what system:public-info-viewer allows), prints one line once /readyz answers ok, and keeps
+ * orch-controller-manager running (restarted with backoff when it fails) with least privilege: it
+ * runs as system:kube-controller-manager and each controller as its own ServiceAccount, by client
+ * certificates from the cluster CA (controller-manager.kubeconfig, controllers/). SIGINT/SIGTERM stop
  * everything; if the API server dies, so does this process, with a non-zero code.
  *
  *   node dist/scripts/all-in-one.js [--data-dir DIR] [--secure-port PORT] [orch-apiserver and
@@ -17,7 +20,8 @@ import { request } from 'node:https';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allInOneCommand, apiserverArgs, controllerManagerArgs, parseAllInOne, type AllInOneOptions } from './all-in-one-options.js';
-import { ensureClusterFiles, writeAdminKubeconfig, type ClusterFiles } from './cluster-files.js';
+import { ensureClusterFiles, writeAdminKubeconfig, writeControllerManagerKubeconfigs, type ClusterFiles } from './cluster-files.js';
+import { newApiDomain } from '../apiserver/api/domain.js';
 import { OptionsError } from '../apiserver/component-base/flag/options-error.js';
 
 const APISERVER = fileURLToPath(new URL('../apiserver/cmd/apiserver.js', import.meta.url));
@@ -87,7 +91,15 @@ async function main(): Promise<void> {
   const files = ensureClusterFiles(flags.dataDir);
   const kubeconfigFile = join(flags.dataDir, 'admin.kubeconfig');
   writeAdminKubeconfig(kubeconfigFile, `https://127.0.0.1:${flags.securePort}`, files);
-  const childFiles = { ...files, kubeconfigFile, controllerManagerCertDir: join(flags.dataDir, 'controller-manager') };
+  const domainFlag = [...flags.apiserverArgs].reverse().find((a) => a.startsWith('--api-domain='));
+  const domain = newApiDomain(domainFlag ? domainFlag.slice('--api-domain='.length) : undefined);
+  const manager = writeControllerManagerKubeconfigs(flags.dataDir, `https://127.0.0.1:${flags.securePort}`, files.caPem, domain);
+  const childFiles = {
+    ...files,
+    kubeconfigFile: manager.kubeconfig,
+    controllerKubeconfigDir: manager.controllersDir,
+    controllerManagerCertDir: join(flags.dataDir, 'controller-manager'),
+  };
   const apiserver = startNode(APISERVER, [...apiserverArgs(flags, childFiles), ...flags.apiserverArgs]);
 
   let stopping = false;

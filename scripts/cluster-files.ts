@@ -8,7 +8,10 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { parseTokenFile } from '../apiserver/authentication/token-file.js';
-import { ensureCA, ensureServingCert } from '../apiserver/component-base/certs/certs.js';
+import { ensureCA, ensureServingCert, newClientCert } from '../apiserver/component-base/certs/certs.js';
+import type { ApiDomain } from '../apiserver/api/domain.js';
+import { CONTROLLER_ACCOUNTS } from '../apiserver/authorization/rbac/bootstrap/controller-roles.js';
+import { SYSTEM_USERS } from '../apiserver/authorization/rbac/bootstrap/cluster-role-bindings.js';
 
 /** Paths and contents of a cluster's certificates and admin token. */
 export interface ClusterFiles {
@@ -65,4 +68,49 @@ function ensureAdminToken(file: string): string {
 function writeSecret(file: string, content: string): void {
   writeFileSync(file, content, { mode: 0o600 });
   chmodSync(file, 0o600); // the mode above applies only when the file is new
+}
+/** A kubeconfig for `server` that authenticates with a client certificate for user `cn` in groups `orgs`. */
+function writeClientCertKubeconfig(file: string, server: string, caPem: string, cn: string, orgs: string[], certDir: string): void {
+  const pair = newClientCert(ensureCA(certDir), { cn, orgs });
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  writeSecret(
+    file,
+    stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'orch', cluster: { server, 'certificate-authority-data': b64(caPem) } }],
+      users: [{ name: cn, user: { 'client-certificate-data': b64(pair.certPem), 'client-key-data': b64(pair.keyPem) } }],
+      contexts: [{ name: 'orch', context: { cluster: 'orch', user: cn } }],
+      'current-context': 'orch',
+      preferences: {},
+    }),
+  );
+}
+
+/**
+ * Least-privilege identities for orch-controller-manager, as client certificates from the cluster
+ * CA: `controller-manager.kubeconfig` (system:kube-controller-manager: shared informers, leader
+ * election) and `controllers/<controller>.kubeconfig`, one per controller, as its ServiceAccount
+ * in the system namespace (bound to its system:controller:<name> role by the default policy).
+ * Returns the kubeconfig and the directory for --kubeconfig and --controller-kubeconfig-dir.
+ */
+export function writeControllerManagerKubeconfigs(dir: string, server: string, caPem: string, domain: ApiDomain) {
+  const certDir = join(dir, 'certs');
+  const kubeconfig = join(dir, 'controller-manager.kubeconfig');
+  writeClientCertKubeconfig(kubeconfig, server, caPem, SYSTEM_USERS.kubeControllerManager, [], certDir);
+  const controllersDir = join(dir, 'controllers');
+  mkdirSync(controllersDir, { recursive: true, mode: 0o700 });
+  const ns = domain.systemNamespace;
+  for (const [controller, account] of Object.entries(CONTROLLER_ACCOUNTS)) {
+    const user = `system:serviceaccount:${ns}:${account}`;
+    writeClientCertKubeconfig(
+      join(controllersDir, `${controller}.kubeconfig`),
+      server,
+      caPem,
+      user,
+      ['system:serviceaccounts', `system:serviceaccounts:${ns}`],
+      certDir,
+    );
+  }
+  return { kubeconfig, controllersDir };
 }

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile, readFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request } from 'node:https';
 import { freePort, startProcess, type Proc } from '../support/processes.js';
 import { newKubectl } from '../support/kubectl.js';
 
@@ -127,6 +128,61 @@ describe('all-in-one with kubectl', () => {
     assert.match(refused.stderr, /forbidden: unable to create new content in namespace doomed because it is being terminated/);
     const system = await k.run(['delete', 'ns', 'orch-system']);
     assert.match(system.stderr, /this namespace may not be deleted/);
+  });
+
+  it('runs Node,RBAC: anonymous callers reach only /healthz, /livez, /readyz and /version', async () => {
+    const ca = await readFile(join(dir, 'data', 'certs', 'ca.crt'), 'utf8');
+    const anonymous = (path: string) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        request({ host: '127.0.0.1', port, path, ca }, (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        })
+          .on('error', reject)
+          .end();
+      });
+    for (const path of ['/healthz', '/livez', '/readyz', '/version']) assert.equal((await anonymous(path)).status, 200, path);
+    for (const path of ['/api', '/apis', '/metrics', '/api/v1/namespaces', '/api/v1/namespaces/default/secrets', '/openapi/v2']) {
+      const r = await anonymous(path);
+      assert.equal(r.status, 403, path);
+      assert.match(r.text, /User \\"system:anonymous\\" cannot/);
+    }
+  });
+
+  it('the controllers work with least privilege, each as its own identity', async () => {
+    // The ServiceAccount controller and the root CA publisher fill a new namespace; the namespace
+    // controller finishes its deletion; the aggregation controller fills `view`.
+    await k.ok(['create', 'ns', 'least']);
+    const until = async (what: string, probe: () => Promise<boolean>) => {
+      for (let i = 0; i < 300; i++) {
+        if (await probe()) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.fail(`timed out waiting for ${what}`);
+    };
+    await until('the default ServiceAccount', async () => (await k.run(['get', 'sa', 'default', '-n', 'least'])).code === 0);
+    await until('the root CA ConfigMap', async () => (await k.run(['get', 'cm', 'orch-root-ca.crt', '-n', 'least'])).code === 0);
+    await until('view aggregated', async () =>
+      (await k.ok(['get', 'clusterrole', 'view', '-o', 'jsonpath={.rules[*].resources}'])).includes('configmaps'),
+    );
+    await k.ok(['delete', 'ns', 'least', '--wait=false']);
+    await until('the namespace gone', async () => (await k.run(['get', 'ns', 'least'])).code !== 0);
+    // The manager itself may list and watch, not write what its controllers write (asked by SubjectAccessReview).
+    const allowed = async (user: string, groups: string[], resourceAttributes: Record<string, string>) => {
+      const sar = { apiVersion: 'authorization.orch.io/v1', kind: 'SubjectAccessReview', spec: { user, groups, resourceAttributes } };
+      return k.ok(['create', '-f', '-', '-o', 'jsonpath={.status.allowed}'], { input: JSON.stringify(sar) });
+    };
+    const manager = 'system:kube-controller-manager';
+    assert.equal(await allowed(manager, [], { verb: 'list', resource: 'secrets' }), 'true');
+    assert.equal(await allowed(manager, [], { verb: 'create', resource: 'configmaps', namespace: 'default' }), 'false');
+    assert.equal(await allowed(manager, [], { verb: 'delete', resource: 'namespaces', name: 'default' }), 'false');
+    const gc = 'system:serviceaccount:orch-system:generic-garbage-collector';
+    assert.equal(await allowed(gc, [], { verb: 'delete', group: 'apps', resource: 'deployments', namespace: 'default' }), 'true');
+    assert.equal(await allowed(gc, [], { verb: 'create', resource: 'pods', namespace: 'default' }), 'false');
+    // Their kubeconfigs carry those identities (client certificates from the cluster CA).
+    const cm = await readFile(join(dir, 'data', 'controller-manager.kubeconfig'), 'utf8');
+    assert.match(cm, /client-certificate-data/);
   });
 
   it('stops every child on Ctrl-C and comes back with the same state', async () => {
