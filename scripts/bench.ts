@@ -14,7 +14,9 @@
  * orch-apiserver on that etcd and orch-apiserver on the embedded store, one after the other.
  *
  * Scenarios: etcd-put, etcd-get (baselines, with --etcd or self-started), create, get, update, list,
- * watch. Each prints a JSON line as it finishes; a table and the issue's targets follow.
+ * watch, and rbac-get (self-started only: a GET authorized by RBAC among 11,000 bindings against the
+ * same GET as system:masters, scripts/bench/rbac-scenario.ts). Each prints a JSON line as it
+ * finishes; a table and the issue's targets follow.
  */
 import { randomBytes } from 'node:crypto';
 import { ApiClient, expectStatus } from './bench/api-client.js';
@@ -24,10 +26,11 @@ import { loadKubeconfig } from './bench/kubeconfig.js';
 import { startLocalApiServer, startLocalEtcd, type LocalEtcd } from './bench/local-cluster.js';
 import { formatTable, formatTargets, printJsonLine, type TargetResults } from './bench/report.js';
 import { runWatch } from './bench/watch-scenario.js';
+import { runRbacGet } from './bench/rbac-scenario.js';
 import { round } from './bench/stats.js';
 import { cpuSeconds, DEFAULT_OPTIONS, type BenchOptions, type ScenarioResult } from './bench/workload.js';
 
-const SCENARIOS = ['etcd-put', 'etcd-get', 'create', 'get', 'update', 'list', 'watch'] as const;
+const SCENARIOS = ['etcd-put', 'etcd-get', 'create', 'get', 'update', 'list', 'watch', 'rbac-get'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 interface Flags {
@@ -146,7 +149,11 @@ async function main(): Promise<void> {
   let localEtcd: LocalEtcd | undefined;
   try {
     let etcd = flags.etcd;
-    if (!flags.kubeconfig && (flags.targets.includes('etcd') || flags.scenarios.has('etcd-put') || flags.scenarios.has('etcd-get'))) {
+    const apiScenarios = (['create', 'get', 'update', 'list', 'watch'] as const).some((s) => flags.scenarios.has(s));
+    if (
+      !flags.kubeconfig &&
+      ((apiScenarios && flags.targets.includes('etcd')) || flags.scenarios.has('etcd-put') || flags.scenarios.has('etcd-get'))
+    ) {
       localEtcd = await startLocalEtcd();
       etcd = localEtcd.endpoint;
       flags.etcdPid = localEtcd.pid;
@@ -161,7 +168,7 @@ async function main(): Promise<void> {
     const servers: { name: string; results: ScenarioResult[] }[] = [];
     if (flags.kubeconfig) {
       servers.push({ name: 'server', results: await benchServer('server', flags.kubeconfig, flags, flags.serverPid) });
-    } else {
+    } else if (apiScenarios) {
       for (const t of flags.targets) {
         if (t !== 'etcd' && t !== 'sqlite') throw new Error(`unknown target ${t}; known: etcd, sqlite`);
         const name = `orch-${t}`;
@@ -171,6 +178,14 @@ async function main(): Promise<void> {
         } finally {
           await server.stop();
         }
+      }
+    }
+    if (flags.scenarios.has('rbac-get')) {
+      if (flags.kubeconfig) process.stderr.write('bench: rbac-get needs a server the bench starts itself; skipped with --kubeconfig\n');
+      else {
+        const results = await runRbacGet(flags.options, (line) => process.stderr.write(`${line}\n`));
+        for (const r of results) printJsonLine('orch-rbac', r);
+        servers.push({ name: 'orch-rbac', results });
       }
     }
     for (const s of servers) all.push({ target: s.name, results: s.results });

@@ -61,7 +61,7 @@ describe('all-in-one flags', () => {
     }
     assert.match(
       aio.output(),
-      /"controllers":\["namespace-controller","root-ca-certificate-publisher-controller","serviceaccount-controller"\]/,
+      /"controllers":\["clusterrole-aggregation-controller","namespace-controller","root-ca-certificate-publisher-controller","serviceaccount-controller"\]/,
     );
   });
 
