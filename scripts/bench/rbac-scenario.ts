@@ -76,14 +76,15 @@ export async function runRbacGet(options: BenchOptions, log: (line: string) => v
       if (i > 200) throw new Error('rbac-get: the reader binding never took effect');
       await new Promise((r) => setTimeout(r, 50));
     }
-    // Alternating rounds, so drift (GC, other load on the machine) hits both alike.
-    const rounds = 3;
+    // Alternating rounds (and order), so drift (GC, other load on the machine) hits both alike.
+    const rounds = 4;
     const sums = { masters: { rate: 0, p50: 0, p99: 0 }, rbac: { rate: 0, p50: 0, p99: 0 } };
     for (let r = 0; r < rounds; r++) {
-      for (const [who, client] of [
+      const order = [
         ['masters', admin],
         ['rbac', reader],
-      ] as const) {
+      ] as const;
+      for (const [who, client] of r % 2 === 0 ? order : [...order].reverse()) {
         const res = await runLoad(
           { concurrency: options.concurrency, seconds: options.seconds, warmupSeconds: r === 0 ? options.warmupSeconds : 1 },
           async () => {
