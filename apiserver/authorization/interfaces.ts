@@ -35,7 +35,7 @@ export interface Authorizer {
 }
 
 /** The values --authorization-mode accepts. */
-export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'Node', 'RBAC'] as const;
+export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'] as const;
 
 /** One --authorization-mode value. */
 export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];

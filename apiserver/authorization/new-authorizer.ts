@@ -9,6 +9,8 @@ import { newPrivilegedGroupsAuthorizer } from './privileged-groups.js';
 import { newRbacAuthorizer, type RbacAuthorizer } from './rbac.js';
 import type { RbacLister } from './rbac/lister.js';
 import { newNodeAuthorizer, type NodeAuthorizerConfig } from './node.js';
+import { newAbacAuthorizer, type AbacPolicySpec } from './abac.js';
+import { newWebhookAuthorizer, type WebhookConfig } from './webhook.js';
 import { newUnionAuthorizer, newUnionRuleResolver } from './union.js';
 
 /** What the modes read; the server keeps it current from the store's watch. */
@@ -19,6 +21,10 @@ export interface AuthorizerDeps {
   rbacGroup?: string;
   /** The Node mode's graph and rules. */
   node?: NodeAuthorizerConfig;
+  /** The ABAC mode's policies (--authorization-policy-file). */
+  abacPolicies?: AbacPolicySpec[];
+  /** The Webhook mode's service. */
+  webhook?: WebhookConfig;
 }
 
 /** The union of the modes, and the RBAC authorizer when RBAC is one of them (access reviews, escalation checks use it). */
@@ -38,6 +44,12 @@ export function newAuthorizer(modes: AuthorizationMode[], deps: AuthorizerDeps =
         return newAlwaysAllowAuthorizer();
       case 'AlwaysDeny':
         return newAlwaysDenyAuthorizer();
+      case 'ABAC':
+        if (!deps.abacPolicies) throw new Error('ABAC authorization needs --authorization-policy-file');
+        return newAbacAuthorizer(deps.abacPolicies);
+      case 'Webhook':
+        if (!deps.webhook) throw new Error('Webhook authorization needs --authorization-webhook-config-file');
+        return newWebhookAuthorizer(deps.webhook);
       case 'Node':
         if (!deps.node) throw new Error('Node authorization needs the node graph');
         return newNodeAuthorizer(deps.node);

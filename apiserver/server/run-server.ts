@@ -32,6 +32,7 @@ import { newAnonymousAuthenticator } from '../authentication/anonymous.js';
 import { newAuthorizer } from '../authorization/new-authorizer.js';
 import { PolicyCache } from '../authorization/rbac/policy-cache.js';
 import { NodeGraph } from '../authorization/node/graph.js';
+import { parsePolicyFile } from '../authorization/abac.js';
 import { nodeRules } from '../authorization/rbac/bootstrap/cluster-roles.js';
 import { policyGroups } from '../authorization/rbac/bootstrap/groups.js';
 import { startNodeGraphInformers } from './node-graph-informers.js';
@@ -124,6 +125,17 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       coordinationGroup: domain.group('coordination.k8s.io'),
       nodeLeaseNamespace: domain.systemNamespace.replace(/-system$/, '-node-lease'),
     },
+    abacPolicies: options.authorizationPolicyFile
+      ? parsePolicyFile(readFileSync(options.authorizationPolicyFile, 'utf8'), domain.labelPrefix, options.authorizationPolicyFile)
+      : undefined,
+    webhook: options.authorizationWebhookConfigFile
+      ? {
+          configFile: options.authorizationWebhookConfigFile,
+          version: options.authorizationWebhookVersion,
+          authorizedTtlMs: options.authorizationWebhookCacheAuthorizedTtlMs,
+          unauthorizedTtlMs: options.authorizationWebhookCacheUnauthorizedTtlMs,
+        }
+      : undefined,
   });
   const escalation = new EscalationCheck(authorization.authorizer, new RuleResolver(policy, rbacGroup), rbacGroup);
   const admission = newAdmissionChain(
