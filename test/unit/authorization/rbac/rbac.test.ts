@@ -185,3 +185,26 @@ test('policy cache: updates re-index subjects, deletes unbind, a relist replaces
   cache.put('RoleBinding', binding('a', 'b', 'ClusterRole', 'pod-reader', [user('jane')]));
   assert.equal(await ask('jane'), 'NoOpinion');
 });
+
+test('RBAC: impersonation is a verb on users, groups and serviceaccounts, restricted by resourceNames', async () => {
+  const authz = newRbacAuthorizer(
+    policy({
+      clusterRoles: [
+        clusterRole('impersonate-jane', [
+          { verbs: ['impersonate'], apiGroups: [''], resources: ['users'], resourceNames: ['jane'] },
+          { verbs: ['impersonate'], apiGroups: [''], resources: ['groups'], resourceNames: ['devs'] },
+        ]),
+      ],
+      clusterRoleBindings: [binding('', 'support', 'ClusterRole', 'impersonate-jane', [user('support')])],
+    }),
+    RBAC_GROUP,
+  );
+  const support = { name: 'support' };
+  const ask = async (resource: string, name: string) =>
+    (await authz.authorize(request(support, 'impersonate', { resource, name }))).decision;
+  assert.equal(await ask('users', 'jane'), 'Allow');
+  assert.equal(await ask('users', 'admin'), 'NoOpinion');
+  assert.equal(await ask('groups', 'devs'), 'Allow');
+  assert.equal(await ask('groups', 'system:masters'), 'NoOpinion');
+  assert.equal(await ask('serviceaccounts', 'jane'), 'NoOpinion');
+});
