@@ -176,3 +176,29 @@ describe('RBAC authorization', () => {
     assert.match(r.body.message, /roleRef: Invalid value: .*cannot change roleRef/);
   });
 });
+
+describe('RBAC without the watch cache', () => {
+  it('keeps its view from the storage watch: a new binding takes effect, a deleted one stops', async () => {
+    const s = await startTestServer({ args: ['--authorization-mode=RBAC', '--watch-cache=false'], tokens: ['jane-token,jane,1001,""'] });
+    const jane = newTestClient({ url: s.url, token: 'jane-token', ca: s.ca });
+    try {
+      assert.equal((await jane.get('/api/v1/namespaces/default/configmaps')).status, 403);
+      const rb = {
+        metadata: { name: 'jane-views' },
+        roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'view' },
+        subjects: [{ kind: 'User', name: 'jane' }],
+      };
+      assert.equal((await s.client.post(`${RBAC}/namespaces/default/rolebindings`, rb)).status, 201);
+      // `view` is filled by the aggregation controller, which does not run here: give it a rule.
+      const view = (await s.client.get(`${RBAC}/clusterroles/view`)).body;
+      view.rules = [{ verbs: ['list'], apiGroups: [''], resources: ['configmaps'] }];
+      assert.equal((await s.client.put(`${RBAC}/clusterroles/view`, view)).status, 200);
+      await eventually(async () => (await jane.get('/api/v1/namespaces/default/configmaps')).status === 200, 'jane lists');
+      assert.equal((await s.client.delete(`${RBAC}/namespaces/default/rolebindings/jane-views`)).status, 200);
+      await eventually(async () => (await jane.get('/api/v1/namespaces/default/configmaps')).status === 403, 'jane refused');
+    } finally {
+      jane.close();
+      await s.stop();
+    }
+  });
+});
