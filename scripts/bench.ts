@@ -6,6 +6,7 @@
  *                    [--concurrency 50] [--count 10000] [--seconds 5] [--list-repeats 10]
  *                    [--page-size 500] [--watchers 1000] [--events-per-second 100] [--watch-seconds 5]
  *                    [--watch-threads 2] [--warmup-seconds 5]
+ *                    [--rbac-role-bindings 10000] [--rbac-cluster-role-bindings 1000]
  *                    [--targets etcd,sqlite] [--server-node-args "--cpu-prof ..."]
  *
  * With --kubeconfig it measures that server (orch or any other), in a fresh namespace it leaves
@@ -56,6 +57,8 @@ const NUMERIC: Record<string, keyof BenchOptions> = {
   '--watch-seconds': 'watchSeconds',
   '--watch-threads': 'watchThreads',
   '--warmup-seconds': 'warmupSeconds',
+  '--rbac-role-bindings': 'rbacRoleBindings',
+  '--rbac-cluster-role-bindings': 'rbacClusterRoleBindings',
 };
 
 function parseFlags(argv: string[]): Flags {

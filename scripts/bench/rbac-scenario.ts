@@ -1,7 +1,7 @@
 /**
  * The RBAC cost: an orch-apiserver on the embedded store with --authorization-mode=RBAC holding
- * 10,000 RoleBindings (1,000 of them in the namespace read) and 1,000 ClusterRoleBindings for other
- * subjects; the same consistent GET timed as a user allowed by one RoleBinding and as a member of
+ * 10,000 RoleBindings (--rbac-role-bindings; a tenth of them in the namespace read) and 1,000
+ * ClusterRoleBindings (--rbac-cluster-role-bindings) for other subjects; the same consistent GET timed as a user allowed by one RoleBinding and as a member of
  * system:masters (allowed before RBAC is asked), in alternating rounds. The target: the RBAC GET
  * within 10% of the masters GET.
  */
@@ -11,8 +11,6 @@ import { startLocalApiServer } from './local-cluster.js';
 import { round, runLoad } from './stats.js';
 import { configMap, type BenchOptions, type ScenarioResult } from './workload.js';
 
-const ROLE_BINDINGS = 10_000;
-const CLUSTER_ROLE_BINDINGS = 1_000;
 const NAMESPACES = 10;
 const READER_TOKEN = 'rbac-bench-reader-token';
 const RBAC = '/apis/rbac.authorization.orch.io/v1';
@@ -41,7 +39,7 @@ export async function runRbacGet(options: BenchOptions, log: (line: string) => v
       'role',
     );
     const started = performance.now();
-    await runLoad({ concurrency: options.concurrency, count: ROLE_BINDINGS }, async (i) => {
+    await runLoad({ concurrency: options.concurrency, count: options.rbacRoleBindings }, async (i) => {
       const subjects = [
         { kind: 'User', name: `user-${i}` },
         { kind: 'Group', name: `group-${i % 100}` },
@@ -52,7 +50,7 @@ export async function runRbacGet(options: BenchOptions, log: (line: string) => v
         'rolebinding',
       );
     });
-    await runLoad({ concurrency: options.concurrency, count: CLUSTER_ROLE_BINDINGS }, async (i) => {
+    await runLoad({ concurrency: options.concurrency, count: options.rbacClusterRoleBindings }, async (i) => {
       const subjects = [
         { kind: 'User', name: `cluster-user-${i}` },
         { kind: 'ServiceAccount', name: `sa-${i}`, namespace: ns },
@@ -64,7 +62,7 @@ export async function runRbacGet(options: BenchOptions, log: (line: string) => v
       );
     });
     log(
-      `rbac-get: ${ROLE_BINDINGS} RoleBindings and ${CLUSTER_ROLE_BINDINGS} ClusterRoleBindings created in ${round((performance.now() - started) / 1000)}s`,
+      `rbac-get: ${options.rbacRoleBindings} RoleBindings and ${options.rbacClusterRoleBindings} ClusterRoleBindings created in ${round((performance.now() - started) / 1000)}s`,
     );
     await post(
       `${RBAC}/namespaces/${ns}/rolebindings`,
@@ -86,7 +84,11 @@ export async function runRbacGet(options: BenchOptions, log: (line: string) => v
       ] as const;
       for (const [who, client] of r % 2 === 0 ? order : [...order].reverse()) {
         const res = await runLoad(
-          { concurrency: options.concurrency, seconds: options.seconds, warmupSeconds: r === 0 ? options.warmupSeconds : 1 },
+          {
+            concurrency: options.concurrency,
+            seconds: options.seconds,
+            warmupSeconds: r === 0 ? options.warmupSeconds : Math.min(1, options.warmupSeconds),
+          },
           async () => {
             expectStatus(await client.request('GET', path), 200, `${who} get`);
           },
@@ -101,8 +103,8 @@ export async function runRbacGet(options: BenchOptions, log: (line: string) => v
       rate: round(s.rate),
       p50Ms: round(s.p50),
       p99Ms: round(s.p99),
-      roleBindings: ROLE_BINDINGS,
-      clusterRoleBindings: CLUSTER_ROLE_BINDINGS,
+      roleBindings: options.rbacRoleBindings,
+      clusterRoleBindings: options.rbacClusterRoleBindings,
     });
     const rbac = row('rbac-get', sums.rbac);
     rbac.rateVsMasters = Number((sums.rbac.rate / sums.masters.rate).toFixed(3));
