@@ -26,7 +26,7 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
   ]);
   const rbac = lines.find((l) => l.scenario === 'rbac-get');
   assert.deepEqual([rbac.roleBindings, rbac.clusterRoleBindings], [20, 5]);
-  assert.equal(typeof rbac.rateVsMasters, 'number');
+  assert.equal(typeof rbac.costVsMasters, 'number');
   for (const l of lines) if ('errors' in l) assert.equal(l.errors, 0, `${l.target} ${l.scenario}`);
   for (const l of lines.filter((l) => l.scenario === 'list')) {
     assert.equal(l.items, 60);
@@ -37,5 +37,5 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
     assert.deepEqual([l.events, l.delivered, l.lost, l.duplicates], [10, 40, 0, 0]);
   assert.match(stdout, /^target +scenario +rate\/s +p50 ms +p99 ms +other$/m);
   assert.match(stdout, /^orch-sqlite:\n {2}(met {3}|MISSED) create \/ etcd-put: /m);
-  assert.match(stdout, /^orch-rbac:\n {2}(met {3}|MISSED) RBAC get rate \/ system:masters get rate: /m);
+  assert.match(stdout, /^orch-rbac:\n {2}(met {3}|MISSED) RBAC get latency \/ system:masters get latency: /m);
 });
