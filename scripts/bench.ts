@@ -15,8 +15,10 @@
  * orch-apiserver on that etcd and orch-apiserver on the embedded store, one after the other.
  *
  * Scenarios: etcd-put, etcd-get (baselines, with --etcd or self-started), create, get, update, list,
- * watch, and rbac-get (self-started only: a GET authorized by RBAC among 11,000 bindings against the
- * same GET as system:masters, scripts/bench/rbac-scenario.ts). Each prints a JSON line as it
+ * watch, rbac-get (self-started only: a GET authorized by RBAC among 11,000 bindings against the
+ * same GET as system:masters, scripts/bench/rbac-scenario.ts) and authn (in process: what
+ * authenticating one request costs with a client certificate, a static token and a service-account
+ * JWT, repeated or fresh). Each prints a JSON line as it
  * finishes; a table and the issue's targets follow.
  */
 import { randomBytes } from 'node:crypto';
@@ -28,10 +30,11 @@ import { startLocalApiServer, startLocalEtcd, type LocalEtcd } from './bench/loc
 import { formatTable, formatTargets, printJsonLine, type TargetResults } from './bench/report.js';
 import { runWatch } from './bench/watch-scenario.js';
 import { runRbacGet } from './bench/rbac-scenario.js';
+import { runAuthn } from './bench/authn-scenario.js';
 import { round } from './bench/stats.js';
 import { cpuSeconds, DEFAULT_OPTIONS, type BenchOptions, type ScenarioResult } from './bench/workload.js';
 
-const SCENARIOS = ['etcd-put', 'etcd-get', 'create', 'get', 'update', 'list', 'watch', 'rbac-get'] as const;
+const SCENARIOS = ['etcd-put', 'etcd-get', 'create', 'get', 'update', 'list', 'watch', 'rbac-get', 'authn'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 interface Flags {
@@ -168,10 +171,17 @@ async function main(): Promise<void> {
       for (const r of baseline) printJsonLine('etcd', r);
       all.push({ target: 'etcd', results: baseline });
     }
+    if (flags.scenarios.has('authn')) {
+      const results = await runAuthn(flags.options.seconds);
+      for (const r of results) printJsonLine('authn', r);
+      all.push({ target: 'authn', results });
+    }
     const servers: { name: string; results: ScenarioResult[] }[] = [];
-    if (flags.kubeconfig) {
+    if (!apiScenarios) {
+      // nothing to measure on a server
+    } else if (flags.kubeconfig) {
       servers.push({ name: 'server', results: await benchServer('server', flags.kubeconfig, flags, flags.serverPid) });
-    } else if (apiScenarios) {
+    } else {
       for (const t of flags.targets) {
         if (t !== 'etcd' && t !== 'sqlite') throw new Error(`unknown target ${t}; known: etcd, sqlite`);
         const name = `orch-${t}`;

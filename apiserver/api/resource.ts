@@ -74,8 +74,26 @@ export interface ResourceDeclaration {
   selectableFields?: Record<string, (obj: ApiObject) => string | undefined>;
   /** Served from another resource's stored objects, converted both ways. */
   conversion?: StorageConversion;
-  /** Never stored: a create is answered by the server's handler for the kind (access reviews). */
-  virtual?: boolean;
+  /**
+   * Never stored (TokenReview, SelfSubjectReview, the access reviews): the kind only answers POST, with what a handler the
+   * server wires computes from the request; `verbs` must be ['create'].
+   */
+  ephemeral?: boolean;
+  /**
+   * Subresources that only answer POST with another kind, computed by a handler the server wires
+   * (serviceaccounts/token → authentication/v1 TokenRequest); absent handler = not served.
+   */
+  createSubresources?: Record<string, CreateSubresource>;
+}
+
+/** A POST-only subresource served as its own kind. */
+export interface CreateSubresource {
+  /** Kubernetes group name ('' core, 'authentication.k8s.io'). */
+  kubernetesGroup: string;
+  version: string;
+  kind: string;
+  /** Schema name in api/generated/definitions.ts. */
+  schema: string;
 }
 
 /** A declaration with the API domain applied. */

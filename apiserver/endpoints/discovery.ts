@@ -68,6 +68,17 @@ export function apiResourceList(table: ResourceTable, group: string, version: st
       if (strategy.view) Object.assign(r, { group: strategy.view.group, version: strategy.view.version, kind: strategy.view.kind });
       resources.push(r);
     }
+    for (const [sub, kind] of Object.entries(d.createSubresources ?? {})) {
+      resources.push({
+        name: `${d.plural}/${sub}`,
+        singularName: '',
+        namespaced: d.namespaced,
+        group: table.domain.group(kind.kubernetesGroup),
+        version: kind.version,
+        kind: kind.kind,
+        verbs: ['create'],
+      });
+    }
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf(group, version), resources };
 }

@@ -17,6 +17,9 @@ export function newStores(
   const { hookEnv, ...storeConfig } = config;
   const hooks = new Map(declarations.map((d) => [declared(d), d.hooks]));
   const stores = new Map<ResourceDef, GenericStore>();
-  for (const def of table.all()) stores.set(def, new GenericStore({ ...storeConfig, def, hooks: hooks.get(declared(def))?.(hookEnv) }));
+  for (const def of table.all()) {
+    if (def.ephemeral) continue; // never stored: the server answers these kinds with its own handlers
+    stores.set(def, new GenericStore({ ...storeConfig, def, hooks: hooks.get(declared(def))?.(hookEnv) }));
+  }
   return stores;
 }

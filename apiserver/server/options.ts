@@ -10,12 +10,13 @@ import type { FlagSet } from '../component-base/flag/flag-set.js';
 import { OptionsError } from '../component-base/flag/options-error.js';
 import { scalarValue } from '../component-base/flag/values.js';
 import { LogOptions } from '../component-base/logs/log-options.js';
+import { AuthenticationOptions, type AuthenticationSettings } from './authentication-options.js';
 import { AUTHORIZATION_MODES, type AuthorizationMode } from '../authorization/interfaces.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseServiceClusterIPRanges } from '../registry/core/service/allocator/service-cidrs.js';
 import { formatPortRange, parsePortRange, type PortRange } from '../registry/core/service/allocator/port-range.js';
 
 /** What orch-apiserver runs with: its flags, validated and completed. */
-export interface ServerOptions {
+export interface ServerOptions extends AuthenticationSettings {
   /** --etcd-servers (comma list of URLs); empty → embedded store. */
   etcdServers: string[];
   /** --etcd-prefix, default "/registry". */
@@ -120,6 +121,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
   serviceClusterIPRange = DEFAULT_SERVICE_CLUSTER_IP_RANGE;
   serviceNodePortRange = parsePortRange(DEFAULT_NODE_PORT_RANGE);
   readonly logs = new LogOptions();
+  readonly authentication = new AuthenticationOptions();
 
   addFlags(fs: FlagSet): void {
     fs.strings(
@@ -180,6 +182,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       'anonymous-auth',
       'Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.',
     );
+    this.authentication.addFlags(fs);
     fs.strings(
       this,
       'authorizationModes',
@@ -282,6 +285,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
     }
     this.logs.validate();
     nonNegative('etcd-compaction-interval', this.etcdCompactionIntervalMs);
+    this.authentication.validate();
     validateAuthorizationModes(this.authorizationModes);
     const has = (mode: string) => this.authorizationModes.includes(mode);
     if (has('ABAC') && !this.authorizationPolicyFile)
@@ -323,6 +327,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       certDir: this.certDir || join(this.dataDir, 'certs'),
       clientCAFile: this.clientCAFile || undefined,
       tokenAuthFile: this.tokenAuthFile || undefined,
+      ...this.authentication.complete(),
       anonymousAuth: this.anonymousAuth,
       authorizationModes: this.authorizationModes as AuthorizationMode[],
       authorizationPolicyFile: this.authorizationPolicyFile || undefined,

@@ -24,11 +24,8 @@ import { adoptServiceRanges } from '../registry/core/service/adopt-ranges.js';
 import { Cacher } from '../storage/cacher/cacher.js';
 import { newAdmissionChain } from '../admission/chain.js';
 import { newNamespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
-import type { RequestAuthenticator } from '../authentication/interfaces.js';
-import { newUnionAuthenticator } from '../authentication/union.js';
-import { newTokenFileAuthenticator } from '../authentication/token-file.js';
-import { newX509Authenticator } from '../authentication/x509.js';
-import { newAnonymousAuthenticator } from '../authentication/anonymous.js';
+import { newServerAuthentication } from './authentication.js';
+import { newObjectGetter } from './object-getter.js';
 import { newAuthorizer } from '../authorization/new-authorizer.js';
 import { PolicyCache } from '../authorization/rbac/policy-cache.js';
 import { NodeGraph } from '../authorization/node/graph.js';
@@ -62,14 +59,6 @@ function newStorage(options: ServerOptions, logger: ReturnType<typeof newLogger>
   if (options.storageBackend === 'etcd3') return newEtcdStorage({ endpoints: options.etcdServers, logger });
   mkdirSync(options.dataDir, { recursive: true });
   return newSqliteStorage({ path: join(options.dataDir, 'state.db') });
-}
-
-function newAuthenticator(options: ServerOptions): RequestAuthenticator {
-  const list: RequestAuthenticator[] = [];
-  if (options.clientCAFile) list.push(newX509Authenticator(readFileSync(options.clientCAFile, 'utf8')));
-  if (options.tokenAuthFile) list.push(newTokenFileAuthenticator(options.tokenAuthFile));
-  if (options.anonymousAuth) list.push(newAnonymousAuthenticator());
-  return newUnionAuthenticator(list);
 }
 
 function servingCert(options: ServerOptions): { cert: string; key: string } {
@@ -175,6 +164,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
     void nodeInformers.synced.then(nodeSynced);
   }
 
+  const authentication = newServerAuthentication(options, domain, newObjectGetter(table, stores), logger);
   const inFlight = newInFlight();
   const metrics = newMetrics();
   let server: Server | undefined;
@@ -185,7 +175,10 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       definitions,
       maxRequestBytes: options.maxRequestBytes,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
-      virtualKinds: newReviewKinds({ ...authorization, group: domain.group('authorization.k8s.io') }),
+      ephemeral: new Map([
+        ...authentication.ephemeral,
+        ...newReviewKinds({ ...authorization, group: domain.group('authorization.k8s.io') }),
+      ]),
     },
     openapi: newOpenApiV3(table, definitions),
     openapiV2: newOpenApiV2(table, definitions),
@@ -193,15 +186,20 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
     metrics,
     inFlight,
     logger,
-    authenticator: newAuthenticator(options),
+    authenticator: authentication.authenticator,
     authorizer: authorization.authorizer,
     serverAddress: () =>
       `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${(server?.address() as AddressInfo | null)?.port ?? options.securePort}`,
   });
 
   const { cert, key } = servingCert(options);
-  const clientCA = options.clientCAFile ? readFileSync(options.clientCAFile, 'utf8') : undefined;
-  server = createServer({ cert, key, ca: clientCA, requestCert: !!clientCA, rejectUnauthorized: false }, app);
+  // The CAs client certificates are asked for: users' and the authenticating proxy's.
+  const clientCAs = [options.clientCAFile, options.requestHeader?.clientCAFile]
+    .filter((f) => f !== undefined)
+    .map((f) => readFileSync(f, 'utf8'));
+  const clientCA = clientCAs.length > 0 ? clientCAs.join('\n') : undefined;
+  // Headers up to Go's DefaultMaxHeaderBytes, so an oversized credential is a 401 from authentication, not a 431.
+  server = createServer({ cert, key, ca: clientCA, requestCert: !!clientCA, rejectUnauthorized: false, maxHeaderSize: 1 << 20 }, app);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server!.once('error', reject);

@@ -8,7 +8,8 @@ import { mkdtemp, rm, writeFile, readFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:https';
-import { freePort, startProcess, type Proc } from '../support/processes.js';
+import { X509Certificate } from 'node:crypto';
+import { freePort, run, startProcess, type Proc } from '../support/processes.js';
 import { newKubectl } from '../support/kubectl.js';
 
 const ALL_IN_ONE = 'dist/scripts/all-in-one.js';
@@ -55,11 +56,75 @@ describe('all-in-one with kubectl', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('writes an admin kubeconfig with the server, CA data and token', async () => {
+  it('writes an admin kubeconfig with the server, CA data and a client certificate of admin in system:masters', async () => {
     const text = await readFile(kubeconfig, 'utf8');
     assert.match(text, new RegExp(`server: https://127.0.0.1:${port}`));
     assert.match(text, /certificate-authority-data: \S+/);
-    assert.match(text, /token: \S+/);
+    const cert = new X509Certificate(Buffer.from(/client-certificate-data: (\S+)/.exec(text)![1], 'base64'));
+    assert.equal(cert.subject, 'O=system:masters\nCN=admin');
+    assert.ok(cert.verify(new X509Certificate(await readFile(join(dir, 'data', 'certs', 'ca.crt'))).publicKey));
+    assert.doesNotMatch(text, /token:/);
+  });
+
+  it('refuses requests without credentials (anonymous, forbidden by RBAC: 403), answers the admin, and knows who is who', async () => {
+    const curl = await run('curl', ['-sk', '-o', '/dev/null', '-w', '%{http_code}', `https://127.0.0.1:${port}/api/v1/secrets`]);
+    assert.equal(curl.stdout, '403');
+    const post = await run('curl', [
+      '-sk',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_code}',
+      '-X',
+      'POST',
+      '-H',
+      'Content-Type: application/json',
+      '-d',
+      '{"metadata":{"name":"x"}}',
+      `https://127.0.0.1:${port}/api/v1/namespaces/default/configmaps`,
+    ]);
+    assert.equal(post.stdout, '403');
+    await k.ok(['get', 'secrets', '-A']); // the admin's client certificate works
+    const cm = new X509Certificate(
+      Buffer.from(
+        /client-certificate-data: (\S+)/.exec(await readFile(join(dir, 'data', 'controller-manager.kubeconfig'), 'utf8'))![1],
+        'base64',
+      ),
+    );
+    assert.equal(cm.subject, 'CN=system:kube-controller-manager');
+  });
+
+  it('issues service-account tokens (TokenRequest) that authenticate as the account', async () => {
+    await k.ok(['create', 'serviceaccount', 'token-user']);
+    const certs = join(dir, 'data', 'certs');
+    const minted = await run('curl', [
+      '-sk',
+      '--cert',
+      join(certs, 'admin.crt'),
+      '--key',
+      join(certs, 'admin.key'),
+      '-X',
+      'POST',
+      '-H',
+      'Content-Type: application/json',
+      '-d',
+      '{"apiVersion":"authentication.orch.io/v1","kind":"TokenRequest","spec":{}}',
+      `https://127.0.0.1:${port}/api/v1/namespaces/default/serviceaccounts/token-user/token`,
+    ]);
+    const token = JSON.parse(minted.stdout).status.token;
+    const curl = await run('curl', [
+      '-sk',
+      '-H',
+      `Authorization: Bearer ${token}`,
+      '-X',
+      'POST',
+      '-H',
+      'Content-Type: application/json',
+      '-d',
+      '{"apiVersion":"authentication.orch.io/v1","kind":"SelfSubjectReview"}',
+      `https://127.0.0.1:${port}/apis/authentication.orch.io/v1/selfsubjectreviews`,
+    ]);
+    assert.equal(JSON.parse(curl.stdout).status.userInfo.username, 'system:serviceaccount:default:token-user');
   });
 
   it('kubectl get ns lists the system namespaces', async () => {
@@ -181,12 +246,22 @@ describe('all-in-one with kubectl', () => {
     assert.equal(await allowed(gc, [], { verb: 'delete', group: 'apps', resource: 'deployments', namespace: 'default' }), 'true');
     assert.equal(await allowed(gc, [], { verb: 'create', resource: 'pods', namespace: 'default' }), 'false');
     // Their kubeconfigs carry those identities (client certificates from the cluster CA).
-    const cm = await readFile(join(dir, 'data', 'controller-manager.kubeconfig'), 'utf8');
-    assert.match(cm, /client-certificate-data/);
+    const subjectOf = async (file: string) =>
+      new X509Certificate(Buffer.from(/client-certificate-data: (\S+)/.exec(await readFile(join(dir, 'data', file), 'utf8'))![1], 'base64'))
+        .subject;
+    assert.equal(await subjectOf('controller-manager.kubeconfig'), 'CN=system:kube-controller-manager');
+    assert.equal(
+      await subjectOf(join('controllers', 'garbage-collector-controller.kubeconfig')),
+      `O=system:serviceaccounts\nO=system:serviceaccounts:orch-system\nCN=${gc}`,
+    );
   });
 
-  it('stops every child on Ctrl-C and comes back with the same state', async () => {
+  it('stops every child on Ctrl-C and comes back with the same state and client certificates', async () => {
     await k.ok(['create', 'cm', 'survivor', '--from-literal=k=v']);
+    const certs = ['admin.crt', 'controller-manager.crt', join('controllers', 'namespace-controller.crt')].map((f) =>
+      join(dir, 'data', 'certs', f),
+    );
+    const before = await Promise.all(certs.map((f) => readFile(f, 'utf8')));
     const code = await aio.stop('SIGINT');
     assert.equal(code, 0, aio.output());
     const gone = await k.run(['get', 'ns'], { env: {} });
@@ -194,5 +269,6 @@ describe('all-in-one with kubectl', () => {
     aio = startProcess(process.execPath, [ALL_IN_ONE, '--data-dir', join(dir, 'data'), '--secure-port', String(port)]);
     await aio.waitFor(/orch is ready/, 60_000);
     assert.equal(await k.ok(['get', 'cm', 'survivor', '-o', 'jsonpath={.data.k}']), 'v');
+    assert.deepEqual(await Promise.all(certs.map((f) => readFile(f, 'utf8'))), before);
   });
 });

@@ -886,6 +886,243 @@ export const definitions: Definitions = {
     },
     "type": "object"
   },
+  "authentication.v1.BoundObjectReference": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "uid": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "authentication.v1.SelfSubjectReview": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "status": {
+        "$ref": "#/definitions/authentication.v1.SelfSubjectReviewStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "authentication.k8s.io",
+        "kind": "SelfSubjectReview",
+        "version": "v1"
+      }
+    ]
+  },
+  "authentication.v1.SelfSubjectReviewStatus": {
+    "properties": {
+      "userInfo": {
+        "$ref": "#/definitions/authentication.v1.UserInfo"
+      }
+    },
+    "type": "object"
+  },
+  "authentication.v1.TokenRequest": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/authentication.v1.TokenRequestSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/authentication.v1.TokenRequestStatus"
+      }
+    },
+    "required": [
+      "spec"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "authentication.k8s.io",
+        "kind": "TokenRequest",
+        "version": "v1"
+      }
+    ]
+  },
+  "authentication.v1.TokenRequestSpec": {
+    "properties": {
+      "audiences": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "boundObjectRef": {
+        "$ref": "#/definitions/authentication.v1.BoundObjectReference"
+      },
+      "expirationSeconds": {
+        "format": "int64",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "audiences"
+    ],
+    "type": "object"
+  },
+  "authentication.v1.TokenRequestStatus": {
+    "properties": {
+      "expirationTimestamp": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "token": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "token",
+      "expirationTimestamp"
+    ],
+    "type": "object"
+  },
+  "authentication.v1.TokenReview": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/authentication.v1.TokenReviewSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/authentication.v1.TokenReviewStatus"
+      }
+    },
+    "required": [
+      "spec"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "authentication.k8s.io",
+        "kind": "TokenReview",
+        "version": "v1"
+      }
+    ]
+  },
+  "authentication.v1.TokenReviewSpec": {
+    "properties": {
+      "audiences": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "token": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "authentication.v1.TokenReviewStatus": {
+    "properties": {
+      "audiences": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "authenticated": {
+        "type": "boolean"
+      },
+      "error": {
+        "type": "string"
+      },
+      "user": {
+        "$ref": "#/definitions/authentication.v1.UserInfo"
+      }
+    },
+    "type": "object"
+  },
+  "authentication.v1.UserInfo": {
+    "properties": {
+      "extra": {
+        "additionalProperties": {
+          "items": {
+            "type": "string"
+          },
+          "type": "array"
+        },
+        "type": "object"
+      },
+      "groups": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "uid": {
+        "type": "string"
+      },
+      "username": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "authentication.v1beta1.SelfSubjectReview": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "status": {
+        "$ref": "#/definitions/authentication.v1beta1.SelfSubjectReviewStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "authentication.k8s.io",
+        "kind": "SelfSubjectReview",
+        "version": "v1beta1"
+      }
+    ]
+  },
+  "authentication.v1beta1.SelfSubjectReviewStatus": {
+    "properties": {
+      "userInfo": {
+        "$ref": "#/definitions/authentication.v1.UserInfo"
+      }
+    },
+    "type": "object"
+  },
   "authorization.v1.LocalSubjectAccessReview": {
     "properties": {
       "apiVersion": {

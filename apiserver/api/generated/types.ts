@@ -294,6 +294,93 @@ export interface StatefulSetUpdateStrategy {
   type?: string;
 }
 
+/** authentication.v1.BoundObjectReference */
+export interface BoundObjectReference {
+  apiVersion?: string;
+  kind?: string;
+  name?: string;
+  uid?: string;
+}
+
+/** authentication.v1.SelfSubjectReview */
+export interface AuthenticationV1SelfSubjectReview {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  status?: AuthenticationV1SelfSubjectReviewStatus;
+}
+
+/** authentication.v1.SelfSubjectReviewStatus */
+export interface AuthenticationV1SelfSubjectReviewStatus {
+  userInfo?: UserInfo;
+}
+
+/** authentication.v1.TokenRequest */
+export interface AuthenticationV1TokenRequest {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: TokenRequestSpec;
+  status?: TokenRequestStatus;
+}
+
+/** authentication.v1.TokenRequestSpec */
+export interface TokenRequestSpec {
+  audiences: string[];
+  boundObjectRef?: BoundObjectReference;
+  expirationSeconds?: number;
+}
+
+/** authentication.v1.TokenRequestStatus */
+export interface TokenRequestStatus {
+  expirationTimestamp: Time;
+  token: string;
+}
+
+/** authentication.v1.TokenReview */
+export interface TokenReview {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: TokenReviewSpec;
+  status?: TokenReviewStatus;
+}
+
+/** authentication.v1.TokenReviewSpec */
+export interface TokenReviewSpec {
+  audiences?: string[];
+  token?: string;
+}
+
+/** authentication.v1.TokenReviewStatus */
+export interface TokenReviewStatus {
+  audiences?: string[];
+  authenticated?: boolean;
+  error?: string;
+  user?: UserInfo;
+}
+
+/** authentication.v1.UserInfo */
+export interface UserInfo {
+  extra?: Record<string, string[]>;
+  groups?: string[];
+  uid?: string;
+  username?: string;
+}
+
+/** authentication.v1beta1.SelfSubjectReview */
+export interface AuthenticationV1beta1SelfSubjectReview {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  status?: AuthenticationV1beta1SelfSubjectReviewStatus;
+}
+
+/** authentication.v1beta1.SelfSubjectReviewStatus */
+export interface AuthenticationV1beta1SelfSubjectReviewStatus {
+  userInfo?: UserInfo;
+}
+
 /** authorization.v1.LocalSubjectAccessReview */
 export interface LocalSubjectAccessReview {
   apiVersion?: string;
@@ -2622,7 +2709,7 @@ export interface CSIDriverSpec {
   requiresRepublish?: boolean;
   seLinuxMount?: boolean;
   storageCapacity?: boolean;
-  tokenRequests?: TokenRequest[];
+  tokenRequests?: StorageV1TokenRequest[];
   volumeLifecycleModes?: string[];
 }
 
@@ -2673,7 +2760,7 @@ export interface StorageClass {
 }
 
 /** storage.v1.TokenRequest */
-export interface TokenRequest {
+export interface StorageV1TokenRequest {
   audience: string;
   expirationSeconds?: number;
 }

@@ -2,14 +2,12 @@ import * as status from '../../api/status.js';
 import type { RequestScope } from './scope.js';
 import { respond } from './scope.js';
 import { readObjectBody } from './read-object-body.js';
-import { handleVirtualCreate } from './virtual-create.js';
 import { newRequestFieldManager, trackUpdate } from '../../fieldmanager/request-field-manager.js';
 import { parseFieldManagerOptions } from './write-options.js';
 
 /** POST: decode, create (recording the creator's fields), 201 with the stored object (also for dryRun). */
 export async function handleCreate(s: RequestScope): Promise<void> {
   if (s.info.name) throw status.methodNotAllowed();
-  if (s.def.virtual) return handleVirtualCreate(s);
   const { manager } = parseFieldManagerOptions(s.query, s.req.headers['user-agent'], s.api.table.domain.metaGroup, 'CreateOptions');
   const object = await readObjectBody(s);
   const trackFields = trackUpdate(newRequestFieldManager(s.store, s.api.definitions, s.ctx), manager);

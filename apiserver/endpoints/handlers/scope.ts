@@ -1,8 +1,6 @@
 /** What every REST handler gets: the server's API context and the facts of this one request. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApiObject } from '../../api/object.js';
 import type { ResourceDef } from '../../api/resource.js';
-import type { UserInfo } from '../../api/user-info.js';
 import type { ResourceTable } from '../../api/resource-table.js';
 import type { Definitions } from '../../api/schema.js';
 import type { GenericStore } from '../../registry/store.js';
@@ -11,6 +9,7 @@ import type { RequestInfo } from '../request/request-info.js';
 import type { Encoding, Output } from '../negotiation.js';
 import type { WriteOptions } from '../responses.js';
 import { writeObject } from '../responses.js';
+import type { EphemeralHandler } from './ephemeral.js';
 
 /** Server-wide state the handlers read. */
 export interface ApiContext {
@@ -19,12 +18,9 @@ export interface ApiContext {
   definitions: Definitions;
   maxRequestBytes: number;
   minRequestTimeoutSeconds: number;
-  /** The answer to a create of each kind that is never stored (def.virtual), by kind. */
-  virtualKinds?: ReadonlyMap<string, VirtualCreate>;
+  /** Handlers of the kinds and subresources that are never stored, by ephemeralKey(). */
+  ephemeral?: ReadonlyMap<string, EphemeralHandler>;
 }
-
-/** Computes the answer to a create of a kind that is never stored. */
-export type VirtualCreate = (object: ApiObject, request: { user: UserInfo; namespace: string }) => Promise<ApiObject>;
 
 export interface RequestScope {
   api: ApiContext;

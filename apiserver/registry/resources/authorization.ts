@@ -14,7 +14,7 @@ const review = (kind: string, plural: string, namespaced: boolean): ResourceDecl
   schema: `authorization.v1.${kind}`,
   nameRule: 'path-segment',
   verbs: ['create'],
-  virtual: true,
+  ephemeral: true,
 });
 
 export const authorizationResources: ResourceDeclaration[] = [

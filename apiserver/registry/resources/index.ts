@@ -22,6 +22,7 @@ import { rbacResources } from './rbac.js';
 import { admissionregistrationResources } from './admissionregistration.js';
 import { certificatesResources } from './certificates.js';
 import { eventsResources } from './events.js';
+import { authenticationResources } from './authentication.js';
 import { authorizationResources } from './authorization.js';
 
 export const allResources: readonly KindDeclaration[] = [
@@ -44,4 +45,5 @@ export const allResources: readonly KindDeclaration[] = [
   ...admissionregistrationResources,
   ...certificatesResources,
   ...eventsResources,
+  ...authenticationResources,
 ];

@@ -20,6 +20,7 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
   assert.deepEqual(seen, [
     'etcd etcd-put',
     'etcd etcd-get',
+    ...['client-cert', 'static-token', 'sa-jwt-cached', 'sa-jwt-fresh'].map((s) => `authn authn-${s}`),
     ...['orch-etcd', 'orch-sqlite'].flatMap((t) => ['create', 'get', 'update', 'list', 'list-paged-25', 'watch'].map((s) => `${t} ${s}`)),
     'orch-rbac masters-get',
     'orch-rbac rbac-get',
@@ -35,6 +36,9 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
   for (const l of lines.filter((l) => l.scenario === 'list-paged-25')) assert.equal(l.pages, 3);
   for (const l of lines.filter((l) => l.scenario === 'watch'))
     assert.deepEqual([l.events, l.delivered, l.lost, l.duplicates], [10, 40, 0, 0]);
+  const [cached] = lines.filter((l) => l.scenario === 'authn-sa-jwt-cached');
+  assert.equal(cached.signatureChecks, 1); // a repeated token is verified once
+  assert.ok(lines.find((l) => l.scenario === 'authn-sa-jwt-fresh').signatureChecks > 1);
   assert.match(stdout, /^target +scenario +rate\/s +p50 ms +p99 ms +other$/m);
   assert.match(stdout, /^orch-sqlite:\n {2}(met {3}|MISSED) create \/ etcd-put: /m);
   assert.match(stdout, /^orch-rbac:\n {2}(met {3}|MISSED) RBAC get latency \/ system:masters get latency: /m);
