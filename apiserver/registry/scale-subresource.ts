@@ -3,17 +3,15 @@
  * spec.replicas is the object's spec.replicas and whose status carries the observed replicas and the
  * pod selector as a string (what `kubectl scale` and autoscalers use).
  */
-import type { ApiObject } from '../api/object.js';
 import { deepCopy } from '../api/object.js';
-import type { SubresourceStrategy } from '../api/strategy.js';
-import { labelSelectorFromObject, type LabelSelectorObject } from '../runtime/selectors/label-selector.js';
+import { typedSubresource } from '../api/strategy.js';
+import type { Deployment, ReplicaSet, Scale, StatefulSet } from '../api/generated/types.js';
+import { labelSelectorFromObject } from '../runtime/selectors/label-selector.js';
 
-interface Replicated {
-  spec?: { replicas?: number; selector?: LabelSelectorObject };
-  status?: { replicas?: number };
-}
+/** The kinds served with a scale subresource. */
+type Replicated = Deployment | ReplicaSet | StatefulSet;
 
-export const scaleSubresource: SubresourceStrategy = {
+export const scaleSubresource = typedSubresource<Replicated, Scale>({
   prepareForUpdate: (obj) => obj,
   view: {
     group: 'autoscaling',
@@ -21,7 +19,6 @@ export const scaleSubresource: SubresourceStrategy = {
     kind: 'Scale',
     schema: 'autoscaling.v1.Scale',
     toView(obj) {
-      const r = obj as ApiObject & Replicated;
       const m = obj.metadata;
       return {
         kind: 'Scale',
@@ -33,15 +30,16 @@ export const scaleSubresource: SubresourceStrategy = {
           resourceVersion: m.resourceVersion,
           creationTimestamp: m.creationTimestamp,
         },
-        spec: { replicas: r.spec?.replicas ?? 0 },
-        status: { replicas: r.status?.replicas ?? 0, selector: labelSelectorFromObject(r.spec?.selector).toString() },
+        spec: { replicas: obj.spec?.replicas ?? 0 },
+        status: { replicas: obj.status?.replicas ?? 0, selector: labelSelectorFromObject(obj.spec?.selector).toString() },
       };
     },
     fromView(view, old) {
-      const next = deepCopy(old) as ApiObject & Replicated;
-      next.spec = { ...next.spec, replicas: (view.spec as { replicas?: number } | undefined)?.replicas ?? 0 };
+      const next = deepCopy(old);
+      // A stored object without a spec gets one holding only replicas (validation reports the rest).
+      next.spec = { ...next.spec, replicas: view.spec?.replicas ?? 0 } as Replicated['spec'];
       if (view.metadata.resourceVersion) next.metadata.resourceVersion = view.metadata.resourceVersion;
       return next;
     },
   },
-};
+});

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:https';
 import { X509Certificate } from 'node:crypto';
-import { freePort, run, startProcess, type Proc } from '../support/processes.js';
+import { freePort } from '../support/free-ports.js';
+import { run, startProcess, type Proc } from '../support/processes.js';
 import { newKubectl } from '../support/kubectl.js';
 
 const ALL_IN_ONE = 'dist/scripts/all-in-one.js';
