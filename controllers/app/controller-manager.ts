@@ -5,7 +5,8 @@
  * command then exits non-zero, as kube-controller-manager does, and is restarted).
  */
 import { setMaxListeners } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { type ApiDomain, newApiDomain } from '../../apiserver/api/domain.js';
@@ -31,6 +32,7 @@ import { parseTokenSigningKey, type TokenSigningKey } from '../serviceaccount/le
 import { LegacyTokenCleaner } from '../serviceaccount/legacy-token-cleaner.js';
 import { TokensController } from '../serviceaccount/tokens-controller.js';
 import { ServiceAccountsController } from '../serviceaccount/serviceaccounts-controller.js';
+import { ClusterRoleAggregationController } from '../clusterroleaggregation/aggregation-controller.js';
 import type { Controller, ControllerContext } from './controller-context.js';
 import { enabledControllers } from './controller-names.js';
 import { newControllerManagerMetrics } from './metrics.js';
@@ -84,14 +86,19 @@ function serviceAccountSigningKey(file: string): TokenSigningKey {
 /** Builds the enabled controllers over one context. */
 function newControllers(
   names: string[],
-  ctx: ControllerContext,
+  shared: ControllerContext,
+  clientFor: (controller: string) => ApiClient,
   opts: ControllerManagerOptions,
   settings: RunSettings,
 ): Map<string, Controller> {
   const all = new Map<string, Controller>();
   const signingKey = opts.serviceAccountKeyFile ? serviceAccountSigningKey(opts.serviceAccountKeyFile) : undefined;
   for (const name of names) {
+    const ctx = { ...shared, client: clientFor(name) };
     switch (name) {
+      case 'clusterrole-aggregation-controller':
+        all.set(name, new ClusterRoleAggregationController(ctx));
+        break;
       case 'garbage-collector-controller':
         all.set(name, new GarbageCollector(ctx, { workers: opts.concurrentGcSyncs, syncPeriodMs: settings.gcSyncPeriodMs }));
         break;
@@ -146,6 +153,13 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
   const domain = newApiDomain(opts.apiDomain);
   const names = enabledControllers(opts.controllers);
   const client = ApiClient.fromKubeconfig(opts.kubeconfig, { domain, userAgent: 'orch-controller-manager' });
+  // Controllers with a kubeconfig of their own call the API as themselves (least privilege).
+  const controllerClients = new Map<string, ApiClient>();
+  for (const name of opts.controllerKubeconfigDir ? names : []) {
+    const file = join(opts.controllerKubeconfigDir, `${name}.kubeconfig`);
+    if (existsSync(file))
+      controllerClients.set(name, ApiClient.fromKubeconfig(file, { domain, userAgent: `orch-controller-manager/${name}` }));
+  }
   const rootCaPem = opts.rootCaFile ? readFileSync(opts.rootCaFile, 'utf8') : client.config.cluster.caPem;
   for (const needsCa of ['root-ca-certificate-publisher-controller', 'bootstrap-signer-controller']) {
     if (names.includes(needsCa) && !rootCaPem) {
@@ -180,7 +194,7 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
       discover: () => discoverResources(client),
       newQueue: (name, queueOpts) => new WorkQueue({ ...queueOpts, metrics: metrics.queue(name) }),
     };
-    const controllers = newControllers(names, ctx, opts, settings);
+    const controllers = newControllers(names, ctx, (name) => controllerClients.get(name) ?? client, opts, settings);
     informers.start();
     await Promise.all(
       [...controllers].map(async ([name, controller]) => {
@@ -240,6 +254,7 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
       await done;
       await serving.close();
       client.close();
+      for (const c of controllerClients.values()) c.close();
     },
   };
 }

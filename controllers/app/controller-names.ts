@@ -17,6 +17,7 @@ export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'certificatesigningrequest-approving-controller', aliases: ['csrapproving'], defaultOn: true },
   { name: 'certificatesigningrequest-cleaner-controller', aliases: ['csrcleaner'], defaultOn: true },
   { name: 'certificatesigningrequest-signing-controller', aliases: ['csrsigning'], defaultOn: true },
+  { name: 'clusterrole-aggregation-controller', aliases: ['clusterrole-aggregation'], defaultOn: true },
   { name: 'garbage-collector-controller', aliases: ['garbagecollector'], defaultOn: true },
   { name: 'legacy-serviceaccount-token-cleaner-controller', aliases: ['legacy-service-account-token-cleaner'], defaultOn: false },
   { name: 'namespace-controller', aliases: ['namespace'], defaultOn: true },

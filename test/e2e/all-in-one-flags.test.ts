@@ -62,7 +62,7 @@ describe('all-in-one flags', () => {
     }
     assert.match(
       aio.output(),
-      /"controllers":\["certificatesigningrequest-approving-controller","certificatesigningrequest-cleaner-controller","certificatesigningrequest-signing-controller","namespace-controller","root-ca-certificate-publisher-controller","serviceaccount-controller","serviceaccount-token-controller"\]/,
+      /"controllers":\["certificatesigningrequest-approving-controller","certificatesigningrequest-cleaner-controller","certificatesigningrequest-signing-controller","clusterrole-aggregation-controller","namespace-controller","root-ca-certificate-publisher-controller","serviceaccount-controller","serviceaccount-token-controller"\]/,
     );
   });
 

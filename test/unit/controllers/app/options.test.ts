@@ -105,6 +105,7 @@ describe('--controllers', () => {
       'certificatesigningrequest-approving-controller',
       'certificatesigningrequest-cleaner-controller',
       'certificatesigningrequest-signing-controller',
+      'clusterrole-aggregation-controller',
       'garbage-collector-controller',
       'namespace-controller',
       'root-ca-certificate-publisher-controller',
@@ -120,6 +121,7 @@ describe('--controllers', () => {
         '-csrapproving',
         '-csrcleaner',
         '-serviceaccount-token',
+        '-clusterrole-aggregation',
       ]),
       ['namespace-controller', 'serviceaccount-controller'],
     );
@@ -132,6 +134,7 @@ describe('--controllers', () => {
       'certificatesigningrequest-approving-controller',
       'certificatesigningrequest-cleaner-controller',
       'certificatesigningrequest-signing-controller',
+      'clusterrole-aggregation-controller',
       'garbage-collector-controller',
       'namespace-controller',
       'root-ca-certificate-publisher-controller',
