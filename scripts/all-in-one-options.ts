@@ -61,8 +61,10 @@ export type ChildFiles = Pick<
   ClusterFiles,
   'caFile' | 'caKeyFile' | 'certFile' | 'keyFile' | 'serviceAccountKeyFile' | 'serviceAccountPublicKeyFile'
 > & {
-  /** The controller manager's kubeconfig (its own client certificate). */
+  /** The controller manager's own kubeconfig (system:kube-controller-manager, by client certificate). */
   controllerManagerKubeconfigFile: string;
+  /** One kubeconfig per controller, each its own ServiceAccount identity. */
+  controllerKubeconfigDir: string;
   controllerManagerCertDir: string;
 };
 
@@ -77,6 +79,7 @@ export function apiserverArgs(o: Pick<AllInOneOptions, 'dataDir' | 'securePort'>
     `--tls-cert-file=${files.certFile}`,
     `--tls-private-key-file=${files.keyFile}`,
     `--client-ca-file=${files.caFile}`,
+    '--authorization-mode=Node,RBAC',
     `--service-account-issuer=${SERVICE_ACCOUNT_ISSUER}`,
     `--service-account-signing-key-file=${files.serviceAccountKeyFile}`,
     `--service-account-key-file=${files.serviceAccountPublicKeyFile}`,
@@ -92,6 +95,7 @@ export function apiserverArgs(o: Pick<AllInOneOptions, 'dataDir' | 'securePort'>
 export function controllerManagerArgs(files: ChildFiles): string[] {
   return [
     `--kubeconfig=${files.controllerManagerKubeconfigFile}`,
+    `--controller-kubeconfig-dir=${files.controllerKubeconfigDir}`,
     '--secure-port=0',
     `--cert-dir=${files.controllerManagerCertDir}`,
     `--cluster-signing-cert-file=${files.caFile}`,
@@ -109,6 +113,7 @@ const SOME_FILES: ChildFiles = {
   serviceAccountKeyFile: 'service-account.key',
   serviceAccountPublicKeyFile: 'service-account.pub',
   controllerManagerKubeconfigFile: 'controller-manager.kubeconfig',
+  controllerKubeconfigDir: 'controllers',
   controllerManagerCertDir: 'controller-manager',
 };
 

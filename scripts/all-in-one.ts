@@ -2,12 +2,14 @@
  * `npm start`: a one-machine orch cluster on the embedded store (or on etcd with --etcd-servers).
  *
  * The first start creates, in the data directory, a CA, a serving certificate, client certificates
- * for the admin (CN admin, O system:masters) and the controller manager (CN
- * system:kube-controller-manager), a service-account signing key pair (certs/), and the kubeconfigs
- * admin.kubeconfig and controller-manager.kubeconfig; later starts reuse them. Every request must
- * carry a credential: under AlwaysAllow anonymous access is off.
- * It then runs orch-apiserver, prints one line once /readyz answers ok, and keeps
- * orch-controller-manager running (restarted with backoff when it fails). SIGINT/SIGTERM stop
+ * for the admin (CN admin, O system:masters), the controller manager (CN
+ * system:kube-controller-manager) and each controller (its ServiceAccount), a service-account
+ * signing key pair (certs/), and the kubeconfigs admin.kubeconfig, controller-manager.kubeconfig and
+ * controllers/<controller>.kubeconfig; later starts reuse them.
+ * It then runs orch-apiserver (--authorization-mode=Node,RBAC, anonymous requests on: they reach
+ * only what system:public-info-viewer allows), prints one line once /readyz answers ok, and keeps
+ * orch-controller-manager running (restarted with backoff when it fails) with least privilege: it
+ * runs as system:kube-controller-manager and each controller as its own ServiceAccount. SIGINT/SIGTERM stop
  * everything; if the API server dies, so does this process, with a non-zero code.
  *
  *   node dist/scripts/all-in-one.js [--data-dir DIR] [--secure-port PORT] [orch-apiserver and
@@ -20,7 +22,8 @@ import { request } from 'node:https';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allInOneCommand, apiserverArgs, controllerManagerArgs, parseAllInOne, type AllInOneOptions } from './all-in-one-options.js';
-import { ensureClusterFiles, writeClientCertKubeconfig, type ClusterFiles } from './cluster-files.js';
+import { ensureClusterFiles, writeClientCertKubeconfig, writeControllerManagerKubeconfigs, type ClusterFiles } from './cluster-files.js';
+import { newApiDomain } from '../apiserver/api/domain.js';
 import { OptionsError } from '../apiserver/component-base/flag/options-error.js';
 
 const APISERVER = fileURLToPath(new URL('../apiserver/cmd/apiserver.js', import.meta.url));
@@ -91,15 +94,15 @@ async function main(): Promise<void> {
   const server = `https://127.0.0.1:${flags.securePort}`;
   const kubeconfigFile = join(flags.dataDir, 'admin.kubeconfig');
   writeClientCertKubeconfig(kubeconfigFile, server, files.caPem, 'admin', files.admin);
-  const controllerManagerKubeconfigFile = join(flags.dataDir, 'controller-manager.kubeconfig');
-  writeClientCertKubeconfig(
-    controllerManagerKubeconfigFile,
-    server,
-    files.caPem,
-    'system:kube-controller-manager',
-    files.controllerManager,
-  );
-  const childFiles = { ...files, controllerManagerKubeconfigFile, controllerManagerCertDir: join(flags.dataDir, 'controller-manager') };
+  const domainFlag = [...flags.apiserverArgs].reverse().find((a) => a.startsWith('--api-domain='));
+  const domain = newApiDomain(domainFlag ? domainFlag.slice('--api-domain='.length) : undefined);
+  const manager = writeControllerManagerKubeconfigs(flags.dataDir, server, files, domain);
+  const childFiles = {
+    ...files,
+    controllerManagerKubeconfigFile: manager.kubeconfig,
+    controllerKubeconfigDir: manager.controllersDir,
+    controllerManagerCertDir: join(flags.dataDir, 'controller-manager'),
+  };
   const apiserver = startNode(APISERVER, [...apiserverArgs(flags, childFiles), ...flags.apiserverArgs]);
 
   let stopping = false;

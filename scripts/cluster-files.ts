@@ -2,8 +2,8 @@
  * The files a small orch cluster starts from, created once in a directory and reused after:
  * certs/ (CA, serving certificate, client certificates of the admin — CN admin, O system:masters —
  * and of the controller manager — CN system:kube-controller-manager —, the service-account signing
- * key pair), optionally tokens.csv (a random admin token, user admin in system:masters), and
- * kubeconfigs. Used by all-in-one, deploy/init-cluster.mjs and the benchmarks.
+ * key pair, and certs/controllers/ with one client certificate per controller), optionally
+ * tokens.csv (a random admin token, user admin in system:masters), and kubeconfigs. Used by all-in-one, deploy/init-cluster.mjs and the benchmarks.
  */
 import { X509Certificate, createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,6 +18,9 @@ import {
   type CertKeyPair,
   type ClientCertSubject,
 } from '../apiserver/component-base/certs/certs.js';
+import type { ApiDomain } from '../apiserver/api/domain.js';
+import { CONTROLLER_ACCOUNTS } from '../apiserver/authorization/rbac/bootstrap/controller-roles.js';
+import { SYSTEM_USERS } from '../apiserver/authorization/rbac/bootstrap/cluster-role-bindings.js';
 
 /** Paths and contents of a cluster's certificates, keys and admin token. */
 export interface ClusterFiles {
@@ -40,7 +43,7 @@ export interface ClusterFiles {
 
 /** The identities Kubernetes gives the admin and the controller manager. */
 export const ADMIN_SUBJECT: ClientCertSubject = { cn: 'admin', orgs: ['system:masters'] };
-export const CONTROLLER_MANAGER_SUBJECT: ClientCertSubject = { cn: 'system:kube-controller-manager' };
+export const CONTROLLER_MANAGER_SUBJECT: ClientCertSubject = { cn: SYSTEM_USERS.kubeControllerManager };
 
 /** A client certificate stored for this long before expiry is replaced. */
 const RENEW_BEFORE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -79,6 +82,36 @@ export function writeClientCertKubeconfig(file: string, server: string, caPem: s
     'client-certificate-data': Buffer.from(pair.certPem).toString('base64'),
     'client-key-data': Buffer.from(pair.keyPem).toString('base64'),
   });
+}
+
+/**
+ * Least-privilege identities for orch-controller-manager, in `dir`: `controller-manager.kubeconfig`
+ * as system:kube-controller-manager (shared informers, leader election) and
+ * `controllers/<controller>.kubeconfig`, one per controller, as its ServiceAccount in the system
+ * namespace (bound to its system:controller:<name> role by the default policy). The controllers'
+ * client certificates are kept in certs/controllers/ and reused like the others. Returns the paths
+ * for --kubeconfig and --controller-kubeconfig-dir.
+ */
+export function writeControllerManagerKubeconfigs(
+  dir: string,
+  server: string,
+  files: Pick<ClusterFiles, 'caPem' | 'controllerManager'>,
+  domain: ApiDomain,
+): { kubeconfig: string; controllersDir: string } {
+  const kubeconfig = join(dir, 'controller-manager.kubeconfig');
+  writeClientCertKubeconfig(kubeconfig, server, files.caPem, CONTROLLER_MANAGER_SUBJECT.cn, files.controllerManager);
+  const ca = ensureCA(join(dir, 'certs'));
+  const certDir = join(dir, 'certs', 'controllers');
+  const controllersDir = join(dir, 'controllers');
+  mkdirSync(certDir, { recursive: true, mode: 0o700 });
+  mkdirSync(controllersDir, { recursive: true, mode: 0o700 });
+  const ns = domain.systemNamespace;
+  for (const [controller, account] of Object.entries(CONTROLLER_ACCOUNTS)) {
+    const subject = { cn: `system:serviceaccount:${ns}:${account}`, orgs: ['system:serviceaccounts', `system:serviceaccounts:${ns}`] };
+    const pair = ensureClientCert(certDir, controller, ca, subject);
+    writeClientCertKubeconfig(join(controllersDir, `${controller}.kubeconfig`), server, files.caPem, subject.cn, pair);
+  }
+  return { kubeconfig, controllersDir };
 }
 
 /** `<dir>/<name>.crt` and `.key` when signed by `ca` for `subject` and not about to expire; otherwise issued anew. */

@@ -75,7 +75,7 @@ export interface ResourceDeclaration {
   /** Served from another resource's stored objects, converted both ways. */
   conversion?: StorageConversion;
   /**
-   * Never stored (TokenReview, SelfSubjectReview): the kind only answers POST, with what a handler the
+   * Never stored (TokenReview, SelfSubjectReview, the access reviews): the kind only answers POST, with what a handler the
    * server wires computes from the request; `verbs` must be ['create'].
    */
   ephemeral?: boolean;

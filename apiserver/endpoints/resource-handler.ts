@@ -50,6 +50,7 @@ export function newResourceHandler(api: ApiContext) {
     const verb = info.verb as Verb;
     const allowed = info.subresource ? SUBRESOURCE_VERBS.includes(verb) : def.verbs.includes(verb);
     if (!HANDLERS[verb] || !allowed) throw status.methodNotAllowed();
+    if (verb === 'watch' && req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed();
     if (def.namespaced && !namespace && verb !== 'list' && verb !== 'watch') throw status.methodNotAllowed();
     const query = new URL(req.url ?? '/', 'http://x').searchParams;
     const output = negotiateOutput(req.headers.accept, api.table.domain.metaGroup);
@@ -84,8 +85,10 @@ async function handleEphemeral(
   const sub = info.subresource ? def.createSubresources?.[info.subresource] : undefined;
   const handler = api.ephemeral?.get(ephemeralKey(def.group, def.plural, info.subresource));
   if (!handler || info.extraParts.length) throw notFoundPath();
-  if (sub ? !info.name || (def.namespaced && !info.namespace) : info.name || info.namespace) throw notFoundPath();
-  if (info.verb !== 'create') throw status.methodNotAllowed();
+  // A subresource is POSTed to its parent object, a kind to its collection.
+  const misplaced = sub ? !info.name || (def.namespaced && !info.namespace) : info.name || (!def.namespaced && info.namespace);
+  if (misplaced) throw notFoundPath();
+  if (info.verb !== 'create' || (def.namespaced && !info.namespace)) throw status.methodNotAllowed();
   const query = new URL(req.url ?? '/', 'http://x').searchParams;
   const group = sub ? api.table.domain.group(sub.kubernetesGroup) : def.group;
   const kind = sub

@@ -30,6 +30,16 @@ import { newCertificateSubjectRestriction } from '../admission/plugins/certifica
 import { newServerAuthentication } from './authentication.js';
 import { newObjectGetter } from './object-getter.js';
 import { newAuthorizer } from '../authorization/new-authorizer.js';
+import { PolicyCache } from '../authorization/rbac/policy-cache.js';
+import { NodeGraph } from '../authorization/node/graph.js';
+import { parsePolicyFile } from '../authorization/abac.js';
+import { nodeRules } from '../authorization/rbac/bootstrap/cluster-roles.js';
+import { policyGroups } from '../authorization/rbac/bootstrap/groups.js';
+import { startNodeGraphInformers } from './node-graph-informers.js';
+import { RuleResolver } from '../authorization/rbac/rule-resolver.js';
+import { EscalationCheck } from '../authorization/rbac/escalation.js';
+import { newRbacEscalation } from '../admission/plugins/rbac-escalation.js';
+import { startRbacInformers } from './rbac-informers.js';
 import type { ServerOptions } from './options.js';
 import { newLogger, type Logger } from '../component-base/logs/logger.js';
 import { ensureCA, ensureServingCert, defaultServingHosts } from '../component-base/certs/certs.js';
@@ -40,6 +50,8 @@ import { buildHandlerChain } from './chain.js';
 import { newOpenApiV3 } from '../endpoints/openapi-v3.js';
 import { newOpenApiV2 } from '../endpoints/openapi-v2.js';
 import { ensureSystemNamespaces, SYSTEM_USER } from './bootstrap-namespaces.js';
+import { reconcileDefaultPolicy } from './bootstrap-rbac.js';
+import { newReviewKinds } from './review-kinds.js';
 
 export interface RunningServer {
   port: number;
@@ -91,13 +103,40 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       if (status.isApiError(err, 'NotFound')) return null;
       throw err;
     });
-  const authorizer = newAuthorizer(options.authorizationModes);
+  // RBAC decides from memory: the four RBAC kinds kept by their stores' watches (started below).
+  const rbacGroup = domain.group('rbac.authorization.k8s.io');
+  const policy = new PolicyCache();
+  const graph = new NodeGraph();
+  const authorization = newAuthorizer(options.authorizationModes, {
+    rbac: policy,
+    rbacGroup,
+    node: {
+      graph,
+      nodeRules: nodeRules(policyGroups(domain)),
+      storageGroup: domain.group('storage.k8s.io'),
+      coordinationGroup: domain.group('coordination.k8s.io'),
+      nodeLeaseNamespace: domain.systemNamespace.replace(/-system$/, '-node-lease'),
+    },
+    abacPolicies: options.authorizationPolicyFile
+      ? parsePolicyFile(readFileSync(options.authorizationPolicyFile, 'utf8'), domain.labelPrefix, options.authorizationPolicyFile)
+      : undefined,
+    webhook: options.authorizationWebhookConfigFile
+      ? {
+          configFile: options.authorizationWebhookConfigFile,
+          version: options.authorizationWebhookVersion,
+          authorizedTtlMs: options.authorizationWebhookCacheAuthorizedTtlMs,
+          unauthorizedTtlMs: options.authorizationWebhookCacheUnauthorizedTtlMs,
+        }
+      : undefined,
+  });
+  const escalation = new EscalationCheck(authorization.authorizer, new RuleResolver(policy, rbacGroup), rbacGroup);
   const admission = newAdmissionChain(
     [],
     [
       newNamespaceLifecycle(domain, getNamespace),
-      newCertificateApproval(domain, authorizer),
-      newCertificateSigning(domain, authorizer),
+      newRbacEscalation(rbacGroup, (write) => escalation.refusal(write)),
+      newCertificateApproval(domain, authorization.authorizer),
+      newCertificateSigning(domain, authorization.authorizer),
       newCertificateSubjectRestriction(domain),
     ],
   );
@@ -119,6 +158,20 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
     ['healthz', 'livez', 'readyz'],
   );
   const bootstrapDone = health.addPostStartHook('bootstrap-controller');
+  const rbacBootstrapped = health.addPostStartHook('rbac/bootstrap-roles');
+
+  // Ready once the RBAC informers have listed.
+  const rbacInformers = options.authorizationModes.includes('RBAC') ? startRbacInformers(policy, table, stores, { logger }) : undefined;
+  if (rbacInformers) {
+    const rbacSynced = health.addPostStartHook('rbac/informers-synced');
+    void rbacInformers.synced.then(rbacSynced);
+  }
+  // The Node authorizer's graph, from the Pods and claims; ready once listed.
+  const nodeInformers = options.authorizationModes.includes('Node') ? startNodeGraphInformers(graph, table, stores, { logger }) : undefined;
+  if (nodeInformers) {
+    const nodeSynced = health.addPostStartHook('node-authorizer/graph-synced');
+    void nodeInformers.synced.then(nodeSynced);
+  }
 
   const authentication = newServerAuthentication(options, domain, newObjectGetter(table, stores), logger);
   const inFlight = newInFlight();
@@ -131,7 +184,10 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       definitions,
       maxRequestBytes: options.maxRequestBytes,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
-      ephemeral: authentication.ephemeral,
+      ephemeral: new Map([
+        ...authentication.ephemeral,
+        ...newReviewKinds({ ...authorization, group: domain.group('authorization.k8s.io') }),
+      ]),
     },
     openapi: newOpenApiV3(table, definitions),
     openapiV2: newOpenApiV2(table, definitions),
@@ -140,7 +196,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
     inFlight,
     logger,
     authenticator: authentication.authenticator,
-    authorizer,
+    authorizer: authorization.authorizer,
     serverAddress: () =>
       `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${(server?.address() as AddressInfo | null)?.port ?? options.securePort}`,
   });
@@ -169,9 +225,11 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
         await adoptServiceRanges(serviceAllocators, services);
         await ensureDefaultService(services, domain, defaultServiceIP, port, SYSTEM_USER);
         bootstrapDone();
+        await reconcileDefaultPolicy(domain, table, stores);
+        rbacBootstrapped();
         return;
       } catch (err) {
-        logger.warn('bootstrap of system namespaces and the default service failed, retrying', { err: String(err) });
+        logger.warn('bootstrap of system namespaces, the default service or the RBAC policy failed, retrying', { err: String(err) });
         await new Promise((r) => setTimeout(r, delay));
       }
     }
@@ -191,6 +249,8 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       server!.closeAllConnections();
       await closed;
       await bootstrap;
+      rbacInformers?.stop();
+      nodeInformers?.stop();
       await compactor.stop();
       await cacher?.close();
       await storage.close();

@@ -5,7 +5,8 @@
  * command then exits non-zero, as kube-controller-manager does, and is restarted).
  */
 import { setMaxListeners } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { type ApiDomain, newApiDomain } from '../../apiserver/api/domain.js';
@@ -17,7 +18,7 @@ import { InformerFactory } from '../informers/informer-factory.js';
 import { LeaderElector } from '../leaderelection/leader-elector.js';
 import { LeaseLock } from '../leaderelection/lease-lock.js';
 import { WorkQueue } from '../workqueue/work-queue.js';
-import { ApiEventRecorder } from '../events/event-recorder.js';
+import { ApiEventRecorder, type EventRecorder } from '../events/event-recorder.js';
 import { CronJobController } from '../cronjob/cronjob-controller.js';
 import { DaemonSetController } from '../daemonset/daemonset-controller.js';
 import { DeploymentController } from '../deployment/deployment-controller.js';
@@ -50,6 +51,7 @@ import { ServiceAccountsController } from '../serviceaccount/serviceaccounts-con
 import { StatefulSetController } from '../statefulset/statefulset-controller.js';
 import { TtlController } from '../ttl/ttl-controller.js';
 import { TtlAfterFinishedController } from '../ttlafterfinished/ttl-after-finished-controller.js';
+import { ClusterRoleAggregationController } from '../clusterroleaggregation/aggregation-controller.js';
 import type { Controller, ControllerContext } from './controller-context.js';
 import { enabledControllers } from './controller-names.js';
 import { newControllerManagerMetrics } from './metrics.js';
@@ -106,14 +108,22 @@ function serviceAccountSigningKey(file: string): TokenSigningKey {
 /** Builds the enabled controllers over one context. */
 function newControllers(
   names: string[],
-  ctx: ControllerContext,
+  shared: ControllerContext,
+  clientFor: (controller: string) => ApiClient,
+  recorderFor: (client: ApiClient, reportingController: string) => EventRecorder,
   opts: ControllerManagerOptions,
   settings: RunSettings,
 ): Map<string, Controller> {
   const all = new Map<string, Controller>();
   const signingKey = opts.serviceAccountKeyFile ? serviceAccountSigningKey(opts.serviceAccountKeyFile) : undefined;
   for (const name of names) {
+    const client = clientFor(name);
+    // Each controller writes its events with its own identity.
+    const ctx: ControllerContext = { ...shared, client, recorder: (reporting) => recorderFor(client, reporting) };
     switch (name) {
+      case 'clusterrole-aggregation-controller':
+        all.set(name, new ClusterRoleAggregationController(ctx));
+        break;
       case 'cronjob-controller':
         all.set(name, new CronJobController(ctx));
         break;
@@ -225,6 +235,13 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
   const domain = newApiDomain(opts.apiDomain);
   const names = enabledControllers(opts.controllers);
   const client = ApiClient.fromKubeconfig(opts.kubeconfig, { domain, userAgent: 'orch-controller-manager' });
+  // Controllers with a kubeconfig of their own call the API as themselves (least privilege).
+  const controllerClients = new Map<string, ApiClient>();
+  for (const name of opts.controllerKubeconfigDir ? names : []) {
+    const file = join(opts.controllerKubeconfigDir, `${name}.kubeconfig`);
+    if (existsSync(file))
+      controllerClients.set(name, ApiClient.fromKubeconfig(file, { domain, userAgent: `orch-controller-manager/${name}` }));
+  }
   const rootCaPem = opts.rootCaFile ? readFileSync(opts.rootCaFile, 'utf8') : client.config.cluster.caPem;
   for (const needsCa of ['root-ca-certificate-publisher-controller', 'bootstrap-signer-controller']) {
     if (names.includes(needsCa) && !rootCaPem) {
@@ -261,7 +278,9 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
       recorder: (controller) => new ApiEventRecorder({ client, domain, controller, instance: identity, logger }),
       newQueue: (name, queueOpts) => new WorkQueue({ ...queueOpts, metrics: metrics.queue(name) }),
     };
-    const controllers = newControllers(names, ctx, opts, settings);
+    const recorderFor = (c: ApiClient, controller: string) =>
+      new ApiEventRecorder({ client: c, domain, controller, instance: identity, logger });
+    const controllers = newControllers(names, ctx, (name) => controllerClients.get(name) ?? client, recorderFor, opts, settings);
     informers.start();
     await Promise.all(
       [...controllers].map(async ([name, controller]) => {
@@ -320,6 +339,7 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
       await done;
       await serving.close();
       client.close();
+      for (const c of controllerClients.values()) c.close();
     },
   };
 }

@@ -17,6 +17,7 @@ export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'certificatesigningrequest-approving-controller', aliases: ['csrapproving'], defaultOn: true },
   { name: 'certificatesigningrequest-cleaner-controller', aliases: ['csrcleaner'], defaultOn: true },
   { name: 'certificatesigningrequest-signing-controller', aliases: ['csrsigning'], defaultOn: true },
+  { name: 'clusterrole-aggregation-controller', aliases: ['clusterrole-aggregation'], defaultOn: true },
   { name: 'cronjob-controller', aliases: ['cronjob'], defaultOn: true },
   { name: 'daemonset-controller', aliases: ['daemonset'], defaultOn: true },
   { name: 'deployment-controller', aliases: ['deployment'], defaultOn: true },

@@ -32,6 +32,8 @@ export interface ControllerManagerOptions {
   apiDomain: string;
   /** --root-ca-file; '' = the kubeconfig's CA. */
   rootCaFile: string;
+  /** --controller-kubeconfig-dir: `<controller>.kubeconfig` files giving controllers their own identity; '' = none. */
+  controllerKubeconfigDir: string;
   concurrentNamespaceSyncs: number;
   concurrentGcSyncs: number;
   namespaceSyncPeriodMs: number;
@@ -62,6 +64,7 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
   certDir = '';
   apiDomain = 'orch.io';
   rootCaFile = '';
+  controllerKubeconfigDir = '';
   concurrentNamespaceSyncs = 10;
   concurrentGcSyncs = 20;
   namespaceSyncPeriodMs = 5 * 60_000;
@@ -124,6 +127,12 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
       'rootCaFile',
       'root-ca-file',
       "If set, this root certificate authority will be published to every namespace; else the kubeconfig's certificate authority is.",
+    );
+    fs.string(
+      this,
+      'controllerKubeconfigDir',
+      'controller-kubeconfig-dir',
+      'A directory of kubeconfigs named <controller>.kubeconfig (e.g. namespace-controller.kubeconfig); a controller with one calls the API with that identity, the shared informers keep using --kubeconfig.',
     );
     fs.int(
       this,
@@ -195,6 +204,7 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
       certDir: this.certDir,
       apiDomain: this.apiDomain,
       rootCaFile: this.rootCaFile,
+      controllerKubeconfigDir: this.controllerKubeconfigDir,
       concurrentNamespaceSyncs: this.concurrentNamespaceSyncs,
       concurrentGcSyncs: this.concurrentGcSyncs,
       namespaceSyncPeriodMs: this.namespaceSyncPeriodMs,

@@ -3,6 +3,7 @@
  * orch-apiserver processes on temporary directories, with the admin files of scripts/cluster-files.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,9 +96,16 @@ export async function startLocalEtcd(): Promise<LocalEtcd> {
  * Starts orch-apiserver on the embedded store, or on etcd when `etcd` is given (under its own
  * prefix), with extra node flags (e.g. --cpu-prof); resolves once /readyz answers.
  */
-export async function startLocalApiServer(opts: { etcd?: string; nodeArgs?: string[]; args?: string[] }): Promise<LocalApiServer> {
+export async function startLocalApiServer(opts: {
+  etcd?: string;
+  nodeArgs?: string[];
+  args?: string[];
+  /** More --token-auth-file lines besides the admin's. */
+  tokens?: string[];
+}): Promise<LocalApiServer> {
   const dir = await mkdtemp(join(tmpdir(), 'orch-bench-'));
   const files = ensureClusterFiles(dir, ['127.0.0.1']);
+  if (opts.tokens?.length) appendFileSync(files.tokensFile, opts.tokens.map((l) => `${l}\n`).join(''));
   const port = await freePort();
   const child = spawn(
     process.execPath,

@@ -62,7 +62,7 @@ describe('all-in-one flags', () => {
     }
     assert.match(
       aio.output(),
-      /"controllers":\["certificatesigningrequest-approving-controller","certificatesigningrequest-cleaner-controller","certificatesigningrequest-signing-controller","cronjob-controller","daemonset-controller","deployment-controller","disruption-controller","endpoints-controller","endpointslice-controller","endpointslice-mirroring-controller","job-controller","namespace-controller","node-lifecycle-controller","persistentvolume-binder-controller","persistentvolume-protection-controller","persistentvolumeclaim-protection-controller","pod-garbage-collector-controller","replicaset-controller","resourcequota-controller","root-ca-certificate-publisher-controller","serviceaccount-controller","serviceaccount-token-controller","statefulset-controller","ttl-after-finished-controller","ttl-controller"\]/,
+      /"controllers":\["certificatesigningrequest-approving-controller","certificatesigningrequest-cleaner-controller","certificatesigningrequest-signing-controller","clusterrole-aggregation-controller","cronjob-controller","daemonset-controller","deployment-controller","disruption-controller","endpoints-controller","endpointslice-controller","endpointslice-mirroring-controller","job-controller","namespace-controller","node-lifecycle-controller","persistentvolume-binder-controller","persistentvolume-protection-controller","persistentvolumeclaim-protection-controller","pod-garbage-collector-controller","replicaset-controller","resourcequota-controller","root-ca-certificate-publisher-controller","serviceaccount-controller","serviceaccount-token-controller","statefulset-controller","ttl-after-finished-controller","ttl-controller"\]/,
     );
   });
 

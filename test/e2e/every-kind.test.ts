@@ -238,7 +238,7 @@ describe('kubectl with every served kind', () => {
     const out = await k.ok(['create', '-n', 'every', '-f', '-'], { input: JSON.stringify(list) });
     assert.equal(out.trim().split('\n').length, rest.length, out);
     // Every stored kind is in the manifest, and every object comes back under its kind (the reviews
-    // are never stored: test/integration/authentication covers them).
+    // are never stored: test/integration/authentication and test/integration/authorization cover them).
     const table = newResourceTable(
       newApiDomain('orch.io'),
       allResources.filter((d) => !d.ephemeral),

@@ -1123,6 +1123,314 @@ export const definitions: Definitions = {
     },
     "type": "object"
   },
+  "authorization.v1.LocalSubjectAccessReview": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/authorization.v1.SubjectAccessReviewSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/authorization.v1.SubjectAccessReviewStatus"
+      }
+    },
+    "required": [
+      "spec"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "authorization.k8s.io",
+        "kind": "LocalSubjectAccessReview",
+        "version": "v1"
+      }
+    ]
+  },
+  "authorization.v1.NonResourceAttributes": {
+    "properties": {
+      "path": {
+        "type": "string"
+      },
+      "verb": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "authorization.v1.NonResourceRule": {
+    "properties": {
+      "nonResourceURLs": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "verbs": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "verbs"
+    ],
+    "type": "object"
+  },
+  "authorization.v1.ResourceAttributes": {
+    "properties": {
+      "group": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "namespace": {
+        "type": "string"
+      },
+      "resource": {
+        "type": "string"
+      },
+      "subresource": {
+        "type": "string"
+      },
+      "verb": {
+        "type": "string"
+      },
+      "version": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "authorization.v1.ResourceRule": {
+    "properties": {
+      "apiGroups": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "resourceNames": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "resources": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "verbs": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "verbs"
+    ],
+    "type": "object"
+  },
+  "authorization.v1.SelfSubjectAccessReview": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/authorization.v1.SelfSubjectAccessReviewSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/authorization.v1.SubjectAccessReviewStatus"
+      }
+    },
+    "required": [
+      "spec"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "authorization.k8s.io",
+        "kind": "SelfSubjectAccessReview",
+        "version": "v1"
+      }
+    ]
+  },
+  "authorization.v1.SelfSubjectAccessReviewSpec": {
+    "properties": {
+      "nonResourceAttributes": {
+        "$ref": "#/definitions/authorization.v1.NonResourceAttributes"
+      },
+      "resourceAttributes": {
+        "$ref": "#/definitions/authorization.v1.ResourceAttributes"
+      }
+    },
+    "type": "object"
+  },
+  "authorization.v1.SelfSubjectRulesReview": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/authorization.v1.SelfSubjectRulesReviewSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/authorization.v1.SubjectRulesReviewStatus"
+      }
+    },
+    "required": [
+      "spec"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "authorization.k8s.io",
+        "kind": "SelfSubjectRulesReview",
+        "version": "v1"
+      }
+    ]
+  },
+  "authorization.v1.SelfSubjectRulesReviewSpec": {
+    "properties": {
+      "namespace": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "authorization.v1.SubjectAccessReview": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/authorization.v1.SubjectAccessReviewSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/authorization.v1.SubjectAccessReviewStatus"
+      }
+    },
+    "required": [
+      "spec"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "authorization.k8s.io",
+        "kind": "SubjectAccessReview",
+        "version": "v1"
+      }
+    ]
+  },
+  "authorization.v1.SubjectAccessReviewSpec": {
+    "properties": {
+      "extra": {
+        "additionalProperties": {
+          "items": {
+            "type": "string"
+          },
+          "type": "array"
+        },
+        "type": "object"
+      },
+      "groups": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "nonResourceAttributes": {
+        "$ref": "#/definitions/authorization.v1.NonResourceAttributes"
+      },
+      "resourceAttributes": {
+        "$ref": "#/definitions/authorization.v1.ResourceAttributes"
+      },
+      "uid": {
+        "type": "string"
+      },
+      "user": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "authorization.v1.SubjectAccessReviewStatus": {
+    "properties": {
+      "allowed": {
+        "type": "boolean"
+      },
+      "denied": {
+        "type": "boolean"
+      },
+      "evaluationError": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "allowed"
+    ],
+    "type": "object"
+  },
+  "authorization.v1.SubjectRulesReviewStatus": {
+    "properties": {
+      "evaluationError": {
+        "type": "string"
+      },
+      "incomplete": {
+        "type": "boolean"
+      },
+      "nonResourceRules": {
+        "items": {
+          "$ref": "#/definitions/authorization.v1.NonResourceRule"
+        },
+        "type": "array"
+      },
+      "resourceRules": {
+        "items": {
+          "$ref": "#/definitions/authorization.v1.ResourceRule"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "resourceRules",
+      "nonResourceRules",
+      "incomplete"
+    ],
+    "type": "object"
+  },
   "autoscaling.v1.Scale": {
     "properties": {
       "apiVersion": {

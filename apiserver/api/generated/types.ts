@@ -381,6 +381,110 @@ export interface AuthenticationV1beta1SelfSubjectReviewStatus {
   userInfo?: UserInfo;
 }
 
+/** authorization.v1.LocalSubjectAccessReview */
+export interface LocalSubjectAccessReview {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: SubjectAccessReviewSpec;
+  status?: SubjectAccessReviewStatus;
+}
+
+/** authorization.v1.NonResourceAttributes */
+export interface NonResourceAttributes {
+  path?: string;
+  verb?: string;
+}
+
+/** authorization.v1.NonResourceRule */
+export interface NonResourceRule {
+  nonResourceURLs?: string[];
+  verbs: string[];
+}
+
+/** authorization.v1.ResourceAttributes */
+export interface ResourceAttributes {
+  group?: string;
+  name?: string;
+  namespace?: string;
+  resource?: string;
+  subresource?: string;
+  verb?: string;
+  version?: string;
+}
+
+/** authorization.v1.ResourceRule */
+export interface ResourceRule {
+  apiGroups?: string[];
+  resourceNames?: string[];
+  resources?: string[];
+  verbs: string[];
+}
+
+/** authorization.v1.SelfSubjectAccessReview */
+export interface SelfSubjectAccessReview {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: SelfSubjectAccessReviewSpec;
+  status?: SubjectAccessReviewStatus;
+}
+
+/** authorization.v1.SelfSubjectAccessReviewSpec */
+export interface SelfSubjectAccessReviewSpec {
+  nonResourceAttributes?: NonResourceAttributes;
+  resourceAttributes?: ResourceAttributes;
+}
+
+/** authorization.v1.SelfSubjectRulesReview */
+export interface SelfSubjectRulesReview {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: SelfSubjectRulesReviewSpec;
+  status?: SubjectRulesReviewStatus;
+}
+
+/** authorization.v1.SelfSubjectRulesReviewSpec */
+export interface SelfSubjectRulesReviewSpec {
+  namespace?: string;
+}
+
+/** authorization.v1.SubjectAccessReview */
+export interface SubjectAccessReview {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: SubjectAccessReviewSpec;
+  status?: SubjectAccessReviewStatus;
+}
+
+/** authorization.v1.SubjectAccessReviewSpec */
+export interface SubjectAccessReviewSpec {
+  extra?: Record<string, string[]>;
+  groups?: string[];
+  nonResourceAttributes?: NonResourceAttributes;
+  resourceAttributes?: ResourceAttributes;
+  uid?: string;
+  user?: string;
+}
+
+/** authorization.v1.SubjectAccessReviewStatus */
+export interface SubjectAccessReviewStatus {
+  allowed: boolean;
+  denied?: boolean;
+  evaluationError?: string;
+  reason?: string;
+}
+
+/** authorization.v1.SubjectRulesReviewStatus */
+export interface SubjectRulesReviewStatus {
+  evaluationError?: string;
+  incomplete: boolean;
+  nonResourceRules: NonResourceRule[];
+  resourceRules: ResourceRule[];
+}
+
 /** autoscaling.v1.Scale */
 export interface Scale {
   apiVersion?: string;

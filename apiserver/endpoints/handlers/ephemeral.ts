@@ -1,7 +1,7 @@
 /**
  * POST to a kind or subresource that is never stored (TokenReview, SelfSubjectReview,
  * serviceaccounts/token): decode the body as its kind, let the server's handler compute the answer,
- * 201 with it. The handlers live in the layers that know the answer (authentication/).
+ * 201 with it. The handlers live in the layers that know the answer (authentication/, authorization/reviews/).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiObject } from '../../api/object.js';

@@ -23,6 +23,7 @@ import { admissionregistrationResources } from './admissionregistration.js';
 import { certificatesResources } from './certificates.js';
 import { eventsResources } from './events.js';
 import { authenticationResources } from './authentication.js';
+import { authorizationResources } from './authorization.js';
 
 export const allResources: readonly KindDeclaration[] = [
   ...coreResources,
@@ -39,6 +40,7 @@ export const allResources: readonly KindDeclaration[] = [
   ...schedulingResources,
   ...nodeResources,
   ...coordinationResources,
+  ...authorizationResources,
   ...rbacResources,
   ...admissionregistrationResources,
   ...certificatesResources,

@@ -61,6 +61,16 @@ describe('--authorization-mode', () => {
     assert.equal((await s.client.get('/api/v1/namespaces/default/configmaps')).status, 200);
   });
 
+  it('a path request info cannot parse is a 400 Status, not a crash', async () => {
+    const s = await start(['--authorization-mode=AlwaysDeny']);
+    for (const path of ['/api/v1/namespaces/%zz/pods', '/api/v1/watch']) {
+      const r = await s.client.get(path);
+      assert.equal(r.status, 400, path);
+      assert.equal(r.body.reason, 'BadRequest', path);
+    }
+    assert.equal((await s.client.get('/api/v1/namespaces')).status, 200);
+  });
+
   it('AlwaysAllow turns anonymous access off, even when asked for, as kube-apiserver does', async () => {
     for (const args of [[], ['--anonymous-auth=true'], ['--authorization-mode=AlwaysDeny,AlwaysAllow']]) {
       const s = await start(args);

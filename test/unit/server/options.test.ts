@@ -45,6 +45,11 @@ test('defaults', () => {
     oidc: undefined,
     anonymousAuth: true,
     authorizationModes: ['AlwaysAllow'],
+    authorizationPolicyFile: undefined,
+    authorizationWebhookConfigFile: undefined,
+    authorizationWebhookVersion: 'v1beta1',
+    authorizationWebhookCacheAuthorizedTtlMs: 5 * 60_000,
+    authorizationWebhookCacheUnauthorizedTtlMs: 30_000,
     apiDomain: 'orch.io',
     shutdownDelayMs: 0,
     livezGracePeriodMs: 0,
@@ -107,7 +112,14 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     '--oidc-signing-algs=RS256,ES256',
     '--anonymous-auth=false',
     '--authorization-mode',
-    'AlwaysDeny,AlwaysAllow',
+    'AlwaysDeny,ABAC,Webhook,AlwaysAllow',
+    '--authorization-policy-file=/abac.jsonl',
+    '--authorization-webhook-config-file',
+    '/webhook.kubeconfig',
+    '--authorization-webhook-version=v1',
+    '--authorization-webhook-cache-authorized-ttl=1m',
+    '--authorization-webhook-cache-unauthorized-ttl',
+    '5s',
     '--api-domain=example.com',
     '--shutdown-delay-duration',
     '10s',
@@ -165,7 +177,12 @@ test('every flag, in both --flag=value and --flag value forms', () => {
       signingAlgs: ['RS256', 'ES256'],
     },
     anonymousAuth: false,
-    authorizationModes: ['AlwaysDeny', 'AlwaysAllow'],
+    authorizationModes: ['AlwaysDeny', 'ABAC', 'Webhook', 'AlwaysAllow'],
+    authorizationPolicyFile: '/abac.jsonl',
+    authorizationWebhookConfigFile: '/webhook.kubeconfig',
+    authorizationWebhookVersion: 'v1',
+    authorizationWebhookCacheAuthorizedTtlMs: 60_000,
+    authorizationWebhookCacheUnauthorizedTtlMs: 5_000,
     apiDomain: 'example.com',
     shutdownDelayMs: 10_000,
     livezGracePeriodMs: 500,
@@ -293,7 +310,20 @@ test('service network flags: ranges checked with kube-apiserver messages', () =>
 });
 
 test('authorization modes', () => {
-  fails(['--authorization-mode=RBAC'], 'authorization-mode "RBAC" is not a valid mode');
+  fails(['--authorization-mode=Foo'], 'authorization-mode "Foo" is not a valid mode');
+  assert.deepEqual(parseServerOptions(['--authorization-mode=AlwaysDeny,RBAC']).authorizationModes, ['AlwaysDeny', 'RBAC']);
+  fails(['--authorization-mode=ABAC'], "authorization-mode ABAC's authorization policy file not passed");
+  fails(['--authorization-policy-file=p.jsonl'], 'cannot specify --authorization-policy-file without mode ABAC');
+  fails(['--authorization-mode=Webhook'], "authorization-mode Webhook's authorization config file not passed");
+  fails(['--authorization-webhook-config-file=w.yaml'], 'cannot specify --authorization-webhook-config-file without mode Webhook');
+  fails(
+    ['--authorization-mode=Webhook', '--authorization-webhook-config-file=w', '--authorization-webhook-version=v2'],
+    /must be v1 or v1beta1/,
+  );
+  const webhook = parseServerOptions(['--authorization-mode=Node,Webhook,RBAC', '--authorization-webhook-config-file=w.yaml']);
+  assert.equal(webhook.authorizationWebhookVersion, 'v1beta1');
+  assert.equal(webhook.authorizationWebhookCacheAuthorizedTtlMs, 300_000);
+  assert.equal(webhook.authorizationWebhookCacheUnauthorizedTtlMs, 30_000);
   fails(['--authorization-mode=AlwaysAllow,AlwaysAllow'], 'authorization-mode "AlwaysAllow" has mode specified more than once');
   fails(['--authorization-mode='], 'at least one authorization-mode must be passed');
 });

@@ -76,7 +76,7 @@ test('one refused value refuses the request (resourceNames restrict what may be 
       code: 403,
       message:
         'groups "system:masters" is forbidden: User "alice" cannot impersonate resource "groups" in API group "" at the cluster scope',
-      details: { name: 'system:masters', group: '', kind: 'groups' },
+      details: { name: 'system:masters', kind: 'groups' },
     },
   });
 });
