@@ -232,6 +232,13 @@ describe('all-in-one with kubectl', () => {
     await until('view aggregated', async () =>
       (await k.ok(['get', 'clusterrole', 'view', '-o', 'jsonpath={.rules[*].resources}'])).includes('configmaps'),
     );
+    // The deployment and replicaset controllers, each as its own ServiceAccount, make the ReplicaSet and Pods.
+    await k.ok(['create', 'deployment', 'web', '--image=registry.example/web:1', '--replicas=2', '-n', 'least']);
+    await until('the ReplicaSet and its 2 Pods', async () => {
+      const pods = await k.run(['get', 'pods', '-n', 'least', '-l', 'app=web', '-o', 'name']);
+      const rs = await k.run(['get', 'rs', '-n', 'least', '-l', 'app=web', '-o', 'name']);
+      return rs.stdout.trim().split('\n').filter(Boolean).length === 1 && pods.stdout.trim().split('\n').filter(Boolean).length === 2;
+    });
     await k.ok(['delete', 'ns', 'least', '--wait=false']);
     await until('the namespace gone', async () => (await k.run(['get', 'ns', 'least'])).code !== 0);
     // The manager itself may list and watch, not write what its controllers write (asked by SubjectAccessReview).

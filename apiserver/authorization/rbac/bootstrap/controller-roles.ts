@@ -16,7 +16,7 @@ import type { ApiDomain } from '../../../api/domain.js';
 import type { Binding, ClusterRole } from '../types.js';
 import { eventsRule } from './cluster-roles.js';
 import { policyGroups } from './groups.js';
-import { rule } from './rule-builder.js';
+import { READ, rule } from './rule-builder.js';
 
 export const CONTROLLER_ROLE_PREFIX = 'system:controller:';
 
@@ -33,6 +33,24 @@ export const CONTROLLER_ACCOUNTS: Record<string, string> = {
   'bootstrap-signer-controller': 'bootstrap-signer',
   'token-cleaner-controller': 'token-cleaner',
   'legacy-serviceaccount-token-cleaner-controller': 'legacy-service-account-token-cleaner',
+  'replicaset-controller': 'replicaset-controller',
+  'deployment-controller': 'deployment-controller',
+  'endpoints-controller': 'endpoint-controller',
+  'endpointslice-controller': 'endpointslice-controller',
+  'endpointslice-mirroring-controller': 'endpointslicemirroring-controller',
+  'job-controller': 'job-controller',
+  'cronjob-controller': 'cronjob-controller',
+  'ttl-after-finished-controller': 'ttl-after-finished-controller',
+  'statefulset-controller': 'statefulset-controller',
+  'daemonset-controller': 'daemon-set-controller',
+  'disruption-controller': 'disruption-controller',
+  'resourcequota-controller': 'resourcequota-controller',
+  'pod-garbage-collector-controller': 'pod-garbage-collector',
+  'node-lifecycle-controller': 'node-controller',
+  'persistentvolume-binder-controller': 'persistent-volume-binder',
+  'persistentvolumeclaim-protection-controller': 'pvc-protection-controller',
+  'persistentvolume-protection-controller': 'pv-protection-controller',
+  'ttl-controller': 'ttl-controller',
 };
 
 export function controllerRoles(domain: ApiDomain): ClusterRole[] {
@@ -65,6 +83,106 @@ export function controllerRoles(domain: ApiDomain): ClusterRole[] {
       ),
       rule(['delete'], [g.legacy], ['secrets']),
     ]),
+    // The workload and cluster controllers, with Kubernetes 1.28's controller policy for each.
+    role('replicaset-controller', [
+      rule(['get', 'list', 'watch', 'update'], [g.apps, g.extensions], ['replicasets']),
+      rule(['update'], [g.apps, g.extensions], ['replicasets/status', 'replicasets/finalizers']),
+      rule(['list', 'watch', 'patch', 'create', 'delete'], [g.legacy], ['pods']),
+      eventsRule(g),
+    ]),
+    role('deployment-controller', [
+      rule(['get', 'list', 'watch', 'update'], [g.apps, g.extensions], ['deployments']),
+      rule(['update'], [g.apps, g.extensions], ['deployments/status', 'deployments/finalizers']),
+      rule(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], [g.apps, g.extensions], ['replicasets']),
+      rule(['get', 'list', 'watch', 'update'], [g.legacy], ['pods']),
+      eventsRule(g),
+    ]),
+    role('endpoint-controller', [
+      rule(READ, [g.legacy], ['services', 'pods']),
+      rule(['get', 'list', 'create', 'update', 'delete'], [g.legacy], ['endpoints']),
+      rule(['create'], [g.legacy], ['endpoints/restricted']),
+      eventsRule(g),
+    ]),
+    role('endpointslice-controller', [
+      rule(READ, [g.legacy], ['services', 'pods', 'nodes']),
+      rule(['get', 'list', 'create', 'update', 'delete'], [g.discovery], ['endpointslices']),
+      eventsRule(g),
+    ]),
+    role('endpointslicemirroring-controller', [
+      rule(READ, [g.legacy], ['services', 'endpoints']),
+      rule(['get', 'list', 'create', 'update', 'delete'], [g.discovery], ['endpointslices']),
+      eventsRule(g),
+    ]),
+    role('job-controller', [
+      rule(['get', 'list', 'watch', 'update', 'patch'], [g.batch], ['jobs']),
+      rule(['update'], [g.batch], ['jobs/status', 'jobs/finalizers']),
+      rule(['list', 'watch', 'create', 'delete', 'patch'], [g.legacy], ['pods']),
+      eventsRule(g),
+    ]),
+    role('cronjob-controller', [
+      rule(['get', 'list', 'watch', 'update'], [g.batch], ['cronjobs']),
+      rule(['get', 'list', 'watch', 'create', 'update', 'delete', 'patch'], [g.batch], ['jobs']),
+      rule(['update'], [g.batch], ['cronjobs/status', 'cronjobs/finalizers']),
+      rule(['list', 'delete'], [g.legacy], ['pods']),
+      eventsRule(g),
+    ]),
+    role('ttl-after-finished-controller', [rule(['get', 'list', 'watch', 'delete'], [g.batch], ['jobs']), eventsRule(g)]),
+    role('statefulset-controller', [
+      rule(['list', 'watch'], [g.legacy], ['pods']),
+      rule(['get', 'create', 'delete', 'update', 'patch'], [g.legacy], ['pods']),
+      rule(READ, [g.apps], ['statefulsets']),
+      rule(['update'], [g.apps], ['statefulsets/status', 'statefulsets/finalizers']),
+      rule(['get', 'create', 'delete', 'update', 'patch', 'list', 'watch'], [g.apps], ['controllerrevisions']),
+      rule(['get', 'create'], [g.legacy], ['persistentvolumeclaims']),
+      eventsRule(g),
+    ]),
+    role('daemon-set-controller', [
+      rule(READ, [g.apps, g.extensions], ['daemonsets']),
+      rule(['update'], [g.apps, g.extensions], ['daemonsets/status', 'daemonsets/finalizers']),
+      rule(['list', 'watch'], [g.legacy], ['nodes']),
+      rule(['list', 'watch', 'create', 'delete', 'patch'], [g.legacy], ['pods']),
+      rule(['create'], [g.legacy], ['pods/binding']),
+      rule(['get', 'list', 'watch', 'create', 'delete', 'update', 'patch'], [g.apps], ['controllerrevisions']),
+      eventsRule(g),
+    ]),
+    role('disruption-controller', [
+      rule(READ, [g.apps, g.extensions], ['deployments', 'replicasets', 'statefulsets']),
+      rule(READ, [g.legacy], ['replicationcontrollers', 'pods']),
+      rule(READ, [g.policy], ['poddisruptionbudgets']),
+      rule(['update'], [g.policy], ['poddisruptionbudgets/status']),
+      eventsRule(g),
+    ]),
+    role('resourcequota-controller', [
+      rule(['list', 'watch'], ['*'], ['*']),
+      rule(['update'], [g.legacy], ['resourcequotas/status']),
+      eventsRule(g),
+    ]),
+    role('pod-garbage-collector', [
+      rule(['list', 'watch', 'delete'], [g.legacy], ['pods']),
+      rule(['get', 'list'], [g.legacy], ['nodes']),
+      rule(['patch', 'update'], [g.legacy], ['pods/status']),
+    ]),
+    role('node-controller', [
+      rule(['get', 'list', 'update', 'delete', 'patch'], [g.legacy], ['nodes']),
+      rule(['patch', 'update'], [g.legacy], ['nodes/status', 'pods/status']),
+      rule(['list', 'delete'], [g.legacy], ['pods']),
+      rule(READ, [g.coordination], ['leases']),
+      eventsRule(g),
+    ]),
+    role('persistent-volume-binder', [
+      rule(['get', 'list', 'watch', 'update', 'create', 'delete'], [g.legacy], ['persistentvolumes']),
+      rule(['update'], [g.legacy], ['persistentvolumes/status', 'persistentvolumeclaims/status']),
+      rule(['get', 'list', 'watch', 'update'], [g.legacy], ['persistentvolumeclaims']),
+      rule(['list', 'watch', 'get', 'create', 'delete'], [g.legacy], ['pods']),
+      rule(READ, [g.storage], ['storageclasses']),
+      eventsRule(g),
+    ]),
+    role('pvc-protection-controller', [
+      rule(['get', 'list', 'watch', 'update'], [g.legacy], ['persistentvolumeclaims']),
+      rule(['list', 'watch', 'get'], [g.legacy], ['pods']),
+    ]),
+    role('pv-protection-controller', [rule(['get', 'list', 'watch', 'update'], [g.legacy], ['persistentvolumes'])]),
+    role('ttl-controller', [rule(['update', 'patch', 'list', 'watch'], [g.legacy], ['nodes']), eventsRule(g)]),
     role('clusterrole-aggregation-controller', [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [g.rbac], ['clusterroles'])]),
     role('generic-garbage-collector', [rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*']), eventsRule(g)]),
     role('namespace-controller', [
