@@ -6,7 +6,7 @@ import type { ApiObject } from './object.js';
 import type { ApiDomain } from './domain.js';
 import type { FieldError } from './field-errors.js';
 import type { UserInfo } from './user-info.js';
-import type { PrinterColumn } from './resource.js';
+import type { PrinterColumn, Verb } from './resource.js';
 
 export interface StrategyContext {
   domain: ApiDomain;
@@ -56,15 +56,26 @@ export interface SubresourceStrategy<T = ApiObject> {
   validateUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
   /** Set when the subresource is read and written as another kind (scale: autoscaling/v1 Scale). */
   view?: SubresourceView;
+  /**
+   * Set when the subresource is an action: a POST of another kind (pods/binding: Binding, pods/eviction:
+   * Eviction) that the registry performs on the object (registry/actions.ts); its only verb is create.
+   */
+  action?: SubresourceKind;
+  /** The verbs served, when not get, patch and update (an action's: create). */
+  verbs?: readonly Verb[];
 }
 
-/** A subresource served as its own kind, computed from the object and written back into it. */
-export interface SubresourceView {
+/** The kind a subresource reads or takes. */
+export interface SubresourceKind {
   group: string;
   version: string;
   kind: string;
   /** Schema name in the generated definitions. */
   schema: string;
+}
+
+/** A subresource served as its own kind, computed from the object and written back into it. */
+export interface SubresourceView extends SubresourceKind {
   /** The view of a stored object. */
   toView(obj: ApiObject): ApiObject;
   /** The object to store: `old` with what the view sets (its resourceVersion stays a precondition). */

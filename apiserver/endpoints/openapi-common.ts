@@ -100,13 +100,29 @@ const LIST: QueryParam[] = [
 const GET: ResourceOperation = { method: 'get', action: 'get', query: [str('pretty')] };
 const PUT: ResourceOperation = { method: 'put', action: 'put', query: WRITE, body: 'object' };
 
-/** The paths of a resource: its collection, its objects and their subresources. */
+/** The verb each operation needs the resource (or subresource) to serve. */
+const OPERATION_NEEDS: Record<ResourceOperation['action'], string> = {
+  list: 'list',
+  post: 'create',
+  deletecollection: 'deletecollection',
+  get: 'get',
+  put: 'update',
+  patch: 'patch',
+  delete: 'delete',
+};
+
+/**
+ * The paths of a resource: its collection, its objects and their subresources, with the operations the
+ * resource serves (a read-only kind has no writes). Action subresources (pods/binding, pods/eviction)
+ * take another kind's body and are left out.
+ */
 export function resourcePaths(def: ResourceDef): ResourcePath[] {
   const base = `/${gvPath(def.group, def.version)}`;
   const collection = def.namespaced ? `${base}/namespaces/{namespace}/${def.plural}` : `${base}/${def.plural}`;
   const scope = def.namespaced ? ['namespace'] : [];
   const named = [...scope, 'name'];
-  return [
+  const served = (verbs: readonly string[]) => (op: ResourceOperation) => verbs.includes(OPERATION_NEEDS[op.action]);
+  const all: { path: string; pathParams: string[]; operations: ResourceOperation[] }[] = [
     {
       path: collection,
       pathParams: scope,
@@ -130,16 +146,22 @@ export function resourcePaths(def: ResourceDef): ResourcePath[] {
         },
       ],
     },
-    ...Object.keys(def.subresources ?? {}).map((sub) => ({
+  ];
+  const paths: ResourcePath[] = all.map((p) => ({ ...p, operations: p.operations.filter(served(def.verbs)) }));
+  for (const [sub, strategy] of Object.entries(def.subresources ?? {})) {
+    if (strategy.action) continue;
+    const operations: ResourceOperation[] = [
+      { ...GET, subresource: sub },
+      { ...PUT, subresource: sub },
+      { method: 'patch', action: 'patch', query: PATCH_QUERY, body: 'patch', subresource: sub },
+    ];
+    paths.push({
       path: `${collection}/{name}/${sub}`,
       pathParams: named,
-      operations: [
-        { ...GET, subresource: sub },
-        { ...PUT, subresource: sub },
-        { method: 'patch', action: 'patch', query: PATCH_QUERY, body: 'patch', subresource: sub } as const,
-      ],
-    })),
-  ];
+      operations: operations.filter(served(strategy.verbs ?? ['get', 'update', 'patch'])),
+    });
+  }
+  return paths.filter((p) => p.operations.length > 0);
 }
 
 const OPERATION_VERBS: Record<string, string> = {

@@ -14,6 +14,7 @@ import { handlePatch } from './handlers/patch.js';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handleWatch } from './handlers/watch.js';
 import { handleSubresourceView } from './handlers/subresource-view.js';
+import { handleAction } from './handlers/action.js';
 
 const HANDLERS: Record<Verb, (s: RequestScope) => Promise<void>> = {
   get: handleGet,
@@ -43,7 +44,8 @@ export function newResourceHandler(api: ApiContext) {
     if (!def.namespaced && info.namespace && info.resource !== 'namespaces') throw notFoundPath();
     if (def.namespaced && !namespace && info.name) throw notFoundPath();
     const verb = info.verb as Verb;
-    const allowed = info.subresource ? SUBRESOURCE_VERBS.includes(verb) : def.verbs.includes(verb);
+    const sub = info.subresource ? def.subresources?.[info.subresource] : undefined;
+    const allowed = sub ? (sub.verbs ?? SUBRESOURCE_VERBS).includes(verb) : def.verbs.includes(verb);
     if (!HANDLERS[verb] || !allowed) throw status.methodNotAllowed();
     if (def.namespaced && !namespace && verb !== 'list' && verb !== 'watch') throw status.methodNotAllowed();
     const query = new URL(req.url ?? '/', 'http://x').searchParams;
@@ -60,10 +62,11 @@ export function newResourceHandler(api: ApiContext) {
       output,
       pretty: parsePretty(query),
       ctx: { namespace, user: userFrom(req), dryRun: parseDryRun(query.getAll('dryRun')), now: new Date() },
-      warnings: [],
+      warnings: def.deprecationWarning ? [def.deprecationWarning] : [],
     };
-    const view = info.subresource ? def.subresources?.[info.subresource]?.view : undefined;
-    if (view) await handleSubresourceView(scope, view);
+    if (sub?.action) await handleAction(scope, sub.action);
+    else if (!sub && verb === 'create' && store.createAction) await handleAction(scope, def);
+    else if (sub?.view) await handleSubresourceView(scope, sub.view);
     else await HANDLERS[verb](scope);
   };
 }

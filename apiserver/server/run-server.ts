@@ -19,6 +19,8 @@ import type { GenericStore } from '../registry/store.js';
 import { newStores } from '../registry/new-stores.js';
 import { newStoreHookEnv } from '../registry/store-hooks.js';
 import { newServiceAllocators, SERVICE_ALLOCATORS } from '../registry/core/service/allocator/service-allocators.js';
+import { COMPONENT_PROBES } from '../registry/core/componentstatus/components.js';
+import { newComponentProbes } from './component-probes.js';
 import { ensureDefaultService } from '../registry/core/service/default-service.js';
 import { adoptServiceRanges } from '../registry/core/service/adopt-ranges.js';
 import { Cacher } from '../storage/cacher/cacher.js';
@@ -102,7 +104,10 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
   const admission = newAdmissionChain([], [newNamespaceLifecycle(domain, getNamespace)]);
   const serviceNetwork = { clusterIPRanges: options.serviceClusterIPRanges, nodePortRange: options.serviceNodePortRange };
   const serviceAllocators = newServiceAllocators(storage, options.etcdPrefix, serviceNetwork, logger);
-  const hookEnv = newStoreHookEnv([{ dependency: SERVICE_ALLOCATORS, value: serviceAllocators }]);
+  const hookEnv = newStoreHookEnv([
+    { dependency: SERVICE_ALLOCATORS, value: serviceAllocators },
+    { dependency: COMPONENT_PROBES, value: newComponentProbes(storage) },
+  ]);
   const stores = newStores(table, allResources, { storage, storagePrefix: options.etcdPrefix, domain, admission, cacher, hookEnv });
   namespaces = stores.get(namespaceDef)!;
   const services = stores.get(table.lookup('', 'v1', 'services')!)!;

@@ -22,6 +22,8 @@ import { rbacResources } from './rbac.js';
 import { admissionregistrationResources } from './admissionregistration.js';
 import { certificatesResources } from './certificates.js';
 import { eventsResources } from './events.js';
+import { autoscalingResources } from './autoscaling.js';
+import { coreControllerResources } from './core-controllers.js';
 
 export const allResources: readonly KindDeclaration[] = [
   ...coreResources,
@@ -29,7 +31,9 @@ export const allResources: readonly KindDeclaration[] = [
   ...coreServiceResources,
   ...coreStorageResources,
   ...coreClusterResources,
+  ...coreControllerResources,
   ...appsResources,
+  ...autoscalingResources,
   ...batchResources,
   ...policyResources,
   ...discoveryResources,

@@ -18,7 +18,7 @@ function templatePodSpec(template: PodTemplateSpec): PodSpec {
 }
 
 /** The generated defaulters of a PodTemplateSpec (SetDefaults_PodSpec and everything below it). */
-export function setTemplateDefaults(obj: ApiObject, template: PodTemplateSpec): void {
+export function setTemplateDefaults(obj: Pick<ApiObject, 'apiVersion' | 'kind'>, template: PodTemplateSpec): void {
   setPodSpecDefaults(obj, templatePodSpec(template));
 }
 
