@@ -1,6 +1,8 @@
 /** The core group's workload kind, Pod, and Binding (the legacy `bindings` collection; pods/binding is Pod's). */
 import type { KindDeclaration } from './kind-declaration.js';
 import { bindPodAction, podBindingSubresource } from '../core/pod/binding.js';
+import { evictPodAction, podEvictionSubresource } from '../core/pod/eviction.js';
+import { podEphemeralContainersSubresource } from '../core/pod/ephemeral-containers.js';
 import { podSelectableFields, podStrategy } from '../core/pod/strategy.js';
 import { podStatusSubresource } from '../core/pod/status.js';
 import { podColumns } from '../core/pod/columns.js';
@@ -18,8 +20,13 @@ export const corePodResources: KindDeclaration[] = [
     schema: 'core.v1.Pod',
     nameRule: 'dns-subdomain',
     strategy: podStrategy,
-    subresources: { status: podStatusSubresource, binding: podBindingSubresource },
-    actions: { binding: bindPodAction },
+    subresources: {
+      status: podStatusSubresource,
+      binding: podBindingSubresource,
+      eviction: podEvictionSubresource,
+      ephemeralcontainers: podEphemeralContainersSubresource,
+    },
+    actions: { binding: bindPodAction, eviction: evictPodAction },
     columns: podColumns,
     selectableFields: podSelectableFields,
   },
