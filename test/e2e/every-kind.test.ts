@@ -151,6 +151,23 @@ function manifest(d: string): ManifestObject[] {
     { apiVersion: `scheduling.${d}/v1`, kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 },
     { apiVersion: `node.${d}/v1`, kind: 'RuntimeClass', metadata: { name: 'runc' }, handler: 'runc' },
     {
+      apiVersion: `flowcontrol.apiserver.${d}/v1beta3`,
+      kind: 'PriorityLevelConfiguration',
+      metadata: { name: 'pl' },
+      spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } },
+    },
+    {
+      apiVersion: `flowcontrol.apiserver.${d}/v1beta3`,
+      kind: 'FlowSchema',
+      metadata: { name: 'fs' },
+      spec: {
+        priorityLevelConfiguration: { name: 'pl' },
+        rules: [
+          { subjects: [{ kind: 'Group', group: { name: 'x' } }], nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] },
+        ],
+      },
+    },
+    {
       apiVersion: `coordination.${d}/v1`,
       kind: 'Lease',
       metadata: { name: 'lease' },

@@ -6811,6 +6811,439 @@ export const definitions: Definitions = {
     ],
     "type": "object"
   },
+  "flowcontrol.v1beta3.ExemptPriorityLevelConfiguration": {
+    "properties": {
+      "lendablePercent": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "nominalConcurrencyShares": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.FlowDistinguisherMethod": {
+    "properties": {
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type"
+    ],
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.FlowSchema": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.FlowSchemaSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.FlowSchemaStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "flowcontrol.apiserver.k8s.io",
+        "kind": "FlowSchema",
+        "version": "v1beta3"
+      }
+    ]
+  },
+  "flowcontrol.v1beta3.FlowSchemaCondition": {
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.FlowSchemaSpec": {
+    "properties": {
+      "distinguisherMethod": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.FlowDistinguisherMethod"
+      },
+      "matchingPrecedence": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "priorityLevelConfiguration": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.PriorityLevelConfigurationReference"
+      },
+      "rules": {
+        "items": {
+          "$ref": "#/definitions/flowcontrol.v1beta3.PolicyRulesWithSubjects"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      }
+    },
+    "required": [
+      "priorityLevelConfiguration"
+    ],
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.FlowSchemaStatus": {
+    "properties": {
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/flowcontrol.v1beta3.FlowSchemaCondition"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "type"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "type",
+        "x-orch-patch-strategy": "merge"
+      }
+    },
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.GroupSubject": {
+    "properties": {
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
+    ],
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.LimitedPriorityLevelConfiguration": {
+    "properties": {
+      "borrowingLimitPercent": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "lendablePercent": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "limitResponse": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.LimitResponse"
+      },
+      "nominalConcurrencyShares": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.LimitResponse": {
+    "properties": {
+      "queuing": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.QueuingConfiguration"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type"
+    ],
+    "type": "object",
+    "x-orch-unions": [
+      {
+        "discriminator": "type",
+        "fields-to-discriminateBy": {
+          "queuing": "Queuing"
+        }
+      }
+    ]
+  },
+  "flowcontrol.v1beta3.NonResourcePolicyRule": {
+    "properties": {
+      "nonResourceURLs": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "set"
+      },
+      "verbs": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "set"
+      }
+    },
+    "required": [
+      "verbs",
+      "nonResourceURLs"
+    ],
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.PolicyRulesWithSubjects": {
+    "properties": {
+      "nonResourceRules": {
+        "items": {
+          "$ref": "#/definitions/flowcontrol.v1beta3.NonResourcePolicyRule"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "resourceRules": {
+        "items": {
+          "$ref": "#/definitions/flowcontrol.v1beta3.ResourcePolicyRule"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "subjects": {
+        "items": {
+          "$ref": "#/definitions/flowcontrol.v1beta3.Subject"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      }
+    },
+    "required": [
+      "subjects"
+    ],
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.PriorityLevelConfiguration": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.PriorityLevelConfigurationSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.PriorityLevelConfigurationStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "flowcontrol.apiserver.k8s.io",
+        "kind": "PriorityLevelConfiguration",
+        "version": "v1beta3"
+      }
+    ]
+  },
+  "flowcontrol.v1beta3.PriorityLevelConfigurationCondition": {
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.PriorityLevelConfigurationReference": {
+    "properties": {
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
+    ],
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.PriorityLevelConfigurationSpec": {
+    "properties": {
+      "exempt": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.ExemptPriorityLevelConfiguration"
+      },
+      "limited": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.LimitedPriorityLevelConfiguration"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type"
+    ],
+    "type": "object",
+    "x-orch-unions": [
+      {
+        "discriminator": "type",
+        "fields-to-discriminateBy": {
+          "exempt": "Exempt",
+          "limited": "Limited"
+        }
+      }
+    ]
+  },
+  "flowcontrol.v1beta3.PriorityLevelConfigurationStatus": {
+    "properties": {
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/flowcontrol.v1beta3.PriorityLevelConfigurationCondition"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "type"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "type",
+        "x-orch-patch-strategy": "merge"
+      }
+    },
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.QueuingConfiguration": {
+    "properties": {
+      "handSize": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "queueLengthLimit": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "queues": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.ResourcePolicyRule": {
+    "properties": {
+      "apiGroups": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "set"
+      },
+      "clusterScope": {
+        "type": "boolean"
+      },
+      "namespaces": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "set"
+      },
+      "resources": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "set"
+      },
+      "verbs": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "set"
+      }
+    },
+    "required": [
+      "verbs",
+      "apiGroups",
+      "resources"
+    ],
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.ServiceAccountSubject": {
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "namespace": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "namespace",
+      "name"
+    ],
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.Subject": {
+    "properties": {
+      "group": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.GroupSubject"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "serviceAccount": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.ServiceAccountSubject"
+      },
+      "user": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.UserSubject"
+      }
+    },
+    "required": [
+      "kind"
+    ],
+    "type": "object",
+    "x-orch-unions": [
+      {
+        "discriminator": "kind",
+        "fields-to-discriminateBy": {
+          "group": "Group",
+          "serviceAccount": "ServiceAccount",
+          "user": "User"
+        }
+      }
+    ]
+  },
+  "flowcontrol.v1beta3.UserSubject": {
+    "properties": {
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
+    ],
+    "type": "object"
+  },
   "meta.v1.APIGroup": {
     "properties": {
       "apiVersion": {

@@ -2358,6 +2358,150 @@ export interface EventsV1EventSeries {
   lastObservedTime: MicroTime;
 }
 
+/** flowcontrol.v1beta3.ExemptPriorityLevelConfiguration */
+export interface ExemptPriorityLevelConfiguration {
+  lendablePercent?: number;
+  nominalConcurrencyShares?: number;
+}
+
+/** flowcontrol.v1beta3.FlowDistinguisherMethod */
+export interface FlowDistinguisherMethod {
+  type: string;
+}
+
+/** flowcontrol.v1beta3.FlowSchema */
+export interface FlowSchema {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: FlowSchemaSpec;
+  status?: FlowSchemaStatus;
+}
+
+/** flowcontrol.v1beta3.FlowSchemaCondition */
+export interface FlowSchemaCondition {
+  lastTransitionTime?: Time;
+  message?: string;
+  reason?: string;
+  status?: string;
+  type?: string;
+}
+
+/** flowcontrol.v1beta3.FlowSchemaSpec */
+export interface FlowSchemaSpec {
+  distinguisherMethod?: FlowDistinguisherMethod;
+  matchingPrecedence?: number;
+  priorityLevelConfiguration: PriorityLevelConfigurationReference;
+  rules?: PolicyRulesWithSubjects[];
+}
+
+/** flowcontrol.v1beta3.FlowSchemaStatus */
+export interface FlowSchemaStatus {
+  conditions?: FlowSchemaCondition[];
+}
+
+/** flowcontrol.v1beta3.GroupSubject */
+export interface GroupSubject {
+  name: string;
+}
+
+/** flowcontrol.v1beta3.LimitResponse */
+export interface LimitResponse {
+  queuing?: QueuingConfiguration;
+  type: string;
+}
+
+/** flowcontrol.v1beta3.LimitedPriorityLevelConfiguration */
+export interface LimitedPriorityLevelConfiguration {
+  borrowingLimitPercent?: number;
+  lendablePercent?: number;
+  limitResponse?: LimitResponse;
+  nominalConcurrencyShares?: number;
+}
+
+/** flowcontrol.v1beta3.NonResourcePolicyRule */
+export interface NonResourcePolicyRule {
+  nonResourceURLs: string[];
+  verbs: string[];
+}
+
+/** flowcontrol.v1beta3.PolicyRulesWithSubjects */
+export interface PolicyRulesWithSubjects {
+  nonResourceRules?: NonResourcePolicyRule[];
+  resourceRules?: ResourcePolicyRule[];
+  subjects: FlowcontrolV1beta3Subject[];
+}
+
+/** flowcontrol.v1beta3.PriorityLevelConfiguration */
+export interface PriorityLevelConfiguration {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: PriorityLevelConfigurationSpec;
+  status?: PriorityLevelConfigurationStatus;
+}
+
+/** flowcontrol.v1beta3.PriorityLevelConfigurationCondition */
+export interface PriorityLevelConfigurationCondition {
+  lastTransitionTime?: Time;
+  message?: string;
+  reason?: string;
+  status?: string;
+  type?: string;
+}
+
+/** flowcontrol.v1beta3.PriorityLevelConfigurationReference */
+export interface PriorityLevelConfigurationReference {
+  name: string;
+}
+
+/** flowcontrol.v1beta3.PriorityLevelConfigurationSpec */
+export interface PriorityLevelConfigurationSpec {
+  exempt?: ExemptPriorityLevelConfiguration;
+  limited?: LimitedPriorityLevelConfiguration;
+  type: string;
+}
+
+/** flowcontrol.v1beta3.PriorityLevelConfigurationStatus */
+export interface PriorityLevelConfigurationStatus {
+  conditions?: PriorityLevelConfigurationCondition[];
+}
+
+/** flowcontrol.v1beta3.QueuingConfiguration */
+export interface QueuingConfiguration {
+  handSize?: number;
+  queueLengthLimit?: number;
+  queues?: number;
+}
+
+/** flowcontrol.v1beta3.ResourcePolicyRule */
+export interface ResourcePolicyRule {
+  apiGroups: string[];
+  clusterScope?: boolean;
+  namespaces?: string[];
+  resources: string[];
+  verbs: string[];
+}
+
+/** flowcontrol.v1beta3.ServiceAccountSubject */
+export interface ServiceAccountSubject {
+  name: string;
+  namespace: string;
+}
+
+/** flowcontrol.v1beta3.Subject */
+export interface FlowcontrolV1beta3Subject {
+  group?: GroupSubject;
+  kind: string;
+  serviceAccount?: ServiceAccountSubject;
+  user?: UserSubject;
+}
+
+/** flowcontrol.v1beta3.UserSubject */
+export interface UserSubject {
+  name: string;
+}
+
 /** meta.v1.APIGroup */
 export interface APIGroup {
   apiVersion?: string;
@@ -2780,7 +2924,7 @@ export interface ClusterRoleBinding {
   kind?: string;
   metadata: ObjectMeta;
   roleRef: RoleRef;
-  subjects?: Subject[];
+  subjects?: RbacV1Subject[];
 }
 
 /** rbac.v1.PolicyRule */
@@ -2806,7 +2950,7 @@ export interface RoleBinding {
   kind?: string;
   metadata: ObjectMeta;
   roleRef: RoleRef;
-  subjects?: Subject[];
+  subjects?: RbacV1Subject[];
 }
 
 /** rbac.v1.RoleRef */
@@ -2817,7 +2961,7 @@ export interface RoleRef {
 }
 
 /** rbac.v1.Subject */
-export interface Subject {
+export interface RbacV1Subject {
   apiGroup?: string;
   kind: string;
   name: string;

@@ -22,6 +22,7 @@ import { rbacResources } from './rbac.js';
 import { admissionregistrationResources } from './admissionregistration.js';
 import { certificatesResources } from './certificates.js';
 import { eventsResources } from './events.js';
+import { flowcontrolResources } from './flowcontrol.js';
 import { autoscalingResources } from './autoscaling.js';
 import { coreControllerResources } from './core-controllers.js';
 
@@ -46,4 +47,5 @@ export const allResources: readonly KindDeclaration[] = [
   ...admissionregistrationResources,
   ...certificatesResources,
   ...eventsResources,
+  ...flowcontrolResources,
 ];
