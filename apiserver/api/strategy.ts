@@ -61,6 +61,12 @@ export interface SubresourceStrategy<T = ApiObject> {
    * Eviction) that the registry performs on the object (registry/actions.ts); its only verb is create.
    */
   action?: SubresourceKind;
+  /**
+   * Set when the subresource is a CONNECT one (pods/log, exec, attach, portforward, proxy; services and
+   * nodes proxy): the request is proxied to a node agent, a pod or a service endpoint; `kind` names its
+   * options kind (PodExecOptions), which discovery lists unless `discoveryKind` says otherwise (pods/log: Pod).
+   */
+  connect?: { kind: string; discoveryKind?: string };
   /** The verbs served, when not get, patch and update (an action's: create). */
   verbs?: readonly Verb[];
 }

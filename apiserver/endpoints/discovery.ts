@@ -95,7 +95,8 @@ export function apiResourceList(table: ResourceTable, group: string, version: st
       // pods/eviction: policy/v1 Eviction); one of the resource's own group names only its kind (pods/binding: Binding).
       const other = strategy.view ?? strategy.action;
       const foreign = other && other.group !== d.kubernetesGroup ? other : undefined;
-      resources.push(entry(`${d.plural}/${sub}`, d, other?.kind ?? d.kind, strategy.verbs ?? ['get', 'patch', 'update'], foreign));
+      const kind = strategy.connect ? (strategy.connect.discoveryKind ?? strategy.connect.kind) : (other?.kind ?? d.kind);
+      resources.push(entry(`${d.plural}/${sub}`, d, kind, strategy.verbs ?? ['get', 'patch', 'update'], foreign));
     }
   }
   resources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -149,7 +149,7 @@ export function resourcePaths(def: ResourceDef): ResourcePath[] {
   ];
   const paths: ResourcePath[] = all.map((p) => ({ ...p, operations: p.operations.filter(served(def.verbs)) }));
   for (const [sub, strategy] of Object.entries(def.subresources ?? {})) {
-    if (strategy.action) continue;
+    if (strategy.action || strategy.connect) continue;
     const operations: ResourceOperation[] = [
       { ...GET, subresource: sub },
       { ...PUT, subresource: sub },

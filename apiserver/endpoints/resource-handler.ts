@@ -15,6 +15,7 @@ import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handleWatch } from './handlers/watch.js';
 import { handleSubresourceView } from './handlers/subresource-view.js';
 import { handleAction } from './handlers/action.js';
+import { handleConnect } from './handlers/connect.js';
 
 const HANDLERS: Record<Verb, (s: RequestScope) => Promise<void>> = {
   get: handleGet,
@@ -37,8 +38,10 @@ export function newResourceHandler(api: ApiContext) {
     const info = requestInfoFrom(req);
     const def = api.table.lookup(info.apiGroup, info.apiVersion, info.resource);
     const store = def && api.stores.get(def);
-    if (!def || !store || info.extraParts.length) throw notFoundPath();
+    if (!def || !store) throw notFoundPath();
     if (info.subresource && !def.subresources?.[info.subresource]) throw notFoundPath();
+    // Only a proxy subresource has a path after it.
+    if (info.extraParts.length && !def.subresources?.[info.subresource]?.connect) throw notFoundPath();
     // /api/v1/namespaces/x parses with namespace x; for the cluster-scoped kinds that is their name.
     const namespace = def.namespaced ? info.namespace : '';
     if (!def.namespaced && info.namespace && info.resource !== 'namespaces') throw notFoundPath();
@@ -64,7 +67,8 @@ export function newResourceHandler(api: ApiContext) {
       ctx: { namespace, user: userFrom(req), dryRun: parseDryRun(query.getAll('dryRun')), now: new Date() },
       warnings: def.deprecationWarning ? [def.deprecationWarning] : [],
     };
-    if (sub?.action) await handleAction(scope, sub.action);
+    if (sub?.connect) await handleConnect(scope, sub.connect.kind, api.connect);
+    else if (sub?.action) await handleAction(scope, sub.action);
     else if (!sub && verb === 'create' && store.createAction) await handleAction(scope, def);
     else if (sub?.view) await handleSubresourceView(scope, sub.view);
     else await HANDLERS[verb](scope);

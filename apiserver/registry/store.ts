@@ -118,6 +118,13 @@ export class GenericStore {
     this.lookup = config.lookup;
   }
 
+  /** CONNECT admission of a proxied subresource (pods/exec, …): `options` is its options object (PodExecOptions). */
+  async admitConnect(ctx: RequestContext, name: string, subresource: string, options: ApiObject): Promise<void> {
+    const attributes = this.attributes(ctx, 'CONNECT', name, options, undefined, subresource);
+    await this.admission.admit(attributes);
+    await this.admission.validate(attributes);
+  }
+
   /** Whether the subresource is an action this store performs. */
   hasAction(subresource: string): boolean {
     return Object.hasOwn(this.actions, subresource);

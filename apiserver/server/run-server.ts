@@ -21,6 +21,7 @@ import { newStoreHookEnv } from '../registry/store-hooks.js';
 import { newServiceAllocators, SERVICE_ALLOCATORS } from '../registry/core/service/allocator/service-allocators.js';
 import { COMPONENT_PROBES } from '../registry/core/componentstatus/components.js';
 import { newComponentProbes } from './component-probes.js';
+import { newUpgradeListener } from './upgrade-listener.js';
 import { ensureDefaultService } from '../registry/core/service/default-service.js';
 import { adoptServiceRanges } from '../registry/core/service/adopt-ranges.js';
 import { Cacher } from '../storage/cacher/cacher.js';
@@ -134,6 +135,14 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       definitions,
       maxRequestBytes: options.maxRequestBytes,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
+      connect: {
+        port: options.kubeletPort,
+        preferredAddressTypes: options.kubeletPreferredAddressTypes,
+        clientCert: options.kubeletClientCertificate && readFileSync(options.kubeletClientCertificate, 'utf8'),
+        clientKey: options.kubeletClientKey && readFileSync(options.kubeletClientKey, 'utf8'),
+        ca: options.kubeletCertificateAuthority && readFileSync(options.kubeletCertificateAuthority, 'utf8'),
+        dialTimeoutMs: options.kubeletTimeoutMs,
+      },
     },
     openapi: newOpenApiV3(table, definitions),
     openapiV2: newOpenApiV2(table, definitions),
@@ -150,6 +159,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
   const { cert, key } = servingCert(options);
   const clientCA = options.clientCAFile ? readFileSync(options.clientCAFile, 'utf8') : undefined;
   server = createServer({ cert, key, ca: clientCA, requestCert: !!clientCA, rejectUnauthorized: false }, app);
+  server.on('upgrade', newUpgradeListener(app));
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server!.once('error', reject);

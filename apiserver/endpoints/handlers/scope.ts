@@ -9,6 +9,7 @@ import type { RequestInfo } from '../request/request-info.js';
 import type { Encoding, Output } from '../negotiation.js';
 import type { WriteOptions } from '../responses.js';
 import { writeObject } from '../responses.js';
+import type { ConnectConfig } from './connect.js';
 
 /** Server-wide state the handlers read. */
 export interface ApiContext {
@@ -17,6 +18,8 @@ export interface ApiContext {
   definitions: Definitions;
   maxRequestBytes: number;
   minRequestTimeoutSeconds: number;
+  /** How CONNECT subresources reach node agents and backends. */
+  connect: ConnectConfig;
 }
 
 export interface RequestScope {

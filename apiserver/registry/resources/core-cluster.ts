@@ -2,6 +2,7 @@
 import type { KindDeclaration } from './kind-declaration.js';
 import { COMPONENT_STATUS_DEPRECATION, componentStatuses } from '../core/componentstatus/components.js';
 import { componentStatusColumns } from '../core/componentstatus/columns.js';
+import { nodeProxySubresource } from '../core/connect-subresources.js';
 import { nodeSelectableFields, nodeStatusStrategy, nodeStrategy } from '../core/node/strategy.js';
 import { nodeColumns } from '../core/node/columns.js';
 import { limitRangeStrategy } from '../core/limitrange/strategy.js';
@@ -20,7 +21,7 @@ export const coreClusterResources: KindDeclaration[] = [
     schema: 'core.v1.Node',
     nameRule: 'dns-subdomain',
     strategy: nodeStrategy,
-    subresources: { status: nodeStatusStrategy },
+    subresources: { status: nodeStatusStrategy, proxy: nodeProxySubresource },
     statusOnCreate: true,
     columns: nodeColumns,
     selectableFields: nodeSelectableFields,

@@ -3,6 +3,7 @@ import type { KindDeclaration } from './kind-declaration.js';
 import { bindPodAction, podBindingSubresource } from '../core/pod/binding.js';
 import { evictPodAction, podEvictionSubresource } from '../core/pod/eviction.js';
 import { podEphemeralContainersSubresource } from '../core/pod/ephemeral-containers.js';
+import { podConnectSubresources } from '../core/connect-subresources.js';
 import { podSelectableFields, podStrategy } from '../core/pod/strategy.js';
 import { podStatusSubresource } from '../core/pod/status.js';
 import { podColumns } from '../core/pod/columns.js';
@@ -25,6 +26,7 @@ export const corePodResources: KindDeclaration[] = [
       binding: podBindingSubresource,
       eviction: podEvictionSubresource,
       ephemeralcontainers: podEphemeralContainersSubresource,
+      ...podConnectSubresources,
     },
     actions: { binding: bindPodAction, eviction: evictPodAction },
     columns: podColumns,
