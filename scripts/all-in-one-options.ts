@@ -29,7 +29,7 @@ class AllInOneFlags implements ComponentOptions<Pick<AllInOneOptions, 'dataDir' 
   securePort = 6443;
 
   addFlags(fs: FlagSet): void {
-    fs.string(this, 'dataDir', 'data-dir', 'The directory of the certificates, the admin token and kubeconfig, and the embedded store.');
+    fs.string(this, 'dataDir', 'data-dir', 'The directory of the certificates, keys and kubeconfigs, and the embedded store.');
     fs.int(this, 'securePort', 'secure-port', "The API server's HTTPS port, written to the admin kubeconfig.");
   }
 
@@ -49,7 +49,7 @@ export const allInOneCommand = new Command({
   name: 'all-in-one',
   about: [
     'all-in-one (npm start) runs a one-machine orch cluster: orch-apiserver on the embedded store (or on',
-    'etcd with --etcd-servers) and orch-controller-manager, with a generated CA, admin token and kubeconfig.',
+    'etcd with --etcd-servers) and orch-controller-manager, with a generated CA, client certificates and kubeconfigs.',
     'Any other flag of orch-apiserver or orch-controller-manager is passed to the one that has it, or to',
     'both (see their --help).',
   ].join('\n'),
@@ -57,10 +57,19 @@ export const allInOneCommand = new Command({
 });
 
 /** The paths the children are started with. */
-export type ChildFiles = Pick<ClusterFiles, 'caFile' | 'certFile' | 'keyFile' | 'tokensFile'> & {
-  kubeconfigFile: string;
+export type ChildFiles = Pick<
+  ClusterFiles,
+  'caFile' | 'caKeyFile' | 'certFile' | 'keyFile' | 'serviceAccountKeyFile' | 'serviceAccountPublicKeyFile'
+> & {
+  /** The controller manager's own kubeconfig (system:kube-controller-manager, by client certificate). */
+  controllerManagerKubeconfigFile: string;
+  /** One kubeconfig per controller, each its own ServiceAccount identity. */
+  controllerKubeconfigDir: string;
   controllerManagerCertDir: string;
 };
+
+/** The issuer of service-account tokens, as Kubernetes names its in-cluster API address. */
+export const SERVICE_ACCOUNT_ISSUER = 'https://orch.default.svc';
 
 /** The flags the all-in-one sets on orch-apiserver itself; the user's come after them. */
 export function apiserverArgs(o: Pick<AllInOneOptions, 'dataDir' | 'securePort'>, files: ChildFiles): string[] {
@@ -69,26 +78,42 @@ export function apiserverArgs(o: Pick<AllInOneOptions, 'dataDir' | 'securePort'>
     `--secure-port=${o.securePort}`,
     `--tls-cert-file=${files.certFile}`,
     `--tls-private-key-file=${files.keyFile}`,
-    `--token-auth-file=${files.tokensFile}`,
     `--client-ca-file=${files.caFile}`,
+    '--authorization-mode=Node,RBAC',
+    `--service-account-issuer=${SERVICE_ACCOUNT_ISSUER}`,
+    `--service-account-signing-key-file=${files.serviceAccountKeyFile}`,
+    `--service-account-key-file=${files.serviceAccountPublicKeyFile}`,
   ];
 }
 
 /**
  * The flags the all-in-one sets on orch-controller-manager itself. Its /healthz and /metrics port
- * is picked free (and logged), so several clusters fit on one host.
+ * is picked free (and logged), so several clusters fit on one host; approved certificate requests
+ * are signed by the cluster CA, which the API server trusts for client certificates, and token
+ * Secrets with the service-account key, whose public half the API server verifies tokens with.
  */
 export function controllerManagerArgs(files: ChildFiles): string[] {
-  return [`--kubeconfig=${files.kubeconfigFile}`, '--secure-port=0', `--cert-dir=${files.controllerManagerCertDir}`];
+  return [
+    `--kubeconfig=${files.controllerManagerKubeconfigFile}`,
+    `--controller-kubeconfig-dir=${files.controllerKubeconfigDir}`,
+    '--secure-port=0',
+    `--cert-dir=${files.controllerManagerCertDir}`,
+    `--cluster-signing-cert-file=${files.caFile}`,
+    `--cluster-signing-key-file=${files.caKeyFile}`,
+    `--service-account-private-key-file=${files.serviceAccountKeyFile}`,
+  ];
 }
 
 /** Stand-ins for the generated files: checking a child's command line needs only that they are given. */
 const SOME_FILES: ChildFiles = {
   caFile: 'ca.crt',
+  caKeyFile: 'ca.key',
   certFile: 'apiserver.crt',
   keyFile: 'apiserver.key',
-  tokensFile: 'tokens.csv',
-  kubeconfigFile: 'admin.kubeconfig',
+  serviceAccountKeyFile: 'service-account.key',
+  serviceAccountPublicKeyFile: 'service-account.pub',
+  controllerManagerKubeconfigFile: 'controller-manager.kubeconfig',
+  controllerKubeconfigDir: 'controllers',
   controllerManagerCertDir: 'controller-manager',
 };
 

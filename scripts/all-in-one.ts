@@ -1,10 +1,15 @@
 /**
  * `npm start`: a one-machine orch cluster on the embedded store (or on etcd with --etcd-servers).
  *
- * The first start creates, in the data directory, a CA and a serving certificate (certs/), an admin
- * token (tokens.csv, user admin in system:masters) and admin.kubeconfig; later starts reuse them.
- * It then runs orch-apiserver, prints one line once /readyz answers ok, and keeps
- * orch-controller-manager running (restarted with backoff when it fails). SIGINT/SIGTERM stop
+ * The first start creates, in the data directory, a CA, a serving certificate, client certificates
+ * for the admin (CN admin, O system:masters), the controller manager (CN
+ * system:kube-controller-manager) and each controller (its ServiceAccount), a service-account
+ * signing key pair (certs/), and the kubeconfigs admin.kubeconfig, controller-manager.kubeconfig and
+ * controllers/<controller>.kubeconfig; later starts reuse them.
+ * It then runs orch-apiserver (--authorization-mode=Node,RBAC, anonymous requests on: they reach
+ * only what system:public-info-viewer allows), prints one line once /readyz answers ok, and keeps
+ * orch-controller-manager running (restarted with backoff when it fails) with least privilege: it
+ * runs as system:kube-controller-manager and each controller as its own ServiceAccount. SIGINT/SIGTERM stop
  * everything; if the API server dies, so does this process, with a non-zero code.
  *
  *   node dist/scripts/all-in-one.js [--data-dir DIR] [--secure-port PORT] [orch-apiserver and
@@ -17,7 +22,8 @@ import { request } from 'node:https';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allInOneCommand, apiserverArgs, controllerManagerArgs, parseAllInOne, type AllInOneOptions } from './all-in-one-options.js';
-import { ensureClusterFiles, writeAdminKubeconfig, type ClusterFiles } from './cluster-files.js';
+import { ensureClusterFiles, writeClientCertKubeconfig, writeControllerManagerKubeconfigs, type ClusterFiles } from './cluster-files.js';
+import { newApiDomain } from '../apiserver/api/domain.js';
 import { OptionsError } from '../apiserver/component-base/flag/options-error.js';
 
 const APISERVER = fileURLToPath(new URL('../apiserver/cmd/apiserver.js', import.meta.url));
@@ -45,7 +51,7 @@ async function waitReady(port: number, files: ClusterFiles): Promise<void> {
 function readyzStatus(port: number, files: ClusterFiles): Promise<number | undefined> {
   return new Promise((resolve) => {
     const req = request(
-      { host: '127.0.0.1', port, path: '/readyz', ca: files.caPem, headers: { Authorization: `Bearer ${files.token}` }, timeout: 2000 },
+      { host: '127.0.0.1', port, path: '/readyz', ca: files.caPem, cert: files.admin.certPem, key: files.admin.keyPem, timeout: 2000 },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode));
@@ -85,9 +91,18 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const files = ensureClusterFiles(flags.dataDir);
+  const server = `https://127.0.0.1:${flags.securePort}`;
   const kubeconfigFile = join(flags.dataDir, 'admin.kubeconfig');
-  writeAdminKubeconfig(kubeconfigFile, `https://127.0.0.1:${flags.securePort}`, files);
-  const childFiles = { ...files, kubeconfigFile, controllerManagerCertDir: join(flags.dataDir, 'controller-manager') };
+  writeClientCertKubeconfig(kubeconfigFile, server, files.caPem, 'admin', files.admin);
+  const domainFlag = [...flags.apiserverArgs].reverse().find((a) => a.startsWith('--api-domain='));
+  const domain = newApiDomain(domainFlag ? domainFlag.slice('--api-domain='.length) : undefined);
+  const manager = writeControllerManagerKubeconfigs(flags.dataDir, server, files, domain);
+  const childFiles = {
+    ...files,
+    controllerManagerKubeconfigFile: manager.kubeconfig,
+    controllerKubeconfigDir: manager.controllersDir,
+    controllerManagerCertDir: join(flags.dataDir, 'controller-manager'),
+  };
   const apiserver = startNode(APISERVER, [...apiserverArgs(flags, childFiles), ...flags.apiserverArgs]);
 
   let stopping = false;

@@ -6,6 +6,7 @@
  *                    [--concurrency 50] [--count 10000] [--seconds 5] [--list-repeats 10]
  *                    [--page-size 500] [--watchers 1000] [--events-per-second 100] [--watch-seconds 5]
  *                    [--watch-threads 2] [--warmup-seconds 5]
+ *                    [--rbac-role-bindings 10000] [--rbac-cluster-role-bindings 1000]
  *                    [--targets etcd,sqlite] [--server-node-args "--cpu-prof ..."]
  *
  * With --kubeconfig it measures that server (orch or any other), in a fresh namespace it leaves
@@ -14,7 +15,11 @@
  * orch-apiserver on that etcd and orch-apiserver on the embedded store, one after the other.
  *
  * Scenarios: etcd-put, etcd-get (baselines, with --etcd or self-started), create, get, update, list,
- * watch. Each prints a JSON line as it finishes; a table and the issue's targets follow.
+ * watch, rbac-get (self-started only: a GET authorized by RBAC among 11,000 bindings against the
+ * same GET as system:masters, scripts/bench/rbac-scenario.ts) and authn (in process: what
+ * authenticating one request costs with a client certificate, a static token and a service-account
+ * JWT, repeated or fresh). Each prints a JSON line as it
+ * finishes; a table and the issue's targets follow.
  */
 import { randomBytes } from 'node:crypto';
 import { ApiClient, expectStatus } from './bench/api-client.js';
@@ -24,10 +29,12 @@ import { loadKubeconfig } from './bench/kubeconfig.js';
 import { startLocalApiServer, startLocalEtcd, type LocalEtcd } from './bench/local-cluster.js';
 import { formatTable, formatTargets, printJsonLine, type TargetResults } from './bench/report.js';
 import { runWatch } from './bench/watch-scenario.js';
+import { runRbacGet } from './bench/rbac-scenario.js';
+import { runAuthn } from './bench/authn-scenario.js';
 import { round } from './bench/stats.js';
 import { cpuSeconds, DEFAULT_OPTIONS, type BenchOptions, type ScenarioResult } from './bench/workload.js';
 
-const SCENARIOS = ['etcd-put', 'etcd-get', 'create', 'get', 'update', 'list', 'watch'] as const;
+const SCENARIOS = ['etcd-put', 'etcd-get', 'create', 'get', 'update', 'list', 'watch', 'rbac-get', 'authn'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 interface Flags {
@@ -53,6 +60,8 @@ const NUMERIC: Record<string, keyof BenchOptions> = {
   '--watch-seconds': 'watchSeconds',
   '--watch-threads': 'watchThreads',
   '--warmup-seconds': 'warmupSeconds',
+  '--rbac-role-bindings': 'rbacRoleBindings',
+  '--rbac-cluster-role-bindings': 'rbacClusterRoleBindings',
 };
 
 function parseFlags(argv: string[]): Flags {
@@ -146,7 +155,11 @@ async function main(): Promise<void> {
   let localEtcd: LocalEtcd | undefined;
   try {
     let etcd = flags.etcd;
-    if (!flags.kubeconfig && (flags.targets.includes('etcd') || flags.scenarios.has('etcd-put') || flags.scenarios.has('etcd-get'))) {
+    const apiScenarios = (['create', 'get', 'update', 'list', 'watch'] as const).some((s) => flags.scenarios.has(s));
+    if (
+      !flags.kubeconfig &&
+      ((apiScenarios && flags.targets.includes('etcd')) || flags.scenarios.has('etcd-put') || flags.scenarios.has('etcd-get'))
+    ) {
       localEtcd = await startLocalEtcd();
       etcd = localEtcd.endpoint;
       flags.etcdPid = localEtcd.pid;
@@ -158,8 +171,15 @@ async function main(): Promise<void> {
       for (const r of baseline) printJsonLine('etcd', r);
       all.push({ target: 'etcd', results: baseline });
     }
+    if (flags.scenarios.has('authn')) {
+      const results = await runAuthn(flags.options.seconds);
+      for (const r of results) printJsonLine('authn', r);
+      all.push({ target: 'authn', results });
+    }
     const servers: { name: string; results: ScenarioResult[] }[] = [];
-    if (flags.kubeconfig) {
+    if (!apiScenarios) {
+      // nothing to measure on a server
+    } else if (flags.kubeconfig) {
       servers.push({ name: 'server', results: await benchServer('server', flags.kubeconfig, flags, flags.serverPid) });
     } else {
       for (const t of flags.targets) {
@@ -171,6 +191,14 @@ async function main(): Promise<void> {
         } finally {
           await server.stop();
         }
+      }
+    }
+    if (flags.scenarios.has('rbac-get')) {
+      if (flags.kubeconfig) process.stderr.write('bench: rbac-get needs a server the bench starts itself; skipped with --kubeconfig\n');
+      else {
+        const results = await runRbacGet(flags.options, (line) => process.stderr.write(`${line}\n`));
+        for (const r of results) printJsonLine('orch-rbac', r);
+        servers.push({ name: 'orch-rbac', results });
       }
     }
     for (const s of servers) all.push({ target: s.name, results: s.results });

@@ -89,7 +89,7 @@ export const OUTPUTS = { definitions: 'apiserver/api/generated/definitions.ts', 
 
 /** Both generated files' text from the reference definitions document: pure, so a test can compare it with the committed files. */
 export function render(doc: { definitions: Record<string, Json> }): Record<keyof typeof OUTPUTS, string> {
-  const wanted = new Set(allResources.map((r) => r.schema));
+  const wanted = new Set(allResources.flatMap((r) => [r.schema, ...Object.values(r.createSubresources ?? {}).map((sub) => sub.schema)]));
   const served = Object.keys(doc.definitions).filter((name) => wanted.has(shortName(name)));
   const missing = [...wanted].filter((w) => !served.some((name) => shortName(name) === w));
   if (missing.length) throw new Error(`no reference definition for ${missing.join(', ')}`);

@@ -1,43 +1,11 @@
-// The shape of metav1.ObjectMeta as it appears in JSON, for code that reads or validates object metadata.
-
-/** metav1.OwnerReference: an object this one depends on. */
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-/** metav1.ManagedFieldsEntry: one field manager's record. */
-export interface ManagedFieldsEntry {
-  manager?: string;
-  operation?: string;
-  apiVersion?: string;
-  time?: string;
-  fieldsType?: string;
-  fieldsV1?: unknown;
-  subresource?: string;
-}
-
-/** metav1.ObjectMeta: the metadata every stored object carries. Timestamps are RFC 3339 strings. */
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: OwnerReference[];
-  finalizers?: string[];
-  managedFields?: ManagedFieldsEntry[];
-}
+/**
+ * metav1.ObjectMeta as it appears in JSON, for code that reads or validates object metadata: the
+ * generated types (api/generated/types.ts), so every kind's `metadata` and ApiObject's are one type.
+ * Timestamps are RFC 3339 strings. `managedFields[].fieldsV1` is a JSON object (FieldsV1 in the
+ * reference schema); code that decodes one from a request still takes it as unknown
+ * (fieldmanager/fields-v1.ts), and that is where a value that is not an object is refused.
+ */
+export type { ManagedFieldsEntry, ObjectMeta, OwnerReference } from './generated/types.js';
 
 /** RFC 3339 with second precision, as metav1.Time serializes. */
 export function timestamp(d: Date): string {

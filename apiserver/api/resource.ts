@@ -78,6 +78,26 @@ export interface ResourceDeclaration {
   notStored?: boolean;
   /** A deprecated kind: every request to it is answered with this Warning ("v1 ComponentStatus is deprecated in v1.19+"). */
   deprecationWarning?: string;
+  /**
+   * Never stored (TokenReview, SelfSubjectReview, the access reviews): the kind only answers POST, with what a handler the
+   * server wires computes from the request; `verbs` must be ['create'].
+   */
+  ephemeral?: boolean;
+  /**
+   * Subresources that only answer POST with another kind, computed by a handler the server wires
+   * (serviceaccounts/token → authentication/v1 TokenRequest); absent handler = not served.
+   */
+  createSubresources?: Record<string, CreateSubresource>;
+}
+
+/** A POST-only subresource served as its own kind. */
+export interface CreateSubresource {
+  /** Kubernetes group name ('' core, 'authentication.k8s.io'). */
+  kubernetesGroup: string;
+  version: string;
+  kind: string;
+  /** Schema name in api/generated/definitions.ts. */
+  schema: string;
 }
 
 /** A declaration with the API domain applied. */

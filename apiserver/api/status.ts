@@ -129,10 +129,15 @@ export function invalid(gk: GroupKind, name: string, errors: FieldError[]): ApiE
   });
 }
 
+/** 403 Forbidden: `<resource> "<name>" is forbidden: <why>`, or `forbidden: <why>` with no resource (a path). */
 export function forbidden(gr: GroupResource, name: string, why: string, causes?: StatusCause[]): ApiError {
-  const what = name ? `${qualifiedResource(gr)} "${name}"` : qualifiedResource(gr);
-  const details: StatusDetails = { name: name || undefined, group: gr.group, kind: gr.resource };
+  const details: StatusDetails = {};
+  if (name) details.name = name;
+  if (gr.group) details.group = gr.group;
+  if (gr.resource) details.kind = gr.resource;
   if (causes) details.causes = causes;
+  if (!gr.resource) return failure('Forbidden', `forbidden: ${why}`, details);
+  const what = name ? `${qualifiedResource(gr)} "${name}"` : qualifiedResource(gr);
   return failure('Forbidden', `${what} is forbidden: ${why}`, details);
 }
 

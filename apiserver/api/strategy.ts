@@ -51,11 +51,11 @@ export interface Strategy<T = ApiObject> {
  * A subresource that updates part of an object (status, finalize): given the stored object and the
  * request's object, returns the object to store.
  */
-export interface SubresourceStrategy<T = ApiObject> {
+export interface SubresourceStrategy<T = ApiObject, V = ApiObject> {
   prepareForUpdate(obj: T, old: T, ctx: StrategyContext): T;
   validateUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
   /** Set when the subresource is read and written as another kind (scale: autoscaling/v1 Scale). */
-  view?: SubresourceView;
+  view?: SubresourceView<T, V>;
   /**
    * Set when the subresource is an action: a POST of another kind (pods/binding: Binding, pods/eviction:
    * Eviction) that the registry performs on the object (registry/actions.ts); its only verb is create.
@@ -80,12 +80,15 @@ export interface SubresourceKind {
   schema: string;
 }
 
-/** A subresource served as its own kind, computed from the object and written back into it. */
-export interface SubresourceView extends SubresourceKind {
+/**
+ * A subresource served as its own kind `V`, computed from the object and written back into it. The
+ * handler decodes and schema-checks a view against `schema` before fromView sees it.
+ */
+export interface SubresourceView<T = ApiObject, V = ApiObject> extends SubresourceKind {
   /** The view of a stored object. */
-  toView(obj: ApiObject): ApiObject;
+  toView(obj: T): V;
   /** The object to store: `old` with what the view sets (its resourceVersion stays a precondition). */
-  fromView(view: ApiObject, old: ApiObject): ApiObject;
+  fromView(view: V, old: T): T;
 }
 
 /**
@@ -99,8 +102,10 @@ export function typedStrategy<T extends { metadata: object }>(strategy: Strategy
   return strategy as unknown as Strategy;
 }
 
-/** typedStrategy for a subresource. */
-export function typedSubresource<T extends { metadata: object }>(strategy: SubresourceStrategy<T>): SubresourceStrategy {
+/** typedStrategy for a subresource; `V` is the generated type of a subresource served as its own kind. */
+export function typedSubresource<T extends { metadata: object }, V extends { metadata: object } = ApiObject>(
+  strategy: SubresourceStrategy<T, V>,
+): SubresourceStrategy {
   return strategy as unknown as SubresourceStrategy;
 }
 
@@ -109,4 +114,11 @@ export function typedColumns<T extends { metadata: object }>(
   columns: (Omit<PrinterColumn, 'cell'> & { cell(obj: T, now: Date): ReturnType<PrinterColumn['cell']> })[],
 ): PrinterColumn[] {
   return columns as unknown as PrinterColumn[];
+}
+
+/** Field selectors whose values read the kind's generated type (see typedStrategy). */
+export function typedSelectableFields<T extends { metadata: object }>(
+  fields: Record<string, (obj: T) => string | undefined>,
+): Record<string, (obj: ApiObject) => string | undefined> {
+  return fields as unknown as Record<string, (obj: ApiObject) => string | undefined>;
 }

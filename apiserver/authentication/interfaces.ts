@@ -3,6 +3,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { UserInfo } from '../api/user-info.js';
+import type { ApiObject } from '../api/object.js';
 
 export type { UserInfo };
 
@@ -13,6 +14,16 @@ export interface RequestAuthenticator {
    * carries none; rejects with AuthenticationError when it carries one that is invalid (→ 401).
    */
   authenticate(req: IncomingMessage): Promise<UserInfo | null>;
+}
+
+/**
+ * Recognises one kind of bearer token (static file, service-account JWT, bootstrap, webhook, OIDC).
+ * Resolves to the user for a token it accepts, to null for a token that is not of its kind; rejects
+ * with AuthenticationError for a token of its kind that is invalid. `audiences` are those the token
+ * must be meant for (the API server's own by default; a TokenReview may name others).
+ */
+export interface TokenAuthenticator {
+  authenticateToken(token: string, audiences?: readonly string[]): Promise<UserInfo | null>;
 }
 
 /** A credential was presented but is invalid: the request must be answered 401 Unauthorized. */
@@ -26,3 +37,10 @@ export const ALL_AUTHENTICATED_GROUP = 'system:authenticated';
 export const ALL_UNAUTHENTICATED_GROUP = 'system:unauthenticated';
 /** The name given to requests that carry no credential. */
 export const ANONYMOUS_USER = 'system:anonymous';
+
+/**
+ * Reads the objects token authenticators check credentials against (ServiceAccounts, their Secrets,
+ * bound Pods). The server wires it to the generic store and its watch cache; authenticators never
+ * touch storage themselves. Resolves to null when the object does not exist.
+ */
+export type ObjectGetter = (resource: 'serviceaccounts' | 'secrets' | 'pods', namespace: string, name: string) => Promise<ApiObject | null>;

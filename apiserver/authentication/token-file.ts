@@ -7,7 +7,7 @@
  * read once, at startup; a malformed line is an error naming its line number.
  */
 import { readFileSync } from 'node:fs';
-import { AuthenticationError, type RequestAuthenticator, type UserInfo } from './interfaces.js';
+import type { TokenAuthenticator, UserInfo } from './interfaces.js';
 
 /** One line of a token file. */
 export interface TokenEntry {
@@ -41,25 +41,15 @@ export function parseTokenFile(text: string, path: string): TokenEntry[] {
   return entries;
 }
 
-/** Reads `path` now and authenticates `Authorization: Bearer <token>` requests against it. */
-export function newTokenFileAuthenticator(path: string): RequestAuthenticator {
+/** Reads `path` now and accepts the tokens it lists; any other token is not its kind (null). */
+export function newTokenFileAuthenticator(path: string): TokenAuthenticator {
   const users = new Map(parseTokenFile(readFileSync(path, 'utf8'), path).map((e) => [e.token, e.user]));
   return {
-    async authenticate(req) {
-      const token = bearerToken(req.headers.authorization);
-      if (token === undefined) return null;
+    async authenticateToken(token) {
       const user = users.get(token);
-      if (!user) throw new AuthenticationError('invalid bearer token');
-      return { ...user, groups: [...user.groups] };
+      return user ? { ...user, groups: [...user.groups] } : null;
     },
   };
-}
-
-/** The token of an `Authorization: Bearer <token>` header, as kube's bearertoken authenticator reads it. */
-function bearerToken(header: string | undefined): string | undefined {
-  const parts = (header ?? '').trim().split(' ');
-  if (parts.length < 2 || parts[0].toLowerCase() !== 'bearer' || parts[1] === '') return undefined;
-  return parts[1];
 }
 
 /** One CSV line (RFC 4180 quoting, leading spaces trimmed like Go's TrimLeadingSpace), or an error message. */

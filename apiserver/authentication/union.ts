@@ -9,6 +9,7 @@ import {
   ALL_UNAUTHENTICATED_GROUP,
   AuthenticationError,
   type RequestAuthenticator,
+  type TokenAuthenticator,
   type UserInfo,
 } from './interfaces.js';
 
@@ -31,6 +32,28 @@ export function newUnionAuthenticator(authenticators: RequestAuthenticator[]): R
         if (anonymous && errors.length > 0) break;
         if (anonymous || user.groups.includes(ALL_AUTHENTICATED_GROUP)) return user;
         return { ...user, groups: [...user.groups, ALL_AUTHENTICATED_GROUP] };
+      }
+      if (errors.length > 0) throw new AuthenticationError(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
+      return null;
+    },
+  };
+}
+
+/** One token authenticator made of `authenticators`, asked in order: the first that accepts the token wins. */
+export function newUnionTokenAuthenticator(authenticators: TokenAuthenticator[]): TokenAuthenticator {
+  return {
+    async authenticateToken(token, audiences) {
+      const errors: string[] = [];
+      for (const authenticator of authenticators) {
+        let user: UserInfo | null;
+        try {
+          user = await authenticator.authenticateToken(token, audiences);
+        } catch (err) {
+          if (!(err instanceof AuthenticationError)) throw err;
+          errors.push(err.message);
+          continue;
+        }
+        if (user) return user;
       }
       if (errors.length > 0) throw new AuthenticationError(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
       return null;

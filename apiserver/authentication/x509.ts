@@ -4,7 +4,7 @@
  * CommonName and the groups by its Organization values.
  */
 import type { IncomingMessage } from 'node:http';
-import { X509Certificate } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import { AuthenticationError, type RequestAuthenticator } from './interfaces.js';
 
@@ -13,20 +13,61 @@ const ANY_EXTENDED_KEY_USAGE = '2.5.29.37.0';
 
 /** Authenticates requests by verified client certificates; `caPem` may hold several CA certificates. */
 export function newX509Authenticator(caPem: string): RequestAuthenticator {
-  const roots = splitPem(caPem).map((pem) => new X509Certificate(pem));
-  if (roots.length === 0) throw new Error('client CA bundle holds no certificate');
+  const verifier = newClientCertVerifier(caPem);
   return {
     async authenticate(req: IncomingMessage) {
-      const peer = peerCertificate(req);
+      const peer = verifier(req);
       if (!peer) return null;
-      const chain = presentedChain(peer);
-      const problem = verify(chain, roots, Date.now());
-      if (problem) throw new AuthenticationError(`verifying certificate ${describe(chain[0])} failed: x509: ${problem}`);
       const cn = firstValue(peer.subject?.CN);
       if (!cn) return null; // kube's CommonNameUserConversion: no CN, no user
-      return { name: cn, groups: allValues(peer.subject?.O) };
+      const groups = allValues(peer.subject?.O);
+      if ([cn, ...groups].some(hasControlCharacters)) {
+        throw new AuthenticationError(
+          `certificate ${describe(new X509Certificate(peer.raw))} names a user or group with control characters`,
+        );
+      }
+      return { name: cn, groups };
     },
   };
+}
+
+/**
+ * The request's client certificate when it chains to one of the CAs in `caPem` for client
+ * authentication; null when the request has none; AuthenticationError when it does not verify.
+ */
+export function newClientCertVerifier(caPem: string): (req: IncomingMessage) => DetailedPeerCertificate | null {
+  const roots = splitPem(caPem).map((pem) => new X509Certificate(pem));
+  if (roots.length === 0) throw new Error('client CA bundle holds no certificate');
+  // A chain that verified stays verified until its earliest expiry: remembered by its bytes' hash,
+  // so a client's every request does not parse and check its certificates again.
+  const verified = new Map<string, number>();
+  return (req) => {
+    const peer = peerCertificate(req);
+    if (!peer) return null;
+    const hash = createHash('sha256');
+    for (
+      let c: DetailedPeerCertificate | undefined = peer, n = 0;
+      c?.raw && n < 10;
+      c = c.issuerCertificate === c ? undefined : c.issuerCertificate, n++
+    ) {
+      hash.update(c.raw);
+    }
+    const key = hash.digest('base64url');
+    const now = Date.now();
+    const until = verified.get(key);
+    if (until !== undefined && now <= until) return peer;
+    const chain = presentedChain(peer);
+    const problem = verify(chain, roots, now);
+    if (problem) throw new AuthenticationError(`verifying certificate ${describe(chain[0])} failed: x509: ${problem}`);
+    if (verified.size >= 10_000) verified.delete(verified.keys().next().value as string);
+    verified.set(key, Math.min(...chain.map((c) => Date.parse(c.validTo)), ...roots.map((r) => Date.parse(r.validTo))));
+    return peer;
+  };
+}
+
+/** The CommonName of a verified certificate. */
+export function commonName(peer: DetailedPeerCertificate): string | undefined {
+  return firstValue(peer.subject?.CN);
 }
 
 function peerCertificate(req: IncomingMessage): DetailedPeerCertificate | undefined {
@@ -75,7 +116,14 @@ function signedBy(cert: X509Certificate, issuer: X509Certificate): boolean {
 }
 
 function describe(cert: X509Certificate): string {
-  return `"${cert.subject.replaceAll('\n', ',')}" [serial number=${cert.serialNumber}]`;
+  const subject = cert.subject
+    .replaceAll('\n', ',')
+    .replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return `"${subject}" [serial number=${cert.serialNumber}]`;
+}
+
+function hasControlCharacters(s: string): boolean {
+  return /[\x00-\x1f\x7f]/.test(s);
 }
 
 function firstValue(v: string | string[] | undefined): string | undefined {

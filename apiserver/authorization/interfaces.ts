@@ -35,7 +35,35 @@ export interface Authorizer {
 }
 
 /** The values --authorization-mode accepts. */
-export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny'] as const;
+export const AUTHORIZATION_MODES = ['AlwaysAllow', 'AlwaysDeny', 'ABAC', 'Webhook', 'RBAC', 'Node'] as const;
 
 /** One --authorization-mode value. */
 export type AuthorizationMode = (typeof AUTHORIZATION_MODES)[number];
+
+/** Rules on resources a user holds (a SelfSubjectRulesReview's resourceRules). */
+export interface ResourceRuleInfo {
+  verbs: string[];
+  apiGroups: string[];
+  resources: string[];
+  resourceNames?: string[];
+}
+
+/** Rules on non-resource URLs a user holds. */
+export interface NonResourceRuleInfo {
+  verbs: string[];
+  nonResourceURLs: string[];
+}
+
+/** What a mode can say about all a user may do in a namespace; `incomplete` when it cannot list it all. */
+export interface RulesResult {
+  resourceRules: ResourceRuleInfo[];
+  nonResourceRules: NonResourceRuleInfo[];
+  incomplete: boolean;
+  /** Errors met while resolving; the rules found still hold. */
+  errors: string[];
+}
+
+/** Lists the rules of a user (Kubernetes' authorizer.RuleResolver). */
+export interface RuleResolver {
+  rulesFor(user: UserInfo, namespace: string): RulesResult;
+}

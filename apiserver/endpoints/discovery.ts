@@ -59,7 +59,7 @@ export function storageVersionHash(group: string, version: string, kind: string)
 }
 
 function storedAs(table: ResourceTable, d: ResourceDef): { group: string; version: string; kind: string } | undefined {
-  if (d.notStored) return undefined;
+  if (d.notStored || d.ephemeral) return undefined;
   const storage = d.conversion?.storage;
   return storage ? { group: table.domain.group(storage.kubernetesGroup), version: storage.version, kind: storage.kind } : d;
 }
@@ -97,6 +97,17 @@ export function apiResourceList(table: ResourceTable, group: string, version: st
       const foreign = other && other.group !== d.kubernetesGroup ? other : undefined;
       const kind = strategy.connect ? (strategy.connect.discoveryKind ?? strategy.connect.kind) : (other?.kind ?? d.kind);
       resources.push(entry(`${d.plural}/${sub}`, d, kind, strategy.verbs ?? ['get', 'patch', 'update'], foreign));
+    }
+    for (const [sub, kind] of Object.entries(d.createSubresources ?? {})) {
+      resources.push({
+        name: `${d.plural}/${sub}`,
+        singularName: '',
+        namespaced: d.namespaced,
+        group: table.domain.group(kind.kubernetesGroup),
+        version: kind.version,
+        kind: kind.kind,
+        verbs: ['create'],
+      });
     }
   }
   resources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

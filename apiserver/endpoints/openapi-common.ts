@@ -3,7 +3,7 @@
  * them, and the REST operations of a resource in a neutral form that each document version renders.
  */
 import type { ApiDomain } from '../api/domain.js';
-import type { ResourceDef } from '../api/resource.js';
+import type { CreateSubresource, ResourceDef } from '../api/resource.js';
 
 export type Json = Record<string, unknown>;
 
@@ -72,6 +72,8 @@ export interface ResourceOperation {
   body?: 'object' | 'patch';
   /** Set on the operations of a subresource path. */
   subresource?: string;
+  /** Set when the operation reads and writes another kind (serviceaccounts/token: TokenRequest). */
+  kind?: CreateSubresource;
 }
 
 /** A path of a resource with its path parameters (in order) and operations (in document order). */
@@ -122,6 +124,8 @@ export function resourcePaths(def: ResourceDef): ResourcePath[] {
   const scope = def.namespaced ? ['namespace'] : [];
   const named = [...scope, 'name'];
   const served = (verbs: readonly string[]) => (op: ResourceOperation) => verbs.includes(OPERATION_NEEDS[op.action]);
+  const create = { method: 'post', action: 'post', query: WRITE, body: 'object' } as const;
+  if (def.ephemeral) return [{ path: collection, pathParams: scope, operations: [create] }];
   const all: { path: string; pathParams: string[]; operations: ResourceOperation[] }[] = [
     {
       path: collection,
@@ -161,6 +165,13 @@ export function resourcePaths(def: ResourceDef): ResourcePath[] {
       operations: operations.filter(served(strategy.verbs ?? ['get', 'update', 'patch'])),
     });
   }
+  for (const sub of Object.keys(def.createSubresources ?? {})) {
+    paths.push({
+      path: `${collection}/{name}/${sub}`,
+      pathParams: named,
+      operations: [{ ...create, subresource: sub, kind: def.createSubresources![sub] }],
+    });
+  }
   return paths.filter((p) => p.operations.length > 0);
 }
 
@@ -193,6 +204,12 @@ export function operationIdentity(def: ResourceDef, op: ResourceOperation): { ta
 }
 
 /** The group-version-kind an operation of the resource works on. */
-export function operationGvk(def: ResourceDef): Json {
+export function operationGvk(def: ResourceDef, op: ResourceOperation, domain: ApiDomain): Json {
+  if (op.kind) return { group: domain.group(op.kind.kubernetesGroup), version: op.kind.version, kind: op.kind.kind };
   return { group: def.group, version: def.version, kind: def.kind };
+}
+
+/** The schema an operation's body and answer have: the resource's, or the other kind's. */
+export function operationSchema(def: ResourceDef, op: ResourceOperation): string {
+  return op.kind?.schema ?? def.schema;
 }

@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { ResourceTable } from '../api/resource-table.js';
+import type { ApiDomain } from '../api/domain.js';
 import type { ResourceDef } from '../api/resource.js';
 import type { Definitions } from '../api/schema.js';
 import * as status from '../api/status.js';
@@ -21,6 +22,7 @@ import { encodeGnosticDocument } from './openapi-v2-gnostic.js';
 import {
   CLIENT_GVK,
   operationGvk,
+  operationSchema,
   operationIdentity,
   publishSchema,
   resourcePaths,
@@ -49,8 +51,8 @@ export interface OpenApiV2 {
   etag(encoding: OpenApiV2Encoding): string;
 }
 
-function operation(def: ResourceDef, op: ResourceOperation): Json {
-  const ref = { $ref: `${DEFINITIONS}${def.schema}` };
+function operation(def: ResourceDef, op: ResourceOperation, domain: ApiDomain): Json {
+  const ref = { $ref: `${DEFINITIONS}${operationSchema(def, op)}` };
   const body = op.body && { name: 'body', in: 'body', required: true, schema: op.body === 'object' ? ref : { type: 'object' } };
   return {
     ...operationIdentity(def, op),
@@ -59,16 +61,16 @@ function operation(def: ResourceDef, op: ResourceOperation): Json {
     schemes: ['https'],
     parameters: [...(body ? [body] : []), ...op.query.map((p) => ({ name: p.name, in: 'query', type: p.type, uniqueItems: true }))],
     responses: { '200': { description: 'OK', schema: ref } },
-    [CLIENT_GVK]: operationGvk(def),
+    [CLIENT_GVK]: operationGvk(def, op, domain),
     'x-kubernetes-action': op.action,
   };
 }
 
-function pathItem(def: ResourceDef, p: ResourcePath): Json {
+function pathItem(def: ResourceDef, p: ResourcePath, domain: ApiDomain): Json {
   const params = p.pathParams.map((name) => ({ name, in: 'path', required: true, type: 'string', uniqueItems: true }));
   return {
     ...(params.length ? { parameters: params } : {}),
-    ...Object.fromEntries(p.operations.map((op) => [op.method, operation(def, op)])),
+    ...Object.fromEntries(p.operations.map((op) => [op.method, operation(def, op, domain)])),
   };
 }
 
@@ -76,7 +78,7 @@ function document(table: ResourceTable, defs: Definitions): Json {
   return {
     swagger: '2.0',
     info: { title: 'orch', version: versionInfo().gitVersion },
-    paths: Object.fromEntries(table.all().flatMap((def) => resourcePaths(def).map((p) => [p.path, pathItem(def, p)]))),
+    paths: Object.fromEntries(table.all().flatMap((def) => resourcePaths(def).map((p) => [p.path, pathItem(def, p, table.domain)]))),
     definitions: Object.fromEntries(
       Object.keys(defs)
         .sort()

@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ResourceTable } from '../api/resource-table.js';
+import type { ApiDomain } from '../api/domain.js';
 import type { ResourceDef } from '../api/resource.js';
 import type { Definitions } from '../api/schema.js';
 import { apiVersionOf } from '../api/object.js';
@@ -17,6 +18,7 @@ import {
   CLIENT_GVK,
   gvPath,
   operationGvk,
+  operationSchema,
   operationIdentity,
   publishSchema,
   resourcePaths,
@@ -50,31 +52,32 @@ function referencedSchemas(roots: string[], defs: Definitions): string[] {
   return [...seen].sort();
 }
 
-function requestBody(def: ResourceDef, body: 'object' | 'patch'): Json {
+function requestBody(schema: string, body: 'object' | 'patch'): Json {
   const content =
     body === 'object'
-      ? { '*/*': { schema: { $ref: `${SCHEMAS}${def.schema}` } } }
+      ? { '*/*': { schema: { $ref: `${SCHEMAS}${schema}` } } }
       : Object.fromEntries(PATCH_CONTENT_TYPES.map((t) => [t, { schema: { type: 'object' } }]));
   return { content, required: true };
 }
 
-function operation(def: ResourceDef, op: ResourceOperation): Json {
-  const ok = { description: 'OK', content: { 'application/json': { schema: { $ref: `${SCHEMAS}${def.schema}` } } } };
+function operation(def: ResourceDef, op: ResourceOperation, domain: ApiDomain): Json {
+  const schema = operationSchema(def, op);
+  const ok = { description: 'OK', content: { 'application/json': { schema: { $ref: `${SCHEMAS}${schema}` } } } };
   return {
     ...operationIdentity(def, op),
     responses: { '200': ok },
-    [CLIENT_GVK]: operationGvk(def),
+    [CLIENT_GVK]: operationGvk(def, op, domain),
     'x-kubernetes-action': op.action,
     parameters: op.query.map(queryParam),
-    ...(op.body ? { requestBody: requestBody(def, op.body) } : {}),
+    ...(op.body ? { requestBody: requestBody(schema, op.body) } : {}),
   };
 }
 
-function paths(def: ResourceDef): Record<string, Json> {
+function paths(def: ResourceDef, domain: ApiDomain): Record<string, Json> {
   return Object.fromEntries(
     resourcePaths(def).map((p) => [
       p.path,
-      { parameters: p.pathParams.map(pathParam), ...Object.fromEntries(p.operations.map((op) => [op.method, operation(def, op)])) },
+      { parameters: p.pathParams.map(pathParam), ...Object.fromEntries(p.operations.map((op) => [op.method, operation(def, op, domain)])) },
     ]),
   );
 }
@@ -93,7 +96,7 @@ export function newOpenApiV3(table: ResourceTable, defs: Definitions): OpenApiV3
       const resources = table.inGroupVersion(g.group, version);
       const schemas: Json = {};
       for (const name of referencedSchemas(
-        resources.map((r) => r.schema),
+        resources.flatMap((r) => [r.schema, ...Object.values(r.createSubresources ?? {}).map((sub) => sub.schema)]),
         defs,
       )) {
         schemas[name] = publishSchema(defs[name], table.domain, SCHEMAS);
@@ -101,7 +104,7 @@ export function newOpenApiV3(table: ResourceTable, defs: Definitions): OpenApiV3
       const doc = {
         openapi: '3.0.0',
         info: { title: 'orch', version: apiVersionOf(g.group, version) },
-        paths: Object.assign({}, ...resources.map(paths)),
+        paths: Object.assign({}, ...resources.map((r) => paths(r, table.domain))),
         components: { schemas },
       };
       const text = JSON.stringify(doc);

@@ -32,6 +32,7 @@ export function newStores(
     },
   };
   for (const def of table.all()) {
+    if (def.ephemeral) continue; // never stored: the server answers these kinds with its own handlers
     const d = byKey.get(declared(def));
     const store = new GenericStore({
       ...storeConfig,

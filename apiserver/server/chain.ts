@@ -11,6 +11,7 @@ import type { Metrics } from './metrics.js';
 import { withRequestInfo } from './filters/with-request-info.js';
 import { withAuthentication } from './filters/with-authentication.js';
 import { withAuthorization } from './filters/with-authorization.js';
+import { withImpersonation } from './filters/with-impersonation.js';
 import { withStatusErrors } from './filters/with-status-errors.js';
 import { newRouter, type RouteDeps } from './routes.js';
 
@@ -29,7 +30,8 @@ export function buildHandlerChain(deps: ChainDeps): express.Express {
   app.use(withRequestInfo());
   app.use(deps.metrics.middleware());
   app.use(deps.inFlight.middleware());
-  app.use(withAuthentication(deps.authenticator));
+  app.use(withAuthentication(deps.authenticator, deps.logger));
+  app.use(withImpersonation(deps.authorizer, deps.api.table.domain));
   app.use(withAuthorization(deps.authorizer));
   app.use(newRouter(deps));
   app.use(withStatusErrors(deps.logger));

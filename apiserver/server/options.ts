@@ -11,12 +11,13 @@ import type { FlagSet } from '../component-base/flag/flag-set.js';
 import { OptionsError } from '../component-base/flag/options-error.js';
 import { scalarValue } from '../component-base/flag/values.js';
 import { LogOptions } from '../component-base/logs/log-options.js';
+import { AuthenticationOptions, type AuthenticationSettings } from './authentication-options.js';
 import { AUTHORIZATION_MODES, type AuthorizationMode } from '../authorization/interfaces.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseServiceClusterIPRanges } from '../registry/core/service/allocator/service-cidrs.js';
 import { formatPortRange, parsePortRange, type PortRange } from '../registry/core/service/allocator/port-range.js';
 
 /** What orch-apiserver runs with: its flags, validated and completed. */
-export interface ServerOptions {
+export interface ServerOptions extends AuthenticationSettings {
   /** --etcd-servers (comma list of URLs); empty → embedded store. */
   etcdServers: string[];
   /** --etcd-prefix, default "/registry". */
@@ -45,6 +46,16 @@ export interface ServerOptions {
   anonymousAuth: boolean;
   /** --authorization-mode, default [AlwaysAllow]. */
   authorizationModes: AuthorizationMode[];
+  /** --authorization-policy-file (ABAC). */
+  authorizationPolicyFile?: string;
+  /** --authorization-webhook-config-file (Webhook). */
+  authorizationWebhookConfigFile?: string;
+  /** --authorization-webhook-version: v1beta1 (default) or v1. */
+  authorizationWebhookVersion: 'v1' | 'v1beta1';
+  /** --authorization-webhook-cache-authorized-ttl, default 5m. */
+  authorizationWebhookCacheAuthorizedTtlMs: number;
+  /** --authorization-webhook-cache-unauthorized-ttl, default 30s. */
+  authorizationWebhookCacheUnauthorizedTtlMs: number;
   /** --api-domain, default "orch.io": API groups are named <group>.<apiDomain>. */
   apiDomain: string;
   /** --shutdown-delay-duration, default 0. */
@@ -106,6 +117,11 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
   tokenAuthFile = '';
   anonymousAuth = true;
   authorizationModes: string[] = ['AlwaysAllow'];
+  authorizationPolicyFile = '';
+  authorizationWebhookConfigFile = '';
+  authorizationWebhookVersion = 'v1beta1';
+  authorizationWebhookCacheAuthorizedTtlMs = 5 * 60_000;
+  authorizationWebhookCacheUnauthorizedTtlMs = 30_000;
   apiDomain = 'orch.io';
   shutdownDelayMs = 0;
   livezGracePeriodMs = 0;
@@ -123,6 +139,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
   kubeletCertificateAuthority = '';
   kubeletTimeoutMs = 5000;
   readonly logs = new LogOptions();
+  readonly authentication = new AuthenticationOptions();
 
   addFlags(fs: FlagSet): void {
     fs.strings(
@@ -183,11 +200,42 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       'anonymous-auth',
       'Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.',
     );
+    this.authentication.addFlags(fs);
     fs.strings(
       this,
       'authorizationModes',
       'authorization-mode',
       `Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: ${AUTHORIZATION_MODES.join(',')}.`,
+    );
+    fs.string(
+      this,
+      'authorizationPolicyFile',
+      'authorization-policy-file',
+      'File with authorization policy in json line by line format, used with --authorization-mode=ABAC, on the secure port.',
+    );
+    fs.string(
+      this,
+      'authorizationWebhookConfigFile',
+      'authorization-webhook-config-file',
+      "File with webhook configuration in kubeconfig format, used with --authorization-mode=Webhook. The API server will query the remote service to determine access on the API server's secure port.",
+    );
+    fs.string(
+      this,
+      'authorizationWebhookVersion',
+      'authorization-webhook-version',
+      'The API version of the authorization.k8s.io SubjectAccessReview to send to and expect from the webhook.',
+    );
+    fs.duration(
+      this,
+      'authorizationWebhookCacheAuthorizedTtlMs',
+      'authorization-webhook-cache-authorized-ttl',
+      "The duration to cache 'authorized' responses from the webhook authorizer.",
+    );
+    fs.duration(
+      this,
+      'authorizationWebhookCacheUnauthorizedTtlMs',
+      'authorization-webhook-cache-unauthorized-ttl',
+      "The duration to cache 'unauthorized' responses from the webhook authorizer.",
     );
     fs.string(this, 'apiDomain', 'api-domain', 'The DNS suffix of built-in API group names (e.g. apps.<api-domain>).');
     fs.duration(
@@ -266,7 +314,25 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
     }
     this.logs.validate();
     nonNegative('etcd-compaction-interval', this.etcdCompactionIntervalMs);
+    this.authentication.validate();
     validateAuthorizationModes(this.authorizationModes);
+    const has = (mode: string) => this.authorizationModes.includes(mode);
+    if (has('ABAC') && !this.authorizationPolicyFile)
+      throw new OptionsError("authorization-mode ABAC's authorization policy file not passed");
+    if (!has('ABAC') && this.authorizationPolicyFile)
+      throw new OptionsError('cannot specify --authorization-policy-file without mode ABAC');
+    if (has('Webhook') && !this.authorizationWebhookConfigFile)
+      throw new OptionsError("authorization-mode Webhook's authorization config file not passed");
+    if (!has('Webhook') && this.authorizationWebhookConfigFile) {
+      throw new OptionsError('cannot specify --authorization-webhook-config-file without mode Webhook');
+    }
+    if (this.authorizationWebhookVersion !== 'v1' && this.authorizationWebhookVersion !== 'v1beta1') {
+      throw new OptionsError(
+        `--authorization-webhook-version must be v1 or v1beta1, got ${JSON.stringify(this.authorizationWebhookVersion)}`,
+      );
+    }
+    nonNegative('authorization-webhook-cache-authorized-ttl', this.authorizationWebhookCacheAuthorizedTtlMs);
+    nonNegative('authorization-webhook-cache-unauthorized-ttl', this.authorizationWebhookCacheUnauthorizedTtlMs);
     nonNegative('shutdown-delay-duration', this.shutdownDelayMs);
     nonNegative('livez-grace-period', this.livezGracePeriodMs);
     nonNegative('max-request-bytes', this.maxRequestBytes);
@@ -302,8 +368,14 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       certDir: this.certDir || join(this.dataDir, 'certs'),
       clientCAFile: this.clientCAFile || undefined,
       tokenAuthFile: this.tokenAuthFile || undefined,
+      ...this.authentication.complete(),
       anonymousAuth: this.anonymousAuth,
       authorizationModes: this.authorizationModes as AuthorizationMode[],
+      authorizationPolicyFile: this.authorizationPolicyFile || undefined,
+      authorizationWebhookConfigFile: this.authorizationWebhookConfigFile || undefined,
+      authorizationWebhookVersion: this.authorizationWebhookVersion as 'v1' | 'v1beta1',
+      authorizationWebhookCacheAuthorizedTtlMs: this.authorizationWebhookCacheAuthorizedTtlMs,
+      authorizationWebhookCacheUnauthorizedTtlMs: this.authorizationWebhookCacheUnauthorizedTtlMs,
       apiDomain: this.apiDomain,
       shutdownDelayMs: this.shutdownDelayMs,
       livezGracePeriodMs: this.livezGracePeriodMs,

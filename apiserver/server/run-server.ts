@@ -27,12 +27,22 @@ import { adoptServiceRanges } from '../registry/core/service/adopt-ranges.js';
 import { Cacher } from '../storage/cacher/cacher.js';
 import { newAdmissionChain } from '../admission/chain.js';
 import { newNamespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
-import type { RequestAuthenticator } from '../authentication/interfaces.js';
-import { newUnionAuthenticator } from '../authentication/union.js';
-import { newTokenFileAuthenticator } from '../authentication/token-file.js';
-import { newX509Authenticator } from '../authentication/x509.js';
-import { newAnonymousAuthenticator } from '../authentication/anonymous.js';
+import { newCertificateApproval } from '../admission/plugins/certificate-approval.js';
+import { newCertificateSigning } from '../admission/plugins/certificate-signing.js';
+import { newCertificateSubjectRestriction } from '../admission/plugins/certificate-subject-restriction.js';
+import { newServerAuthentication } from './authentication.js';
+import { newObjectGetter } from './object-getter.js';
 import { newAuthorizer } from '../authorization/new-authorizer.js';
+import { PolicyCache } from '../authorization/rbac/policy-cache.js';
+import { NodeGraph } from '../authorization/node/graph.js';
+import { parsePolicyFile } from '../authorization/abac.js';
+import { nodeRules } from '../authorization/rbac/bootstrap/cluster-roles.js';
+import { policyGroups } from '../authorization/rbac/bootstrap/groups.js';
+import { startNodeGraphInformers } from './node-graph-informers.js';
+import { RuleResolver } from '../authorization/rbac/rule-resolver.js';
+import { EscalationCheck } from '../authorization/rbac/escalation.js';
+import { newRbacEscalation } from '../admission/plugins/rbac-escalation.js';
+import { startRbacInformers } from './rbac-informers.js';
 import type { ServerOptions } from './options.js';
 import { newLogger, type Logger } from '../component-base/logs/logger.js';
 import { ensureCA, ensureServingCert, defaultServingHosts } from '../component-base/certs/certs.js';
@@ -43,6 +53,8 @@ import { buildHandlerChain } from './chain.js';
 import { newOpenApiV3 } from '../endpoints/openapi-v3.js';
 import { newOpenApiV2 } from '../endpoints/openapi-v2.js';
 import { ensureSystemNamespaces, SYSTEM_USER } from './bootstrap-namespaces.js';
+import { reconcileDefaultPolicy } from './bootstrap-rbac.js';
+import { newReviewKinds } from './review-kinds.js';
 
 export interface RunningServer {
   port: number;
@@ -53,14 +65,6 @@ function newStorage(options: ServerOptions, logger: ReturnType<typeof newLogger>
   if (options.storageBackend === 'etcd3') return newEtcdStorage({ endpoints: options.etcdServers, logger });
   mkdirSync(options.dataDir, { recursive: true });
   return newSqliteStorage({ path: join(options.dataDir, 'state.db') });
-}
-
-function newAuthenticator(options: ServerOptions): RequestAuthenticator {
-  const list: RequestAuthenticator[] = [];
-  if (options.clientCAFile) list.push(newX509Authenticator(readFileSync(options.clientCAFile, 'utf8')));
-  if (options.tokenAuthFile) list.push(newTokenFileAuthenticator(options.tokenAuthFile));
-  if (options.anonymousAuth) list.push(newAnonymousAuthenticator());
-  return newUnionAuthenticator(list);
 }
 
 function servingCert(options: ServerOptions): { cert: string; key: string } {
@@ -102,7 +106,43 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       if (status.isApiError(err, 'NotFound')) return null;
       throw err;
     });
-  const admission = newAdmissionChain([], [newNamespaceLifecycle(domain, getNamespace)]);
+  // RBAC decides from memory: the four RBAC kinds kept by their stores' watches (started below).
+  const rbacGroup = domain.group('rbac.authorization.k8s.io');
+  const policy = new PolicyCache();
+  const graph = new NodeGraph();
+  const authorization = newAuthorizer(options.authorizationModes, {
+    rbac: policy,
+    rbacGroup,
+    node: {
+      graph,
+      nodeRules: nodeRules(policyGroups(domain)),
+      storageGroup: domain.group('storage.k8s.io'),
+      coordinationGroup: domain.group('coordination.k8s.io'),
+      nodeLeaseNamespace: domain.systemNamespace.replace(/-system$/, '-node-lease'),
+    },
+    abacPolicies: options.authorizationPolicyFile
+      ? parsePolicyFile(readFileSync(options.authorizationPolicyFile, 'utf8'), domain.labelPrefix, options.authorizationPolicyFile)
+      : undefined,
+    webhook: options.authorizationWebhookConfigFile
+      ? {
+          configFile: options.authorizationWebhookConfigFile,
+          version: options.authorizationWebhookVersion,
+          authorizedTtlMs: options.authorizationWebhookCacheAuthorizedTtlMs,
+          unauthorizedTtlMs: options.authorizationWebhookCacheUnauthorizedTtlMs,
+        }
+      : undefined,
+  });
+  const escalation = new EscalationCheck(authorization.authorizer, new RuleResolver(policy, rbacGroup), rbacGroup);
+  const admission = newAdmissionChain(
+    [],
+    [
+      newNamespaceLifecycle(domain, getNamespace),
+      newRbacEscalation(rbacGroup, (write) => escalation.refusal(write)),
+      newCertificateApproval(domain, authorization.authorizer),
+      newCertificateSigning(domain, authorization.authorizer),
+      newCertificateSubjectRestriction(domain),
+    ],
+  );
   const serviceNetwork = { clusterIPRanges: options.serviceClusterIPRanges, nodePortRange: options.serviceNodePortRange };
   const serviceAllocators = newServiceAllocators(storage, options.etcdPrefix, serviceNetwork, logger);
   const hookEnv = newStoreHookEnv([
@@ -124,7 +164,22 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
     ['healthz', 'livez', 'readyz'],
   );
   const bootstrapDone = health.addPostStartHook('bootstrap-controller');
+  const rbacBootstrapped = health.addPostStartHook('rbac/bootstrap-roles');
 
+  // Ready once the RBAC informers have listed.
+  const rbacInformers = options.authorizationModes.includes('RBAC') ? startRbacInformers(policy, table, stores, { logger }) : undefined;
+  if (rbacInformers) {
+    const rbacSynced = health.addPostStartHook('rbac/informers-synced');
+    void rbacInformers.synced.then(rbacSynced);
+  }
+  // The Node authorizer's graph, from the Pods and claims; ready once listed.
+  const nodeInformers = options.authorizationModes.includes('Node') ? startNodeGraphInformers(graph, table, stores, { logger }) : undefined;
+  if (nodeInformers) {
+    const nodeSynced = health.addPostStartHook('node-authorizer/graph-synced');
+    void nodeInformers.synced.then(nodeSynced);
+  }
+
+  const authentication = newServerAuthentication(options, domain, newObjectGetter(table, stores), logger);
   const inFlight = newInFlight();
   const metrics = newMetrics();
   let server: Server | undefined;
@@ -143,6 +198,10 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
         ca: options.kubeletCertificateAuthority && readFileSync(options.kubeletCertificateAuthority, 'utf8'),
         dialTimeoutMs: options.kubeletTimeoutMs,
       },
+      ephemeral: new Map([
+        ...authentication.ephemeral,
+        ...newReviewKinds({ ...authorization, group: domain.group('authorization.k8s.io') }),
+      ]),
     },
     openapi: newOpenApiV3(table, definitions),
     openapiV2: newOpenApiV2(table, definitions),
@@ -150,15 +209,20 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
     metrics,
     inFlight,
     logger,
-    authenticator: newAuthenticator(options),
-    authorizer: newAuthorizer(options.authorizationModes),
+    authenticator: authentication.authenticator,
+    authorizer: authorization.authorizer,
     serverAddress: () =>
       `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${(server?.address() as AddressInfo | null)?.port ?? options.securePort}`,
   });
 
   const { cert, key } = servingCert(options);
-  const clientCA = options.clientCAFile ? readFileSync(options.clientCAFile, 'utf8') : undefined;
-  server = createServer({ cert, key, ca: clientCA, requestCert: !!clientCA, rejectUnauthorized: false }, app);
+  // The CAs client certificates are asked for: users' and the authenticating proxy's.
+  const clientCAs = [options.clientCAFile, options.requestHeader?.clientCAFile]
+    .filter((f) => f !== undefined)
+    .map((f) => readFileSync(f, 'utf8'));
+  const clientCA = clientCAs.length > 0 ? clientCAs.join('\n') : undefined;
+  // Headers up to Go's DefaultMaxHeaderBytes, so an oversized credential is a 401 from authentication, not a 431.
+  server = createServer({ cert, key, ca: clientCA, requestCert: !!clientCA, rejectUnauthorized: false, maxHeaderSize: 1 << 20 }, app);
   server.on('upgrade', newUpgradeListener(app));
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -176,9 +240,11 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
         await adoptServiceRanges(serviceAllocators, services);
         await ensureDefaultService(services, domain, defaultServiceIP, port, SYSTEM_USER);
         bootstrapDone();
+        await reconcileDefaultPolicy(domain, table, stores);
+        rbacBootstrapped();
         return;
       } catch (err) {
-        logger.warn('bootstrap of system namespaces and the default service failed, retrying', { err: String(err) });
+        logger.warn('bootstrap of system namespaces, the default service or the RBAC policy failed, retrying', { err: String(err) });
         await new Promise((r) => setTimeout(r, delay));
       }
     }
@@ -198,6 +264,8 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       server!.closeAllConnections();
       await closed;
       await bootstrap;
+      rbacInformers?.stop();
+      nodeInformers?.stop();
       await compactor.stop();
       await cacher?.close();
       await storage.close();

@@ -4,10 +4,12 @@
  * the enabled controllers. Losing the lease stops the controllers and ends the run with 'lost' (the
  * command then exits non-zero, as kube-controller-manager does, and is restarted).
  */
-import { readFileSync } from 'node:fs';
+import { setMaxListeners } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { newApiDomain } from '../../apiserver/api/domain.js';
+import { type ApiDomain, newApiDomain } from '../../apiserver/api/domain.js';
 import { newHealthChecks } from '../../apiserver/component-base/health/health-checks.js';
 import { newLogger, type Logger } from '../../apiserver/component-base/logs/logger.js';
 import { ApiClient } from '../client/api-client.js';
@@ -19,7 +21,18 @@ import { WorkQueue } from '../workqueue/work-queue.js';
 import { GarbageCollector } from '../garbagecollector/garbage-collector.js';
 import { NamespaceController } from '../namespace/namespace-controller.js';
 import { RootCaCertPublisher } from '../rootcacertpublisher/publisher.js';
+import { builtInSigners } from '../../apiserver/api/certificates/signers.js';
+import { BootstrapSigner } from '../bootstrap/bootstrap-signer.js';
+import { TokenCleaner } from '../bootstrap/token-cleaner.js';
+import { CsrCleaner } from '../csrcleaner/csr-cleaner.js';
+import { CsrApprovingController } from '../csrapproving/csr-approving-controller.js';
+import { CaProvider } from '../csrsigning/ca-provider.js';
+import { CsrSigningController } from '../csrsigning/csr-signing-controller.js';
+import { parseTokenSigningKey, type TokenSigningKey } from '../serviceaccount/legacy-token.js';
+import { LegacyTokenCleaner } from '../serviceaccount/legacy-token-cleaner.js';
+import { TokensController } from '../serviceaccount/tokens-controller.js';
 import { ServiceAccountsController } from '../serviceaccount/serviceaccounts-controller.js';
+import { ClusterRoleAggregationController } from '../clusterroleaggregation/aggregation-controller.js';
 import type { Controller, ControllerContext } from './controller-context.js';
 import { enabledControllers } from './controller-names.js';
 import { newControllerManagerMetrics } from './metrics.js';
@@ -45,16 +58,47 @@ export interface RunningControllerManager {
   stop(): Promise<void>;
 }
 
+/**
+ * The CA of each built-in signer the flags configure, by the signer's name under the domain; each is
+ * read once here, so unreadable or mismatched files stop the start.
+ */
+function signingCas(domain: ApiDomain, opts: ControllerManagerOptions): Map<string, CaProvider> {
+  const names = builtInSigners(domain);
+  const cas = new Map<string, CaProvider>();
+  for (const [signer, files] of Object.entries(opts.csrSigning.cas)) {
+    if (!files) continue;
+    const provider = new CaProvider(files);
+    try {
+      provider.current();
+    } catch (err) {
+      throw new Error(`certificatesigningrequest-signing-controller: ${files.certFile}: ${(err as Error).message}`);
+    }
+    cas.set(names[signer as keyof typeof names], provider);
+  }
+  return cas;
+}
+
+/** The key of --service-account-private-key-file; throws naming the file. */
+function serviceAccountSigningKey(file: string): TokenSigningKey {
+  return parseTokenSigningKey(readFileSync(file, 'utf8'), file);
+}
+
 /** Builds the enabled controllers over one context. */
 function newControllers(
   names: string[],
-  ctx: ControllerContext,
+  shared: ControllerContext,
+  clientFor: (controller: string) => ApiClient,
   opts: ControllerManagerOptions,
   settings: RunSettings,
 ): Map<string, Controller> {
   const all = new Map<string, Controller>();
+  const signingKey = opts.serviceAccountKeyFile ? serviceAccountSigningKey(opts.serviceAccountKeyFile) : undefined;
   for (const name of names) {
+    const ctx = { ...shared, client: clientFor(name) };
     switch (name) {
+      case 'clusterrole-aggregation-controller':
+        all.set(name, new ClusterRoleAggregationController(ctx));
+        break;
       case 'garbage-collector-controller':
         all.set(name, new GarbageCollector(ctx, { workers: opts.concurrentGcSyncs, syncPeriodMs: settings.gcSyncPeriodMs }));
         break;
@@ -71,6 +115,31 @@ function newControllers(
       case 'root-ca-certificate-publisher-controller':
         all.set(name, new RootCaCertPublisher(ctx, ctx.rootCaPem!));
         break;
+      case 'bootstrap-signer-controller':
+        all.set(name, new BootstrapSigner(ctx, ctx.rootCaPem!));
+        break;
+      case 'certificatesigningrequest-cleaner-controller':
+        all.set(name, new CsrCleaner(ctx));
+        break;
+      case 'serviceaccount-token-controller':
+        if (!signingKey) ctx.logger.info('serviceaccount-token-controller is disabled because there is no private key');
+        else all.set(name, new TokensController(ctx, { signingKey, rootCaPem: ctx.rootCaPem ?? '' }));
+        break;
+      case 'legacy-serviceaccount-token-cleaner-controller':
+        all.set(name, new LegacyTokenCleaner(ctx, { cleanUpPeriodMs: opts.legacyTokenCleanUpPeriodMs }));
+        break;
+      case 'token-cleaner-controller':
+        all.set(name, new TokenCleaner(ctx));
+        break;
+      case 'certificatesigningrequest-approving-controller':
+        all.set(name, new CsrApprovingController(ctx));
+        break;
+      case 'certificatesigningrequest-signing-controller': {
+        const cas = signingCas(ctx.domain, opts);
+        if (cas.size === 0) ctx.logger.info('skipping CSR signer controller because no csr cert/key was specified');
+        else all.set(name, new CsrSigningController(ctx, { cas, durationMs: opts.csrSigning.durationMs }));
+        break;
+      }
       case 'serviceaccount-controller':
         all.set(name, new ServiceAccountsController(ctx));
         break;
@@ -84,12 +153,21 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
   const domain = newApiDomain(opts.apiDomain);
   const names = enabledControllers(opts.controllers);
   const client = ApiClient.fromKubeconfig(opts.kubeconfig, { domain, userAgent: 'orch-controller-manager' });
-  const rootCaPem = opts.rootCaFile ? readFileSync(opts.rootCaFile, 'utf8') : client.config.cluster.caPem;
-  if (names.includes('root-ca-certificate-publisher-controller') && !rootCaPem) {
-    throw new Error(
-      'root-ca-certificate-publisher-controller: no root CA: pass --root-ca-file or use a kubeconfig with certificate-authority data',
-    );
+  // Controllers with a kubeconfig of their own call the API as themselves (least privilege).
+  const controllerClients = new Map<string, ApiClient>();
+  for (const name of opts.controllerKubeconfigDir ? names : []) {
+    const file = join(opts.controllerKubeconfigDir, `${name}.kubeconfig`);
+    if (existsSync(file))
+      controllerClients.set(name, ApiClient.fromKubeconfig(file, { domain, userAgent: `orch-controller-manager/${name}` }));
   }
+  const rootCaPem = opts.rootCaFile ? readFileSync(opts.rootCaFile, 'utf8') : client.config.cluster.caPem;
+  for (const needsCa of ['root-ca-certificate-publisher-controller', 'bootstrap-signer-controller']) {
+    if (names.includes(needsCa) && !rootCaPem) {
+      throw new Error(`${needsCa}: no root CA: pass --root-ca-file or use a kubeconfig with certificate-authority data`);
+    }
+  }
+  if (names.includes('certificatesigningrequest-signing-controller')) signingCas(domain, opts);
+  if (names.includes('serviceaccount-token-controller') && opts.serviceAccountKeyFile) serviceAccountSigningKey(opts.serviceAccountKeyFile);
   const metrics = newControllerManagerMetrics();
   const health = newHealthChecks();
   const serving = await serveHealthAndMetrics({
@@ -103,6 +181,8 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
 
   /** Runs informers and controllers until `signal` aborts. */
   const runControllers = async (signal: AbortSignal): Promise<void> => {
+    // Every controller, informer and wait listens for the one signal.
+    setMaxListeners(0, signal);
     const resyncPeriodMs = opts.minResyncPeriodMs * (1 + Math.random());
     const informers = new InformerFactory(client, { resyncPeriodMs, logger });
     const ctx: ControllerContext = {
@@ -114,7 +194,7 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
       discover: () => discoverResources(client),
       newQueue: (name, queueOpts) => new WorkQueue({ ...queueOpts, metrics: metrics.queue(name) }),
     };
-    const controllers = newControllers(names, ctx, opts, settings);
+    const controllers = newControllers(names, ctx, (name) => controllerClients.get(name) ?? client, opts, settings);
     informers.start();
     await Promise.all(
       [...controllers].map(async ([name, controller]) => {
@@ -174,6 +254,7 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
       await done;
       await serving.close();
       client.close();
+      for (const c of controllerClients.values()) c.close();
     },
   };
 }

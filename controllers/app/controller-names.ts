@@ -13,10 +13,18 @@ export interface ControllerName {
 }
 
 export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
+  { name: 'bootstrap-signer-controller', aliases: ['bootstrapsigner'], defaultOn: false },
+  { name: 'certificatesigningrequest-approving-controller', aliases: ['csrapproving'], defaultOn: true },
+  { name: 'certificatesigningrequest-cleaner-controller', aliases: ['csrcleaner'], defaultOn: true },
+  { name: 'certificatesigningrequest-signing-controller', aliases: ['csrsigning'], defaultOn: true },
+  { name: 'clusterrole-aggregation-controller', aliases: ['clusterrole-aggregation'], defaultOn: true },
   { name: 'garbage-collector-controller', aliases: ['garbagecollector'], defaultOn: true },
+  { name: 'legacy-serviceaccount-token-cleaner-controller', aliases: ['legacy-service-account-token-cleaner'], defaultOn: false },
   { name: 'namespace-controller', aliases: ['namespace'], defaultOn: true },
   { name: 'root-ca-certificate-publisher-controller', aliases: ['root-ca-cert-publisher'], defaultOn: true },
   { name: 'serviceaccount-controller', aliases: ['serviceaccount'], defaultOn: true },
+  { name: 'serviceaccount-token-controller', aliases: ['serviceaccount-token'], defaultOn: true },
+  { name: 'token-cleaner-controller', aliases: ['tokencleaner'], defaultOn: false },
 ];
 
 function canonical(name: string): string | undefined {

@@ -8,6 +8,7 @@ import type { FlagSet } from '../../apiserver/component-base/flag/flag-set.js';
 import { OptionsError } from '../../apiserver/component-base/flag/options-error.js';
 import { LogOptions } from '../../apiserver/component-base/logs/log-options.js';
 import { enabledControllers } from './controller-names.js';
+import { type CsrSigningConfig, CsrSigningFlags } from './csr-signing-flags.js';
 
 /** What orch-controller-manager runs with: its flags, validated and completed. */
 export interface ControllerManagerOptions {
@@ -31,6 +32,8 @@ export interface ControllerManagerOptions {
   apiDomain: string;
   /** --root-ca-file; '' = the kubeconfig's CA. */
   rootCaFile: string;
+  /** --controller-kubeconfig-dir: `<controller>.kubeconfig` files giving controllers their own identity; '' = none. */
+  controllerKubeconfigDir: string;
   concurrentNamespaceSyncs: number;
   concurrentGcSyncs: number;
   namespaceSyncPeriodMs: number;
@@ -38,6 +41,12 @@ export interface ControllerManagerOptions {
   minResyncPeriodMs: number;
   /** The winston level --v maps to. */
   logLevel: string;
+  /** --legacy-service-account-token-clean-up-period. */
+  legacyTokenCleanUpPeriodMs: number;
+  /** --service-account-private-key-file; '' = the token controller does not run. */
+  serviceAccountKeyFile: string;
+  /** --cluster-signing-*: the CAs of the CSR signing controller. */
+  csrSigning: CsrSigningConfig;
 }
 
 /** orch-controller-manager's flags, each field holding its flag's value. */
@@ -55,11 +64,15 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
   certDir = '';
   apiDomain = 'orch.io';
   rootCaFile = '';
+  controllerKubeconfigDir = '';
   concurrentNamespaceSyncs = 10;
   concurrentGcSyncs = 20;
   namespaceSyncPeriodMs = 5 * 60_000;
   minResyncPeriodMs = 12 * 3_600_000;
   readonly logs = new LogOptions();
+  serviceAccountKeyFile = '';
+  legacyTokenCleanUpPeriodMs = 365 * 24 * 3_600_000;
+  readonly csrSigning = new CsrSigningFlags();
 
   addFlags(fs: FlagSet): void {
     fs.string(this, 'kubeconfig', 'kubeconfig', 'Path to kubeconfig file with authorization and master location information (required).');
@@ -115,6 +128,12 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
       'root-ca-file',
       "If set, this root certificate authority will be published to every namespace; else the kubeconfig's certificate authority is.",
     );
+    fs.string(
+      this,
+      'controllerKubeconfigDir',
+      'controller-kubeconfig-dir',
+      'A directory of kubeconfigs named <controller>.kubeconfig (e.g. namespace-controller.kubeconfig); a controller with one calls the API with that identity, the shared informers keep using --kubeconfig.',
+    );
     fs.int(
       this,
       'concurrentNamespaceSyncs',
@@ -134,6 +153,19 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
       'min-resync-period',
       'The resync period in reflectors will be random between MinResyncPeriod and 2*MinResyncPeriod.',
     );
+    fs.string(
+      this,
+      'serviceAccountKeyFile',
+      'service-account-private-key-file',
+      'Filename containing a PEM-encoded private RSA or ECDSA key used to sign service account tokens.',
+    );
+    fs.duration(
+      this,
+      'legacyTokenCleanUpPeriodMs',
+      'legacy-service-account-token-clean-up-period',
+      'The period of time since the last usage of an legacy service account token before it can be deleted.',
+    );
+    this.csrSigning.addFlags(fs);
     this.logs.addFlags(fs);
   }
 
@@ -141,6 +173,7 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
     if (!this.kubeconfig) throw new OptionsError('--kubeconfig is required');
     checkPort('secure-port', this.securePort);
     this.logs.validate();
+    this.csrSigning.validate();
     try {
       enabledControllers(this.controllers);
     } catch (err) {
@@ -153,6 +186,7 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
     positive('leader-elect-retry-period', this.retryPeriodMs);
     positive('namespace-sync-period', this.namespaceSyncPeriodMs);
     positive('min-resync-period', this.minResyncPeriodMs);
+    positive('legacy-service-account-token-clean-up-period', this.legacyTokenCleanUpPeriodMs);
   }
 
   complete(): ControllerManagerOptions {
@@ -170,11 +204,15 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
       certDir: this.certDir,
       apiDomain: this.apiDomain,
       rootCaFile: this.rootCaFile,
+      controllerKubeconfigDir: this.controllerKubeconfigDir,
       concurrentNamespaceSyncs: this.concurrentNamespaceSyncs,
       concurrentGcSyncs: this.concurrentGcSyncs,
       namespaceSyncPeriodMs: this.namespaceSyncPeriodMs,
       minResyncPeriodMs: this.minResyncPeriodMs,
       logLevel: this.logs.level(),
+      serviceAccountKeyFile: this.serviceAccountKeyFile,
+      legacyTokenCleanUpPeriodMs: this.legacyTokenCleanUpPeriodMs,
+      csrSigning: this.csrSigning.complete(),
     };
   }
 }

@@ -3,14 +3,15 @@
  * orch-apiserver processes on temporary directories, with the admin files of scripts/cluster-files.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureClusterFiles, writeAdminKubeconfig } from '../cluster-files.js';
 import { ApiClient } from './api-client.js';
 import { loadKubeconfig } from './kubeconfig.js';
+import { freePort, freePorts } from '../../test/support/free-ports.js';
 
 const APISERVER = fileURLToPath(new URL('../../apiserver/cmd/apiserver.js', import.meta.url));
 const START_TIMEOUT_MS = 60_000;
@@ -26,18 +27,6 @@ export interface LocalEtcd extends LocalProcess {
 
 export interface LocalApiServer extends LocalProcess {
   kubeconfig: string;
-}
-
-/** A free loopback port (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function stopper(child: ChildProcess, dir: string): () => Promise<void> {
@@ -74,7 +63,7 @@ async function waitUntil(what: string, ready: () => Promise<boolean>, child: Chi
 /** Starts etcd (the binary on PATH, or ETCD_BIN) on free loopback ports. */
 export async function startLocalEtcd(): Promise<LocalEtcd> {
   const dir = await mkdtemp(join(tmpdir(), 'orch-bench-etcd-'));
-  const [clientPort, peerPort] = [await freePort(), await freePort()];
+  const [clientPort, peerPort] = await freePorts(2);
   const endpoint = `http://127.0.0.1:${clientPort}`;
   const peer = `http://127.0.0.1:${peerPort}`;
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ETCD_')));
@@ -107,9 +96,16 @@ export async function startLocalEtcd(): Promise<LocalEtcd> {
  * Starts orch-apiserver on the embedded store, or on etcd when `etcd` is given (under its own
  * prefix), with extra node flags (e.g. --cpu-prof); resolves once /readyz answers.
  */
-export async function startLocalApiServer(opts: { etcd?: string; nodeArgs?: string[]; args?: string[] }): Promise<LocalApiServer> {
+export async function startLocalApiServer(opts: {
+  etcd?: string;
+  nodeArgs?: string[];
+  args?: string[];
+  /** More --token-auth-file lines besides the admin's. */
+  tokens?: string[];
+}): Promise<LocalApiServer> {
   const dir = await mkdtemp(join(tmpdir(), 'orch-bench-'));
   const files = ensureClusterFiles(dir, ['127.0.0.1']);
+  if (opts.tokens?.length) appendFileSync(files.tokensFile, opts.tokens.map((l) => `${l}\n`).join(''));
   const port = await freePort();
   const child = spawn(
     process.execPath,

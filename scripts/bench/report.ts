@@ -57,5 +57,6 @@ export function formatTargets(target: string, results: ScenarioResult[], baselin
   const watch = find(results, 'watch');
   check('watch p99 ms after ack', num(watch, 'p99Ms'), '<= 100', (v) => v <= 100);
   check('watch events lost', num(watch, 'lost'), '0', (v) => v === 0);
+  check('RBAC get latency / system:masters get latency', num(find(results, 'rbac-get'), 'costVsMasters'), '<= 1.1', (v) => v <= 1.1);
   return lines.length ? `${target}:\n${lines.join('\n')}` : '';
 }

@@ -18,6 +18,9 @@ export interface BenchOptions {
   watchThreads: number;
   /** get, update and etcd-get first run this long untimed (connections, caches, JIT warm up). */
   warmupSeconds: number;
+  /** rbac-get: RoleBindings and ClusterRoleBindings present (of other subjects). */
+  rbacRoleBindings: number;
+  rbacClusterRoleBindings: number;
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -31,6 +34,8 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   watchSeconds: 5,
   watchThreads: 2,
   warmupSeconds: 5,
+  rbacRoleBindings: 10_000,
+  rbacClusterRoleBindings: 1_000,
 };
 
 /** One scenario's figures, printed as a table row and a JSON line. */

@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, run, startProcess, type Proc } from '../support/processes.js';
+import { freePort } from '../support/free-ports.js';
+import { run, startProcess, type Proc } from '../support/processes.js';
 import { newKubectl } from '../support/kubectl.js';
 
 const ALL_IN_ONE = 'dist/scripts/all-in-one.js';
@@ -61,7 +62,7 @@ describe('all-in-one flags', () => {
     }
     assert.match(
       aio.output(),
-      /"controllers":\["namespace-controller","root-ca-certificate-publisher-controller","serviceaccount-controller"\]/,
+      /"controllers":\["certificatesigningrequest-approving-controller","certificatesigningrequest-cleaner-controller","certificatesigningrequest-signing-controller","clusterrole-aggregation-controller","namespace-controller","root-ca-certificate-publisher-controller","serviceaccount-controller","serviceaccount-token-controller"\]/,
     );
   });
 

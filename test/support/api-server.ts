@@ -37,6 +37,8 @@ export interface TestServerOptions {
   nodeArgs?: string[];
   /** Use this data dir and leave it in place on stop (the caller removes it). */
   dataDir?: string;
+  /** More --token-auth-file lines (`token,user,uid,"group1,group2"`) besides the admin's. */
+  tokens?: string[];
 }
 
 export interface TestServer {
@@ -86,7 +88,7 @@ async function startIn(dataDir: string, ownsDir: boolean, opts: TestServerOption
   const etcdPrefix = opts.etcdPrefix ?? `/registry-${randomBytes(4).toString('hex')}`;
   const tokens = join(dataDir, 'tokens.csv');
   const token = randomBytes(16).toString('hex');
-  await writeFile(tokens, `${token},admin,admin,"system:masters"\n`);
+  await writeFile(tokens, [`${token},admin,admin,"system:masters"`, ...(opts.tokens ?? [])].map((l) => `${l}\n`).join(''));
   const args = [
     '--secure-port=0',
     '--bind-address=127.0.0.1',

@@ -4,10 +4,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
+import { freePorts } from './free-ports.js';
 
 export interface EtcdProcess {
   /** The client URL, e.g. http://127.0.0.1:41234. */
@@ -136,25 +136,6 @@ async function kill(child: ChildProcess, exited: Promise<void>): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
   await exited;
   clearTimeout(timer);
-}
-
-/** Distinct ports that were free a moment ago (the OS picks them; all held open until all are known). */
-async function freePorts(count: number): Promise<number[]> {
-  const servers = Array.from({ length: count }, () => createServer());
-  const ports = await Promise.all(
-    servers.map(
-      (server) =>
-        new Promise<number>((resolve, reject) => {
-          server.once('error', reject);
-          server.listen(0, '127.0.0.1', () => {
-            const address = server.address();
-            resolve(typeof address === 'object' && address ? address.port : 0);
-          });
-        }),
-    ),
-  );
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
 }
 
 /** The environment without ETCD_* variables, which etcd would read as flags. */

@@ -9,6 +9,9 @@ export interface ClientConfig {
   url: string;
   token?: string;
   ca: string;
+  /** A client certificate and its key (PEM). */
+  cert?: string;
+  key?: string;
 }
 
 export interface Response<T = any> {
@@ -50,7 +53,7 @@ export interface TestClient {
 }
 
 export function newTestClient(config: ClientConfig): TestClient {
-  const agent = new Agent({ ca: config.ca, keepAlive: true, maxSockets: 64 });
+  const agent = new Agent({ ca: config.ca, cert: config.cert, key: config.key, keepAlive: true, maxSockets: 64 });
   const send = (method: string, path: string, opts: RequestOptions = {}) =>
     new Promise<IncomingMessage>((resolve, reject) => {
       const payload = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));

@@ -1,6 +1,5 @@
 /** Child processes for end-to-end tests: output captured, waits on output lines, clean stops. */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 
 export interface Proc {
   child: ChildProcess;
@@ -90,16 +89,5 @@ export function run(
       },
     );
     if (opts.input !== undefined) child.stdin!.end(opts.input);
-  });
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
   });
 }

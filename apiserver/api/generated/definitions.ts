@@ -917,6 +917,551 @@ export const definitions: Definitions = {
     },
     "type": "object"
   },
+  "authentication.v1.BoundObjectReference": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "uid": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "authentication.v1.SelfSubjectReview": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "status": {
+        "$ref": "#/definitions/authentication.v1.SelfSubjectReviewStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "authentication.k8s.io",
+        "kind": "SelfSubjectReview",
+        "version": "v1"
+      }
+    ]
+  },
+  "authentication.v1.SelfSubjectReviewStatus": {
+    "properties": {
+      "userInfo": {
+        "$ref": "#/definitions/authentication.v1.UserInfo"
+      }
+    },
+    "type": "object"
+  },
+  "authentication.v1.TokenRequest": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/authentication.v1.TokenRequestSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/authentication.v1.TokenRequestStatus"
+      }
+    },
+    "required": [
+      "spec"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "authentication.k8s.io",
+        "kind": "TokenRequest",
+        "version": "v1"
+      }
+    ]
+  },
+  "authentication.v1.TokenRequestSpec": {
+    "properties": {
+      "audiences": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "boundObjectRef": {
+        "$ref": "#/definitions/authentication.v1.BoundObjectReference"
+      },
+      "expirationSeconds": {
+        "format": "int64",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "audiences"
+    ],
+    "type": "object"
+  },
+  "authentication.v1.TokenRequestStatus": {
+    "properties": {
+      "expirationTimestamp": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "token": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "token",
+      "expirationTimestamp"
+    ],
+    "type": "object"
+  },
+  "authentication.v1.TokenReview": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/authentication.v1.TokenReviewSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/authentication.v1.TokenReviewStatus"
+      }
+    },
+    "required": [
+      "spec"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "authentication.k8s.io",
+        "kind": "TokenReview",
+        "version": "v1"
+      }
+    ]
+  },
+  "authentication.v1.TokenReviewSpec": {
+    "properties": {
+      "audiences": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "token": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "authentication.v1.TokenReviewStatus": {
+    "properties": {
+      "audiences": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "authenticated": {
+        "type": "boolean"
+      },
+      "error": {
+        "type": "string"
+      },
+      "user": {
+        "$ref": "#/definitions/authentication.v1.UserInfo"
+      }
+    },
+    "type": "object"
+  },
+  "authentication.v1.UserInfo": {
+    "properties": {
+      "extra": {
+        "additionalProperties": {
+          "items": {
+            "type": "string"
+          },
+          "type": "array"
+        },
+        "type": "object"
+      },
+      "groups": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "uid": {
+        "type": "string"
+      },
+      "username": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "authentication.v1beta1.SelfSubjectReview": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "status": {
+        "$ref": "#/definitions/authentication.v1beta1.SelfSubjectReviewStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "authentication.k8s.io",
+        "kind": "SelfSubjectReview",
+        "version": "v1beta1"
+      }
+    ]
+  },
+  "authentication.v1beta1.SelfSubjectReviewStatus": {
+    "properties": {
+      "userInfo": {
+        "$ref": "#/definitions/authentication.v1.UserInfo"
+      }
+    },
+    "type": "object"
+  },
+  "authorization.v1.LocalSubjectAccessReview": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/authorization.v1.SubjectAccessReviewSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/authorization.v1.SubjectAccessReviewStatus"
+      }
+    },
+    "required": [
+      "spec"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "authorization.k8s.io",
+        "kind": "LocalSubjectAccessReview",
+        "version": "v1"
+      }
+    ]
+  },
+  "authorization.v1.NonResourceAttributes": {
+    "properties": {
+      "path": {
+        "type": "string"
+      },
+      "verb": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "authorization.v1.NonResourceRule": {
+    "properties": {
+      "nonResourceURLs": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "verbs": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "verbs"
+    ],
+    "type": "object"
+  },
+  "authorization.v1.ResourceAttributes": {
+    "properties": {
+      "group": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "namespace": {
+        "type": "string"
+      },
+      "resource": {
+        "type": "string"
+      },
+      "subresource": {
+        "type": "string"
+      },
+      "verb": {
+        "type": "string"
+      },
+      "version": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "authorization.v1.ResourceRule": {
+    "properties": {
+      "apiGroups": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "resourceNames": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "resources": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "verbs": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "verbs"
+    ],
+    "type": "object"
+  },
+  "authorization.v1.SelfSubjectAccessReview": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/authorization.v1.SelfSubjectAccessReviewSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/authorization.v1.SubjectAccessReviewStatus"
+      }
+    },
+    "required": [
+      "spec"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "authorization.k8s.io",
+        "kind": "SelfSubjectAccessReview",
+        "version": "v1"
+      }
+    ]
+  },
+  "authorization.v1.SelfSubjectAccessReviewSpec": {
+    "properties": {
+      "nonResourceAttributes": {
+        "$ref": "#/definitions/authorization.v1.NonResourceAttributes"
+      },
+      "resourceAttributes": {
+        "$ref": "#/definitions/authorization.v1.ResourceAttributes"
+      }
+    },
+    "type": "object"
+  },
+  "authorization.v1.SelfSubjectRulesReview": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/authorization.v1.SelfSubjectRulesReviewSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/authorization.v1.SubjectRulesReviewStatus"
+      }
+    },
+    "required": [
+      "spec"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "authorization.k8s.io",
+        "kind": "SelfSubjectRulesReview",
+        "version": "v1"
+      }
+    ]
+  },
+  "authorization.v1.SelfSubjectRulesReviewSpec": {
+    "properties": {
+      "namespace": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "authorization.v1.SubjectAccessReview": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/authorization.v1.SubjectAccessReviewSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/authorization.v1.SubjectAccessReviewStatus"
+      }
+    },
+    "required": [
+      "spec"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "authorization.k8s.io",
+        "kind": "SubjectAccessReview",
+        "version": "v1"
+      }
+    ]
+  },
+  "authorization.v1.SubjectAccessReviewSpec": {
+    "properties": {
+      "extra": {
+        "additionalProperties": {
+          "items": {
+            "type": "string"
+          },
+          "type": "array"
+        },
+        "type": "object"
+      },
+      "groups": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "nonResourceAttributes": {
+        "$ref": "#/definitions/authorization.v1.NonResourceAttributes"
+      },
+      "resourceAttributes": {
+        "$ref": "#/definitions/authorization.v1.ResourceAttributes"
+      },
+      "uid": {
+        "type": "string"
+      },
+      "user": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "authorization.v1.SubjectAccessReviewStatus": {
+    "properties": {
+      "allowed": {
+        "type": "boolean"
+      },
+      "denied": {
+        "type": "boolean"
+      },
+      "evaluationError": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "allowed"
+    ],
+    "type": "object"
+  },
+  "authorization.v1.SubjectRulesReviewStatus": {
+    "properties": {
+      "evaluationError": {
+        "type": "string"
+      },
+      "incomplete": {
+        "type": "boolean"
+      },
+      "nonResourceRules": {
+        "items": {
+          "$ref": "#/definitions/authorization.v1.NonResourceRule"
+        },
+        "type": "array"
+      },
+      "resourceRules": {
+        "items": {
+          "$ref": "#/definitions/authorization.v1.ResourceRule"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "resourceRules",
+      "nonResourceRules",
+      "incomplete"
+    ],
+    "type": "object"
+  },
   "autoscaling.v1.CrossVersionObjectReference": {
     "properties": {
       "apiVersion": {

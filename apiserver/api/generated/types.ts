@@ -303,6 +303,197 @@ export interface StatefulSetUpdateStrategy {
   type?: string;
 }
 
+/** authentication.v1.BoundObjectReference */
+export interface BoundObjectReference {
+  apiVersion?: string;
+  kind?: string;
+  name?: string;
+  uid?: string;
+}
+
+/** authentication.v1.SelfSubjectReview */
+export interface AuthenticationV1SelfSubjectReview {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  status?: AuthenticationV1SelfSubjectReviewStatus;
+}
+
+/** authentication.v1.SelfSubjectReviewStatus */
+export interface AuthenticationV1SelfSubjectReviewStatus {
+  userInfo?: UserInfo;
+}
+
+/** authentication.v1.TokenRequest */
+export interface AuthenticationV1TokenRequest {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: TokenRequestSpec;
+  status?: TokenRequestStatus;
+}
+
+/** authentication.v1.TokenRequestSpec */
+export interface TokenRequestSpec {
+  audiences: string[];
+  boundObjectRef?: BoundObjectReference;
+  expirationSeconds?: number;
+}
+
+/** authentication.v1.TokenRequestStatus */
+export interface TokenRequestStatus {
+  expirationTimestamp: Time;
+  token: string;
+}
+
+/** authentication.v1.TokenReview */
+export interface TokenReview {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: TokenReviewSpec;
+  status?: TokenReviewStatus;
+}
+
+/** authentication.v1.TokenReviewSpec */
+export interface TokenReviewSpec {
+  audiences?: string[];
+  token?: string;
+}
+
+/** authentication.v1.TokenReviewStatus */
+export interface TokenReviewStatus {
+  audiences?: string[];
+  authenticated?: boolean;
+  error?: string;
+  user?: UserInfo;
+}
+
+/** authentication.v1.UserInfo */
+export interface UserInfo {
+  extra?: Record<string, string[]>;
+  groups?: string[];
+  uid?: string;
+  username?: string;
+}
+
+/** authentication.v1beta1.SelfSubjectReview */
+export interface AuthenticationV1beta1SelfSubjectReview {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  status?: AuthenticationV1beta1SelfSubjectReviewStatus;
+}
+
+/** authentication.v1beta1.SelfSubjectReviewStatus */
+export interface AuthenticationV1beta1SelfSubjectReviewStatus {
+  userInfo?: UserInfo;
+}
+
+/** authorization.v1.LocalSubjectAccessReview */
+export interface LocalSubjectAccessReview {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: SubjectAccessReviewSpec;
+  status?: SubjectAccessReviewStatus;
+}
+
+/** authorization.v1.NonResourceAttributes */
+export interface NonResourceAttributes {
+  path?: string;
+  verb?: string;
+}
+
+/** authorization.v1.NonResourceRule */
+export interface NonResourceRule {
+  nonResourceURLs?: string[];
+  verbs: string[];
+}
+
+/** authorization.v1.ResourceAttributes */
+export interface ResourceAttributes {
+  group?: string;
+  name?: string;
+  namespace?: string;
+  resource?: string;
+  subresource?: string;
+  verb?: string;
+  version?: string;
+}
+
+/** authorization.v1.ResourceRule */
+export interface ResourceRule {
+  apiGroups?: string[];
+  resourceNames?: string[];
+  resources?: string[];
+  verbs: string[];
+}
+
+/** authorization.v1.SelfSubjectAccessReview */
+export interface SelfSubjectAccessReview {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: SelfSubjectAccessReviewSpec;
+  status?: SubjectAccessReviewStatus;
+}
+
+/** authorization.v1.SelfSubjectAccessReviewSpec */
+export interface SelfSubjectAccessReviewSpec {
+  nonResourceAttributes?: NonResourceAttributes;
+  resourceAttributes?: ResourceAttributes;
+}
+
+/** authorization.v1.SelfSubjectRulesReview */
+export interface SelfSubjectRulesReview {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: SelfSubjectRulesReviewSpec;
+  status?: SubjectRulesReviewStatus;
+}
+
+/** authorization.v1.SelfSubjectRulesReviewSpec */
+export interface SelfSubjectRulesReviewSpec {
+  namespace?: string;
+}
+
+/** authorization.v1.SubjectAccessReview */
+export interface SubjectAccessReview {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: SubjectAccessReviewSpec;
+  status?: SubjectAccessReviewStatus;
+}
+
+/** authorization.v1.SubjectAccessReviewSpec */
+export interface SubjectAccessReviewSpec {
+  extra?: Record<string, string[]>;
+  groups?: string[];
+  nonResourceAttributes?: NonResourceAttributes;
+  resourceAttributes?: ResourceAttributes;
+  uid?: string;
+  user?: string;
+}
+
+/** authorization.v1.SubjectAccessReviewStatus */
+export interface SubjectAccessReviewStatus {
+  allowed: boolean;
+  denied?: boolean;
+  evaluationError?: string;
+  reason?: string;
+}
+
+/** authorization.v1.SubjectRulesReviewStatus */
+export interface SubjectRulesReviewStatus {
+  evaluationError?: string;
+  incomplete: boolean;
+  nonResourceRules: NonResourceRule[];
+  resourceRules: ResourceRule[];
+}
+
 /** autoscaling.v1.CrossVersionObjectReference */
 export interface AutoscalingV1CrossVersionObjectReference {
   apiVersion?: string;
@@ -2997,7 +3188,7 @@ export interface CSIDriverSpec {
   requiresRepublish?: boolean;
   seLinuxMount?: boolean;
   storageCapacity?: boolean;
-  tokenRequests?: TokenRequest[];
+  tokenRequests?: StorageV1TokenRequest[];
   volumeLifecycleModes?: string[];
 }
 
@@ -3048,7 +3239,7 @@ export interface StorageClass {
 }
 
 /** storage.v1.TokenRequest */
-export interface TokenRequest {
+export interface StorageV1TokenRequest {
   audience: string;
   expirationSeconds?: number;
 }

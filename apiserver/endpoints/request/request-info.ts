@@ -1,14 +1,20 @@
 /**
  * Request info: the path and method of a request parsed once into verb, group, version, resource,
- * subresource, namespace and name (Kubernetes' RequestInfoFactory). Read everywhere through
- * requestInfoFrom(req).
+ * subresource, namespace and name (Kubernetes' RequestInfoFactory, 1.28). Read everywhere through
+ * requestInfoFrom(req). A path that cannot be parsed is a 400, never a crash.
  */
+import * as status from '../../api/status.js';
+import { validatePathSegmentName } from '../../api/validation/names.js';
+import { parseFieldSelector } from '../../runtime/selectors/field-selector.js';
 import { newRequestSlot } from './request-slot.js';
 
 export interface RequestInfo {
   isResourceRequest: boolean;
   path: string;
-  /** get, list, watch, create, update, patch, delete, deletecollection; or the lower-case method for non-resource requests. */
+  /**
+   * get, list, watch, create, update, patch, delete, deletecollection, proxy; '' for another method
+   * on a resource; the lower-case method for non-resource requests.
+   */
   verb: string;
   apiPrefix: string;
   apiGroup: string;
@@ -16,37 +22,72 @@ export interface RequestInfo {
   namespace: string;
   resource: string;
   subresource: string;
+  /** The name in the path. */
   name: string;
+  /**
+   * The name a list or watch is restricted to by `fieldSelector=metadata.name=NAME` (Kubernetes
+   * puts it in RequestInfo.Name, so RBAC's resourceNames apply to it); '' otherwise.
+   */
+  selectedName: string;
   /** Path segments after the resource that do not fit the pattern (a 404). */
   extraParts: string[];
 }
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
+/** Verbs written as the first path segment after the version. */
+const SPECIAL_VERBS = new Set(['proxy', 'watch']);
+/** Special verbs whose third segment is part of the proxied path, not a subresource. */
+const SPECIAL_VERBS_NO_SUBRESOURCES = new Set(['proxy']);
 
-function methodVerb(method: string): string {
-  switch (method) {
-    case 'POST':
-      return 'create';
-    case 'GET':
-    case 'HEAD':
-      return 'get';
-    case 'PUT':
-      return 'update';
-    case 'PATCH':
-      return 'patch';
-    case 'DELETE':
-      return 'delete';
-    default:
-      return method.toLowerCase();
+const METHOD_VERBS: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
+
+/** Go's strconv.ParseBool; undefined when the text is not a boolean. */
+function parseBool(value: string): boolean | undefined {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
+  return undefined;
+}
+
+/** `watch=` of a list: a boolean, or — when it does not parse — anything but false/0 (as Kubernetes falls back). */
+function watchRequested(query: URLSearchParams): boolean {
+  const value = query.get('watch');
+  if (value === null) return false;
+  return parseBool(value) ?? !['false', '0'].includes(value.toLowerCase());
+}
+
+/** The name a field selector requires exactly, when it is a valid path segment. */
+function selectedName(query: URLSearchParams): string {
+  const selector = query.get('fieldSelector');
+  if (!selector) return '';
+  let name: string | undefined;
+  try {
+    name = parseFieldSelector(selector).requiresExactMatch('metadata.name');
+  } catch {
+    return ''; // an invalid selector is the list handler's 400 to give
+  }
+  return name !== undefined && validatePathSegmentName(name, false).length === 0 ? name : '';
+}
+
+/** The path split into decoded segments (Go's URL.Path is decoded); a bad escape is a 400. */
+function splitPath(path: string): string[] {
+  const parts = path
+    .replace(/^\/+|\/+$/g, '')
+    .split('/')
+    .filter((p) => p !== '');
+  try {
+    return parts.map((p) => decodeURIComponent(p));
+  } catch {
+    throw status.badRequest(`invalid URL escape in path ${JSON.stringify(path)}`);
   }
 }
 
-function isWatchQuery(value: string | null): boolean {
-  return value === '1' || value === 'true';
-}
-
 export function parseRequestInfo(method: string, rawUrl: string): RequestInfo {
-  const url = new URL(rawUrl, 'http://x');
+  let url: URL;
+  try {
+    url = new URL(rawUrl, 'http://x');
+  } catch {
+    throw status.badRequest(`malformed request URI ${JSON.stringify(rawUrl)}`);
+  }
   const path = url.pathname;
   const info: RequestInfo = {
     isResourceRequest: false,
@@ -59,12 +100,10 @@ export function parseRequestInfo(method: string, rawUrl: string): RequestInfo {
     resource: '',
     subresource: '',
     name: '',
+    selectedName: '',
     extraParts: [],
   };
-  let parts = path
-    .replace(/^\/+|\/+$/g, '')
-    .split('/')
-    .filter((p) => p !== '');
+  let parts = splitPath(path);
   if (parts.length < 2 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
   info.apiPrefix = parts[0];
   parts = parts.slice(1);
@@ -77,11 +116,12 @@ export function parseRequestInfo(method: string, rawUrl: string): RequestInfo {
   parts = parts.slice(1);
   if (parts.length === 0) return info;
   info.isResourceRequest = true;
-  info.verb = methodVerb(method);
-  let watchPath = false;
-  if (parts[0] === 'watch') {
-    watchPath = true;
+  if (SPECIAL_VERBS.has(parts[0])) {
+    if (parts.length < 2) throw status.badRequest(`unable to determine kind and namespace from url ${JSON.stringify(path)}`);
+    info.verb = parts[0];
     parts = parts.slice(1);
+  } else {
+    info.verb = METHOD_VERBS[method] ?? '';
   }
   if (parts[0] === 'namespaces' && parts.length > 1) {
     info.namespace = parts[1];
@@ -89,13 +129,17 @@ export function parseRequestInfo(method: string, rawUrl: string): RequestInfo {
   }
   info.resource = parts[0] ?? '';
   info.name = parts[1] ?? '';
-  info.subresource = parts[2] ?? '';
-  info.extraParts = parts.slice(3);
-  if (info.verb === 'get' && !info.name) info.verb = 'list';
-  if (info.verb === 'delete' && !info.name) info.verb = 'deletecollection';
-  if (watchPath || ((info.verb === 'list' || info.verb === 'get') && isWatchQuery(url.searchParams.get('watch')))) {
-    info.verb = 'watch';
+  if (!SPECIAL_VERBS_NO_SUBRESOURCES.has(info.verb)) {
+    info.subresource = parts[2] ?? '';
+    info.extraParts = parts.slice(3);
+  } else {
+    info.extraParts = parts.slice(2);
   }
+  if (!info.name && info.verb === 'get') {
+    info.verb = watchRequested(url.searchParams) ? 'watch' : 'list';
+    info.selectedName = selectedName(url.searchParams);
+  }
+  if (!info.name && info.verb === 'delete') info.verb = 'deletecollection';
   return info;
 }
 

@@ -6,46 +6,50 @@
  */
 import type { FieldError } from '../../api/field-errors.js';
 import { fieldPath, invalid } from '../../api/field-errors.js';
-import type { ApiObject } from '../../api/object.js';
 import type { SubresourceStrategy } from '../../api/strategy.js';
-import { statusSubresource } from '../status-subresource.js';
+import { typedSubresource } from '../../api/strategy.js';
+import type { DaemonSetStatus, DeploymentStatus, ReplicaSetStatus, StatefulSetStatus } from '../../api/generated/types.js';
+import { withStatusOf } from '../status-subresource.js';
 import { validateNonnegative } from '../core/pod-spec/value-checks.js';
 
-type Counters = Record<string, number | undefined>;
+/** The number fields of a status `S`. */
+type Counter<S> = { [K in keyof S]-?: NonNullable<S[K]> extends number ? K : never }[keyof S] & string;
 
-export interface StatusRules {
+/** The rules of a status `S` (a generated *Status type), naming only its number fields. */
+export interface StatusRules<S> {
   /** Counters that may not be negative. */
-  nonNegative: readonly string[];
+  nonNegative: readonly Counter<S>[];
   /** [counter, limit counter, message]: the counter may not exceed the limit. */
-  bounded: readonly [string, string, string][];
+  bounded: readonly [Counter<S>, Counter<S>, string][];
 }
 
-const counters = (obj: ApiObject): Counters => (obj.status ?? {}) as Counters;
+/** A status as the rules read it: its counters by name (only number fields are named, see Counter). */
+type Counters = Partial<Record<string, number>>;
 
 /** The status subresource of a kind with these rules. */
-export function statusCountersSubresource(rules: StatusRules): SubresourceStrategy {
-  return {
-    prepareForUpdate: statusSubresource.prepareForUpdate,
+export function statusCountersSubresource<S>(rules: StatusRules<S>): SubresourceStrategy {
+  return typedSubresource<{ metadata: object; status?: Counters }>({
+    prepareForUpdate: withStatusOf,
     validateUpdate(obj, old) {
-      const s = counters(obj);
+      const s = obj.status ?? {};
       const path = fieldPath('status');
       const errs: FieldError[] = [];
       for (const field of rules.nonNegative) errs.push(...validateNonnegative(s[field], path.child(field)));
       for (const [field, limit, message] of rules.bounded) {
         if ((s[field] ?? 0) > (s[limit] ?? 0)) errs.push(invalid(path.child(field), s[field] ?? 0, message));
       }
-      const prev = counters(old).collisionCount;
+      const prev = old.status?.collisionCount;
       if (prev !== undefined && (s.collisionCount === undefined || s.collisionCount < prev)) {
         errs.push(invalid(path.child('collisionCount'), s.collisionCount ?? 0, 'cannot be decremented'));
       }
       return errs;
     },
-  };
+  });
 }
 
 const ABOVE_REPLICAS = 'cannot be greater than status.replicas';
 
-export const deploymentStatusRules: StatusRules = {
+export const deploymentStatusRules: StatusRules<DeploymentStatus> = {
   nonNegative: [
     'observedGeneration',
     'replicas',
@@ -63,7 +67,7 @@ export const deploymentStatusRules: StatusRules = {
   ],
 };
 
-export const replicaSetStatusRules: StatusRules = {
+export const replicaSetStatusRules: StatusRules<ReplicaSetStatus> = {
   nonNegative: ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'],
   bounded: [
     ['fullyLabeledReplicas', 'replicas', ABOVE_REPLICAS],
@@ -73,7 +77,7 @@ export const replicaSetStatusRules: StatusRules = {
   ],
 };
 
-export const statefulSetStatusRules: StatusRules = {
+export const statefulSetStatusRules: StatusRules<StatefulSetStatus> = {
   nonNegative: [
     'replicas',
     'readyReplicas',
@@ -92,7 +96,7 @@ export const statefulSetStatusRules: StatusRules = {
   ],
 };
 
-export const daemonSetStatusRules: StatusRules = {
+export const daemonSetStatusRules: StatusRules<DaemonSetStatus> = {
   nonNegative: [
     'currentNumberScheduled',
     'numberMisscheduled',

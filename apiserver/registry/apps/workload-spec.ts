@@ -10,16 +10,10 @@ import { type LabelSelector, type LabelSelectorObject, labelSelectorFromObject }
 import { validateLabelSelector } from '../core/pod-spec/label-selector.js';
 import { type PodSpecOptions, validatePodTemplateSpec } from '../core/pod-spec/pod-spec.js';
 import { semanticEqual } from '../core/pod-spec/semantic-equal.js';
-import type { PodTemplateSpec } from '../../api/generated/types.js';
+import type { DeploymentSpec, PodTemplateSpec } from '../../api/generated/types.js';
 
-/** The fields of an apps/v1 spec these rules read. */
-export interface WorkloadSpec {
-  replicas?: number;
-  minReadySeconds?: number;
-  revisionHistoryLimit?: number;
-  selector?: LabelSelectorObject;
-  template?: PodTemplateSpec;
-}
+/** The fields these rules read, shared by the generated apps/v1 specs (and batch/v1's JobSpec). */
+export type WorkloadSpec = Partial<Pick<DeploymentSpec, 'selector' | 'template'>>;
 
 /** metav1.LabelSelectorAsSelector, or undefined when the selector cannot be converted. */
 export function selectorOf(selector: LabelSelectorObject | undefined): LabelSelector | undefined {

@@ -4,7 +4,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { goQuote } from '../../api/field-errors.js';
-import { decodePemBlocks } from './pem.js';
+import { decodePemBlocks } from '../../api/certificates/pem.js';
 
 /** Why the certificate data is not acceptable; undefined when it is (or is empty). */
 export function certificateDataError(data: Buffer): string | undefined {

@@ -6,6 +6,7 @@
 import { deepCopy } from '../../api/object.js';
 import { type StrategyContext, typedStrategy, typedSubresource } from '../../api/strategy.js';
 import { timestamp } from '../../api/object-meta.js';
+import { builtInSigners } from '../../api/certificates/signers.js';
 import { withStatusOf } from '../status-subresource.js';
 import type {
   CertificateSigningRequest,
@@ -15,7 +16,7 @@ import type {
 import { validateCertificateChange, validateConditionChanges, validateCsr } from './validation.js';
 
 /** The signer Kubernetes kept for v1beta1 compatibility, refused by v1. */
-const legacySignerName = (ctx: StrategyContext) => `${ctx.domain.labelPrefix}/legacy-unknown`;
+const legacySignerName = (ctx: StrategyContext) => builtInSigners(ctx.domain).legacyUnknown;
 
 const conditionsOf = (csr: CertificateSigningRequest): CsrCondition[] => csr.status?.conditions ?? [];
 

@@ -67,6 +67,9 @@ export const coreResources: ResourceDeclaration[] = [
     schema: 'core.v1.ServiceAccount',
     nameRule: 'dns-subdomain',
     strategy: serviceAccountStrategy,
+    createSubresources: {
+      token: { kubernetesGroup: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', schema: 'authentication.v1.TokenRequest' },
+    },
     columns: [{ name: 'Secrets', type: 'integer', cell: (o) => (Array.isArray(o.secrets) ? o.secrets.length : 0) }, AGE_COLUMN],
   },
   {

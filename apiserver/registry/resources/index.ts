@@ -22,6 +22,8 @@ import { rbacResources } from './rbac.js';
 import { admissionregistrationResources } from './admissionregistration.js';
 import { certificatesResources } from './certificates.js';
 import { eventsResources } from './events.js';
+import { authenticationResources } from './authentication.js';
+import { authorizationResources } from './authorization.js';
 import { flowcontrolResources } from './flowcontrol.js';
 import { autoscalingResources } from './autoscaling.js';
 import { coreControllerResources } from './core-controllers.js';
@@ -43,9 +45,11 @@ export const allResources: readonly KindDeclaration[] = [
   ...schedulingResources,
   ...nodeResources,
   ...coordinationResources,
+  ...authorizationResources,
   ...rbacResources,
   ...admissionregistrationResources,
   ...certificatesResources,
   ...eventsResources,
+  ...authenticationResources,
   ...flowcontrolResources,
 ];

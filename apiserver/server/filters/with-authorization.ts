@@ -1,39 +1,51 @@
+/**
+ * The authorization filter: the request's attributes go to the authorizer; anything but Allow is a
+ * 403 with Kubernetes' message ("User X cannot VERB resource …", or "… path …" for non-resource
+ * requests), a failed decision a 500.
+ */
 import type { NextFunction, Request, Response } from 'express';
-import type { Authorizer } from '../../authorization/interfaces.js';
-import { requestInfoFrom } from '../../endpoints/request/request-info.js';
+import type { UserInfo } from '../../authentication/interfaces.js';
+import type { Attributes, Authorizer } from '../../authorization/interfaces.js';
+import { type RequestInfo, requestInfoFrom } from '../../endpoints/request/request-info.js';
 import * as status from '../../api/status.js';
 import { userFrom } from '../../endpoints/request/request-user.js';
+
+/** The authorizer's view of a request (Kubernetes' GetAuthorizerAttributes). */
+export function requestAttributes(info: RequestInfo, user: UserInfo): Attributes {
+  return {
+    user,
+    verb: info.verb,
+    resourceRequest: info.isResourceRequest,
+    apiGroup: info.apiGroup,
+    apiVersion: info.apiVersion,
+    resource: info.resource,
+    subresource: info.subresource,
+    namespace: info.namespace,
+    name: info.name || info.selectedName,
+    path: info.path,
+  };
+}
+
+/** What a user was refused, as Kubernetes words it. */
+export function forbiddenMessage(a: Attributes): string {
+  if (!a.resourceRequest) return `User "${a.user.name}" cannot ${a.verb} path "${a.path}"`;
+  const resource = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+  const scope = a.namespace ? `in the namespace "${a.namespace}"` : 'at the cluster scope';
+  return `User "${a.user.name}" cannot ${a.verb} resource "${resource}" in API group "${a.apiGroup}" ${scope}`;
+}
+
+/** The 403 Status of a refused request: `<resource>.<group> "<name>" is forbidden: <message>[: <reason>]`. */
+export function forbiddenError(a: Attributes, reason: string): status.ApiError {
+  const message = reason ? `${forbiddenMessage(a)}: ${reason}` : forbiddenMessage(a);
+  return status.forbidden({ group: a.apiGroup, resource: a.resourceRequest ? a.resource : '' }, a.name, message);
+}
 
 /** Allowed, or 403 with Kubernetes' "User X cannot VERB resource …" message. */
 export function withAuthorization(authorizer: Authorizer) {
   return async (req: Request, _res: Response, next: NextFunction) => {
-    const info = requestInfoFrom(req);
-    const user = userFrom(req);
-    const { decision, reason } = await authorizer.authorize({
-      user,
-      verb: info.verb,
-      resourceRequest: info.isResourceRequest,
-      apiGroup: info.apiGroup,
-      apiVersion: info.apiVersion,
-      resource: info.resource,
-      subresource: info.subresource,
-      namespace: info.namespace,
-      name: info.name,
-      path: info.path,
-    });
+    const attributes = requestAttributes(requestInfoFrom(req), userFrom(req));
+    const { decision, reason } = await authorizer.authorize(attributes);
     if (decision === 'Allow') return next();
-    const why = reason ? `: ${reason}` : '';
-    if (!info.isResourceRequest) {
-      const e = status.forbidden({ group: '', resource: '' }, '', '');
-      e.status.message = `forbidden: User "${user.name}" cannot ${info.verb} path "${info.path}"${why}`;
-      throw e;
-    }
-    const resource = info.subresource ? `${info.resource}/${info.subresource}` : info.resource;
-    const scope = info.namespace ? ` in the namespace "${info.namespace}"` : ' at the cluster scope';
-    throw status.forbidden(
-      { group: info.apiGroup, resource: info.resource },
-      info.name,
-      `User "${user.name}" cannot ${info.verb} resource "${resource}" in API group "${info.apiGroup}"${scope}${why}`,
-    );
+    throw forbiddenError(attributes, reason);
   };
 }

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 it('runs every scenario against orch on etcd and on the embedded store, with the etcd baseline', async () => {
   const args = ['--scenario', 'all', '--count', '60', '--concurrency', '4', '--seconds', '0.3', '--list-repeats', '1', '--page-size', '25'];
   args.push('--warmup-seconds', '0', '--watchers', '4', '--events-per-second', '40', '--watch-seconds', '0.25');
+  args.push('--rbac-role-bindings', '20', '--rbac-cluster-role-bindings', '5');
   const { stdout } = await promisify(execFile)(process.execPath, ['dist/scripts/bench.js', ...args], { timeout: 60_000 });
   const lines = stdout
     .split('\n')
@@ -19,8 +20,14 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
   assert.deepEqual(seen, [
     'etcd etcd-put',
     'etcd etcd-get',
+    ...['client-cert', 'static-token', 'sa-jwt-cached', 'sa-jwt-fresh'].map((s) => `authn authn-${s}`),
     ...['orch-etcd', 'orch-sqlite'].flatMap((t) => ['create', 'get', 'update', 'list', 'list-paged-25', 'watch'].map((s) => `${t} ${s}`)),
+    'orch-rbac masters-get',
+    'orch-rbac rbac-get',
   ]);
+  const rbac = lines.find((l) => l.scenario === 'rbac-get');
+  assert.deepEqual([rbac.roleBindings, rbac.clusterRoleBindings], [20, 5]);
+  assert.equal(typeof rbac.costVsMasters, 'number');
   for (const l of lines) if ('errors' in l) assert.equal(l.errors, 0, `${l.target} ${l.scenario}`);
   for (const l of lines.filter((l) => l.scenario === 'list')) {
     assert.equal(l.items, 60);
@@ -29,6 +36,10 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
   for (const l of lines.filter((l) => l.scenario === 'list-paged-25')) assert.equal(l.pages, 3);
   for (const l of lines.filter((l) => l.scenario === 'watch'))
     assert.deepEqual([l.events, l.delivered, l.lost, l.duplicates], [10, 40, 0, 0]);
+  const [cached] = lines.filter((l) => l.scenario === 'authn-sa-jwt-cached');
+  assert.equal(cached.signatureChecks, 1); // a repeated token is verified once
+  assert.ok(lines.find((l) => l.scenario === 'authn-sa-jwt-fresh').signatureChecks > 1);
   assert.match(stdout, /^target +scenario +rate\/s +p50 ms +p99 ms +other$/m);
   assert.match(stdout, /^orch-sqlite:\n {2}(met {3}|MISSED) create \/ etcd-put: /m);
+  assert.match(stdout, /^orch-rbac:\n {2}(met {3}|MISSED) RBAC get latency \/ system:masters get latency: /m);
 });

@@ -6,21 +6,12 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:https';
+import { eventually } from '../../support/eventually.js';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import { createNamespace } from '../../support/namespaces.js';
 import { parseOptions } from '../../../controllers/app/options.js';
 import { runControllerManager, type RunningControllerManager } from '../../../controllers/app/controller-manager.js';
 import { newLogger } from '../../../apiserver/component-base/logs/logger.js';
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** GET over HTTPS without verifying the self-signed certificate. */
 function insecureGet(port: number, path: string): Promise<{ status: number; text: string }> {

@@ -7,7 +7,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import type { TestClient } from '../../support/http-client.js';
-import { b64, newCsrPem } from '../../unit/registry/certificates/csr-fixture.js';
+import { b64, newCsrPem } from '../../support/csr-fixture.js';
 
 const CSRS = '/apis/certificates.orch.io/v1/certificatesigningrequests';
 const MERGE = 'application/merge-patch+json';
@@ -75,6 +75,15 @@ describe('certificates.orch.io/v1 CertificateSigningRequest', () => {
       const other = await c.post(CSRS, { ...csr(`node-${type}`), spec: { ...csr('x').spec, request: b64(newCsrPem({ type })) } });
       assert.equal(other.status, 201, other.text);
     }
+  });
+
+  it('refuses system:masters through the API server client signer (403, CertificateSubjectRestriction)', async () => {
+    const masters = b64(newCsrPem({ cn: 'eve', orgs: ['system:masters'] }));
+    const r = await c.post(CSRS, csr('eve', { request: masters, signerName: 'orch.io/orch-apiserver-client', usages: ['client auth'] }));
+    assert.equal(r.status, 403, r.text);
+    assert.match(r.body.message, /use of orch.io\/orch-apiserver-client signer with system:masters group is not allowed/);
+    const other = await c.post(CSRS, csr('eve2', { request: masters, signerName: 'example.com/x', usages: ['client auth'] }));
+    assert.equal(other.status, 201, other.text);
   });
 
   it('refuses bad requests, usages, signers and durations (422 with causes)', async () => {

@@ -978,19 +978,19 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
 
       it('serves health endpoints with named checks', async () => {
         for (const ep of ['healthz', 'livez', 'readyz']) {
-          const r = await s.anonymous.get(`/${ep}`);
+          const r = await s.client.get(`/${ep}`);
           assert.equal(r.status, 200);
           assert.equal(r.text, 'ok');
-          const v = await s.anonymous.get(`/${ep}?verbose`);
+          const v = await s.client.get(`/${ep}?verbose`);
           assert.match(v.text, /\[\+\]ping ok\n/);
           assert.match(v.text, backend === 'etcd' ? /\[\+\]etcd ok\n/ : /\[\+\]storage ok\n/);
           assert.match(v.text, /\[\+\]poststarthook\/bootstrap-controller ok\n/);
           assert.match(v.text, new RegExp(`${ep} check passed\n$`));
         }
-        const ex = await s.anonymous.get('/readyz?verbose&exclude=ping');
+        const ex = await s.client.get('/readyz?verbose&exclude=ping');
         assert.match(ex.text, /\[\+\]ping excluded: ok\n/);
-        assert.equal((await s.anonymous.get('/livez/ping')).text, 'ok');
-        assert.equal((await s.anonymous.get('/readyz/nope')).status, 404);
+        assert.equal((await s.client.get('/livez/ping')).text, 'ok');
+        assert.equal((await s.client.get('/readyz/nope')).status, 404);
       });
 
       it('exposes Prometheus metrics', async () => {

@@ -61,8 +61,36 @@ describe('--authorization-mode', () => {
     assert.equal((await s.client.get('/api/v1/namespaces/default/configmaps')).status, 200);
   });
 
-  it('AlwaysAllow lets anonymous requests through; --anonymous-auth=false makes them 401', async () => {
-    const s = await start(['--anonymous-auth=false']);
+  it('a path request info cannot parse is a 400 Status, not a crash', async () => {
+    const s = await start(['--authorization-mode=AlwaysDeny']);
+    for (const path of ['/api/v1/namespaces/%zz/pods', '/api/v1/watch']) {
+      const r = await s.client.get(path);
+      assert.equal(r.status, 400, path);
+      assert.equal(r.body.reason, 'BadRequest', path);
+    }
+    assert.equal((await s.client.get('/api/v1/namespaces')).status, 200);
+  });
+
+  it('AlwaysAllow turns anonymous access off, even when asked for, as kube-apiserver does', async () => {
+    for (const args of [[], ['--anonymous-auth=true'], ['--authorization-mode=AlwaysDeny,AlwaysAllow']]) {
+      const s = await start(args);
+      const r = await s.anonymous.get('/api/v1/secrets');
+      assert.equal(r.status, 401);
+      assert.deepEqual(r.body, {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'Unauthorized',
+        reason: 'Unauthorized',
+        code: 401,
+      });
+      assert.equal((await s.anonymous.get('/readyz')).status, 401);
+    }
+  });
+
+  it('--anonymous-auth=false makes credential-less requests 401 under other modes', async () => {
+    const s = await start(['--anonymous-auth=false', '--authorization-mode=AlwaysDeny']);
     assert.equal((await s.anonymous.get('/api/v1/namespaces')).status, 401);
   });
 });
@@ -146,10 +174,10 @@ describe('graceful shutdown', () => {
   it('fails /readyz first and finishes requests in flight within --shutdown-delay-duration', async () => {
     const s = await startTestServer({ args: ['--shutdown-delay-duration=1s'] });
     const closing = s.shutdown();
-    const ready = await s.anonymous.get('/readyz?verbose');
+    const ready = await s.client.get('/readyz?verbose');
     assert.equal(ready.status, 500);
     assert.match(ready.text, /\[-\]shutdown failed: reason withheld/);
-    const live = await s.anonymous.get('/livez');
+    const live = await s.client.get('/livez');
     assert.equal(live.status, 200);
     const work = await s.client.get('/api/v1/namespaces/default/configmaps');
     assert.equal(work.status, 200);

@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { newBearerTokenAuthenticator } from '../../../apiserver/authentication/bearer-token.js';
 import { newTokenFileAuthenticator, parseTokenFile } from '../../../apiserver/authentication/token-file.js';
 import { AuthenticationError } from '../../../apiserver/authentication/interfaces.js';
 
@@ -40,22 +41,27 @@ test('a malformed line is an error naming the file and line', () => {
   for (const [text, message] of bad) assert.throws(() => parseTokenFile(text, 't.csv'), { message });
 });
 
-test('authenticates bearer tokens from the Authorization header', async (t) => {
+test('accepts the tokens of the file through the bearer-token authenticator', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'orch-tokens-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'tokens.csv');
   writeFileSync(file, 'secret-token,admin,admin,"system:masters"\n');
-  const authn = newTokenFileAuthenticator(file);
+  const authn = newBearerTokenAuthenticator(newTokenFileAuthenticator(file));
 
   assert.deepEqual(await authn.authenticate(request('Bearer secret-token')), { name: 'admin', uid: 'admin', groups: ['system:masters'] });
   assert.deepEqual((await authn.authenticate(request('bearer secret-token')))?.name, 'admin');
   assert.equal(await authn.authenticate(request()), null);
-  assert.equal(await authn.authenticate(request('Basic YWRtaW46YWRtaW4=')), null);
-  assert.equal(await authn.authenticate(request('Bearer ')), null);
+  const rejected = (message: string) => (err: unknown) => err instanceof AuthenticationError && err.message === message;
+  await assert.rejects(authn.authenticate(request('Bearer wrong')), rejected('invalid bearer token'));
+  await assert.rejects(authn.authenticate(request('Basic YWRtaW46YWRtaW4=')), rejected('invalid Authorization header: not a bearer token'));
+  await assert.rejects(authn.authenticate(request('Bearer ')), rejected('invalid Authorization header: not a bearer token'));
   await assert.rejects(
-    authn.authenticate(request('Bearer wrong')),
-    (err: unknown) => err instanceof AuthenticationError && err.message === 'invalid bearer token',
+    authn.authenticate(request('Bearer  secret-token')),
+    rejected('invalid Authorization header: malformed bearer token'),
   );
+  await assert.rejects(authn.authenticate(request('Bearer a b')), rejected('invalid Authorization header: malformed bearer token'));
+  await assert.rejects(authn.authenticate(request(`Bearer ${'x'.repeat(70_000)}`)), rejected('invalid bearer token: too long'));
+  await assert.rejects(authn.authenticate(request('Bearer a\x01b')), rejected('invalid bearer token: control characters'));
 });
 
 test('a bad file fails at construction', (t) => {

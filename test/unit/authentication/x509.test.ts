@@ -14,6 +14,8 @@ import { AuthenticationError } from '../../../apiserver/authentication/interface
 let dir: string;
 let ca: CertKeyPair;
 let server: Server;
+/** What the test server authenticates with (some tests swap it). */
+let authn: ReturnType<typeof newX509Authenticator>;
 let port: number;
 
 /** Starts an HTTPS server that asks for client certificates and reports what the authenticator says. */
@@ -21,7 +23,7 @@ before(() => {
   dir = mkdtempSync(join(tmpdir(), 'orch-x509-'));
   ca = ensureCA(join(dir, 'trusted'));
   const serving = ensureServingCert(join(dir, 'trusted'), ca, []);
-  const authn = newX509Authenticator(ca.certPem);
+  authn = newX509Authenticator(ca.certPem);
   server = createServer({ cert: serving.certPem, key: serving.keyPem, requestCert: true, rejectUnauthorized: false }, (req, res) => {
     authn.authenticate(req).then(
       (user) => res.end(JSON.stringify({ user })),
@@ -113,6 +115,34 @@ test('a chain through an intermediate the client sends is accepted', async () =>
   });
   const withoutIntermediate = await call({ cert: client.certPem, key: client.keyPem });
   assert.equal(withoutIntermediate.authError, true);
+});
+
+test('a bundle of several CAs accepts certificates of each of them', async () => {
+  const second = ensureCA(join(dir, 'second'));
+  const saved = authn;
+  authn = newX509Authenticator(second.certPem + ca.certPem);
+  try {
+    for (const [issuer, cn] of [
+      [ca, 'from-first'],
+      [second, 'from-second'],
+    ] as const) {
+      const client = newClientCert(issuer, { cn, orgs: ['g'] });
+      assert.deepEqual(await call({ cert: client.certPem, key: client.keyPem }), { user: { name: cn, groups: ['g'] } });
+    }
+    const third = newClientCert(ensureCA(join(dir, 'third')), { cn: 'x' });
+    assert.equal((await call({ cert: third.certPem, key: third.keyPem })).authError, true);
+  } finally {
+    authn = saved;
+  }
+});
+
+test('a user or group name with control characters is rejected, escaped in the message', async () => {
+  const client = newClientCert(ca, { cn: 'eve\nadmin', orgs: ['ok'] });
+  const answer = await call({ cert: client.certPem, key: client.keyPem });
+  assert.equal(answer.authError, true);
+  assert.match(String(answer.error), /CN=eve\\0Aadmin.*control characters$/);
+  const group = newClientCert(ca, { cn: 'eve', orgs: ['a\u0007b'] });
+  assert.equal((await call({ cert: group.certPem, key: group.keyPem })).authError, true);
 });
 
 test('a plain HTTP request has no certificate', async () => {

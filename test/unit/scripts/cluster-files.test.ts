@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { ensureClusterFiles, writeAdminKubeconfig } from '../../../scripts/cluster-files.js';
+import { ensureClusterFiles, writeAdminKubeconfig, writeClientCertKubeconfig } from '../../../scripts/cluster-files.js';
 import { parseTokenFile } from '../../../apiserver/authentication/token-file.js';
 
 function tempDir(t: { after(fn: () => void): void }): string {
@@ -18,6 +18,7 @@ test('first call creates certificates and an admin token; the second reuses them
   const dir = tempDir(t);
   const files = ensureClusterFiles(dir, ['lb']);
   assert.equal(files.caFile, join(dir, 'certs', 'ca.crt'));
+  assert.equal(files.caKeyFile, join(dir, 'certs', 'ca.key'));
   assert.equal(files.certFile, join(dir, 'certs', 'apiserver.crt'));
   assert.equal(files.keyFile, join(dir, 'certs', 'apiserver.key'));
   assert.equal(new X509Certificate(readFileSync(files.certFile)).checkHost('lb'), 'lb');
@@ -58,4 +59,38 @@ test('the admin kubeconfig points at the server, trusts the CA and carries the t
     'current-context': 'orch',
     preferences: {},
   });
+});
+
+test('client certificates of the admin and the controller manager, and the service-account key pair, are created once', (t) => {
+  const dir = tempDir(t);
+  const files = ensureClusterFiles(dir);
+  const ca = new X509Certificate(files.caPem);
+  const admin = new X509Certificate(files.admin.certPem);
+  assert.equal(admin.subject, 'O=system:masters\nCN=admin');
+  assert.ok(admin.verify(ca.publicKey));
+  assert.equal(new X509Certificate(files.controllerManager.certPem).subject, 'CN=system:kube-controller-manager');
+  assert.equal(statSync(files.admin.keyFile).mode & 0o777, 0o600);
+  assert.equal(statSync(files.serviceAccountKeyFile).mode & 0o777, 0o600);
+  assert.match(readFileSync(files.serviceAccountPublicKeyFile, 'utf8'), /BEGIN PUBLIC KEY/);
+  const again = ensureClusterFiles(dir);
+  assert.equal(again.admin.certPem, files.admin.certPem);
+  assert.equal(readFileSync(again.serviceAccountKeyFile, 'utf8'), readFileSync(files.serviceAccountKeyFile, 'utf8'));
+});
+
+test('a client-certificate kubeconfig carries the certificate and key', (t) => {
+  const dir = tempDir(t);
+  const files = ensureClusterFiles(dir);
+  const file = join(dir, 'cm.kubeconfig');
+  writeClientCertKubeconfig(file, 'https://127.0.0.1:7443', files.caPem, 'system:kube-controller-manager', files.controllerManager);
+  const config = parse(readFileSync(file, 'utf8'));
+  assert.deepEqual(config.users, [
+    {
+      name: 'system:kube-controller-manager',
+      user: {
+        'client-certificate-data': Buffer.from(files.controllerManager.certPem).toString('base64'),
+        'client-key-data': Buffer.from(files.controllerManager.keyPem).toString('base64'),
+      },
+    },
+  ]);
+  assert.equal(config.contexts[0].context.user, 'system:kube-controller-manager');
 });

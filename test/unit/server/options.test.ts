@@ -33,8 +33,23 @@ test('defaults', () => {
     certDir: 'data/certs',
     clientCAFile: undefined,
     tokenAuthFile: undefined,
+    serviceAccountIssuers: [],
+    serviceAccountSigningKeyFile: undefined,
+    serviceAccountKeyFiles: [],
+    serviceAccountLookup: true,
+    apiAudiences: [],
+    serviceAccountMaxTokenExpirationSeconds: 0,
+    requestHeader: undefined,
+    bootstrapTokenAuth: false,
+    tokenWebhook: undefined,
+    oidc: undefined,
     anonymousAuth: true,
     authorizationModes: ['AlwaysAllow'],
+    authorizationPolicyFile: undefined,
+    authorizationWebhookConfigFile: undefined,
+    authorizationWebhookVersion: 'v1beta1',
+    authorizationWebhookCacheAuthorizedTtlMs: 5 * 60_000,
+    authorizationWebhookCacheUnauthorizedTtlMs: 30_000,
     apiDomain: 'orch.io',
     shutdownDelayMs: 0,
     livezGracePeriodMs: 0,
@@ -69,9 +84,42 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     '--client-ca-file=/ca.crt',
     '--token-auth-file',
     '/tokens.csv',
+    '--service-account-issuer=https://a',
+    '--service-account-issuer',
+    'https://b',
+    '--service-account-signing-key-file=/sa.key',
+    '--service-account-key-file=/sa1.pub',
+    '--service-account-key-file',
+    '/sa2.pub',
+    '--service-account-lookup=false',
+    '--service-account-max-token-expiration=24h',
+    '--requestheader-client-ca-file=/front.crt',
+    '--requestheader-username-headers=X-Remote-User',
+    '--requestheader-group-headers=X-Remote-Group',
+    '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+    '--requestheader-allowed-names=front-proxy',
+    '--enable-bootstrap-token-auth',
+    '--authentication-token-webhook-config-file=/webhook.yaml',
+    '--authentication-token-webhook-version=v1',
+    '--authentication-token-webhook-cache-ttl=30s',
+    '--oidc-issuer-url=https://idp',
+    '--oidc-client-id=orch',
+    '--oidc-ca-file=/idp.crt',
+    '--oidc-username-claim=email',
+    '--oidc-groups-claim=groups',
+    '--oidc-groups-prefix=oidc:',
+    '--oidc-required-claim=hd=example.com',
+    '--oidc-signing-algs=RS256,ES256',
     '--anonymous-auth=false',
     '--authorization-mode',
-    'AlwaysDeny,AlwaysAllow',
+    'AlwaysDeny,ABAC,Webhook,AlwaysAllow',
+    '--authorization-policy-file=/abac.jsonl',
+    '--authorization-webhook-config-file',
+    '/webhook.kubeconfig',
+    '--authorization-webhook-version=v1',
+    '--authorization-webhook-cache-authorized-ttl=1m',
+    '--authorization-webhook-cache-unauthorized-ttl',
+    '5s',
     '--api-domain=example.com',
     '--shutdown-delay-duration',
     '10s',
@@ -102,8 +150,39 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     certDir: '/certs',
     clientCAFile: '/ca.crt',
     tokenAuthFile: '/tokens.csv',
+    serviceAccountIssuers: ['https://a', 'https://b'],
+    serviceAccountSigningKeyFile: '/sa.key',
+    serviceAccountKeyFiles: ['/sa1.pub', '/sa2.pub'],
+    serviceAccountLookup: false,
+    apiAudiences: ['https://a', 'https://b'],
+    serviceAccountMaxTokenExpirationSeconds: 86_400,
+    requestHeader: {
+      clientCAFile: '/front.crt',
+      usernameHeaders: ['X-Remote-User'],
+      groupHeaders: ['X-Remote-Group'],
+      extraHeaderPrefixes: ['X-Remote-Extra-'],
+      allowedNames: ['front-proxy'],
+    },
+    bootstrapTokenAuth: true,
+    tokenWebhook: { configFile: '/webhook.yaml', version: 'v1', cacheTtlMs: 30_000 },
+    oidc: {
+      issuerURL: 'https://idp',
+      clientID: 'orch',
+      caFile: '/idp.crt',
+      usernameClaim: 'email',
+      usernamePrefix: undefined,
+      groupsClaim: 'groups',
+      groupsPrefix: 'oidc:',
+      requiredClaims: { hd: 'example.com' },
+      signingAlgs: ['RS256', 'ES256'],
+    },
     anonymousAuth: false,
-    authorizationModes: ['AlwaysDeny', 'AlwaysAllow'],
+    authorizationModes: ['AlwaysDeny', 'ABAC', 'Webhook', 'AlwaysAllow'],
+    authorizationPolicyFile: '/abac.jsonl',
+    authorizationWebhookConfigFile: '/webhook.kubeconfig',
+    authorizationWebhookVersion: 'v1',
+    authorizationWebhookCacheAuthorizedTtlMs: 60_000,
+    authorizationWebhookCacheUnauthorizedTtlMs: 5_000,
     apiDomain: 'example.com',
     shutdownDelayMs: 10_000,
     livezGracePeriodMs: 500,
@@ -116,6 +195,12 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     watchCache: false,
     defaultWatchCacheSize: 500,
   });
+});
+
+test('service-account flags: audiences default to the issuers; a signing key needs an issuer; expiration bounds', () => {
+  assert.deepEqual(parseServerOptions(['--service-account-issuer=https://a', '--api-audiences=x,y']).apiAudiences, ['x', 'y']);
+  fails(['--service-account-signing-key-file=/k'], '--service-account-signing-key-file requires --service-account-issuer');
+  fails(['--service-account-max-token-expiration=30m'], 'the service-account-max-token-expiration must be between 1 hour and 2^32 seconds');
 });
 
 test('cert dir follows the data dir unless given', () => {
@@ -225,7 +310,20 @@ test('service network flags: ranges checked with kube-apiserver messages', () =>
 });
 
 test('authorization modes', () => {
-  fails(['--authorization-mode=RBAC'], 'authorization-mode "RBAC" is not a valid mode');
+  fails(['--authorization-mode=Foo'], 'authorization-mode "Foo" is not a valid mode');
+  assert.deepEqual(parseServerOptions(['--authorization-mode=AlwaysDeny,RBAC']).authorizationModes, ['AlwaysDeny', 'RBAC']);
+  fails(['--authorization-mode=ABAC'], "authorization-mode ABAC's authorization policy file not passed");
+  fails(['--authorization-policy-file=p.jsonl'], 'cannot specify --authorization-policy-file without mode ABAC');
+  fails(['--authorization-mode=Webhook'], "authorization-mode Webhook's authorization config file not passed");
+  fails(['--authorization-webhook-config-file=w.yaml'], 'cannot specify --authorization-webhook-config-file without mode Webhook');
+  fails(
+    ['--authorization-mode=Webhook', '--authorization-webhook-config-file=w', '--authorization-webhook-version=v2'],
+    /must be v1 or v1beta1/,
+  );
+  const webhook = parseServerOptions(['--authorization-mode=Node,Webhook,RBAC', '--authorization-webhook-config-file=w.yaml']);
+  assert.equal(webhook.authorizationWebhookVersion, 'v1beta1');
+  assert.equal(webhook.authorizationWebhookCacheAuthorizedTtlMs, 300_000);
+  assert.equal(webhook.authorizationWebhookCacheUnauthorizedTtlMs, 30_000);
   fails(['--authorization-mode=AlwaysAllow,AlwaysAllow'], 'authorization-mode "AlwaysAllow" has mode specified more than once');
   fails(['--authorization-mode='], 'at least one authorization-mode must be passed');
 });

@@ -1,51 +1,54 @@
 /** The DaemonSet table, as Kubernetes' printDaemonSet fills it. */
-import type { ApiObject } from '../../../api/object.js';
 import type { PrinterColumn } from '../../../api/resource.js';
+import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
+import type { DaemonSet } from '../../../api/generated/types.js';
 import { formatLabelSelector, selectorColumn, templateContainerColumns } from '../../core/pod-spec/template-columns.js';
-import type { WorkloadSpec } from '../workload-spec.js';
 
-const spec = (o: ApiObject): WorkloadSpec => (o.spec ?? {}) as WorkloadSpec;
-const count = (field: string) => (o: ApiObject) => ((o.status ?? {}) as Record<string, number | undefined>)[field] ?? 0;
+type Counter = 'desiredNumberScheduled' | 'currentNumberScheduled' | 'numberReady' | 'updatedNumberScheduled' | 'numberAvailable';
+const count = (field: Counter) => (o: DaemonSet) => o.status?.[field] ?? 0;
 
 export const daemonSetColumns: PrinterColumn[] = [
-  {
-    name: 'Desired',
-    type: 'integer',
-    description: 'The total number of nodes that should be running the daemon pod.',
-    cell: count('desiredNumberScheduled'),
-  },
-  {
-    name: 'Current',
-    type: 'integer',
-    description: 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.',
-    cell: count('currentNumberScheduled'),
-  },
-  {
-    name: 'Ready',
-    type: 'integer',
-    description: 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.',
-    cell: count('numberReady'),
-  },
-  {
-    name: 'Up-to-date',
-    type: 'integer',
-    description: 'The total number of nodes that are running updated daemon pod',
-    cell: count('updatedNumberScheduled'),
-  },
-  {
-    name: 'Available',
-    type: 'integer',
-    description: 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available.',
-    cell: count('numberAvailable'),
-  },
-  {
-    name: 'Node Selector',
-    type: 'string',
-    description: 'NodeSelector is a selector which must be true for the pod to fit on a node.',
-    cell: (o) => formatLabelSelector({ matchLabels: spec(o).template?.spec?.nodeSelector ?? {} }),
-  },
+  ...typedColumns<DaemonSet>([
+    {
+      name: 'Desired',
+      type: 'integer',
+      description: 'The total number of nodes that should be running the daemon pod.',
+      cell: count('desiredNumberScheduled'),
+    },
+    {
+      name: 'Current',
+      type: 'integer',
+      description: 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.',
+      cell: count('currentNumberScheduled'),
+    },
+    {
+      name: 'Ready',
+      type: 'integer',
+      description: 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.',
+      cell: count('numberReady'),
+    },
+    {
+      name: 'Up-to-date',
+      type: 'integer',
+      description: 'The total number of nodes that are running updated daemon pod',
+      cell: count('updatedNumberScheduled'),
+    },
+    {
+      name: 'Available',
+      type: 'integer',
+      description:
+        'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available.',
+      cell: count('numberAvailable'),
+    },
+    {
+      name: 'Node Selector',
+      type: 'string',
+      description: 'NodeSelector is a selector which must be true for the pod to fit on a node.',
+      cell: (o) => formatLabelSelector({ matchLabels: o.spec?.template?.spec?.nodeSelector ?? {} }),
+    },
+  ]),
   AGE_COLUMN,
-  ...templateContainerColumns((o) => spec(o).template),
-  selectorColumn((o) => spec(o).selector, 'A label query over pods that are managed by the daemon set.'),
+  ...templateContainerColumns<DaemonSet>((o) => o.spec?.template),
+  selectorColumn<DaemonSet>((o) => o.spec?.selector, 'A label query over pods that are managed by the daemon set.'),
 ];

@@ -5,38 +5,28 @@
  * annotation (1 on create, +1 whenever the template changes).
  */
 import type { ApiDomain } from '../../../api/domain.js';
-import type { ApiObject } from '../../../api/object.js';
-import type { Strategy } from '../../../api/strategy.js';
+import { typedStrategy } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { fieldPath, invalid, notSupported, required } from '../../../api/field-errors.js';
 import { validatePodTemplateSpec } from '../../core/pod-spec/pod-spec.js';
 import { semanticEqual } from '../../core/pod-spec/semantic-equal.js';
 import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
-import type { IntOrString } from '../../../api/generated/types.js';
+import type { DaemonSet, DaemonSetSpec } from '../../../api/generated/types.js';
 import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
 import { intOrPercentValue, validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../int-or-percent.js';
 import { validateLabelSelector } from '../../core/pod-spec/label-selector.js';
-import {
-  type WorkloadSpec,
-  selectorOf,
-  validateLongRunningTemplate,
-  validateSelectorMatchesTemplate,
-  validateSelectorUnchanged,
-} from '../workload-spec.js';
+import { selectorOf, validateLongRunningTemplate, validateSelectorMatchesTemplate, validateSelectorUnchanged } from '../workload-spec.js';
 
 /** The annotation apps/v1 keeps the internal spec.templateGeneration in. */
 export const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
 
-interface DaemonSetSpec extends WorkloadSpec {
-  updateStrategy?: { type?: string; rollingUpdate?: { maxUnavailable?: IntOrString; maxSurge?: IntOrString } };
+/** The spec, created empty when absent (validation then reports what it lacks). */
+function daemonSetSpec(obj: DaemonSet): DaemonSetSpec {
+  obj.spec ??= {} as DaemonSetSpec;
+  return obj.spec;
 }
 
-function daemonSetSpec(obj: ApiObject): DaemonSetSpec {
-  obj.spec ??= {};
-  return obj.spec as DaemonSetSpec;
-}
-
-function setDaemonSetDefaults(obj: ApiObject): void {
+function setDaemonSetDefaults(obj: DaemonSet): void {
   const spec = daemonSetSpec(obj);
   const strategy = (spec.updateStrategy ??= {});
   if (!strategy.type) strategy.type = 'RollingUpdate';
@@ -49,12 +39,12 @@ function setDaemonSetDefaults(obj: ApiObject): void {
   setTemplateDefaults(obj, templateOf(spec));
 }
 
-function templateGeneration(obj: ApiObject): number {
+function templateGeneration(obj: DaemonSet): number {
   const value = obj.metadata.annotations?.[TEMPLATE_GENERATION_ANNOTATION] ?? '';
   return /^\d+$/.test(value) ? Number(value) : 0;
 }
 
-function setTemplateGeneration(obj: ApiObject, generation: number): void {
+function setTemplateGeneration(obj: DaemonSet, generation: number): void {
   obj.metadata.annotations = { ...(obj.metadata.annotations ?? {}), [TEMPLATE_GENERATION_ANNOTATION]: String(generation) };
 }
 
@@ -81,7 +71,7 @@ function validateUpdateStrategy(strategy: DaemonSetSpec['updateStrategy'], path:
 }
 
 /** ValidateDaemonSetSpec. */
-function validateDaemonSetSpec(obj: ApiObject, domain: ApiDomain): FieldError[] {
+function validateDaemonSetSpec(obj: DaemonSet, domain: ApiDomain): FieldError[] {
   const spec = daemonSetSpec(obj);
   const path = fieldPath('spec');
   const errs = validateLabelSelector(spec.selector, path.child('selector'));
@@ -98,7 +88,7 @@ function validateDaemonSetSpec(obj: ApiObject, domain: ApiDomain): FieldError[] 
   return errs;
 }
 
-export const daemonSetStrategy: Strategy = {
+export const daemonSetStrategy = typedStrategy<DaemonSet>({
   applyDefaults: setDaemonSetDefaults,
   prepareForCreate(obj) {
     obj.status = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 };
@@ -106,15 +96,15 @@ export const daemonSetStrategy: Strategy = {
     setTemplateGeneration(obj, Math.max(templateGeneration(obj), 1));
   },
   prepareForUpdate(obj, old) {
-    const prev = (old.spec ?? {}) as DaemonSetSpec;
+    const prev = old.spec;
     const spec = daemonSetSpec(obj);
-    dropDisabledTemplateFields(spec.template, prev.template);
+    dropDisabledTemplateFields(spec.template, prev?.template);
     const generation = Math.max(templateGeneration(old), 1);
-    setTemplateGeneration(obj, semanticEqual(spec.template, prev.template) ? generation : generation + 1);
+    setTemplateGeneration(obj, semanticEqual(spec.template, prev?.template) ? generation : generation + 1);
   },
   validate: (obj, ctx) => validateDaemonSetSpec(obj, ctx.domain),
   validateUpdate: (obj, old, ctx) => [
     ...validateDaemonSetSpec(obj, ctx.domain),
-    ...validateSelectorUnchanged(daemonSetSpec(obj), (old.spec ?? {}) as DaemonSetSpec),
+    ...validateSelectorUnchanged(daemonSetSpec(obj), old.spec ?? {}),
   ],
-};
+});

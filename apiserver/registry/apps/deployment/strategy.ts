@@ -4,28 +4,22 @@
  * immutable selector.
  */
 import type { ApiDomain } from '../../../api/domain.js';
-import type { ApiObject } from '../../../api/object.js';
-import type { Strategy } from '../../../api/strategy.js';
+import { typedStrategy } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { fieldPath, forbidden, invalid, notSupported, required } from '../../../api/field-errors.js';
 import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
-import type { IntOrString } from '../../../api/generated/types.js';
+import type { Deployment, DeploymentSpec } from '../../../api/generated/types.js';
 import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
 import { intOrPercentValue, validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../int-or-percent.js';
-import { type WorkloadSpec, validateSelectorUnchanged, validateTemplateForSelector, validateWorkloadSelector } from '../workload-spec.js';
+import { validateSelectorUnchanged, validateTemplateForSelector, validateWorkloadSelector } from '../workload-spec.js';
 
-interface DeploymentSpec extends WorkloadSpec {
-  strategy?: { type?: string; rollingUpdate?: { maxUnavailable?: IntOrString; maxSurge?: IntOrString } };
-  progressDeadlineSeconds?: number;
-  paused?: boolean;
+/** The spec, created empty when absent (validation then reports what it lacks). */
+function deploymentSpec(obj: Deployment): DeploymentSpec {
+  obj.spec ??= {} as DeploymentSpec;
+  return obj.spec;
 }
 
-function deploymentSpec(obj: ApiObject): DeploymentSpec {
-  obj.spec ??= {};
-  return obj.spec as DeploymentSpec;
-}
-
-function setDeploymentDefaults(obj: ApiObject): void {
+function setDeploymentDefaults(obj: Deployment): void {
   const spec = deploymentSpec(obj);
   spec.replicas ??= 1;
   const strategy = (spec.strategy ??= {});
@@ -62,7 +56,7 @@ function validateStrategy(strategy: DeploymentSpec['strategy'], path: FieldPath)
 }
 
 /** ValidateDeploymentSpec. */
-function validateDeploymentSpec(obj: ApiObject, domain: ApiDomain): FieldError[] {
+function validateDeploymentSpec(obj: Deployment, domain: ApiDomain): FieldError[] {
   const spec = deploymentSpec(obj);
   const path = fieldPath('spec');
   const errs = validateNonnegative(spec.replicas, path.child('replicas'));
@@ -80,18 +74,18 @@ function validateDeploymentSpec(obj: ApiObject, domain: ApiDomain): FieldError[]
   return errs;
 }
 
-export const deploymentStrategy: Strategy = {
+export const deploymentStrategy = typedStrategy<Deployment>({
   applyDefaults: setDeploymentDefaults,
   prepareForCreate(obj) {
     obj.status = {};
     dropDisabledTemplateFields(deploymentSpec(obj).template);
   },
   prepareForUpdate(obj, old) {
-    dropDisabledTemplateFields(deploymentSpec(obj).template, (old.spec as DeploymentSpec | undefined)?.template);
+    dropDisabledTemplateFields(deploymentSpec(obj).template, old.spec?.template);
   },
   validate: (obj, ctx) => validateDeploymentSpec(obj, ctx.domain),
   validateUpdate: (obj, old, ctx) => [
     ...validateDeploymentSpec(obj, ctx.domain),
-    ...validateSelectorUnchanged(deploymentSpec(obj), (old.spec ?? {}) as DeploymentSpec),
+    ...validateSelectorUnchanged(deploymentSpec(obj), old.spec ?? {}),
   ],
-};
+});

@@ -1,18 +1,19 @@
 /** apps/v1 ReplicaSet: replicas default 1, the template's pod defaults, ValidateReplicaSetSpec, an immutable selector. */
-import type { ApiObject } from '../../../api/object.js';
-import type { Strategy, StrategyContext } from '../../../api/strategy.js';
+import { type StrategyContext, typedSelectableFields, typedStrategy } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath } from '../../../api/field-errors.js';
+import type { ReplicaSet, ReplicaSetSpec } from '../../../api/generated/types.js';
 import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
 import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
-import { type WorkloadSpec, validateSelectorUnchanged, validateTemplateForSelector, validateWorkloadSelector } from '../workload-spec.js';
+import { validateSelectorUnchanged, validateTemplateForSelector, validateWorkloadSelector } from '../workload-spec.js';
 
-function replicaSetSpec(obj: ApiObject): WorkloadSpec {
-  obj.spec ??= {};
-  return obj.spec as WorkloadSpec;
+/** The spec, created empty when absent (validation then reports what it lacks). */
+function replicaSetSpec(obj: ReplicaSet): ReplicaSetSpec {
+  obj.spec ??= {} as ReplicaSetSpec;
+  return obj.spec;
 }
 
-function validateReplicaSet(obj: ApiObject, ctx: StrategyContext): FieldError[] {
+function validateReplicaSet(obj: ReplicaSet, ctx: StrategyContext): FieldError[] {
   const spec = replicaSetSpec(obj);
   const path = fieldPath('spec');
   return [
@@ -24,7 +25,7 @@ function validateReplicaSet(obj: ApiObject, ctx: StrategyContext): FieldError[] 
   ];
 }
 
-export const replicaSetStrategy: Strategy = {
+export const replicaSetStrategy = typedStrategy<ReplicaSet>({
   applyDefaults(obj) {
     const spec = replicaSetSpec(obj);
     spec.replicas ??= 1;
@@ -35,16 +36,13 @@ export const replicaSetStrategy: Strategy = {
     dropDisabledTemplateFields(replicaSetSpec(obj).template);
   },
   prepareForUpdate(obj, old) {
-    dropDisabledTemplateFields(replicaSetSpec(obj).template, (old.spec as WorkloadSpec | undefined)?.template);
+    dropDisabledTemplateFields(replicaSetSpec(obj).template, old.spec?.template);
   },
   validate: validateReplicaSet,
-  validateUpdate: (obj, old, ctx) => [
-    ...validateReplicaSet(obj, ctx),
-    ...validateSelectorUnchanged(replicaSetSpec(obj), (old.spec ?? {}) as WorkloadSpec),
-  ],
-};
+  validateUpdate: (obj, old, ctx) => [...validateReplicaSet(obj, ctx), ...validateSelectorUnchanged(replicaSetSpec(obj), old.spec ?? {})],
+});
 
 /** ReplicaSet fields usable in field selectors. */
-export const replicaSetSelectableFields: Record<string, (obj: ApiObject) => string | undefined> = {
-  'status.replicas': (o) => String((o.status as { replicas?: number } | undefined)?.replicas ?? 0),
-};
+export const replicaSetSelectableFields = typedSelectableFields<ReplicaSet>({
+  'status.replicas': (o) => String(o.status?.replicas ?? 0),
+});

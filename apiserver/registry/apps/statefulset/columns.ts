@@ -1,19 +1,19 @@
 /** The StatefulSet table, as Kubernetes' printStatefulSet fills it. */
-import type { ApiObject } from '../../../api/object.js';
 import type { PrinterColumn } from '../../../api/resource.js';
+import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
+import type { StatefulSet } from '../../../api/generated/types.js';
 import { templateContainerColumns } from '../../core/pod-spec/template-columns.js';
-import type { WorkloadSpec } from '../workload-spec.js';
-
-const spec = (o: ApiObject): WorkloadSpec => (o.spec ?? {}) as WorkloadSpec;
 
 export const statefulSetColumns: PrinterColumn[] = [
-  {
-    name: 'Ready',
-    type: 'string',
-    description: 'Number of the pod with ready state',
-    cell: (o) => `${(o.status as { readyReplicas?: number } | undefined)?.readyReplicas ?? 0}/${spec(o).replicas ?? 0}`,
-  },
+  ...typedColumns<StatefulSet>([
+    {
+      name: 'Ready',
+      type: 'string',
+      description: 'Number of the pod with ready state',
+      cell: (o) => `${o.status?.readyReplicas ?? 0}/${o.spec?.replicas ?? 0}`,
+    },
+  ]),
   AGE_COLUMN,
-  ...templateContainerColumns((o) => spec(o).template),
+  ...templateContainerColumns<StatefulSet>((o) => o.spec?.template),
 ];

@@ -5,47 +5,24 @@
  * updateStrategy, persistentVolumeClaimRetentionPolicy and minReadySeconds.
  */
 import type { ApiDomain } from '../../../api/domain.js';
-import type { ApiObject } from '../../../api/object.js';
-import type { Strategy } from '../../../api/strategy.js';
+import { typedStrategy } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { fieldPath, forbidden, invalid, notSupported, required } from '../../../api/field-errors.js';
 import { setClaimSpecDefaults } from '../../core/pod-spec/defaults.js';
 import { validatePodTemplateSpec } from '../../core/pod-spec/pod-spec.js';
 import { semanticEqual } from '../../core/pod-spec/semantic-equal.js';
 import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
-import type { IntOrString, PersistentVolumeClaimSpec } from '../../../api/generated/types.js';
+import type { StatefulSet, StatefulSetSpec } from '../../../api/generated/types.js';
 import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
-import {
-  type WorkloadSpec,
-  selectorOf,
-  validateLongRunningTemplate,
-  validateSelectorMatchesTemplate,
-  validateWorkloadSelector,
-} from '../workload-spec.js';
+import { selectorOf, validateLongRunningTemplate, validateSelectorMatchesTemplate, validateWorkloadSelector } from '../workload-spec.js';
 
-interface ClaimTemplate {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: { name?: string; [field: string]: unknown };
-  spec?: PersistentVolumeClaimSpec;
-  status?: { phase?: string; [field: string]: unknown };
+/** The spec, created empty when absent (validation then reports what it lacks). */
+function statefulSetSpec(obj: StatefulSet): StatefulSetSpec {
+  obj.spec ??= {} as StatefulSetSpec;
+  return obj.spec;
 }
 
-interface StatefulSetSpec extends WorkloadSpec {
-  podManagementPolicy?: string;
-  updateStrategy?: { type?: string; rollingUpdate?: { partition?: number; maxUnavailable?: IntOrString } };
-  persistentVolumeClaimRetentionPolicy?: { whenDeleted?: string; whenScaled?: string };
-  ordinals?: { start?: number };
-  serviceName?: string;
-  volumeClaimTemplates?: ClaimTemplate[];
-}
-
-function statefulSetSpec(obj: ApiObject): StatefulSetSpec {
-  obj.spec ??= {};
-  return obj.spec as StatefulSetSpec;
-}
-
-function setStatefulSetDefaults(obj: ApiObject): void {
+function setStatefulSetDefaults(obj: StatefulSet): void {
   const spec = statefulSetSpec(obj);
   if (!spec.podManagementPolicy) spec.podManagementPolicy = 'OrderedReady';
   const strategy = (spec.updateStrategy ??= {});
@@ -89,7 +66,7 @@ function validateUpdateStrategy(spec: StatefulSetSpec, path: FieldPath): FieldEr
 const RETENTION_POLICIES = ['Retain', 'Delete'];
 
 /** ValidateStatefulSetSpec; the pod template is validated in full, its mounts may use the claim templates. */
-function validateStatefulSetSpec(obj: ApiObject, domain: ApiDomain): FieldError[] {
+function validateStatefulSetSpec(obj: StatefulSet, domain: ApiDomain): FieldError[] {
   const spec = statefulSetSpec(obj);
   const path = fieldPath('spec');
   const errs: FieldError[] = [];
@@ -132,7 +109,7 @@ const MUTABLE_FIELDS = [
 ] as const;
 
 /** ValidateStatefulSetUpdate: only the fields Kubernetes lists may change in the spec. */
-function validateStatefulSetSpecUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
+function validateStatefulSetSpecUpdate(obj: StatefulSet, old: StatefulSet): FieldError[] {
   const next = { ...statefulSetSpec(obj) } as Record<string, unknown>;
   const prev = (old.spec ?? {}) as Record<string, unknown>;
   for (const field of MUTABLE_FIELDS) next[field] = prev[field];
@@ -142,7 +119,7 @@ function validateStatefulSetSpecUpdate(obj: ApiObject, old: ApiObject): FieldErr
   return [forbidden(fieldPath('spec'), message)];
 }
 
-export const statefulSetStrategy: Strategy = {
+export const statefulSetStrategy = typedStrategy<StatefulSet>({
   applyDefaults: setStatefulSetDefaults,
   prepareForCreate(obj) {
     obj.status = { replicas: 0, availableReplicas: 0 };
@@ -153,10 +130,10 @@ export const statefulSetStrategy: Strategy = {
   },
   prepareForUpdate(obj, old) {
     const spec = statefulSetSpec(obj);
-    const prev = (old.spec ?? {}) as StatefulSetSpec;
-    dropDisabledTemplateFields(spec.template, prev.template);
-    if (prev.updateStrategy?.rollingUpdate?.maxUnavailable === undefined) delete spec.updateStrategy?.rollingUpdate?.maxUnavailable;
+    const prev = old.spec;
+    dropDisabledTemplateFields(spec.template, prev?.template);
+    if (prev?.updateStrategy?.rollingUpdate?.maxUnavailable === undefined) delete spec.updateStrategy?.rollingUpdate?.maxUnavailable;
   },
   validate: (obj, ctx) => validateStatefulSetSpec(obj, ctx.domain),
   validateUpdate: (obj, old, ctx) => [...validateStatefulSetSpec(obj, ctx.domain), ...validateStatefulSetSpecUpdate(obj, old)],
-};
+});

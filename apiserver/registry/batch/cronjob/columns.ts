@@ -1,18 +1,10 @@
 /** The CronJob table, as Kubernetes 1.28's printCronJob fills it. */
-import type { ApiObject } from '../../../api/object.js';
 import type { PrinterColumn } from '../../../api/resource.js';
+import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
 import { translateTimestampSince } from '../../../api/printers/human-duration.js';
+import type { CronJob } from '../../../api/generated/types.js';
 import { selectorColumn, templateContainerColumns } from '../../core/pod-spec/template-columns.js';
-import type { CronJobSpec } from './strategy.js';
-
-interface CronJobStatus {
-  active?: unknown[];
-  lastScheduleTime?: string;
-}
-
-const spec = (o: ApiObject): CronJobSpec => (o.spec ?? {}) as CronJobSpec;
-const status = (o: ApiObject): CronJobStatus => (o.status ?? {}) as CronJobStatus;
 
 /** printBoolPtr: "True", "False" or "<unset>". */
 function boolText(value: boolean | undefined): string {
@@ -21,31 +13,33 @@ function boolText(value: boolean | undefined): string {
 }
 
 export const cronJobColumns: PrinterColumn[] = [
-  {
-    name: 'Schedule',
-    type: 'string',
-    description: 'The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.',
-    cell: (o) => spec(o).schedule ?? '',
-  },
-  {
-    name: 'Suspend',
-    type: 'boolean',
-    description: 'This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.',
-    cell: (o) => boolText(spec(o).suspend),
-  },
-  {
-    name: 'Active',
-    type: 'integer',
-    description: 'A list of pointers to currently running jobs.',
-    cell: (o) => (status(o).active ?? []).length,
-  },
-  {
-    name: 'Last Schedule',
-    type: 'string',
-    description: 'Information when was the last time the job was successfully scheduled.',
-    cell: (o, now) => (status(o).lastScheduleTime ? translateTimestampSince(status(o).lastScheduleTime, now) : '<none>'),
-  },
+  ...typedColumns<CronJob>([
+    {
+      name: 'Schedule',
+      type: 'string',
+      description: 'The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.',
+      cell: (o) => o.spec?.schedule ?? '',
+    },
+    {
+      name: 'Suspend',
+      type: 'boolean',
+      description: 'This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.',
+      cell: (o) => boolText(o.spec?.suspend),
+    },
+    {
+      name: 'Active',
+      type: 'integer',
+      description: 'A list of pointers to currently running jobs.',
+      cell: (o) => (o.status?.active ?? []).length,
+    },
+    {
+      name: 'Last Schedule',
+      type: 'string',
+      description: 'Information when was the last time the job was successfully scheduled.',
+      cell: (o, now) => (o.status?.lastScheduleTime ? translateTimestampSince(o.status.lastScheduleTime, now) : '<none>'),
+    },
+  ]),
   AGE_COLUMN,
-  ...templateContainerColumns((o) => spec(o).jobTemplate?.spec?.template),
-  selectorColumn((o) => spec(o).jobTemplate?.spec?.selector, 'A label query over pods that should match the pod count.'),
+  ...templateContainerColumns<CronJob>((o) => o.spec?.jobTemplate?.spec?.template),
+  selectorColumn<CronJob>((o) => o.spec?.jobTemplate?.spec?.selector, 'A label query over pods that should match the pod count.'),
 ];

@@ -4,43 +4,34 @@
  * concurrency policy, a job template without selector, names of at most 52 characters on create.
  */
 import type { ApiDomain } from '../../../api/domain.js';
-import type { ApiObject } from '../../../api/object.js';
-import type { Strategy } from '../../../api/strategy.js';
+import { typedStrategy } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { fieldPath, invalid, notSupported, required } from '../../../api/field-errors.js';
 import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
 import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
-import { type JobSpec, validateJobSpecFields } from '../job/job-spec.js';
+import type { CronJob, CronJobSpec, JobSpec } from '../../../api/generated/types.js';
+import { validateJobSpecFields } from '../job/job-spec.js';
 import { scheduleError } from './schedule.js';
 import { validateTimeZone } from './time-zone.js';
-
-export interface CronJobSpec {
-  schedule?: string;
-  timeZone?: string;
-  startingDeadlineSeconds?: number;
-  concurrencyPolicy?: string;
-  suspend?: boolean;
-  successfulJobsHistoryLimit?: number;
-  failedJobsHistoryLimit?: number;
-  jobTemplate?: { metadata?: Record<string, unknown>; spec?: JobSpec };
-}
 
 /** The controller appends an 11-character suffix to job names, which are DNS labels. */
 const MAX_NAME_LENGTH = 52;
 const CONCURRENCY_POLICIES = ['Allow', 'Forbid', 'Replace'];
 
-function cronJobSpec(obj: ApiObject): CronJobSpec {
-  obj.spec ??= {};
-  return obj.spec as CronJobSpec;
+/** The spec, created empty when absent (validation then reports what it lacks). */
+function cronJobSpec(obj: CronJob): CronJobSpec {
+  obj.spec ??= {} as CronJobSpec;
+  return obj.spec;
 }
 
+/** The job template's spec, created when absent so defaults have somewhere to go. */
 function jobTemplateSpec(spec: CronJobSpec): JobSpec {
   spec.jobTemplate ??= {};
-  spec.jobTemplate.spec ??= {};
+  spec.jobTemplate.spec ??= {} as JobSpec;
   return spec.jobTemplate.spec;
 }
 
-function setCronJobDefaults(obj: ApiObject): void {
+function setCronJobDefaults(obj: CronJob): void {
   const spec = cronJobSpec(obj);
   if (!spec.concurrencyPolicy) spec.concurrencyPolicy = 'Allow';
   spec.suspend ??= false;
@@ -50,7 +41,7 @@ function setCronJobDefaults(obj: ApiObject): void {
 }
 
 /** validateScheduleFormat: cron syntax, and no TZ= in the schedule unless the stored one had it. */
-function validateSchedule(spec: CronJobSpec, prev: CronJobSpec | undefined, path: FieldPath): FieldError[] {
+function validateSchedule(spec: CronJobSpec, prev: Partial<CronJobSpec> | undefined, path: FieldPath): FieldError[] {
   const schedule = spec.schedule ?? '';
   if (!schedule) return [required(path)];
   const errs: FieldError[] = [];
@@ -66,7 +57,7 @@ function validateSchedule(spec: CronJobSpec, prev: CronJobSpec | undefined, path
 }
 
 /** ValidateJobTemplateSpec: a valid job spec whose selector is always generated. */
-function validateJobTemplate(spec: JobSpec, path: FieldPath, domain: ApiDomain): FieldError[] {
+function validateJobTemplate(spec: Partial<JobSpec>, path: FieldPath, domain: ApiDomain): FieldError[] {
   const errs = validateJobSpecFields(spec, path.child('spec'), { domain });
   if (spec.selector) errs.push(invalid(path.child('spec', 'selector'), spec.selector, '`selector` will be auto-generated'));
   if (spec.manualSelector === true) errs.push(notSupported(path.child('spec', 'manualSelector'), true, ['nil', 'false']));
@@ -74,7 +65,7 @@ function validateJobTemplate(spec: JobSpec, path: FieldPath, domain: ApiDomain):
 }
 
 /** validateCronJobSpec; `prev` is the stored spec on update. */
-function validateCronJobSpec(spec: CronJobSpec, prev: CronJobSpec | undefined, domain: ApiDomain): FieldError[] {
+function validateCronJobSpec(spec: CronJobSpec, prev: Partial<CronJobSpec> | undefined, domain: ApiDomain): FieldError[] {
   const path = fieldPath('spec');
   const errs = validateSchedule(spec, prev, path.child('schedule'));
   errs.push(...validateNonnegative(spec.startingDeadlineSeconds, path.child('startingDeadlineSeconds')));
@@ -88,15 +79,14 @@ function validateCronJobSpec(spec: CronJobSpec, prev: CronJobSpec | undefined, d
   return errs;
 }
 
-export const cronJobStrategy: Strategy = {
+export const cronJobStrategy = typedStrategy<CronJob>({
   applyDefaults: setCronJobDefaults,
   prepareForCreate(obj) {
     obj.status = {};
     dropDisabledTemplateFields(cronJobSpec(obj).jobTemplate?.spec?.template);
   },
   prepareForUpdate(obj, old) {
-    const prev = (old.spec ?? {}) as CronJobSpec;
-    dropDisabledTemplateFields(cronJobSpec(obj).jobTemplate?.spec?.template, prev.jobTemplate?.spec?.template);
+    dropDisabledTemplateFields(cronJobSpec(obj).jobTemplate?.spec?.template, old.spec?.jobTemplate?.spec?.template);
   },
   validate(obj, ctx) {
     const errs = validateCronJobSpec(cronJobSpec(obj), undefined, ctx.domain);
@@ -105,5 +95,5 @@ export const cronJobStrategy: Strategy = {
       errs.push(invalid(fieldPath('metadata', 'name'), name, `must be no more than ${MAX_NAME_LENGTH} characters`));
     return errs;
   },
-  validateUpdate: (obj, old, ctx) => validateCronJobSpec(cronJobSpec(obj), (old.spec ?? {}) as CronJobSpec, ctx.domain),
-};
+  validateUpdate: (obj, old, ctx) => validateCronJobSpec(cronJobSpec(obj), old.spec ?? {}, ctx.domain),
+});

@@ -5,34 +5,9 @@
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, invalid, notSupported, required, tooMany } from '../../../api/field-errors.js';
 import { isQualifiedName } from '../../../api/validation/names.js';
-import type { LabelSelectorObject } from '../../../runtime/selectors/label-selector.js';
 import { type PodSpecOptions, validatePodTemplateSpec } from '../../core/pod-spec/pod-spec.js';
-import type { PodTemplateSpec } from '../../../api/generated/types.js';
+import type { JobSpec, PodFailurePolicyRule } from '../../../api/generated/types.js';
 import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
-
-export interface PodFailurePolicyRule {
-  action?: string;
-  onExitCodes?: { containerName?: string; operator?: string; values?: number[] };
-  onPodConditions?: { type?: string; status?: string }[];
-}
-
-/** The fields of batch/v1 JobSpec these rules read. */
-export interface JobSpec {
-  parallelism?: number;
-  completions?: number;
-  activeDeadlineSeconds?: number;
-  backoffLimit?: number;
-  backoffLimitPerIndex?: number;
-  maxFailedIndexes?: number;
-  podReplacementPolicy?: string;
-  ttlSecondsAfterFinished?: number;
-  completionMode?: string;
-  suspend?: boolean;
-  manualSelector?: boolean;
-  selector?: LabelSelectorObject;
-  podFailurePolicy?: { rules?: PodFailurePolicyRule[] };
-  template?: PodTemplateSpec;
-}
 
 const MAX_PARALLELISM_INDEXED = 100000;
 const MAX_RULES = 20;
@@ -88,7 +63,7 @@ function validateConditionPatterns(patterns: NonNullable<PodFailurePolicyRule['o
 }
 
 /** validatePodFailurePolicy. */
-function validatePodFailurePolicy(spec: JobSpec, path: FieldPath): FieldError[] {
+function validatePodFailurePolicy(spec: Partial<JobSpec>, path: FieldPath): FieldError[] {
   const rules = spec.podFailurePolicy?.rules ?? [];
   const rulesPath = path.child('rules');
   const errs: FieldError[] = [];
@@ -116,7 +91,7 @@ function validatePodFailurePolicy(spec: JobSpec, path: FieldPath): FieldError[] 
 }
 
 /** The template's restart policy: OnFailure or Never (only Never with a pod failure policy). */
-function validateRestartPolicy(spec: JobSpec, path: FieldPath): FieldError[] {
+function validateRestartPolicy(spec: Partial<JobSpec>, path: FieldPath): FieldError[] {
   const policy = spec.template?.spec?.restartPolicy ?? '';
   if (policy === 'Always' || policy === '') return [required(path, 'valid values: "OnFailure", "Never"')];
   if (policy !== 'OnFailure' && policy !== 'Never') return [notSupported(path, policy, ['OnFailure', 'Never'])];
@@ -126,7 +101,7 @@ function validateRestartPolicy(spec: JobSpec, path: FieldPath): FieldError[] {
 }
 
 /** validateJobSpec: counts, completion mode, pod failure policy, a valid template of pods that end. */
-export function validateJobSpecFields(spec: JobSpec, path: FieldPath, opts: PodSpecOptions): FieldError[] {
+export function validateJobSpecFields(spec: Partial<JobSpec>, path: FieldPath, opts: PodSpecOptions): FieldError[] {
   const errs: FieldError[] = [];
   for (const field of ['parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit', 'ttlSecondsAfterFinished'] as const) {
     errs.push(...validateNonnegative(spec[field], path.child(field)));

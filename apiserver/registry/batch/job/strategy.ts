@@ -5,8 +5,7 @@
  * `batch.<prefix>/` forms, the prefix from the API domain); ValidateJob and ValidateJobSpecUpdate.
  */
 import type { ApiDomain } from '../../../api/domain.js';
-import type { ApiObject } from '../../../api/object.js';
-import type { Strategy } from '../../../api/strategy.js';
+import { typedSelectableFields, typedStrategy } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, invalid, required } from '../../../api/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
@@ -15,11 +14,11 @@ import { generateName } from '../../object-meta-rules.js';
 import { validateLabelSelector } from '../../core/pod-spec/label-selector.js';
 import { semanticEqual } from '../../core/pod-spec/semantic-equal.js';
 import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
-import type { PodSpec, PodTemplateSpec } from '../../../api/generated/types.js';
+import type { Job, JobSpec, JobStatus, PodSpec, PodTemplateSpec } from '../../../api/generated/types.js';
 import { deepCopy } from '../../../api/object.js';
 import type { StatusRules } from '../../apps/status-counters.js';
 import { selectorOf, validateSelectorMatchesTemplate } from '../../apps/workload-spec.js';
-import { type JobSpec, validateJobSpecFields } from './job-spec.js';
+import { validateJobSpecFields } from './job-spec.js';
 
 const MAX_INT32 = 2147483647;
 
@@ -33,12 +32,13 @@ function jobLabels(domain: ApiDomain): { controllerUid: string; jobName: string;
   };
 }
 
-function jobSpec(obj: ApiObject): JobSpec {
-  obj.spec ??= {};
-  return obj.spec as JobSpec;
+/** The spec, created empty when absent (validation then reports what it lacks). */
+function jobSpec(obj: Job): JobSpec {
+  obj.spec ??= {} as JobSpec;
+  return obj.spec;
 }
 
-function setJobDefaults(obj: ApiObject): void {
+function setJobDefaults(obj: Job): void {
   const spec = jobSpec(obj);
   if (spec.completions === undefined && spec.parallelism === undefined) {
     spec.completions = 1;
@@ -57,7 +57,7 @@ function setJobDefaults(obj: ApiObject): void {
 }
 
 /** generateSelector: the uid and name labels on the template (unless set), a selector on the uid. */
-function generateSelector(obj: ApiObject, domain: ApiDomain): void {
+function generateSelector(obj: Job, domain: ApiDomain): void {
   const spec = jobSpec(obj);
   const labels = jobLabels(domain);
   const template = templateOf(spec);
@@ -81,7 +81,7 @@ function validateHasLabel(template: PodTemplateSpec | undefined, key: string, va
 }
 
 /** validateGeneratedSelector: a generated selector and its template labels are the job's own. */
-function validateGeneratedSelector(obj: ApiObject, domain: ApiDomain, requirePrefixedLabels: boolean): FieldError[] {
+function validateGeneratedSelector(obj: Job, domain: ApiDomain, requirePrefixedLabels: boolean): FieldError[] {
   const spec = jobSpec(obj);
   if (spec.manualSelector === true || !spec.selector) return [];
   const uid = obj.metadata.uid ?? '';
@@ -105,7 +105,7 @@ function validateGeneratedSelector(obj: ApiObject, domain: ApiDomain, requirePre
 }
 
 /** ValidateJob: generated selector, spec, selector, and the hostnames of an indexed job's pods. */
-function validateJob(obj: ApiObject, domain: ApiDomain, requirePrefixedLabels: boolean): FieldError[] {
+function validateJob(obj: Job, domain: ApiDomain, requirePrefixedLabels: boolean): FieldError[] {
   const spec = jobSpec(obj);
   const path = fieldPath('spec');
   const errs = validateGeneratedSelector(obj, domain, requirePrefixedLabels);
@@ -145,12 +145,12 @@ function withMutableDirectives(prev: PodTemplateSpec | undefined, next: PodTempl
 }
 
 /** ValidateJobSpecUpdate (beyond the new job's own validity). */
-function validateJobSpecUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
+function validateJobSpecUpdate(obj: Job, old: Job): FieldError[] {
   const next = jobSpec(obj);
-  const prev = (old.spec ?? {}) as JobSpec;
+  const prev: Partial<JobSpec> = old.spec ?? {};
   const path = fieldPath('spec');
   const errs: FieldError[] = [];
-  const immutable = (field: keyof JobSpec) => {
+  const immutable = (field: keyof JobSpec & string) => {
     if (!semanticEqual(next[field], prev[field])) errs.push(invalid(path.child(field), next[field] ?? null, FIELD_IMMUTABLE_ERROR_MSG));
   };
   if (next.completionMode !== 'Indexed') immutable('completions');
@@ -158,8 +158,7 @@ function validateJobSpecUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
     errs.push(invalid(path.child('completions'), next.completions, 'can only be modified in tandem with spec.parallelism'));
   }
   immutable('selector');
-  const startedOrRunning =
-    (old.status as { startTime?: string } | undefined)?.startTime !== undefined || prev.suspend !== true || next.suspend !== true;
+  const startedOrRunning = old.status?.startTime !== undefined || prev.suspend !== true || next.suspend !== true;
   const oldTemplate = startedOrRunning ? prev.template : withMutableDirectives(prev.template, next.template);
   if (!semanticEqual(next.template, oldTemplate))
     errs.push(invalid(path.child('template'), next.template ?? {}, FIELD_IMMUTABLE_ERROR_MSG));
@@ -170,13 +169,13 @@ function validateJobSpecUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
 }
 
 /** JobBackoffLimitPerIndex and JobPodReplacementPolicy are alpha in 1.28: their fields are dropped. */
-function dropDisabledJobFields(spec: JobSpec, prev?: JobSpec): void {
+function dropDisabledJobFields(spec: JobSpec, prev?: Partial<JobSpec>): void {
   if (prev?.backoffLimitPerIndex === undefined) delete spec.backoffLimitPerIndex;
   if (prev?.maxFailedIndexes === undefined) delete spec.maxFailedIndexes;
   if (prev?.podReplacementPolicy === undefined) delete spec.podReplacementPolicy;
 }
 
-export const jobStrategy: Strategy = {
+export const jobStrategy = typedStrategy<Job>({
   applyDefaults: setJobDefaults,
   prepareForCreate(obj, ctx) {
     obj.status = {};
@@ -188,24 +187,20 @@ export const jobStrategy: Strategy = {
     if (spec.manualSelector !== true) generateSelector(obj, ctx.domain);
   },
   prepareForUpdate(obj, old) {
-    const prev = (old.spec ?? {}) as JobSpec;
-    dropDisabledJobFields(jobSpec(obj), prev);
-    dropDisabledTemplateFields(jobSpec(obj).template, prev.template);
+    dropDisabledJobFields(jobSpec(obj), old.spec ?? {});
+    dropDisabledTemplateFields(jobSpec(obj).template, old.spec?.template);
   },
   validate: (obj, ctx) => validateJob(obj, ctx.domain, true),
   validateUpdate(obj, old, ctx) {
-    const prefixed = Object.hasOwn(
-      (old.spec as JobSpec | undefined)?.template?.metadata?.labels ?? {},
-      jobLabels(ctx.domain).controllerUid,
-    );
+    const prefixed = Object.hasOwn(old.spec?.template?.metadata?.labels ?? {}, jobLabels(ctx.domain).controllerUid);
     return [...validateJob(obj, ctx.domain, prefixed), ...validateJobSpecUpdate(obj, old)];
   },
-};
+});
 
 /** Job fields usable in field selectors. */
-export const jobSelectableFields: Record<string, (obj: ApiObject) => string | undefined> = {
-  'status.successful': (o) => String((o.status as { succeeded?: number } | undefined)?.succeeded ?? 0),
-};
+export const jobSelectableFields = typedSelectableFields<Job>({
+  'status.successful': (o) => String(o.status?.succeeded ?? 0),
+});
 
 /** jobs/status: the counters validateJobStatus checks. */
-export const jobStatusRules: StatusRules = { nonNegative: ['active', 'succeeded', 'failed', 'ready'], bounded: [] };
+export const jobStatusRules: StatusRules<JobStatus> = { nonNegative: ['active', 'succeeded', 'failed', 'ready'], bounded: [] };

@@ -3,28 +3,24 @@
  * `<prefix>/metadata.name` label; spec changes only through /finalize and status only through
  * /status; deletion marks it Terminating until the namespace controller empties it and finalizes.
  */
-import type { ApiObject } from '../../../api/object.js';
 import { deepCopy } from '../../../api/object.js';
-import type { Strategy, StrategyContext, SubresourceStrategy } from '../../../api/strategy.js';
+import { type StrategyContext, typedStrategy, typedSubresource } from '../../../api/strategy.js';
+import type { Namespace, NamespaceSpec } from '../../../api/generated/types.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { invalid } from '../../../api/field-errors.js';
 import { isQualifiedName } from '../../../api/validation/names.js';
 import * as status from '../../../api/status.js';
 
-interface NamespaceSpec {
-  finalizers?: string[];
+function spec(obj: Namespace): NamespaceSpec {
+  return obj.spec ?? {};
 }
 
-function spec(obj: ApiObject): NamespaceSpec {
-  return (obj.spec ?? {}) as NamespaceSpec;
-}
-
-function setNameLabel(obj: ApiObject, ctx: StrategyContext): void {
+function setNameLabel(obj: Namespace, ctx: StrategyContext): void {
   obj.metadata.labels = { ...(obj.metadata.labels ?? {}), [`${ctx.domain.labelPrefix}/metadata.name`]: obj.metadata.name ?? '' };
 }
 
 /** Standard finalizer names have no '/'; any other must be a qualified name with a domain. */
-function validateFinalizers(obj: ApiObject, ctx: StrategyContext): FieldError[] {
+function validateFinalizers(obj: Namespace, ctx: StrategyContext): FieldError[] {
   const errors: FieldError[] = [];
   (spec(obj).finalizers ?? []).forEach((f, i) => {
     const path = `spec.finalizers[${i}]`;
@@ -40,7 +36,7 @@ function validateFinalizers(obj: ApiObject, ctx: StrategyContext): FieldError[] 
 export const TERMINATING_MESSAGE =
   'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.';
 
-export const namespaceStrategy: Strategy = {
+export const namespaceStrategy = typedStrategy<Namespace>({
   applyDefaults(obj, ctx) {
     if (obj.metadata.name) setNameLabel(obj, ctx);
   },
@@ -61,16 +57,16 @@ export const namespaceStrategy: Strategy = {
     if (obj.metadata.deletionTimestamp && (spec(obj).finalizers?.length ?? 0) > 0) {
       throw status.conflict({ group: '', resource: 'namespaces' }, obj.metadata.name ?? '', TERMINATING_MESSAGE);
     }
-    obj.status = { ...((obj.status as object) ?? {}), phase: 'Terminating' };
+    obj.status = { ...(obj.status ?? {}), phase: 'Terminating' };
     return (spec(obj).finalizers?.length ?? 0) > 0 ? 'graceful' : 'delete';
   },
   pendingFinalization: (obj) => (spec(obj).finalizers?.length ?? 0) > 0,
-};
+});
 
 /** /finalize: only spec.finalizers changes (the namespace controller's way to let it go). */
-export const namespaceFinalizeStrategy: SubresourceStrategy = {
+export const namespaceFinalizeStrategy = typedSubresource<Namespace>({
   prepareForUpdate(obj, old) {
     return { ...deepCopy(old), spec: { ...spec(old), finalizers: deepCopy(spec(obj).finalizers ?? []) } };
   },
   validateUpdate: (obj, _old, ctx) => validateFinalizers(obj, ctx),
-};
+});

@@ -1,3 +1,4 @@
+/** ValidateNode and ValidateNodeUpdate (Kubernetes 1.28), quirks included (taints report under `metadata.taints`). */
 import { jsonEqual } from '../../../api/object.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, fieldPath, forbidden, invalid, required } from '../../../api/field-errors.js';

@@ -3,25 +3,28 @@
  * Pending), spec validation, and the update rules: the volume source and volume mode never change, a set
  * node affinity only from beta to GA topology labels. Status changes only through /status.
  */
-import type { ApiObject } from '../../../api/object.js';
 import { deepCopy, jsonEqual } from '../../../api/object.js';
 import type { ApiDomain } from '../../../api/domain.js';
-import type { Strategy, StrategyContext, SubresourceStrategy } from '../../../api/strategy.js';
+import { type StrategyContext, typedStrategy, typedSubresource } from '../../../api/strategy.js';
+import type { PersistentVolume, PersistentVolumeSpec, VolumeNodeAffinity } from '../../../api/generated/types.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, forbidden, invalid } from '../../../api/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
-import { statusSubresource } from '../../status-subresource.js';
+import { withStatusOf } from '../../status-subresource.js';
 import { validatePersistentVolumeSpec } from './spec-validation.js';
 import { applyVolumeSourceDefaults, VOLUME_SOURCE_FIELDS } from './volume-sources.js';
 import { specDiff } from '../pod/update.js';
 import { decodeResourceList } from '../pod-spec/quantities.js';
 
-type Spec = Record<string, unknown>;
+function spec(obj: PersistentVolume): PersistentVolumeSpec {
+  return obj.spec ?? {};
+}
 
-const spec = (obj: ApiObject): Spec => (obj.spec ?? {}) as Spec;
+/** The spec's fields by name (a shallow copy: the sources are the spec's own), for the code that takes volume sources by name. */
+const fields = (s: PersistentVolumeSpec): Record<string, unknown> => ({ ...s });
 
 /** Sources whose plugins take mount options. */
-const MOUNT_OPTION_SOURCES = [
+const MOUNT_OPTION_SOURCES: readonly (keyof PersistentVolumeSpec)[] = [
   'gcePersistentDisk',
   'awsElasticBlockStore',
   'glusterfs',
@@ -38,21 +41,23 @@ const MOUNT_OPTION_SOURCES = [
 ];
 
 /** Status with the phase defaulted to Pending. */
-function defaultPhase(obj: ApiObject): void {
-  const status = (obj.status ?? {}) as { phase?: string };
+function defaultPhase(obj: PersistentVolume): void {
+  const status = obj.status ?? {};
   if (!status.phase) status.phase = 'Pending';
   obj.status = status;
 }
 
 /** The mount-options annotation is only for sources that support it (pkg/volume/validation). */
-function validateMountOptionAnnotation(obj: ApiObject, domain: ApiDomain): FieldError[] {
+function validateMountOptionAnnotation(obj: PersistentVolume, domain: ApiDomain): FieldError[] {
   const key = `volume.beta.${domain.labelPrefix}/mount-options`;
   if (!Object.hasOwn(obj.metadata.annotations ?? {}, key)) return [];
   if (MOUNT_OPTION_SOURCES.some((f) => spec(obj)[f] !== undefined)) return [];
   return [forbidden(fieldPath('metadata', 'annotations', key), 'may not specify mount options for this volume type')];
 }
 
-function volumeSource(s: Spec): Spec {
+/** The spec's volume source: the source fields that are set. */
+function volumeSource(spec: PersistentVolumeSpec): Record<string, unknown> {
+  const s = fields(spec);
   return Object.fromEntries(VOLUME_SOURCE_FIELDS.filter((f) => s[f] !== undefined).map((f) => [f, s[f]]));
 }
 
@@ -67,11 +72,8 @@ function betaToGALabels(prefix: string): Record<string, string> {
   };
 }
 
-type Requirement = { key?: string };
-type Affinity = { required?: { nodeSelectorTerms?: { matchExpressions?: Requirement[]; matchFields?: Requirement[] }[] } };
-
 /** Equal, counting a requirement whose key moved from a beta label to its GA label as unchanged. */
-function sameAffinityExceptGALabels(next: Affinity | undefined, old: Affinity, prefix: string): boolean {
+function sameAffinityExceptGALabels(next: VolumeNodeAffinity | undefined, old: VolumeNodeAffinity, prefix: string): boolean {
   const mapping = betaToGALabels(prefix);
   const masked = deepCopy(old);
   const newTerms = next?.required?.nodeSelectorTerms ?? [];
@@ -86,23 +88,22 @@ function sameAffinityExceptGALabels(next: Affinity | undefined, old: Affinity, p
   return jsonEqual(next, masked);
 }
 
-function validatePersistentVolume(obj: ApiObject, ctx: StrategyContext): FieldError[] {
+function validatePersistentVolume(obj: PersistentVolume, ctx: StrategyContext): FieldError[] {
   const errors = validatePersistentVolumeSpec(
-    spec(obj),
+    fields(spec(obj)),
     { pvName: obj.metadata.name ?? '', inline: false, domain: ctx.domain },
     fieldPath('spec'),
   );
   return [...errors, ...validateMountOptionAnnotation(obj, ctx.domain)];
 }
 
-export const persistentVolumeStrategy: Strategy = {
+export const persistentVolumeStrategy = typedStrategy<PersistentVolume>({
   applyDefaults(obj) {
-    const s = spec(obj);
+    const s = (obj.spec ??= {});
     if (!s.persistentVolumeReclaimPolicy) s.persistentVolumeReclaimPolicy = 'Retain';
     if (s.volumeMode === undefined) s.volumeMode = 'Filesystem';
-    applyVolumeSourceDefaults(s);
-    decodeResourceList(obj, s.capacity as Record<string, string> | undefined);
-    obj.spec = s;
+    applyVolumeSourceDefaults(fields(s)); // fills the sources in place
+    decodeResourceList(obj, s.capacity);
   },
   prepareForCreate(obj) {
     obj.status = {};
@@ -116,8 +117,8 @@ export const persistentVolumeStrategy: Strategy = {
     const newSource = volumeSource(next);
     const oldSource = volumeSource(prev);
     // A CSI volume may gain a controllerExpandSecretRef it did not have.
-    const oldCSI = oldSource.csi as Spec | undefined;
-    const newCSI = newSource.csi as Spec | undefined;
+    const oldCSI = prev.csi;
+    const newCSI = next.csi;
     if (oldCSI && newCSI && oldCSI.controllerExpandSecretRef === undefined && newCSI.controllerExpandSecretRef !== undefined) {
       const { controllerExpandSecretRef: _added, ...rest } = newCSI;
       newSource.csi = rest;
@@ -132,21 +133,21 @@ export const persistentVolumeStrategy: Strategy = {
     }
     if (!jsonEqual(next.volumeMode, prev.volumeMode))
       errors.push(invalid('volumeMode', next.volumeMode ?? null, FIELD_IMMUTABLE_ERROR_MSG));
-    const oldAffinity = prev.nodeAffinity as Affinity | undefined;
-    if (oldAffinity && !sameAffinityExceptGALabels(next.nodeAffinity as Affinity | undefined, oldAffinity, ctx.domain.labelPrefix)) {
+    const oldAffinity = prev.nodeAffinity;
+    if (oldAffinity && !sameAffinityExceptGALabels(next.nodeAffinity, oldAffinity, ctx.domain.labelPrefix)) {
       errors.push(
         invalid('nodeAffinity', next.nodeAffinity ?? null, `${FIELD_IMMUTABLE_ERROR_MSG}, except for updating from beta label to GA`),
       );
     }
     return errors;
   },
-};
+});
 
 /** /status: only status changes; an empty phase defaults to Pending. */
-export const persistentVolumeStatusStrategy: SubresourceStrategy = {
-  prepareForUpdate(obj, old, ctx) {
-    const next = statusSubresource.prepareForUpdate(obj, old, ctx);
+export const persistentVolumeStatusStrategy = typedSubresource<PersistentVolume>({
+  prepareForUpdate(obj, old) {
+    const next = withStatusOf(obj, old);
     defaultPhase(next);
     return next;
   },
-};
+});

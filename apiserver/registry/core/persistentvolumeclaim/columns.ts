@@ -1,34 +1,35 @@
 /** `kubectl get pvc` columns, as Kubernetes' printers define them (1.28): capacity and modes once bound to a volume. */
-import type { ApiObject } from '../../../api/object.js';
 import type { PrinterColumn } from '../../../api/resource.js';
+import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
+import type { PersistentVolumeClaim } from '../../../api/generated/types.js';
 import { accessModesText, phaseText, storageText, volumeModeColumn } from '../persistentvolume/columns.js';
 
-type Claim = { spec?: { volumeName?: string; storageClassName?: string }; status?: { capacity?: unknown; accessModes?: unknown } };
-const claim = (o: ApiObject): Claim => o as Claim;
-const bound = (o: ApiObject): boolean => !!claim(o).spec?.volumeName;
+const bound = (o: PersistentVolumeClaim): boolean => !!o.spec?.volumeName;
 
 export const persistentVolumeClaimColumns: PrinterColumn[] = [
-  { name: 'Status', type: 'string', description: 'phase represents the current phase of PersistentVolumeClaim.', cell: phaseText },
-  {
-    name: 'Volume',
-    type: 'string',
-    description: 'volumeName is the binding reference to the PersistentVolume backing this claim.',
-    cell: (o) => claim(o).spec?.volumeName ?? '',
-  },
-  {
-    name: 'Capacity',
-    type: 'string',
-    description: 'capacity represents the actual resources of the underlying volume.',
-    cell: (o) => (bound(o) ? storageText(claim(o).status?.capacity) : ''),
-  },
-  {
-    name: 'Access Modes',
-    type: 'string',
-    description: 'accessModes contains the actual access modes the volume backing the PVC has.',
-    cell: (o) => (bound(o) ? accessModesText(claim(o).status?.accessModes) : ''),
-  },
-  { name: 'StorageClass', type: 'string', description: 'StorageClass of the pvc', cell: (o) => claim(o).spec?.storageClassName ?? '' },
+  ...typedColumns<PersistentVolumeClaim>([
+    { name: 'Status', type: 'string', description: 'phase represents the current phase of PersistentVolumeClaim.', cell: phaseText },
+    {
+      name: 'Volume',
+      type: 'string',
+      description: 'volumeName is the binding reference to the PersistentVolume backing this claim.',
+      cell: (o) => o.spec?.volumeName ?? '',
+    },
+    {
+      name: 'Capacity',
+      type: 'string',
+      description: 'capacity represents the actual resources of the underlying volume.',
+      cell: (o) => (bound(o) ? storageText(o.status?.capacity) : ''),
+    },
+    {
+      name: 'Access Modes',
+      type: 'string',
+      description: 'accessModes contains the actual access modes the volume backing the PVC has.',
+      cell: (o) => (bound(o) ? accessModesText(o.status?.accessModes) : ''),
+    },
+    { name: 'StorageClass', type: 'string', description: 'StorageClass of the pvc', cell: (o) => o.spec?.storageClassName ?? '' },
+  ]),
   AGE_COLUMN,
-  volumeModeColumn('volumeMode defines what type of volume is required by the claim.'),
+  volumeModeColumn<PersistentVolumeClaim>('volumeMode defines what type of volume is required by the claim.'),
 ];

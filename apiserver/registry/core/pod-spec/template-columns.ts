@@ -1,6 +1,6 @@
 /** Table columns of workloads that carry a pod template: CONTAINERS, IMAGES and SELECTOR (-o wide). */
-import type { ApiObject } from '../../../api/object.js';
 import type { PrinterColumn } from '../../../api/resource.js';
+import { typedColumns } from '../../../api/strategy.js';
 import { type LabelSelectorObject, labelSelectorFromObject } from '../../../runtime/selectors/label-selector.js';
 import type { PodTemplateSpec } from '../../../api/generated/types.js';
 
@@ -14,9 +14,11 @@ export function formatLabelSelector(selector: LabelSelectorObject | undefined): 
 }
 
 /** The wide CONTAINERS and IMAGES columns of a pod template (layoutContainerCells). */
-export function templateContainerColumns(template: (obj: ApiObject) => PodTemplateSpec | undefined): PrinterColumn[] {
-  const containers = (obj: ApiObject) => template(obj)?.spec?.containers ?? [];
-  return [
+export function templateContainerColumns<T extends { metadata: object }>(
+  template: (obj: T) => PodTemplateSpec | undefined,
+): PrinterColumn[] {
+  const containers = (obj: T) => template(obj)?.spec?.containers ?? [];
+  return typedColumns<T>([
     {
       name: 'Containers',
       type: 'string',
@@ -37,10 +39,15 @@ export function templateContainerColumns(template: (obj: ApiObject) => PodTempla
           .map((c) => c.image ?? '')
           .join(','),
     },
-  ];
+  ]);
 }
 
 /** The wide SELECTOR column. */
-export function selectorColumn(selector: (obj: ApiObject) => LabelSelectorObject | undefined, description: string): PrinterColumn {
-  return { name: 'Selector', type: 'string', priority: 1, description, cell: (o) => formatLabelSelector(selector(o)) };
+export function selectorColumn<T extends { metadata: object }>(
+  selector: (obj: T) => LabelSelectorObject | undefined,
+  description: string,
+): PrinterColumn {
+  return typedColumns<T>([
+    { name: 'Selector', type: 'string', priority: 1, description, cell: (o) => formatLabelSelector(selector(o)) },
+  ])[0]!;
 }

@@ -1,40 +1,11 @@
 /** The Pod table (what `kubectl get pods` prints), as Kubernetes' printPod computes it. */
-import type { ApiObject } from '../../../api/object.js';
 import type { PrinterColumn } from '../../../api/resource.js';
+import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN, orNone } from '../../../api/printers/columns.js';
 import { translateTimestampSince } from '../../../api/printers/human-duration.js';
-import type { PodSpec } from '../../../api/generated/types.js';
+import type { ContainerStatus, Pod, PodStatus } from '../../../api/generated/types.js';
 
-interface ContainerState {
-  waiting?: { reason?: string };
-  running?: Record<string, unknown>;
-  terminated?: { reason?: string; exitCode?: number; signal?: number; finishedAt?: string };
-}
-
-interface ContainerStatus {
-  name?: string;
-  ready?: boolean;
-  started?: boolean;
-  restartCount?: number;
-  state?: ContainerState;
-  lastState?: ContainerState;
-}
-
-interface PrintedPodStatus {
-  phase?: string;
-  reason?: string;
-  podIPs?: { ip?: string }[];
-  nominatedNodeName?: string;
-  conditions?: { type?: string; status?: string; reason?: string }[];
-  initContainerStatuses?: ContainerStatus[];
-  containerStatuses?: ContainerStatus[];
-}
-
-const spec = (pod: ApiObject): PodSpec => (pod.spec ?? {}) as PodSpec;
-const status = (pod: ApiObject): PrintedPodStatus => (pod.status ?? {}) as PrintedPodStatus;
-
-const hasCondition = (s: PrintedPodStatus, type: string): boolean =>
-  (s.conditions ?? []).some((c) => c.type === type && c.status === 'True');
+const hasCondition = (s: PodStatus, type: string): boolean => (s.conditions ?? []).some((c) => c.type === type && c.status === 'True');
 
 /** The latest time a container last terminated (for "N (5m ago)"). */
 function latest(current: string | undefined, c: ContainerStatus): string | undefined {
@@ -43,10 +14,10 @@ function latest(current: string | undefined, c: ContainerStatus): string | undef
 }
 
 /** The READY, STATUS and RESTARTS cells of printPod. */
-function podSummary(pod: ApiObject, now: Date): { ready: string; reason: string; restarts: string } {
-  const s = status(pod);
-  const sp = spec(pod);
-  const total = (sp.containers ?? []).length;
+function podSummary(pod: Pod, now: Date): { ready: string; reason: string; restarts: string } {
+  const s = pod.status ?? {};
+  const sp = pod.spec;
+  const total = (sp?.containers ?? []).length;
   let readyCount = 0;
   let restarts = 0;
   let lastRestart: string | undefined;
@@ -65,7 +36,7 @@ function podSummary(pod: ApiObject, now: Date): { ready: string; reason: string;
       else reason = terminated.signal ? `Init:Signal:${terminated.signal}` : `Init:ExitCode:${terminated.exitCode ?? 0}`;
     } else if (c.state?.waiting?.reason && c.state.waiting.reason !== 'PodInitializing') {
       reason = `Init:${c.state.waiting.reason}`;
-    } else reason = `Init:${i}/${(sp.initContainers ?? []).length}`;
+    } else reason = `Init:${i}/${(sp?.initContainers ?? []).length}`;
     initializing = true;
     break;
   }
@@ -95,62 +66,66 @@ function podSummary(pod: ApiObject, now: Date): { ready: string; reason: string;
   return { ready: `${readyCount}/${total}`, reason, restarts: restartText };
 }
 
-function readinessGates(pod: ApiObject): string {
-  const gates = spec(pod).readinessGates ?? [];
+function readinessGates(pod: Pod): string {
+  const gates = pod.spec?.readinessGates ?? [];
   if (gates.length === 0) return '<none>';
-  const conditions = status(pod).conditions ?? [];
+  const conditions = pod.status?.conditions ?? [];
   const trueCount = gates.filter((g) => conditions.find((c) => c.type === g.conditionType)?.status === 'True').length;
   return `${trueCount}/${gates.length}`;
 }
 
 export const podColumns: PrinterColumn[] = [
-  {
-    name: 'Ready',
-    type: 'string',
-    description: 'The aggregate readiness state of this pod for accepting traffic.',
-    cell: (o, now) => podSummary(o, now).ready,
-  },
-  {
-    name: 'Status',
-    type: 'string',
-    description: 'The aggregate status of the containers in this pod.',
-    cell: (o, now) => podSummary(o, now).reason,
-  },
-  {
-    name: 'Restarts',
-    type: 'string',
-    description:
-      'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
-    cell: (o, now) => podSummary(o, now).restarts,
-  },
+  ...typedColumns<Pod>([
+    {
+      name: 'Ready',
+      type: 'string',
+      description: 'The aggregate readiness state of this pod for accepting traffic.',
+      cell: (o, now) => podSummary(o, now).ready,
+    },
+    {
+      name: 'Status',
+      type: 'string',
+      description: 'The aggregate status of the containers in this pod.',
+      cell: (o, now) => podSummary(o, now).reason,
+    },
+    {
+      name: 'Restarts',
+      type: 'string',
+      description:
+        'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
+      cell: (o, now) => podSummary(o, now).restarts,
+    },
+  ]),
   AGE_COLUMN,
-  {
-    name: 'IP',
-    type: 'string',
-    priority: 1,
-    description: 'podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.',
-    cell: (o) => orNone(status(o).podIPs?.[0]?.ip),
-  },
-  {
-    name: 'Node',
-    type: 'string',
-    priority: 1,
-    description: 'NodeName is a request to schedule this pod onto a specific node.',
-    cell: (o) => orNone(spec(o).nodeName),
-  },
-  {
-    name: 'Nominated Node',
-    type: 'string',
-    priority: 1,
-    description:
-      'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods.',
-    cell: (o) => orNone(status(o).nominatedNodeName),
-  },
-  {
-    name: 'Readiness Gates',
-    type: 'string',
-    priority: 1,
-    description: 'If specified, all readiness gates will be evaluated for pod readiness.',
-    cell: readinessGates,
-  },
+  ...typedColumns<Pod>([
+    {
+      name: 'IP',
+      type: 'string',
+      priority: 1,
+      description: 'podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.',
+      cell: (o) => orNone(o.status?.podIPs?.[0]?.ip),
+    },
+    {
+      name: 'Node',
+      type: 'string',
+      priority: 1,
+      description: 'NodeName is a request to schedule this pod onto a specific node.',
+      cell: (o) => orNone(o.spec?.nodeName),
+    },
+    {
+      name: 'Nominated Node',
+      type: 'string',
+      priority: 1,
+      description:
+        'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods.',
+      cell: (o) => orNone(o.status?.nominatedNodeName),
+    },
+    {
+      name: 'Readiness Gates',
+      type: 'string',
+      priority: 1,
+      description: 'If specified, all readiness gates will be evaluated for pod readiness.',
+      cell: readinessGates,
+    },
+  ]),
 ];

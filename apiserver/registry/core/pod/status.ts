@@ -8,31 +8,19 @@ import type { FieldError } from '../../../api/field-errors.js';
 import { duplicate, fieldPath, invalid } from '../../../api/field-errors.js';
 import { isQualifiedName, nameIsDNSSubdomain } from '../../../api/validation/names.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
-import type { ApiObject } from '../../../api/object.js';
-import type { SubresourceStrategy } from '../../../api/strategy.js';
-import { statusSubresource } from '../../status-subresource.js';
+import { typedSubresource } from '../../../api/strategy.js';
+import type { Pod, PodStatus } from '../../../api/generated/types.js';
+import { withStatusOf } from '../../status-subresource.js';
 import { isValidIP } from '../pod-spec/value-checks.js';
-
-/** The fields of core/v1 PodStatus these rules read. */
-export interface PodStatus {
-  phase?: string;
-  qosClass?: string;
-  conditions?: { type?: string; status?: string; reason?: string; message?: string }[];
-  nominatedNodeName?: string;
-  podIP?: string;
-  podIPs?: { ip?: string }[];
-  containerStatuses?: { ready?: boolean; restartCount?: number; [field: string]: unknown }[];
-  [field: string]: unknown;
-}
 
 const SYSTEM_CONDITIONS = ['PodScheduled', 'Ready', 'Initialized'];
 
-function podStatus(obj: ApiObject): PodStatus {
-  return (obj.status ?? {}) as PodStatus;
+function podStatus(obj: Pod): PodStatus {
+  return obj.status ?? {};
 }
 
 /** ValidatePodStatusUpdate (the rules that can apply through this subresource). */
-function validatePodStatusUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
+function validatePodStatusUpdate(obj: Pod, old: Pod): FieldError[] {
   const next = podStatus(obj);
   const prev = podStatus(old);
   const errs: FieldError[] = [];
@@ -67,9 +55,9 @@ function validatePodStatusUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
  * pods/status: status only; an empty qosClass is backfilled from the stored pod, and podIP and
  * podIPs[0] are kept in step as the v1 conversion does.
  */
-export const podStatusSubresource: SubresourceStrategy = {
-  prepareForUpdate(obj, old, ctx) {
-    const next = statusSubresource.prepareForUpdate(obj, old, ctx);
+export const podStatusSubresource = typedSubresource<Pod>({
+  prepareForUpdate(obj, old) {
+    const next = withStatusOf(obj, old);
     const status = { ...podStatus(next) };
     if (!status.qosClass && podStatus(old).qosClass) status.qosClass = podStatus(old).qosClass;
     if ((status.podIPs ?? []).length === 0 && status.podIP) status.podIPs = [{ ip: status.podIP }];
@@ -78,4 +66,4 @@ export const podStatusSubresource: SubresourceStrategy = {
     return next;
   },
   validateUpdate: validatePodStatusUpdate,
-};
+});

@@ -3,8 +3,7 @@
  * the scheduling-gated condition, full PodSpec validation (ValidatePodCreate) and the update rules of
  * ValidatePodUpdate.
  */
-import type { ApiObject } from '../../../api/object.js';
-import { type StrategyContext, typedStrategy } from '../../../api/strategy.js';
+import { type StrategyContext, typedSelectableFields, typedStrategy } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, forbidden } from '../../../api/field-errors.js';
 import { setPodOnlyDefaults, setPodSpecDefaults } from '../pod-spec/defaults.js';
@@ -99,13 +98,13 @@ export const podStrategy = typedStrategy<Pod>({
 });
 
 /** Pod fields usable in field selectors (Kubernetes' PodToSelectableFields). */
-export const podSelectableFields: Record<string, (obj: ApiObject) => string | undefined> = {
-  'spec.nodeName': (o) => (o.spec as PodSpec | undefined)?.nodeName,
-  'spec.restartPolicy': (o) => (o.spec as PodSpec | undefined)?.restartPolicy,
-  'spec.schedulerName': (o) => (o.spec as PodSpec | undefined)?.schedulerName,
-  'spec.serviceAccountName': (o) => (o.spec as PodSpec | undefined)?.serviceAccountName,
-  'spec.hostNetwork': (o) => String((o.spec as PodSpec | undefined)?.hostNetwork === true),
-  'status.phase': (o) => (o.status as { phase?: string } | undefined)?.phase,
-  'status.podIP': (o) => (o.status as { podIPs?: { ip?: string }[] } | undefined)?.podIPs?.[0]?.ip,
-  'status.nominatedNodeName': (o) => (o.status as { nominatedNodeName?: string } | undefined)?.nominatedNodeName,
-};
+export const podSelectableFields = typedSelectableFields<Pod>({
+  'spec.nodeName': (o) => o.spec?.nodeName,
+  'spec.restartPolicy': (o) => o.spec?.restartPolicy,
+  'spec.schedulerName': (o) => o.spec?.schedulerName,
+  'spec.serviceAccountName': (o) => o.spec?.serviceAccountName,
+  'spec.hostNetwork': (o) => String(o.spec?.hostNetwork === true),
+  'status.phase': (o) => o.status?.phase,
+  'status.podIP': (o) => o.status?.podIPs?.[0]?.ip,
+  'status.nominatedNodeName': (o) => o.status?.nominatedNodeName,
+});

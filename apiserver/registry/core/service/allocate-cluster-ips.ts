@@ -5,7 +5,7 @@
  * released on a downgrade, a change to ExternalName and deletion.
  */
 import { fieldPath, invalid } from '../../../api/field-errors.js';
-import type { ApiObject } from '../../../api/object.js';
+import type { Service } from '../../../api/generated/types.js';
 import type { IPFamily } from '../../networking/ip.js';
 import { familyOf } from '../../networking/ip.js';
 import { AllocatorError } from './allocator/allocator-error.js';
@@ -19,7 +19,7 @@ import { EXTERNAL_NAME, isHeadless } from './service-spec.js';
 /** Takes the address at `index` of ipFamilies (the given one, or the next free) and writes it into the spec. */
 async function takeAt(
   al: ServiceAllocators,
-  obj: ApiObject,
+  obj: Service,
   spec: ServiceSpec,
   index: number,
   allocation: Allocation,
@@ -48,7 +48,7 @@ async function takeAt(
 /** allocClusterIPs: every family of a new (or newly non-ExternalName) Service that is not headless. */
 export async function allocateClusterIPs(
   al: ServiceAllocators,
-  obj: ApiObject,
+  obj: Service,
   spec: ServiceSpec,
   allocation: Allocation,
   dryRun: boolean,
@@ -70,7 +70,7 @@ function releaseLater(al: ServiceAllocators, ips: readonly string[]): () => Prom
 /** updateClusterIPs: the type-change, upgrade and downgrade cases of an update. */
 export async function updateClusterIPs(
   al: ServiceAllocators,
-  obj: ApiObject,
+  obj: Service,
   spec: ServiceSpec,
   old: ServiceSpec,
   allocation: Allocation,

@@ -5,7 +5,7 @@
  * only the ports the stored object did not hold and releases, after the write, the ones it dropped.
  */
 import { fieldPath, invalid } from '../../../api/field-errors.js';
-import type { ApiObject } from '../../../api/object.js';
+import type { Service } from '../../../api/generated/types.js';
 import { AllocatorError } from './allocator/allocator-error.js';
 import type { ServiceAllocators } from './allocator/service-allocators.js';
 import type { Allocation } from './allocation.js';
@@ -28,7 +28,7 @@ function portPath(index: number) {
 /** Takes the steps' ports in one request and writes the picked ones into the spec. */
 async function take(
   al: ServiceAllocators,
-  obj: ApiObject,
+  obj: Service,
   spec: ServiceSpec,
   steps: Step[],
   allocation: Allocation,
@@ -91,7 +91,7 @@ function createSteps(spec: ServiceSpec): { steps: Step[]; shared: [number, numbe
 /** Node ports and health-check node port of a new Service. */
 export async function allocateNodePorts(
   al: ServiceAllocators,
-  obj: ApiObject,
+  obj: Service,
   spec: ServiceSpec,
   allocation: Allocation,
   dryRun: boolean,
@@ -105,7 +105,7 @@ export async function allocateNodePorts(
 /** The node-port side of an update: new ports taken now, dropped ones released after the write. */
 export async function updateNodePorts(
   al: ServiceAllocators,
-  obj: ApiObject,
+  obj: Service,
   spec: ServiceSpec,
   old: ServiceSpec,
   allocation: Allocation,

@@ -5,7 +5,7 @@
  */
 import * as status from '../../../api/status.js';
 import type { FieldError } from '../../../api/field-errors.js';
-import type { ApiObject } from '../../../api/object.js';
+import type { Service } from '../../../api/generated/types.js';
 import type { HookTransaction } from '../../store-hooks.js';
 import type { AllocatorLogger } from './allocator/service-allocators.js';
 
@@ -49,7 +49,7 @@ export class Allocation implements HookTransaction {
 }
 
 /** Kubernetes' errors.NewInvalid(Kind("Service"), name, errors). */
-export function invalidService(obj: ApiObject, errors: FieldError[]): status.ApiError {
+export function invalidService(obj: Service, errors: FieldError[]): status.ApiError {
   return status.invalid({ group: '', kind: 'Service' }, obj.metadata.name ?? '', errors);
 }
 

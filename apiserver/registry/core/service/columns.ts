@@ -1,8 +1,9 @@
 /** The Service table, as Kubernetes' printService prints `kubectl get services` (wide: Selector). */
-import type { ApiObject } from '../../../api/object.js';
+import type { Service } from '../../../api/generated/types.js';
 import type { PrinterColumn } from '../../../api/resource.js';
+import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN, formatSelector } from '../../../api/printers/columns.js';
-import type { LoadBalancerIngress, ServiceSpec, ServiceStatus } from './service-spec.js';
+import type { LoadBalancerIngress, ServiceSpec } from './service-spec.js';
 import { CLUSTER_IP, EXTERNAL_NAME, LOAD_BALANCER, NODE_PORT, specOf } from './service-spec.js';
 
 /** The load balancer's addresses (IPs, else hostnames), sorted and de-duplicated, comma-joined. */
@@ -11,7 +12,7 @@ export function loadBalancerAddresses(ingress: LoadBalancerIngress[] | undefined
   return [...addresses].sort().join(',');
 }
 
-function externalIP(obj: ApiObject): string {
+function externalIP(obj: Service): string {
   const spec = specOf(obj);
   const external = spec.externalIPs ?? [];
   switch (spec.type) {
@@ -19,7 +20,7 @@ function externalIP(obj: ApiObject): string {
     case NODE_PORT:
       return external.length > 0 ? external.join(',') : '<none>';
     case LOAD_BALANCER: {
-      const lb = loadBalancerAddresses(((obj.status ?? {}) as ServiceStatus).loadBalancer?.ingress);
+      const lb = loadBalancerAddresses(obj.status?.loadBalancer?.ingress);
       if (external.length > 0) return [...(lb ? lb.split(',') : []), ...external].join(',');
       return lb || '<pending>';
     }
@@ -40,26 +41,30 @@ function selector(spec: ServiceSpec): string {
 }
 
 export const serviceColumns: PrinterColumn[] = [
-  { name: 'Type', type: 'string', description: 'type determines how the Service is exposed.', cell: (o) => specOf(o).type ?? '' },
-  {
-    name: 'Cluster-IP',
-    type: 'string',
-    description: 'clusterIP is the IP address of the service.',
-    cell: (o) => specOf(o).clusterIPs?.[0] ?? '<none>',
-  },
-  {
-    name: 'External-IP',
-    type: 'string',
-    description: 'externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.',
-    cell: externalIP,
-  },
-  { name: 'Port(s)', type: 'string', description: 'The list of ports that are exposed by this service.', cell: (o) => ports(specOf(o)) },
+  ...typedColumns<Service>([
+    { name: 'Type', type: 'string', description: 'type determines how the Service is exposed.', cell: (o) => specOf(o).type ?? '' },
+    {
+      name: 'Cluster-IP',
+      type: 'string',
+      description: 'clusterIP is the IP address of the service.',
+      cell: (o) => specOf(o).clusterIPs?.[0] ?? '<none>',
+    },
+    {
+      name: 'External-IP',
+      type: 'string',
+      description: 'externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.',
+      cell: externalIP,
+    },
+    { name: 'Port(s)', type: 'string', description: 'The list of ports that are exposed by this service.', cell: (o) => ports(specOf(o)) },
+  ]),
   AGE_COLUMN,
-  {
-    name: 'Selector',
-    type: 'string',
-    priority: 1,
-    description: 'Route service traffic to pods with label keys and values matching this selector.',
-    cell: (o) => selector(specOf(o)),
-  },
+  ...typedColumns<Service>([
+    {
+      name: 'Selector',
+      type: 'string',
+      priority: 1,
+      description: 'Route service traffic to pods with label keys and values matching this selector.',
+      cell: (o) => selector(specOf(o)),
+    },
+  ]),
 ];

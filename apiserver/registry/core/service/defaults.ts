@@ -1,13 +1,12 @@
 /** Kubernetes' SetDefaults_Service (core/v1), applied on create and update. */
-import type { ApiObject } from '../../../api/object.js';
-import type { ServiceSpec } from './service-spec.js';
+import type { Service } from '../../../api/generated/types.js';
 import { CLUSTER_IP, LOAD_BALANCER, NODE_PORT, externallyAccessible } from './service-spec.js';
 
 /** DefaultClientIPServiceAffinitySeconds: 3 hours. */
 const DEFAULT_CLIENT_IP_AFFINITY_SECONDS = 10800;
 
-export function setServiceDefaults(obj: ApiObject): void {
-  const spec = (obj.spec ??= {}) as ServiceSpec;
+export function setServiceDefaults(obj: Service): void {
+  const spec = (obj.spec ??= {});
   if (!spec.sessionAffinity) spec.sessionAffinity = 'None';
   if (spec.sessionAffinity === 'None') delete spec.sessionAffinityConfig;
   if (spec.sessionAffinity === 'ClientIP' && spec.sessionAffinityConfig?.clientIP?.timeoutSeconds === undefined) {

@@ -2,46 +2,9 @@
  * The Service fields the registry works with (core/v1 ServiceSpec as decoded JSON) and Kubernetes'
  * predicates over them (pkg/api/service and the registry's needs* helpers).
  */
-import type { ApiObject } from '../../../api/object.js';
+import type { Service, ServiceSpec } from '../../../api/generated/types.js';
 
-export interface ServicePort {
-  name?: string;
-  protocol?: string;
-  appProtocol?: string;
-  port?: number;
-  targetPort?: number | string;
-  nodePort?: number;
-}
-
-export interface ServiceSpec {
-  type?: string;
-  ports?: ServicePort[];
-  selector?: Record<string, string>;
-  clusterIP?: string;
-  clusterIPs?: string[];
-  externalIPs?: string[];
-  externalName?: string;
-  sessionAffinity?: string;
-  sessionAffinityConfig?: { clientIP?: { timeoutSeconds?: number } };
-  loadBalancerSourceRanges?: string[];
-  loadBalancerClass?: string;
-  externalTrafficPolicy?: string;
-  internalTrafficPolicy?: string;
-  healthCheckNodePort?: number;
-  ipFamilies?: string[];
-  ipFamilyPolicy?: string;
-  allocateLoadBalancerNodePorts?: boolean;
-}
-
-export interface LoadBalancerIngress {
-  ip?: string;
-  hostname?: string;
-}
-
-export interface ServiceStatus {
-  loadBalancer?: { ingress?: LoadBalancerIngress[] };
-  conditions?: unknown[];
-}
+export type { LoadBalancerIngress, ServicePort, ServiceSpec, ServiceStatus } from '../../../api/generated/types.js';
 
 export const CLUSTER_IP = 'ClusterIP';
 export const NODE_PORT = 'NodePort';
@@ -54,8 +17,8 @@ export const PREFER_DUAL_STACK = 'PreferDualStack';
 export const REQUIRE_DUAL_STACK = 'RequireDualStack';
 
 /** The spec of a Service object (an empty one when absent; not attached to the object). */
-export function specOf(obj: ApiObject): ServiceSpec {
-  return (obj.spec ?? {}) as ServiceSpec;
+export function specOf(obj: Service): ServiceSpec {
+  return obj.spec ?? {};
 }
 
 /** Every type but ExternalName has cluster IPs (or "None"). */

@@ -3,17 +3,16 @@
  * the status subresource. Cluster IPs, IP families and node ports are filled after validation by the
  * allocation hooks (allocation-hooks.ts).
  */
-import type { ApiObject } from '../../../api/object.js';
-import type { Strategy, SubresourceStrategy } from '../../../api/strategy.js';
-import { statusSubresource } from '../../status-subresource.js';
+import type { Service } from '../../../api/generated/types.js';
+import { typedSelectableFields, typedStrategy, typedSubresource } from '../../../api/strategy.js';
+import { withStatusOf } from '../../status-subresource.js';
 import { setServiceDefaults } from './defaults.js';
 import { dropTypeDependentFields, normalizeClusterIPs, patchAllocatedValues } from './linked-fields.js';
-import type { ServiceSpec, ServiceStatus } from './service-spec.js';
 import { specOf } from './service-spec.js';
 import { validateService, validateServiceUpdate } from './validation.js';
 import { validateServiceStatus } from './validate-status.js';
 
-export const serviceStrategy: Strategy = {
+export const serviceStrategy = typedStrategy<Service>({
   applyDefaults: setServiceDefaults,
   prepareForCreate(obj) {
     // Kubernetes answers a new Service with an empty load-balancer status.
@@ -21,24 +20,24 @@ export const serviceStrategy: Strategy = {
     normalizeClusterIPs(specOf(obj), null);
   },
   prepareForUpdate(obj, old) {
-    const spec = (obj.spec ??= {}) as ServiceSpec;
+    const spec = (obj.spec ??= {});
     const oldSpec = specOf(old);
     patchAllocatedValues(spec, oldSpec);
     normalizeClusterIPs(spec, oldSpec);
-    dropTypeDependentFields(spec, oldSpec, (obj.status ??= {}) as ServiceStatus);
+    dropTypeDependentFields(spec, oldSpec, (obj.status ??= {}));
   },
   validate: (obj, ctx) => validateService(obj, ctx.domain),
   validateUpdate: (obj, old, ctx) => [...validateService(obj, ctx.domain), ...validateServiceUpdate(obj, old)],
-};
+});
 
 /** /status: only status changes (spec and metadata come from the stored object), validated. */
-export const serviceStatusStrategy: SubresourceStrategy = {
-  prepareForUpdate: statusSubresource.prepareForUpdate,
+export const serviceStatusStrategy = typedSubresource<Service>({
+  prepareForUpdate: withStatusOf,
   validateUpdate: validateServiceStatus,
-};
+});
 
 /** Field selectors of Services besides metadata.name/namespace (Kubernetes' ServiceToSelectableFields). */
-export const serviceSelectableFields: Record<string, (obj: ApiObject) => string> = {
+export const serviceSelectableFields = typedSelectableFields<Service>({
   'spec.clusterIP': (o) => specOf(o).clusterIP ?? '',
   'spec.type': (o) => specOf(o).type ?? '',
-};
+});

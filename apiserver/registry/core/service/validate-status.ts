@@ -2,12 +2,12 @@
  * Service status: Kubernetes' ValidateLoadBalancerStatus on status.loadBalancer (1.28) and
  * apimachinery's ValidateConditions (metav1.Condition rules) on status.conditions.
  */
-import type { ApiObject } from '../../../api/object.js';
+import type { Service } from '../../../api/generated/types.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, fieldPath, invalid, notSupported, required, tooLong } from '../../../api/field-errors.js';
 import { isDNS1123Subdomain, isQualifiedName, regexError } from '../../../api/validation/names.js';
 import { parseIP } from '../../networking/ip.js';
-import type { LoadBalancerIngress, ServiceStatus } from './service-spec.js';
+import type { LoadBalancerIngress } from './service-spec.js';
 
 interface Condition {
   type?: string;
@@ -74,8 +74,8 @@ export function validateConditions(conditions: Condition[] | undefined, path: Fi
 }
 
 /** The status rules of a Service (ValidateServiceStatusUpdate), checked on writes to /status. */
-export function validateServiceStatus(obj: ApiObject): FieldError[] {
-  const status = (obj.status ?? {}) as ServiceStatus;
+export function validateServiceStatus(obj: Service): FieldError[] {
+  const status = obj.status ?? {};
   return [
     ...validateLoadBalancerStatus(status.loadBalancer?.ingress, fieldPath('status', 'loadBalancer')),
     ...validateConditions(status.conditions as Condition[] | undefined, fieldPath('status', 'conditions')),

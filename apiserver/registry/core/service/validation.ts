@@ -3,7 +3,7 @@
  * Values the allocation hooks fill in after validation (cluster IPs, IP families and policy, node
  * ports, the health-check node port) may still be unset here; everything else is checked.
  */
-import type { ApiObject } from '../../../api/object.js';
+import type { Service } from '../../../api/generated/types.js';
 import type { ApiDomain } from '../../../api/domain.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { duplicate, fieldPath, forbidden, invalid, notSupported, required } from '../../../api/field-errors.js';
@@ -131,7 +131,7 @@ function validateNodePorts(spec: ServiceSpec): FieldError[] {
 }
 
 /** The spec field or, without it, the annotation; each entry must be a CIDR (entries may be space-padded). */
-function validateSourceRanges(obj: ApiObject, spec: ServiceSpec, annotationKey: string): FieldError[] {
+function validateSourceRanges(obj: Service, spec: ServiceSpec, annotationKey: string): FieldError[] {
   const fromSpec = spec.loadBalancerSourceRanges ?? [];
   const annotation = obj.metadata.annotations?.[annotationKey];
   if (fromSpec.length === 0 && annotation === undefined) return [];
@@ -187,7 +187,7 @@ function validateLoadBalancerClass(spec: ServiceSpec): FieldError[] {
 }
 
 /** ValidateService without the metadata (the store checks that). */
-export function validateService(obj: ApiObject, domain: ApiDomain): FieldError[] {
+export function validateService(obj: Service, domain: ApiDomain): FieldError[] {
   const spec = specOf(obj);
   const annotations = serviceAnnotations(domain);
   const errs: FieldError[] = [];
@@ -231,7 +231,7 @@ export function validateService(obj: ApiObject, domain: ApiDomain): FieldError[]
 }
 
 /** The update-only rules of ValidateServiceUpdate (validateService runs as well). */
-export function validateServiceUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
+export function validateServiceUpdate(obj: Service, old: Service): FieldError[] {
   const spec = specOf(obj);
   const oldSpec = specOf(old);
   const errs = [...validateClusterIPsUpdate(spec, oldSpec), ...validateIPFamiliesUpdate(spec, oldSpec)];

@@ -1,8 +1,9 @@
 /** The Ingress table, as Kubernetes' printIngress prints `kubectl get ingress`. */
 import type { PrinterColumn } from '../../../api/resource.js';
+import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
+import type { Ingress, IngressSpec } from '../../../api/generated/types.js';
 import { loadBalancerAddresses } from '../../core/service/columns.js';
-import type { IngressSpec, IngressStatus } from './types.js';
 
 const SHOWN = 3;
 
@@ -20,29 +21,31 @@ function hosts(spec: IngressSpec): string {
 }
 
 export const ingressColumns: PrinterColumn[] = [
-  {
-    name: 'Class',
-    type: 'string',
-    description: 'The name of the IngressClass resource that should be used for additional configuration',
-    cell: (o) => (o.spec as IngressSpec | undefined)?.ingressClassName ?? '<none>',
-  },
-  {
-    name: 'Hosts',
-    type: 'string',
-    description: 'Hosts that incoming requests are matched against before the ingress rule',
-    cell: (o) => hosts((o.spec ?? {}) as IngressSpec),
-  },
-  {
-    name: 'Address',
-    type: 'string',
-    description: 'Address is a list containing ingress points for the load-balancer',
-    cell: (o) => loadBalancerAddresses((o.status as IngressStatus | undefined)?.loadBalancer?.ingress),
-  },
-  {
-    name: 'Ports',
-    type: 'string',
-    description: 'Ports of TLS configurations that open',
-    cell: (o) => (((o.spec as IngressSpec | undefined)?.tls ?? []).length > 0 ? '80, 443' : '80'),
-  },
+  ...typedColumns<Ingress>([
+    {
+      name: 'Class',
+      type: 'string',
+      description: 'The name of the IngressClass resource that should be used for additional configuration',
+      cell: (o) => o.spec?.ingressClassName ?? '<none>',
+    },
+    {
+      name: 'Hosts',
+      type: 'string',
+      description: 'Hosts that incoming requests are matched against before the ingress rule',
+      cell: (o) => hosts(o.spec ?? {}),
+    },
+    {
+      name: 'Address',
+      type: 'string',
+      description: 'Address is a list containing ingress points for the load-balancer',
+      cell: (o) => loadBalancerAddresses(o.status?.loadBalancer?.ingress),
+    },
+    {
+      name: 'Ports',
+      type: 'string',
+      description: 'Ports of TLS configurations that open',
+      cell: (o) => ((o.spec?.tls ?? []).length > 0 ? '80, 443' : '80'),
+    },
+  ]),
   AGE_COLUMN,
 ];

@@ -1,15 +1,16 @@
 /** Ingress (networking/v1): validation, generation, and the status subresource with its own rules. */
-import type { Strategy, SubresourceStrategy } from '../../../api/strategy.js';
-import { statusSubresource } from '../../status-subresource.js';
+import { typedStrategy, typedSubresource } from '../../../api/strategy.js';
+import type { Ingress } from '../../../api/generated/types.js';
+import { withStatusOf } from '../../status-subresource.js';
 import { validateIngress, validateIngressClassAnnotation, validateIngressStatus } from './validation.js';
 
-export const ingressStrategy: Strategy = {
+export const ingressStrategy = typedStrategy<Ingress>({
   validate: (obj, ctx) => [...validateIngress(obj), ...validateIngressClassAnnotation(obj, ctx.domain)],
   validateUpdate: (obj) => validateIngress(obj),
-};
+});
 
 /** /status: only the load-balancer status changes, and it is validated. */
-export const ingressStatusStrategy: SubresourceStrategy = {
-  prepareForUpdate: statusSubresource.prepareForUpdate,
+export const ingressStatusStrategy = typedSubresource<Ingress>({
+  prepareForUpdate: withStatusOf,
   validateUpdate: validateIngressStatus,
-};
+});

@@ -2,7 +2,6 @@
  * Kubernetes' ValidateIngressCreate / ValidateIngressUpdate / ValidateIngressStatusUpdate
  * (networking validation, 1.28) without the metadata, with its messages.
  */
-import type { ApiObject } from '../../../api/object.js';
 import type { ApiDomain } from '../../../api/domain.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { fieldPath, invalid, notSupported, required } from '../../../api/field-errors.js';
@@ -10,7 +9,7 @@ import { isDNS1123Subdomain, nameIsDNS1035Label, nameIsDNSSubdomain, validatePat
 import { parseIP } from '../ip.js';
 import { isValidPortName, isValidPortNum, isWildcardDNS1123Subdomain } from '../net-validation.js';
 import { validateLoadBalancerStatus } from '../../core/service/validate-status.js';
-import type { HTTPIngressPath, IngressBackend, IngressRule, IngressSpec, IngressStatus } from './types.js';
+import type { HTTPIngressPath, Ingress, IngressBackend, IngressRule, IngressSpec } from '../../../api/generated/types.js';
 
 const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];
 const INVALID_PATH_SEQUENCES = ['//', '/./', '/../', '%2f', '%2F'];
@@ -118,13 +117,13 @@ function validateSpec(spec: IngressSpec): FieldError[] {
 }
 
 /** ValidateIngressSpec: the rules shared by create and update. */
-export function validateIngress(obj: ApiObject): FieldError[] {
-  return validateSpec((obj.spec ?? {}) as IngressSpec);
+export function validateIngress(obj: Ingress): FieldError[] {
+  return validateSpec(obj.spec ?? {});
 }
 
 /** ValidateIngressCreate's extra rule: the class annotation, when set with ingressClassName, agrees with it. */
-export function validateIngressClassAnnotation(obj: ApiObject, domain: ApiDomain): FieldError[] {
-  const spec = (obj.spec ?? {}) as IngressSpec;
+export function validateIngressClassAnnotation(obj: Ingress, domain: ApiDomain): FieldError[] {
+  const spec = obj.spec ?? {};
   const key = ingressClassAnnotation(domain);
   const annotation = obj.metadata.annotations?.[key];
   if (annotation === undefined || spec.ingressClassName === undefined || annotation === spec.ingressClassName) return [];
@@ -132,6 +131,6 @@ export function validateIngressClassAnnotation(obj: ApiObject, domain: ApiDomain
 }
 
 /** ValidateIngressStatusUpdate: load-balancer ingress IPs and hostnames. */
-export function validateIngressStatus(obj: ApiObject): FieldError[] {
-  return validateLoadBalancerStatus(((obj.status ?? {}) as IngressStatus).loadBalancer?.ingress, fieldPath('status', 'loadBalancer'));
+export function validateIngressStatus(obj: Ingress): FieldError[] {
+  return validateLoadBalancerStatus(obj.status?.loadBalancer?.ingress, fieldPath('status', 'loadBalancer'));
 }

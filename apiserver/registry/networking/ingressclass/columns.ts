@@ -1,7 +1,8 @@
 /** The IngressClass table, as Kubernetes' printIngressClass prints `kubectl get ingressclasses`. */
 import type { PrinterColumn } from '../../../api/resource.js';
+import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
-import type { IngressClassSpec } from './strategy.js';
+import type { IngressClass, IngressClassSpec } from '../../../api/generated/types.js';
 
 /** "<kind>[.<apiGroup>]/<name>", or "<none>". */
 function parameters(spec: IngressClassSpec): string {
@@ -11,17 +12,19 @@ function parameters(spec: IngressClassSpec): string {
 }
 
 export const ingressClassColumns: PrinterColumn[] = [
-  {
-    name: 'Controller',
-    type: 'string',
-    description: 'Controller that is responsible for handling this class',
-    cell: (o) => (o.spec as IngressClassSpec | undefined)?.controller ?? '',
-  },
-  {
-    name: 'Parameters',
-    type: 'string',
-    description: 'A reference to a resource with additional parameters',
-    cell: (o) => parameters((o.spec ?? {}) as IngressClassSpec),
-  },
+  ...typedColumns<IngressClass>([
+    {
+      name: 'Controller',
+      type: 'string',
+      description: 'Controller that is responsible for handling this class',
+      cell: (o) => o.spec?.controller ?? '',
+    },
+    {
+      name: 'Parameters',
+      type: 'string',
+      description: 'A reference to a resource with additional parameters',
+      cell: (o) => parameters(o.spec ?? {}),
+    },
+  ]),
   AGE_COLUMN,
 ];

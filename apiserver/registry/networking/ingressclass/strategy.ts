@@ -3,35 +3,22 @@
  * validation (controller a domain-prefixed path of at most 250 characters, fixed once created;
  * parameters kind/name required, scope Cluster or Namespace with the namespace only for Namespace).
  */
-import type { ApiObject } from '../../../api/object.js';
-import type { Strategy } from '../../../api/strategy.js';
+import { typedStrategy } from '../../../api/strategy.js';
+import type { IngressClass, IngressClassParametersReference, IngressClassSpec } from '../../../api/generated/types.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, forbidden, invalid, notSupported, required, tooLong } from '../../../api/field-errors.js';
 import { isDNS1123Subdomain, nameIsDNSLabel, validatePathSegmentName } from '../../../api/validation/names.js';
 import { isDomainPrefixedPath } from '../net-validation.js';
 
-export interface IngressClassParameters {
-  apiGroup?: string;
-  kind?: string;
-  name?: string;
-  scope?: string;
-  namespace?: string;
-}
-
-export interface IngressClassSpec {
-  controller?: string;
-  parameters?: IngressClassParameters;
-}
-
 const MAX_CONTROLLER_LENGTH = 250;
 const SCOPES = ['Cluster', 'Namespace'];
 const SPEC = fieldPath('spec');
 
-function specOf(obj: ApiObject): IngressClassSpec {
-  return (obj.spec ?? {}) as IngressClassSpec;
+function specOf(obj: IngressClass): IngressClassSpec {
+  return obj.spec ?? {};
 }
 
-function validateParameters(params: IngressClassParameters | undefined): FieldError[] {
+function validateParameters(params: IngressClassParametersReference | undefined): FieldError[] {
   if (!params) return [];
   const path = SPEC.child('parameters');
   const errs: FieldError[] = [];
@@ -53,7 +40,7 @@ function validateParameters(params: IngressClassParameters | undefined): FieldEr
   return errs;
 }
 
-function validateIngressClass(obj: ApiObject): FieldError[] {
+function validateIngressClass(obj: IngressClass): FieldError[] {
   const spec = specOf(obj);
   const errs: FieldError[] = [];
   const controller = spec.controller ?? '';
@@ -66,7 +53,7 @@ function validateIngressClass(obj: ApiObject): FieldError[] {
   return errs;
 }
 
-export const ingressClassStrategy: Strategy = {
+export const ingressClassStrategy = typedStrategy<IngressClass>({
   applyDefaults(obj) {
     const params = specOf(obj).parameters;
     if (params && params.scope === undefined) params.scope = 'Cluster';
@@ -77,4 +64,4 @@ export const ingressClassStrategy: Strategy = {
     const immutable = controller === specOf(old).controller ? [] : [invalid(SPEC.child('controller'), controller, 'field is immutable')];
     return [...validateIngressClass(obj), ...immutable];
   },
-};
+});

@@ -3,28 +3,15 @@
  * both, each a non-negative integer or a percentage up to 100%, a valid selector, the unhealthy pod
  * eviction policy) and the non-negative counters of its status.
  */
-import type { ApiObject } from '../../../api/object.js';
-import type { Strategy } from '../../../api/strategy.js';
+import { typedStrategy } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, invalid, notSupported } from '../../../api/field-errors.js';
-import type { LabelSelectorObject } from '../../../runtime/selectors/label-selector.js';
 import { validateLabelSelector } from '../../core/pod-spec/label-selector.js';
-import type { IntOrString } from '../../../api/generated/types.js';
+import type { PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus } from '../../../api/generated/types.js';
 import type { StatusRules } from '../../apps/status-counters.js';
 import { validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../../apps/int-or-percent.js';
 
-export interface PodDisruptionBudgetSpec {
-  minAvailable?: IntOrString;
-  maxUnavailable?: IntOrString;
-  selector?: LabelSelectorObject;
-  unhealthyPodEvictionPolicy?: string;
-}
-
 const EVICTION_POLICIES = ['AlwaysAllow', 'IfHealthyBudget'];
-
-export function pdbSpec(obj: ApiObject): PodDisruptionBudgetSpec {
-  return (obj.spec ?? {}) as PodDisruptionBudgetSpec;
-}
 
 function validatePodDisruptionBudgetSpec(spec: PodDisruptionBudgetSpec): FieldError[] {
   const path = fieldPath('spec');
@@ -44,16 +31,16 @@ function validatePodDisruptionBudgetSpec(spec: PodDisruptionBudgetSpec): FieldEr
   return errs;
 }
 
-export const podDisruptionBudgetStrategy: Strategy = {
+export const podDisruptionBudgetStrategy = typedStrategy<PodDisruptionBudget>({
   prepareForCreate(obj) {
     obj.status = { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 };
   },
-  validate: (obj) => validatePodDisruptionBudgetSpec(pdbSpec(obj)),
-  validateUpdate: (obj) => validatePodDisruptionBudgetSpec(pdbSpec(obj)),
-};
+  validate: (obj) => validatePodDisruptionBudgetSpec(obj.spec ?? {}),
+  validateUpdate: (obj) => validatePodDisruptionBudgetSpec(obj.spec ?? {}),
+});
 
 /** poddisruptionbudgets/status: ValidatePodDisruptionBudgetStatusUpdate's counters. */
-export const podDisruptionBudgetStatusRules: StatusRules = {
+export const podDisruptionBudgetStatusRules: StatusRules<PodDisruptionBudgetStatus> = {
   nonNegative: ['disruptionsAllowed', 'currentHealthy', 'desiredHealthy', 'expectedPods'],
   bounded: [],
 };

@@ -1,37 +1,30 @@
 /** The RoleBinding/ClusterRoleBinding table, as kubectl prints it: ROLE, AGE, and the subjects with -o wide. */
-import type { ApiObject } from '../../../api/object.js';
 import type { PrinterColumn } from '../../../api/resource.js';
+import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
-import type { RoleRef } from '../../../api/generated/types.js';
-import type { Subject } from './subject.js';
-
-const subjects = (obj: ApiObject) => (obj.subjects as Subject[] | undefined) ?? [];
+import type { RoleBinding, RbacV1Subject as Subject } from '../../../api/generated/types.js';
 
 /** One kind of subject, joined as rbac.SubjectsStrings does (ServiceAccounts as namespace/name). */
 function subjectsOf(kind: string, format: (s: Subject) => string) {
-  return (obj: ApiObject) =>
-    subjects(obj)
+  return (obj: RoleBinding) =>
+    (obj.subjects ?? [])
       .filter((s) => s.kind === kind)
       .map(format)
       .join(', ');
 }
 
+// A ClusterRoleBinding has the same roleRef and subjects as a RoleBinding.
 export const bindingColumns: PrinterColumn[] = [
-  {
-    name: 'Role',
-    type: 'string',
-    cell: (obj) => {
-      const ref: Partial<RoleRef> = (obj.roleRef as RoleRef | undefined) ?? {};
-      return `${ref.kind ?? ''}/${ref.name ?? ''}`;
-    },
-  },
+  ...typedColumns<RoleBinding>([{ name: 'Role', type: 'string', cell: (obj) => `${obj.roleRef?.kind ?? ''}/${obj.roleRef?.name ?? ''}` }]),
   AGE_COLUMN,
-  { name: 'Users', type: 'string', priority: 1, cell: subjectsOf('User', (s) => s.name ?? '') },
-  { name: 'Groups', type: 'string', priority: 1, cell: subjectsOf('Group', (s) => s.name ?? '') },
-  {
-    name: 'ServiceAccounts',
-    type: 'string',
-    priority: 1,
-    cell: subjectsOf('ServiceAccount', (s) => `${s.namespace ?? ''}/${s.name ?? ''}`),
-  },
+  ...typedColumns<RoleBinding>([
+    { name: 'Users', type: 'string', priority: 1, cell: subjectsOf('User', (s) => s.name ?? '') },
+    { name: 'Groups', type: 'string', priority: 1, cell: subjectsOf('Group', (s) => s.name ?? '') },
+    {
+      name: 'ServiceAccounts',
+      type: 'string',
+      priority: 1,
+      cell: subjectsOf('ServiceAccount', (s) => `${s.namespace ?? ''}/${s.name ?? ''}`),
+    },
+  ]),
 ];

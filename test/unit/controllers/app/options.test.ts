@@ -61,6 +61,34 @@ describe('orch-controller-manager options', () => {
     for (const [argv, message] of bad) assert.throws(() => parseOptions(argv), new OptionsError(message), argv.join(' '));
   });
 
+  it('--cluster-signing-*: one CA for every signer or one per signer, never both, and the longest lifetime', () => {
+    assert.deepEqual(parseOptions(['--kubeconfig=k']).csrSigning, { cas: {}, durationMs: 365 * 24 * 3_600_000 });
+    const all = parseOptions(['--kubeconfig=k', '--cluster-signing-cert-file=ca.crt', '--cluster-signing-key-file=ca.key']);
+    const pair = { certFile: 'ca.crt', keyFile: 'ca.key' };
+    assert.deepEqual(all.csrSigning.cas, { nodeServing: pair, apiServerClientNode: pair, apiServerClient: pair, legacyUnknown: pair });
+    const one = parseOptions([
+      '--kubeconfig=k',
+      '--cluster-signing-kubelet-client-cert-file=n.crt',
+      '--cluster-signing-kubelet-client-key-file=n.key',
+      '--cluster-signing-duration=2h',
+    ]);
+    assert.deepEqual(one.csrSigning, { cas: { apiServerClientNode: { certFile: 'n.crt', keyFile: 'n.key' } }, durationMs: 7_200_000 });
+    const bad: [string[], string][] = [
+      [
+        ['--cluster-signing-cert-file=a', '--cluster-signing-key-file=b', '--cluster-signing-legacy-unknown-cert-file=c'],
+        'cannot specify --cluster-signing-{cert,key}-file and other --cluster-signing-*-file flags at the same time',
+      ],
+      [['--cluster-signing-cert-file=a'], '--cluster-signing-cert-file and --cluster-signing-key-file must be given together'],
+      [
+        ['--cluster-signing-kube-apiserver-client-key-file=a'],
+        '--cluster-signing-kube-apiserver-client-cert-file and --cluster-signing-kube-apiserver-client-key-file must be given together',
+      ],
+      [['--cluster-signing-duration=0s'], '--cluster-signing-duration must be greater than zero'],
+    ];
+    for (const [argv, message] of bad)
+      assert.throws(() => parseOptions(['--kubeconfig=k', ...argv]), new OptionsError(message), argv.join(' '));
+  });
+
   it('--help is recognised and lists every flag with its default', () => {
     assert.equal(helpRequested(['--help']), true);
     assert.equal(helpRequested(['-h']), true);
@@ -74,25 +102,44 @@ describe('orch-controller-manager options', () => {
 describe('--controllers', () => {
   it('* enables the default-on controllers; -name disables; aliases map to canonical names', () => {
     assert.deepEqual(enabledControllers(['*']), [
+      'certificatesigningrequest-approving-controller',
+      'certificatesigningrequest-cleaner-controller',
+      'certificatesigningrequest-signing-controller',
+      'clusterrole-aggregation-controller',
       'garbage-collector-controller',
       'namespace-controller',
       'root-ca-certificate-publisher-controller',
       'serviceaccount-controller',
+      'serviceaccount-token-controller',
     ]);
-    assert.deepEqual(enabledControllers(['*', '-garbagecollector', '-root-ca-cert-publisher']), [
-      'namespace-controller',
-      'serviceaccount-controller',
-    ]);
+    assert.deepEqual(
+      enabledControllers([
+        '*',
+        '-garbagecollector',
+        '-root-ca-cert-publisher',
+        '-csrsigning',
+        '-csrapproving',
+        '-csrcleaner',
+        '-serviceaccount-token',
+        '-clusterrole-aggregation',
+      ]),
+      ['namespace-controller', 'serviceaccount-controller'],
+    );
     assert.deepEqual(enabledControllers(['namespace']), ['namespace-controller']);
   });
 
   it('the first entry naming a controller decides', () => {
     assert.deepEqual(enabledControllers(['-namespace', 'namespace']), []);
     assert.deepEqual(enabledControllers(['namespace-controller', '-namespace', '*']), [
+      'certificatesigningrequest-approving-controller',
+      'certificatesigningrequest-cleaner-controller',
+      'certificatesigningrequest-signing-controller',
+      'clusterrole-aggregation-controller',
       'garbage-collector-controller',
       'namespace-controller',
       'root-ca-certificate-publisher-controller',
       'serviceaccount-controller',
+      'serviceaccount-token-controller',
     ]);
   });
 

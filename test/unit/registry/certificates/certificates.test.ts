@@ -8,12 +8,17 @@ import { errorMessage, fieldPath, type FieldError } from '../../../../apiserver/
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import type { StrategyContext } from '../../../../apiserver/api/strategy.js';
 import { ensureCA } from '../../../../apiserver/component-base/certs/certs.js';
+import {
+  checkRequestSignature,
+  parseCertificateRequest,
+  parseCertificateRequestPem,
+} from '../../../../apiserver/api/certificates/pkcs10.js';
 import { csrRequestError } from '../../../../apiserver/registry/certificates/csr-request.js';
 import { certificateDataError } from '../../../../apiserver/registry/certificates/certificate-data.js';
 import { validateSignerName } from '../../../../apiserver/registry/certificates/signer-name.js';
 import { csrApprovalStrategy, csrStatusStrategy, csrStrategy } from '../../../../apiserver/registry/certificates/strategy.js';
 import { csrColumns } from '../../../../apiserver/registry/certificates/columns.js';
-import { b64, newCsrPem, toPem } from './csr-fixture.js';
+import { b64, newCsrPem, toPem } from '../../../support/csr-fixture.js';
 
 const now = new Date('2024-05-01T10:00:00Z');
 const ctx: StrategyContext = {
@@ -25,12 +30,14 @@ const messages = (errs: FieldError[]) => errs.map(errorMessage);
 const signer = fieldPath('spec', 'signerName');
 
 describe('spec.request', () => {
-  for (const type of ['rsa', 'ec', 'ed25519'] as const) {
+  for (const type of ['rsa', 'rsa-pss', 'ec', 'ec384', 'ed25519'] as const) {
     it(`accepts a ${type} request whose signature verifies, and refuses it tampered`, () => {
       assert.equal(csrRequestError(Buffer.from(newCsrPem({ type }))), undefined);
       const failure = {
         rsa: 'crypto/rsa: verification error',
+        'rsa-pss': 'crypto/rsa: verification error',
         ec: 'x509: ECDSA verification failure',
+        ec384: 'x509: ECDSA verification failure',
         ed25519: 'x509: Ed25519 verification failure',
       }[type];
       assert.equal(csrRequestError(Buffer.from(newCsrPem({ type, tamper: true }))), failure);
@@ -48,6 +55,37 @@ describe('spec.request', () => {
       csrRequestError(Buffer.from(toPem('CERTIFICATE REQUEST', Buffer.from([0x04, 0x00])))),
       "asn1: structure error: tags don't match",
     );
+  });
+
+  it('reads the subject and the subjectAltNames of the extension request', () => {
+    const req = parseCertificateRequestPem(
+      newCsrPem({
+        cn: 'système:node:a',
+        orgs: ['system:nodes', 'ops'],
+        dnsNames: ['a.example.com'],
+        ipAddresses: ['10.0.0.1', '::1'],
+        emailAddresses: ['a@example.com'],
+        uris: ['spiffe://x/y'],
+      }),
+    );
+    assert.deepEqual(req.subject, { commonName: 'système:node:a', organizations: ['system:nodes', 'ops'] });
+    assert.deepEqual(req.dnsNames, ['a.example.com']);
+    assert.deepEqual(req.ipAddresses, ['10.0.0.1', '::1']);
+    assert.deepEqual(req.emailAddresses, ['a@example.com']);
+    assert.deepEqual(req.uris, ['spiffe://x/y']);
+    assert.equal(req.publicKey.asymmetricKeyType, 'ec');
+  });
+
+  it('refuses a key that does not fit the signature algorithm', () => {
+    const ecRequest = Buffer.from(newCsrPem({ type: 'ec' }).split('\n').slice(1, -2).join(''), 'base64');
+    const req = parseCertificateRequest(ecRequest);
+    req.signatureAlgorithm = { oid: '1.2.840.113549.1.1.11' };
+    assert.equal(
+      checkRequestSignature(req),
+      'x509: signature algorithm specifies an RSA public key, but have public key of type *ecdsa.PublicKey',
+    );
+    req.signatureAlgorithm = { oid: '1.2.3.4' };
+    assert.equal(checkRequestSignature(req), 'x509: cannot verify signature: algorithm unimplemented');
   });
 
   it('finds the request after other text, as Go does', () => {

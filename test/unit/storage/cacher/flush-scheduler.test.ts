@@ -7,6 +7,23 @@ const busy = (ms: number) => {
   while (performance.now() < end);
 };
 
+/**
+ * Waits for the first flush (run from setImmediate) and its end (a nextTick after it): an immediate
+ * queued after the scheduler's runs after both. A timer would not do: on a loaded machine it can
+ * expire before the check phase, so the second add would land before the first flush.
+ */
+async function firstFlushDone(times: number[]): Promise<void> {
+  await new Promise((r) => setImmediate(r));
+  assert.equal(times.length, 1, 'the first flush ran');
+}
+
+/** Waits until `count` flushes ran (the scheduler's timer may fire late on a loaded machine), at most 5 s. */
+async function flushCount(times: number[], count: number): Promise<void> {
+  const deadline = performance.now() + 5000;
+  while (times.length < count && performance.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  assert.equal(times.length, count);
+}
+
 test('flushes each added watcher once, on the next turn of the event loop', async () => {
   const scheduler = new FlushScheduler();
   const flushed: string[] = [];
@@ -34,10 +51,9 @@ test('after a long flush, waits `spacing` times its duration before the next one
     },
   };
   scheduler.add(slow);
-  await new Promise((r) => setTimeout(r, 5));
+  await firstFlushDone(times);
   scheduler.add(slow);
-  await new Promise((r) => setTimeout(r, 80));
-  assert.equal(times.length, 2);
+  await flushCount(times, 2);
   assert.ok(times[1] - times[0] >= 20 + 40 - 2, `second flush after ${times[1] - times[0]} ms`);
 });
 
@@ -59,7 +75,7 @@ test('never holds a batch back longer than maxDelayMs', async () => {
     },
   };
   scheduler.add(slow);
-  await new Promise((r) => setTimeout(r, 1));
+  await firstFlushDone(times);
   globalThis.setTimeout = recording;
   try {
     scheduler.add(slow);
@@ -68,7 +84,6 @@ test('never holds a batch back longer than maxDelayMs', async () => {
   }
   // 100 × a 20 ms flush would be 2 s; the cap holds it to 10 ms.
   assert.deepEqual(requested, [10]);
-  await new Promise((r) => setTimeout(r, 60));
-  assert.equal(times.length, 2);
+  await flushCount(times, 2);
   assert.ok(times[1] - times[0] >= 20 + 10 - 2, `second flush after ${times[1] - times[0]} ms`);
 });

@@ -1,0 +1,38 @@
+/**
+ * The whole default policy of a domain, every object labelled `<prefix>/bootstrapping=rbac-defaults`
+ * and annotated `rbac.authorization.<prefix>/autoupdate=true` (setting it to "false" on an object
+ * keeps reconciliation off it).
+ */
+import type { ApiDomain } from '../../../api/domain.js';
+import type { Binding, ClusterRole, Role } from '../types.js';
+import { clusterRoleBindings } from './cluster-role-bindings.js';
+import { clusterRoles } from './cluster-roles.js';
+import { controllerRoleBindings, controllerRoles } from './controller-roles.js';
+import { namespaceRoleBindings, namespaceRoles } from './namespace-roles.js';
+
+export interface DefaultPolicy {
+  clusterRoles: ClusterRole[];
+  clusterRoleBindings: Binding[];
+  roles: Role[];
+  roleBindings: Binding[];
+}
+
+/** `<prefix>/bootstrapping` and `rbac.authorization.<prefix>/autoupdate` of the domain. */
+export function bootstrapKeys(domain: ApiDomain) {
+  return { label: `${domain.labelPrefix}/bootstrapping`, autoUpdate: `rbac.authorization.${domain.labelPrefix}/autoupdate` };
+}
+
+export function defaultPolicy(domain: ApiDomain): DefaultPolicy {
+  const keys = bootstrapKeys(domain);
+  const mark = <T extends Role | Binding>(o: T): T => {
+    o.metadata.labels = { ...o.metadata.labels, [keys.label]: 'rbac-defaults' };
+    o.metadata.annotations = { ...o.metadata.annotations, [keys.autoUpdate]: 'true' };
+    return o;
+  };
+  return {
+    clusterRoles: [...clusterRoles(domain), ...controllerRoles(domain)].map(mark),
+    clusterRoleBindings: [...clusterRoleBindings(domain), ...controllerRoleBindings(domain)].map(mark),
+    roles: namespaceRoles(domain).map(mark),
+    roleBindings: namespaceRoleBindings(domain).map(mark),
+  };
+}

@@ -1,0 +1,104 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { ApiDomain } from '../../api/domain.js';
+import * as status from '../../api/status.js';
+import { ALL_AUTHENTICATED_GROUP, ALL_UNAUTHENTICATED_GROUP, ANONYMOUS_USER, type UserInfo } from '../../authentication/interfaces.js';
+import { ALL_SERVICE_ACCOUNTS_GROUP } from '../../authentication/service-account-claims.js';
+import type { Attributes, Authorizer } from '../../authorization/interfaces.js';
+import { setUser, userFrom } from '../../endpoints/request/request-user.js';
+
+const USER = 'impersonate-user';
+const GROUP = 'impersonate-group';
+const UID = 'impersonate-uid';
+const EXTRA = 'impersonate-extra-';
+const SA_PREFIX = 'system:serviceaccount:';
+
+/**
+ * Impersonate-User / -Group / -Uid / -Extra-<key>: the authenticated user must be allowed the verb
+ * `impersonate` on each value (users or serviceaccounts, groups, uids and userextras/<key> of the
+ * authentication group, the value as resource name); the request then continues as the impersonated
+ * user, with the headers removed. A group, uid or extra without a user is a 400.
+ */
+export function withImpersonation(authorizer: Authorizer, domain: ApiDomain) {
+  const authGroup = domain.group('authentication.k8s.io');
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    const username = single(req, USER);
+    const groups = values(req, GROUP);
+    const uid = single(req, UID);
+    const extra: Record<string, string[]> = {};
+    for (const header of Object.keys(req.headers)) {
+      if (!header.startsWith(EXTRA)) continue;
+      let key: string;
+      try {
+        key = decodeURIComponent(header.slice(EXTRA.length)).toLowerCase();
+      } catch {
+        throw status.badRequest(`invalid impersonation extra header ${JSON.stringify(header)}: bad percent-encoding`);
+      }
+      extra[key] = [...(extra[key] ?? []), ...values(req, header)];
+    }
+    if (username === undefined) {
+      if (groups.length > 0 || uid !== undefined || Object.keys(extra).length > 0) {
+        throw status.badRequest('impersonating groups, a uid or extra fields requires impersonating a user (Impersonate-User)');
+      }
+      return next();
+    }
+
+    const requester = userFrom(req);
+    const checks: Omit<Attributes, 'user' | 'verb' | 'resourceRequest' | 'apiVersion' | 'path'>[] = [];
+    const none = { subresource: '', namespace: '' };
+    if (username.startsWith(SA_PREFIX)) {
+      const [namespace, name] = username.slice(SA_PREFIX.length).split(':');
+      checks.push({ apiGroup: '', resource: 'serviceaccounts', subresource: '', namespace: namespace ?? '', name: name ?? '' });
+    } else {
+      checks.push({ ...none, apiGroup: '', resource: 'users', name: username });
+    }
+    for (const g of groups) checks.push({ ...none, apiGroup: '', resource: 'groups', name: g });
+    if (uid !== undefined) checks.push({ ...none, apiGroup: authGroup, resource: 'uids', name: uid });
+    for (const [key, vals] of Object.entries(extra)) {
+      for (const v of vals) checks.push({ apiGroup: authGroup, resource: 'userextras', subresource: key, namespace: '', name: v });
+    }
+    for (const check of checks) {
+      const { decision, reason } = await authorizer.authorize({
+        ...check,
+        user: requester,
+        verb: 'impersonate',
+        resourceRequest: true,
+        apiVersion: '',
+        path: req.path,
+      });
+      if (decision === 'Allow') continue;
+      const resource = check.subresource ? `${check.resource}/${check.subresource}` : check.resource;
+      const scope = check.namespace ? ` in the namespace "${check.namespace}"` : ' at the cluster scope';
+      throw status.forbidden(
+        { group: check.apiGroup, resource: check.resource },
+        check.name,
+        `User "${requester.name}" cannot impersonate resource "${resource}" in API group "${check.apiGroup}"${scope}${reason ? `: ${reason}` : ''}`,
+      );
+    }
+
+    const impersonated: UserInfo = { name: username, groups: [...groups] };
+    if (uid !== undefined) impersonated.uid = uid;
+    if (Object.keys(extra).length > 0) impersonated.extra = extra;
+    if (username.startsWith(SA_PREFIX)) {
+      const namespace = username.slice(SA_PREFIX.length).split(':')[0];
+      impersonated.groups.push(ALL_SERVICE_ACCOUNTS_GROUP, `${ALL_SERVICE_ACCOUNTS_GROUP}:${namespace}`);
+    }
+    if (username === ANONYMOUS_USER) {
+      if (!impersonated.groups.includes(ALL_UNAUTHENTICATED_GROUP)) impersonated.groups.push(ALL_UNAUTHENTICATED_GROUP);
+    } else if (!impersonated.groups.includes(ALL_AUTHENTICATED_GROUP)) {
+      impersonated.groups.push(ALL_AUTHENTICATED_GROUP);
+    }
+    for (const header of Object.keys(req.headers)) if (header.startsWith('impersonate-')) delete req.headers[header];
+    setUser(req, impersonated);
+    next();
+  };
+}
+
+/** Every value of a header sent once per value (as Kubernetes clients do; values may hold commas). */
+function values(req: Request, header: string): string[] {
+  return req.headersDistinct[header] ?? [];
+}
+
+function single(req: Request, header: string): string | undefined {
+  const v = req.headers[header];
+  return typeof v === 'string' ? v : undefined;
+}

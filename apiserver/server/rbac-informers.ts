@@ -1,0 +1,42 @@
+/**
+ * Keeps a PolicyCache current with the four RBAC resources, each through its store's informer; the
+ * returned promise settles once all four have listed.
+ */
+import type { ApiObject } from '../api/object.js';
+import type { ResourceTable } from '../api/resource-table.js';
+import type { ResourceDef } from '../api/resource.js';
+import type { GenericStore } from '../registry/store.js';
+import type { PolicyCache } from '../authorization/rbac/policy-cache.js';
+import { RBAC_KINDS, type Binding, type Role } from '../authorization/rbac/types.js';
+import { startStoreInformer, type StoreInformer } from './store-informer.js';
+import type { Logger } from '../component-base/logs/logger.js';
+
+const PLURALS = { Role: 'roles', ClusterRole: 'clusterroles', RoleBinding: 'rolebindings', ClusterRoleBinding: 'clusterrolebindings' };
+
+export function startRbacInformers(
+  cache: PolicyCache,
+  table: ResourceTable,
+  stores: Map<ResourceDef, GenericStore>,
+  env: { logger: Logger },
+): { synced: Promise<void>; stop(): void } {
+  const group = table.domain.group('rbac.authorization.k8s.io');
+  const informers: StoreInformer[] = RBAC_KINDS.map((kind) => {
+    const store = stores.get(table.lookup(group, 'v1', PLURALS[kind])!)!;
+    const as = (o: ApiObject) => o as unknown as Role & Binding;
+    return startStoreInformer(
+      store,
+      {
+        replace: (objs) => cache.replace(kind, objs.map(as)),
+        put: (o) => cache.put(kind, as(o)),
+        remove: (o) => cache.remove(kind, as(o)),
+      },
+      env,
+    );
+  });
+  return {
+    synced: Promise.all(informers.map((i) => i.synced)).then(() => {}),
+    stop: () => {
+      for (const i of informers) i.stop();
+    },
+  };
+}

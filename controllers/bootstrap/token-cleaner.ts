@@ -1,0 +1,64 @@
+/**
+ * The token cleaner (kube-controller-manager's tokencleaner): bootstrap token Secrets whose
+ * `expiration` has passed (or cannot be read) are deleted, with their uid as precondition; one that
+ * expires later is looked at again when it does.
+ */
+import type { ApiObject } from '../../apiserver/api/object.js';
+import { isApiError } from '../../apiserver/api/status.js';
+import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Informer } from '../informers/informer.js';
+import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { WorkQueue } from '../workqueue/work-queue.js';
+import { isBootstrapTokenSecret, tokenExpiration } from './bootstrap-tokens.js';
+
+export interface TokenCleanerOptions {
+  now?: () => Date;
+}
+
+export class TokenCleaner implements Controller {
+  private readonly secrets: Informer;
+  private readonly queue: WorkQueue<string>;
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    opts: TokenCleanerOptions = {},
+  ) {
+    this.now = opts.now ?? (() => new Date());
+    this.queue = ctx.newQueue('token_cleaner');
+    this.secrets = ctx.informers.forResource({ group: '', version: 'v1', resource: 'secrets' });
+    const enqueue = (secret: ApiObject) => {
+      if (isBootstrapTokenSecret(secret, ctx.domain)) this.queue.add(secret.metadata.name!);
+    };
+    this.secrets.addEventHandler({ onAdd: enqueue, onUpdate: (_old, secret) => enqueue(secret) });
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
+    if (!(await this.secrets.waitForSync(signal))) return;
+    await runWorkers(
+      this.queue,
+      1,
+      (name) => this.sync(name),
+      (name, err) => this.ctx.logger.warn('cleaning a bootstrap token failed', { secret: name, error: (err as Error).message }),
+    );
+  }
+
+  async sync(name: string): Promise<SyncResult | undefined> {
+    const namespace = this.ctx.domain.systemNamespace;
+    const secret = this.secrets.indexer.get(`${namespace}/${name}`);
+    if (!secret || !isBootstrapTokenSecret(secret, this.ctx.domain)) return;
+    const { expired, remainingMs } = tokenExpiration(secret, this.now());
+    if (!expired) return remainingMs > 0 ? { requeueAfterMs: remainingMs } : undefined;
+    try {
+      await this.ctx.client
+        .resource({ group: '', version: 'v1', resource: 'secrets' }, namespace)
+        .delete(name, { preconditions: { uid: secret.metadata.uid } });
+      this.ctx.logger.info('deleted expired bootstrap token', { secret: name });
+    } catch (err) {
+      // Already gone, or replaced by a new Secret of the same name (the uid precondition failed).
+      if (isApiError(err, 'NotFound') || isApiError(err, 'Conflict')) return;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The CSR approving controller (kube-controller-manager's csrapproving, the SubjectAccessReview
+ * approver): a pending node client request — the node client signer, O system:nodes, CN
+ * system:node:<name>, client usages — is approved (reason AutoApproved, through /approval) when a
+ * SubjectAccessReview allows its requester `create` on `certificatesigningrequests/selfnodeclient`
+ * (renewal: the requester is the node the CN names) or `certificatesigningrequests/nodeclient`.
+ * A recognized request the reviews do not allow is looked at again later, with backoff.
+ */
+import { asCsr, CSR_RESOURCE, hasTrueCondition } from '../../apiserver/api/certificates/csr.js';
+import type { CertificateSigningRequest } from '../../apiserver/api/generated/types.js';
+import { type CertificateRequest, parseCertificateRequestPem } from '../../apiserver/api/certificates/pkcs10.js';
+import { builtInSigners } from '../../apiserver/api/certificates/signers.js';
+import { deepCopy } from '../../apiserver/api/object.js';
+import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Informer } from '../informers/informer.js';
+import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { WorkQueue } from '../workqueue/work-queue.js';
+import { csrGvr } from '../csrsigning/csr-signing-controller.js';
+import { nodeClientError } from '../csrsigning/signer-rules.js';
+
+const WORKERS = 5;
+
+interface Recognizer {
+  subresource: 'selfnodeclient' | 'nodeclient';
+  recognize(csr: CertificateSigningRequest, req: CertificateRequest): boolean;
+  message: string;
+}
+
+interface SubjectAccessReview {
+  status?: { allowed?: boolean };
+}
+
+export class CsrApprovingController implements Controller {
+  private readonly csrs: Informer;
+  private readonly queue: WorkQueue<string>;
+  private readonly recognizers: Recognizer[];
+
+  constructor(private readonly ctx: ControllerContext) {
+    const nodeSigner = builtInSigners(ctx.domain).apiServerClientNode;
+    const isNodeClient = (csr: CertificateSigningRequest, req: CertificateRequest) =>
+      csr.spec?.signerName === nodeSigner && nodeClientError(req, csr.spec?.usages ?? []) === undefined;
+    this.recognizers = [
+      {
+        subresource: 'selfnodeclient',
+        recognize: (csr, req) => isNodeClient(csr, req) && csr.spec?.username === req.subject.commonName,
+        message: 'Auto approving self kubelet client certificate after SubjectAccessReview.',
+      },
+      {
+        subresource: 'nodeclient',
+        recognize: isNodeClient,
+        message: 'Auto approving kubelet client certificate after SubjectAccessReview.',
+      },
+    ];
+    this.queue = ctx.newQueue('csrapproving');
+    this.csrs = ctx.informers.forResource(csrGvr(ctx));
+    this.csrs.addEventHandler({
+      onAdd: (csr) => this.queue.add(csr.metadata.name!),
+      onUpdate: (_old, csr) => this.queue.add(csr.metadata.name!),
+    });
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
+    if (!(await this.csrs.waitForSync(signal))) return;
+    await runWorkers(
+      this.queue,
+      WORKERS,
+      (name) => this.sync(name),
+      (name, err) => this.ctx.logger.warn('approving a certificate signing request failed', { csr: name, error: (err as Error).message }),
+    );
+  }
+
+  async sync(name: string): Promise<SyncResult | undefined> {
+    const obj = this.csrs.indexer.get(name);
+    const cached = obj && asCsr(obj);
+    if (!cached || cached.status?.certificate) return;
+    if (hasTrueCondition(cached, 'Approved') || hasTrueCondition(cached, 'Denied')) return;
+    const req = parseCertificateRequestPem(Buffer.from(cached.spec?.request ?? '', 'base64'));
+    let recognized = false;
+    for (const r of this.recognizers) {
+      if (!r.recognize(cached, req)) continue;
+      recognized = true;
+      if (!(await this.allowed(cached, r.subresource))) continue;
+      const copy = deepCopy(obj!);
+      const csr = asCsr(copy);
+      const status = (csr.status ??= {});
+      (status.conditions ??= []).push({ type: 'Approved', status: 'True', reason: 'AutoApproved', message: r.message });
+      await this.ctx.client.resource(csrGvr(this.ctx)).update(copy, 'approval');
+      return;
+    }
+    // Recognized but not (yet) allowed: RBAC may change, so look again with backoff.
+    return recognized ? { requeueRateLimited: true } : undefined;
+  }
+
+  /** Whether a SubjectAccessReview allows the requester `create` on certificatesigningrequests/<subresource>. */
+  private async allowed(csr: CertificateSigningRequest, subresource: string): Promise<boolean> {
+    const group = this.ctx.domain.group('authorization.k8s.io');
+    const spec = csr.spec ?? {};
+    const review = (await this.ctx.client.resource({ group, version: 'v1', resource: 'subjectaccessreviews' }).create({
+      apiVersion: `${group}/v1`,
+      kind: 'SubjectAccessReview',
+      metadata: {},
+      spec: {
+        user: spec.username,
+        uid: spec.uid,
+        groups: spec.groups,
+        extra: spec.extra,
+        resourceAttributes: {
+          group: this.ctx.domain.group('certificates.k8s.io'),
+          resource: CSR_RESOURCE,
+          subresource,
+          verb: 'create',
+          version: '*',
+        },
+      },
+    })) as SubjectAccessReview;
+    return review.status?.allowed === true;
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The CSR signing controller (kube-controller-manager's csrsigning): for every approved, not failed,
+ * not yet issued request of a built-in signer with a configured CA, the request is checked against its
+ * signer's rules — a violation adds a `Failed` condition (reason SignerValidationFailure) — and
+ * otherwise signed: the certificate lives min(--cluster-signing-duration, spec.expirationSeconds),
+ * at least 10 minutes, and is written to status.certificate.
+ */
+import { asCsr, CSR_RESOURCE, hasTrueCondition, isApproved } from '../../apiserver/api/certificates/csr.js';
+import { parseCertificateRequestPem } from '../../apiserver/api/certificates/pkcs10.js';
+import { builtInSigners } from '../../apiserver/api/certificates/signers.js';
+import { deepCopy } from '../../apiserver/api/object.js';
+import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { GroupVersionResource } from '../client/api-client.js';
+import type { Informer } from '../informers/informer.js';
+import { runWorkers } from '../workqueue/run-workers.js';
+import type { WorkQueue } from '../workqueue/work-queue.js';
+import type { CaProvider } from './ca-provider.js';
+import { type SignerRule, signerRules } from './signer-rules.js';
+
+const BACKDATE_MS = 5 * 60_000;
+const SHORT_MS = 8 * 3_600_000;
+/** Requested durations are raised to this (twice the backdate). */
+const MIN_DURATION_MS = 10 * 60_000;
+const WORKERS = 5;
+
+export interface CsrSigningOptions {
+  /** The CA of each signer (by its name under the domain) that this controller signs for. */
+  cas: Map<string, CaProvider>;
+  /** --cluster-signing-duration: the longest lifetime. */
+  durationMs: number;
+  now?: () => Date;
+}
+
+export function csrGvr(ctx: Pick<ControllerContext, 'domain'>): GroupVersionResource {
+  return { group: ctx.domain.group('certificates.k8s.io'), version: 'v1', resource: CSR_RESOURCE };
+}
+
+/** min(duration, expirationSeconds), never under 10 minutes. */
+export function certificateLifetimeMs(durationMs: number, expirationSeconds: number | undefined): number {
+  if (expirationSeconds === undefined) return durationMs;
+  return Math.max(MIN_DURATION_MS, Math.min(durationMs, expirationSeconds * 1000));
+}
+
+export class CsrSigningController implements Controller {
+  private readonly csrs: Informer;
+  private readonly queue: WorkQueue<string>;
+  private readonly rules: Map<string, SignerRule>;
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly opts: CsrSigningOptions,
+  ) {
+    this.rules = signerRules(builtInSigners(ctx.domain));
+    this.queue = ctx.newQueue('certificate');
+    this.csrs = ctx.informers.forResource(csrGvr(ctx));
+    this.csrs.addEventHandler({
+      onAdd: (csr) => this.queue.add(csr.metadata.name!),
+      onUpdate: (_old, csr) => this.queue.add(csr.metadata.name!),
+    });
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
+    if (!(await this.csrs.waitForSync(signal))) return;
+    await runWorkers(
+      this.queue,
+      WORKERS,
+      (name) => this.sync(name),
+      (name, err) => this.ctx.logger.warn('signing a certificate signing request failed', { csr: name, error: (err as Error).message }),
+    );
+  }
+
+  async sync(name: string): Promise<void> {
+    const obj = this.csrs.indexer.get(name);
+    const cached = obj && asCsr(obj);
+    if (!cached || cached.status?.certificate) return;
+    if (!isApproved(cached) || hasTrueCondition(cached, 'Failed')) return;
+    const signerName = cached.spec?.signerName ?? '';
+    const ca = this.opts.cas.get(signerName);
+    const rule = this.rules.get(signerName);
+    if (!ca || !rule) return;
+    const req = parseCertificateRequestPem(Buffer.from(cached.spec?.request ?? '', 'base64'));
+    const usages = cached.spec?.usages ?? [];
+    const copy = deepCopy(obj!);
+    const csr = asCsr(copy);
+    const violation = rule(req, usages);
+    const status = (csr.status ??= {});
+    if (violation) {
+      const conditions = (status.conditions ??= []);
+      conditions.push({
+        type: 'Failed',
+        status: 'True',
+        reason: 'SignerValidationFailure',
+        message: violation,
+        lastUpdateTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      });
+    } else {
+      const pem = ca.current().sign(req, {
+        ttlMs: certificateLifetimeMs(this.opts.durationMs, cached.spec?.expirationSeconds),
+        usages,
+        backdateMs: BACKDATE_MS,
+        shortMs: SHORT_MS,
+        now: this.opts.now?.() ?? new Date(),
+      });
+      status.certificate = Buffer.from(pem).toString('base64');
+    }
+    await this.ctx.client.resource(csrGvr(this.ctx)).update(copy, 'status');
+  }
+}

@@ -1,0 +1,30 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile, utimes } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureCA } from '../../../../apiserver/component-base/certs/certs.js';
+import { CaProvider } from '../../../../controllers/csrsigning/ca-provider.js';
+
+test('the CA is read once, and again when its files change (rotation)', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'orch-ca-provider-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const first = ensureCA(join(dir, 'one'));
+  const second = ensureCA(join(dir, 'two'));
+  const files = { certFile: join(dir, 'ca.crt'), keyFile: join(dir, 'ca.key') };
+  await writeFile(files.certFile, first.certPem);
+  await writeFile(files.keyFile, first.keyPem);
+  const provider = new CaProvider(files);
+  const a = provider.current();
+  assert.equal(provider.current(), a, 'unchanged files: the same CA');
+  assert.equal(a.certPem, first.certPem);
+  await writeFile(files.certFile, second.certPem);
+  await writeFile(files.keyFile, second.keyPem);
+  const later = new Date(Date.now() + 5000);
+  await utimes(files.certFile, later, later);
+  await utimes(files.keyFile, later, later);
+  assert.equal(provider.current().certPem, second.certPem);
+  await writeFile(files.keyFile, first.keyPem);
+  await utimes(files.keyFile, new Date(Date.now() + 9000), new Date(Date.now() + 9000));
+  assert.throws(() => provider.current(), /does not match its private key/);
+});

@@ -1,0 +1,93 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Request, Response } from 'express';
+import { newApiDomain } from '../../../../apiserver/api/domain.js';
+import type { Attributes, Authorizer } from '../../../../apiserver/authorization/interfaces.js';
+import { setUser, userFrom } from '../../../../apiserver/endpoints/request/request-user.js';
+import { withImpersonation } from '../../../../apiserver/server/filters/with-impersonation.js';
+
+function request(headers: Record<string, string | string[]>): Request {
+  const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+  const req = {
+    path: '/api/v1/pods',
+    headers: Object.fromEntries(Object.entries(lower).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v])),
+    headersDistinct: Object.fromEntries(Object.entries(lower).map(([k, v]) => [k, Array.isArray(v) ? v : [v]])),
+  } as unknown as Request;
+  setUser(req, { name: 'alice', groups: ['system:authenticated'] });
+  return req;
+}
+
+/** Allows what `allow` says, recording every question. */
+function recorder(allow: (a: Attributes) => boolean) {
+  const asked: string[] = [];
+  const authorizer: Authorizer = {
+    async authorize(a) {
+      asked.push(`${a.verb} ${a.apiGroup}/${a.resource}${a.subresource ? `/${a.subresource}` : ''} ${a.namespace}/${a.name}`);
+      return { decision: allow(a) ? 'Allow' : 'NoOpinion', reason: '' };
+    },
+  };
+  return { authorizer, asked };
+}
+
+const run = async (authorizer: Authorizer, req: Request) => {
+  let called = false;
+  await withImpersonation(authorizer, newApiDomain())(req, {} as Response, () => {
+    called = true;
+  });
+  return called;
+};
+
+test('every value is its own impersonate check, the value as resource name', async () => {
+  const { authorizer, asked } = recorder(() => true);
+  const req = request({
+    'Impersonate-User': 'system:serviceaccount:ns:bot',
+    'Impersonate-Group': ['a,b', 'c'],
+    'Impersonate-Uid': 'u1',
+    'Impersonate-Extra-Scopes': ['x', 'y'],
+  });
+  assert.equal(await run(authorizer, req), true);
+  assert.deepEqual(asked, [
+    'impersonate /serviceaccounts ns/bot',
+    'impersonate /groups /a,b',
+    'impersonate /groups /c',
+    'impersonate authentication.orch.io/uids /u1',
+    'impersonate authentication.orch.io/userextras/scopes /x',
+    'impersonate authentication.orch.io/userextras/scopes /y',
+  ]);
+  assert.deepEqual(userFrom(req), {
+    name: 'system:serviceaccount:ns:bot',
+    uid: 'u1',
+    groups: ['a,b', 'c', 'system:serviceaccounts', 'system:serviceaccounts:ns', 'system:authenticated'],
+    extra: { scopes: ['x', 'y'] },
+  });
+  assert.equal(req.headers['impersonate-user'], undefined);
+});
+
+test('one refused value refuses the request (resourceNames restrict what may be impersonated)', async () => {
+  const { authorizer } = recorder((a) => a.resource !== 'groups' || a.name === 'devs');
+  assert.equal(await run(authorizer, request({ 'Impersonate-User': 'jane', 'Impersonate-Group': 'devs' })), true);
+  await assert.rejects(run(authorizer, request({ 'Impersonate-User': 'jane', 'Impersonate-Group': 'system:masters' })), {
+    status: {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      reason: 'Forbidden',
+      code: 403,
+      message:
+        'groups "system:masters" is forbidden: User "alice" cannot impersonate resource "groups" in API group "" at the cluster scope',
+      details: { name: 'system:masters', kind: 'groups' },
+    },
+  });
+});
+
+test('impersonating anonymous gives system:unauthenticated; no headers is a pass-through', async () => {
+  const { authorizer, asked } = recorder(() => true);
+  const req = request({ 'Impersonate-User': 'system:anonymous' });
+  await run(authorizer, req);
+  assert.deepEqual(userFrom(req).groups, ['system:unauthenticated']);
+  const plain = request({});
+  assert.equal(await run(authorizer, plain), true);
+  assert.equal(userFrom(plain).name, 'alice');
+  assert.equal(asked.length, 1);
+});
