@@ -73,6 +73,17 @@ describe('certificates with kubectl (k8s.io mode)', () => {
     const aliceKubeconfig = join(dir, 'alice.kubeconfig');
     await writeFile(aliceKubeconfig, stringify({ apiVersion: 'v1', kind: 'Config', clusters: [], users: [], contexts: [] }));
     const alice = newKubectl(aliceKubeconfig);
+    // Authorization is Node,RBAC under npm start: the certificate's group gets the node bootstrapper's
+    // right to request certificates, so the request below is authorized by its O.
+    await kubectl.ok(['create', '-f', '-'], {
+      input: stringify({
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'devs-request-certificates' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:node-bootstrapper' },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'devs' }],
+      }),
+    });
     await alice.ok([...asAlice, ...creds, 'create', '-f', '-'], {
       input: csrYaml('by-alice', newCsrPem({ cn: 'x' }), 'example.com/other'),
     });

@@ -2,6 +2,7 @@
  * The default ClusterRoles, from Kubernetes 1.28's bootstrap policy (feature-gated alpha roles left
  * out), with group names, labels and system names mapped by the API domain.
  */
+import { builtInSigners } from '../../../api/certificates/signers.js';
 import type { ApiDomain } from '../../../api/domain.js';
 import type { ClusterRole, PolicyRule } from '../types.js';
 import { policyGroups, type PolicyGroups } from './groups.js';
@@ -56,6 +57,7 @@ export function componentLeaseNames(domain: ApiDomain) {
 
 export function clusterRoles(domain: ApiDomain): ClusterRole[] {
   const g = policyGroups(domain);
+  const signers = builtInSigners(domain);
   const leases = componentLeaseNames(domain);
   const agg = (to: 'admin' | 'edit' | 'view') => ({ [aggregateLabel(domain, to)]: 'true' });
   const aggregation = (to: 'admin' | 'edit' | 'view') => ({ clusterRoleSelectors: [{ matchLabels: agg(to) }] });
@@ -277,14 +279,12 @@ export function clusterRoles(domain: ApiDomain): ClusterRole[] {
     ]),
     ...(
       [
-        ['legacy-unknown-approver', 'legacy-unknown'],
-        ['kubelet-serving-approver', 'kubelet-serving'],
-        ['kube-apiserver-client-approver', 'kube-apiserver-client'],
-        ['kube-apiserver-client-kubelet-approver', 'kube-apiserver-client-kubelet'],
+        ['legacy-unknown-approver', signers.legacyUnknown],
+        ['kubelet-serving-approver', signers.nodeServing],
+        ['kube-apiserver-client-approver', signers.apiServerClient],
+        ['kube-apiserver-client-kubelet-approver', signers.apiServerClientNode],
       ] as const
-    ).map(([name, signer]) =>
-      role(`system:${g.certificates}:${name}`, [rule(['approve'], [g.certificates], ['signers'], [`${domain.labelPrefix}/${signer}`])]),
-    ),
+    ).map(([name, signer]) => role(`system:${g.certificates}:${name}`, [rule(['approve'], [g.certificates], ['signers'], [signer])])),
     role('system:service-account-issuer-discovery', [
       urls(['get'], ['/.well-known/openid-configuration', '/.well-known/openid-configuration/', '/openid/v1/jwks', '/openid/v1/jwks/']),
     ]),

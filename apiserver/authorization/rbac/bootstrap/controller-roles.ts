@@ -5,8 +5,13 @@
  * controllers/ call: the namespace controller lists and deletes everything in a namespace and
  * finalizes it; the garbage collector reads owners and deletes or patches dependents; the
  * ServiceAccount controller creates `default`; the root CA publisher creates and updates its
- * ConfigMap; the aggregation controller updates aggregated ClusterRoles (hence `escalate`).
+ * ConfigMap; the aggregation controller updates aggregated ClusterRoles (hence `escalate`); the
+ * certificate controllers (signing, approving, cleaning) share Kubernetes' certificate-controller
+ * account; the bootstrap signer and token cleaner have namespaced Roles (namespace-roles.ts). The
+ * service-account token controller signs tokens and runs as the controller manager itself, as in
+ * Kubernetes.
  */
+import { builtInSigners } from '../../../api/certificates/signers.js';
 import type { ApiDomain } from '../../../api/domain.js';
 import type { Binding, ClusterRole } from '../types.js';
 import { eventsRule } from './cluster-roles.js';
@@ -22,6 +27,12 @@ export const CONTROLLER_ACCOUNTS: Record<string, string> = {
   'serviceaccount-controller': 'service-account-controller',
   'root-ca-certificate-publisher-controller': 'root-ca-cert-publisher',
   'clusterrole-aggregation-controller': 'clusterrole-aggregation-controller',
+  'certificatesigningrequest-approving-controller': 'certificate-controller',
+  'certificatesigningrequest-cleaner-controller': 'certificate-controller',
+  'certificatesigningrequest-signing-controller': 'certificate-controller',
+  'bootstrap-signer-controller': 'bootstrap-signer',
+  'token-cleaner-controller': 'token-cleaner',
+  'legacy-serviceaccount-token-cleaner-controller': 'legacy-service-account-token-cleaner',
 };
 
 export function controllerRoles(domain: ApiDomain): ClusterRole[] {
@@ -30,7 +41,30 @@ export function controllerRoles(domain: ApiDomain): ClusterRole[] {
     metadata: { name: CONTROLLER_ROLE_PREFIX + account },
     rules,
   });
+  const signers = builtInSigners(domain);
   return [
+    role('certificate-controller', [
+      rule(['get', 'list', 'watch', 'delete'], [g.certificates], ['certificatesigningrequests']),
+      rule(['update'], [g.certificates], ['certificatesigningrequests/status', 'certificatesigningrequests/approval']),
+      rule(['approve'], [g.certificates], ['signers'], [signers.apiServerClientNode]),
+      rule(
+        ['sign'],
+        [g.certificates],
+        ['signers'],
+        [signers.legacyUnknown, signers.apiServerClient, signers.apiServerClientNode, signers.nodeServing],
+      ),
+      rule(['create'], [g.authorization], ['subjectaccessreviews']),
+      eventsRule(g),
+    ]),
+    role('legacy-service-account-token-cleaner', [
+      rule(
+        ['get'],
+        [g.legacy],
+        ['configmaps'],
+        [`${domain.systemNamespace.replace(/-system$/, '')}-apiserver-legacy-service-account-token-tracking`],
+      ),
+      rule(['delete'], [g.legacy], ['secrets']),
+    ]),
     role('clusterrole-aggregation-controller', [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [g.rbac], ['clusterroles'])]),
     role('generic-garbage-collector', [rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*']), eventsRule(g)]),
     role('namespace-controller', [
