@@ -19,6 +19,7 @@ import { emitTypes } from './schema-types.js';
 /** Roots besides the served kinds (whose schema names come from the resource table): meta types the server writes. */
 export const EXTRA_ROOTS = [
   'io.k8s.api.autoscaling.v1.Scale',
+  'io.k8s.api.policy.v1.Eviction',
   'io.k8s.apimachinery.pkg.apis.meta.v1.Status',
   'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions',
   'io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList',

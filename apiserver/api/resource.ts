@@ -74,6 +74,10 @@ export interface ResourceDeclaration {
   selectableFields?: Record<string, (obj: ApiObject) => string | undefined>;
   /** Served from another resource's stored objects, converted both ways. */
   conversion?: StorageConversion;
+  /** Objects are not kept in storage (Binding acts on pods, ComponentStatus is made on read): no storage version. */
+  notStored?: boolean;
+  /** A deprecated kind: every request to it is answered with this Warning ("v1 ComponentStatus is deprecated in v1.19+"). */
+  deprecationWarning?: string;
   /**
    * Never stored (TokenReview, SelfSubjectReview, the access reviews): the kind only answers POST, with what a handler the
    * server wires computes from the request; `verbs` must be ['create'].

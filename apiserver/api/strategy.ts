@@ -6,7 +6,7 @@ import type { ApiObject } from './object.js';
 import type { ApiDomain } from './domain.js';
 import type { FieldError } from './field-errors.js';
 import type { UserInfo } from './user-info.js';
-import type { PrinterColumn } from './resource.js';
+import type { PrinterColumn, Verb } from './resource.js';
 
 export interface StrategyContext {
   domain: ApiDomain;
@@ -56,18 +56,35 @@ export interface SubresourceStrategy<T = ApiObject, V = ApiObject> {
   validateUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
   /** Set when the subresource is read and written as another kind (scale: autoscaling/v1 Scale). */
   view?: SubresourceView<T, V>;
+  /**
+   * Set when the subresource is an action: a POST of another kind (pods/binding: Binding, pods/eviction:
+   * Eviction) that the registry performs on the object (registry/actions.ts); its only verb is create.
+   */
+  action?: SubresourceKind;
+  /**
+   * Set when the subresource is a CONNECT one (pods/log, exec, attach, portforward, proxy; services and
+   * nodes proxy): the request is proxied to a node agent, a pod or a service endpoint; `kind` names its
+   * options kind (PodExecOptions), which discovery lists unless `discoveryKind` says otherwise (pods/log: Pod).
+   */
+  connect?: { kind: string; discoveryKind?: string };
+  /** The verbs served, when not get, patch and update (an action's: create). */
+  verbs?: readonly Verb[];
+}
+
+/** The kind a subresource reads or takes. */
+export interface SubresourceKind {
+  group: string;
+  version: string;
+  kind: string;
+  /** Schema name in the generated definitions. */
+  schema: string;
 }
 
 /**
  * A subresource served as its own kind `V`, computed from the object and written back into it. The
  * handler decodes and schema-checks a view against `schema` before fromView sees it.
  */
-export interface SubresourceView<T = ApiObject, V = ApiObject> {
-  group: string;
-  version: string;
-  kind: string;
-  /** Schema name in the generated definitions. */
-  schema: string;
+export interface SubresourceView<T = ApiObject, V = ApiObject> extends SubresourceKind {
   /** The view of a stored object. */
   toView(obj: T): V;
   /** The object to store: `old` with what the view sets (its resourceVersion stays a precondition). */

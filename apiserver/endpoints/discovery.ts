@@ -1,5 +1,7 @@
 /** Discovery documents: /api, /api/v1, /apis, /apis/<group>, /apis/<group>/<version>, from the resource table. */
+import { createHash } from 'node:crypto';
 import type { ResourceTable, GroupVersions } from '../api/resource-table.js';
+import type { ResourceDef } from '../api/resource.js';
 import { apiVersionOf } from '../api/object.js';
 
 export interface ApiResource {
@@ -12,6 +14,7 @@ export interface ApiResource {
   verbs: string[];
   shortNames?: string[];
   categories?: string[];
+  storageVersionHash?: string;
 }
 
 function groupDoc(g: GroupVersions) {
@@ -47,26 +50,53 @@ export function apiGroup(table: ResourceTable, group: string) {
   return g && { kind: 'APIGroup', apiVersion: 'v1', ...groupDoc(g) };
 }
 
+/**
+ * Kubernetes' storageVersionHash: the first 8 bytes of SHA-256("<group>/<version>/<kind>") of the stored
+ * form, base64 — equal for kinds that share storage (events.<domain>/v1 Event and core Event).
+ */
+export function storageVersionHash(group: string, version: string, kind: string): string {
+  return createHash('sha256').update(`${group}/${version}/${kind}`).digest().subarray(0, 8).toString('base64');
+}
+
+function storedAs(table: ResourceTable, d: ResourceDef): { group: string; version: string; kind: string } | undefined {
+  if (d.notStored || d.ephemeral) return undefined;
+  const storage = d.conversion?.storage;
+  return storage ? { group: table.domain.group(storage.kubernetesGroup), version: storage.version, kind: storage.kind } : d;
+}
+
+/** One resource entry, with Kubernetes' fields in Kubernetes' order. */
+function entry(
+  name: string,
+  d: ResourceDef,
+  kind: string,
+  verbs: readonly string[],
+  other?: { group: string; version: string },
+  stored?: { group: string; version: string; kind: string },
+): ApiResource {
+  const r: ApiResource = { name, singularName: other || name.includes('/') ? '' : d.singular, namespaced: d.namespaced } as ApiResource;
+  if (other) Object.assign(r, { group: other.group, version: other.version });
+  Object.assign(r, { kind, verbs: [...verbs] });
+  if (!name.includes('/')) {
+    if (d.shortNames?.length) r.shortNames = d.shortNames;
+    if (d.categories?.length) r.categories = d.categories;
+    if (stored) r.storageVersionHash = storageVersionHash(stored.group, stored.version, stored.kind);
+  }
+  return r;
+}
+
 export function apiResourceList(table: ResourceTable, group: string, version: string) {
   const defs = table.inGroupVersion(group, version);
   if (defs.length === 0) return undefined;
   const resources: ApiResource[] = [];
   for (const d of defs) {
-    const r: ApiResource = { name: d.plural, singularName: d.singular, namespaced: d.namespaced, kind: d.kind, verbs: [...d.verbs] };
-    if (d.shortNames?.length) r.shortNames = d.shortNames;
-    if (d.categories?.length) r.categories = d.categories;
-    resources.push(r);
+    resources.push(entry(d.plural, d, d.kind, d.verbs, undefined, storedAs(table, d)));
     for (const [sub, strategy] of Object.entries(d.subresources ?? {})) {
-      const r: ApiResource = {
-        name: `${d.plural}/${sub}`,
-        singularName: '',
-        namespaced: d.namespaced,
-        kind: d.kind,
-        verbs: ['get', 'patch', 'update'],
-      };
-      // A subresource served as another kind names its group and version (deployments/scale: autoscaling/v1 Scale).
-      if (strategy.view) Object.assign(r, { group: strategy.view.group, version: strategy.view.version, kind: strategy.view.kind });
-      resources.push(r);
+      // A subresource served as another kind names its group and version (deployments/scale: autoscaling/v1 Scale,
+      // pods/eviction: policy/v1 Eviction); one of the resource's own group names only its kind (pods/binding: Binding).
+      const other = strategy.view ?? strategy.action;
+      const foreign = other && other.group !== d.kubernetesGroup ? other : undefined;
+      const kind = strategy.connect ? (strategy.connect.discoveryKind ?? strategy.connect.kind) : (other?.kind ?? d.kind);
+      resources.push(entry(`${d.plural}/${sub}`, d, kind, strategy.verbs ?? ['get', 'patch', 'update'], foreign));
     }
     for (const [sub, kind] of Object.entries(d.createSubresources ?? {})) {
       resources.push({
@@ -80,5 +110,6 @@ export function apiResourceList(table: ResourceTable, group: string, version: st
       });
     }
   }
+  resources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf(group, version), resources };
 }

@@ -102,15 +102,31 @@ const LIST: QueryParam[] = [
 const GET: ResourceOperation = { method: 'get', action: 'get', query: [str('pretty')] };
 const PUT: ResourceOperation = { method: 'put', action: 'put', query: WRITE, body: 'object' };
 
-/** The paths of a resource: its collection, its objects and their subresources. */
+/** The verb each operation needs the resource (or subresource) to serve. */
+const OPERATION_NEEDS: Record<ResourceOperation['action'], string> = {
+  list: 'list',
+  post: 'create',
+  deletecollection: 'deletecollection',
+  get: 'get',
+  put: 'update',
+  patch: 'patch',
+  delete: 'delete',
+};
+
+/**
+ * The paths of a resource: its collection, its objects and their subresources, with the operations the
+ * resource serves (a read-only kind has no writes). Action subresources (pods/binding, pods/eviction)
+ * take another kind's body and are left out.
+ */
 export function resourcePaths(def: ResourceDef): ResourcePath[] {
   const base = `/${gvPath(def.group, def.version)}`;
   const collection = def.namespaced ? `${base}/namespaces/{namespace}/${def.plural}` : `${base}/${def.plural}`;
   const scope = def.namespaced ? ['namespace'] : [];
   const named = [...scope, 'name'];
+  const served = (verbs: readonly string[]) => (op: ResourceOperation) => verbs.includes(OPERATION_NEEDS[op.action]);
   const create = { method: 'post', action: 'post', query: WRITE, body: 'object' } as const;
   if (def.ephemeral) return [{ path: collection, pathParams: scope, operations: [create] }];
-  return [
+  const all: { path: string; pathParams: string[]; operations: ResourceOperation[] }[] = [
     {
       path: collection,
       pathParams: scope,
@@ -134,21 +150,29 @@ export function resourcePaths(def: ResourceDef): ResourcePath[] {
         },
       ],
     },
-    ...Object.keys(def.subresources ?? {}).map((sub) => ({
+  ];
+  const paths: ResourcePath[] = all.map((p) => ({ ...p, operations: p.operations.filter(served(def.verbs)) }));
+  for (const [sub, strategy] of Object.entries(def.subresources ?? {})) {
+    if (strategy.action || strategy.connect) continue;
+    const operations: ResourceOperation[] = [
+      { ...GET, subresource: sub },
+      { ...PUT, subresource: sub },
+      { method: 'patch', action: 'patch', query: PATCH_QUERY, body: 'patch', subresource: sub },
+    ];
+    paths.push({
       path: `${collection}/{name}/${sub}`,
       pathParams: named,
-      operations: [
-        { ...GET, subresource: sub },
-        { ...PUT, subresource: sub },
-        { method: 'patch', action: 'patch', query: PATCH_QUERY, body: 'patch', subresource: sub } as const,
-      ],
-    })),
-    ...Object.keys(def.createSubresources ?? {}).map((sub) => ({
+      operations: operations.filter(served(strategy.verbs ?? ['get', 'update', 'patch'])),
+    });
+  }
+  for (const sub of Object.keys(def.createSubresources ?? {})) {
+    paths.push({
       path: `${collection}/{name}/${sub}`,
       pathParams: named,
       operations: [{ ...create, subresource: sub, kind: def.createSubresources![sub] }],
-    })),
-  ];
+    });
+  }
+  return paths.filter((p) => p.operations.length > 0);
 }
 
 const OPERATION_VERBS: Record<string, string> = {

@@ -14,6 +14,8 @@ import { handlePatch } from './handlers/patch.js';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handleWatch } from './handlers/watch.js';
 import { handleSubresourceView } from './handlers/subresource-view.js';
+import { handleAction } from './handlers/action.js';
+import { handleConnect } from './handlers/connect.js';
 import { ephemeralKey, handleEphemeralCreate } from './handlers/ephemeral.js';
 import type { ResourceDef } from '../api/resource.js';
 import type { RequestInfo } from './request/request-info.js';
@@ -41,14 +43,17 @@ export function newResourceHandler(api: ApiContext) {
     const def = api.table.lookup(info.apiGroup, info.apiVersion, info.resource);
     if (def && (def.ephemeral || def.createSubresources?.[info.subresource])) return handleEphemeral(api, def, info, req, res);
     const store = def && api.stores.get(def);
-    if (!def || !store || info.extraParts.length) throw notFoundPath();
+    if (!def || !store) throw notFoundPath();
     if (info.subresource && !def.subresources?.[info.subresource]) throw notFoundPath();
+    // Only a proxy subresource has a path after it.
+    if (info.extraParts.length && !def.subresources?.[info.subresource]?.connect) throw notFoundPath();
     // /api/v1/namespaces/x parses with namespace x; for the cluster-scoped kinds that is their name.
     const namespace = def.namespaced ? info.namespace : '';
     if (!def.namespaced && info.namespace && info.resource !== 'namespaces') throw notFoundPath();
     if (def.namespaced && !namespace && info.name) throw notFoundPath();
     const verb = info.verb as Verb;
-    const allowed = info.subresource ? SUBRESOURCE_VERBS.includes(verb) : def.verbs.includes(verb);
+    const sub = info.subresource ? def.subresources?.[info.subresource] : undefined;
+    const allowed = sub ? (sub.verbs ?? SUBRESOURCE_VERBS).includes(verb) : def.verbs.includes(verb);
     if (!HANDLERS[verb] || !allowed) throw status.methodNotAllowed();
     if (verb === 'watch' && req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed();
     if (def.namespaced && !namespace && verb !== 'list' && verb !== 'watch') throw status.methodNotAllowed();
@@ -66,10 +71,12 @@ export function newResourceHandler(api: ApiContext) {
       output,
       pretty: parsePretty(query),
       ctx: { namespace, user: userFrom(req), dryRun: parseDryRun(query.getAll('dryRun')), now: new Date() },
-      warnings: [],
+      warnings: def.deprecationWarning ? [def.deprecationWarning] : [],
     };
-    const view = info.subresource ? def.subresources?.[info.subresource]?.view : undefined;
-    if (view) await handleSubresourceView(scope, view);
+    if (sub?.connect) await handleConnect(scope, sub.connect.kind, api.connect);
+    else if (sub?.action) await handleAction(scope, sub.action);
+    else if (!sub && verb === 'create' && store.createAction) await handleAction(scope, def);
+    else if (sub?.view) await handleSubresourceView(scope, sub.view);
     else await HANDLERS[verb](scope);
   };
 }

@@ -1,11 +1,17 @@
-/** One generic store per served resource, each with its kind's hooks made from the server's environment. */
+/**
+ * One generic store per served resource, each with its kind's hooks, actions and computed objects made
+ * from the server's environment, and a look-up of the others for its actions.
+ */
 import type { ResourceDef } from '../api/resource.js';
 import type { ResourceTable } from '../api/resource-table.js';
 import { GenericStore, type StoreConfig } from './store.js';
 import type { StoreHookEnv } from './store-hooks.js';
+import type { StoreLookup } from './actions.js';
 import type { KindDeclaration } from './resources/kind-declaration.js';
 
-export type StoresConfig = Omit<StoreConfig, 'def' | 'hooks'> & { hookEnv: StoreHookEnv };
+export type StoresConfig = Omit<StoreConfig, 'def' | 'hooks' | 'actions' | 'createAction' | 'computed' | 'lookup'> & {
+  hookEnv: StoreHookEnv;
+};
 
 const declared = (d: { kubernetesGroup: string; version: string; plural: string }) => `${d.kubernetesGroup}/${d.version}/${d.plural}`;
 
@@ -15,11 +21,30 @@ export function newStores(
   config: StoresConfig,
 ): Map<ResourceDef, GenericStore> {
   const { hookEnv, ...storeConfig } = config;
-  const hooks = new Map(declarations.map((d) => [declared(d), d.hooks]));
+  const byKey = new Map(declarations.map((d) => [declared(d), d]));
   const stores = new Map<ResourceDef, GenericStore>();
+  const byDeclared = new Map<string, GenericStore>();
+  const lookup: StoreLookup = {
+    store(kubernetesGroup, version, plural) {
+      const store = byDeclared.get(declared({ kubernetesGroup, version, plural }));
+      if (!store) throw new Error(`no store for ${declared({ kubernetesGroup, version, plural })}`);
+      return store;
+    },
+  };
   for (const def of table.all()) {
     if (def.ephemeral) continue; // never stored: the server answers these kinds with its own handlers
-    stores.set(def, new GenericStore({ ...storeConfig, def, hooks: hooks.get(declared(def))?.(hookEnv) }));
+    const d = byKey.get(declared(def));
+    const store = new GenericStore({
+      ...storeConfig,
+      def,
+      hooks: d?.hooks?.(hookEnv),
+      actions: d?.actions,
+      createAction: d?.createAction,
+      computed: d?.computed?.(hookEnv),
+      lookup,
+    });
+    stores.set(def, store);
+    byDeclared.set(declared(def), store);
   }
   return stores;
 }

@@ -40,6 +40,8 @@ import { getObject, type GetOptions } from './get.js';
 import { listObjects } from './list.js';
 import type { ListOptions } from './list-options.js';
 import { DEFAULT_BOOKMARK_INTERVAL_MS, watchObjects, type Watch, type WatchSink } from './watch.js';
+import type { ActionResult, ComputedObjects, StoreAction, StoreLookup } from './actions.js';
+import { getComputed, listComputed } from './computed.js';
 
 const GENERATE_NAME_ATTEMPTS = 8;
 
@@ -55,6 +57,14 @@ export interface StoreConfig {
   cacher?: Cacher;
   /** How often BOOKMARK events go out to watchers that allow them; default 60 s. */
   bookmarkIntervalMs?: number;
+  /** The kind's action subresources (actions.ts), by subresource name. */
+  actions?: Record<string, StoreAction>;
+  /** What a POST to the collection does instead of a create (actions.ts). */
+  createAction?: StoreAction;
+  /** Set for a kind whose objects are made on read (actions.ts): gets and lists read them. */
+  computed?: ComputedObjects;
+  /** The other stores, for actions. */
+  lookup?: StoreLookup;
 }
 
 /** Computes the object to write from the stored one (null when absent): a PUT body, a patch result. */
@@ -87,6 +97,11 @@ export class GenericStore {
   private readonly hooks: StoreHooks;
   private readonly cacher: Cacher | undefined;
   private readonly bookmarkIntervalMs: number;
+  private readonly actions: Record<string, StoreAction>;
+  private readonly computed: ComputedObjects | undefined;
+  private readonly lookup: StoreLookup | undefined;
+  /** A POST to the collection performs this instead of a create. */
+  readonly createAction: StoreAction | undefined;
 
   constructor(config: StoreConfig) {
     this.def = config.def;
@@ -97,6 +112,29 @@ export class GenericStore {
     this.hooks = config.hooks ?? {};
     this.cacher = config.cacher;
     this.bookmarkIntervalMs = config.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS;
+    this.actions = config.actions ?? {};
+    this.createAction = config.createAction;
+    this.computed = config.computed;
+    this.lookup = config.lookup;
+  }
+
+  /** CONNECT admission of a proxied subresource (pods/exec, …): `options` is its options object (PodExecOptions). */
+  async admitConnect(ctx: RequestContext, name: string, subresource: string, options: ApiObject): Promise<void> {
+    const attributes = this.attributes(ctx, 'CONNECT', name, options, undefined, subresource);
+    await this.admission.admit(attributes);
+    await this.admission.validate(attributes);
+  }
+
+  /** Whether the subresource is an action this store performs. */
+  hasAction(subresource: string): boolean {
+    return Object.hasOwn(this.actions, subresource);
+  }
+
+  /** Performs an action (actions.ts): a subresource's, or with subresource '' the collection's createAction. */
+  act(ctx: RequestContext, subresource: string, name: string, body: ApiObject): Promise<ActionResult> {
+    const action = subresource ? this.actions[subresource] : this.createAction;
+    if (!action || !this.lookup) throw status.methodNotAllowed();
+    return action.run(this.lookup, ctx, name, body);
   }
 
   /** The kind's before-write hook (store-hooks.ts) on a validated object; old is null for a create. */
@@ -130,11 +168,13 @@ export class GenericStore {
 
   /** One object, by the resourceVersion rules of a get (get.ts). */
   get(ctx: RequestContext, name: string, opts: GetOptions = {}): Promise<ApiObject> {
+    if (this.computed) return getComputed(this, this.computed, ctx, name);
     return getObject(this, ctx, name, opts, this.cacher);
   }
 
   /** A list with selectors, paging and the resourceVersion rules of a list (list.ts). */
   list(ctx: RequestContext, opts: ListOptions = {}): Promise<ApiList> {
+    if (this.computed) return listComputed(this, this.computed, ctx, opts);
     return listObjects(this, ctx, opts, this.cacher);
   }
 

@@ -3,6 +3,7 @@
  * added to a component-base flag set, validated with kube-apiserver's messages and completed into
  * the ServerOptions the server runs with.
  */
+import { DEFAULT_PREFERRED_ADDRESS_TYPES } from '../registry/core/connect-location.js';
 import { join } from 'node:path';
 import { Command, type ComponentOptions } from '../component-base/cli/command.js';
 import { checkPort } from '../component-base/flag/checks.js';
@@ -77,6 +78,17 @@ export interface ServerOptions extends AuthenticationSettings {
   watchCache: boolean;
   /** --default-watch-cache-size, default 10000: the most changes a resource's watch cache keeps; 0 disables the cache. */
   defaultWatchCacheSize: number;
+  /** --kubelet-port, default 10250: the node agent port when a Node does not publish one. */
+  kubeletPort: number;
+  /** --kubelet-preferred-address-types: the Node address types to reach node agents by, in order. */
+  kubeletPreferredAddressTypes: string[];
+  /** --kubelet-client-certificate / --kubelet-client-key: the client certificate shown to node agents. */
+  kubeletClientCertificate?: string;
+  kubeletClientKey?: string;
+  /** --kubelet-certificate-authority: verifies node agents' serving certificates (none: not verified). */
+  kubeletCertificateAuthority?: string;
+  /** --kubelet-timeout, default 5s: how long a node agent or proxied backend may take to accept a connection. */
+  kubeletTimeoutMs: number;
 }
 
 const DEFAULT_NODE_PORT_RANGE = '30000-32767';
@@ -120,6 +132,12 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
   defaultWatchCacheSize = 10_000;
   serviceClusterIPRange = DEFAULT_SERVICE_CLUSTER_IP_RANGE;
   serviceNodePortRange = parsePortRange(DEFAULT_NODE_PORT_RANGE);
+  kubeletPort = 10250;
+  kubeletPreferredAddressTypes = [...DEFAULT_PREFERRED_ADDRESS_TYPES];
+  kubeletClientCertificate = '';
+  kubeletClientKey = '';
+  kubeletCertificateAuthority = '';
+  kubeletTimeoutMs = 5000;
   readonly logs = new LogOptions();
   readonly authentication = new AuthenticationOptions();
 
@@ -246,6 +264,17 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       'An optional field indicating the duration a handler must keep a request open before timing it out. This is the default request timeout for requests but may be overridden by flags such as --min-request-timeout for specific types of requests.',
     );
     fs.bool(this, 'watchCache', 'watch-cache', 'Enable watch caching in the apiserver');
+    fs.int(this, 'kubeletPort', 'kubelet-port', 'DEPRECATED: kubelet port.');
+    fs.strings(
+      this,
+      'kubeletPreferredAddressTypes',
+      'kubelet-preferred-address-types',
+      'List of the preferred NodeAddressTypes to use for kubelet connections.',
+    );
+    fs.string(this, 'kubeletClientCertificate', 'kubelet-client-certificate', 'Path to a client cert file for TLS.');
+    fs.string(this, 'kubeletClientKey', 'kubelet-client-key', 'Path to a client key file for TLS.');
+    fs.string(this, 'kubeletCertificateAuthority', 'kubelet-certificate-authority', 'Path to a cert file for the certificate authority.');
+    fs.duration(this, 'kubeletTimeoutMs', 'kubelet-timeout', 'Timeout for kubelet operations.');
     fs.int(
       this,
       'defaultWatchCacheSize',
@@ -311,6 +340,18 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
     nonNegative('request-timeout', this.requestTimeoutMs);
     serviceClusterIPRanges(this.serviceClusterIPRange);
     nonNegative('default-watch-cache-size', this.defaultWatchCacheSize);
+    checkPort('kubelet-port', this.kubeletPort);
+    nonNegative('kubelet-timeout', this.kubeletTimeoutMs);
+    if ((this.kubeletClientCertificate === '') !== (this.kubeletClientKey === '')) {
+      throw new OptionsError('--kubelet-client-certificate and --kubelet-client-key must be specified together');
+    }
+    for (const t of this.kubeletPreferredAddressTypes) {
+      if (!DEFAULT_PREFERRED_ADDRESS_TYPES.includes(t)) {
+        throw new OptionsError(
+          `--kubelet-preferred-address-types: ${JSON.stringify(t)} is not one of ${DEFAULT_PREFERRED_ADDRESS_TYPES.join(', ')}`,
+        );
+      }
+    }
   }
 
   complete(): ServerOptions {
@@ -346,6 +387,12 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       serviceNodePortRange: this.serviceNodePortRange,
       watchCache: this.watchCache,
       defaultWatchCacheSize: this.defaultWatchCacheSize,
+      kubeletPort: this.kubeletPort,
+      kubeletPreferredAddressTypes: this.kubeletPreferredAddressTypes,
+      kubeletClientCertificate: this.kubeletClientCertificate || undefined,
+      kubeletClientKey: this.kubeletClientKey || undefined,
+      kubeletCertificateAuthority: this.kubeletCertificateAuthority || undefined,
+      kubeletTimeoutMs: this.kubeletTimeoutMs,
     };
   }
 }

@@ -19,6 +19,9 @@ import type { GenericStore } from '../registry/store.js';
 import { newStores } from '../registry/new-stores.js';
 import { newStoreHookEnv } from '../registry/store-hooks.js';
 import { newServiceAllocators, SERVICE_ALLOCATORS } from '../registry/core/service/allocator/service-allocators.js';
+import { COMPONENT_PROBES } from '../registry/core/componentstatus/components.js';
+import { newComponentProbes } from './component-probes.js';
+import { newUpgradeListener } from './upgrade-listener.js';
 import { ensureDefaultService } from '../registry/core/service/default-service.js';
 import { adoptServiceRanges } from '../registry/core/service/adopt-ranges.js';
 import { Cacher } from '../storage/cacher/cacher.js';
@@ -142,7 +145,10 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
   );
   const serviceNetwork = { clusterIPRanges: options.serviceClusterIPRanges, nodePortRange: options.serviceNodePortRange };
   const serviceAllocators = newServiceAllocators(storage, options.etcdPrefix, serviceNetwork, logger);
-  const hookEnv = newStoreHookEnv([{ dependency: SERVICE_ALLOCATORS, value: serviceAllocators }]);
+  const hookEnv = newStoreHookEnv([
+    { dependency: SERVICE_ALLOCATORS, value: serviceAllocators },
+    { dependency: COMPONENT_PROBES, value: newComponentProbes(storage) },
+  ]);
   const stores = newStores(table, allResources, { storage, storagePrefix: options.etcdPrefix, domain, admission, cacher, hookEnv });
   namespaces = stores.get(namespaceDef)!;
   const services = stores.get(table.lookup('', 'v1', 'services')!)!;
@@ -184,6 +190,14 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       definitions,
       maxRequestBytes: options.maxRequestBytes,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
+      connect: {
+        port: options.kubeletPort,
+        preferredAddressTypes: options.kubeletPreferredAddressTypes,
+        clientCert: options.kubeletClientCertificate && readFileSync(options.kubeletClientCertificate, 'utf8'),
+        clientKey: options.kubeletClientKey && readFileSync(options.kubeletClientKey, 'utf8'),
+        ca: options.kubeletCertificateAuthority && readFileSync(options.kubeletCertificateAuthority, 'utf8'),
+        dialTimeoutMs: options.kubeletTimeoutMs,
+      },
       ephemeral: new Map([
         ...authentication.ephemeral,
         ...newReviewKinds({ ...authorization, group: domain.group('authorization.k8s.io') }),
@@ -209,6 +223,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
   const clientCA = clientCAs.length > 0 ? clientCAs.join('\n') : undefined;
   // Headers up to Go's DefaultMaxHeaderBytes, so an oversized credential is a 401 from authentication, not a 431.
   server = createServer({ cert, key, ca: clientCA, requestCert: !!clientCA, rejectUnauthorized: false, maxHeaderSize: 1 << 20 }, app);
+  server.on('upgrade', newUpgradeListener(app));
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server!.once('error', reject);

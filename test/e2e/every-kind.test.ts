@@ -82,6 +82,16 @@ function manifest(d: string): ManifestObject[] {
       spec: { serviceName: 'svc', selector: { matchLabels: labels }, template },
     },
     { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'ds' }, spec: { selector: { matchLabels: labels }, template } },
+    { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'rev' }, data: { spec: {} }, revision: 1 },
+    { apiVersion: 'v1', kind: 'ReplicationController', metadata: { name: 'rc' }, spec: { selector: labels, template } },
+    { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 'pt' }, template },
+    {
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'hpa' },
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'deploy' }, maxReplicas: 3 },
+    },
+    { apiVersion: `networking.${d}/v1`, kind: 'NetworkPolicy', metadata: { name: 'np' }, spec: { podSelector: {} } },
     {
       apiVersion: 'batch/v1',
       kind: 'Job',
@@ -140,6 +150,23 @@ function manifest(d: string): ManifestObject[] {
     { apiVersion: `storage.${d}/v1`, kind: 'CSIStorageCapacity', metadata: { name: 'cap' }, storageClassName: 'fast', capacity: '10Gi' },
     { apiVersion: `scheduling.${d}/v1`, kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 },
     { apiVersion: `node.${d}/v1`, kind: 'RuntimeClass', metadata: { name: 'runc' }, handler: 'runc' },
+    {
+      apiVersion: `flowcontrol.apiserver.${d}/v1beta3`,
+      kind: 'PriorityLevelConfiguration',
+      metadata: { name: 'pl' },
+      spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } },
+    },
+    {
+      apiVersion: `flowcontrol.apiserver.${d}/v1beta3`,
+      kind: 'FlowSchema',
+      metadata: { name: 'fs' },
+      spec: {
+        priorityLevelConfiguration: { name: 'pl' },
+        rules: [
+          { subjects: [{ kind: 'Group', group: { name: 'x' } }], nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }] },
+        ],
+      },
+    },
     {
       apiVersion: `coordination.${d}/v1`,
       kind: 'Lease',
@@ -245,14 +272,16 @@ describe('kubectl with every served kind', () => {
     );
     const kindOf = (o: { apiVersion: string; kind: string }) => `${o.apiVersion.includes('/') ? o.apiVersion.split('/')[0] : ''}/${o.kind}`;
     const declared = new Set(objects.map(kindOf));
-    const missing = table.all().filter((d) => !declared.has(`${d.group}/${d.kind}`));
+    // Kinds that are not stored (Binding acts on pods, ComponentStatus is made on read) have nothing to list.
+    const stored = table.all().filter((d) => !d.notStored);
+    const missing = stored.filter((d) => !declared.has(`${d.group}/${d.kind}`));
     assert.deepEqual(
       missing.map((d) => d.kind),
       [],
       'a served kind has no object in the manifest',
     );
     for (const namespaced of [true, false]) {
-      const defs = table.all().filter((d) => d.namespaced === namespaced);
+      const defs = stored.filter((d) => d.namespaced === namespaced);
       const resources = defs.map((d) => (d.group ? `${d.plural}.${d.group}` : d.plural)).join(',');
       const got = await k.ok(['get', ...(namespaced ? ['-n', 'every'] : []), resources, '-o', 'name']);
       const lines = new Set(got.trim().split('\n'));
@@ -278,6 +307,8 @@ describe('kubectl with every served kind', () => {
       'daemonset.apps/ds',
       'job.batch/job',
       'cronjob.batch/cron',
+      'replicationcontroller/rc',
+      'horizontalpodautoscaler.autoscaling/hpa',
     ]) {
       assert.match(all, new RegExp(`^${want.replace('.', '\\.')}$`, 'm'));
     }

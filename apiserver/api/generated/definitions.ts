@@ -275,6 +275,37 @@ export const definitions: Definitions = {
     "type": "string",
     "format": "quantity"
   },
+  "apps.v1.ControllerRevision": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "data": {
+        "$ref": "#/definitions/runtime.RawExtension"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "revision": {
+        "format": "int64",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "revision"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "apps",
+        "kind": "ControllerRevision",
+        "version": "v1"
+      }
+    ]
+  },
   "apps.v1.DaemonSet": {
     "properties": {
       "apiVersion": {
@@ -1431,6 +1462,104 @@ export const definitions: Definitions = {
     ],
     "type": "object"
   },
+  "autoscaling.v1.CrossVersionObjectReference": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "kind",
+      "name"
+    ],
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
+  "autoscaling.v1.HorizontalPodAutoscaler": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/autoscaling.v1.HorizontalPodAutoscalerSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/autoscaling.v1.HorizontalPodAutoscalerStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "autoscaling",
+        "kind": "HorizontalPodAutoscaler",
+        "version": "v1"
+      }
+    ]
+  },
+  "autoscaling.v1.HorizontalPodAutoscalerSpec": {
+    "properties": {
+      "maxReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "minReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "scaleTargetRef": {
+        "$ref": "#/definitions/autoscaling.v1.CrossVersionObjectReference"
+      },
+      "targetCPUUtilizationPercentage": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "scaleTargetRef",
+      "maxReplicas"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v1.HorizontalPodAutoscalerStatus": {
+    "properties": {
+      "currentCPUUtilizationPercentage": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "currentReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "desiredReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "lastScaleTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "observedGeneration": {
+        "format": "int64",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "currentReplicas",
+      "desiredReplicas"
+    ],
+    "type": "object"
+  },
   "autoscaling.v1.Scale": {
     "properties": {
       "apiVersion": {
@@ -1479,6 +1608,466 @@ export const definitions: Definitions = {
     },
     "required": [
       "replicas"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v2.ContainerResourceMetricSource": {
+    "properties": {
+      "container": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "target": {
+        "$ref": "#/definitions/autoscaling.v2.MetricTarget"
+      }
+    },
+    "required": [
+      "name",
+      "target",
+      "container"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v2.ContainerResourceMetricStatus": {
+    "properties": {
+      "container": {
+        "type": "string"
+      },
+      "current": {
+        "$ref": "#/definitions/autoscaling.v2.MetricValueStatus"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name",
+      "current",
+      "container"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v2.CrossVersionObjectReference": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "kind",
+      "name"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v2.ExternalMetricSource": {
+    "properties": {
+      "metric": {
+        "$ref": "#/definitions/autoscaling.v2.MetricIdentifier"
+      },
+      "target": {
+        "$ref": "#/definitions/autoscaling.v2.MetricTarget"
+      }
+    },
+    "required": [
+      "metric",
+      "target"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v2.ExternalMetricStatus": {
+    "properties": {
+      "current": {
+        "$ref": "#/definitions/autoscaling.v2.MetricValueStatus"
+      },
+      "metric": {
+        "$ref": "#/definitions/autoscaling.v2.MetricIdentifier"
+      }
+    },
+    "required": [
+      "metric",
+      "current"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v2.HorizontalPodAutoscaler": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/autoscaling.v2.HorizontalPodAutoscalerSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/autoscaling.v2.HorizontalPodAutoscalerStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "autoscaling",
+        "kind": "HorizontalPodAutoscaler",
+        "version": "v2"
+      }
+    ]
+  },
+  "autoscaling.v2.HorizontalPodAutoscalerBehavior": {
+    "properties": {
+      "scaleDown": {
+        "$ref": "#/definitions/autoscaling.v2.HPAScalingRules"
+      },
+      "scaleUp": {
+        "$ref": "#/definitions/autoscaling.v2.HPAScalingRules"
+      }
+    },
+    "type": "object"
+  },
+  "autoscaling.v2.HorizontalPodAutoscalerCondition": {
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type",
+      "status"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v2.HorizontalPodAutoscalerSpec": {
+    "properties": {
+      "behavior": {
+        "$ref": "#/definitions/autoscaling.v2.HorizontalPodAutoscalerBehavior"
+      },
+      "maxReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "metrics": {
+        "items": {
+          "$ref": "#/definitions/autoscaling.v2.MetricSpec"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "minReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "scaleTargetRef": {
+        "$ref": "#/definitions/autoscaling.v2.CrossVersionObjectReference"
+      }
+    },
+    "required": [
+      "scaleTargetRef",
+      "maxReplicas"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v2.HorizontalPodAutoscalerStatus": {
+    "properties": {
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/autoscaling.v2.HorizontalPodAutoscalerCondition"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "type"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "type",
+        "x-orch-patch-strategy": "merge"
+      },
+      "currentMetrics": {
+        "items": {
+          "$ref": "#/definitions/autoscaling.v2.MetricStatus"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "currentReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "desiredReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "lastScaleTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "observedGeneration": {
+        "format": "int64",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "desiredReplicas"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v2.HPAScalingPolicy": {
+    "properties": {
+      "periodSeconds": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "type": {
+        "type": "string"
+      },
+      "value": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "type",
+      "value",
+      "periodSeconds"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v2.HPAScalingRules": {
+    "properties": {
+      "policies": {
+        "items": {
+          "$ref": "#/definitions/autoscaling.v2.HPAScalingPolicy"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "selectPolicy": {
+        "type": "string"
+      },
+      "stabilizationWindowSeconds": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "type": "object"
+  },
+  "autoscaling.v2.MetricIdentifier": {
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "selector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      }
+    },
+    "required": [
+      "name"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v2.MetricSpec": {
+    "properties": {
+      "containerResource": {
+        "$ref": "#/definitions/autoscaling.v2.ContainerResourceMetricSource"
+      },
+      "external": {
+        "$ref": "#/definitions/autoscaling.v2.ExternalMetricSource"
+      },
+      "object": {
+        "$ref": "#/definitions/autoscaling.v2.ObjectMetricSource"
+      },
+      "pods": {
+        "$ref": "#/definitions/autoscaling.v2.PodsMetricSource"
+      },
+      "resource": {
+        "$ref": "#/definitions/autoscaling.v2.ResourceMetricSource"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v2.MetricStatus": {
+    "properties": {
+      "containerResource": {
+        "$ref": "#/definitions/autoscaling.v2.ContainerResourceMetricStatus"
+      },
+      "external": {
+        "$ref": "#/definitions/autoscaling.v2.ExternalMetricStatus"
+      },
+      "object": {
+        "$ref": "#/definitions/autoscaling.v2.ObjectMetricStatus"
+      },
+      "pods": {
+        "$ref": "#/definitions/autoscaling.v2.PodsMetricStatus"
+      },
+      "resource": {
+        "$ref": "#/definitions/autoscaling.v2.ResourceMetricStatus"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v2.MetricTarget": {
+    "properties": {
+      "averageUtilization": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "averageValue": {
+        "$ref": "#/definitions/api.resource.Quantity"
+      },
+      "type": {
+        "type": "string"
+      },
+      "value": {
+        "$ref": "#/definitions/api.resource.Quantity"
+      }
+    },
+    "required": [
+      "type"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v2.MetricValueStatus": {
+    "properties": {
+      "averageUtilization": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "averageValue": {
+        "$ref": "#/definitions/api.resource.Quantity"
+      },
+      "value": {
+        "$ref": "#/definitions/api.resource.Quantity"
+      }
+    },
+    "type": "object"
+  },
+  "autoscaling.v2.ObjectMetricSource": {
+    "properties": {
+      "describedObject": {
+        "$ref": "#/definitions/autoscaling.v2.CrossVersionObjectReference"
+      },
+      "metric": {
+        "$ref": "#/definitions/autoscaling.v2.MetricIdentifier"
+      },
+      "target": {
+        "$ref": "#/definitions/autoscaling.v2.MetricTarget"
+      }
+    },
+    "required": [
+      "describedObject",
+      "target",
+      "metric"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v2.ObjectMetricStatus": {
+    "properties": {
+      "current": {
+        "$ref": "#/definitions/autoscaling.v2.MetricValueStatus"
+      },
+      "describedObject": {
+        "$ref": "#/definitions/autoscaling.v2.CrossVersionObjectReference"
+      },
+      "metric": {
+        "$ref": "#/definitions/autoscaling.v2.MetricIdentifier"
+      }
+    },
+    "required": [
+      "metric",
+      "current",
+      "describedObject"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v2.PodsMetricSource": {
+    "properties": {
+      "metric": {
+        "$ref": "#/definitions/autoscaling.v2.MetricIdentifier"
+      },
+      "target": {
+        "$ref": "#/definitions/autoscaling.v2.MetricTarget"
+      }
+    },
+    "required": [
+      "metric",
+      "target"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v2.PodsMetricStatus": {
+    "properties": {
+      "current": {
+        "$ref": "#/definitions/autoscaling.v2.MetricValueStatus"
+      },
+      "metric": {
+        "$ref": "#/definitions/autoscaling.v2.MetricIdentifier"
+      }
+    },
+    "required": [
+      "metric",
+      "current"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v2.ResourceMetricSource": {
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "target": {
+        "$ref": "#/definitions/autoscaling.v2.MetricTarget"
+      }
+    },
+    "required": [
+      "name",
+      "target"
+    ],
+    "type": "object"
+  },
+  "autoscaling.v2.ResourceMetricStatus": {
+    "properties": {
+      "current": {
+        "$ref": "#/definitions/autoscaling.v2.MetricValueStatus"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name",
+      "current"
     ],
     "type": "object"
   },
@@ -2116,6 +2705,33 @@ export const definitions: Definitions = {
     ],
     "type": "object"
   },
+  "core.v1.Binding": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "target": {
+        "$ref": "#/definitions/core.v1.ObjectReference"
+      }
+    },
+    "required": [
+      "target"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "",
+        "kind": "Binding",
+        "version": "v1"
+      }
+    ]
+  },
   "core.v1.Capabilities": {
     "properties": {
       "add": {
@@ -2250,6 +2866,56 @@ export const definitions: Definitions = {
       }
     },
     "type": "object"
+  },
+  "core.v1.ComponentCondition": {
+    "properties": {
+      "error": {
+        "type": "string"
+      },
+      "message": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type",
+      "status"
+    ],
+    "type": "object"
+  },
+  "core.v1.ComponentStatus": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/core.v1.ComponentCondition"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "type",
+        "x-orch-patch-strategy": "merge"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "",
+        "kind": "ComponentStatus",
+        "version": "v1"
+      }
+    ]
   },
   "core.v1.ConfigMap": {
     "properties": {
@@ -5018,6 +5684,30 @@ export const definitions: Definitions = {
     },
     "type": "object"
   },
+  "core.v1.PodTemplate": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "template": {
+        "$ref": "#/definitions/core.v1.PodTemplateSpec"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "",
+        "kind": "PodTemplate",
+        "version": "v1"
+      }
+    ]
+  },
   "core.v1.PodTemplateSpec": {
     "properties": {
       "metadata": {
@@ -5233,6 +5923,116 @@ export const definitions: Definitions = {
     "required": [
       "monitors",
       "image"
+    ],
+    "type": "object"
+  },
+  "core.v1.ReplicationController": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/core.v1.ReplicationControllerSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/core.v1.ReplicationControllerStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "",
+        "kind": "ReplicationController",
+        "version": "v1"
+      }
+    ]
+  },
+  "core.v1.ReplicationControllerCondition": {
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type",
+      "status"
+    ],
+    "type": "object"
+  },
+  "core.v1.ReplicationControllerSpec": {
+    "properties": {
+      "minReadySeconds": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "replicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "selector": {
+        "additionalProperties": {
+          "type": "string"
+        },
+        "type": "object",
+        "x-orch-map-type": "atomic"
+      },
+      "template": {
+        "$ref": "#/definitions/core.v1.PodTemplateSpec"
+      }
+    },
+    "type": "object"
+  },
+  "core.v1.ReplicationControllerStatus": {
+    "properties": {
+      "availableReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/core.v1.ReplicationControllerCondition"
+        },
+        "type": "array",
+        "x-orch-patch-merge-key": "type",
+        "x-orch-patch-strategy": "merge"
+      },
+      "fullyLabeledReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "observedGeneration": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "readyReplicas": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "replicas": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "replicas"
     ],
     "type": "object"
   },
@@ -6553,6 +7353,439 @@ export const definitions: Definitions = {
     "required": [
       "count",
       "lastObservedTime"
+    ],
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.ExemptPriorityLevelConfiguration": {
+    "properties": {
+      "lendablePercent": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "nominalConcurrencyShares": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.FlowDistinguisherMethod": {
+    "properties": {
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type"
+    ],
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.FlowSchema": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.FlowSchemaSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.FlowSchemaStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "flowcontrol.apiserver.k8s.io",
+        "kind": "FlowSchema",
+        "version": "v1beta3"
+      }
+    ]
+  },
+  "flowcontrol.v1beta3.FlowSchemaCondition": {
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.FlowSchemaSpec": {
+    "properties": {
+      "distinguisherMethod": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.FlowDistinguisherMethod"
+      },
+      "matchingPrecedence": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "priorityLevelConfiguration": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.PriorityLevelConfigurationReference"
+      },
+      "rules": {
+        "items": {
+          "$ref": "#/definitions/flowcontrol.v1beta3.PolicyRulesWithSubjects"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      }
+    },
+    "required": [
+      "priorityLevelConfiguration"
+    ],
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.FlowSchemaStatus": {
+    "properties": {
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/flowcontrol.v1beta3.FlowSchemaCondition"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "type"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "type",
+        "x-orch-patch-strategy": "merge"
+      }
+    },
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.GroupSubject": {
+    "properties": {
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
+    ],
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.LimitedPriorityLevelConfiguration": {
+    "properties": {
+      "borrowingLimitPercent": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "lendablePercent": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "limitResponse": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.LimitResponse"
+      },
+      "nominalConcurrencyShares": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.LimitResponse": {
+    "properties": {
+      "queuing": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.QueuingConfiguration"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type"
+    ],
+    "type": "object",
+    "x-orch-unions": [
+      {
+        "discriminator": "type",
+        "fields-to-discriminateBy": {
+          "queuing": "Queuing"
+        }
+      }
+    ]
+  },
+  "flowcontrol.v1beta3.NonResourcePolicyRule": {
+    "properties": {
+      "nonResourceURLs": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "set"
+      },
+      "verbs": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "set"
+      }
+    },
+    "required": [
+      "verbs",
+      "nonResourceURLs"
+    ],
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.PolicyRulesWithSubjects": {
+    "properties": {
+      "nonResourceRules": {
+        "items": {
+          "$ref": "#/definitions/flowcontrol.v1beta3.NonResourcePolicyRule"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "resourceRules": {
+        "items": {
+          "$ref": "#/definitions/flowcontrol.v1beta3.ResourcePolicyRule"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "subjects": {
+        "items": {
+          "$ref": "#/definitions/flowcontrol.v1beta3.Subject"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      }
+    },
+    "required": [
+      "subjects"
+    ],
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.PriorityLevelConfiguration": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.PriorityLevelConfigurationSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.PriorityLevelConfigurationStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "flowcontrol.apiserver.k8s.io",
+        "kind": "PriorityLevelConfiguration",
+        "version": "v1beta3"
+      }
+    ]
+  },
+  "flowcontrol.v1beta3.PriorityLevelConfigurationCondition": {
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.PriorityLevelConfigurationReference": {
+    "properties": {
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
+    ],
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.PriorityLevelConfigurationSpec": {
+    "properties": {
+      "exempt": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.ExemptPriorityLevelConfiguration"
+      },
+      "limited": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.LimitedPriorityLevelConfiguration"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type"
+    ],
+    "type": "object",
+    "x-orch-unions": [
+      {
+        "discriminator": "type",
+        "fields-to-discriminateBy": {
+          "exempt": "Exempt",
+          "limited": "Limited"
+        }
+      }
+    ]
+  },
+  "flowcontrol.v1beta3.PriorityLevelConfigurationStatus": {
+    "properties": {
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/flowcontrol.v1beta3.PriorityLevelConfigurationCondition"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "type"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "type",
+        "x-orch-patch-strategy": "merge"
+      }
+    },
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.QueuingConfiguration": {
+    "properties": {
+      "handSize": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "queueLengthLimit": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "queues": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.ResourcePolicyRule": {
+    "properties": {
+      "apiGroups": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "set"
+      },
+      "clusterScope": {
+        "type": "boolean"
+      },
+      "namespaces": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "set"
+      },
+      "resources": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "set"
+      },
+      "verbs": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "set"
+      }
+    },
+    "required": [
+      "verbs",
+      "apiGroups",
+      "resources"
+    ],
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.ServiceAccountSubject": {
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "namespace": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "namespace",
+      "name"
+    ],
+    "type": "object"
+  },
+  "flowcontrol.v1beta3.Subject": {
+    "properties": {
+      "group": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.GroupSubject"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "serviceAccount": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.ServiceAccountSubject"
+      },
+      "user": {
+        "$ref": "#/definitions/flowcontrol.v1beta3.UserSubject"
+      }
+    },
+    "required": [
+      "kind"
+    ],
+    "type": "object",
+    "x-orch-unions": [
+      {
+        "discriminator": "kind",
+        "fields-to-discriminateBy": {
+          "group": "Group",
+          "serviceAccount": "ServiceAccount",
+          "user": "User"
+        }
+      }
+    ]
+  },
+  "flowcontrol.v1beta3.UserSubject": {
+    "properties": {
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
     ],
     "type": "object"
   },
@@ -7968,6 +9201,139 @@ export const definitions: Definitions = {
     },
     "type": "object"
   },
+  "networking.v1.IPBlock": {
+    "properties": {
+      "cidr": {
+        "type": "string"
+      },
+      "except": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "cidr"
+    ],
+    "type": "object"
+  },
+  "networking.v1.NetworkPolicy": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/networking.v1.NetworkPolicySpec"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "networking.k8s.io",
+        "kind": "NetworkPolicy",
+        "version": "v1"
+      }
+    ]
+  },
+  "networking.v1.NetworkPolicyEgressRule": {
+    "properties": {
+      "ports": {
+        "items": {
+          "$ref": "#/definitions/networking.v1.NetworkPolicyPort"
+        },
+        "type": "array"
+      },
+      "to": {
+        "items": {
+          "$ref": "#/definitions/networking.v1.NetworkPolicyPeer"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object"
+  },
+  "networking.v1.NetworkPolicyIngressRule": {
+    "properties": {
+      "from": {
+        "items": {
+          "$ref": "#/definitions/networking.v1.NetworkPolicyPeer"
+        },
+        "type": "array"
+      },
+      "ports": {
+        "items": {
+          "$ref": "#/definitions/networking.v1.NetworkPolicyPort"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object"
+  },
+  "networking.v1.NetworkPolicyPeer": {
+    "properties": {
+      "ipBlock": {
+        "$ref": "#/definitions/networking.v1.IPBlock"
+      },
+      "namespaceSelector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      },
+      "podSelector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      }
+    },
+    "type": "object"
+  },
+  "networking.v1.NetworkPolicyPort": {
+    "properties": {
+      "endPort": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "port": {
+        "$ref": "#/definitions/util.intstr.IntOrString"
+      },
+      "protocol": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "networking.v1.NetworkPolicySpec": {
+    "properties": {
+      "egress": {
+        "items": {
+          "$ref": "#/definitions/networking.v1.NetworkPolicyEgressRule"
+        },
+        "type": "array"
+      },
+      "ingress": {
+        "items": {
+          "$ref": "#/definitions/networking.v1.NetworkPolicyIngressRule"
+        },
+        "type": "array"
+      },
+      "podSelector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      },
+      "policyTypes": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "podSelector"
+    ],
+    "type": "object"
+  },
   "networking.v1.ServiceBackendPort": {
     "properties": {
       "name": {
@@ -8042,6 +9408,30 @@ export const definitions: Definitions = {
       }
     },
     "type": "object"
+  },
+  "policy.v1.Eviction": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "deleteOptions": {
+        "$ref": "#/definitions/meta.v1.DeleteOptions"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "policy",
+        "kind": "Eviction",
+        "version": "v1"
+      }
+    ]
   },
   "policy.v1.PodDisruptionBudget": {
     "properties": {

@@ -80,6 +80,15 @@ export interface WebhookClientConfig {
 /** api.resource.Quantity */
 export type Quantity = string;
 
+/** apps.v1.ControllerRevision */
+export interface ControllerRevision {
+  apiVersion?: string;
+  data?: RawExtension;
+  kind?: string;
+  metadata: ObjectMeta;
+  revision: number;
+}
+
 /** apps.v1.DaemonSet */
 export interface DaemonSet {
   apiVersion?: string;
@@ -485,6 +494,39 @@ export interface SubjectRulesReviewStatus {
   resourceRules: ResourceRule[];
 }
 
+/** autoscaling.v1.CrossVersionObjectReference */
+export interface AutoscalingV1CrossVersionObjectReference {
+  apiVersion?: string;
+  kind: string;
+  name: string;
+}
+
+/** autoscaling.v1.HorizontalPodAutoscaler */
+export interface AutoscalingV1HorizontalPodAutoscaler {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: AutoscalingV1HorizontalPodAutoscalerSpec;
+  status?: AutoscalingV1HorizontalPodAutoscalerStatus;
+}
+
+/** autoscaling.v1.HorizontalPodAutoscalerSpec */
+export interface AutoscalingV1HorizontalPodAutoscalerSpec {
+  maxReplicas: number;
+  minReplicas?: number;
+  scaleTargetRef: AutoscalingV1CrossVersionObjectReference;
+  targetCPUUtilizationPercentage?: number;
+}
+
+/** autoscaling.v1.HorizontalPodAutoscalerStatus */
+export interface AutoscalingV1HorizontalPodAutoscalerStatus {
+  currentCPUUtilizationPercentage?: number;
+  currentReplicas: number;
+  desiredReplicas: number;
+  lastScaleTime?: Time;
+  observedGeneration?: number;
+}
+
 /** autoscaling.v1.Scale */
 export interface Scale {
   apiVersion?: string;
@@ -503,6 +545,175 @@ export interface ScaleSpec {
 export interface ScaleStatus {
   replicas: number;
   selector?: string;
+}
+
+/** autoscaling.v2.ContainerResourceMetricSource */
+export interface ContainerResourceMetricSource {
+  container: string;
+  name: string;
+  target: MetricTarget;
+}
+
+/** autoscaling.v2.ContainerResourceMetricStatus */
+export interface ContainerResourceMetricStatus {
+  container: string;
+  current: MetricValueStatus;
+  name: string;
+}
+
+/** autoscaling.v2.CrossVersionObjectReference */
+export interface AutoscalingV2CrossVersionObjectReference {
+  apiVersion?: string;
+  kind: string;
+  name: string;
+}
+
+/** autoscaling.v2.ExternalMetricSource */
+export interface ExternalMetricSource {
+  metric: MetricIdentifier;
+  target: MetricTarget;
+}
+
+/** autoscaling.v2.ExternalMetricStatus */
+export interface ExternalMetricStatus {
+  current: MetricValueStatus;
+  metric: MetricIdentifier;
+}
+
+/** autoscaling.v2.HPAScalingPolicy */
+export interface HPAScalingPolicy {
+  periodSeconds: number;
+  type: string;
+  value: number;
+}
+
+/** autoscaling.v2.HPAScalingRules */
+export interface HPAScalingRules {
+  policies?: HPAScalingPolicy[];
+  selectPolicy?: string;
+  stabilizationWindowSeconds?: number;
+}
+
+/** autoscaling.v2.HorizontalPodAutoscaler */
+export interface AutoscalingV2HorizontalPodAutoscaler {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: AutoscalingV2HorizontalPodAutoscalerSpec;
+  status?: AutoscalingV2HorizontalPodAutoscalerStatus;
+}
+
+/** autoscaling.v2.HorizontalPodAutoscalerBehavior */
+export interface HorizontalPodAutoscalerBehavior {
+  scaleDown?: HPAScalingRules;
+  scaleUp?: HPAScalingRules;
+}
+
+/** autoscaling.v2.HorizontalPodAutoscalerCondition */
+export interface HorizontalPodAutoscalerCondition {
+  lastTransitionTime?: Time;
+  message?: string;
+  reason?: string;
+  status: string;
+  type: string;
+}
+
+/** autoscaling.v2.HorizontalPodAutoscalerSpec */
+export interface AutoscalingV2HorizontalPodAutoscalerSpec {
+  behavior?: HorizontalPodAutoscalerBehavior;
+  maxReplicas: number;
+  metrics?: MetricSpec[];
+  minReplicas?: number;
+  scaleTargetRef: AutoscalingV2CrossVersionObjectReference;
+}
+
+/** autoscaling.v2.HorizontalPodAutoscalerStatus */
+export interface AutoscalingV2HorizontalPodAutoscalerStatus {
+  conditions?: HorizontalPodAutoscalerCondition[];
+  currentMetrics?: MetricStatus[];
+  currentReplicas?: number;
+  desiredReplicas: number;
+  lastScaleTime?: Time;
+  observedGeneration?: number;
+}
+
+/** autoscaling.v2.MetricIdentifier */
+export interface MetricIdentifier {
+  name: string;
+  selector?: LabelSelector;
+}
+
+/** autoscaling.v2.MetricSpec */
+export interface MetricSpec {
+  containerResource?: ContainerResourceMetricSource;
+  external?: ExternalMetricSource;
+  object?: ObjectMetricSource;
+  pods?: PodsMetricSource;
+  resource?: ResourceMetricSource;
+  type: string;
+}
+
+/** autoscaling.v2.MetricStatus */
+export interface MetricStatus {
+  containerResource?: ContainerResourceMetricStatus;
+  external?: ExternalMetricStatus;
+  object?: ObjectMetricStatus;
+  pods?: PodsMetricStatus;
+  resource?: ResourceMetricStatus;
+  type: string;
+}
+
+/** autoscaling.v2.MetricTarget */
+export interface MetricTarget {
+  averageUtilization?: number;
+  averageValue?: Quantity;
+  type: string;
+  value?: Quantity;
+}
+
+/** autoscaling.v2.MetricValueStatus */
+export interface MetricValueStatus {
+  averageUtilization?: number;
+  averageValue?: Quantity;
+  value?: Quantity;
+}
+
+/** autoscaling.v2.ObjectMetricSource */
+export interface ObjectMetricSource {
+  describedObject: AutoscalingV2CrossVersionObjectReference;
+  metric: MetricIdentifier;
+  target: MetricTarget;
+}
+
+/** autoscaling.v2.ObjectMetricStatus */
+export interface ObjectMetricStatus {
+  current: MetricValueStatus;
+  describedObject: AutoscalingV2CrossVersionObjectReference;
+  metric: MetricIdentifier;
+}
+
+/** autoscaling.v2.PodsMetricSource */
+export interface PodsMetricSource {
+  metric: MetricIdentifier;
+  target: MetricTarget;
+}
+
+/** autoscaling.v2.PodsMetricStatus */
+export interface PodsMetricStatus {
+  current: MetricValueStatus;
+  metric: MetricIdentifier;
+}
+
+/** autoscaling.v2.ResourceMetricSource */
+export interface ResourceMetricSource {
+  name: string;
+  target: MetricTarget;
+}
+
+/** autoscaling.v2.ResourceMetricStatus */
+export interface ResourceMetricStatus {
+  current: MetricValueStatus;
+  name: string;
 }
 
 /** batch.v1.CronJob */
@@ -722,6 +933,14 @@ export interface AzureFileVolumeSource {
   shareName: string;
 }
 
+/** core.v1.Binding */
+export interface Binding {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  target: ObjectReference;
+}
+
 /** core.v1.CSIPersistentVolumeSource */
 export interface CSIPersistentVolumeSource {
   controllerExpandSecretRef?: SecretReference;
@@ -796,6 +1015,22 @@ export interface ClaimSource {
 /** core.v1.ClientIPConfig */
 export interface ClientIPConfig {
   timeoutSeconds?: number;
+}
+
+/** core.v1.ComponentCondition */
+export interface ComponentCondition {
+  error?: string;
+  message?: string;
+  status: string;
+  type: string;
+}
+
+/** core.v1.ComponentStatus */
+export interface ComponentStatus {
+  apiVersion?: string;
+  conditions?: ComponentCondition[];
+  kind?: string;
+  metadata: ObjectMeta;
 }
 
 /** core.v1.ConfigMap */
@@ -1721,6 +1956,14 @@ export interface PodStatus {
   startTime?: Time;
 }
 
+/** core.v1.PodTemplate */
+export interface PodTemplate {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  template?: PodTemplateSpec;
+}
+
 /** core.v1.PodTemplateSpec */
 export interface PodTemplateSpec {
   metadata?: ObjectMeta;
@@ -1799,6 +2042,42 @@ export interface RBDVolumeSource {
   readOnly?: boolean;
   secretRef?: LocalObjectReference;
   user?: string;
+}
+
+/** core.v1.ReplicationController */
+export interface ReplicationController {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: ReplicationControllerSpec;
+  status?: ReplicationControllerStatus;
+}
+
+/** core.v1.ReplicationControllerCondition */
+export interface ReplicationControllerCondition {
+  lastTransitionTime?: Time;
+  message?: string;
+  reason?: string;
+  status: string;
+  type: string;
+}
+
+/** core.v1.ReplicationControllerSpec */
+export interface ReplicationControllerSpec {
+  minReadySeconds?: number;
+  replicas?: number;
+  selector?: Record<string, string>;
+  template?: PodTemplateSpec;
+}
+
+/** core.v1.ReplicationControllerStatus */
+export interface ReplicationControllerStatus {
+  availableReplicas?: number;
+  conditions?: ReplicationControllerCondition[];
+  fullyLabeledReplicas?: number;
+  observedGeneration?: number;
+  readyReplicas?: number;
+  replicas: number;
 }
 
 /** core.v1.ResourceClaim */
@@ -2270,6 +2549,150 @@ export interface EventsV1EventSeries {
   lastObservedTime: MicroTime;
 }
 
+/** flowcontrol.v1beta3.ExemptPriorityLevelConfiguration */
+export interface ExemptPriorityLevelConfiguration {
+  lendablePercent?: number;
+  nominalConcurrencyShares?: number;
+}
+
+/** flowcontrol.v1beta3.FlowDistinguisherMethod */
+export interface FlowDistinguisherMethod {
+  type: string;
+}
+
+/** flowcontrol.v1beta3.FlowSchema */
+export interface FlowSchema {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: FlowSchemaSpec;
+  status?: FlowSchemaStatus;
+}
+
+/** flowcontrol.v1beta3.FlowSchemaCondition */
+export interface FlowSchemaCondition {
+  lastTransitionTime?: Time;
+  message?: string;
+  reason?: string;
+  status?: string;
+  type?: string;
+}
+
+/** flowcontrol.v1beta3.FlowSchemaSpec */
+export interface FlowSchemaSpec {
+  distinguisherMethod?: FlowDistinguisherMethod;
+  matchingPrecedence?: number;
+  priorityLevelConfiguration: PriorityLevelConfigurationReference;
+  rules?: PolicyRulesWithSubjects[];
+}
+
+/** flowcontrol.v1beta3.FlowSchemaStatus */
+export interface FlowSchemaStatus {
+  conditions?: FlowSchemaCondition[];
+}
+
+/** flowcontrol.v1beta3.GroupSubject */
+export interface GroupSubject {
+  name: string;
+}
+
+/** flowcontrol.v1beta3.LimitResponse */
+export interface LimitResponse {
+  queuing?: QueuingConfiguration;
+  type: string;
+}
+
+/** flowcontrol.v1beta3.LimitedPriorityLevelConfiguration */
+export interface LimitedPriorityLevelConfiguration {
+  borrowingLimitPercent?: number;
+  lendablePercent?: number;
+  limitResponse?: LimitResponse;
+  nominalConcurrencyShares?: number;
+}
+
+/** flowcontrol.v1beta3.NonResourcePolicyRule */
+export interface NonResourcePolicyRule {
+  nonResourceURLs: string[];
+  verbs: string[];
+}
+
+/** flowcontrol.v1beta3.PolicyRulesWithSubjects */
+export interface PolicyRulesWithSubjects {
+  nonResourceRules?: NonResourcePolicyRule[];
+  resourceRules?: ResourcePolicyRule[];
+  subjects: FlowcontrolV1beta3Subject[];
+}
+
+/** flowcontrol.v1beta3.PriorityLevelConfiguration */
+export interface PriorityLevelConfiguration {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: PriorityLevelConfigurationSpec;
+  status?: PriorityLevelConfigurationStatus;
+}
+
+/** flowcontrol.v1beta3.PriorityLevelConfigurationCondition */
+export interface PriorityLevelConfigurationCondition {
+  lastTransitionTime?: Time;
+  message?: string;
+  reason?: string;
+  status?: string;
+  type?: string;
+}
+
+/** flowcontrol.v1beta3.PriorityLevelConfigurationReference */
+export interface PriorityLevelConfigurationReference {
+  name: string;
+}
+
+/** flowcontrol.v1beta3.PriorityLevelConfigurationSpec */
+export interface PriorityLevelConfigurationSpec {
+  exempt?: ExemptPriorityLevelConfiguration;
+  limited?: LimitedPriorityLevelConfiguration;
+  type: string;
+}
+
+/** flowcontrol.v1beta3.PriorityLevelConfigurationStatus */
+export interface PriorityLevelConfigurationStatus {
+  conditions?: PriorityLevelConfigurationCondition[];
+}
+
+/** flowcontrol.v1beta3.QueuingConfiguration */
+export interface QueuingConfiguration {
+  handSize?: number;
+  queueLengthLimit?: number;
+  queues?: number;
+}
+
+/** flowcontrol.v1beta3.ResourcePolicyRule */
+export interface ResourcePolicyRule {
+  apiGroups: string[];
+  clusterScope?: boolean;
+  namespaces?: string[];
+  resources: string[];
+  verbs: string[];
+}
+
+/** flowcontrol.v1beta3.ServiceAccountSubject */
+export interface ServiceAccountSubject {
+  name: string;
+  namespace: string;
+}
+
+/** flowcontrol.v1beta3.Subject */
+export interface FlowcontrolV1beta3Subject {
+  group?: GroupSubject;
+  kind: string;
+  serviceAccount?: ServiceAccountSubject;
+  user?: UserSubject;
+}
+
+/** flowcontrol.v1beta3.UserSubject */
+export interface UserSubject {
+  name: string;
+}
+
 /** meta.v1.APIGroup */
 export interface APIGroup {
   apiVersion?: string;
@@ -2473,6 +2896,12 @@ export interface HTTPIngressRuleValue {
   paths: HTTPIngressPath[];
 }
 
+/** networking.v1.IPBlock */
+export interface IPBlock {
+  cidr: string;
+  except?: string[];
+}
+
 /** networking.v1.Ingress */
 export interface Ingress {
   apiVersion?: string;
@@ -2561,6 +2990,48 @@ export interface IngressTLS {
   secretName?: string;
 }
 
+/** networking.v1.NetworkPolicy */
+export interface NetworkPolicy {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: NetworkPolicySpec;
+}
+
+/** networking.v1.NetworkPolicyEgressRule */
+export interface NetworkPolicyEgressRule {
+  ports?: NetworkPolicyPort[];
+  to?: NetworkPolicyPeer[];
+}
+
+/** networking.v1.NetworkPolicyIngressRule */
+export interface NetworkPolicyIngressRule {
+  from?: NetworkPolicyPeer[];
+  ports?: NetworkPolicyPort[];
+}
+
+/** networking.v1.NetworkPolicyPeer */
+export interface NetworkPolicyPeer {
+  ipBlock?: IPBlock;
+  namespaceSelector?: LabelSelector;
+  podSelector?: LabelSelector;
+}
+
+/** networking.v1.NetworkPolicyPort */
+export interface NetworkPolicyPort {
+  endPort?: number;
+  port?: IntOrString;
+  protocol?: string;
+}
+
+/** networking.v1.NetworkPolicySpec */
+export interface NetworkPolicySpec {
+  egress?: NetworkPolicyEgressRule[];
+  ingress?: NetworkPolicyIngressRule[];
+  podSelector: LabelSelector;
+  policyTypes?: string[];
+}
+
 /** networking.v1.ServiceBackendPort */
 export interface ServiceBackendPort {
   name?: string;
@@ -2586,6 +3057,14 @@ export interface RuntimeClass {
 export interface Scheduling {
   nodeSelector?: Record<string, string>;
   tolerations?: Toleration[];
+}
+
+/** policy.v1.Eviction */
+export interface Eviction {
+  apiVersion?: string;
+  deleteOptions?: DeleteOptions;
+  kind?: string;
+  metadata?: ObjectMeta;
 }
 
 /** policy.v1.PodDisruptionBudget */
@@ -2636,7 +3115,7 @@ export interface ClusterRoleBinding {
   kind?: string;
   metadata: ObjectMeta;
   roleRef: RoleRef;
-  subjects?: Subject[];
+  subjects?: RbacV1Subject[];
 }
 
 /** rbac.v1.PolicyRule */
@@ -2662,7 +3141,7 @@ export interface RoleBinding {
   kind?: string;
   metadata: ObjectMeta;
   roleRef: RoleRef;
-  subjects?: Subject[];
+  subjects?: RbacV1Subject[];
 }
 
 /** rbac.v1.RoleRef */
@@ -2673,7 +3152,7 @@ export interface RoleRef {
 }
 
 /** rbac.v1.Subject */
-export interface Subject {
+export interface RbacV1Subject {
   apiGroup?: string;
   kind: string;
   name: string;

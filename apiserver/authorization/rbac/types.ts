@@ -1,6 +1,6 @@
 /** The four RBAC kinds as the authorizer reads them (rbac/v1, served under the API domain). */
 import type { PolicyRule } from '../../registry/rbac/policy-rule.js';
-import type { RoleRef, Subject } from '../../api/generated/types.js';
+import type { RoleRef, RbacV1Subject as Subject } from '../../api/generated/types.js';
 
 export type { PolicyRule, Subject, RoleRef };
 

@@ -9,6 +9,7 @@ import type { RequestInfo } from '../request/request-info.js';
 import type { Encoding, Output } from '../negotiation.js';
 import type { WriteOptions } from '../responses.js';
 import { writeObject } from '../responses.js';
+import type { ConnectConfig } from './connect.js';
 import type { EphemeralHandler } from './ephemeral.js';
 
 /** Server-wide state the handlers read. */
@@ -18,6 +19,8 @@ export interface ApiContext {
   definitions: Definitions;
   maxRequestBytes: number;
   minRequestTimeoutSeconds: number;
+  /** How CONNECT subresources reach node agents and backends. */
+  connect: ConnectConfig;
   /** Handlers of the kinds and subresources that are never stored, by ephemeralKey(). */
   ephemeral?: ReadonlyMap<string, EphemeralHandler>;
 }

@@ -1,4 +1,4 @@
-/** apps/v1: Deployment, ReplicaSet, StatefulSet, DaemonSet. */
+/** apps/v1: Deployment, ReplicaSet, StatefulSet, DaemonSet, ControllerRevision. */
 import type { ResourceDeclaration } from '../../api/resource.js';
 import { deploymentStrategy } from '../apps/deployment/strategy.js';
 import { deploymentColumns } from '../apps/deployment/columns.js';
@@ -9,6 +9,8 @@ import { statefulSetColumns } from '../apps/statefulset/columns.js';
 import { daemonSetStrategy } from '../apps/daemonset/strategy.js';
 import { daemonSetColumns } from '../apps/daemonset/columns.js';
 import { scaleSubresource } from '../scale-subresource.js';
+import { controllerRevisionStrategy } from '../apps/controllerrevision/strategy.js';
+import { controllerRevisionColumns } from '../apps/controllerrevision/columns.js';
 import {
   daemonSetStatusRules,
   deploymentStatusRules,
@@ -78,5 +80,17 @@ export const appsResources: ResourceDeclaration[] = [
     strategy: daemonSetStrategy,
     subresources: { status: statusCountersSubresource(daemonSetStatusRules) },
     columns: daemonSetColumns,
+  },
+  {
+    kubernetesGroup: 'apps',
+    version: 'v1',
+    kind: 'ControllerRevision',
+    plural: 'controllerrevisions',
+    singular: 'controllerrevision',
+    namespaced: true,
+    schema: 'apps.v1.ControllerRevision',
+    nameRule: 'dns-subdomain',
+    strategy: controllerRevisionStrategy,
+    columns: controllerRevisionColumns,
   },
 ];

@@ -1,12 +1,15 @@
-/** Core group (`/api/v1`) cluster kinds: Node, LimitRange and ResourceQuota. */
-import type { ResourceDeclaration } from '../../api/resource.js';
+/** Core group (`/api/v1`) cluster kinds: Node, LimitRange, ResourceQuota and the read-only ComponentStatus. */
+import type { KindDeclaration } from './kind-declaration.js';
+import { COMPONENT_STATUS_DEPRECATION, componentStatuses } from '../core/componentstatus/components.js';
+import { componentStatusColumns } from '../core/componentstatus/columns.js';
+import { nodeProxySubresource } from '../core/connect-subresources.js';
 import { nodeSelectableFields, nodeStatusStrategy, nodeStrategy } from '../core/node/strategy.js';
 import { nodeColumns } from '../core/node/columns.js';
 import { limitRangeStrategy } from '../core/limitrange/strategy.js';
 import { resourceQuotaStatusStrategy, resourceQuotaStrategy } from '../core/resourcequota/strategy.js';
 import { resourceQuotaColumns } from '../core/resourcequota/columns.js';
 
-export const coreClusterResources: ResourceDeclaration[] = [
+export const coreClusterResources: KindDeclaration[] = [
   {
     kubernetesGroup: '',
     version: 'v1',
@@ -18,7 +21,7 @@ export const coreClusterResources: ResourceDeclaration[] = [
     schema: 'core.v1.Node',
     nameRule: 'dns-subdomain',
     strategy: nodeStrategy,
-    subresources: { status: nodeStatusStrategy },
+    subresources: { status: nodeStatusStrategy, proxy: nodeProxySubresource },
     statusOnCreate: true,
     columns: nodeColumns,
     selectableFields: nodeSelectableFields,
@@ -48,5 +51,21 @@ export const coreClusterResources: ResourceDeclaration[] = [
     strategy: resourceQuotaStrategy,
     subresources: { status: resourceQuotaStatusStrategy },
     columns: resourceQuotaColumns,
+  },
+  {
+    kubernetesGroup: '',
+    version: 'v1',
+    kind: 'ComponentStatus',
+    plural: 'componentstatuses',
+    singular: 'componentstatus',
+    shortNames: ['cs'],
+    namespaced: false,
+    schema: 'core.v1.ComponentStatus',
+    nameRule: 'dns-subdomain',
+    verbs: ['get', 'list'],
+    computed: componentStatuses,
+    notStored: true,
+    deprecationWarning: COMPONENT_STATUS_DEPRECATION,
+    columns: componentStatusColumns,
   },
 ];

@@ -1,10 +1,14 @@
-/** The core group's workload kind: Pod. */
-import type { ResourceDeclaration } from '../../api/resource.js';
+/** The core group's workload kind, Pod, and Binding (the legacy `bindings` collection; pods/binding is Pod's). */
+import type { KindDeclaration } from './kind-declaration.js';
+import { bindPodAction, podBindingSubresource } from '../core/pod/binding.js';
+import { evictPodAction, podEvictionSubresource } from '../core/pod/eviction.js';
+import { podEphemeralContainersSubresource } from '../core/pod/ephemeral-containers.js';
+import { podConnectSubresources } from '../core/connect-subresources.js';
 import { podSelectableFields, podStrategy } from '../core/pod/strategy.js';
 import { podStatusSubresource } from '../core/pod/status.js';
 import { podColumns } from '../core/pod/columns.js';
 
-export const corePodResources: ResourceDeclaration[] = [
+export const corePodResources: KindDeclaration[] = [
   {
     kubernetesGroup: '',
     version: 'v1',
@@ -17,8 +21,28 @@ export const corePodResources: ResourceDeclaration[] = [
     schema: 'core.v1.Pod',
     nameRule: 'dns-subdomain',
     strategy: podStrategy,
-    subresources: { status: podStatusSubresource },
+    subresources: {
+      status: podStatusSubresource,
+      binding: podBindingSubresource,
+      eviction: podEvictionSubresource,
+      ephemeralcontainers: podEphemeralContainersSubresource,
+      ...podConnectSubresources,
+    },
+    actions: { binding: bindPodAction, eviction: evictPodAction },
     columns: podColumns,
     selectableFields: podSelectableFields,
+  },
+  {
+    kubernetesGroup: '',
+    version: 'v1',
+    kind: 'Binding',
+    plural: 'bindings',
+    singular: 'binding',
+    namespaced: true,
+    schema: 'core.v1.Binding',
+    nameRule: 'dns-subdomain',
+    verbs: ['create'],
+    createAction: bindPodAction,
+    notStored: true,
   },
 ];

@@ -1,4 +1,5 @@
 /** The core group's service-networking kinds: Service (with IP/port allocation) and Endpoints. */
+import { serviceProxySubresource } from '../core/connect-subresources.js';
 import type { KindDeclaration } from './kind-declaration.js';
 import { serviceSelectableFields, serviceStatusStrategy, serviceStrategy } from '../core/service/strategy.js';
 import { serviceColumns } from '../core/service/columns.js';
@@ -19,7 +20,7 @@ export const coreServiceResources: KindDeclaration[] = [
     schema: 'core.v1.Service',
     nameRule: 'dns-1035-label',
     strategy: serviceStrategy,
-    subresources: { status: serviceStatusStrategy },
+    subresources: { status: serviceStatusStrategy, proxy: serviceProxySubresource },
     allowCreateOnUpdate: true,
     columns: serviceColumns,
     selectableFields: serviceSelectableFields,

@@ -24,6 +24,9 @@ import { certificatesResources } from './certificates.js';
 import { eventsResources } from './events.js';
 import { authenticationResources } from './authentication.js';
 import { authorizationResources } from './authorization.js';
+import { flowcontrolResources } from './flowcontrol.js';
+import { autoscalingResources } from './autoscaling.js';
+import { coreControllerResources } from './core-controllers.js';
 
 export const allResources: readonly KindDeclaration[] = [
   ...coreResources,
@@ -31,7 +34,9 @@ export const allResources: readonly KindDeclaration[] = [
   ...coreServiceResources,
   ...coreStorageResources,
   ...coreClusterResources,
+  ...coreControllerResources,
   ...appsResources,
+  ...autoscalingResources,
   ...batchResources,
   ...policyResources,
   ...discoveryResources,
@@ -46,4 +51,5 @@ export const allResources: readonly KindDeclaration[] = [
   ...certificatesResources,
   ...eventsResources,
   ...authenticationResources,
+  ...flowcontrolResources,
 ];

@@ -1,9 +1,11 @@
-/** `networking.k8s.io` (served as networking.<domain>): Ingress and IngressClass. */
+/** `networking.k8s.io` (served as networking.<domain>): Ingress, IngressClass and NetworkPolicy. */
 import type { ResourceDeclaration } from '../../api/resource.js';
 import { ingressStatusStrategy, ingressStrategy } from '../networking/ingress/strategy.js';
 import { ingressColumns } from '../networking/ingress/columns.js';
 import { ingressClassStrategy } from '../networking/ingressclass/strategy.js';
 import { ingressClassColumns } from '../networking/ingressclass/columns.js';
+import { networkPolicyStrategy } from '../networking/networkpolicy/strategy.js';
+import { networkPolicyColumns } from '../networking/networkpolicy/columns.js';
 
 export const networkingResources: ResourceDeclaration[] = [
   {
@@ -33,5 +35,19 @@ export const networkingResources: ResourceDeclaration[] = [
     strategy: ingressClassStrategy,
     trackGeneration: true,
     columns: ingressClassColumns,
+  },
+  {
+    kubernetesGroup: 'networking.k8s.io',
+    version: 'v1',
+    kind: 'NetworkPolicy',
+    plural: 'networkpolicies',
+    singular: 'networkpolicy',
+    shortNames: ['netpol'],
+    namespaced: true,
+    schema: 'networking.v1.NetworkPolicy',
+    nameRule: 'dns-subdomain',
+    strategy: networkPolicyStrategy,
+    trackGeneration: true,
+    columns: networkPolicyColumns,
   },
 ];

@@ -49,7 +49,7 @@ describe('networking kinds', () => {
     const networking = (await c.get('/apis/networking.orch.io/v1')).body.resources;
     assert.deepEqual(
       networking.map((r: { name: string }) => r.name),
-      ['ingresses', 'ingresses/status', 'ingressclasses'],
+      ['ingressclasses', 'ingresses', 'ingresses/status', 'networkpolicies'],
     );
     const ing = networking.find((r: { name: string }) => r.name === 'ingresses');
     assert.deepEqual([ing.shortNames, ing.namespaced], [['ing'], true]);

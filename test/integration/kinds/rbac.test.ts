@@ -29,10 +29,10 @@ describe('rbac.authorization.orch.io/v1', () => {
     assert.deepEqual(
       r.body.resources.map((x: any) => [x.name, x.kind, x.namespaced]),
       [
-        ['roles', 'Role', true],
+        ['clusterrolebindings', 'ClusterRoleBinding', false],
         ['clusterroles', 'ClusterRole', false],
         ['rolebindings', 'RoleBinding', true],
-        ['clusterrolebindings', 'ClusterRoleBinding', false],
+        ['roles', 'Role', true],
       ],
     );
   });

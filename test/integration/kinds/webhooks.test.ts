@@ -35,8 +35,8 @@ describe('admissionregistration.orch.io/v1 webhook configurations', () => {
     assert.deepEqual(
       r.body.resources.map((x: any) => [x.name, x.namespaced, x.categories]),
       [
-        ['validatingwebhookconfigurations', false, ['api-extensions']],
         ['mutatingwebhookconfigurations', false, ['api-extensions']],
+        ['validatingwebhookconfigurations', false, ['api-extensions']],
       ],
     );
   });

@@ -57,6 +57,7 @@ describe('workload kinds', () => {
         verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
         shortNames: ['po'],
         categories: ['all'],
+        storageVersionHash: 'xPOwRZ+Yhw8=',
       },
     );
     assert.ok(core.find((r: any) => r.name === 'pods/status'));

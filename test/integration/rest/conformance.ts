@@ -44,6 +44,7 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
           kind: 'ConfigMap',
           verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
           shortNames: ['cm'],
+          storageVersionHash: 'qFsyl6wFWjQ=',
         });
         const nsStatus = v1.body.resources.find((r: any) => r.name === 'namespaces/status');
         assert.deepEqual(nsStatus.verbs, ['get', 'patch', 'update']);

@@ -61,6 +61,12 @@ test('defaults', () => {
     serviceNodePortRange: { base: 30000, size: 2768 },
     watchCache: true,
     defaultWatchCacheSize: 10_000,
+    kubeletPort: 10250,
+    kubeletPreferredAddressTypes: ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'],
+    kubeletClientCertificate: undefined,
+    kubeletClientKey: undefined,
+    kubeletCertificateAuthority: undefined,
+    kubeletTimeoutMs: 5000,
   });
 });
 
@@ -194,6 +200,12 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     serviceNodePortRange: { base: 20000, size: 1000 },
     watchCache: false,
     defaultWatchCacheSize: 500,
+    kubeletPort: 10250,
+    kubeletPreferredAddressTypes: ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'],
+    kubeletClientCertificate: undefined,
+    kubeletClientKey: undefined,
+    kubeletCertificateAuthority: undefined,
+    kubeletTimeoutMs: 5000,
   });
 });
 

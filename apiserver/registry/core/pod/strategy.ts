@@ -65,7 +65,8 @@ function validateCreateOnly(spec: PodSpec): FieldError[] {
 }
 
 /** The rules a pod meets on create and on update alike. */
-function validatePod(obj: Pod, ctx: StrategyContext): FieldError[] {
+/** The rules a pod and its ephemeral-containers update share: annotations and the whole spec. */
+export function validatePod(obj: Pod, ctx: StrategyContext): FieldError[] {
   const spec = podSpec(obj);
   const errs = validatePodSpecificAnnotations(obj.metadata.annotations, spec, ctx.domain, fieldPath('metadata', 'annotations'));
   errs.push(...validatePodSpec(spec, fieldPath('spec'), { domain: ctx.domain, isPod: true, podName: obj.metadata.name }));

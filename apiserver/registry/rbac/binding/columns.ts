@@ -2,7 +2,7 @@
 import type { PrinterColumn } from '../../../api/resource.js';
 import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
-import type { RoleBinding, Subject } from '../../../api/generated/types.js';
+import type { RoleBinding, RbacV1Subject as Subject } from '../../../api/generated/types.js';
 
 /** One kind of subject, joined as rbac.SubjectsStrings does (ServiceAccounts as namespace/name). */
 function subjectsOf(kind: string, format: (s: Subject) => string) {

@@ -3,7 +3,7 @@ import type { ApiDomain } from '../../../api/domain.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { invalid, notSupported, required } from '../../../api/field-errors.js';
 import { nameIsDNSSubdomain } from '../../../api/validation/names.js';
-import type { Subject } from '../../../api/generated/types.js';
+import type { RbacV1Subject as Subject } from '../../../api/generated/types.js';
 
 export const SUBJECT_KINDS = ['ServiceAccount', 'User', 'Group'];
 
