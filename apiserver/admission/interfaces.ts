@@ -1,7 +1,11 @@
 /**
  * Admission: plugins see every write after decoding and before storage. Mutating plugins may change
  * the object; validating plugins only accept or refuse (throw an ApiError) and get their own copy.
+ * A plugin may be both (LimitRanger defaults, then checks); reads never reach admission.
  */
+import type { ApiObject } from '../api/object.js';
+import type { ApiDomain } from '../api/domain.js';
+import type { Authorizer } from '../authorization/interfaces.js';
 import type { AdmissionAttributes, Operation } from '../registry/write-admission.js';
 
 /** The attributes are the store's (registry/write-admission.ts): admission sits above the store. */
@@ -11,6 +15,10 @@ export interface AdmissionPlugin {
   readonly name: string;
   /** Whether the plugin wants to see this operation. */
   handles(operation: Operation): boolean;
+  /** Mutating phase: may change attributes.object. */
+  admit?(attributes: AdmissionAttributes): Promise<void>;
+  /** Validating phase, after the strategy's validation: accepts or throws an ApiError. */
+  validate?(attributes: Readonly<AdmissionAttributes>): Promise<void>;
 }
 
 export interface MutatingPlugin extends AdmissionPlugin {
@@ -20,3 +28,51 @@ export interface MutatingPlugin extends AdmissionPlugin {
 export interface ValidatingPlugin extends AdmissionPlugin {
   validate(attributes: Readonly<AdmissionAttributes>): Promise<void>;
 }
+
+/** A resource as Kubernetes names it: core is '', others their k8s.io group ('storage.k8s.io'). */
+export interface KubeResource {
+  group: string;
+  resource: string;
+}
+
+/** How plugins read other objects: the generic store's reads (watch cache), wired by server/. */
+export interface ObjectReader {
+  /** One object, or null when there is none. */
+  get(resource: KubeResource, namespace: string, name: string): Promise<ApiObject | null>;
+  /** Every object of a resource ('' namespace: all namespaces, or cluster-scoped). */
+  list(resource: KubeResource, namespace: string): Promise<ApiObject[]>;
+}
+
+/** How plugins with side effects write (NamespaceAutoProvision, ResourceQuota), as the system user. */
+export interface ObjectWriter {
+  /** Creates an object; AlreadyExists and other API errors are thrown. */
+  create(resource: KubeResource, namespace: string, obj: ApiObject): Promise<ApiObject>;
+  /**
+   * Compare-and-swap of one object's subresource ('' = the object): obj.metadata.resourceVersion must
+   * still be the stored one, else a Conflict ApiError is thrown and nothing is written.
+   */
+  replace(resource: KubeResource, namespace: string, obj: ApiObject, subresource: string): Promise<ApiObject>;
+}
+
+/** Everything a plugin factory may use; server/ provides it. */
+export interface PluginEnv {
+  domain: ApiDomain;
+  reader: ObjectReader;
+  writer: ObjectWriter;
+  authorizer: Authorizer;
+  /** Flags some plugins read (DefaultTolerationSeconds). */
+  flags: AdmissionFlags;
+}
+
+export interface AdmissionFlags {
+  /** --default-not-ready-toleration-seconds, default 300. */
+  defaultNotReadyTolerationSeconds: number;
+  /** --default-unreachable-toleration-seconds, default 300. */
+  defaultUnreachableTolerationSeconds: number;
+}
+
+/**
+ * Makes a plugin from its configuration (the parsed YAML/JSON of the AdmissionConfiguration entry,
+ * undefined when there is none). A bad configuration throws an Error that names what is wrong.
+ */
+export type PluginFactory = (env: PluginEnv, config: unknown) => AdmissionPlugin;

@@ -68,6 +68,8 @@ export function newResourceHandler(api: ApiContext) {
       ctx: { namespace, user: userFrom(req), dryRun: parseDryRun(query.getAll('dryRun')), now: new Date() },
       warnings: [],
     };
+    // Admission's warnings join the decoder's in the one list the response sends.
+    scope.ctx.warnings = scope.warnings;
     const view = info.subresource ? def.subresources?.[info.subresource]?.view : undefined;
     if (view) await handleSubresourceView(scope, view);
     else await HANDLERS[verb](scope);

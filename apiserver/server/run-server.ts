@@ -14,19 +14,16 @@ import { newApiDomain } from '../api/domain.js';
 import { newResourceTable } from '../api/resource-table.js';
 import { allResources } from '../registry/resources/index.js';
 import { definitions } from '../api/generated/definitions.js';
-import * as status from '../api/status.js';
 import type { GenericStore } from '../registry/store.js';
+import type { ResourceDef } from '../api/resource.js';
 import { newStores } from '../registry/new-stores.js';
 import { newStoreHookEnv } from '../registry/store-hooks.js';
 import { newServiceAllocators, SERVICE_ALLOCATORS } from '../registry/core/service/allocator/service-allocators.js';
 import { ensureDefaultService } from '../registry/core/service/default-service.js';
 import { adoptServiceRanges } from '../registry/core/service/adopt-ranges.js';
 import { Cacher } from '../storage/cacher/cacher.js';
-import { newAdmissionChain } from '../admission/chain.js';
-import { newNamespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
-import { newCertificateApproval } from '../admission/plugins/certificate-approval.js';
-import { newCertificateSigning } from '../admission/plugins/certificate-signing.js';
-import { newCertificateSubjectRestriction } from '../admission/plugins/certificate-subject-restriction.js';
+import { newAdmissionFromOptions } from '../admission/new-admission.js';
+import { newAdmissionAccess } from './admission-access.js';
 import { newServerAuthentication } from './authentication.js';
 import { newObjectGetter } from './object-getter.js';
 import { newAuthorizer } from '../authorization/new-authorizer.js';
@@ -96,13 +93,6 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
   const table = newResourceTable(domain, allResources);
 
   const namespaceDef = table.lookup('', 'v1', 'namespaces')!;
-  // Namespace admission reads namespaces through their store, which exists once the stores do.
-  let namespaces: GenericStore | undefined;
-  const getNamespace = (name: string) =>
-    namespaces!.get({ namespace: '', user: SYSTEM_USER, dryRun: false, now: new Date() }, name).catch((err: unknown) => {
-      if (status.isApiError(err, 'NotFound')) return null;
-      throw err;
-    });
   // RBAC decides from memory: the four RBAC kinds kept by their stores' watches (started below).
   const rbacGroup = domain.group('rbac.authorization.k8s.io');
   const policy = new PolicyCache();
@@ -130,21 +120,27 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       : undefined,
   });
   const escalation = new EscalationCheck(authorization.authorizer, new RuleResolver(policy, rbacGroup), rbacGroup);
-  const admission = newAdmissionChain(
-    [],
-    [
-      newNamespaceLifecycle(domain, getNamespace),
-      newRbacEscalation(rbacGroup, (write) => escalation.refusal(write)),
-      newCertificateApproval(domain, authorization.authorizer),
-      newCertificateSigning(domain, authorization.authorizer),
-      newCertificateSubjectRestriction(domain),
-    ],
+  // Admission plugins read and write other objects through the stores, which exist once admission does.
+  let stores: Map<ResourceDef, GenericStore> | undefined;
+  const access = newAdmissionAccess(table, domain, () => stores!);
+  const authorizer = authorization.authorizer;
+  // RBAC's escalation check runs before the configurable plugins, as Kubernetes runs it in the RBAC strategies.
+  const admission = newAdmissionFromOptions(
+    options.admission,
+    {
+      domain,
+      reader: access.reader,
+      writer: access.writer,
+      authorizer,
+      flags: options.admissionFlags,
+    },
+    [newRbacEscalation(rbacGroup, (write) => escalation.refusal(write))],
   );
   const serviceNetwork = { clusterIPRanges: options.serviceClusterIPRanges, nodePortRange: options.serviceNodePortRange };
   const serviceAllocators = newServiceAllocators(storage, options.etcdPrefix, serviceNetwork, logger);
   const hookEnv = newStoreHookEnv([{ dependency: SERVICE_ALLOCATORS, value: serviceAllocators }]);
-  const stores = newStores(table, allResources, { storage, storagePrefix: options.etcdPrefix, domain, admission, cacher, hookEnv });
-  namespaces = stores.get(namespaceDef)!;
+  stores = newStores(table, allResources, { storage, storagePrefix: options.etcdPrefix, domain, admission, cacher, hookEnv });
+  const namespaces = stores.get(namespaceDef)!;
   const services = stores.get(table.lookup('', 'v1', 'services')!)!;
   const defaultServiceIP = serviceAllocators.clusterIPs(serviceAllocators.families[0])!.firstAddress;
 
