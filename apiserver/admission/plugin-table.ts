@@ -7,10 +7,26 @@
 import type { PluginFactory } from './interfaces.js';
 import { newAlwaysAdmit } from './plugins/always-admit.js';
 import { newAlwaysDeny } from './plugins/always-deny.js';
+import { newAlwaysPullImages } from './plugins/always-pull-images.js';
+import { newDefaultIngressClass } from './plugins/default-ingress-class.js';
+import { newDefaultStorageClass } from './plugins/default-storage-class.js';
+import { newDefaultTolerationSeconds } from './plugins/default-toleration-seconds.js';
+import { newDenyServiceExternalIPs } from './plugins/deny-service-external-ips.js';
+import { newExtendedResourceToleration } from './plugins/extended-resource-toleration.js';
+import { newLimitPodHardAntiAffinityTopology } from './plugins/limit-pod-hard-anti-affinity-topology.js';
+import { newNamespaceAutoProvision } from './plugins/namespace-autoprovision.js';
+import { newNamespaceExists } from './plugins/namespace-exists.js';
 import { newNamespaceLifecycle } from './plugins/namespace-lifecycle.js';
 import { newCertificateApproval } from './plugins/certificate-approval.js';
 import { newCertificateSigning } from './plugins/certificate-signing.js';
 import { newCertificateSubjectRestriction } from './plugins/certificate-subject-restriction.js';
+import { newPersistentVolumeClaimResize } from './plugins/persistent-volume-claim-resize.js';
+import { newPodNodeSelector } from './plugins/pod-node-selector.js';
+import { newPodTolerationRestriction } from './plugins/pod-toleration-restriction.js';
+import { newPriority } from './plugins/priority.js';
+import { newRuntimeClass } from './plugins/runtime-class.js';
+import { newSecurityContextDeny } from './plugins/security-context-deny.js';
+import { newTaintNodesByCondition } from './plugins/taint-nodes-by-condition.js';
 
 export interface PluginEntry {
   name: string;
@@ -21,10 +37,26 @@ export interface PluginEntry {
 
 export const PLUGIN_TABLE: readonly PluginEntry[] = [
   { name: 'AlwaysAdmit', factory: newAlwaysAdmit, defaultOn: false },
+  { name: 'NamespaceAutoProvision', factory: newNamespaceAutoProvision, defaultOn: false },
   { name: 'NamespaceLifecycle', factory: newNamespaceLifecycle, defaultOn: true },
+  { name: 'NamespaceExists', factory: newNamespaceExists, defaultOn: false },
+  { name: 'SecurityContextDeny', factory: newSecurityContextDeny, defaultOn: false },
+  { name: 'LimitPodHardAntiAffinityTopology', factory: newLimitPodHardAntiAffinityTopology, defaultOn: false },
+  { name: 'TaintNodesByCondition', factory: newTaintNodesByCondition, defaultOn: true },
+  { name: 'AlwaysPullImages', factory: newAlwaysPullImages, defaultOn: false },
+  { name: 'PodNodeSelector', factory: newPodNodeSelector, defaultOn: false },
+  { name: 'Priority', factory: newPriority, defaultOn: true },
+  { name: 'DefaultTolerationSeconds', factory: newDefaultTolerationSeconds, defaultOn: true },
+  { name: 'PodTolerationRestriction', factory: newPodTolerationRestriction, defaultOn: false },
+  { name: 'ExtendedResourceToleration', factory: newExtendedResourceToleration, defaultOn: false },
+  { name: 'DefaultStorageClass', factory: newDefaultStorageClass, defaultOn: true },
+  { name: 'PersistentVolumeClaimResize', factory: newPersistentVolumeClaimResize, defaultOn: true },
+  { name: 'RuntimeClass', factory: newRuntimeClass, defaultOn: true },
   { name: 'CertificateApproval', factory: ({ domain, authorizer }) => newCertificateApproval(domain, authorizer), defaultOn: true },
   { name: 'CertificateSigning', factory: ({ domain, authorizer }) => newCertificateSigning(domain, authorizer), defaultOn: true },
   { name: 'CertificateSubjectRestriction', factory: ({ domain }) => newCertificateSubjectRestriction(domain), defaultOn: true },
+  { name: 'DefaultIngressClass', factory: newDefaultIngressClass, defaultOn: true },
+  { name: 'DenyServiceExternalIPs', factory: newDenyServiceExternalIPs, defaultOn: false },
   { name: 'AlwaysDeny', factory: newAlwaysDeny, defaultOn: false },
 ];
 

@@ -49,6 +49,7 @@ import { newOpenApiV2 } from '../endpoints/openapi-v2.js';
 import { ensureSystemNamespaces, SYSTEM_USER } from './bootstrap-namespaces.js';
 import { reconcileDefaultPolicy } from './bootstrap-rbac.js';
 import { newReviewKinds } from './review-kinds.js';
+import { ensureSystemPriorityClasses } from './bootstrap-priority-classes.js';
 
 export interface RunningServer {
   port: number;
@@ -218,6 +219,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
     for (let delay = 100; bootstrapping; delay = Math.min(delay * 2, 5000)) {
       try {
         await ensureSystemNamespaces(namespaces, domain);
+        await ensureSystemPriorityClasses(stores.get(table.lookup(domain.group('scheduling.k8s.io'), 'v1', 'priorityclasses')!)!, domain);
         await adoptServiceRanges(serviceAllocators, services);
         await ensureDefaultService(services, domain, defaultServiceIP, port, SYSTEM_USER);
         bootstrapDone();

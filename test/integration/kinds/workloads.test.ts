@@ -106,6 +106,13 @@ describe('workload kinds', () => {
         securityContext: {},
         schedulerName: 'default-scheduler',
         enableServiceLinks: true,
+        // The default admission plugins' part: Priority and DefaultTolerationSeconds.
+        priority: 0,
+        preemptionPolicy: 'PreemptLowerPriority',
+        tolerations: [
+          { key: 'node.orch.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+          { key: 'node.orch.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+        ],
       });
       assert.deepEqual(got.status, { phase: 'Pending', qosClass: 'BestEffort' });
       assert.equal(got.metadata.generation, undefined);

@@ -61,6 +61,8 @@ test('defaults', () => {
     serviceNodePortRange: { base: 30000, size: 2768 },
     watchCache: true,
     defaultWatchCacheSize: 10_000,
+    admission: { enablePlugins: [], disablePlugins: [], configFile: '' },
+    admissionFlags: { defaultNotReadyTolerationSeconds: 300, defaultUnreachableTolerationSeconds: 300 },
   });
 });
 
@@ -136,6 +138,13 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     '--watch-cache=false',
     '--default-watch-cache-size',
     '500',
+    '--enable-admission-plugins=AlwaysPullImages,NamespaceExists',
+    '--disable-admission-plugins',
+    'Priority',
+    '--admission-control-config-file=/admission.yaml',
+    '--default-not-ready-toleration-seconds=30',
+    '--default-unreachable-toleration-seconds',
+    '40',
   ]);
   assert.deepEqual(o, {
     etcdServers: ['http://a:2379', 'https://b:2379'],
@@ -194,6 +203,8 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     serviceNodePortRange: { base: 20000, size: 1000 },
     watchCache: false,
     defaultWatchCacheSize: 500,
+    admission: { enablePlugins: ['AlwaysPullImages', 'NamespaceExists'], disablePlugins: ['Priority'], configFile: '/admission.yaml' },
+    admissionFlags: { defaultNotReadyTolerationSeconds: 30, defaultUnreachableTolerationSeconds: 40 },
   });
 });
 
