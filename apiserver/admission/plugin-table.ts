@@ -13,6 +13,8 @@ import { newDefaultStorageClass } from './plugins/default-storage-class.js';
 import { newDefaultTolerationSeconds } from './plugins/default-toleration-seconds.js';
 import { newDenyServiceExternalIPs } from './plugins/deny-service-external-ips.js';
 import { newExtendedResourceToleration } from './plugins/extended-resource-toleration.js';
+import { newLimitRanger } from './plugins/limit-ranger.js';
+import { newServiceAccount } from './plugins/service-account.js';
 import { newLimitPodHardAntiAffinityTopology } from './plugins/limit-pod-hard-anti-affinity-topology.js';
 import { newNamespaceAutoProvision } from './plugins/namespace-autoprovision.js';
 import { newNamespaceExists } from './plugins/namespace-exists.js';
@@ -42,6 +44,8 @@ export const PLUGIN_TABLE: readonly PluginEntry[] = [
   { name: 'NamespaceExists', factory: newNamespaceExists, defaultOn: false },
   { name: 'SecurityContextDeny', factory: newSecurityContextDeny, defaultOn: false },
   { name: 'LimitPodHardAntiAffinityTopology', factory: newLimitPodHardAntiAffinityTopology, defaultOn: false },
+  { name: 'LimitRanger', factory: newLimitRanger, defaultOn: true },
+  { name: 'ServiceAccount', factory: newServiceAccount, defaultOn: true },
   { name: 'TaintNodesByCondition', factory: newTaintNodesByCondition, defaultOn: true },
   { name: 'AlwaysPullImages', factory: newAlwaysPullImages, defaultOn: false },
   { name: 'PodNodeSelector', factory: newPodNodeSelector, defaultOn: false },
