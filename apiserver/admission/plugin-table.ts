@@ -23,6 +23,7 @@ import { newCertificateApproval } from './plugins/certificate-approval.js';
 import { newCertificateSigning } from './plugins/certificate-signing.js';
 import { newCertificateSubjectRestriction } from './plugins/certificate-subject-restriction.js';
 import { newPersistentVolumeClaimResize } from './plugins/persistent-volume-claim-resize.js';
+import { newPodSecurity } from './plugins/pod-security.js';
 import { newPodNodeSelector } from './plugins/pod-node-selector.js';
 import { newPodTolerationRestriction } from './plugins/pod-toleration-restriction.js';
 import { newPriority } from './plugins/priority.js';
@@ -48,6 +49,7 @@ export const PLUGIN_TABLE: readonly PluginEntry[] = [
   { name: 'ServiceAccount', factory: newServiceAccount, defaultOn: true },
   { name: 'TaintNodesByCondition', factory: newTaintNodesByCondition, defaultOn: true },
   { name: 'AlwaysPullImages', factory: newAlwaysPullImages, defaultOn: false },
+  { name: 'PodSecurity', factory: newPodSecurity, defaultOn: true },
   { name: 'PodNodeSelector', factory: newPodNodeSelector, defaultOn: false },
   { name: 'Priority', factory: newPriority, defaultOn: true },
   { name: 'DefaultTolerationSeconds', factory: newDefaultTolerationSeconds, defaultOn: true },

@@ -286,27 +286,36 @@ const restrictedCapabilities: Check = (_m, spec) => {
   return parts.length ? { reason: 'unrestricted capabilities', detail: parts.join('; ') } : undefined;
 };
 
-/** In the order Kubernetes reports them. */
-const BASELINE: Check[] = [
-  hostProcess,
-  hostNamespaces,
-  privileged,
-  baselineCapabilities,
-  hostPathVolumes,
-  hostPorts,
-  appArmor,
-  seLinux,
-  procMount,
-  seccompBaseline,
-  sysctls,
+/** Every check by its Kubernetes ID; violations are reported in ID order, as Kubernetes sorts them. */
+const CHECKS: { id: string; level: 'baseline' | 'restricted'; check: Check; overrides?: string }[] = [
+  { id: 'allowPrivilegeEscalation', level: 'restricted', check: privilegeEscalation },
+  { id: 'appArmorProfile', level: 'baseline', check: appArmor },
+  { id: 'capabilities_baseline', level: 'baseline', check: baselineCapabilities },
+  { id: 'capabilities_restricted', level: 'restricted', check: restrictedCapabilities, overrides: 'capabilities_baseline' },
+  { id: 'hostNamespaces', level: 'baseline', check: hostNamespaces },
+  { id: 'hostPathVolumes', level: 'baseline', check: hostPathVolumes },
+  { id: 'hostPorts', level: 'baseline', check: hostPorts },
+  { id: 'hostProcess', level: 'baseline', check: hostProcess },
+  { id: 'privileged', level: 'baseline', check: privileged },
+  { id: 'procMount', level: 'baseline', check: procMount },
+  { id: 'restrictedVolumes', level: 'restricted', check: volumeTypes },
+  { id: 'runAsNonRoot', level: 'restricted', check: runAsNonRoot },
+  { id: 'runAsUser', level: 'restricted', check: runAsUser },
+  { id: 'seLinuxOptions', level: 'baseline', check: seLinux },
+  { id: 'seccompProfile_baseline', level: 'baseline', check: seccompBaseline },
+  { id: 'seccompProfile_restricted', level: 'restricted', check: seccompRestricted, overrides: 'seccompProfile_baseline' },
+  { id: 'sysctls', level: 'baseline', check: sysctls },
 ];
-const RESTRICTED: Check[] = [volumeTypes, privilegeEscalation, runAsNonRoot, runAsUser, seccompRestricted, restrictedCapabilities];
 
-/** Every violation of the level, in Kubernetes' order (restricted's own checks after baseline's). */
+/** Every violation of the level (a restricted check replaces the baseline check it overrides). */
 export function evaluate(level: Level, meta: PodMeta, spec: PodSpec, prefix: string): Violation[] {
   if (level === 'privileged') return [];
-  const checks = level === 'baseline' ? BASELINE : [...BASELINE, ...RESTRICTED];
-  return checks.map((c) => c(meta, spec, prefix)).filter((v): v is Violation => v !== undefined);
+  const active = CHECKS.filter((c) => level === 'restricted' || c.level === 'baseline');
+  const overridden = new Set(active.map((c) => c.overrides).filter((o) => o !== undefined));
+  return active
+    .filter((c) => !overridden.has(c.id))
+    .map((c) => c.check(meta, spec, prefix))
+    .filter((v): v is Violation => v !== undefined);
 }
 
 /** `reason (detail), reason (detail)`, as ForbiddenDetail prints them. */
