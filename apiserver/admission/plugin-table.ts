@@ -26,6 +26,7 @@ import { newPersistentVolumeClaimResize } from './plugins/persistent-volume-clai
 import { newPodSecurity } from './plugins/pod-security.js';
 import { newPodNodeSelector } from './plugins/pod-node-selector.js';
 import { newPodTolerationRestriction } from './plugins/pod-toleration-restriction.js';
+import { newResourceQuota } from './plugins/resource-quota.js';
 import { newPriority } from './plugins/priority.js';
 import { newRuntimeClass } from './plugins/runtime-class.js';
 import { newSecurityContextDeny } from './plugins/security-context-deny.js';
@@ -63,6 +64,7 @@ export const PLUGIN_TABLE: readonly PluginEntry[] = [
   { name: 'CertificateSubjectRestriction', factory: ({ domain }) => newCertificateSubjectRestriction(domain), defaultOn: true },
   { name: 'DefaultIngressClass', factory: newDefaultIngressClass, defaultOn: true },
   { name: 'DenyServiceExternalIPs', factory: newDenyServiceExternalIPs, defaultOn: false },
+  { name: 'ResourceQuota', factory: newResourceQuota, defaultOn: true },
   { name: 'AlwaysDeny', factory: newAlwaysDeny, defaultOn: false },
 ];
 

@@ -15,7 +15,8 @@ export function addQuantities(a: Quantity, b: Quantity): Quantity {
   return {
     unscaled: a.unscaled * pow10(a.scale - scale) + b.unscaled * pow10(b.scale - scale),
     scale,
-    format: a.format,
+    // As Kubernetes' Quantity.Add: a zero takes the other's format.
+    format: a.unscaled === 0n ? b.format : a.format,
   };
 }
 

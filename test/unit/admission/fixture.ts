@@ -27,7 +27,7 @@ export function defOf(group: string, resource: string): ResourceDef {
 
 /** An in-memory object world keyed by resource/namespace/name, with create/replace and a CAS check. */
 export class Objects {
-  private readonly byKey = new Map<string, ApiObject>();
+  readonly byKey = new Map<string, ApiObject>();
   private rv = 1;
   /** Called before each replace (tests race writes through it). */
   beforeReplace?: () => void;
