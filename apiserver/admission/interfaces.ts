@@ -5,6 +5,7 @@
  */
 import type { ApiObject } from '../api/object.js';
 import type { ApiDomain } from '../api/domain.js';
+import type { ResourceDef } from '../api/resource.js';
 import type { Authorizer } from '../authorization/interfaces.js';
 import type { AdmissionAttributes, Operation } from '../registry/write-admission.js';
 
@@ -62,6 +63,27 @@ export interface PluginEnv {
   authorizer: Authorizer;
   /** Flags some plugins read (DefaultTolerationSeconds). */
   flags: AdmissionFlags;
+  /** Calls `changed` after every change to the resource's objects (a watch; resumed when it ends). */
+  watch(resource: KubeResource, changed: () => void): void;
+  /** The same objects served under another group or version, with the conversion to each (matchPolicy Equivalent). */
+  equivalents(def: ResourceDef): Equivalent[];
+  metrics: AdmissionMetrics;
+}
+
+export interface Equivalent {
+  def: ResourceDef;
+  /** The object as the equivalent resource serves it. */
+  convert(obj: ApiObject): ApiObject;
+  /** Back to the requested resource's form. */
+  convertBack(obj: ApiObject): ApiObject;
+}
+
+/** What admission reports (Kubernetes' admission metrics). */
+export interface AdmissionMetrics {
+  /** apiserver_admission_webhook_rejection_count. */
+  webhookRejection(labels: { name: string; type: 'admit' | 'validating'; operation: string; errorType: string; code: number }): void;
+  /** apiserver_admission_webhook_admission_duration_seconds. */
+  webhookLatency(labels: { name: string; type: 'admit' | 'validating'; operation: string; rejected: boolean }, seconds: number): void;
 }
 
 export interface AdmissionFlags {

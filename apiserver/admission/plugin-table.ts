@@ -26,6 +26,8 @@ import { newPersistentVolumeClaimResize } from './plugins/persistent-volume-clai
 import { newPodSecurity } from './plugins/pod-security.js';
 import { newPodNodeSelector } from './plugins/pod-node-selector.js';
 import { newPodTolerationRestriction } from './plugins/pod-toleration-restriction.js';
+import { newMutatingAdmissionWebhook } from './plugins/mutating-admission-webhook.js';
+import { newValidatingAdmissionWebhook } from './plugins/validating-admission-webhook.js';
 import { newResourceQuota } from './plugins/resource-quota.js';
 import { newPriority } from './plugins/priority.js';
 import { newRuntimeClass } from './plugins/runtime-class.js';
@@ -64,6 +66,8 @@ export const PLUGIN_TABLE: readonly PluginEntry[] = [
   { name: 'CertificateSubjectRestriction', factory: ({ domain }) => newCertificateSubjectRestriction(domain), defaultOn: true },
   { name: 'DefaultIngressClass', factory: newDefaultIngressClass, defaultOn: true },
   { name: 'DenyServiceExternalIPs', factory: newDenyServiceExternalIPs, defaultOn: false },
+  { name: 'MutatingAdmissionWebhook', factory: newMutatingAdmissionWebhook, defaultOn: true },
+  { name: 'ValidatingAdmissionWebhook', factory: newValidatingAdmissionWebhook, defaultOn: true },
   { name: 'ResourceQuota', factory: newResourceQuota, defaultOn: true },
   { name: 'AlwaysDeny', factory: newAlwaysDeny, defaultOn: false },
 ];

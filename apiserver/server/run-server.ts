@@ -125,6 +125,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
   let stores: Map<ResourceDef, GenericStore> | undefined;
   const access = newAdmissionAccess(table, domain, () => stores!);
   const authorizer = authorization.authorizer;
+  const metrics = newMetrics();
   // RBAC's escalation check runs before the configurable plugins, as Kubernetes runs it in the RBAC strategies.
   const admission = newAdmissionFromOptions(
     options.admission,
@@ -134,6 +135,9 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       writer: access.writer,
       authorizer,
       flags: options.admissionFlags,
+      watch: access.watch,
+      equivalents: access.equivalents,
+      metrics: metrics.admission,
     },
     [newRbacEscalation(rbacGroup, (write) => escalation.refusal(write))],
   );
@@ -172,7 +176,6 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
 
   const authentication = newServerAuthentication(options, domain, newObjectGetter(table, stores), logger);
   const inFlight = newInFlight();
-  const metrics = newMetrics();
   let server: Server | undefined;
   const app = buildHandlerChain({
     api: {
@@ -243,6 +246,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       const closed = new Promise<void>((r) => server!.close(() => r()));
       server!.closeIdleConnections();
       inFlight.closeWatches();
+      access.close();
       await inFlight.drained(options.requestTimeoutMs);
       server!.closeAllConnections();
       await closed;

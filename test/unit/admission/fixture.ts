@@ -9,7 +9,14 @@ import type { ResourceDef } from '../../../apiserver/api/resource.js';
 import * as status from '../../../apiserver/api/status.js';
 import type { UserInfo } from '../../../apiserver/api/user-info.js';
 import { allResources } from '../../../apiserver/registry/resources/index.js';
-import type { AdmissionAttributes, AdmissionFlags, KubeResource, Operation, PluginEnv } from '../../../apiserver/admission/interfaces.js';
+import type {
+  AdmissionAttributes,
+  AdmissionFlags,
+  AdmissionMetrics,
+  KubeResource,
+  Operation,
+  PluginEnv,
+} from '../../../apiserver/admission/interfaces.js';
 import type { Authorizer } from '../../../apiserver/authorization/interfaces.js';
 import { newAdmissionRollback } from '../../../apiserver/registry/write-admission.js';
 
@@ -76,8 +83,21 @@ export const ALLOW_ALL: Authorizer = { authorize: async () => ({ decision: 'Allo
 
 export const DEFAULT_FLAGS: AdmissionFlags = { defaultNotReadyTolerationSeconds: 300, defaultUnreachableTolerationSeconds: 300 };
 
+/** Metrics that record nothing. */
+export const NO_METRICS: AdmissionMetrics = { webhookRejection: () => {}, webhookLatency: () => {} };
+
 export function newEnv(objects = new Objects(), over: Partial<PluginEnv> = {}): PluginEnv {
-  return { domain, reader: objects.reader, writer: objects.writer, authorizer: ALLOW_ALL, flags: DEFAULT_FLAGS, ...over };
+  return {
+    domain,
+    reader: objects.reader,
+    writer: objects.writer,
+    authorizer: ALLOW_ALL,
+    flags: DEFAULT_FLAGS,
+    watch: () => {},
+    equivalents: () => [],
+    metrics: NO_METRICS,
+    ...over,
+  };
 }
 
 export interface Write {
