@@ -20,7 +20,9 @@ import { type QuotaSpec, quotaMatches } from '../quota/scopes.js';
 import { addLists, cmp, type ResourceList, subtractLists } from '../resource-list.js';
 import { RESOURCE_QUOTAS } from '../resources.js';
 
-const CAS_ATTEMPTS = 20;
+/** Conflicts come only from other replicas (one replica charges a namespace one write at a time). */
+const CAS_ATTEMPTS = 50;
+const jitter = () => new Promise((r) => setTimeout(r, Math.random() * 10));
 
 type Quota = ApiObject & { spec?: QuotaSpec; status?: { hard?: ResourceList; used?: ResourceList } };
 
@@ -77,13 +79,21 @@ export const newResourceQuota: PluginFactory = ({ domain, reader, writer }): Adm
     return Object.keys(grown).length ? grown : undefined;
   };
 
-  return {
-    name: 'ResourceQuota',
-    handles: (op) => op === 'CREATE' || op === 'UPDATE',
-    async validate(a) {
-      if (!a.resource.namespaced || !a.namespace || !a.object || a.subresource) return;
-      const delta = usageDelta(a);
-      if (!delta) return;
+  /** One charge at a time per namespace in this replica, as Kubernetes' quota evaluator queues them. */
+  const queues = new Map<string, Promise<unknown>>();
+  const serialized = <T>(namespace: string, fn: () => Promise<T>): Promise<T> => {
+    const prev = queues.get(namespace) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    const tail = next.catch(() => {});
+    queues.set(namespace, tail);
+    void tail.then(() => {
+      if (queues.get(namespace) === tail) queues.delete(namespace);
+    });
+    return next;
+  };
+
+  async function admitAndCharge(a: AdmissionAttributes, delta: ResourceList): Promise<void> {
+    {
       const podSpec = a.resource.kubernetesGroup === '' && a.resource.plural === 'pods' ? (a.object as { spec?: PodSpec }).spec : undefined;
       for (let attempt = 0; ; attempt++) {
         const quotas = ((await reader.list(RESOURCE_QUOTAS, a.namespace)) as Quota[])
@@ -131,7 +141,18 @@ export const newResourceQuota: PluginFactory = ({ domain, reader, writer }): Adm
             'quota usage kept changing; try again',
           );
         }
+        await jitter();
       }
+    }
+  }
+
+  return {
+    name: 'ResourceQuota',
+    handles: (op) => op === 'CREATE' || op === 'UPDATE',
+    async validate(a) {
+      if (!a.resource.namespaced || !a.namespace || !a.object || a.subresource) return;
+      const delta = usageDelta(a);
+      if (delta) await serialized(a.namespace, () => admitAndCharge(a, delta));
     },
   };
 };
