@@ -68,6 +68,8 @@ export interface PluginEnv {
   /** The same objects served under another group or version, with the conversion to each (matchPolicy Equivalent). */
   equivalents(def: ResourceDef): Equivalent[];
   metrics: AdmissionMetrics;
+  /** The served resources of a kind in a served group (a REST mapping). */
+  resourcesOfKind(group: string, kind: string): ResourceDef[];
 }
 
 export interface Equivalent {

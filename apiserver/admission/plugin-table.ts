@@ -22,6 +22,7 @@ import { newNamespaceLifecycle } from './plugins/namespace-lifecycle.js';
 import { newCertificateApproval } from './plugins/certificate-approval.js';
 import { newCertificateSigning } from './plugins/certificate-signing.js';
 import { newCertificateSubjectRestriction } from './plugins/certificate-subject-restriction.js';
+import { newOwnerReferencesPermissionEnforcement } from './plugins/owner-references-permission-enforcement.js';
 import { newPersistentVolumeClaimResize } from './plugins/persistent-volume-claim-resize.js';
 import { newPodSecurity } from './plugins/pod-security.js';
 import { newPodNodeSelector } from './plugins/pod-node-selector.js';
@@ -59,6 +60,7 @@ export const PLUGIN_TABLE: readonly PluginEntry[] = [
   { name: 'PodTolerationRestriction', factory: newPodTolerationRestriction, defaultOn: false },
   { name: 'ExtendedResourceToleration', factory: newExtendedResourceToleration, defaultOn: false },
   { name: 'DefaultStorageClass', factory: newDefaultStorageClass, defaultOn: true },
+  { name: 'OwnerReferencesPermissionEnforcement', factory: newOwnerReferencesPermissionEnforcement, defaultOn: false },
   { name: 'PersistentVolumeClaimResize', factory: newPersistentVolumeClaimResize, defaultOn: true },
   { name: 'RuntimeClass', factory: newRuntimeClass, defaultOn: true },
   { name: 'CertificateApproval', factory: ({ domain, authorizer }) => newCertificateApproval(domain, authorizer), defaultOn: true },

@@ -138,6 +138,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       watch: access.watch,
       equivalents: access.equivalents,
       metrics: metrics.admission,
+      resourcesOfKind: (group, kind) => table.all().filter((d) => d.group === group && d.kind === kind && !d.conversion),
     },
     [newRbacEscalation(rbacGroup, (write) => escalation.refusal(write))],
   );

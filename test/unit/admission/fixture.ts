@@ -96,6 +96,7 @@ export function newEnv(objects = new Objects(), over: Partial<PluginEnv> = {}): 
     watch: () => {},
     equivalents: () => [],
     metrics: NO_METRICS,
+    resourcesOfKind: (group, kind) => table.all().filter((d) => d.group === group && d.kind === kind && !d.conversion),
     ...over,
   };
 }
