@@ -12,6 +12,7 @@ import { newDefaultIngressClass } from './plugins/default-ingress-class.js';
 import { newDefaultStorageClass } from './plugins/default-storage-class.js';
 import { newDefaultTolerationSeconds } from './plugins/default-toleration-seconds.js';
 import { newDenyServiceExternalIPs } from './plugins/deny-service-external-ips.js';
+import { newEventRateLimit } from './plugins/event-rate-limit.js';
 import { newExtendedResourceToleration } from './plugins/extended-resource-toleration.js';
 import { newLimitRanger } from './plugins/limit-ranger.js';
 import { newServiceAccount } from './plugins/service-account.js';
@@ -58,6 +59,7 @@ export const PLUGIN_TABLE: readonly PluginEntry[] = [
   { name: 'Priority', factory: newPriority, defaultOn: true },
   { name: 'DefaultTolerationSeconds', factory: newDefaultTolerationSeconds, defaultOn: true },
   { name: 'PodTolerationRestriction', factory: newPodTolerationRestriction, defaultOn: false },
+  { name: 'EventRateLimit', factory: newEventRateLimit, defaultOn: false },
   { name: 'ExtendedResourceToleration', factory: newExtendedResourceToleration, defaultOn: false },
   { name: 'DefaultStorageClass', factory: newDefaultStorageClass, defaultOn: true },
   { name: 'OwnerReferencesPermissionEnforcement', factory: newOwnerReferencesPermissionEnforcement, defaultOn: false },

@@ -56,6 +56,31 @@ describe('admission flags', () => {
     );
   });
 
+  it('--admission-control-config-file configures a plugin: EventRateLimit from a file next to it answers 429', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orch-admission-'));
+    writeFileSync(
+      join(dir, 'events.yaml'),
+      'apiVersion: eventratelimit.admission.k8s.io/v1alpha1\nkind: Configuration\nlimits:\n- type: Namespace\n  qps: 0.01\n  burst: 2\n',
+    );
+    const config = join(dir, 'admission.yaml');
+    writeFileSync(
+      config,
+      'apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: EventRateLimit\n  path: events.yaml\n',
+    );
+    const s = await start(['--enable-admission-plugins=EventRateLimit', `--admission-control-config-file=${config}`]);
+    const event = (i: number) => ({
+      metadata: { name: `e${i}` },
+      involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' },
+      reason: 'R',
+      message: 'm',
+    });
+    assert.equal((await s.client.post('/api/v1/namespaces/default/events', event(1))).status, 201);
+    assert.equal((await s.client.post('/api/v1/namespaces/default/events', event(2))).status, 201);
+    const r = await s.client.post('/api/v1/namespaces/default/events', event(3));
+    assert.equal(r.status, 429, r.text);
+    assert.equal(r.body.message, 'Too many requests: limit reached on type Namespace for key default');
+  });
+
   it('--admission-control-config-file that cannot be read stops the start with the reason', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'orch-admission-'));
     const bad = join(dir, 'admission.yaml');
