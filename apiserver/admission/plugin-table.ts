@@ -14,6 +14,7 @@ import { newDefaultTolerationSeconds } from './plugins/default-toleration-second
 import { newDenyServiceExternalIPs } from './plugins/deny-service-external-ips.js';
 import { newEventRateLimit } from './plugins/event-rate-limit.js';
 import { newExtendedResourceToleration } from './plugins/extended-resource-toleration.js';
+import { newImagePolicyWebhook } from './plugins/image-policy-webhook.js';
 import { newLimitRanger } from './plugins/limit-ranger.js';
 import { newServiceAccount } from './plugins/service-account.js';
 import { newLimitPodHardAntiAffinityTopology } from './plugins/limit-pod-hard-anti-affinity-topology.js';
@@ -54,6 +55,7 @@ export const PLUGIN_TABLE: readonly PluginEntry[] = [
   { name: 'ServiceAccount', factory: newServiceAccount, defaultOn: true },
   { name: 'TaintNodesByCondition', factory: newTaintNodesByCondition, defaultOn: true },
   { name: 'AlwaysPullImages', factory: newAlwaysPullImages, defaultOn: false },
+  { name: 'ImagePolicyWebhook', factory: newImagePolicyWebhook, defaultOn: false },
   { name: 'PodSecurity', factory: newPodSecurity, defaultOn: true },
   { name: 'PodNodeSelector', factory: newPodNodeSelector, defaultOn: false },
   { name: 'Priority', factory: newPriority, defaultOn: true },
