@@ -40,6 +40,15 @@ export async function runWebhookCreates(
         };
         expectStatus(await api.request('POST', group, JSON.stringify(config)), 201, 'webhook configuration');
       }
+      // Configurations act once the server's watch has seen them: wait until a probe reaches all n.
+      for (let probe = 0; n > 0; probe++) {
+        const seen = hook.reviews.length;
+        const cm = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `probe-${probe}` } });
+        expectStatus(await api.request('POST', `/api/v1/namespaces/${space}/configmaps`, cm), 201, 'probe');
+        if (hook.reviews.length - seen === n) break;
+        if (probe > 100) throw new Error(`webhooks: ${n} configurations not in effect after 100 probes`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
       const before = hook.reviews.length;
       await measured(async () => {
         const r = await runCreate(api, space, options);
