@@ -38,6 +38,8 @@ export interface WebhookServer {
   caBundle: string;
   port: number;
   reviews: Review[];
+  /** The Authorization header of each review, in order ('' when none). */
+  authorizations: string[];
   close(): Promise<void>;
 }
 
@@ -50,6 +52,7 @@ export async function startWebhookServer(handle: (review: Review, path: string) 
   if (!externalIP) throw new Error('no non-loopback IPv4 address on this machine for a webhook behind Endpoints');
   const pair = ensureServingCert(dir, ca, [...hosts, externalIP]);
   const reviews: Review[] = [];
+  const authorizations: string[] = [];
   const respond = async (review: Review, answer: Answer): Promise<string> => {
     if ('delayMs' in answer) {
       await new Promise((r) => setTimeout(r, answer.delayMs));
@@ -70,6 +73,7 @@ export async function startWebhookServer(handle: (review: Review, path: string) 
     req.on('end', async () => {
       const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Review;
       reviews.push(review);
+      authorizations.push(req.headers.authorization ?? '');
       const text = await respond(review, handle(review, req.url ?? '/'));
       if (!res.destroyed) res.writeHead(200, { 'Content-Type': 'application/json' }).end(text);
     });
@@ -82,6 +86,7 @@ export async function startWebhookServer(handle: (review: Review, path: string) 
     caBundle: Buffer.from(ca.certPem).toString('base64'),
     port,
     reviews,
+    authorizations,
     close: () =>
       new Promise((r) => {
         server.closeAllConnections();

@@ -3,10 +3,11 @@ import type { PluginFactory, ValidatingPlugin } from '../interfaces.js';
 import { VALIDATING_WEBHOOK_CONFIGURATIONS } from '../resources.js';
 import { newDispatcher } from '../webhook/dispatcher.js';
 import { newHookSource } from '../webhook/hook-source.js';
+import { readWebhookCredentials } from '../webhook/credentials.js';
 
-export const newValidatingAdmissionWebhook: PluginFactory = (env): ValidatingPlugin => {
+export const newValidatingAdmissionWebhook: PluginFactory = (env, config): ValidatingPlugin => {
   const source = newHookSource(env, VALIDATING_WEBHOOK_CONFIGURATIONS);
-  const dispatcher = newDispatcher(env, 'validating');
+  const dispatcher = newDispatcher(env, 'validating', readWebhookCredentials(config));
   return {
     name: 'ValidatingAdmissionWebhook',
     handles: () => true,

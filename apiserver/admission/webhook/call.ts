@@ -18,15 +18,18 @@ export interface CallTarget {
   ca?: string;
   /** TLS server name (service DNS name) when the URL's host is an IP. */
   servername?: string;
+  /** Client credentials (webhook kubeConfigFile): a certificate and key, and/or an Authorization header. */
+  credentials?: { cert?: string; key?: string; authorization?: string };
 }
 
 const agents = new Map<string, Agent>();
 
 function agentFor(t: CallTarget): Agent {
-  const key = `${t.ca ?? ''}\u0000${t.servername ?? ''}`;
+  const key = `${t.ca ?? ''}\u0000${t.servername ?? ''}\u0000${t.credentials?.cert ?? ''}`;
   let agent = agents.get(key);
   if (!agent) {
-    agent = new Agent({ keepAlive: true, ca: t.ca, servername: t.servername, maxSockets: 64 });
+    const { cert, key: clientKey } = t.credentials ?? {};
+    agent = new Agent({ keepAlive: true, ca: t.ca, servername: t.servername, cert, key: clientKey, maxSockets: 64 });
     agents.set(key, agent);
   }
   return agent;
@@ -41,7 +44,12 @@ export function postReview(t: CallTarget, body: Buffer, timeoutMs: number): Prom
         method: 'POST',
         agent: agentFor(t),
         servername: t.servername,
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': body.length },
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+          'Content-Length': body.length,
+          ...(t.credentials?.authorization ? { Authorization: t.credentials.authorization } : {}),
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];

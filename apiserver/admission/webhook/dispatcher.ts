@@ -14,6 +14,7 @@ import { evaluateCondition } from '../../runtime/cel.js';
 import type { AdmissionAttributes, PluginEnv } from '../interfaces.js';
 import { ENDPOINTS, NAMESPACES, SERVICES } from '../resources.js';
 import { type CallTarget, postReview } from './call.js';
+import type { CredentialsFor } from './credentials.js';
 import type { Hook } from './hook-source.js';
 import { namespaceSelectorMatches, objectSelectorMatches, rulesMatch, type Target, targetOf } from './matching.js';
 import { buildReview, pickVersion, readResponse, type ReviewResponse } from './review.js';
@@ -34,7 +35,7 @@ const same = (o: ApiObject) => o;
 /** Failures of calling a webhook (as opposed to its refusal). */
 class CallFailure extends Error {}
 
-export function newDispatcher(env: PluginEnv, kind: Kind) {
+export function newDispatcher(env: PluginEnv, kind: Kind, credentialsFor: CredentialsFor = () => undefined) {
   const { domain, reader, metrics } = env;
 
   async function namespaceLabels(a: AdmissionAttributes): Promise<Record<string, string> | undefined> {
@@ -105,12 +106,17 @@ export function newDispatcher(env: PluginEnv, kind: Kind) {
   async function targetOfHook(hook: Webhook): Promise<CallTarget> {
     const cc = hook.clientConfig ?? {};
     const ca = cc.caBundle ? Buffer.from(cc.caBundle, 'base64').toString('utf8') : undefined;
-    if (cc.url) return { url: new URL(cc.url), ca };
+    if (cc.url) {
+      const url = new URL(cc.url);
+      const port = Number(url.port || 443);
+      return { url, ca, credentials: credentialsFor(url.hostname, port) };
+    }
     const svc = cc.service ?? {};
     const ns = svc.namespace ?? '';
     const name = svc.name ?? '';
     const port = svc.port ?? 443;
     const servername = `${name}.${ns}.svc`;
+    const credentials = credentialsFor(servername, port);
     const path = svc.path ?? '/';
     const service = await reader.get(SERVICES, ns, name);
     if (!service) throw new CallFailure(`service "${ns}/${name}" not found`);
@@ -124,11 +130,16 @@ export function newDispatcher(env: PluginEnv, kind: Kind) {
     for (const subset of endpoints?.subsets ?? []) {
       const ep = (subset.ports ?? []).find((p) => (sp.name ? p.name === sp.name : true));
       const ip = subset.addresses?.[0]?.ip;
-      if (ep && ip) return { url: new URL(`https://${ip.includes(':') ? `[${ip}]` : ip}:${ep.port}${path}`), ca, servername };
+      if (ep && ip) return { url: new URL(`https://${ip.includes(':') ? `[${ip}]` : ip}:${ep.port}${path}`), ca, servername, credentials };
     }
     const clusterIP = (service as { spec?: { clusterIP?: string } }).spec?.clusterIP;
     if (!clusterIP || clusterIP === 'None') throw new CallFailure(`service "${ns}/${name}" has no endpoints and no cluster IP`);
-    return { url: new URL(`https://${clusterIP.includes(':') ? `[${clusterIP}]` : clusterIP}:${port}${path}`), ca, servername };
+    return {
+      url: new URL(`https://${clusterIP.includes(':') ? `[${clusterIP}]` : clusterIP}:${port}${path}`),
+      ca,
+      servername,
+      credentials,
+    };
   }
 
   /** Calls one webhook; its response, or a CallFailure. */

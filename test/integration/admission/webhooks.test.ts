@@ -6,6 +6,9 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import { type Answer, type Review, startWebhookServer, type WebhookServer } from '../../support/webhook-server.js';
 
@@ -270,6 +273,46 @@ describe('admission webhooks', () => {
     assert.equal(bad.status, 422, bad.text);
     assert.match(bad.body.details.causes[0].message, /compilation failed/);
     assert.equal(bad.body.details.causes[0].field, 'webhooks[0].matchConditions[0].expression');
+  });
+
+  it('sends the client credentials of the webhook kubeConfigFile from --admission-control-config-file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'orch-webhook-kubeconfig-'));
+    writeFileSync(join(dir, 'webhooks.kubeconfig'), `users:\n- name: 127.0.0.1:${hook.port}\n  user: {token: webhook-secret}\n`);
+    const config = join(dir, 'admission.yaml');
+    writeFileSync(
+      config,
+      [
+        'apiVersion: apiserver.config.k8s.io/v1',
+        'kind: AdmissionConfiguration',
+        'plugins:',
+        '- name: ValidatingAdmissionWebhook',
+        '  configuration:',
+        '    apiVersion: apiserver.config.k8s.io/v1',
+        '    kind: WebhookAdmissionConfiguration',
+        `    kubeConfigFile: ${join(dir, 'webhooks.kubeconfig')}`,
+      ].join('\n'),
+    );
+    const withCreds = await startTestServer({ args: [`--admission-control-config-file=${config}`] });
+    try {
+      assert.equal((await withCreds.client.post('/api/v1/namespaces', { metadata: { name: NS, labels: { hooks: 'on' } } })).status, 201);
+      const created = await withCreds.client.post(`${AR}/validatingwebhookconfigurations`, {
+        metadata: { name: 'with-creds' },
+        webhooks: [
+          {
+            name: 'creds.example.com',
+            clientConfig: { url: hook.url('/creds'), caBundle: hook.caBundle },
+            rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }],
+            sideEffects: 'None',
+            admissionReviewVersions: ['v1'],
+          },
+        ],
+      });
+      assert.equal(created.status, 201, created.text);
+      assert.equal((await withCreds.client.post(CM, cm('credentialed'))).status, 201);
+      assert.equal(hook.authorizations.at(-1), 'Bearer webhook-secret');
+    } finally {
+      await withCreds.stop();
+    }
   });
 
   it('speaks v1beta1 to a webhook that lists only it, and reaches a webhook through a Service and its Endpoints', async () => {
