@@ -16,9 +16,10 @@
  *
  * Scenarios: etcd-put, etcd-get (baselines, with --etcd or self-started), create, get, update, list,
  * watch, rbac-get (self-started only: a GET authorized by RBAC among 11,000 bindings against the
- * same GET as system:masters, scripts/bench/rbac-scenario.ts) and authn (in process: what
+ * same GET as system:masters, scripts/bench/rbac-scenario.ts), authn (in process: what
  * authenticating one request costs with a client certificate, a static token and a service-account
- * JWT, repeated or fresh). Each prints a JSON line as it
+ * JWT, repeated or fresh) and webhooks (creates with 0, 1 and 3 local validating webhooks). Each
+ * prints a JSON line as it
  * finishes; a table and the issue's targets follow.
  */
 import { randomBytes } from 'node:crypto';
@@ -31,10 +32,11 @@ import { formatTable, formatTargets, printJsonLine, type TargetResults } from '.
 import { runWatch } from './bench/watch-scenario.js';
 import { runRbacGet } from './bench/rbac-scenario.js';
 import { runAuthn } from './bench/authn-scenario.js';
+import { runWebhookCreates } from './bench/webhook-scenario.js';
 import { round } from './bench/stats.js';
 import { cpuSeconds, DEFAULT_OPTIONS, type BenchOptions, type ScenarioResult } from './bench/workload.js';
 
-const SCENARIOS = ['etcd-put', 'etcd-get', 'create', 'get', 'update', 'list', 'watch', 'rbac-get', 'authn'] as const;
+const SCENARIOS = ['etcd-put', 'etcd-get', 'create', 'get', 'update', 'list', 'watch', 'rbac-get', 'authn', 'webhooks'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 interface Flags {
@@ -143,6 +145,7 @@ async function benchServer(name: string, kubeconfig: string, flags: Flags, serve
     if (scenarios.has('update')) await measured(() => runUpdate(api, ns, options));
     if (scenarios.has('list')) await measured(() => runList(api, ns, options, serverPid));
     if (scenarios.has('watch')) await measured(() => runWatch(api, target, `${ns}-watch`, options));
+    if (scenarios.has('webhooks')) await runWebhookCreates(api, ns, options, measured);
   } finally {
     api.close();
   }

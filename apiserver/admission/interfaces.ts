@@ -1,7 +1,12 @@
 /**
  * Admission: plugins see every write after decoding and before storage. Mutating plugins may change
  * the object; validating plugins only accept or refuse (throw an ApiError) and get their own copy.
+ * A plugin may be both (LimitRanger defaults, then checks); reads never reach admission.
  */
+import type { ApiObject } from '../api/object.js';
+import type { ApiDomain } from '../api/domain.js';
+import type { ResourceDef } from '../api/resource.js';
+import type { Authorizer } from '../authorization/interfaces.js';
 import type { AdmissionAttributes, Operation } from '../registry/write-admission.js';
 
 /** The attributes are the store's (registry/write-admission.ts): admission sits above the store. */
@@ -11,6 +16,10 @@ export interface AdmissionPlugin {
   readonly name: string;
   /** Whether the plugin wants to see this operation. */
   handles(operation: Operation): boolean;
+  /** Mutating phase: may change attributes.object. */
+  admit?(attributes: AdmissionAttributes): Promise<void>;
+  /** Validating phase, after the strategy's validation: accepts or throws an ApiError. */
+  validate?(attributes: Readonly<AdmissionAttributes>): Promise<void>;
 }
 
 export interface MutatingPlugin extends AdmissionPlugin {
@@ -20,3 +29,74 @@ export interface MutatingPlugin extends AdmissionPlugin {
 export interface ValidatingPlugin extends AdmissionPlugin {
   validate(attributes: Readonly<AdmissionAttributes>): Promise<void>;
 }
+
+/** A resource as Kubernetes names it: core is '', others their k8s.io group ('storage.k8s.io'). */
+export interface KubeResource {
+  group: string;
+  resource: string;
+}
+
+/** How plugins read other objects: the generic store's reads (watch cache), wired by server/. */
+export interface ObjectReader {
+  /** One object, or null when there is none. */
+  get(resource: KubeResource, namespace: string, name: string): Promise<ApiObject | null>;
+  /** Every object of a resource ('' namespace: all namespaces, or cluster-scoped). */
+  list(resource: KubeResource, namespace: string): Promise<ApiObject[]>;
+}
+
+/** How plugins with side effects write (NamespaceAutoProvision, ResourceQuota), as the system user. */
+export interface ObjectWriter {
+  /** Creates an object; AlreadyExists and other API errors are thrown. */
+  create(resource: KubeResource, namespace: string, obj: ApiObject): Promise<ApiObject>;
+  /**
+   * Compare-and-swap of one object's subresource ('' = the object): obj.metadata.resourceVersion must
+   * still be the stored one, else a Conflict ApiError is thrown and nothing is written.
+   */
+  replace(resource: KubeResource, namespace: string, obj: ApiObject, subresource: string): Promise<ApiObject>;
+}
+
+/** Everything a plugin factory may use; server/ provides it. */
+export interface PluginEnv {
+  domain: ApiDomain;
+  reader: ObjectReader;
+  writer: ObjectWriter;
+  authorizer: Authorizer;
+  /** Flags some plugins read (DefaultTolerationSeconds). */
+  flags: AdmissionFlags;
+  /** Calls `changed` after every change to the resource's objects (a watch; resumed when it ends). */
+  watch(resource: KubeResource, changed: () => void): void;
+  /** The same objects served under another group or version, with the conversion to each (matchPolicy Equivalent). */
+  equivalents(def: ResourceDef): Equivalent[];
+  metrics: AdmissionMetrics;
+  /** The served resources of a kind in a served group (a REST mapping). */
+  resourcesOfKind(group: string, kind: string): ResourceDef[];
+}
+
+export interface Equivalent {
+  def: ResourceDef;
+  /** The object as the equivalent resource serves it. */
+  convert(obj: ApiObject): ApiObject;
+  /** Back to the requested resource's form. */
+  convertBack(obj: ApiObject): ApiObject;
+}
+
+/** What admission reports (Kubernetes' admission metrics). */
+export interface AdmissionMetrics {
+  /** apiserver_admission_webhook_rejection_count. */
+  webhookRejection(labels: { name: string; type: 'admit' | 'validating'; operation: string; errorType: string; code: number }): void;
+  /** apiserver_admission_webhook_admission_duration_seconds. */
+  webhookLatency(labels: { name: string; type: 'admit' | 'validating'; operation: string; rejected: boolean }, seconds: number): void;
+}
+
+export interface AdmissionFlags {
+  /** --default-not-ready-toleration-seconds, default 300. */
+  defaultNotReadyTolerationSeconds: number;
+  /** --default-unreachable-toleration-seconds, default 300. */
+  defaultUnreachableTolerationSeconds: number;
+}
+
+/**
+ * Makes a plugin from its configuration (the parsed YAML/JSON of the AdmissionConfiguration entry,
+ * undefined when there is none). A bad configuration throws an Error that names what is wrong.
+ */
+export type PluginFactory = (env: PluginEnv, config: unknown) => AdmissionPlugin;

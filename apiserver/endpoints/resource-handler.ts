@@ -73,6 +73,8 @@ export function newResourceHandler(api: ApiContext) {
       ctx: { namespace, user: userFrom(req), dryRun: parseDryRun(query.getAll('dryRun')), now: new Date() },
       warnings: def.deprecationWarning ? [def.deprecationWarning] : [],
     };
+    // Admission's warnings join the decoder's in the one list the response sends.
+    scope.ctx.warnings = scope.warnings;
     if (sub?.connect) await handleConnect(scope, sub.connect.kind, api.connect);
     else if (sub?.action) await handleAction(scope, sub.action);
     else if (!sub && verb === 'create' && store.createAction) await handleAction(scope, def);

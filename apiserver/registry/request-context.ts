@@ -8,4 +8,6 @@ export interface RequestContext {
   dryRun: boolean;
   /** One clock reading per request. */
   now: Date;
+  /** Warnings for the client (admission adds to them; the endpoint sends them as Warning headers). */
+  warnings?: string[];
 }

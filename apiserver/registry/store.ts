@@ -15,7 +15,13 @@ import type { ResourceDef } from '../api/resource.js';
 import type { ApiDomain } from '../api/domain.js';
 import type { StrategyContext } from '../api/strategy.js';
 import * as status from '../api/status.js';
-import type { AdmissionAttributes, Operation, WriteAdmission } from './write-admission.js';
+import {
+  newAdmissionRollback,
+  type AdmissionAttributes,
+  type AdmissionRollback,
+  type Operation,
+  type WriteAdmission,
+} from './write-admission.js';
 import type { KeyScheme } from './keys.js';
 import { newKeyScheme } from './keys.js';
 import { decodeObject, encodeObject } from './codec.js';
@@ -120,7 +126,8 @@ export class GenericStore {
 
   /** CONNECT admission of a proxied subresource (pods/exec, …): `options` is its options object (PodExecOptions). */
   async admitConnect(ctx: RequestContext, name: string, subresource: string, options: ApiObject): Promise<void> {
-    const attributes = this.attributes(ctx, 'CONNECT', name, options, undefined, subresource);
+    // A connection writes nothing: there is nothing for plugins to undo.
+    const attributes = this.attributes(ctx, newAdmissionRollback(), 'CONNECT', name, options, undefined, subresource);
     await this.admission.admit(attributes);
     await this.admission.validate(attributes);
   }
@@ -185,6 +192,7 @@ export class GenericStore {
 
   private attributes(
     ctx: RequestContext,
+    rollback: AdmissionRollback,
     operation: Operation,
     name: string,
     object?: ApiObject,
@@ -192,6 +200,8 @@ export class GenericStore {
     subresource = '',
   ): AdmissionAttributes {
     return {
+      warnings: ctx.warnings ?? [],
+      rollback,
       operation,
       resource: this.def,
       subresource,
@@ -205,7 +215,12 @@ export class GenericStore {
   }
 
   /** Defaults, mutating admission, strategy, validation, validating admission: a new object ready to store. */
-  private async prepareCreate(ctx: RequestContext, input: ApiObject, trackFields?: TrackFields): Promise<ApiObject> {
+  private async prepareCreate(
+    ctx: RequestContext,
+    input: ApiObject,
+    rollback: AdmissionRollback,
+    trackFields?: TrackFields,
+  ): Promise<ApiObject> {
     let obj = deepCopy(input);
     const sctx = this.strategyContext(ctx);
     obj.apiVersion = this.def.apiVersion;
@@ -213,24 +228,33 @@ export class GenericStore {
     ensureNamespace(this.def, obj, ctx);
     this.def.strategy?.applyDefaults?.(obj, sctx);
     if (trackFields) obj = trackFields(obj, null);
-    await this.admission.admit(this.attributes(ctx, 'CREATE', obj.metadata.name ?? '', obj));
+    await this.admission.admit(this.attributes(ctx, rollback, 'CREATE', obj.metadata.name ?? '', obj));
     fillCreateMeta(this.def, obj, ctx);
     if (this.def.subresources?.status && !this.def.statusOnCreate) resetStatusForMainResource(obj, null);
     this.def.strategy?.prepareForCreate?.(obj, sctx);
     if (!obj.metadata.name && obj.metadata.generateName) obj.metadata.name = generateName(obj.metadata.generateName);
     validateForCreate(this.def, obj, sctx);
     this.def.strategy?.canonicalize?.(obj);
-    await this.admission.validate(this.attributes(ctx, 'CREATE', obj.metadata.name ?? '', obj));
+    await this.admission.validate(this.attributes(ctx, rollback, 'CREATE', obj.metadata.name ?? '', obj));
     return obj;
   }
 
   async create(ctx: RequestContext, input: ApiObject, opts: { trackFields?: TrackFields } = {}): Promise<ApiObject> {
     const generated = !input.metadata.name && !!input.metadata.generateName;
     for (let attempt = 1; ; attempt++) {
-      const obj = await this.prepareCreate(ctx, input, opts.trackFields);
+      const rollback = newAdmissionRollback();
+      let obj: ApiObject;
+      let txn: HookTransaction;
+      try {
+        obj = await this.prepareCreate(ctx, input, rollback, opts.trackFields);
+        txn = await this.beforeWrite(ctx, obj, null);
+      } catch (err) {
+        await rollback.revert();
+        throw err;
+      }
       const name = obj.metadata.name!;
-      const txn = await this.beforeWrite(ctx, obj, null);
       if (ctx.dryRun) {
+        await rollback.revert();
         if (await this.storage.get(this.keys.objectKey(ctx.namespace, name))) throw status.alreadyExists(this.groupResource, name);
         return obj;
       }
@@ -239,9 +263,11 @@ export class GenericStore {
         kv = await this.storage.create(this.keys.objectKey(ctx.namespace, name), this.encode(obj));
       } catch (err) {
         await txn.revert();
+        await rollback.revert();
         if (generated && isStorageError(err, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS) continue;
         throw this.storageError(err, name);
       }
+      rollback.commit();
       await txn.commit();
       return this.decode(kv);
     }
@@ -263,18 +289,21 @@ export class GenericStore {
     let result: ApiObject | undefined;
     // The hook transaction of the latest attempt, and the stored object when the update deleted it.
     let txn: HookTransaction = NO_TRANSACTION;
+    let rollback = newAdmissionRollback();
     let gone: ApiObject | undefined;
 
     const attempt = async (current: KeyValue | null): Promise<Buffer | null> => {
       created = false;
       await txn.revert();
       txn = NO_TRANSACTION;
+      await rollback.revert();
+      rollback = newAdmissionRollback();
       if (!current) {
         if (subresource || !(this.def.allowCreateOnUpdate || opts.allowCreate)) throw status.notFound(this.groupResource, name);
         const input = await compute(null);
         ensureNameMatches(input, name);
         if (input.metadata.resourceVersion) throw status.notFound(this.groupResource, name);
-        result = await this.prepareCreate(ctx, input, opts.trackFields);
+        result = await this.prepareCreate(ctx, input, rollback, opts.trackFields);
         txn = await this.beforeWrite(ctx, result, null);
         created = true;
         return this.encode(result);
@@ -284,7 +313,7 @@ export class GenericStore {
       ensureNameMatches(input, name);
       const rv = input.metadata.resourceVersion;
       if (rv && rv !== old.metadata.resourceVersion) throw status.conflict(this.groupResource, name, status.OBJECT_MODIFIED);
-      const obj = await this.prepareUpdate(ctx, input, old, subresource, opts.trackFields);
+      const obj = await this.prepareUpdate(ctx, input, old, subresource, rollback, opts.trackFields);
       result = obj;
       if (obj.metadata.deletionTimestamp && !this.pendingFinalization(obj)) {
         gone = old;
@@ -300,13 +329,16 @@ export class GenericStore {
     try {
       if (ctx.dryRun) {
         await attempt(await this.storage.get(key));
+        await rollback.revert();
         return { object: result!, created };
       }
       written = await guaranteedUpdate(this.storage, key, attempt);
     } catch (err) {
       await txn.revert();
+      await rollback.revert();
       throw this.storageError(err, name);
     }
+    rollback.commit();
     await txn.commit();
     if (written.deleted) {
       await this.hooks.afterDelete?.(gone!, { dryRun: false });
@@ -320,6 +352,7 @@ export class GenericStore {
     input: ApiObject,
     old: ApiObject,
     subresource: string,
+    rollback: AdmissionRollback,
     trackFields?: TrackFields,
   ): Promise<ApiObject> {
     const sctx = this.strategyContext(ctx);
@@ -331,7 +364,7 @@ export class GenericStore {
     if (subresource && !sub) throw status.notFound(this.groupResource, `${old.metadata.name}/${subresource}`);
     if (!sub) this.def.strategy?.applyDefaults?.(obj, sctx);
     if (!sub && trackFields) obj = trackFields(obj, old);
-    await this.admission.admit(this.attributes(ctx, 'UPDATE', old.metadata.name!, obj, old, subresource));
+    await this.admission.admit(this.attributes(ctx, rollback, 'UPDATE', old.metadata.name!, obj, old, subresource));
     if (sub) {
       obj = sub.prepareForUpdate(obj, old, sctx);
       if (trackFields) obj = trackFields(obj, old);
@@ -344,7 +377,7 @@ export class GenericStore {
     carryOverUpdateMeta(this.def, obj, old);
     validateForUpdate(this.def, obj, old, sctx, subresource);
     this.def.strategy?.canonicalize?.(obj);
-    await this.admission.validate(this.attributes(ctx, 'UPDATE', old.metadata.name!, obj, old, subresource));
+    await this.admission.validate(this.attributes(ctx, rollback, 'UPDATE', old.metadata.name!, obj, old, subresource));
     return obj;
   }
 
@@ -360,11 +393,14 @@ export class GenericStore {
   async delete(ctx: RequestContext, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
     const key = this.keys.objectKey(ctx.namespace, name);
     let outcome: DeleteResult | undefined;
+    let rollback = newAdmissionRollback();
     const attempt = async (current: KeyValue | null): Promise<Buffer | null> => {
+      await rollback.revert();
+      rollback = newAdmissionRollback();
       if (!current) throw status.notFound(this.groupResource, name);
       const old = this.decode(current);
       checkDeletePreconditions(this.groupResource, old, options);
-      await this.admission.validate(this.attributes(ctx, 'DELETE', name, undefined, old));
+      await this.admission.validate(this.attributes(ctx, rollback, 'DELETE', name, undefined, old));
       const obj = deepCopy(old);
       const decision = this.def.strategy?.beforeDelete?.(obj, this.strategyContext(ctx)) ?? 'delete';
       const finalizers = deletionFinalizers(this.def, old, options);
@@ -385,12 +421,15 @@ export class GenericStore {
     try {
       if (ctx.dryRun) {
         await attempt(await this.storage.get(key));
+        await rollback.revert();
         return outcome!;
       }
       const { kv, deleted } = await guaranteedUpdate(this.storage, key, attempt);
+      rollback.commit();
       if (deleted) await this.hooks.afterDelete?.(outcome!.object, { dryRun: false });
       return deleted ? outcome! : { object: this.decode(kv), deleted: false };
     } catch (err) {
+      await rollback.revert();
       throw this.storageError(err, name);
     }
   }

@@ -9,6 +9,15 @@ import type { UserInfo } from '../api/user-info.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
+/**
+ * Undo steps of admission side effects (a quota charge) for one write attempt: the store runs them,
+ * newest first, when a later plugin, the strategy or the write itself fails, and drops them once the
+ * write is stored.
+ */
+export interface AdmissionRollback {
+  add(undo: () => Promise<void>): void;
+}
+
 export interface AdmissionAttributes {
   operation: Operation;
   resource: ResourceDef;
@@ -21,6 +30,10 @@ export interface AdmissionAttributes {
   oldObject?: ApiObject;
   user: UserInfo;
   dryRun: boolean;
+  /** Where plugins leave warnings for the client (sent as `Warning: 299` headers). */
+  warnings: string[];
+  /** Where plugins with side effects register their undo. */
+  rollback: AdmissionRollback;
 }
 
 export interface WriteAdmission {
@@ -28,4 +41,22 @@ export interface WriteAdmission {
   admit(attributes: AdmissionAttributes): Promise<void>;
   /** Validating admission: accepts or throws an ApiError; never changes the object. */
   validate(attributes: AdmissionAttributes): Promise<void>;
+}
+
+/** A rollback list for one write attempt: `revert` runs the undo steps newest first, once. */
+export function newAdmissionRollback(): AdmissionRollback & { revert(): Promise<void>; commit(): void } {
+  let undo: (() => Promise<void>)[] = [];
+  return {
+    add: (u) => {
+      undo.push(u);
+    },
+    async revert() {
+      const steps = undo.reverse();
+      undo = [];
+      for (const s of steps) await s().catch(() => {});
+    },
+    commit() {
+      undo = [];
+    },
+  };
 }

@@ -3,10 +3,13 @@ import type { Request, Response, NextFunction } from 'express';
 import client from 'prom-client';
 import { newRegistry, serveMetrics } from '../component-base/metrics/registry.js';
 import { requestInfoFrom } from '../endpoints/request/request-info.js';
+import type { AdmissionMetrics } from '../admission/interfaces.js';
 
 export interface Metrics {
   middleware(): (req: Request, res: Response, next: NextFunction) => void;
   handle(req: Request, res: Response): Promise<void>;
+  /** What admission reports. */
+  admission: AdmissionMetrics;
 }
 
 export function newMetrics(): Metrics {
@@ -24,7 +27,32 @@ export function newMetrics(): Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60],
     registers: [registry],
   });
+  const webhookRejections = new client.Counter({
+    name: 'apiserver_admission_webhook_rejection_count',
+    help: 'Admission webhook rejection count, identified by name and broken out for each admission type (validating or admit) and operation. Additional labels specify an error type (calling_webhook_error or apiserver_internal_error if an error occurred; no_error otherwise) and optionally a non-zero rejection code if the webhook rejects the request with an HTTP status code (honored by the apiserver when the code is greater or equal to 400). Codes greater than 600 are truncated to 600, to keep the metrics cardinality bounded.',
+    labelNames: ['name', 'type', 'operation', 'error_type', 'rejection_code'],
+    registers: [registry],
+  });
+  const webhookLatency = new client.Histogram({
+    name: 'apiserver_admission_webhook_admission_duration_seconds',
+    help: 'Admission webhook latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+    labelNames: ['name', 'type', 'operation', 'rejected'],
+    buckets: [0.005, 0.025, 0.1, 0.5, 1, 2.5, 10, 25],
+    registers: [registry],
+  });
   return {
+    admission: {
+      webhookRejection: (l) =>
+        webhookRejections.inc({
+          name: l.name,
+          type: l.type,
+          operation: l.operation,
+          error_type: l.errorType,
+          rejection_code: String(Math.min(l.code, 600)),
+        }),
+      webhookLatency: (l, seconds) =>
+        webhookLatency.observe({ name: l.name, type: l.type, operation: l.operation, rejected: String(l.rejected) }, seconds),
+    },
     middleware() {
       return (req, res, next) => {
         const start = process.hrtime.bigint();

@@ -15,6 +15,9 @@ import { AuthenticationOptions, type AuthenticationSettings } from './authentica
 import { AUTHORIZATION_MODES, type AuthorizationMode } from '../authorization/interfaces.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseServiceClusterIPRanges } from '../registry/core/service/allocator/service-cidrs.js';
 import { formatPortRange, parsePortRange, type PortRange } from '../registry/core/service/allocator/port-range.js';
+import { type AdmissionOptions, validateAdmissionOptions } from '../admission/new-admission.js';
+import type { AdmissionFlags } from '../admission/interfaces.js';
+import { defaultOnPlugins, registeredPlugins } from '../admission/plugin-table.js';
 
 /** What orch-apiserver runs with: its flags, validated and completed. */
 export interface ServerOptions extends AuthenticationSettings {
@@ -89,6 +92,10 @@ export interface ServerOptions extends AuthenticationSettings {
   kubeletCertificateAuthority?: string;
   /** --kubelet-timeout, default 5s: how long a node agent or proxied backend may take to accept a connection. */
   kubeletTimeoutMs: number;
+  /** --enable-admission-plugins, --disable-admission-plugins, --admission-control-config-file. */
+  admission: AdmissionOptions;
+  /** --default-not-ready-toleration-seconds, --default-unreachable-toleration-seconds (default 300 each). */
+  admissionFlags: AdmissionFlags;
 }
 
 const DEFAULT_NODE_PORT_RANGE = '30000-32767';
@@ -138,6 +145,11 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
   kubeletClientKey = '';
   kubeletCertificateAuthority = '';
   kubeletTimeoutMs = 5000;
+  enableAdmissionPlugins: string[] = [];
+  disableAdmissionPlugins: string[] = [];
+  admissionControlConfigFile = '';
+  defaultNotReadyTolerationSeconds = 300;
+  defaultUnreachableTolerationSeconds = 300;
   readonly logs = new LogOptions();
   readonly authentication = new AuthenticationOptions();
 
@@ -294,7 +306,40 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       'service-node-port-range',
       "A port range to reserve for services with NodePort visibility.  This must not overlap with the ephemeral port range on nodes.  Example: '30000-32767'. Inclusive at both ends of the range.",
     );
+    fs.strings(
+      this,
+      'enableAdmissionPlugins',
+      'enable-admission-plugins',
+      `admission plugins that should be enabled in addition to default enabled ones (${defaultOnPlugins().join(', ')}). Comma-delimited list of admission plugins: ${registeredPlugins().join(', ')}. The order of plugins in this flag does not matter.`,
+    );
+    fs.strings(
+      this,
+      'disableAdmissionPlugins',
+      'disable-admission-plugins',
+      `admission plugins that should be disabled although they are in the default enabled plugins list (${defaultOnPlugins().join(', ')}). Comma-delimited list of admission plugins: ${registeredPlugins().join(', ')}. The order of plugins in this flag does not matter.`,
+    );
+    fs.string(this, 'admissionControlConfigFile', 'admission-control-config-file', 'File with admission control configuration.');
+    fs.int(
+      this,
+      'defaultNotReadyTolerationSeconds',
+      'default-not-ready-toleration-seconds',
+      'Indicates the tolerationSeconds of the toleration for notReady:NoExecute that is added by default to every pod that does not already have such a toleration.',
+    );
+    fs.int(
+      this,
+      'defaultUnreachableTolerationSeconds',
+      'default-unreachable-toleration-seconds',
+      'Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod that does not already have such a toleration.',
+    );
     this.logs.addFlags(fs);
+  }
+
+  private admissionOptions(): AdmissionOptions {
+    return {
+      enablePlugins: this.enableAdmissionPlugins,
+      disablePlugins: this.disableAdmissionPlugins,
+      configFile: this.admissionControlConfigFile,
+    };
   }
 
   validate(): void {
@@ -352,6 +397,8 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
         );
       }
     }
+    const admissionErrors = validateAdmissionOptions(this.admissionOptions());
+    if (admissionErrors.length) throw new OptionsError(admissionErrors.join(', '));
   }
 
   complete(): ServerOptions {
@@ -393,6 +440,11 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       kubeletClientKey: this.kubeletClientKey || undefined,
       kubeletCertificateAuthority: this.kubeletCertificateAuthority || undefined,
       kubeletTimeoutMs: this.kubeletTimeoutMs,
+      admission: this.admissionOptions(),
+      admissionFlags: {
+        defaultNotReadyTolerationSeconds: this.defaultNotReadyTolerationSeconds,
+        defaultUnreachableTolerationSeconds: this.defaultUnreachableTolerationSeconds,
+      },
     };
   }
 }

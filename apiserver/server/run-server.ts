@@ -14,8 +14,8 @@ import { newApiDomain } from '../api/domain.js';
 import { newResourceTable } from '../api/resource-table.js';
 import { allResources } from '../registry/resources/index.js';
 import { definitions } from '../api/generated/definitions.js';
-import * as status from '../api/status.js';
 import type { GenericStore } from '../registry/store.js';
+import type { ResourceDef } from '../api/resource.js';
 import { newStores } from '../registry/new-stores.js';
 import { newStoreHookEnv } from '../registry/store-hooks.js';
 import { newServiceAllocators, SERVICE_ALLOCATORS } from '../registry/core/service/allocator/service-allocators.js';
@@ -25,11 +25,8 @@ import { newUpgradeListener } from './upgrade-listener.js';
 import { ensureDefaultService } from '../registry/core/service/default-service.js';
 import { adoptServiceRanges } from '../registry/core/service/adopt-ranges.js';
 import { Cacher } from '../storage/cacher/cacher.js';
-import { newAdmissionChain } from '../admission/chain.js';
-import { newNamespaceLifecycle } from '../admission/plugins/namespace-lifecycle.js';
-import { newCertificateApproval } from '../admission/plugins/certificate-approval.js';
-import { newCertificateSigning } from '../admission/plugins/certificate-signing.js';
-import { newCertificateSubjectRestriction } from '../admission/plugins/certificate-subject-restriction.js';
+import { newAdmissionFromOptions } from '../admission/new-admission.js';
+import { newAdmissionAccess } from './admission-access.js';
 import { newServerAuthentication } from './authentication.js';
 import { newObjectGetter } from './object-getter.js';
 import { newAuthorizer } from '../authorization/new-authorizer.js';
@@ -55,6 +52,7 @@ import { newOpenApiV2 } from '../endpoints/openapi-v2.js';
 import { ensureSystemNamespaces, SYSTEM_USER } from './bootstrap-namespaces.js';
 import { reconcileDefaultPolicy } from './bootstrap-rbac.js';
 import { newReviewKinds } from './review-kinds.js';
+import { ensureSystemPriorityClasses } from './bootstrap-priority-classes.js';
 
 export interface RunningServer {
   port: number;
@@ -99,13 +97,6 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
   const table = newResourceTable(domain, allResources);
 
   const namespaceDef = table.lookup('', 'v1', 'namespaces')!;
-  // Namespace admission reads namespaces through their store, which exists once the stores do.
-  let namespaces: GenericStore | undefined;
-  const getNamespace = (name: string) =>
-    namespaces!.get({ namespace: '', user: SYSTEM_USER, dryRun: false, now: new Date() }, name).catch((err: unknown) => {
-      if (status.isApiError(err, 'NotFound')) return null;
-      throw err;
-    });
   // RBAC decides from memory: the four RBAC kinds kept by their stores' watches (started below).
   const rbacGroup = domain.group('rbac.authorization.k8s.io');
   const policy = new PolicyCache();
@@ -133,15 +124,26 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       : undefined,
   });
   const escalation = new EscalationCheck(authorization.authorizer, new RuleResolver(policy, rbacGroup), rbacGroup);
-  const admission = newAdmissionChain(
-    [],
-    [
-      newNamespaceLifecycle(domain, getNamespace),
-      newRbacEscalation(rbacGroup, (write) => escalation.refusal(write)),
-      newCertificateApproval(domain, authorization.authorizer),
-      newCertificateSigning(domain, authorization.authorizer),
-      newCertificateSubjectRestriction(domain),
-    ],
+  // Admission plugins read and write other objects through the stores, which exist once admission does.
+  let stores: Map<ResourceDef, GenericStore> | undefined;
+  const access = newAdmissionAccess(table, domain, () => stores!);
+  const authorizer = authorization.authorizer;
+  const metrics = newMetrics();
+  // RBAC's escalation check runs before the configurable plugins, as Kubernetes runs it in the RBAC strategies.
+  const admission = newAdmissionFromOptions(
+    options.admission,
+    {
+      domain,
+      reader: access.reader,
+      writer: access.writer,
+      authorizer,
+      flags: options.admissionFlags,
+      watch: access.watch,
+      equivalents: access.equivalents,
+      metrics: metrics.admission,
+      resourcesOfKind: (group, kind) => table.all().filter((d) => d.group === group && d.kind === kind && !d.conversion),
+    },
+    [newRbacEscalation(rbacGroup, (write) => escalation.refusal(write))],
   );
   const serviceNetwork = { clusterIPRanges: options.serviceClusterIPRanges, nodePortRange: options.serviceNodePortRange };
   const serviceAllocators = newServiceAllocators(storage, options.etcdPrefix, serviceNetwork, logger);
@@ -149,8 +151,8 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
     { dependency: SERVICE_ALLOCATORS, value: serviceAllocators },
     { dependency: COMPONENT_PROBES, value: newComponentProbes(storage) },
   ]);
-  const stores = newStores(table, allResources, { storage, storagePrefix: options.etcdPrefix, domain, admission, cacher, hookEnv });
-  namespaces = stores.get(namespaceDef)!;
+  stores = newStores(table, allResources, { storage, storagePrefix: options.etcdPrefix, domain, admission, cacher, hookEnv });
+  const namespaces = stores.get(namespaceDef)!;
   const services = stores.get(table.lookup('', 'v1', 'services')!)!;
   const defaultServiceIP = serviceAllocators.clusterIPs(serviceAllocators.families[0])!.firstAddress;
 
@@ -181,7 +183,6 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
 
   const authentication = newServerAuthentication(options, domain, newObjectGetter(table, stores), logger);
   const inFlight = newInFlight();
-  const metrics = newMetrics();
   let server: Server | undefined;
   const app = buildHandlerChain({
     api: {
@@ -237,6 +238,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
     for (let delay = 100; bootstrapping; delay = Math.min(delay * 2, 5000)) {
       try {
         await ensureSystemNamespaces(namespaces, domain);
+        await ensureSystemPriorityClasses(stores.get(table.lookup(domain.group('scheduling.k8s.io'), 'v1', 'priorityclasses')!)!, domain);
         await adoptServiceRanges(serviceAllocators, services);
         await ensureDefaultService(services, domain, defaultServiceIP, port, SYSTEM_USER);
         bootstrapDone();
@@ -260,6 +262,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       const closed = new Promise<void>((r) => server!.close(() => r()));
       server!.closeIdleConnections();
       inFlight.closeWatches();
+      access.close();
       await inFlight.drained(options.requestTimeoutMs);
       server!.closeAllConnections();
       await closed;

@@ -45,7 +45,8 @@ function manifest(d: string): ManifestObject[] {
       reason: 'Made',
       message: 'made',
     },
-    { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pod', labels }, spec: template.spec },
+    // No controller manager runs here to create the `default` account the ServiceAccount plugin wants.
+    { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pod', labels }, spec: { ...template.spec, serviceAccountName: 'sa' } },
     { apiVersion: 'v1', kind: 'Service', metadata: { name: 'svc' }, spec: { selector: labels, ports: [{ port: 80, targetPort: 8080 }] } },
     {
       apiVersion: 'v1',

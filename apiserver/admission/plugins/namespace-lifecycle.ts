@@ -2,14 +2,11 @@
  * NamespaceLifecycle: nothing new in a Terminating namespace (403), nothing created in a missing one
  * (404), and the system namespaces can never be deleted (403).
  */
-import type { ApiObject } from '../../api/object.js';
-import type { ApiDomain } from '../../api/domain.js';
 import * as status from '../../api/status.js';
-import type { ValidatingPlugin } from '../interfaces.js';
+import type { PluginFactory, ValidatingPlugin } from '../interfaces.js';
+import { NAMESPACES } from '../resources.js';
 
-export type NamespaceGetter = (name: string) => Promise<ApiObject | null>;
-
-export function newNamespaceLifecycle(domain: ApiDomain, getNamespace: NamespaceGetter): ValidatingPlugin {
+export const newNamespaceLifecycle: PluginFactory = ({ domain, reader }): ValidatingPlugin => {
   const immortal = new Set(domain.immortalNamespaces);
   return {
     name: 'NamespaceLifecycle',
@@ -23,7 +20,7 @@ export function newNamespaceLifecycle(domain: ApiDomain, getNamespace: Namespace
         return;
       }
       if (!a.resource.namespaced || !a.namespace) return;
-      const ns = await getNamespace(a.namespace);
+      const ns = await reader.get(NAMESPACES, '', a.namespace);
       if (!ns) throw status.notFound({ group: '', resource: 'namespaces' }, a.namespace);
       const phase = (ns.status as { phase?: string } | undefined)?.phase;
       if (phase === 'Terminating' || ns.metadata.deletionTimestamp) {
@@ -33,4 +30,4 @@ export function newNamespaceLifecycle(domain: ApiDomain, getNamespace: Namespace
       }
     },
   };
-}
+};

@@ -2,14 +2,14 @@
  * One webhook of a configuration, as Kubernetes validates it on create (validateValidatingWebhook /
  * validateMutatingWebhook): a fully qualified name, rules, enumerations, side effects None or
  * NoneOnDryRun, timeout 1..30, selectors, clientConfig, matchConditions, admissionReviewVersions.
- * matchConditions' CEL expressions are required but not compiled: a syntactically wrong expression
- * is accepted here, where Kubernetes would refuse it.
+ * matchConditions' CEL expressions must compile (runtime/cel.ts).
  */
 import type { FieldError, FieldPath } from '../../api/field-errors.js';
 import { duplicate, invalid, notSupported, required, tooMany } from '../../api/field-errors.js';
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName } from '../../api/validation/names.js';
 import { validateLabelSelector } from '../core/pod-spec/label-selector.js';
 import { validateClientConfig } from './client-config.js';
+import { compileError } from '../../runtime/cel.js';
 import { validateRuleWithOperations } from './rules.js';
 import type { MatchCondition, Webhook } from './types.js';
 
@@ -54,6 +54,10 @@ function validateMatchConditions(conditions: MatchCondition[], path: FieldPath):
   conditions.forEach((c, i) => {
     const at = path.index(i);
     if (!(c.expression ?? '').trim()) errors.push(required(at.child('expression')));
+    else {
+      const why = compileError(c.expression!);
+      if (why) errors.push(invalid(at.child('expression'), c.expression, `compilation failed: ${why}`));
+    }
     const name = c.name ?? '';
     if (!name) errors.push(required(at.child('name')));
     else for (const msg of isQualifiedName(name)) errors.push(invalid(at.child('name'), name, msg));

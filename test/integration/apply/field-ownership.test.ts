@@ -20,6 +20,9 @@ describe('field ownership', () => {
     s = await startTestServer();
     c = s.client;
     await createNamespace(c, NS);
+    // The ServiceAccount admission plugin wants the account the service account controller would create.
+    const sa = await c.post(`/api/v1/namespaces/${NS}/serviceaccounts`, { metadata: { name: 'default' } });
+    if (sa.status !== 201) throw new Error(sa.text);
   });
   after(async () => {
     await s?.stop();

@@ -27,6 +27,8 @@ describe('Node authorization', () => {
       ['secrets', 's1'],
       ['secrets', 's2'],
       ['configmaps', 'c1'],
+      // The ServiceAccount admission plugin wants the account the pods run as.
+      ['serviceaccounts', 'builder'],
     ]) {
       assert.equal((await s.client.post(`/api/v1/namespaces/default/${kind}`, { metadata: { name } })).status, 201);
     }

@@ -1,6 +1,7 @@
 /**
  * `npm run bench` end to end, scaled down: it starts its own etcd and both orch targets, runs every
- * scenario and reports each as a JSON line (the real figures come from the full run).
+ * scenario (creates with 0, 1 and 3 webhooks included) and reports each as a JSON line (the real
+ * figures come from the full run).
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +12,7 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
   const args = ['--scenario', 'all', '--count', '60', '--concurrency', '4', '--seconds', '0.3', '--list-repeats', '1', '--page-size', '25'];
   args.push('--warmup-seconds', '0', '--watchers', '4', '--events-per-second', '40', '--watch-seconds', '0.25');
   args.push('--rbac-role-bindings', '20', '--rbac-cluster-role-bindings', '5');
-  const { stdout } = await promisify(execFile)(process.execPath, ['dist/scripts/bench.js', ...args], { timeout: 60_000 });
+  const { stdout } = await promisify(execFile)(process.execPath, ['dist/scripts/bench.js', ...args], { timeout: 120_000 });
   const lines = stdout
     .split('\n')
     .filter((l) => l.startsWith('{"target"'))
@@ -21,10 +22,16 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
     'etcd etcd-put',
     'etcd etcd-get',
     ...['client-cert', 'static-token', 'sa-jwt-cached', 'sa-jwt-fresh'].map((s) => `authn authn-${s}`),
-    ...['orch-etcd', 'orch-sqlite'].flatMap((t) => ['create', 'get', 'update', 'list', 'list-paged-25', 'watch'].map((s) => `${t} ${s}`)),
+    ...['orch-etcd', 'orch-sqlite'].flatMap((t) =>
+      ['create', 'get', 'update', 'list', 'list-paged-25', 'watch', 'create-0-webhooks', 'create-1-webhooks', 'create-3-webhooks'].map(
+        (s) => `${t} ${s}`,
+      ),
+    ),
     'orch-rbac masters-get',
     'orch-rbac rbac-get',
   ]);
+  for (const n of [0, 1, 3])
+    for (const l of lines.filter((l) => l.scenario === `create-${n}-webhooks`)) assert.equal(l.webhookCalls, 60 * n);
   const rbac = lines.find((l) => l.scenario === 'rbac-get');
   assert.deepEqual([rbac.roleBindings, rbac.clusterRoleBindings], [20, 5]);
   assert.equal(typeof rbac.costVsMasters, 'number');

@@ -109,7 +109,7 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
           storage: probe.storage,
           storagePrefix: prefix,
           domain,
-          admission: newAdmissionChain([], []),
+          admission: newAdmissionChain([]),
           cacher: c,
         });
         cachedStores.set(c, s);
@@ -122,7 +122,7 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
     before(async () => {
       opened = await newStorage();
       probe = instrumented(opened.storage);
-      store = new GenericStore({ def, storage: probe.storage, storagePrefix: prefix, domain, admission: newAdmissionChain([], []) });
+      store = new GenericStore({ def, storage: probe.storage, storagePrefix: prefix, domain, admission: newAdmissionChain([]) });
       cacher = newCacher();
     });
     after(async () => {

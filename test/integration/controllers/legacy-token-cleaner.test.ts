@@ -48,6 +48,8 @@ describe('legacy-serviceaccount-token-cleaner-controller', () => {
     await token('mounted');
     await token('odd-label', { 'orch.io/legacy-token-last-used': 'yesterday' });
     await token('not-listed');
+    // The ServiceAccount admission plugin wants the account the service account controller would create.
+    await create(`${NS}/serviceaccounts`, { metadata: { name: 'default' } });
     await create(`${NS}/pods`, {
       metadata: { name: 'user' },
       spec: { containers: [{ name: 'c', image: 'busybox' }], volumes: [{ name: 't', secret: { secretName: 'mounted' } }] },

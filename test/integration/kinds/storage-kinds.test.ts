@@ -398,6 +398,13 @@ describe('storage kinds', () => {
         status: { phase: 'Bound', capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'] },
       });
       assert.equal(bound.status, 200, bound.text);
+      // PersistentVolumeClaimResize (on by default) wants a class that allows expansion.
+      const fast = await c.post(`${STORAGE}/storageclasses`, {
+        metadata: { name: 'fast' },
+        provisioner: 'example.com/fast',
+        allowVolumeExpansion: true,
+      });
+      assert.equal(fast.status, 201, fast.text);
       const grown = await c.put(`${PVCS}/grow`, { ...bound.body, spec: { ...cur.spec, resources: { requests: { storage: '2Gi' } } } });
       assert.equal(grown.status, 200, grown.text);
       const same = await c.put(`${PVCS}/grow`, {

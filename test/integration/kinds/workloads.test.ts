@@ -42,6 +42,8 @@ describe('workload kinds', () => {
     s = await startTestServer();
     c = s.client;
     await createNamespace(c, NS);
+    // The ServiceAccount admission plugin wants the account the service account controller would create.
+    assert.equal((await c.post(`/api/v1/namespaces/${NS}/serviceaccounts`, { metadata: { name: 'default' } })).status, 201);
   });
   after(() => s?.stop());
 
@@ -90,6 +92,8 @@ describe('workload kinds', () => {
       });
       assert.equal(r.status, 201, r.text);
       const got = (await c.get(`${CORE}/pods/web`)).body;
+      const tokenVolume = got.spec.volumes?.[0]?.name;
+      assert.match(tokenVolume, /^orch-api-access-[a-z0-9]{5}$/);
       assert.deepEqual(got.spec, {
         containers: [
           {
@@ -99,6 +103,23 @@ describe('workload kinds', () => {
             imagePullPolicy: 'Always',
             terminationMessagePath: '/dev/termination-log',
             terminationMessagePolicy: 'File',
+            volumeMounts: [{ name: tokenVolume, readOnly: true, mountPath: '/var/run/secrets/orch.io/serviceaccount' }],
+          },
+        ],
+        // ServiceAccount: the default account and its projected token.
+        serviceAccountName: 'default',
+        serviceAccount: 'default',
+        volumes: [
+          {
+            name: tokenVolume,
+            projected: {
+              defaultMode: 420,
+              sources: [
+                { serviceAccountToken: { path: 'token', expirationSeconds: 3607 } },
+                { configMap: { name: 'orch-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+                { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+              ],
+            },
           },
         ],
         restartPolicy: 'Always',
@@ -107,6 +128,13 @@ describe('workload kinds', () => {
         securityContext: {},
         schedulerName: 'default-scheduler',
         enableServiceLinks: true,
+        // The default admission plugins' part: Priority and DefaultTolerationSeconds.
+        priority: 0,
+        preemptionPolicy: 'PreemptLowerPriority',
+        tolerations: [
+          { key: 'node.orch.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+          { key: 'node.orch.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+        ],
       });
       assert.deepEqual(got.status, { phase: 'Pending', qosClass: 'BestEffort' });
       assert.equal(got.metadata.generation, undefined);

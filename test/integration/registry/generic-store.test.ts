@@ -14,6 +14,7 @@ import { newResourceTable } from '../../../apiserver/api/resource-table.js';
 import type { ApiObject, WatchEvent } from '../../../apiserver/api/object.js';
 import { newAdmissionChain } from '../../../apiserver/admission/chain.js';
 import { GenericStore } from '../../../apiserver/registry/store.js';
+import * as status from '../../../apiserver/api/status.js';
 import type { RequestContext } from '../../../apiserver/registry/request-context.js';
 
 const domain = newApiDomain();
@@ -39,12 +40,12 @@ describe('generic store', () => {
   let store: GenericStore;
   /** The same resource, read through a store that sends BOOKMARKs at the given interval. */
   const withBookmarks = (bookmarkIntervalMs: number) =>
-    new GenericStore({ def, storage, storagePrefix: '/registry', domain, admission: newAdmissionChain([], []), bookmarkIntervalMs });
+    new GenericStore({ def, storage, storagePrefix: '/registry', domain, admission: newAdmissionChain([]), bookmarkIntervalMs });
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'orch-store-'));
     storage = newSqliteStorage({ path: join(dir, 'state.db') });
-    store = new GenericStore({ def, storage, storagePrefix: '/registry', domain, admission: newAdmissionChain([], []) });
+    store = new GenericStore({ def, storage, storagePrefix: '/registry', domain, admission: newAdmissionChain([]) });
   });
   after(async () => {
     await storage.close();
@@ -104,5 +105,49 @@ describe('generic store', () => {
     await new Promise((r) => setTimeout(r, 100));
     w.stop();
     assert.deepEqual(events, []);
+  });
+
+  it('reverts admission side effects when a later step or the write fails, and keeps them when it is stored', async () => {
+    const charged: string[] = [];
+    let refuse = false;
+    const charging = newAdmissionChain([
+      {
+        name: 'Charge',
+        handles: () => true,
+        async validate(a) {
+          const what = `${a.operation} ${a.name}`;
+          charged.push(what);
+          a.rollback.add(async () => {
+            charged.splice(charged.indexOf(what), 1);
+          });
+        },
+      },
+      {
+        name: 'Later',
+        handles: () => true,
+        async validate(a) {
+          if (refuse) throw status.forbidden({ group: '', resource: 'widgets' }, a.name, 'refused later');
+        },
+      },
+    ]);
+    const charged$ = new GenericStore({ def, storage, storagePrefix: '/rollback', domain, admission: charging });
+    await charged$.create(ctx(), { metadata: { name: 'r' } });
+    assert.deepEqual(charged, ['CREATE r']);
+    // The write fails (AlreadyExists): its charge is undone.
+    await assert.rejects(charged$.create(ctx(), { metadata: { name: 'r' } }), /already exists/);
+    assert.deepEqual(charged, ['CREATE r']);
+    // A later plugin refuses: undone too.
+    refuse = true;
+    await assert.rejects(
+      charged$.update(ctx(), 'r', (old) => ({ ...old!, data: { b: '2' } })),
+      /refused later/,
+    );
+    assert.deepEqual(charged, ['CREATE r']);
+    // A dry run charges nothing that stays.
+    refuse = false;
+    await charged$.create({ ...ctx(), dryRun: true }, { metadata: { name: 'dry' } });
+    assert.deepEqual(charged, ['CREATE r']);
+    await charged$.update(ctx(), 'r', (old) => ({ ...old!, data: { b: '2' } }));
+    assert.deepEqual(charged, ['CREATE r', 'UPDATE r']);
   });
 });

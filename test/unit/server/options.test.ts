@@ -67,6 +67,8 @@ test('defaults', () => {
     kubeletClientKey: undefined,
     kubeletCertificateAuthority: undefined,
     kubeletTimeoutMs: 5000,
+    admission: { enablePlugins: [], disablePlugins: [], configFile: '' },
+    admissionFlags: { defaultNotReadyTolerationSeconds: 300, defaultUnreachableTolerationSeconds: 300 },
   });
 });
 
@@ -142,6 +144,13 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     '--watch-cache=false',
     '--default-watch-cache-size',
     '500',
+    '--enable-admission-plugins=AlwaysPullImages,NamespaceExists',
+    '--disable-admission-plugins',
+    'Priority',
+    '--admission-control-config-file=/admission.yaml',
+    '--default-not-ready-toleration-seconds=30',
+    '--default-unreachable-toleration-seconds',
+    '40',
   ]);
   assert.deepEqual(o, {
     etcdServers: ['http://a:2379', 'https://b:2379'],
@@ -206,6 +215,8 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     kubeletClientKey: undefined,
     kubeletCertificateAuthority: undefined,
     kubeletTimeoutMs: 5000,
+    admission: { enablePlugins: ['AlwaysPullImages', 'NamespaceExists'], disablePlugins: ['Priority'], configFile: '/admission.yaml' },
+    admissionFlags: { defaultNotReadyTolerationSeconds: 30, defaultUnreachableTolerationSeconds: 40 },
   });
 });
 

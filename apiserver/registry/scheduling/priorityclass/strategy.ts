@@ -16,7 +16,7 @@ const SYSTEM_PREFIX = 'system-';
 const HIGHEST_USER_DEFINABLE_PRIORITY = 1_000_000_000;
 const SYSTEM_CRITICAL_PRIORITY = 2 * HIGHEST_USER_DEFINABLE_PRIORITY;
 /** The system priority classes Kubernetes defines. */
-const SYSTEM_PRIORITY_CLASSES = [
+export const SYSTEM_PRIORITY_CLASSES = [
   { name: 'system-node-critical', value: SYSTEM_CRITICAL_PRIORITY + 1000, globalDefault: false },
   { name: 'system-cluster-critical', value: SYSTEM_CRITICAL_PRIORITY, globalDefault: false },
 ];

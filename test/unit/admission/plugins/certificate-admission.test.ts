@@ -13,6 +13,7 @@ import { newCertificateApproval } from '../../../../apiserver/admission/plugins/
 import { newCertificateSigning } from '../../../../apiserver/admission/plugins/certificate-signing.js';
 import { newCertificateSubjectRestriction } from '../../../../apiserver/admission/plugins/certificate-subject-restriction.js';
 import { allResources } from '../../../../apiserver/registry/resources/index.js';
+import { newAdmissionRollback } from '../../../../apiserver/registry/write-admission.js';
 import { b64, newCsrPem } from '../../../support/csr-fixture.js';
 
 const domain = newApiDomain();
@@ -47,6 +48,8 @@ const attrs = (operation: Operation, subresource: string, object: ApiObject, old
   oldObject,
   user,
   dryRun: false,
+  warnings: [],
+  rollback: newAdmissionRollback(),
 });
 
 const forbidden = (message: string) => (err: unknown) => {

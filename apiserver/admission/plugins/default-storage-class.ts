@@ -1,0 +1,29 @@
+/**
+ * DefaultStorageClass: a PersistentVolumeClaim created without a class (no storageClassName, no beta
+ * class annotation) gets the default StorageClass (`storageclass.<prefix>/is-default-class: "true"`,
+ * beta form too; the newest wins when several are).
+ */
+import type { MutatingPlugin, PluginFactory } from '../interfaces.js';
+import { pickDefaultClass } from '../default-class.js';
+import { isResource, PERSISTENT_VOLUME_CLAIMS, STORAGE_CLASSES } from '../resources.js';
+
+export const newDefaultStorageClass: PluginFactory = ({ domain, reader }): MutatingPlugin => {
+  const p = domain.labelPrefix;
+  const defaultKeys = [`storageclass.${p}/is-default-class`, `storageclass.beta.${p}/is-default-class`];
+  const betaClass = `volume.beta.${p}/storage-class`;
+  return {
+    name: 'DefaultStorageClass',
+    handles: (op) => op === 'CREATE',
+    async admit(a) {
+      if (!isResource(a.resource, PERSISTENT_VOLUME_CLAIMS) || a.subresource || !a.object) return;
+      const pvc = a.object as { metadata: { annotations?: Record<string, string> }; spec?: { storageClassName?: string | null } };
+      if (pvc.metadata.annotations?.[betaClass] !== undefined) return;
+      if (pvc.spec?.storageClassName !== undefined && pvc.spec.storageClassName !== null) return;
+      const def = pickDefaultClass(await reader.list(STORAGE_CLASSES, ''), (c) =>
+        defaultKeys.some((k) => c.metadata.annotations?.[k] === 'true'),
+      );
+      if (!def) return;
+      pvc.spec = { ...pvc.spec, storageClassName: def.metadata.name };
+    },
+  };
+};

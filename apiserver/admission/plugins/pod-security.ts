@@ -1,0 +1,195 @@
+/**
+ * PodSecurity: the Pod Security Standards by namespace labels `pod-security.<prefix>/enforce|audit|warn`
+ * (levels privileged, baseline, restricted) and their `-version` labels (latest or v1.N; orch checks
+ * every version with 1.28's rules). A pod that violates its namespace's enforce level is refused (403,
+ * `violates PodSecurity "restricted:latest": …`); one that violates the warn level (which follows the
+ * enforce level when unset) gets a `would violate PodSecurity …` warning, as do workloads (Deployment,
+ * ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, ReplicationController, PodTemplate) for their pod
+ * template, which are never refused. Labels that are not a level or version are refused (422); a label
+ * change that makes the enforce level stricter warns which existing pods would violate it. The
+ * configuration (PodSecurityConfiguration) gives the cluster defaults and the exempt usernames,
+ * runtime classes and namespaces. The audit mode has no audit log to write to in orch.
+ */
+import type { ApiObject } from '../../api/object.js';
+import { jsonEqual } from '../../api/object.js';
+import * as status from '../../api/status.js';
+import { type FieldError, invalid as invalidField } from '../../api/field-errors.js';
+import { admissionForbidden } from '../errors.js';
+import type { AdmissionAttributes, AdmissionPlugin, PluginFactory } from '../interfaces.js';
+import type { PodSpec } from '../pods.js';
+import { describe, evaluate, type Level } from '../podsecurity/checks.js';
+import { isResource, NAMESPACES, PODS } from '../resources.js';
+
+const LEVELS: readonly Level[] = ['privileged', 'baseline', 'restricted'];
+const STRICTNESS: Record<Level, number> = { privileged: 0, baseline: 1, restricted: 2 };
+const MODES = ['enforce', 'audit', 'warn'] as const;
+type Mode = (typeof MODES)[number];
+
+interface Policy {
+  level: Level;
+  version: string;
+}
+
+interface Config {
+  defaults: Record<Mode, Policy>;
+  exemptUsers: Set<string>;
+  exemptRuntimeClasses: Set<string>;
+  exemptNamespaces: Set<string>;
+}
+
+function isVersion(v: string): boolean {
+  return v === 'latest' || /^v1\.(0|[1-9][0-9]*)$/.test(v);
+}
+
+function readConfig(config: unknown): Config {
+  const c = (config ?? {}) as {
+    defaults?: Record<string, string>;
+    exemptions?: { usernames?: string[]; runtimeClasses?: string[]; namespaces?: string[] };
+  };
+  const defaults = {} as Record<Mode, Policy>;
+  for (const mode of MODES) {
+    const level = (c.defaults?.[mode] ?? 'privileged') as Level;
+    const version = c.defaults?.[`${mode}-version`] ?? 'latest';
+    if (!LEVELS.includes(level)) throw new Error(`defaults.${mode}: ${JSON.stringify(level)} must be one of ${LEVELS.join(', ')}`);
+    if (!isVersion(version)) throw new Error(`defaults.${mode}-version: ${JSON.stringify(version)} must be "latest" or "v1.<minor>"`);
+    defaults[mode] = { level, version };
+  }
+  return {
+    defaults,
+    exemptUsers: new Set(c.exemptions?.usernames ?? []),
+    exemptRuntimeClasses: new Set(c.exemptions?.runtimeClasses ?? []),
+    exemptNamespaces: new Set(c.exemptions?.namespaces ?? []),
+  };
+}
+
+const WORKLOADS: {
+  group: string;
+  resource: string;
+  template: (o: ApiObject) => { metadata?: ApiObject['metadata']; spec?: PodSpec } | undefined;
+}[] = [
+  ...['deployments', 'replicasets', 'statefulsets', 'daemonsets'].map((resource) => ({
+    group: 'apps',
+    resource,
+    template: (o: ApiObject) => (o as { spec?: { template?: { spec?: PodSpec } } }).spec?.template,
+  })),
+  { group: 'batch', resource: 'jobs', template: (o) => (o as { spec?: { template?: { spec?: PodSpec } } }).spec?.template },
+  {
+    group: 'batch',
+    resource: 'cronjobs',
+    template: (o) => (o as { spec?: { jobTemplate?: { spec?: { template?: { spec?: PodSpec } } } } }).spec?.jobTemplate?.spec?.template,
+  },
+  { group: '', resource: 'replicationcontrollers', template: (o) => (o as { spec?: { template?: { spec?: PodSpec } } }).spec?.template },
+  { group: '', resource: 'podtemplates', template: (o) => (o as { template?: { spec?: PodSpec } }).template },
+];
+
+const text = (p: Policy) => `${p.level}:${p.version}`;
+
+/** A spec with its images blanked: updates that only change images or metadata are not re-evaluated. */
+function significant(spec: PodSpec | undefined): unknown {
+  if (!spec) return spec;
+  const blank = (cs: { image?: string }[] | undefined) => cs?.map((c) => ({ ...c, image: '' }));
+  return {
+    ...spec,
+    containers: blank(spec.containers),
+    initContainers: blank(spec.initContainers),
+    ephemeralContainers: blank(spec.ephemeralContainers),
+  };
+}
+
+export const newPodSecurity: PluginFactory = ({ domain, reader }, rawConfig): AdmissionPlugin => {
+  const config = readConfig(rawConfig);
+  const label = (mode: Mode, suffix = '') => `pod-security.${domain.labelPrefix}/${mode}${suffix}`;
+
+  /** The namespace's policy per mode, or the field errors of its labels. */
+  const policyOf = (labels: Record<string, string>): { policy: Record<Mode, Policy>; errors: FieldError[] } => {
+    const errors: FieldError[] = [];
+    const policy = {} as Record<Mode, Policy>;
+    for (const mode of MODES) {
+      const level = labels[label(mode)];
+      const version = labels[label(mode, '-version')];
+      if (level !== undefined && !LEVELS.includes(level as Level)) {
+        errors.push(invalidField(`metadata.labels[${label(mode)}]`, level, `must be one of ${LEVELS.join(', ')}`));
+      }
+      if (version !== undefined && !isVersion(version)) {
+        errors.push(invalidField(`metadata.labels[${label(mode, '-version')}]`, version, 'must be "latest" or "v1.x"'));
+      }
+      policy[mode] = {
+        level: LEVELS.includes(level as Level) ? (level as Level) : config.defaults[mode].level,
+        version: version !== undefined && isVersion(version) ? version : config.defaults[mode].version,
+      };
+    }
+    // An unset warn level follows the enforce level when that one is stricter.
+    if (labels[label('warn')] === undefined && STRICTNESS[policy.enforce.level] > STRICTNESS[policy.warn.level])
+      policy.warn = policy.enforce;
+    return { policy, errors };
+  };
+
+  const namespacePolicy = async (a: AdmissionAttributes) => {
+    const ns = await reader.get(NAMESPACES, '', a.namespace);
+    return policyOf(ns?.metadata.labels ?? {}).policy;
+  };
+
+  const exempt = (a: AdmissionAttributes, spec: PodSpec | undefined) =>
+    config.exemptNamespaces.has(a.namespace) ||
+    config.exemptUsers.has(a.user.name) ||
+    (spec?.runtimeClassName !== undefined && config.exemptRuntimeClasses.has(spec.runtimeClassName));
+
+  const validateNamespace = async (a: AdmissionAttributes) => {
+    const ns = a.object!;
+    const { policy, errors } = policyOf(ns.metadata.labels ?? {});
+    if (errors.length) throw status.invalid({ group: '', kind: 'Namespace' }, ns.metadata.name ?? a.name, errors);
+    if (a.operation !== 'UPDATE' || config.exemptNamespaces.has(a.name)) return;
+    const before = policyOf(a.oldObject?.metadata.labels ?? {}).policy.enforce;
+    if (STRICTNESS[policy.enforce.level] <= STRICTNESS[before.level] && policy.enforce.version === before.version) return;
+    if (policy.enforce.level === 'privileged') return;
+    const pods = await reader.list(PODS, a.name);
+    const violating: string[] = [];
+    for (const pod of pods) {
+      const spec = (pod as { spec?: PodSpec }).spec;
+      if (!spec || (spec.runtimeClassName && config.exemptRuntimeClasses.has(spec.runtimeClassName))) continue;
+      const v = evaluate(policy.enforce.level, pod.metadata, spec, domain.labelPrefix);
+      if (v.length) violating.push(`${pod.metadata.name}: ${v.map((x) => x.reason).join(', ')}`);
+    }
+    if (violating.length) {
+      a.warnings.push(
+        `existing pods in namespace ${JSON.stringify(a.name)} violate the new PodSecurity enforce level ${JSON.stringify(text(policy.enforce))}`,
+      );
+      a.warnings.push(...violating);
+    }
+  };
+
+  return {
+    name: 'PodSecurity',
+    handles: (op) => op === 'CREATE' || op === 'UPDATE',
+    async validate(a) {
+      if (!a.object) return;
+      if (isResource(a.resource, NAMESPACES)) {
+        if (!a.subresource) await validateNamespace(a);
+        return;
+      }
+      if (isResource(a.resource, PODS)) {
+        if (a.subresource !== '' && a.subresource !== 'ephemeralcontainers') return;
+        const pod = a.object as ApiObject & { spec?: PodSpec };
+        const old = a.oldObject as (ApiObject & { spec?: PodSpec }) | undefined;
+        if (a.operation === 'UPDATE' && old && jsonEqual(significant(pod.spec), significant(old.spec))) return;
+        if (!pod.spec || exempt(a, pod.spec)) return;
+        const policy = await namespacePolicy(a);
+        const enforced = evaluate(policy.enforce.level, pod.metadata, pod.spec, domain.labelPrefix);
+        if (enforced.length)
+          throw admissionForbidden(a, `violates PodSecurity ${JSON.stringify(text(policy.enforce))}: ${describe(enforced)}`);
+        const warned = evaluate(policy.warn.level, pod.metadata, pod.spec, domain.labelPrefix);
+        if (warned.length) a.warnings.push(`would violate PodSecurity ${JSON.stringify(text(policy.warn))}: ${describe(warned)}`);
+        return;
+      }
+      const workload = WORKLOADS.find((w) => isResource(a.resource, w));
+      if (!workload || a.subresource) return;
+      const template = workload.template(a.object);
+      const oldTemplate = a.oldObject && workload.template(a.oldObject);
+      if (!template?.spec || exempt(a, template.spec)) return;
+      if (a.operation === 'UPDATE' && oldTemplate && jsonEqual(significant(template.spec), significant(oldTemplate.spec))) return;
+      const policy = await namespacePolicy(a);
+      const warned = evaluate(policy.warn.level, template.metadata ?? {}, template.spec, domain.labelPrefix);
+      if (warned.length) a.warnings.push(`would violate PodSecurity ${JSON.stringify(text(policy.warn))}: ${describe(warned)}`);
+    },
+  };
+};

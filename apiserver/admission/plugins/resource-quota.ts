@@ -1,0 +1,158 @@
+/**
+ * ResourceQuota: a write that adds usage (a create; a claim that grows) must fit every matching quota
+ * of its namespace (used + requested ≤ hard for each resource the quota limits), else 403
+ * `exceeded quota: …`; a pod must state the requests/limits a quota limits (`failed quota: …: must
+ * specify …`). The charge is written into each quota's status.used by compare-and-swap on the quota's
+ * resourceVersion, so concurrent creates through any number of replicas neither lose nor double-count
+ * usage: a conflict re-reads the quota and checks again. The charge is undone (by the same CAS) when a
+ * later step or the write fails; a dry run checks without charging.
+ *
+ * orch has no quota controller yet: a quota whose status has not been filled counts from zero with its
+ * spec.hard, and usage is never recalculated from the objects that exist.
+ */
+import type { ApiObject } from '../../api/object.js';
+import * as status from '../../api/status.js';
+import { admissionForbidden } from '../errors.js';
+import type { AdmissionAttributes, AdmissionPlugin, ObjectReader, ObjectWriter, PluginFactory } from '../interfaces.js';
+import type { PodSpec } from '../pods.js';
+import { missingPodResources, usageOf } from '../quota/usage.js';
+import { type QuotaSpec, quotaMatches } from '../quota/scopes.js';
+import { addLists, cmp, type ResourceList, subtractLists } from '../resource-list.js';
+import { RESOURCE_QUOTAS } from '../resources.js';
+
+/** Conflicts come only from other replicas (one replica charges a namespace one write at a time). */
+const CAS_ATTEMPTS = 50;
+const jitter = () => new Promise((r) => setTimeout(r, Math.random() * 10));
+
+type Quota = ApiObject & { spec?: QuotaSpec; status?: { hard?: ResourceList; used?: ResourceList } };
+
+const pretty = (list: ResourceList) =>
+  Object.keys(list)
+    .sort()
+    .map((k) => `${k}=${list[k]}`)
+    .join(',');
+
+/** The part of a usage a quota limits. */
+function limited(usage: ResourceList, hard: ResourceList): ResourceList {
+  return Object.fromEntries(Object.entries(usage).filter(([k]) => hard[k] !== undefined));
+}
+
+function hardOf(quota: Quota): ResourceList {
+  return quota.spec?.hard ?? quota.status?.hard ?? {};
+}
+
+/** Adds `delta` to a quota's status.used by CAS; false when the quota changed meanwhile (or is gone). */
+async function charge(writer: ObjectWriter, quota: Quota, delta: ResourceList): Promise<boolean> {
+  const next = structuredClone(quota);
+  next.status = { hard: hardOf(quota), used: addLists(quota.status?.used ?? {}, delta) };
+  try {
+    await writer.replace(RESOURCE_QUOTAS, quota.metadata.namespace ?? '', next, 'status');
+    return true;
+  } catch (err) {
+    if (status.isApiError(err, 'Conflict') || status.isApiError(err, 'NotFound')) return false;
+    throw err;
+  }
+}
+
+/** Takes `delta` back from a quota: read, subtract, CAS, until it sticks (or the quota is gone). */
+async function refund(reader: ObjectReader, writer: ObjectWriter, namespace: string, name: string, delta: ResourceList): Promise<void> {
+  for (let i = 0; i < CAS_ATTEMPTS; i++) {
+    const quota = (await reader.get(RESOURCE_QUOTAS, namespace, name)) as Quota | null;
+    if (!quota) return;
+    const negative = subtractLists({}, delta);
+    if (await charge(writer, quota, negative)) return;
+  }
+}
+
+export const newResourceQuota: PluginFactory = ({ domain, reader, writer }): AdmissionPlugin => {
+  const storageClassGroup = domain.group('storage.k8s.io');
+
+  const usageDelta = (a: AdmissionAttributes): ResourceList | undefined => {
+    const group = a.resource.kubernetesGroup;
+    const resource = a.resource.plural;
+    if (a.operation === 'CREATE') return usageOf(group, resource, a.object!, storageClassGroup);
+    // Updates charge only what grows: a claim's storage.
+    if (group !== '' || resource !== 'persistentvolumeclaims' || !a.oldObject) return undefined;
+    const now = usageOf(group, resource, a.object!, storageClassGroup);
+    const before = usageOf(group, resource, a.oldObject, storageClassGroup);
+    const grown = Object.fromEntries(Object.entries(subtractLists(now, before)).filter(([, v]) => cmp(v, '0') > 0));
+    return Object.keys(grown).length ? grown : undefined;
+  };
+
+  /** One charge at a time per namespace in this replica, as Kubernetes' quota evaluator queues them. */
+  const queues = new Map<string, Promise<unknown>>();
+  const serialized = <T>(namespace: string, fn: () => Promise<T>): Promise<T> => {
+    const prev = queues.get(namespace) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    const tail = next.catch(() => {});
+    queues.set(namespace, tail);
+    void tail.then(() => {
+      if (queues.get(namespace) === tail) queues.delete(namespace);
+    });
+    return next;
+  };
+
+  async function admitAndCharge(a: AdmissionAttributes, delta: ResourceList): Promise<void> {
+    {
+      const podSpec = a.resource.kubernetesGroup === '' && a.resource.plural === 'pods' ? (a.object as { spec?: PodSpec }).spec : undefined;
+      for (let attempt = 0; ; attempt++) {
+        const quotas = ((await reader.list(RESOURCE_QUOTAS, a.namespace)) as Quota[])
+          .filter((quota) => quotaMatches(quota.spec ?? {}, podSpec))
+          .sort((x, y) => ((x.metadata.name ?? '') < (y.metadata.name ?? '') ? -1 : 1));
+        const charges: { quota: Quota; delta: ResourceList }[] = [];
+        for (const quota of quotas) {
+          const hard = hardOf(quota);
+          const requested = limited(delta, hard);
+          if (podSpec) {
+            const missing = missingPodResources(podSpec, hard);
+            if (missing.length) throw admissionForbidden(a, `failed quota: ${quota.metadata.name}: must specify ${missing.join('; ')}`);
+          }
+          if (Object.keys(requested).length === 0) continue;
+          const used = quota.status?.used ?? {};
+          const over = Object.keys(requested).filter((k) => cmp(addLists({ [k]: used[k] ?? '0' }, { [k]: requested[k] })[k], hard[k]) > 0);
+          if (over.length) {
+            const pick = (list: ResourceList) => Object.fromEntries(over.map((k) => [k, list[k] ?? '0']));
+            throw admissionForbidden(
+              a,
+              `exceeded quota: ${quota.metadata.name}, requested: ${pretty(pick(requested))}, used: ${pretty(pick(used))}, limited: ${pretty(pick(hard))}`,
+            );
+          }
+          charges.push({ quota, delta: requested });
+        }
+        if (a.dryRun || charges.length === 0) return;
+        const done: typeof charges = [];
+        let conflicted = false;
+        for (const c of charges) {
+          if (await charge(writer, c.quota, c.delta)) done.push(c);
+          else {
+            conflicted = true;
+            break;
+          }
+        }
+        for (const c of conflicted ? done : []) await refund(reader, writer, a.namespace, c.quota.metadata.name!, c.delta);
+        if (!conflicted) {
+          for (const c of done) a.rollback.add(() => refund(reader, writer, a.namespace, c.quota.metadata.name!, c.delta));
+          return;
+        }
+        if (attempt + 1 >= CAS_ATTEMPTS) {
+          throw status.conflict(
+            { group: '', resource: 'resourcequotas' },
+            charges[0].quota.metadata.name!,
+            'quota usage kept changing; try again',
+          );
+        }
+        await jitter();
+      }
+    }
+  }
+
+  return {
+    name: 'ResourceQuota',
+    handles: (op) => op === 'CREATE' || op === 'UPDATE',
+    async validate(a) {
+      if (!a.resource.namespaced || !a.namespace || !a.object || a.subresource) return;
+      const delta = usageDelta(a);
+      if (delta) await serialized(a.namespace, () => admitAndCharge(a, delta));
+    },
+  };
+};

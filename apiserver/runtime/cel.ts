@@ -1,0 +1,39 @@
+/**
+ * matchConditions in CEL, evaluated with @bufbuild/cel (a maintained CEL implementation, not a
+ * home-made one). JSON values become CEL values (objects → maps, whole numbers → int).
+ */
+import { isCelError, parse, run } from '@bufbuild/cel';
+
+type CelInput = Parameters<typeof run>[1] extends Record<string, infer V> | undefined ? V : never;
+
+/** A JSON value as a CEL value. */
+export function toCel(value: unknown): CelInput {
+  if (value === null || value === undefined) return null as CelInput;
+  if (typeof value === 'number') return (Number.isInteger(value) ? BigInt(value) : value) as CelInput;
+  if (Array.isArray(value)) return value.map(toCel) as CelInput;
+  if (typeof value === 'object') return new Map(Object.entries(value).map(([k, v]) => [k, toCel(v)])) as unknown as CelInput;
+  return value as CelInput;
+}
+
+/** Why an expression does not compile, or undefined when it does. */
+export function compileError(expression: string): string | undefined {
+  try {
+    parse(expression);
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/** true/false, or an Error when the expression fails or is not a bool. */
+export function evaluateCondition(expression: string, vars: Record<string, unknown>): boolean | Error {
+  let out: unknown;
+  try {
+    out = run(expression, Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, toCel(v)])));
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+  if (isCelError(out)) return new Error((out as Error).message);
+  if (typeof out !== 'boolean') return new Error(`expression ${JSON.stringify(expression)} is not a bool`);
+  return out;
+}
