@@ -40,7 +40,7 @@ describe('kubectl create cronjob (k8s.io domain)', () => {
       '--bind-address=127.0.0.1',
       '--api-domain=k8s.io',
       '--leader-elect=false',
-      '--controllers=cronjob,job',
+      '--controllers=serviceaccount,cronjob,job',
     ]);
     await manager.waitFor(/"msg":"started controller".*cronjob-controller/, 30_000);
   });

@@ -21,7 +21,9 @@ describe('workload controllers against orch-apiserver', () => {
     (await api().get(`/api/v1/namespaces/${NS}/pods?labelSelector=${encodeURIComponent(selector)}`)).body.items as any[];
 
   before(async () => {
-    srv = await startTestServer();
+    // The tests act as the kubelet but run no node lifecycle controller, which is what lifts the
+    // not-ready taint TaintNodesByCondition puts on new Nodes; without it no DaemonSet Pod would fit.
+    srv = await startTestServer({ args: ['--disable-admission-plugins=TaintNodesByCondition'] });
     manager = await runControllerManager(
       parseOptions([
         '--kubeconfig',
@@ -29,7 +31,7 @@ describe('workload controllers against orch-apiserver', () => {
         '--secure-port=0',
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
-        '--controllers=replicaset,deployment,endpoint,endpointslice,endpointslicemirroring,job,ttl-after-finished,garbagecollector,disruption,daemonset,resourcequota,pvc-protection,pv-protection,persistentvolume-binder,ttl',
+        '--controllers=serviceaccount,replicaset,deployment,endpoint,endpointslice,endpointslicemirroring,job,ttl-after-finished,garbagecollector,disruption,daemonset,resourcequota,pvc-protection,pv-protection,persistentvolume-binder,ttl',
       ]),
       { logger: newLogger({ logLevel: 'error' }), gcSyncPeriodMs: 1000 },
     );
