@@ -19,7 +19,7 @@ import type { TLSSocket } from 'node:tls';
 import { ensureCA, ensureServingCert, newClientCert } from '../../apiserver/component-base/certs/certs.js';
 import { startTestServer, type TestServer } from '../support/api-server.js';
 import { newKubectl } from '../support/kubectl.js';
-import { createNamespace } from '../support/namespaces.js';
+import { createDefaultServiceAccount, createNamespace } from '../support/namespaces.js';
 
 const NS = 'conn';
 const WS_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
@@ -122,6 +122,7 @@ describe('CONNECT subresources through orch', () => {
     k = newKubectl(s.kubeconfig);
     const c = s.client;
     await createNamespace(c, NS);
+    await createDefaultServiceAccount(c, NS);
     const agentPort = (agent.address() as AddressInfo).port;
     const nodes: [string, string, number][] = [['node-1', '127.0.0.1', agentPort]];
     for (const [name, ip, port] of nodes) {

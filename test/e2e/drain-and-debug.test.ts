@@ -7,7 +7,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/api-server.js';
 import { newKubectl } from '../support/kubectl.js';
-import { createNamespace } from '../support/namespaces.js';
+import { createDefaultServiceAccount, createNamespace } from '../support/namespaces.js';
 import type { TestClient } from '../support/http-client.js';
 
 const NS = 'drain';
@@ -49,6 +49,7 @@ describe('kubectl drain and debug through orch', () => {
     c = s.client;
     k = newKubectl(s.kubeconfig);
     await createNamespace(c, NS);
+    await createDefaultServiceAccount(c, NS);
     for (const node of ['node-1', 'node-2']) {
       const r = await c.post('/api/v1/nodes', { metadata: { name: node }, status: { conditions: [{ type: 'Ready', status: 'True' }] } });
       assert.equal(r.status, 201, r.text);

@@ -7,7 +7,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
-import { createNamespace } from '../../support/namespaces.js';
+import { createDefaultServiceAccount, createNamespace } from '../../support/namespaces.js';
 import type { TestClient } from '../../support/http-client.js';
 import { firstTableRow, invalidCauses } from '../../support/api-assertions.js';
 
@@ -27,6 +27,7 @@ describe('issue 18 kinds', () => {
     server = await startTestServer();
     c = server.client;
     await createNamespace(c, NS);
+    await createDefaultServiceAccount(c, NS);
   });
   after(() => server?.stop());
 
