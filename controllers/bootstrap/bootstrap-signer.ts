@@ -12,7 +12,7 @@ import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
 import type { Informer } from '../informers/informer.js';
-import { runWorkers } from '../workqueue/run-workers.js';
+import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { isBootstrapTokenSecret, signingToken } from './bootstrap-tokens.js';
 import { computeDetachedSignature } from './jws.js';
@@ -67,16 +67,17 @@ export class BootstrapSigner implements Controller {
     this.secrets.addEventHandler({ onAdd: onSecret, onUpdate: (_o, s) => onSecret(s), onDelete: onSecret });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    if (!(await this.configMaps.waitForSync(signal)) || !(await this.secrets.waitForSync(signal))) return;
-    this.queue.add(CLUSTER_INFO);
-    await runWorkers(
-      this.queue,
-      1,
-      () => this.sync(),
-      (_key, err) => this.ctx.logger.warn('signing cluster-info failed', { error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.configMaps, this.secrets],
+      workers: 1,
+      sync: () => this.sync(),
+      onSynced: () => this.queue.add(CLUSTER_INFO),
+      logger: this.ctx.logger,
+      failure: 'signing cluster-info',
+      itemField: 'configMap',
+    });
   }
 
   /** The data cluster-info should hold, given its current data. */

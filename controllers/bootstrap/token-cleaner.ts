@@ -7,7 +7,8 @@ import type { ApiObject } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
 import type { Informer } from '../informers/informer.js';
-import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { SyncResult } from '../workqueue/run-workers.js';
+import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { isBootstrapTokenSecret, tokenExpiration } from './bootstrap-tokens.js';
 
@@ -33,15 +34,16 @@ export class TokenCleaner implements Controller {
     this.secrets.addEventHandler({ onAdd: enqueue, onUpdate: (_old, secret) => enqueue(secret) });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    if (!(await this.secrets.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      1,
-      (name) => this.sync(name),
-      (name, err) => this.ctx.logger.warn('cleaning a bootstrap token failed', { secret: name, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.secrets],
+      workers: 1,
+      sync: (name) => this.sync(name),
+      logger: this.ctx.logger,
+      failure: 'cleaning a bootstrap token',
+      itemField: 'secret',
+    });
   }
 
   async sync(name: string): Promise<SyncResult | undefined> {

@@ -11,7 +11,7 @@ import { isApiError } from '../../apiserver/api/status.js';
 import { type LabelSelectorObject, labelSelectorFromObject } from '../../apiserver/runtime/selectors/label-selector.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
 import type { Informer } from '../informers/informer.js';
-import { runWorkers } from '../workqueue/run-workers.js';
+import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 
 interface ClusterRole extends ApiObject {
@@ -55,15 +55,16 @@ export class ClusterRoleAggregationController implements Controller {
     this.clusterRoles.addEventHandler({ onAdd: enqueueAll, onUpdate: enqueueAll, onDelete: enqueueAll });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    if (!(await this.clusterRoles.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      5,
-      (name) => this.sync(name),
-      (name, err) => this.ctx.logger.warn('aggregating a ClusterRole failed', { clusterRole: name, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.clusterRoles],
+      workers: 5,
+      sync: (name) => this.sync(name),
+      logger: this.ctx.logger,
+      failure: 'aggregating a ClusterRole',
+      itemField: 'clusterRole',
+    });
   }
 
   private async sync(name: string): Promise<void> {

@@ -15,8 +15,8 @@ import type { Controller, ControllerContext } from '../app/controller-context.js
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import type { Informer } from '../informers/informer.js';
-import { objectKey } from '../informers/indexer.js';
-import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { SyncResult } from '../workqueue/run-workers.js';
+import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { CONTROLLER_UID_INDEX, controllerRefOf, ensureControllerIndex, newControllerRef } from '../controllerutil/controller-ref.js';
 import { finishedCondition } from '../job/job-util.js';
@@ -71,10 +71,7 @@ export class CronJobController implements Controller {
     this.cronJobs = ctx.informers.forResource(CRONJOBS);
     this.jobs = ctx.informers.forResource(JOBS);
     ensureControllerIndex(this.jobs.indexer);
-    this.cronJobs.addEventHandler({
-      onAdd: (c) => this.queue.add(objectKey(c)),
-      onUpdate: (_o, c) => this.queue.add(objectKey(c)),
-    });
+    enqueueChanges(this.cronJobs, this.queue, { deletes: false });
     const jobChanged = (job: ApiObject) => {
       const ref = controllerRefOf(job);
       if (ref?.kind === 'CronJob') this.queue.add(`${job.metadata.namespace}/${ref.name}`);
@@ -92,15 +89,16 @@ export class CronJobController implements Controller {
     return this.opts.now?.() ?? Date.now();
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    if (!(await this.cronJobs.waitForSync(signal)) || !(await this.jobs.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      this.opts.workers ?? 5,
-      (key) => this.sync(key),
-      (key, err) => this.ctx.logger.warn('syncing a CronJob failed', { cronjob: key, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.cronJobs, this.jobs],
+      workers: this.opts.workers ?? 5,
+      sync: (key) => this.sync(key),
+      logger: this.ctx.logger,
+      failure: 'syncing a CronJob',
+      itemField: 'cronjob',
+    });
   }
 
   private jobsClient(namespace?: string) {

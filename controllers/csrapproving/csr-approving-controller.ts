@@ -13,7 +13,8 @@ import { builtInSigners } from '../../apiserver/api/certificates/signers.js';
 import { deepCopy } from '../../apiserver/api/object.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
 import type { Informer } from '../informers/informer.js';
-import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { SyncResult } from '../workqueue/run-workers.js';
+import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { csrGvr } from '../csrsigning/csr-signing-controller.js';
 import { nodeClientError } from '../csrsigning/signer-rules.js';
@@ -53,21 +54,19 @@ export class CsrApprovingController implements Controller {
     ];
     this.queue = ctx.newQueue('csrapproving');
     this.csrs = ctx.informers.forResource(csrGvr(ctx));
-    this.csrs.addEventHandler({
-      onAdd: (csr) => this.queue.add(csr.metadata.name!),
-      onUpdate: (_old, csr) => this.queue.add(csr.metadata.name!),
-    });
+    enqueueChanges(this.csrs, this.queue, { deletes: false });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    if (!(await this.csrs.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      WORKERS,
-      (name) => this.sync(name),
-      (name, err) => this.ctx.logger.warn('approving a certificate signing request failed', { csr: name, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.csrs],
+      workers: WORKERS,
+      sync: (name) => this.sync(name),
+      logger: this.ctx.logger,
+      failure: 'approving a certificate signing request',
+      itemField: 'csr',
+    });
   }
 
   async sync(name: string): Promise<SyncResult | undefined> {

@@ -12,7 +12,7 @@ import { decodePemBlocks } from '../../apiserver/api/certificates/pem.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
 import { csrGvr } from '../csrsigning/csr-signing-controller.js';
-import { sleep } from '../informers/backoff.js';
+import { runPeriodically } from '../controllerutil/run-controller.js';
 import type { Informer } from '../informers/informer.js';
 
 const HOUR_MS = 3_600_000;
@@ -66,12 +66,14 @@ export class CsrCleaner implements Controller {
     this.now = opts.now ?? (() => new Date());
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    if (!(await this.csrs.waitForSync(signal))) return;
-    while (!signal.aborted) {
-      await this.cleanOnce();
-      await sleep(this.pollIntervalMs, signal);
-    }
+  run(signal: AbortSignal): Promise<void> {
+    return runPeriodically(signal, {
+      informers: [this.csrs],
+      periodMs: this.pollIntervalMs,
+      pass: () => this.cleanOnce(),
+      logger: this.ctx.logger,
+      failure: 'cleaning certificate signing requests',
+    });
   }
 
   /** One pass over every cached request. */

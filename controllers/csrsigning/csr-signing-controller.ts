@@ -12,7 +12,7 @@ import { deepCopy } from '../../apiserver/api/object.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
 import type { GroupVersionResource } from '../client/api-client.js';
 import type { Informer } from '../informers/informer.js';
-import { runWorkers } from '../workqueue/run-workers.js';
+import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import type { CaProvider } from './ca-provider.js';
 import { type SignerRule, signerRules } from './signer-rules.js';
@@ -53,21 +53,19 @@ export class CsrSigningController implements Controller {
     this.rules = signerRules(builtInSigners(ctx.domain));
     this.queue = ctx.newQueue('certificate');
     this.csrs = ctx.informers.forResource(csrGvr(ctx));
-    this.csrs.addEventHandler({
-      onAdd: (csr) => this.queue.add(csr.metadata.name!),
-      onUpdate: (_old, csr) => this.queue.add(csr.metadata.name!),
-    });
+    enqueueChanges(this.csrs, this.queue, { deletes: false });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    if (!(await this.csrs.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      WORKERS,
-      (name) => this.sync(name),
-      (name, err) => this.ctx.logger.warn('signing a certificate signing request failed', { csr: name, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.csrs],
+      workers: WORKERS,
+      sync: (name) => this.sync(name),
+      logger: this.ctx.logger,
+      failure: 'signing a certificate signing request',
+      itemField: 'csr',
+    });
   }
 
   async sync(name: string): Promise<void> {

@@ -20,7 +20,8 @@ import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
-import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { SyncResult } from '../workqueue/run-workers.js';
+import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { claimObjects, controllerRefOf, ensureControllerIndex, newControllerRef } from '../controllerutil/controller-ref.js';
 import { Expectations } from '../controllerutil/expectations.js';
@@ -129,15 +130,16 @@ export class DaemonSetController implements Controller {
     });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    for (const i of [this.sets, this.pods, this.nodes]) if (!(await i.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      this.opts.workers ?? 2,
-      (key) => this.sync(key),
-      (key, err) => this.ctx.logger.warn('syncing a DaemonSet failed', { daemonset: key, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.sets, this.pods, this.nodes],
+      workers: this.opts.workers ?? 2,
+      sync: (key) => this.sync(key),
+      logger: this.ctx.logger,
+      failure: 'syncing a DaemonSet',
+      itemField: 'daemonset',
+    });
   }
 
   /** The template's scheduling spec with the daemon tolerations added. */

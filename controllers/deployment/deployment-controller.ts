@@ -16,7 +16,8 @@ import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
-import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { SyncResult } from '../workqueue/run-workers.js';
+import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import {
   claimObjects,
@@ -81,11 +82,7 @@ export class DeploymentController implements Controller {
     this.pods = ctx.informers.forResource(PODS);
     ensureControllerIndex(this.replicaSets.indexer);
     ensureControllerIndex(this.pods.indexer);
-    this.deployments.addEventHandler({
-      onAdd: (d) => this.queue.add(objectKey(d)),
-      onUpdate: (_old, d) => this.queue.add(objectKey(d)),
-      onDelete: (d) => this.queue.add(objectKey(d)),
-    });
+    enqueueChanges(this.deployments, this.queue);
     this.replicaSets.addEventHandler({
       onAdd: (rs) => this.rsChanged(undefined, rs),
       onUpdate: (old, rs) => this.rsChanged(old, rs),
@@ -94,15 +91,16 @@ export class DeploymentController implements Controller {
     this.pods.addEventHandler({ onDelete: (pod) => this.podDeleted(pod) });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    for (const i of [this.deployments, this.replicaSets, this.pods]) if (!(await i.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      this.opts.workers ?? 5,
-      (key) => this.sync(key),
-      (key, err) => this.ctx.logger.warn('syncing a Deployment failed', { deployment: key, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.deployments, this.replicaSets, this.pods],
+      workers: this.opts.workers ?? 5,
+      sync: (key) => this.sync(key),
+      logger: this.ctx.logger,
+      failure: 'syncing a Deployment',
+      itemField: 'deployment',
+    });
   }
 
   private ownerOf(obj: ApiObject, ref = controllerRefOf(obj)): ApiObject | undefined {

@@ -17,7 +17,8 @@ import type { Controller, ControllerContext } from '../app/controller-context.js
 import type { GroupVersionResource } from '../client/api-client.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
-import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { SyncResult } from '../workqueue/run-workers.js';
+import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { controllerRefOf } from '../controllerutil/controller-ref.js';
 import { PODS } from '../controllerutil/pod-control.js';
@@ -84,10 +85,7 @@ export class DisruptionController implements Controller {
     this.replicaSets = ctx.informers.forResource(REPLICASETS);
     this.deployments = ctx.informers.forResource(DEPLOYMENTS);
     this.statefulSets = ctx.informers.forResource(STATEFULSETS);
-    this.pdbs.addEventHandler({
-      onAdd: (p) => this.queue.add(objectKey(p)),
-      onUpdate: (_o, p) => this.queue.add(objectKey(p)),
-    });
+    enqueueChanges(this.pdbs, this.queue, { deletes: false });
     const byPod = (pod: ApiObject) => {
       for (const pdb of this.pdbsFor(pod)) this.queue.add(objectKey(pdb));
     };
@@ -128,16 +126,16 @@ export class DisruptionController implements Controller {
     });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    for (const i of [this.pdbs, this.pods, this.replicaSets, this.deployments, this.statefulSets])
-      if (!(await i.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      this.opts.workers ?? 2,
-      (key) => this.sync(key),
-      (key, err) => this.ctx.logger.warn('syncing a PodDisruptionBudget failed', { pdb: key, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.pdbs, this.pods, this.replicaSets, this.deployments, this.statefulSets],
+      workers: this.opts.workers ?? 2,
+      sync: (key) => this.sync(key),
+      logger: this.ctx.logger,
+      failure: 'syncing a PodDisruptionBudget',
+      itemField: 'pdb',
+    });
   }
 
   /** The scale of the controller that owns the Pod (a Deployment's for its ReplicaSets), with its uid. */

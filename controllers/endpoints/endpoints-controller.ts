@@ -15,7 +15,7 @@ import type { Controller, ControllerContext } from '../app/controller-context.js
 import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-errors.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
-import { runWorkers } from '../workqueue/run-workers.js';
+import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { PODS } from '../controllerutil/pod-control.js';
 import { isPodReady, podNodeName } from '../controllerutil/pod-status.js';
@@ -90,11 +90,7 @@ export class EndpointsController implements Controller {
     this.services = ctx.informers.forResource(SERVICES);
     this.pods = ctx.informers.forResource(PODS);
     this.endpoints = ctx.informers.forResource(ENDPOINTS);
-    this.services.addEventHandler({
-      onAdd: (s) => this.queue.add(objectKey(s)),
-      onUpdate: (_o, s) => this.queue.add(objectKey(s)),
-      onDelete: (s) => this.queue.add(objectKey(s)),
-    });
+    enqueueChanges(this.services, this.queue);
     this.pods.addEventHandler({
       onAdd: (p) => this.podChanged(p),
       onUpdate: (old, p) => {
@@ -113,15 +109,16 @@ export class EndpointsController implements Controller {
     for (const k of keys) this.queue.add(k);
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    for (const i of [this.services, this.pods, this.endpoints]) if (!(await i.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      this.opts.workers ?? 5,
-      (key) => this.sync(key),
-      (key, err) => this.ctx.logger.warn('syncing Endpoints failed', { service: key, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.services, this.pods, this.endpoints],
+      workers: this.opts.workers ?? 5,
+      sync: (key) => this.sync(key),
+      logger: this.ctx.logger,
+      failure: 'syncing Endpoints',
+      itemField: 'service',
+    });
   }
 
   /** The subsets a Service's Pods give. */

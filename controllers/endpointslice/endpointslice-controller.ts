@@ -14,7 +14,8 @@ import type { Controller, ControllerContext } from '../app/controller-context.js
 import type { GroupVersionResource } from '../client/api-client.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
-import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { SyncResult } from '../workqueue/run-workers.js';
+import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { newControllerRef } from '../controllerutil/controller-ref.js';
 import { type EndpointGroup, type SliceEndpoint, type SlicePort, SliceReconciler } from '../controllerutil/slice-reconciler.js';
@@ -60,11 +61,7 @@ export class EndpointSliceController implements Controller {
     this.pods = ctx.informers.forResource(PODS);
     this.slices = ctx.informers.forResource(this.gvr);
     this.reconciler = new SliceReconciler(this.slices.indexer, (ns) => ctx.client.resource(this.gvr, ns));
-    this.services.addEventHandler({
-      onAdd: (s) => this.queue.add(objectKey(s)),
-      onUpdate: (_o, s) => this.queue.add(objectKey(s)),
-      onDelete: (s) => this.queue.add(objectKey(s)),
-    });
+    enqueueChanges(this.services, this.queue);
     this.pods.addEventHandler({
       onAdd: (p) => this.podChanged(p),
       onUpdate: (old, p) => {
@@ -87,15 +84,16 @@ export class EndpointSliceController implements Controller {
     for (const k of keys) this.queue.add(k);
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    for (const i of [this.services, this.pods, this.slices]) if (!(await i.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      this.opts.workers ?? 5,
-      (key) => this.sync(key),
-      (key, err) => this.ctx.logger.warn('syncing EndpointSlices failed', { service: key, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.services, this.pods, this.slices],
+      workers: this.opts.workers ?? 5,
+      sync: (key) => this.sync(key),
+      logger: this.ctx.logger,
+      failure: 'syncing EndpointSlices',
+      itemField: 'service',
+    });
   }
 
   /** The slices this controller manages for the Service named by key. */

@@ -11,8 +11,9 @@ import type { ApiObject } from '../../apiserver/api/object.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
 import type { GroupVersionResource } from '../client/api-client.js';
 import type { Informer } from '../informers/informer.js';
-import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
-import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import { NAMESPACE_INDEX } from '../informers/indexer.js';
+import type { SyncResult } from '../workqueue/run-workers.js';
+import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { newControllerRef } from '../controllerutil/controller-ref.js';
 import { serviceSpec } from '../controllerutil/service-endpoints.js';
@@ -61,9 +62,8 @@ export class EndpointSliceMirroringController implements Controller {
     this.endpoints = ctx.informers.forResource(ENDPOINTS);
     this.slices = ctx.informers.forResource(this.gvr);
     this.reconciler = new SliceReconciler(this.slices.indexer, (ns) => ctx.client.resource(this.gvr, ns));
-    const enqueue = (o: ApiObject) => this.queue.add(objectKey(o));
-    this.services.addEventHandler({ onAdd: enqueue, onUpdate: (_o, s) => enqueue(s), onDelete: enqueue });
-    this.endpoints.addEventHandler({ onAdd: enqueue, onUpdate: (_o, e) => enqueue(e), onDelete: enqueue });
+    enqueueChanges(this.services, this.queue);
+    enqueueChanges(this.endpoints, this.queue);
     const sliceChanged = (s: ApiObject) => {
       const svc = s.metadata.labels?.[this.serviceNameLabel];
       if (svc && s.metadata.labels?.[this.managedByLabel] === this.managedBy) this.queue.add(`${s.metadata.namespace}/${svc}`);
@@ -71,15 +71,16 @@ export class EndpointSliceMirroringController implements Controller {
     this.slices.addEventHandler({ onUpdate: (_o, s) => sliceChanged(s), onDelete: sliceChanged });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    for (const i of [this.services, this.endpoints, this.slices]) if (!(await i.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      this.opts.workers ?? 5,
-      (key) => this.sync(key),
-      (key, err) => this.ctx.logger.warn('mirroring Endpoints failed', { endpoints: key, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.services, this.endpoints, this.slices],
+      workers: this.opts.workers ?? 5,
+      sync: (key) => this.sync(key),
+      logger: this.ctx.logger,
+      failure: 'mirroring Endpoints',
+      itemField: 'endpoints',
+    });
   }
 
   /** The endpoint groups an Endpoints object mirrors into. */

@@ -17,7 +17,8 @@ import type { EventRecorder, ObjectReference } from '../events/event-recorder.js
 import { objectReference } from '../events/event-recorder.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
-import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { SyncResult } from '../workqueue/run-workers.js';
+import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { claimObjects, controllerRefOf, ensureControllerIndex, newControllerRef } from '../controllerutil/controller-ref.js';
 import { Expectations } from '../controllerutil/expectations.js';
@@ -119,15 +120,16 @@ export class JobController implements Controller {
     return job?.metadata.uid === ref.uid ? job : undefined;
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    if (!(await this.jobs.waitForSync(signal)) || !(await this.pods.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      this.opts.workers ?? 5,
-      (key) => this.sync(key),
-      (key, err) => this.ctx.logger.warn('syncing a Job failed', { job: key, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.jobs, this.pods],
+      workers: this.opts.workers ?? 5,
+      sync: (key) => this.sync(key),
+      logger: this.ctx.logger,
+      failure: 'syncing a Job',
+      itemField: 'job',
+    });
   }
 
   async sync(key: string): Promise<SyncResult | undefined> {

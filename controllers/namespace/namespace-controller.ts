@@ -9,7 +9,7 @@ import type { ApiObject } from '../../apiserver/api/object.js';
 import type { Informer } from '../informers/informer.js';
 import { objectKey } from '../informers/indexer.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
-import { runWorkers } from '../workqueue/run-workers.js';
+import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter } from '../workqueue/rate-limiters.js';
 import { NamespacedResourcesDeleter, ResourcesRemainingError } from './namespaced-resources-deleter.js';
@@ -61,16 +61,20 @@ export class NamespaceController implements Controller {
   }
 
   async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    if (!(await this.informer.waitForSync(signal))) return;
-    const resync = setInterval(() => this.informer.indexer.list().forEach((ns) => this.enqueue(ns)), this.resyncPeriodMs);
+    let resync: NodeJS.Timeout | undefined;
     try {
-      await runWorkers(
-        this.queue,
-        this.workers,
-        (name) => this.sync(name),
-        (name, err) => this.ctx.logger.warn('deletion of namespace failed', { namespace: name, error: (err as Error).message }),
-      );
+      await runQueueWorkers(signal, {
+        queue: this.queue,
+        informers: [this.informer],
+        workers: this.workers,
+        sync: (name) => this.sync(name),
+        onSynced: () => {
+          resync = setInterval(() => this.informer.indexer.list().forEach((ns) => this.enqueue(ns)), this.resyncPeriodMs);
+        },
+        logger: this.ctx.logger,
+        failure: 'deletion of namespace',
+        itemField: 'namespace',
+      });
     } finally {
       clearInterval(resync);
     }

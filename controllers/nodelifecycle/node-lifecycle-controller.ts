@@ -16,7 +16,7 @@ import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
-import { sleep } from '../informers/backoff.js';
+import { runPeriodically } from '../controllerutil/run-controller.js';
 import type { Informer } from '../informers/informer.js';
 import { PODS } from '../controllerutil/pod-control.js';
 import { isPodReady, podNodeName, podStatus } from '../controllerutil/pod-status.js';
@@ -78,16 +78,14 @@ export class NodeLifecycleController implements Controller {
     return this.opts.now?.() ?? Date.now();
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    for (const i of [this.nodes, this.leases, this.pods]) if (!(await i.waitForSync(signal))) return;
-    while (!signal.aborted) {
-      try {
-        await this.monitor();
-      } catch (err) {
-        this.ctx.logger.warn('monitoring node health failed', { error: (err as Error).message });
-      }
-      await sleep(this.opts.periodMs ?? MONITOR_PERIOD_MS, signal);
-    }
+  run(signal: AbortSignal): Promise<void> {
+    return runPeriodically(signal, {
+      informers: [this.nodes, this.leases, this.pods],
+      periodMs: this.opts.periodMs ?? MONITOR_PERIOD_MS,
+      pass: () => this.monitor(),
+      logger: this.ctx.logger,
+      failure: 'monitoring node health',
+    });
   }
 
   /** One pass over every Node. */

@@ -9,7 +9,7 @@ import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
-import { sleep } from '../informers/backoff.js';
+import { runPeriodically } from '../controllerutil/run-controller.js';
 import type { Informer } from '../informers/informer.js';
 import { PODS } from '../controllerutil/pod-control.js';
 import { podNodeName, podStatus } from '../controllerutil/pod-status.js';
@@ -41,16 +41,14 @@ export class PodGcController implements Controller {
     this.nodes = ctx.informers.forResource(NODES);
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    if (!(await this.pods.waitForSync(signal)) || !(await this.nodes.waitForSync(signal))) return;
-    while (!signal.aborted) {
-      try {
-        await this.gc();
-      } catch (err) {
-        this.ctx.logger.warn('pod garbage collection failed', { error: (err as Error).message });
-      }
-      await sleep(this.opts.periodMs ?? GC_CHECK_PERIOD_MS, signal);
-    }
+  run(signal: AbortSignal): Promise<void> {
+    return runPeriodically(signal, {
+      informers: [this.pods, this.nodes],
+      periodMs: this.opts.periodMs ?? GC_CHECK_PERIOD_MS,
+      pass: () => this.gc(),
+      logger: this.ctx.logger,
+      failure: 'pod garbage collection',
+    });
   }
 
   /** One pass. */

@@ -9,8 +9,8 @@ import { deepCopy } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
 import type { Informer } from '../informers/informer.js';
-import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
-import { runWorkers } from '../workqueue/run-workers.js';
+import { NAMESPACE_INDEX } from '../informers/indexer.js';
+import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { PODS } from '../controllerutil/pod-control.js';
 import { podStatus } from '../controllerutil/pod-status.js';
@@ -42,7 +42,7 @@ export class PvcProtectionController implements Controller {
     this.queue = ctx.newQueue('pvcprotection');
     this.claims = ctx.informers.forResource(PVCS);
     this.pods = ctx.informers.forResource(PODS);
-    this.claims.addEventHandler({ onAdd: (c) => this.queue.add(objectKey(c)), onUpdate: (_o, c) => this.queue.add(objectKey(c)) });
+    enqueueChanges(this.claims, this.queue, { deletes: false });
     const podChanged = (pod: ApiObject) => {
       for (const name of claimsOf(pod)) this.queue.add(`${pod.metadata.namespace}/${name}`);
     };
@@ -54,15 +54,16 @@ export class PvcProtectionController implements Controller {
     });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    if (!(await this.claims.waitForSync(signal)) || !(await this.pods.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      this.opts.workers ?? 1,
-      (key) => this.sync(key),
-      (key, err) => this.ctx.logger.warn('PVC protection failed', { pvc: key, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.claims, this.pods],
+      workers: this.opts.workers ?? 1,
+      sync: (key) => this.sync(key),
+      logger: this.ctx.logger,
+      failure: 'PVC protection',
+      itemField: 'pvc',
+    });
   }
 
   private inUse(pods: ApiObject[], name: string): boolean {

@@ -7,8 +7,7 @@ import { deepCopy } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
 import type { Informer } from '../informers/informer.js';
-import { objectKey } from '../informers/indexer.js';
-import { runWorkers } from '../workqueue/run-workers.js';
+import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 
 export const PVS = { group: '', version: 'v1', resource: 'persistentvolumes' };
@@ -25,18 +24,19 @@ export class PvProtectionController implements Controller {
     this.finalizer = `${ctx.domain.labelPrefix}/pv-protection`;
     this.queue = ctx.newQueue('pvprotection');
     this.volumes = ctx.informers.forResource(PVS);
-    this.volumes.addEventHandler({ onAdd: (v) => this.queue.add(objectKey(v)), onUpdate: (_o, v) => this.queue.add(objectKey(v)) });
+    enqueueChanges(this.volumes, this.queue, { deletes: false });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    if (!(await this.volumes.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      this.opts.workers ?? 1,
-      (key) => this.sync(key),
-      (key, err) => this.ctx.logger.warn('PV protection failed', { pv: key, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.volumes],
+      workers: this.opts.workers ?? 1,
+      sync: (key) => this.sync(key),
+      logger: this.ctx.logger,
+      failure: 'PV protection',
+      itemField: 'pv',
+    });
   }
 
   async sync(key: string): Promise<void> {

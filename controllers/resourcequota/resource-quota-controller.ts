@@ -10,7 +10,8 @@ import type { Controller, ControllerContext } from '../app/controller-context.js
 import type { GroupVersionResource } from '../client/api-client.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
-import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { SyncResult } from '../workqueue/run-workers.js';
+import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { PODS } from '../controllerutil/pod-control.js';
 import { claimUsage, podUsage, type QuotaScopes, type ResourceList, serviceUsage, toJson } from './quota-usage.js';
@@ -66,16 +67,16 @@ export class ResourceQuotaController implements Controller {
       if (i !== this.quotas) i.addEventHandler(watch);
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    for (const i of new Set([this.quotas, this.pods, this.services, this.claims, ...this.counted.values()]))
-      if (!(await i.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      this.opts.workers ?? 5,
-      (key) => this.sync(key),
-      (key, err) => this.ctx.logger.warn('syncing a ResourceQuota failed', { quota: key, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: new Set([this.quotas, this.pods, this.services, this.claims, ...this.counted.values()]),
+      workers: this.opts.workers ?? 5,
+      sync: (key) => this.sync(key),
+      logger: this.ctx.logger,
+      failure: 'syncing a ResourceQuota',
+      itemField: 'quota',
+    });
   }
 
   /** What the namespace uses, for the resources of one quota. */

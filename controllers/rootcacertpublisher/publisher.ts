@@ -12,7 +12,7 @@ import { isApiError } from '../../apiserver/api/status.js';
 import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-errors.js';
 import type { Informer } from '../informers/informer.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
-import { runWorkers } from '../workqueue/run-workers.js';
+import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 
 /** The ConfigMap's name: the system namespace's prefix + "-root-ca.crt". */
@@ -62,15 +62,16 @@ export class RootCaCertPublisher implements Controller {
     });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    if (!(await this.namespaces.waitForSync(signal)) || !(await this.configMaps.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      1,
-      (ns) => this.sync(ns),
-      (ns, err) => this.ctx.logger.warn('publishing the root CA failed', { namespace: ns, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.namespaces, this.configMaps],
+      workers: 1,
+      sync: (ns) => this.sync(ns),
+      logger: this.ctx.logger,
+      failure: 'publishing the root CA',
+      itemField: 'namespace',
+    });
   }
 
   private async sync(namespace: string): Promise<void> {

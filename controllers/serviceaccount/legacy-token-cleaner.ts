@@ -9,7 +9,7 @@
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
-import { sleep } from '../informers/backoff.js';
+import { runPeriodically } from '../controllerutil/run-controller.js';
 import type { Informer } from '../informers/informer.js';
 import { podSecretNames } from './pod-secret-names.js';
 
@@ -46,16 +46,14 @@ export class LegacyTokenCleaner implements Controller {
     this.pods = ctx.informers.forResource({ group: '', version: 'v1', resource: 'pods' });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    for (const informer of [this.secrets, this.accounts, this.pods]) if (!(await informer.waitForSync(signal))) return;
-    while (!signal.aborted) {
-      try {
-        await this.evaluate();
-      } catch (err) {
-        this.ctx.logger.warn('evaluating legacy service account tokens failed', { error: (err as Error).message });
-      }
-      await sleep(this.opts.syncIntervalMs ?? DAY_MS, signal);
-    }
+  run(signal: AbortSignal): Promise<void> {
+    return runPeriodically(signal, {
+      informers: [this.secrets, this.accounts, this.pods],
+      periodMs: this.opts.syncIntervalMs ?? DAY_MS,
+      pass: () => this.evaluate(),
+      logger: this.ctx.logger,
+      failure: 'evaluating legacy service account tokens',
+    });
   }
 
   /** The first day on which use was surely tracked (the day after `since`), or undefined when tracking is off. */

@@ -9,7 +9,7 @@ import { isApiError } from '../../apiserver/api/status.js';
 import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-errors.js';
 import type { Informer } from '../informers/informer.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
-import { runWorkers } from '../workqueue/run-workers.js';
+import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 
 /** The accounts every namespace gets. */
@@ -24,10 +24,7 @@ export class ServiceAccountsController implements Controller {
     this.queue = ctx.newQueue('serviceaccount');
     this.namespaces = ctx.informers.forResource({ group: '', version: 'v1', resource: 'namespaces' });
     this.serviceAccounts = ctx.informers.forResource({ group: '', version: 'v1', resource: 'serviceaccounts' });
-    this.namespaces.addEventHandler({
-      onAdd: (ns) => this.queue.add(ns.metadata.name!),
-      onUpdate: (_old, ns) => this.queue.add(ns.metadata.name!),
-    });
+    enqueueChanges(this.namespaces, this.queue, { deletes: false });
     this.serviceAccounts.addEventHandler({
       onDelete: (sa: ApiObject) => {
         if (SERVICE_ACCOUNTS_TO_ENSURE.includes(sa.metadata.name!)) this.queue.add(sa.metadata.namespace!);
@@ -35,15 +32,16 @@ export class ServiceAccountsController implements Controller {
     });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    if (!(await this.namespaces.waitForSync(signal)) || !(await this.serviceAccounts.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      1,
-      (ns) => this.sync(ns),
-      (ns, err) => this.ctx.logger.warn('ensuring service accounts failed', { namespace: ns, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.namespaces, this.serviceAccounts],
+      workers: 1,
+      sync: (ns) => this.sync(ns),
+      logger: this.ctx.logger,
+      failure: 'ensuring service accounts',
+      itemField: 'namespace',
+    });
   }
 
   private async sync(namespace: string): Promise<void> {

@@ -13,7 +13,8 @@ import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
 import type { GroupVersionResource } from '../client/api-client.js';
 import type { Informer } from '../informers/informer.js';
-import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { SyncResult } from '../workqueue/run-workers.js';
+import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { signLegacyToken, type TokenSigningKey } from './legacy-token.js';
 
@@ -78,15 +79,16 @@ export class TokensController implements Controller {
     });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    if (!(await this.secrets.waitForSync(signal)) || !(await this.accounts.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      WORKERS,
-      (key) => this.sync(JSON.parse(key) as Work),
-      (key, err) => this.ctx.logger.warn('syncing service account tokens failed', { item: key, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.secrets, this.accounts],
+      workers: WORKERS,
+      sync: (key) => this.sync(JSON.parse(key) as Work),
+      logger: this.ctx.logger,
+      failure: 'syncing service account tokens',
+      itemField: 'item',
+    });
   }
 
   sync(work: Work): Promise<SyncResult | undefined> {

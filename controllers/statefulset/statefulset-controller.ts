@@ -20,8 +20,9 @@ import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-error
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import type { Informer } from '../informers/informer.js';
-import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
-import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import { NAMESPACE_INDEX } from '../informers/indexer.js';
+import type { SyncResult } from '../workqueue/run-workers.js';
+import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { claimObjects, controllerRefOf, ensureControllerIndex, newControllerRef } from '../controllerutil/controller-ref.js';
 import { PODS } from '../controllerutil/pod-control.js';
@@ -80,11 +81,7 @@ export class StatefulSetController implements Controller {
     this.pods = ctx.informers.forResource(PODS);
     this.claims = ctx.informers.forResource(PVCS);
     ensureControllerIndex(this.pods.indexer);
-    this.sets.addEventHandler({
-      onAdd: (s) => this.queue.add(objectKey(s)),
-      onUpdate: (_o, s) => this.queue.add(objectKey(s)),
-      onDelete: (s) => this.queue.add(objectKey(s)),
-    });
+    enqueueChanges(this.sets, this.queue);
     const podChanged = (pod: ApiObject) => {
       const ref = controllerRefOf(pod);
       if (ref?.kind === 'StatefulSet') this.queue.add(`${pod.metadata.namespace}/${ref.name}`);
@@ -98,15 +95,16 @@ export class StatefulSetController implements Controller {
     });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    for (const i of [this.sets, this.pods, this.claims]) if (!(await i.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      this.opts.workers ?? 5,
-      (key) => this.sync(key),
-      (key, err) => this.ctx.logger.warn('syncing a StatefulSet failed', { statefulset: key, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.sets, this.pods, this.claims],
+      workers: this.opts.workers ?? 5,
+      sync: (key) => this.sync(key),
+      logger: this.ctx.logger,
+      failure: 'syncing a StatefulSet',
+      itemField: 'statefulset',
+    });
   }
 
   /** The revision name of the set's current template. */

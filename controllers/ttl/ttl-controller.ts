@@ -8,7 +8,7 @@ import type { ApiObject } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
 import type { Informer } from '../informers/informer.js';
-import { runWorkers } from '../workqueue/run-workers.js';
+import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { NODES } from '../podgc/pod-gc-controller.js';
 
@@ -54,16 +54,17 @@ export class TtlController implements Controller {
     return STEPS[this.step].ttl;
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    if (!(await this.nodes.waitForSync(signal))) return;
-    this.resize();
-    await runWorkers(
-      this.queue,
-      1,
-      (name) => this.sync(name),
-      (name, err) => this.ctx.logger.warn('setting the node TTL failed', { node: name, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.nodes],
+      workers: 1,
+      sync: (name) => this.sync(name),
+      onSynced: () => this.resize(),
+      logger: this.ctx.logger,
+      failure: 'setting the node TTL',
+      itemField: 'node',
+    });
   }
 
   async sync(name: string): Promise<void> {

@@ -8,7 +8,8 @@ import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
 import type { Informer } from '../informers/informer.js';
 import { objectKey } from '../informers/indexer.js';
-import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { SyncResult } from '../workqueue/run-workers.js';
+import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { JOBS } from '../job/job-controller.js';
 import { finishedCondition, jobSpec, jobStatus } from '../job/job-util.js';
@@ -38,15 +39,16 @@ export class TtlAfterFinishedController implements Controller {
     this.jobs.addEventHandler({ onAdd: consider, onUpdate: (_o, j) => consider(j) });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    if (!(await this.jobs.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      this.opts.workers ?? 5,
-      (key) => this.sync(key),
-      (key, err) => this.ctx.logger.warn('cleaning up a finished Job failed', { job: key, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.jobs],
+      workers: this.opts.workers ?? 5,
+      sync: (key) => this.sync(key),
+      logger: this.ctx.logger,
+      failure: 'cleaning up a finished Job',
+      itemField: 'job',
+    });
   }
 
   async sync(key: string): Promise<SyncResult | undefined> {

@@ -19,7 +19,7 @@ import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import type { Informer } from '../informers/informer.js';
 import { objectKey } from '../informers/indexer.js';
-import { runWorkers } from '../workqueue/run-workers.js';
+import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { PVS } from '../pvprotection/pv-protection-controller.js';
 import { PVCS } from '../statefulset/statefulset-controller.js';
@@ -116,15 +116,16 @@ export class PvBinderController implements Controller {
     this.claims.addEventHandler({ onAdd: claim, onUpdate: (_o, c) => claim(c), onDelete: claim });
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    signal.addEventListener('abort', () => this.queue.shutDown(), { once: true });
-    if (!(await this.volumes.waitForSync(signal)) || !(await this.claims.waitForSync(signal))) return;
-    await runWorkers(
-      this.queue,
-      1,
-      (key) => (key.startsWith('pv:') ? this.syncVolume(key.slice(3)) : this.syncClaim(key.slice(4))),
-      (key, err) => this.ctx.logger.warn('binding volumes failed', { key, error: (err as Error).message }),
-    );
+  run(signal: AbortSignal): Promise<void> {
+    return runQueueWorkers(signal, {
+      queue: this.queue,
+      informers: [this.volumes, this.claims],
+      workers: 1,
+      sync: (key) => (key.startsWith('pv:') ? this.syncVolume(key.slice(3)) : this.syncClaim(key.slice(4))),
+      logger: this.ctx.logger,
+      failure: 'binding volumes',
+      itemField: 'key',
+    });
   }
 
   async syncClaim(key: string): Promise<void> {

@@ -1,0 +1,85 @@
+/**
+ * The wiring every controller repeats, once: enqueue an informer's objects, wait until the informers'
+ * caches have synced, then either run workers over the queue until the signal aborts (the queue is
+ * shut down then) or call a periodic pass until it aborts. Failures are logged with what failed and
+ * the item's key, never thrown.
+ */
+import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Logger } from '../../apiserver/component-base/logs/logger.js';
+import { sleep } from '../informers/backoff.js';
+import { objectKey } from '../informers/indexer.js';
+import type { Informer } from '../informers/informer.js';
+import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
+import type { WorkQueue } from '../workqueue/work-queue.js';
+
+/** Waits for every informer's first list; false when the signal aborted first. */
+export async function waitForCacheSync(signal: AbortSignal, informers: Iterable<Informer>): Promise<boolean> {
+  for (const informer of informers) if (!(await informer.waitForSync(signal))) return false;
+  return true;
+}
+
+/**
+ * Queues `keyOf(obj)` for every object the informer adds or updates and, unless `deletes` is false,
+ * deletes.
+ */
+export function enqueueChanges(
+  informer: Informer,
+  queue: WorkQueue<string>,
+  opts: { keyOf?: (obj: ApiObject) => string; deletes?: boolean } = {},
+): void {
+  const keyOf = opts.keyOf ?? objectKey;
+  const enqueue = (obj: ApiObject) => queue.add(keyOf(obj));
+  informer.addEventHandler({
+    onAdd: enqueue,
+    onUpdate: (_old, obj) => enqueue(obj),
+    ...(opts.deletes === false ? {} : { onDelete: enqueue }),
+  });
+}
+
+export interface QueueWorkers<T> {
+  queue: WorkQueue<T>;
+  /** Caches that must have synced before the first sync. */
+  informers: Iterable<Informer>;
+  workers: number;
+  sync: (item: T) => Promise<SyncResult | undefined> | Promise<void>;
+  logger: Logger;
+  /** What failed, for the log line: "syncing a ReplicaSet". */
+  failure: string;
+  /** The log field naming the item: "replicaset". */
+  itemField: string;
+  /** Called once the caches have synced, before the workers start. */
+  onSynced?: () => void;
+}
+
+/** Runs a queue-driven controller until the signal aborts. */
+export async function runQueueWorkers<T>(signal: AbortSignal, spec: QueueWorkers<T>): Promise<void> {
+  signal.addEventListener('abort', () => spec.queue.shutDown(), { once: true });
+  if (!(await waitForCacheSync(signal, spec.informers))) return;
+  spec.onSynced?.();
+  await runWorkers(spec.queue, spec.workers, spec.sync, (item, err) =>
+    spec.logger.warn(`${spec.failure} failed`, { [spec.itemField]: item, error: (err as Error).message }),
+  );
+}
+
+export interface PeriodicPass {
+  /** Caches that must have synced before the first pass. */
+  informers: Iterable<Informer>;
+  periodMs: number;
+  pass: () => Promise<void>;
+  logger: Logger;
+  /** What failed, for the log line: "pod garbage collection". */
+  failure: string;
+}
+
+/** Runs `pass` now and every `periodMs` after it finishes, until the signal aborts. */
+export async function runPeriodically(signal: AbortSignal, spec: PeriodicPass): Promise<void> {
+  if (!(await waitForCacheSync(signal, spec.informers))) return;
+  while (!signal.aborted) {
+    try {
+      await spec.pass();
+    } catch (err) {
+      spec.logger.warn(`${spec.failure} failed`, { error: (err as Error).message });
+    }
+    await sleep(spec.periodMs, signal);
+  }
+}
