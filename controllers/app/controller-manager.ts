@@ -35,6 +35,7 @@ import { PvProtectionController } from '../pvprotection/pv-protection-controller
 import { PvcProtectionController } from '../pvcprotection/pvc-protection-controller.js';
 import { PodGcController } from '../podgc/pod-gc-controller.js';
 import { ReplicaSetController } from '../replicaset/replicaset-controller.js';
+import { REPLICATION_CONTROLLER_KIND } from '../replicaset/replicated-kind.js';
 import { ResourceQuotaController } from '../resourcequota/resource-quota-controller.js';
 import { RootCaCertPublisher } from '../rootcacertpublisher/publisher.js';
 import { builtInSigners } from '../../apiserver/api/certificates/signers.js';
@@ -181,6 +182,9 @@ function newControllers(
         break;
       case 'replicaset-controller':
         all.set(name, new ReplicaSetController(ctx));
+        break;
+      case 'replicationcontroller-controller':
+        all.set(name, new ReplicaSetController(ctx, { kind: REPLICATION_CONTROLLER_KIND }));
         break;
       case 'resourcequota-controller':
         all.set(name, new ResourceQuotaController(ctx));

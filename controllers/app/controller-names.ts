@@ -35,6 +35,7 @@ export const KNOWN_CONTROLLERS: readonly ControllerName[] = [
   { name: 'persistentvolumeclaim-protection-controller', aliases: ['pvc-protection'], defaultOn: true },
   { name: 'pod-garbage-collector-controller', aliases: ['podgc'], defaultOn: true },
   { name: 'replicaset-controller', aliases: ['replicaset'], defaultOn: true },
+  { name: 'replicationcontroller-controller', aliases: ['replicationcontroller'], defaultOn: true },
   { name: 'resourcequota-controller', aliases: ['resourcequota'], defaultOn: true },
   { name: 'root-ca-certificate-publisher-controller', aliases: ['root-ca-cert-publisher'], defaultOn: true },
   { name: 'serviceaccount-controller', aliases: ['serviceaccount'], defaultOn: true },

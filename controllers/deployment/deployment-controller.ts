@@ -28,7 +28,7 @@ import {
 } from '../controllerutil/controller-ref.js';
 import { PODS } from '../controllerutil/pod-control.js';
 import { computeHash } from '../controllerutil/template-hash.js';
-import { REPLICASETS } from '../replicaset/replicaset-controller.js';
+import { REPLICASETS } from '../replicaset/replicated-kind.js';
 import { type DeploymentStatus, dReplicas, dSpec, dStatus, rsReplicas, rsSpecOf, rsStatusOf } from './deployment-types.js';
 import {
   byCreation,

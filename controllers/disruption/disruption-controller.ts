@@ -23,7 +23,7 @@ import type { WorkQueue } from '../workqueue/work-queue.js';
 import { controllerRefOf } from '../controllerutil/controller-ref.js';
 import { PODS } from '../controllerutil/pod-control.js';
 import { isPodReady } from '../controllerutil/pod-status.js';
-import { REPLICASETS } from '../replicaset/replicaset-controller.js';
+import { REPLICASETS } from '../replicaset/replicated-kind.js';
 import { DEPLOYMENTS } from '../deployment/deployment-controller.js';
 import { STATEFULSETS } from '../statefulset/statefulset-controller.js';
 

@@ -11,7 +11,7 @@
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
+import type { LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
@@ -33,15 +33,17 @@ import { isPodActive, isPodReady } from '../controllerutil/pod-status.js';
 import { sortPodsForDeletion } from '../controllerutil/pod-ranking.js';
 import { podFromTemplate } from '../controllerutil/pod-template.js';
 import { slowStartBatch } from '../controllerutil/slow-start.js';
+import { REPLICA_SET_KIND, type ReplicatedKind } from './replicated-kind.js';
 import { calculateStatus, type ManageError, rsSpec, rsStatus } from './replicaset-status.js';
 
-export const REPLICASETS = { group: 'apps', version: 'v1', resource: 'replicasets' };
 /** At most this many creations or deletions per sync (BurstReplicas). */
 export const BURST_REPLICAS = 500;
 
 export interface ReplicaSetControllerOptions {
   workers?: number;
   burstReplicas?: number;
+  /** ReplicaSets (the default) or ReplicationControllers. */
+  kind?: ReplicatedKind;
 }
 
 export class ReplicaSetController implements Controller {
@@ -49,6 +51,7 @@ export class ReplicaSetController implements Controller {
   readonly pods: Informer;
   readonly queue: WorkQueue<string>;
   readonly expectations = new Expectations();
+  readonly kind: ReplicatedKind;
   private readonly recorder: EventRecorder;
   private readonly podControl: PodControl;
 
@@ -56,10 +59,11 @@ export class ReplicaSetController implements Controller {
     private readonly ctx: ControllerContext,
     private readonly opts: ReplicaSetControllerOptions = {},
   ) {
-    this.queue = ctx.newQueue('replicaset');
-    this.recorder = ctx.recorder('replicaset-controller');
+    this.kind = opts.kind ?? REPLICA_SET_KIND;
+    this.queue = ctx.newQueue(this.kind.queueName);
+    this.recorder = ctx.recorder(this.kind.component);
     this.podControl = new PodControl(ctx.client, this.recorder);
-    this.replicaSets = ctx.informers.forResource(REPLICASETS);
+    this.replicaSets = ctx.informers.forResource(this.kind.resource);
     this.pods = ctx.informers.forResource(PODS);
     ensureControllerIndex(this.pods.indexer);
     this.replicaSets.addEventHandler({
@@ -84,14 +88,14 @@ export class ReplicaSetController implements Controller {
       workers: this.opts.workers ?? 5,
       sync: (key) => this.sync(key),
       logger: this.ctx.logger,
-      failure: 'syncing a ReplicaSet',
-      itemField: 'replicaset',
+      failure: `syncing a ${this.kind.kind}`,
+      itemField: this.kind.logField,
     });
   }
 
   /** The ReplicaSet a controller reference names, if it is in the cache with that uid. */
   private resolve(namespace: string, ref: { kind: string; name: string; uid: string } | undefined): ApiObject | undefined {
-    if (ref?.kind !== 'ReplicaSet') return undefined;
+    if (ref?.kind !== this.kind.kind) return undefined;
     const rs = this.replicaSets.indexer.get(`${namespace}/${ref.name}`);
     return rs?.metadata.uid === ref.uid ? rs : undefined;
   }
@@ -100,7 +104,7 @@ export class ReplicaSetController implements Controller {
   private matching(pod: ApiObject): ApiObject[] {
     return this.replicaSets.indexer.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '').filter((rs) => {
       try {
-        return labelSelectorFromObject(rsSpec(rs).selector).matches(pod.metadata.labels ?? {});
+        return this.kind.selector(rs).matches(pod.metadata.labels ?? {});
       } catch {
         return false;
       }
@@ -168,13 +172,13 @@ export class ReplicaSetController implements Controller {
     const namespace = rs.metadata.namespace ?? '';
     let selector: LabelSelector;
     try {
-      selector = labelSelectorFromObject(rsSpec(rs).selector);
+      selector = this.kind.selector(rs);
     } catch (err) {
-      this.ctx.logger.warn('ReplicaSet has an invalid selector', { replicaset: key, error: (err as Error).message });
+      this.ctx.logger.warn(`${this.kind.kind} has an invalid selector`, { [this.kind.logField]: key, error: (err as Error).message });
       return undefined;
     }
     const needsSync = this.expectations.satisfied(key);
-    const ownerRef = newControllerRef(rs, 'apps/v1', 'ReplicaSet');
+    const ownerRef = newControllerRef(rs, this.kind.apiVersion, this.kind.kind);
     const candidates = this.pods.indexer.byIndex(NAMESPACE_INDEX, namespace).filter(isPodActive);
     const pods = await claimObjects(candidates, {
       owner: rs,
@@ -206,7 +210,7 @@ export class ReplicaSetController implements Controller {
 
   private async fresh(rs: ApiObject): Promise<ApiObject | undefined> {
     try {
-      return await this.ctx.client.resource(REPLICASETS, rs.metadata.namespace).get(rs.metadata.name!);
+      return await this.ctx.client.resource(this.kind.resource, rs.metadata.namespace).get(rs.metadata.name!);
     } catch (err) {
       if (isApiError(err, 'NotFound')) return undefined;
       throw err;
@@ -217,7 +221,7 @@ export class ReplicaSetController implements Controller {
     const spec = rsSpec(rs);
     const burst = this.opts.burstReplicas ?? BURST_REPLICAS;
     const diff = pods.length - (spec.replicas ?? 1);
-    const ref = objectReference(rs, 'apps/v1', 'ReplicaSet');
+    const ref = objectReference(rs, this.kind.apiVersion, this.kind.kind);
     if (diff < 0) {
       const want = Math.min(-diff, burst);
       this.expectations.expect(key, want);
@@ -225,7 +229,12 @@ export class ReplicaSetController implements Controller {
       const { successes, error } = await slowStartBatch(want, 1, async () => {
         try {
           const created = await this.podControl.create(
-            podFromTemplate(template, rs.metadata.namespace ?? '', rs.metadata.name!, newControllerRef(rs, 'apps/v1', 'ReplicaSet')),
+            podFromTemplate(
+              template,
+              rs.metadata.namespace ?? '',
+              rs.metadata.name!,
+              newControllerRef(rs, this.kind.apiVersion, this.kind.kind),
+            ),
             ref,
           );
           if (!created) this.expectations.creationObserved(key);
@@ -285,7 +294,7 @@ export class ReplicaSetController implements Controller {
     if (same) return;
     // The cache may lag behind this controller's own last write: on a conflict, read the ReplicaSet
     // afresh and try once more (updateReplicaSetStatus' retry).
-    const client = this.ctx.client.resource(REPLICASETS, rs.metadata.namespace);
+    const client = this.ctx.client.resource(this.kind.resource, rs.metadata.namespace);
     let next = deepCopy(rs);
     for (let attempt = 0; ; attempt++) {
       next.status = status;

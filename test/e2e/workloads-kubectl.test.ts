@@ -5,7 +5,8 @@
  * `kubectl rollout status` succeed; `kubectl set image` rolls out revision 2, `kubectl rollout undo`
  * brings the first template back as revision 3, and `rollout history` lists them; `kubectl expose`
  * gives a Service Endpoints and EndpointSlices for its ready Pods; a StatefulSet with a volume claim
- * template gets ordinal Pods and their PVCs, and `rollout status` succeeds.
+ * template gets ordinal Pods and their PVCs, and `rollout status` succeeds; a ReplicationController's
+ * ready Pods show in `kubectl get rc`'s READY column.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -193,5 +194,33 @@ describe('kubectl workflows on workloads (k8s.io domain)', () => {
     assert.equal(sts.status.readyReplicas, 3);
     assert.equal(sts.status.currentRevision, sts.status.updateRevision);
     assert.match(await k.ok(['get', 'statefulset', 'db']), /db\s+3\/3/);
+  });
+
+  it('a ReplicationController gets its Pods; kubectl get rc shows them READY', async () => {
+    const manifest = [
+      'apiVersion: v1',
+      'kind: ReplicationController',
+      'metadata: {name: legacy}',
+      'spec:',
+      '  replicas: 2',
+      '  selector: {app: legacy}',
+      '  template:',
+      '    metadata: {labels: {app: legacy}}',
+      '    spec: {containers: [{name: c, image: nginx:1.25}]}',
+      '',
+    ].join('\n');
+    await k.ok(['apply', '-f', '-'], { input: manifest });
+    await eventually('2 Pods ready', async () => (await setPodsReady(api, 'default', 'app=legacy')).length === 2);
+    const table = await eventually('READY 2/2', async () => {
+      const out = await k.ok(['get', 'rc', 'legacy']);
+      return /legacy\s+2\s+2\s+2\s/.test(out) && out;
+    });
+    assert.match(table, /NAME\s+DESIRED\s+CURRENT\s+READY\s+AGE/);
+    await k.ok(['scale', 'rc', 'legacy', '--replicas=1']);
+    await eventually(
+      '1 Pod',
+      async () => (await api.get('/api/v1/namespaces/default/pods?labelSelector=app%3Dlegacy')).body.items.length === 1,
+    );
+    assert.match(await k.ok(['describe', 'rc', 'legacy']), /SuccessfulDelete/);
   });
 });

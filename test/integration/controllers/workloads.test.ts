@@ -31,7 +31,7 @@ describe('workload controllers against orch-apiserver', () => {
         '--secure-port=0',
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
-        '--controllers=serviceaccount,replicaset,deployment,endpoint,endpointslice,endpointslicemirroring,job,ttl-after-finished,garbagecollector,disruption,daemonset,resourcequota,pvc-protection,pv-protection,persistentvolume-binder,ttl',
+        '--controllers=serviceaccount,replicaset,replicationcontroller,deployment,endpoint,endpointslice,endpointslicemirroring,job,ttl-after-finished,garbagecollector,disruption,daemonset,resourcequota,pvc-protection,pv-protection,persistentvolume-binder,ttl',
       ]),
       { logger: newLogger({ logLevel: 'error' }), gcSyncPeriodMs: 1000 },
     );
@@ -129,6 +129,53 @@ describe('workload controllers against orch-apiserver', () => {
         return p.length === 2 && !p.some((x) => x.metadata.name === 'orphan');
       });
       await setPodsReady(api(), NS, 'app=adopt');
+    });
+  });
+
+  describe('replicationcontroller-controller', () => {
+    it('runs the ReplicaSet logic on a ReplicationController: owned Pods by its label map, status, scale down, events', async () => {
+      const rcPath = `/api/v1/namespaces/${NS}/replicationcontrollers/legacy`;
+      const created = await api().post(`/api/v1/namespaces/${NS}/replicationcontrollers`, {
+        metadata: { name: 'legacy' },
+        spec: {
+          replicas: 2,
+          selector: { app: 'legacy' },
+          template: { metadata: { labels: { app: 'legacy' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+        },
+      });
+      assert.equal(created.status, 201, created.text);
+      const uid = created.body.metadata.uid;
+      const two = await eventually('2 Pods', async () => {
+        const p = await pods('app=legacy');
+        return p.length === 2 && p;
+      });
+      for (const p of two) {
+        assert.deepEqual(p.metadata.ownerReferences, [
+          { apiVersion: 'v1', kind: 'ReplicationController', name: 'legacy', uid, controller: true, blockOwnerDeletion: true },
+        ]);
+      }
+      await setPodsReady(api(), NS, 'app=legacy');
+      await eventually('2 ready', async () => {
+        const s = (await api().get(rcPath)).body.status;
+        return s?.replicas === 2 && s.readyReplicas === 2 && s.availableReplicas === 2 && s.observedGeneration === 1;
+      });
+      const scaled = await api().put(`${rcPath}/scale`, {
+        apiVersion: 'autoscaling/v1',
+        kind: 'Scale',
+        metadata: { name: 'legacy', namespace: NS },
+        spec: { replicas: 1 },
+      });
+      assert.equal(scaled.status, 200, scaled.text);
+      await eventually('1 Pod', async () => (await pods('app=legacy')).length === 1);
+      const events = await eventually('events for the ReplicationController', async () => {
+        const list = (await api().get(`/apis/events.orch.io/v1/namespaces/${NS}/events`)).body.items as any[];
+        const mine = list.filter((e) => e.regarding?.uid === uid);
+        return mine.length >= 3 && mine;
+      });
+      for (const e of events) {
+        assert.equal(e.reportingController, 'replication-controller');
+        assert.equal(e.regarding.kind, 'ReplicationController');
+      }
     });
   });
 

@@ -34,6 +34,7 @@ export const CONTROLLER_ACCOUNTS: Record<string, string> = {
   'token-cleaner-controller': 'token-cleaner',
   'legacy-serviceaccount-token-cleaner-controller': 'legacy-service-account-token-cleaner',
   'replicaset-controller': 'replicaset-controller',
+  'replicationcontroller-controller': 'replication-controller',
   'deployment-controller': 'deployment-controller',
   'endpoints-controller': 'endpoint-controller',
   'endpointslice-controller': 'endpointslice-controller',
@@ -87,6 +88,12 @@ export function controllerRoles(domain: ApiDomain): ClusterRole[] {
     role('replicaset-controller', [
       rule(['get', 'list', 'watch', 'update'], [g.apps, g.extensions], ['replicasets']),
       rule(['update'], [g.apps, g.extensions], ['replicasets/status', 'replicasets/finalizers']),
+      rule(['list', 'watch', 'patch', 'create', 'delete'], [g.legacy], ['pods']),
+      eventsRule(g),
+    ]),
+    role('replication-controller', [
+      rule(['get', 'list', 'watch', 'update'], [g.legacy], ['replicationcontrollers']),
+      rule(['update'], [g.legacy], ['replicationcontrollers/status', 'replicationcontrollers/finalizers']),
       rule(['list', 'watch', 'patch', 'create', 'delete'], [g.legacy], ['pods']),
       eventsRule(g),
     ]),

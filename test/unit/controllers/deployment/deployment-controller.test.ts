@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { DEPLOYMENTS, DeploymentController } from '../../../../controllers/deployment/deployment-controller.js';
 import { computeHash } from '../../../../controllers/controllerutil/template-hash.js';
-import { REPLICASETS } from '../../../../controllers/replicaset/replicaset-controller.js';
+import { REPLICASETS } from '../../../../controllers/replicaset/replicated-kind.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
 const REV = 'deployment.orch.io/revision';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { DisruptionController } from '../../../../controllers/disruption/disruption-controller.js';
 import { DEPLOYMENTS } from '../../../../controllers/deployment/deployment-controller.js';
-import { REPLICASETS } from '../../../../controllers/replicaset/replicaset-controller.js';
+import { REPLICASETS } from '../../../../controllers/replicaset/replicated-kind.js';
 import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 

@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { ApiError } from '../../../../apiserver/api/status.js';
-import { ReplicaSetController, REPLICASETS } from '../../../../controllers/replicaset/replicaset-controller.js';
+import { ReplicaSetController } from '../../../../controllers/replicaset/replicaset-controller.js';
+import { REPLICASETS } from '../../../../controllers/replicaset/replicated-kind.js';
 import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
