@@ -21,6 +21,18 @@ export function newControllerRef(owner: ApiObject, apiVersion: string, kind: str
   return { apiVersion, kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
 }
 
+/** A recheckOwner that reads the owner from the server: undefined once it is gone. */
+export function readFromServer(resource: ResourceClient, name: string): () => Promise<ApiObject | undefined> {
+  return async () => {
+    try {
+      return await resource.get(name);
+    } catch (err) {
+      if (isApiError(err, 'NotFound')) return undefined;
+      throw err;
+    }
+  };
+}
+
 export interface ClaimOptions {
   owner: ApiObject;
   ownerRef: OwnerReference;

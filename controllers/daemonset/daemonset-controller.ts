@@ -6,10 +6,10 @@
  * created, Pods on Nodes that are not eligible (or gone), duplicates and failed Pods are deleted.
  * RollingUpdate replaces Pods of an older template (revision = template hash in
  * `controller-revision-hash`) — unavailable ones at once, available ones while fewer than
- * maxUnavailable are unavailable; OnDelete leaves them. Status counts desired, scheduled,
+ * maxUnavailable are unavailable; OnDelete leaves them. Each template is a ControllerRevision
+ * (controllerutil/controller-history.ts), so `rollout history` and `rollout undo` work; at most
+ * revisionHistoryLimit revisions no Pod uses are kept. Status counts desired, scheduled,
  * misscheduled, ready, available, unavailable and updated Pods.
- *
- * ControllerRevision objects are not written: orch does not serve that kind yet.
  */
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
@@ -23,7 +23,19 @@ import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
-import { claimObjects, controllerRefOf, ensureControllerIndex, newControllerRef } from '../controllerutil/controller-ref.js';
+import {
+  claimObjects,
+  controllerRefOf,
+  ensureControllerIndex,
+  newControllerRef,
+  readFromServer,
+} from '../controllerutil/controller-ref.js';
+import {
+  CONTROLLERREVISIONS,
+  ControllerHistory,
+  DEFAULT_REVISION_HISTORY_LIMIT,
+  RevisionCollisionError,
+} from '../controllerutil/controller-history.js';
 import { Expectations } from '../controllerutil/expectations.js';
 import { type PodSchedulingSpec, podFitsNode, type Toleration } from '../controllerutil/node-eligibility.js';
 import { PodControl, PODS } from '../controllerutil/pod-control.js';
@@ -40,9 +52,11 @@ interface DaemonSetSpec {
   template?: PodTemplate;
   updateStrategy?: { type?: string; rollingUpdate?: { maxUnavailable?: number | string } };
   minReadySeconds?: number;
+  revisionHistoryLimit?: number;
 }
 
 const dsSpec = (ds: ApiObject) => (ds.spec ?? {}) as DaemonSetSpec;
+const collisionCount = (ds: ApiObject) => (ds.status as { collisionCount?: number } | undefined)?.collisionCount;
 
 /** The Node a daemon Pod is for: its nodeName, else its node affinity on metadata.name. */
 export function targetNode(pod: ApiObject): string | undefined {
@@ -60,6 +74,7 @@ export class DaemonSetController implements Controller {
   readonly sets: Informer;
   readonly pods: Informer;
   readonly nodes: Informer;
+  readonly history: ControllerHistory;
   readonly queue: WorkQueue<string>;
   readonly expectations = new Expectations();
   private readonly recorder: EventRecorder;
@@ -86,6 +101,12 @@ export class DaemonSetController implements Controller {
     this.pods = ctx.informers.forResource(PODS);
     this.nodes = ctx.informers.forResource(NODES);
     ensureControllerIndex(this.pods.indexer);
+    this.history = new ControllerHistory(ctx.client, ctx.informers.forResource(CONTROLLERREVISIONS), {
+      resource: DAEMONSETS,
+      kind: 'DaemonSet',
+      hashLabel: REVISION_LABEL,
+      hash: (ds, _data, collisionCount) => computeHash(dsSpec(ds).template, collisionCount),
+    });
     this.sets.addEventHandler({
       onAdd: (s) => this.queue.add(objectKey(s)),
       onUpdate: (_o, s) => this.queue.add(objectKey(s)),
@@ -133,7 +154,7 @@ export class DaemonSetController implements Controller {
   run(signal: AbortSignal): Promise<void> {
     return runQueueWorkers(signal, {
       queue: this.queue,
-      informers: [this.sets, this.pods, this.nodes],
+      informers: [this.sets, this.pods, this.nodes, this.history.informer],
       workers: this.opts.workers ?? 2,
       sync: (key) => this.sync(key),
       logger: this.ctx.logger,
@@ -164,21 +185,22 @@ export class DaemonSetController implements Controller {
       return undefined;
     }
     const ns = ds.metadata.namespace ?? '';
+    const recheckOwner = readFromServer(this.ctx.client.resource(DAEMONSETS, ns), ds.metadata.name!);
     const pods = await claimObjects(this.pods.indexer.byIndex(NAMESPACE_INDEX, ns), {
       owner: ds,
       ownerRef: newControllerRef(ds, 'apps/v1', 'DaemonSet'),
       selector,
       resource: this.ctx.client.resource(PODS, ns),
-      recheckOwner: async () => {
-        try {
-          return await this.ctx.client.resource(DAEMONSETS, ns).get(ds.metadata.name!);
-        } catch (err) {
-          if (isApiError(err, 'NotFound')) return undefined;
-          throw err;
-        }
-      },
+      recheckOwner,
     });
-    const revision = computeHash(dsSpec(ds).template);
+    let revisions: Awaited<ReturnType<ControllerHistory['sync']>>;
+    try {
+      revisions = await this.history.sync(ds, await this.history.owned(ds, selector, recheckOwner), collisionCount(ds));
+    } catch (err) {
+      if (err instanceof RevisionCollisionError) await this.history.bumpCollisionCount(ds);
+      throw err;
+    }
+    const revision = revisions.update.metadata.labels![REVISION_LABEL];
     const sched = this.schedulingSpec(ds);
     const nodes = this.nodes.indexer.list();
     // A new daemon Pod needs a Node whose NoSchedule and NoExecute taints it tolerates; one that runs
@@ -211,6 +233,9 @@ export class DaemonSetController implements Controller {
       await this.manage(key, ds, create, remove, revision);
     }
     await this.updateStatus(ds, eligible, byNode, revision, now, minReady);
+    const live = new Set([revisions.update.metadata.name!]);
+    for (const pod of pods) live.add(`${ds.metadata.name}-${pod.metadata.labels?.[REVISION_LABEL]}`);
+    await this.history.truncate(revisions.revisions, live, dsSpec(ds).revisionHistoryLimit ?? DEFAULT_REVISION_HISTORY_LIMIT);
     return undefined;
   }
 

@@ -5,11 +5,11 @@
  * the ones below are Running and Ready, and removes the highest first; Parallel does all at once.
  * Failed Pods are replaced. RollingUpdate replaces Pods whose revision is not the current template's,
  * from the highest ordinal down to `partition`, one at a time while the others are healthy; OnDelete
- * waits for the user. The revision is the template's hash (`controller-revision-hash` on each Pod);
- * status counts replicas, ready, available, current and updated ones and names both revisions.
- *
- * ControllerRevision objects are not written: orch does not serve that kind yet, so history lives in
- * the revision names alone.
+ * waits for the user. Each template is a ControllerRevision (controllerutil/controller-history.ts)
+ * whose name each of its Pods carries in `controller-revision-hash`; `rollout undo` patches an older
+ * revision's template back, which bumps that revision instead of creating one. Status counts replicas,
+ * ready, available, current and updated ones and names both revisions; at most revisionHistoryLimit
+ * revisions no Pod uses are kept.
  */
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
@@ -24,7 +24,19 @@ import { NAMESPACE_INDEX } from '../informers/indexer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
-import { claimObjects, controllerRefOf, ensureControllerIndex, newControllerRef } from '../controllerutil/controller-ref.js';
+import {
+  claimObjects,
+  controllerRefOf,
+  ensureControllerIndex,
+  newControllerRef,
+  readFromServer,
+} from '../controllerutil/controller-ref.js';
+import {
+  CONTROLLERREVISIONS,
+  ControllerHistory,
+  DEFAULT_REVISION_HISTORY_LIMIT,
+  RevisionCollisionError,
+} from '../controllerutil/controller-history.js';
 import { PODS } from '../controllerutil/pod-control.js';
 import { isPodAvailable, isPodReady, podStatus } from '../controllerutil/pod-status.js';
 import { podFromTemplate, type PodTemplate } from '../controllerutil/pod-template.js';
@@ -44,6 +56,7 @@ interface StatefulSetSpec {
   volumeClaimTemplates?: ApiObject[];
   minReadySeconds?: number;
   ordinals?: { start?: number };
+  revisionHistoryLimit?: number;
 }
 
 interface StatefulSetStatus {
@@ -59,11 +72,13 @@ interface StatefulSetStatus {
 }
 
 const setSpec = (s: ApiObject) => (s.spec ?? {}) as StatefulSetSpec;
+const collisionCount = (s: ApiObject) => ((s.status ?? {}) as StatefulSetStatus).collisionCount;
 
 export class StatefulSetController implements Controller {
   readonly sets: Informer;
   readonly pods: Informer;
   readonly claims: Informer;
+  readonly history: ControllerHistory;
   readonly queue: WorkQueue<string>;
   private readonly recorder: EventRecorder;
   private readonly podNameLabel: string;
@@ -81,6 +96,12 @@ export class StatefulSetController implements Controller {
     this.pods = ctx.informers.forResource(PODS);
     this.claims = ctx.informers.forResource(PVCS);
     ensureControllerIndex(this.pods.indexer);
+    this.history = new ControllerHistory(ctx.client, ctx.informers.forResource(CONTROLLERREVISIONS), {
+      resource: STATEFULSETS,
+      kind: 'StatefulSet',
+      hashLabel: `controller.${ctx.domain.labelPrefix}/hash`,
+      hash: (_set, data, collisionCount) => computeHash(data, collisionCount ?? 0),
+    });
     enqueueChanges(this.sets, this.queue);
     const podChanged = (pod: ApiObject) => {
       const ref = controllerRefOf(pod);
@@ -98,7 +119,7 @@ export class StatefulSetController implements Controller {
   run(signal: AbortSignal): Promise<void> {
     return runQueueWorkers(signal, {
       queue: this.queue,
-      informers: [this.sets, this.pods, this.claims],
+      informers: [this.sets, this.pods, this.claims, this.history.informer],
       workers: this.opts.workers ?? 5,
       sync: (key) => this.sync(key),
       logger: this.ctx.logger,
@@ -109,7 +130,7 @@ export class StatefulSetController implements Controller {
 
   /** The revision name of the set's current template. */
   updateRevision(set: ApiObject): string {
-    return `${set.metadata.name}-${computeHash(setSpec(set).template)}`;
+    return this.history.newRevision(set, 0, collisionCount(set)).metadata.name!;
   }
 
   private ordinalOf(set: ApiObject, pod: ApiObject): number | undefined {
@@ -141,23 +162,28 @@ export class StatefulSetController implements Controller {
       return undefined;
     }
     const ns = set.metadata.namespace ?? '';
+    const recheckOwner = readFromServer(this.ctx.client.resource(STATEFULSETS, ns), set.metadata.name!);
     const pods = await claimObjects(this.pods.indexer.byIndex(NAMESPACE_INDEX, ns), {
       owner: set,
       ownerRef: newControllerRef(set, 'apps/v1', 'StatefulSet'),
       selector,
       resource: this.ctx.client.resource(PODS, ns),
-      recheckOwner: async () => {
-        try {
-          return await this.ctx.client.resource(STATEFULSETS, ns).get(set.metadata.name!);
-        } catch (err) {
-          if (isApiError(err, 'NotFound')) return undefined;
-          throw err;
-        }
-      },
+      recheckOwner,
     });
-    const updateRevision = this.updateRevision(set);
+    const owned = await this.history.owned(set, selector, recheckOwner);
+    let revisions: Awaited<ReturnType<ControllerHistory['sync']>>;
+    try {
+      revisions = await this.history.sync(set, owned, collisionCount(set));
+    } catch (err) {
+      if (err instanceof RevisionCollisionError) await this.history.bumpCollisionCount(set);
+      throw err;
+    }
+    const updateRevision = revisions.update.metadata.name!;
     if (!set.metadata.deletionTimestamp) await this.step(set, pods, updateRevision);
-    await this.updateStatus(set, pods, updateRevision);
+    const status = await this.updateStatus(set, pods, updateRevision);
+    const live = new Set([status.currentRevision!, updateRevision]);
+    for (const pod of pods) live.add(pod.metadata.labels?.[REVISION_LABEL] ?? '');
+    await this.history.truncate(revisions.revisions, live, setSpec(set).revisionHistoryLimit ?? DEFAULT_REVISION_HISTORY_LIMIT);
     return undefined;
   }
 
@@ -310,7 +336,7 @@ export class StatefulSetController implements Controller {
     }
   }
 
-  private async updateStatus(set: ApiObject, pods: ApiObject[], updateRevision: string): Promise<void> {
+  private async updateStatus(set: ApiObject, pods: ApiObject[], updateRevision: string): Promise<StatefulSetStatus> {
     const spec = setSpec(set);
     const old = (set.status ?? {}) as StatefulSetStatus;
     const live = pods.filter((p) => this.ordinalOf(set, p) !== undefined && !p.metadata.deletionTimestamp);
@@ -332,7 +358,7 @@ export class StatefulSetController implements Controller {
       status.currentReplicas = status.updatedReplicas;
     }
     const previous = Object.fromEntries(Object.entries(old).filter(([k]) => k in status));
-    if (jsonEqual(previous, status)) return;
+    if (jsonEqual(previous, status)) return status;
     const next = deepCopy(set);
     next.status = { ...old, ...status };
     try {
@@ -340,5 +366,6 @@ export class StatefulSetController implements Controller {
     } catch (err) {
       if (!isApiError(err, 'NotFound')) throw err;
     }
+    return status;
   }
 }

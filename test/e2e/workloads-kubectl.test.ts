@@ -5,7 +5,8 @@
  * `kubectl rollout status` succeed; `kubectl set image` rolls out revision 2, `kubectl rollout undo`
  * brings the first template back as revision 3, and `rollout history` lists them; `kubectl expose`
  * gives a Service Endpoints and EndpointSlices for its ready Pods; a StatefulSet with a volume claim
- * template gets ordinal Pods and their PVCs, and `rollout status` succeeds; a ReplicationController's
+ * template gets ordinal Pods and their PVCs, and `rollout status` succeeds; StatefulSet and DaemonSet
+ * history (ControllerRevisions) serves `rollout history` and `rollout undo`; a ReplicationController's
  * ready Pods show in `kubectl get rc`'s READY column.
  */
 import { describe, it, before, after } from 'node:test';
@@ -194,6 +195,60 @@ describe('kubectl workflows on workloads (k8s.io domain)', () => {
     assert.equal(sts.status.readyReplicas, 3);
     assert.equal(sts.status.currentRevision, sts.status.updateRevision);
     assert.match(await k.ok(['get', 'statefulset', 'db']), /db\s+3\/3/);
+  });
+
+  it('StatefulSet history is ControllerRevisions: set image, rollout history, rollout undo', async () => {
+    await k.ok(['set', 'image', 'statefulset/db', 'db=postgres:16']);
+    const rolled = async (image: string) => {
+      for (let i = 0; i < 300; i++) {
+        await setPodsReady(api, 'default', 'app=db');
+        const s = (await api.get('/apis/apps/v1/namespaces/default/statefulsets/db')).body;
+        const pods = (await api.get('/api/v1/namespaces/default/pods?labelSelector=app%3Ddb')).body.items as any[];
+        const onImage = pods.filter((p) => p.spec.containers[0].image === image && !p.metadata.deletionTimestamp);
+        if (s.status?.updatedReplicas === 3 && s.status.currentRevision === s.status.updateRevision && onImage.length === 3) return s;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`the StatefulSet did not roll out ${image}`);
+    };
+    await rolled('postgres:16');
+    assert.match(await k.ok(['rollout', 'history', 'statefulset/db']), /REVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>/);
+    assert.match(await k.ok(['rollout', 'history', 'statefulset/db', '--revision=1']), /Image:\s+postgres:15/);
+    assert.match(await k.ok(['rollout', 'undo', 'statefulset/db']), /rolled back/);
+    const back = await rolled('postgres:15');
+    assert.equal(back.spec.template.spec.containers[0].image, 'postgres:15');
+    assert.match(await k.ok(['rollout', 'history', 'statefulset/db']), /REVISION\s+CHANGE-CAUSE\n2\s+<none>\n3\s+<none>/);
+    const revisions = JSON.parse(await k.ok(['get', 'controllerrevisions', '-l', 'app=db', '-o', 'json'])).items as any[];
+    assert.deepEqual(revisions.map((r) => r.revision).sort(), [2, 3]);
+    assert.ok(revisions.some((r) => r.metadata.name === back.status.updateRevision));
+  });
+
+  it('DaemonSet history is ControllerRevisions: rollout history and rollout undo', async () => {
+    assert.equal((await api.post('/api/v1/nodes', { metadata: { name: 'node-a' } })).status, 201);
+    const manifest = [
+      'apiVersion: apps/v1',
+      'kind: DaemonSet',
+      'metadata: {name: agent}',
+      'spec:',
+      '  selector: {matchLabels: {app: agent}}',
+      '  template:',
+      '    metadata: {labels: {app: agent}}',
+      '    spec: {containers: [{name: agent, image: agent:1}]}',
+      '',
+    ].join('\n');
+    await k.ok(['apply', '-f', '-'], { input: manifest });
+    await eventually('the daemon Pod', async () => (await setPodsReady(api, 'default', 'app=agent')).length === 1);
+    await k.ok(['set', 'image', 'daemonset/agent', 'agent=agent:2']);
+    const onImage = (image: string) =>
+      eventually(`the daemon Pod runs ${image}`, async () => {
+        await setPodsReady(api, 'default', 'app=agent');
+        const pods = (await api.get('/api/v1/namespaces/default/pods?labelSelector=app%3Dagent')).body.items as any[];
+        return pods.length === 1 && pods[0].spec.containers[0].image === image && !pods[0].metadata.deletionTimestamp;
+      });
+    await onImage('agent:2');
+    assert.match(await k.ok(['rollout', 'history', 'daemonset/agent']), /REVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>/);
+    assert.match(await k.ok(['rollout', 'undo', 'daemonset/agent']), /rolled back/);
+    await onImage('agent:1');
+    assert.match(await k.ok(['rollout', 'history', 'daemonset/agent']), /REVISION\s+CHANGE-CAUSE\n2\s+<none>\n3\s+<none>/);
   });
 
   it('a ReplicationController gets its Pods; kubectl get rc shows them READY', async () => {

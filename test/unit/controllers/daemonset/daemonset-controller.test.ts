@@ -112,7 +112,7 @@ describe('daemonset controller sync', () => {
         .sort(),
       ['core-1', 'edge-2'],
     );
-    assert.equal(ctx.fake.made('POST').length, 0);
+    assert.equal(ctx.fake.made('POST', '/pods').length, 0);
   });
 
   it('rolls a new template within maxUnavailable, old unavailable Pods first', async () => {
