@@ -9,7 +9,9 @@
  * whose name each of its Pods carries in `controller-revision-hash`; `rollout undo` patches an older
  * revision's template back, which bumps that revision instead of creating one. Status counts replicas,
  * ready, available, current and updated ones and names both revisions; at most revisionHistoryLimit
- * revisions no Pod uses are kept.
+ * revisions no Pod uses are kept. persistentVolumeClaimRetentionPolicy puts the owner references on
+ * the claims that let the garbage collector delete them with the set or the scaled-away Pod
+ * (claim-retention.ts).
  */
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
@@ -41,6 +43,7 @@ import { PODS } from '../controllerutil/pod-control.js';
 import { isPodAvailable, isPodReady, podStatus } from '../controllerutil/pod-status.js';
 import { podFromTemplate, type PodTemplate } from '../controllerutil/pod-template.js';
 import { computeHash } from '../controllerutil/template-hash.js';
+import { claimIsStale, claimOwnerRefs, type RetentionPolicy } from './claim-retention.js';
 
 export const STATEFULSETS = { group: 'apps', version: 'v1', resource: 'statefulsets' };
 export const PVCS = { group: '', version: 'v1', resource: 'persistentvolumeclaims' };
@@ -57,6 +60,7 @@ interface StatefulSetSpec {
   minReadySeconds?: number;
   ordinals?: { start?: number };
   revisionHistoryLimit?: number;
+  persistentVolumeClaimRetentionPolicy?: RetentionPolicy;
 }
 
 interface StatefulSetStatus {
@@ -202,6 +206,8 @@ export class StatefulSetController implements Controller {
       else condemned.push(pod);
     }
     condemned.sort((a, b) => this.ordinalOf(set, b)! - this.ordinalOf(set, a)!);
+    for (const pod of byOrdinal.values()) await this.retainClaims(set, pod, false);
+    for (const pod of condemned) await this.retainClaims(set, pod, true);
 
     for (let o = start; o < start + replicas; o++) {
       const pod = byOrdinal.get(o);
@@ -211,6 +217,8 @@ export class StatefulSetController implements Controller {
         continue;
       }
       if (!pod) {
+        // A claim an earlier Pod of this name still owns goes first (whenScaled: Delete).
+        if (this.staleClaim(set, o)) return;
         await this.createPod(set, o, updateRevision);
         if (ordered) return;
         continue;
@@ -237,6 +245,34 @@ export class StatefulSetController implements Controller {
       await this.deletePod(set, pod);
       return;
     }
+  }
+
+  /** Sets the owner references of the Pod's claims the retention policy asks for. */
+  private async retainClaims(set: ApiObject, pod: ApiObject, scaledDown: boolean): Promise<void> {
+    if (pod.metadata.deletionTimestamp) return;
+    const ordinal = this.ordinalOf(set, pod)!;
+    const policy = setSpec(set).persistentVolumeClaimRetentionPolicy;
+    for (const template of setSpec(set).volumeClaimTemplates ?? []) {
+      const claim = this.claims.indexer.get(`${set.metadata.namespace}/${this.claimName(template, set, ordinal)}`);
+      if (!claim || claim.metadata.deletionTimestamp) continue;
+      const refs = claimOwnerRefs(claim, set, pod, policy, scaledDown);
+      if (jsonEqual(refs, claim.metadata.ownerReferences ?? [])) continue;
+      const next = deepCopy(claim);
+      next.metadata.ownerReferences = refs;
+      try {
+        await this.ctx.client.resource(PVCS, claim.metadata.namespace).update(next);
+      } catch (err) {
+        if (!isApiError(err, 'NotFound')) throw err;
+      }
+    }
+  }
+
+  private staleClaim(set: ApiObject, ordinal: number): boolean {
+    const policy = setSpec(set).persistentVolumeClaimRetentionPolicy;
+    return (setSpec(set).volumeClaimTemplates ?? []).some((template) => {
+      const claim = this.claims.indexer.get(`${set.metadata.namespace}/${this.claimName(template, set, ordinal)}`);
+      return !!claim && claimIsStale(claim, `${set.metadata.name}-${ordinal}`, undefined, policy);
+    });
   }
 
   private async createPod(set: ApiObject, ordinal: number, revision: string): Promise<void> {
@@ -296,6 +332,9 @@ export class StatefulSetController implements Controller {
       },
       spec: deepCopy(template.spec ?? {}),
     };
+    // whenDeleted: Delete — the set owns the claims of the Pods in its range from the start.
+    const refs = claimOwnerRefs(claim, set, { metadata: { name: podName } }, setSpec(set).persistentVolumeClaimRetentionPolicy, false);
+    if (refs.length) claim.metadata.ownerReferences = refs;
     const ref = objectReference(set, 'apps/v1', 'StatefulSet');
     try {
       await this.ctx.client.resource(PVCS, ns).create(claim);

@@ -31,7 +31,7 @@ describe('workload controllers against orch-apiserver', () => {
         '--secure-port=0',
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
-        '--controllers=serviceaccount,replicaset,replicationcontroller,deployment,endpoint,endpointslice,endpointslicemirroring,job,ttl-after-finished,garbagecollector,disruption,daemonset,resourcequota,pvc-protection,pv-protection,persistentvolume-binder,ttl',
+        '--controllers=serviceaccount,replicaset,replicationcontroller,statefulset,deployment,endpoint,endpointslice,endpointslicemirroring,job,ttl-after-finished,garbagecollector,disruption,daemonset,resourcequota,pvc-protection,pv-protection,persistentvolume-binder,ttl',
       ]),
       { logger: newLogger({ logLevel: 'error' }), gcSyncPeriodMs: 1000 },
     );
@@ -588,6 +588,68 @@ describe('workload controllers against orch-apiserver', () => {
       assert.deepEqual(u, { pods: '2', 'requests.cpu': '750m', 'requests.memory': '256Mi', configmaps: u.configmaps });
       assert.equal((await api().delete('/api/v1/namespaces/quota/pods/a')).status, 200);
       await eventually('1 Pod counted', async () => (await used())?.['requests.cpu'] === '250m');
+    });
+  });
+
+  describe('statefulset-controller', () => {
+    it('persistentVolumeClaimRetentionPolicy Delete: claims go with a scaled-away Pod and with the set', async () => {
+      const created = await api().post(`/apis/apps/v1/namespaces/${NS}/statefulsets`, {
+        metadata: { name: 'kept' },
+        spec: {
+          replicas: 2,
+          serviceName: 'kept',
+          podManagementPolicy: 'Parallel',
+          persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Delete' },
+          selector: { matchLabels: { app: 'kept' } },
+          template: { metadata: { labels: { app: 'kept' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+          volumeClaimTemplates: [
+            { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+          ],
+        },
+      });
+      assert.equal(created.status, 201, created.text);
+      const uid = created.body.metadata.uid;
+      const claims = `/api/v1/namespaces/${NS}/persistentvolumeclaims`;
+      await eventually('both claims owned by the set', async () => {
+        const list = (await api().get(`${claims}?labelSelector=app%3Dkept`)).body.items as any[];
+        return (
+          list.length === 2 && list.every((c) => c.metadata.ownerReferences?.some((r: any) => r.uid === uid && r.kind === 'StatefulSet'))
+        );
+      });
+      await setPodsReady(api(), NS, 'app=kept');
+      const path = `/apis/apps/v1/namespaces/${NS}/statefulsets/kept`;
+      assert.equal((await api().patch(path, { spec: { replicas: 1 } }, 'application/merge-patch+json')).status, 200);
+      await eventually('the claim of kept-1 deleted with its Pod', async () => (await api().get(`${claims}/data-kept-1`)).status === 404);
+      assert.equal((await api().get(`${claims}/data-kept-0`)).status, 200, 'the claim of the remaining Pod stays');
+      assert.equal((await api().delete(path)).status, 200);
+      await eventually('the claim of kept-0 deleted with the set', async () => (await api().get(`${claims}/data-kept-0`)).status === 404);
+    });
+
+    it('the default Retain keeps claims after the set is gone', async () => {
+      const created = await api().post(`/apis/apps/v1/namespaces/${NS}/statefulsets`, {
+        metadata: { name: 'retained' },
+        spec: {
+          replicas: 1,
+          serviceName: 'retained',
+          selector: { matchLabels: { app: 'retained' } },
+          template: { metadata: { labels: { app: 'retained' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+          volumeClaimTemplates: [
+            { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+          ],
+        },
+      });
+      assert.equal(created.status, 201, created.text);
+      const claim = `/api/v1/namespaces/${NS}/persistentvolumeclaims/data-retained-0`;
+      await eventually('the claim', async () => (await api().get(claim)).status === 200);
+      assert.equal((await api().delete(`/apis/apps/v1/namespaces/${NS}/statefulsets/retained`)).status, 200);
+      await eventually('the Pod gone', async () => (await pods('app=retained')).length === 0);
+      await new Promise((r) => setTimeout(r, 1500));
+      const kept = await api().get(claim);
+      assert.equal(kept.status, 200);
+      assert.deepEqual(kept.body.metadata.ownerReferences ?? [], []);
+      // Left behind, it would bind the volume the protection test below expects unbound.
+      assert.equal((await api().delete(claim)).status, 200);
+      await eventually('the retained claim deleted', async () => (await api().get(claim)).status === 404);
     });
   });
 

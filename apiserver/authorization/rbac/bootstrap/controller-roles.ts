@@ -142,6 +142,8 @@ export function controllerRoles(domain: ApiDomain): ClusterRole[] {
       rule(['get', 'create', 'delete', 'update', 'patch', 'list', 'watch'], [g.apps], ['controllerrevisions']),
       rule(['get', 'create'], [g.legacy], ['persistentvolumeclaims']),
       eventsRule(g),
+      // StatefulSetAutoDeletePVC (on by default since 1.27): owner references on claims.
+      rule(['update', 'delete'], [g.legacy], ['persistentvolumeclaims']),
     ]),
     role('daemon-set-controller', [
       rule(READ, [g.apps, g.extensions], ['daemonsets']),
