@@ -18,6 +18,8 @@ import type { PodTemplate } from './pod-template.js';
 
 export const CONTROLLERREVISIONS: GroupVersionResource = { group: 'apps', version: 'v1', resource: 'controllerrevisions' };
 export const DEFAULT_REVISION_HISTORY_LIMIT = 10;
+/** The label naming the revision a Pod was made from (apps/v1 ControllerRevisionHashLabelKey). */
+export const REVISION_LABEL = 'controller-revision-hash';
 
 /** The owner kind's facts the history needs. */
 export interface HistoryKind {

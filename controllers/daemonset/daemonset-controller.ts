@@ -5,8 +5,8 @@
  * pinned to its Node by node affinity on `metadata.name` (the scheduler binds it). Missing Pods are
  * created, Pods on Nodes that are not eligible (or gone), duplicates and failed Pods are deleted.
  * RollingUpdate replaces Pods of an older template (revision = template hash in
- * `controller-revision-hash`) — unavailable ones at once, available ones while fewer than
- * maxUnavailable are unavailable; OnDelete leaves them. Each template is a ControllerRevision
+ * `controller-revision-hash`) within maxUnavailable, or beside them within maxSurge
+ * (rolling-update.ts); OnDelete leaves them. Each template is a ControllerRevision
  * (controllerutil/controller-history.ts), so `rollout history` and `rollout undo` work; at most
  * revisionHistoryLimit revisions no Pod uses are kept. Status counts desired, scheduled,
  * misscheduled, ready, available, unavailable and updated Pods.
@@ -34,6 +34,7 @@ import {
   CONTROLLERREVISIONS,
   ControllerHistory,
   DEFAULT_REVISION_HISTORY_LIMIT,
+  REVISION_LABEL,
   RevisionCollisionError,
 } from '../controllerutil/controller-history.js';
 import { Expectations } from '../controllerutil/expectations.js';
@@ -43,14 +44,14 @@ import { isPodAvailable, isPodReady, podNodeName, podStatus } from '../controlle
 import { podFromTemplate, type PodTemplate } from '../controllerutil/pod-template.js';
 import { computeHash } from '../controllerutil/template-hash.js';
 import { NODES } from '../podgc/pod-gc-controller.js';
-import { REVISION_LABEL } from '../statefulset/statefulset-controller.js';
+import { allowsSurge, type DaemonSetStrategy, excessPods, rollingUpdate } from './rolling-update.js';
 
 export const DAEMONSETS = { group: 'apps', version: 'v1', resource: 'daemonsets' };
 
 interface DaemonSetSpec {
   selector?: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
   template?: PodTemplate;
-  updateStrategy?: { type?: string; rollingUpdate?: { maxUnavailable?: number | string } };
+  updateStrategy?: DaemonSetStrategy;
   minReadySeconds?: number;
   revisionHistoryLimit?: number;
 }
@@ -215,6 +216,7 @@ export class DaemonSetController implements Controller {
     const now = Date.now();
     const minReady = dsSpec(ds).minReadySeconds ?? 0;
     if (this.expectations.satisfied(key) && !ds.metadata.deletionTimestamp) {
+      const surge = allowsSurge(dsSpec(ds).updateStrategy);
       const create: string[] = [];
       const remove: ApiObject[] = [];
       for (const node of eligible) {
@@ -225,48 +227,30 @@ export class DaemonSetController implements Controller {
           .filter((p) => podStatus(p).phase !== 'Failed')
           .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
         if (running.length === 0 && failed.length === 0) create.push(node);
-        remove.push(...running.slice(1));
+        remove.push(...excessPods(running, revision, surge, minReady, now));
       }
       for (const [node, list] of byNode)
         if (!eligible.has(node) && !keep.has(node)) remove.push(...list.filter((p) => !p.metadata.deletionTimestamp));
-      remove.push(...this.rollingUpdateVictims(ds, eligible, byNode, revision, now, new Set(remove)));
-      await this.manage(key, ds, create, remove, revision);
+      const removed = new Set(remove);
+      const remaining = new Map(
+        [...byNode].map(([node, list]) => [node, list.filter((p) => !p.metadata.deletionTimestamp && !removed.has(p))] as const),
+      );
+      const update = rollingUpdate({
+        strategy: dsSpec(ds).updateStrategy,
+        eligible,
+        byNode: remaining,
+        hash: revision,
+        minReadySeconds: minReady,
+        now,
+      });
+      remove.push(...update.remove.filter((p) => !removed.has(p)));
+      await this.manage(key, ds, [...create, ...update.create.filter((n) => !create.includes(n))], remove, revision);
     }
     await this.updateStatus(ds, eligible, byNode, revision, now, minReady);
     const live = new Set([revisions.update.metadata.name!]);
     for (const pod of pods) live.add(`${ds.metadata.name}-${pod.metadata.labels?.[REVISION_LABEL]}`);
     await this.history.truncate(revisions.revisions, live, dsSpec(ds).revisionHistoryLimit ?? DEFAULT_REVISION_HISTORY_LIMIT);
     return undefined;
-  }
-
-  /** Pods of an old revision to replace now: unavailable ones, then available ones within maxUnavailable. */
-  private rollingUpdateVictims(
-    ds: ApiObject,
-    eligible: Set<string>,
-    byNode: Map<string, ApiObject[]>,
-    revision: string,
-    now: number,
-    already: Set<ApiObject>,
-  ): ApiObject[] {
-    const strategy = dsSpec(ds).updateStrategy;
-    if ((strategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') return [];
-    const minReady = dsSpec(ds).minReadySeconds ?? 0;
-    const raw = strategy?.rollingUpdate?.maxUnavailable ?? 1;
-    const m = typeof raw === 'string' ? /^(\d+)%$/.exec(raw) : null;
-    const maxUnavailable = Math.max(1, m ? Math.ceil((Number(m[1]) * eligible.size) / 100) : Number(raw) || 0);
-    let unavailable = 0;
-    const oldAvailable: ApiObject[] = [];
-    const victims: ApiObject[] = [];
-    for (const node of eligible) {
-      const pod = (byNode.get(node) ?? []).find((p) => !p.metadata.deletionTimestamp && !already.has(p));
-      const available = !!pod && isPodAvailable(pod, minReady, now);
-      if (!available) unavailable++;
-      if (!pod || pod.metadata.labels?.[REVISION_LABEL] === revision) continue;
-      if (available) oldAvailable.push(pod);
-      else victims.push(pod);
-    }
-    victims.push(...oldAvailable.slice(0, Math.max(0, maxUnavailable - unavailable)));
-    return victims;
   }
 
   private async manage(key: string, ds: ApiObject, nodes: string[], remove: ApiObject[], revision: string): Promise<void> {

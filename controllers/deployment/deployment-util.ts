@@ -8,6 +8,7 @@ import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import type { PodTemplate } from '../controllerutil/pod-template.js';
 import { type DeploymentCondition, type DeploymentStatus, dReplicas, dSpec, rsReplicas, rsSpecOf } from './deployment-types.js';
+import { scaledValue } from '../controllerutil/int-or-percent.js';
 
 /** The label that tells a Deployment's ReplicaSets (and their Pods) apart. */
 export const POD_TEMPLATE_HASH = 'pod-template-hash';
@@ -77,16 +78,6 @@ export function revisionOf(obj: ApiObject, a: DeploymentAnnotations): number {
 
 export function maxRevision(rsList: ApiObject[], a: DeploymentAnnotations): number {
   return Math.max(0, ...rsList.map((rs) => revisionOf(rs, a)));
-}
-
-/** GetScaledValueFromIntOrPercent. */
-export function scaledValue(value: number | string | undefined, total: number, roundUp: boolean, fallback: string): number {
-  const v = value ?? fallback;
-  if (typeof v === 'number') return v;
-  const m = /^(\d+)%$/.exec(v);
-  if (!m) return /^\d+$/.test(v) ? Number(v) : 0;
-  const x = (Number(m[1]) * total) / 100;
-  return roundUp ? Math.ceil(x) : Math.floor(x);
 }
 
 export function isRollingUpdate(d: ApiObject): boolean {

@@ -26,6 +26,7 @@ import { isPodReady } from '../controllerutil/pod-status.js';
 import { REPLICASETS } from '../replicaset/replicated-kind.js';
 import { DEPLOYMENTS } from '../deployment/deployment-controller.js';
 import { STATEFULSETS } from '../statefulset/statefulset-controller.js';
+import { scaledValue } from '../controllerutil/int-or-percent.js';
 
 /** An evicted Pod counts as disrupted this long, unless its deletion is seen first. */
 const DISRUPTED_POD_TIMEOUT_MS = 2 * 60_000;
@@ -58,12 +59,6 @@ const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/
 function percent(v: number | string | undefined): number | undefined {
   const m = typeof v === 'string' ? /^(\d+)%$/.exec(v) : null;
   return m ? Number(m[1]) : undefined;
-}
-
-function scaled(v: number | string, total: number): number {
-  const p = percent(v);
-  if (p !== undefined) return Math.ceil((p * total) / 100);
-  return typeof v === 'number' ? v : Number(v) || 0;
 }
 
 export class DisruptionController implements Controller {
@@ -193,11 +188,11 @@ export class DisruptionController implements Controller {
         expected = [...scales.values()].reduce((n, s) => n + s, 0);
         desired =
           spec.maxUnavailable !== undefined
-            ? Math.max(0, expected - scaled(spec.maxUnavailable, expected))
-            : scaled(spec.minAvailable!, expected);
+            ? Math.max(0, expected - scaledValue(spec.maxUnavailable, expected, true))
+            : scaledValue(spec.minAvailable, expected, true);
       } else {
         expected = pods.length;
-        desired = scaled(spec.minAvailable ?? 0, expected);
+        desired = scaledValue(spec.minAvailable, expected, true);
       }
     }
     // Evictions not yet seen as deletions stay counted as disrupted for a while.

@@ -37,6 +37,7 @@ import {
   CONTROLLERREVISIONS,
   ControllerHistory,
   DEFAULT_REVISION_HISTORY_LIMIT,
+  REVISION_LABEL,
   RevisionCollisionError,
 } from '../controllerutil/controller-history.js';
 import { PODS } from '../controllerutil/pod-control.js';
@@ -47,7 +48,6 @@ import { claimIsStale, claimOwnerRefs, type RetentionPolicy } from './claim-rete
 
 export const STATEFULSETS = { group: 'apps', version: 'v1', resource: 'statefulsets' };
 export const PVCS = { group: '', version: 'v1', resource: 'persistentvolumeclaims' };
-export const REVISION_LABEL = 'controller-revision-hash';
 
 interface StatefulSetSpec {
   replicas?: number;

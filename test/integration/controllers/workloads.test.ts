@@ -558,6 +558,47 @@ describe('workload controllers against orch-apiserver', () => {
         [2, 2, 2, 2],
       );
     });
+
+    it('RollingUpdate with maxSurge starts the new Pod beside the old one and deletes the old one once the new one is ready', async () => {
+      const path = `/apis/apps/v1/namespaces/${NS}/daemonsets/agent`;
+      const before = (await pods('app=agent')).map((p) => p.metadata.name).sort();
+      const patched = await api().patch(
+        path,
+        {
+          spec: {
+            updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+            template: { spec: { containers: [{ name: 'c', image: 'agent:2' }] } },
+          },
+        },
+        'application/strategic-merge-patch+json',
+      );
+      assert.equal(patched.status, 200, patched.text);
+      const surged = await eventually('one new Pod beside the old ones', async () => {
+        const list = await pods('app=agent');
+        return list.length === 3 && list;
+      });
+      assert.deepEqual(
+        surged
+          .filter((p) => p.spec.containers[0].image === 'agent:1')
+          .map((p) => p.metadata.name)
+          .sort(),
+        before,
+        'no old Pod goes before its replacement is ready',
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal((await pods('app=agent')).length, 3, 'maxSurge 1: no second new Pod while the first is not ready');
+      for (let i = 0; i < 100; i++) {
+        await setPodsReady(api(), NS, 'app=agent');
+        const list = (await pods('app=agent')).filter((p) => !p.metadata.deletionTimestamp);
+        if (list.length === 2 && list.every((p) => p.spec.containers[0].image === 'agent:2')) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const after = await eventually('both Nodes on agent:2', async () => {
+        const s = (await api().get(path)).body.status;
+        return s?.updatedNumberScheduled === 2 && s.numberAvailable === 2 && s;
+      });
+      assert.equal(after.desiredNumberScheduled, 2);
+    });
   });
 
   describe('resourcequota-controller', () => {

@@ -115,17 +115,69 @@ describe('daemonset controller sync', () => {
     assert.equal(ctx.fake.made('POST', '/pods').length, 0);
   });
 
-  it('rolls a new template within maxUnavailable, old unavailable Pods first', async () => {
+  it('rolls a new template within maxUnavailable; old unavailable Pods are replaced besides the budget', async () => {
     const ctx = newFakeContext();
     const c = new DaemonSetController(ctx);
     ctx.cache(NODES, node('n1'), node('n2'), node('n3'));
     ctx.cache(DAEMONSETS, daemonSet(template('agent:2')));
     ctx.cache(PODS, pod('p1', 'n1', 'old'), pod('p2', 'n2', 'old'), pod('p3', 'n3', 'old', false));
     await c.sync('ns/agent');
+    // Kubernetes' rollingUpdate: an unavailable old Pod is an allowed replacement, not counted
+    // against maxUnavailable (1), which lets one available old Pod go as well.
+    const deleted = ctx.fake.made('DELETE').map((r) => r.path.split('/').at(-1));
+    assert.equal(deleted.length, 2, deleted.join());
+    assert.equal(deleted[0], 'p3');
+    assert.ok(['p1', 'p2'].includes(deleted[1]!));
+  });
+
+  it('with a new Pod unavailable the budget of 1 is used: only old unavailable Pods go', async () => {
+    const ctx = newFakeContext();
+    const c = new DaemonSetController(ctx);
+    ctx.cache(NODES, node('n1'), node('n2'), node('n3'));
+    ctx.cache(DAEMONSETS, daemonSet(template('agent:2')));
+    const rev = computeHash(template('agent:2'));
+    ctx.cache(PODS, pod('p1', 'n1', rev, false), pod('p2', 'n2', 'old'), pod('p3', 'n3', 'old', false));
+    await c.sync('ns/agent');
     assert.deepEqual(
       ctx.fake.made('DELETE').map((r) => r.path.split('/').at(-1)),
       ['p3'],
-      'one unavailable already uses the budget of 1',
     );
+  });
+
+  it('maxSurge: new Pods beside old ones within the surge, the old one deleted once the new one is available', async () => {
+    const ctx = newFakeContext();
+    const c = new DaemonSetController(ctx);
+    ctx.cache(NODES, node('n1'), node('n2'), node('n3'));
+    const ds = daemonSet(template('agent:2'));
+    (ds.spec as any).updateStrategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
+    ctx.cache(DAEMONSETS, ds);
+    const rev = computeHash(template('agent:2'));
+    const ready = pod('new1', 'n1', rev);
+    ctx.cache(PODS, pod('old1', 'n1', 'old'), ready, pod('old2', 'n2', 'old'), pod('old3', 'n3', 'old'));
+    await c.sync('ns/agent');
+    assert.deepEqual(
+      ctx.fake.made('DELETE').map((r) => r.path.split('/').at(-1)),
+      ['old1'],
+      'n1 surged and its new Pod is available',
+    );
+    const created = ctx.fake
+      .made('POST', '/pods')
+      .map((r) => r.body.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution);
+    assert.equal(created.length, 1, 'one more Node surges, within maxSurge 1');
+    assert.ok(['n2', 'n3'].includes(created[0].nodeSelectorTerms[0].matchFields[0].values[0]));
+  });
+
+  it('maxSurge: a new Pod that is not available yet holds the surge and keeps the old one', async () => {
+    const ctx = newFakeContext();
+    const c = new DaemonSetController(ctx);
+    ctx.cache(NODES, node('n1'), node('n2'));
+    const ds = daemonSet(template('agent:2'));
+    (ds.spec as any).updateStrategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
+    ctx.cache(DAEMONSETS, ds);
+    const rev = computeHash(template('agent:2'));
+    ctx.cache(PODS, pod('old1', 'n1', 'old'), pod('new1', 'n1', rev, false), pod('old2', 'n2', 'old'));
+    await c.sync('ns/agent');
+    assert.equal(ctx.fake.made('DELETE').length, 0);
+    assert.equal(ctx.fake.made('POST', '/pods').length, 0);
   });
 });
