@@ -7,6 +7,8 @@
  * failures wait 10 s doubling (at most 6 min). `activeDeadlineSeconds` fails a Job that ran too long;
  * `suspend` deletes its active Pods. Status: active, ready, succeeded, failed, startTime,
  * completionTime, completedIndexes and the Complete / Failed / Suspended conditions, with events.
+ * Succeeded and failed Pods are counted through the tracking finalizer (pod-tracking.ts), so the
+ * counts hold after the Pods are gone.
  */
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
@@ -20,7 +22,13 @@ import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
-import { claimObjects, controllerRefOf, ensureControllerIndex, newControllerRef } from '../controllerutil/controller-ref.js';
+import {
+  claimObjects,
+  controllerRefOf,
+  ensureControllerIndex,
+  newControllerRef,
+  readFromServer,
+} from '../controllerutil/controller-ref.js';
 import { Expectations } from '../controllerutil/expectations.js';
 import { PodControl, PODS } from '../controllerutil/pod-control.js';
 import { isPodActive, isPodReady, podStatus } from '../controllerutil/pod-status.js';
@@ -36,12 +44,21 @@ import {
   jobSpec,
   jobStatus,
   matchPodFailurePolicy,
+  parseIndexes,
   podIndex,
 } from './job-util.js';
+import { hasFinalizer, releasePod, terminalPhase, trackingFinalizer, type UncountedPods } from './pod-tracking.js';
 
 export const JOBS = { group: 'batch', version: 'v1', resource: 'jobs' };
 const BACKOFF_BASE_MS = 10_000;
 const BACKOFF_MAX_MS = 6 * 60_000;
+/** Queue keys of Pods whose tracking finalizer may outlive their Job. */
+const ORPHAN = 'orphan-pod:';
+
+/** uncountedTerminatedPods as Kubernetes writes it: empty lists left out. */
+function uncountedView(u: Required<UncountedPods>): UncountedPods {
+  return { ...(u.succeeded.length ? { succeeded: u.succeeded } : {}), ...(u.failed.length ? { failed: u.failed } : {}) };
+}
 
 const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -68,12 +85,14 @@ export class JobController implements Controller {
   private readonly recorder: EventRecorder;
   private readonly podControl: PodControl;
   private readonly indexKey: string;
+  private readonly finalizer: string;
 
   constructor(
     private readonly ctx: ControllerContext,
     private readonly opts: { workers?: number; now?: () => number } = {},
   ) {
     this.indexKey = completionIndexKey(ctx.domain.labelPrefix);
+    this.finalizer = trackingFinalizer(ctx.domain.labelPrefix);
     this.queue = ctx.newQueue('job');
     this.recorder = ctx.recorder('job-controller');
     this.podControl = new PodControl(ctx.client, this.recorder);
@@ -99,6 +118,8 @@ export class JobController implements Controller {
         if (old.metadata.resourceVersion === p.metadata.resourceVersion) return;
         const job = this.ownerOf(p);
         if (job) this.queue.add(objectKey(job));
+        if ((!job || finishedCondition(job)) && controllerRefOf(p)?.kind === 'Job' && hasFinalizer(p, this.finalizer))
+          this.queue.add(ORPHAN + objectKey(p));
       },
       onDelete: (p) => {
         const job = this.ownerOf(p);
@@ -133,6 +154,10 @@ export class JobController implements Controller {
   }
 
   async sync(key: string): Promise<SyncResult | undefined> {
+    if (key.startsWith(ORPHAN)) {
+      await this.releaseOrphan(key.slice(ORPHAN.length));
+      return undefined;
+    }
     const job = this.jobs.indexer.get(key);
     if (!job) {
       this.expectations.delete(key);
@@ -152,14 +177,7 @@ export class JobController implements Controller {
       ownerRef: newControllerRef(job, 'batch/v1', 'Job'),
       selector,
       resource: this.ctx.client.resource(PODS, ns),
-      recheckOwner: async () => {
-        try {
-          return await this.ctx.client.resource(JOBS, ns).get(job.metadata.name!);
-        } catch (err) {
-          if (isApiError(err, 'NotFound')) return undefined;
-          throw err;
-        }
-      },
+      recheckOwner: readFromServer(this.ctx.client.resource(JOBS, ns), job.metadata.name!),
     });
     const spec = jobSpec(job);
     const ref = objectReference(job, 'batch/v1', 'Job');
@@ -168,18 +186,21 @@ export class JobController implements Controller {
     const indexed = spec.completionMode === 'Indexed';
     const completions = spec.completions;
     let active = pods.filter(isPodActive);
-    const succeeded = pods.filter((p) => podStatus(p).phase === 'Succeeded');
+    const tracking = this.track(job, pods);
+    const succeededCount = (status.succeeded ?? 0) + tracking.uncounted.succeeded!.length;
+    const failedCount = (status.failed ?? 0) + tracking.uncounted.failed!.length;
     let failJob: { reason: string; message: string } | undefined;
-    const failed: ApiObject[] = [];
-    for (const pod of pods.filter((p) => podStatus(p).phase === 'Failed')) {
+    const failed = pods.filter((p) => podStatus(p).phase === 'Failed' && matchPodFailurePolicy(job, p)?.action !== 'Ignore');
+    for (const pod of failed) {
       const match = matchPodFailurePolicy(job, pod);
-      if (match?.action === 'Ignore') continue;
-      if (match?.action === 'FailJob' && !failJob) failJob = { reason: 'PodFailurePolicy', message: match.message };
-      failed.push(pod);
+      if (match?.action === 'FailJob') {
+        failJob = { reason: 'PodFailurePolicy', message: match.message };
+        break;
+      }
     }
     if (!status.startTime && !spec.suspend) status.startTime = timestamp(now);
     const backoffLimit = spec.backoffLimit ?? 6;
-    if (!failJob && failed.length > backoffLimit)
+    if (!failJob && failedCount > backoffLimit)
       failJob = { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' };
     const deadline =
       spec.activeDeadlineSeconds !== undefined && status.startTime
@@ -189,26 +210,27 @@ export class JobController implements Controller {
       failJob = { reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' };
     }
     const succeededIndexes = new Set(
-      succeeded.map((p) => podIndex(p, this.indexKey)).filter((i): i is number => i !== undefined && i < (completions ?? 0)),
+      [
+        ...parseIndexes(status.completedIndexes),
+        ...pods.filter((p) => podStatus(p).phase === 'Succeeded').map((p) => podIndex(p, this.indexKey)),
+      ].filter((i): i is number => i !== undefined && i < (completions ?? 0)),
     );
     const complete = indexed
       ? succeededIndexes.size === completions
       : completions !== undefined
-        ? succeeded.length >= completions
-        : succeeded.length >= 1 && active.length === 0;
+        ? succeededCount >= completions
+        : succeededCount >= 1 && active.length === 0;
 
     let result: SyncResult | undefined;
+    let finish: { type: 'Failed' | 'Complete'; reason: string; message: string } | undefined;
     if (failJob) {
       await this.deleteAll(key, active, ref);
       active = [];
-      this.setCondition(status, 'Failed', 'True', failJob.reason, failJob.message, now);
-      this.recorder.event(ref, 'Warning', failJob.reason, 'Fail', failJob.message);
+      finish = { type: 'Failed', ...failJob };
     } else if (complete) {
       await this.deleteAll(key, active, ref);
       active = [];
-      this.setCondition(status, 'Complete', 'True', '', '', now);
-      status.completionTime = timestamp(now);
-      this.recorder.event(ref, 'Normal', 'Completed', 'Complete', 'Job completed');
+      finish = { type: 'Complete', reason: '', message: '' };
     } else if (spec.suspend) {
       await this.deleteAll(key, active, ref);
       active = [];
@@ -222,7 +244,7 @@ export class JobController implements Controller {
         status.startTime = timestamp(now);
         this.recorder.event(ref, 'Normal', 'Resumed', 'Resume', 'Job resumed');
       }
-      const managed = await this.manage(key, job, active, succeeded, succeededIndexes, failed, now);
+      const managed = await this.manage(key, job, active, succeededCount, succeededIndexes, failedCount, failed, now);
       active = managed.active;
       result = managed.result;
       if (deadline !== undefined) {
@@ -233,24 +255,92 @@ export class JobController implements Controller {
 
     status.active = active.length;
     status.ready = active.filter(isPodReady).length;
-    status.succeeded = succeeded.length;
-    status.failed = failed.length;
-    status.uncountedTerminatedPods = {};
     if (indexed) {
       const done = formatIndexes(succeededIndexes);
       if (done) status.completedIndexes = done;
       else delete status.completedIndexes;
     }
-    if (!jsonEqual(status, jobStatus(job))) {
-      const next = deepCopy(job);
-      next.status = status;
-      try {
-        await this.ctx.client.resource(JOBS, job.metadata.namespace).update(next, 'status');
-      } catch (err) {
-        if (!isApiError(err, 'NotFound')) throw err;
-      }
-    }
+    await this.flush(job, status, tracking, finish ? pods : tracking.finished, finish, now);
     return result;
+  }
+
+  /**
+   * The Job's terminated Pods still holding the tracking finalizer, and the uids to count: those
+   * already in uncountedTerminatedPods plus the newly terminated (an ignored failure counts nowhere).
+   */
+  private track(job: ApiObject, pods: ApiObject[]): { finished: ApiObject[]; uncounted: Required<UncountedPods> } {
+    const old = jobStatus(job).uncountedTerminatedPods ?? {};
+    const uncounted = { succeeded: [...(old.succeeded ?? [])], failed: [...(old.failed ?? [])] };
+    const known = new Set([...uncounted.succeeded, ...uncounted.failed]);
+    const finished: ApiObject[] = [];
+    for (const pod of pods) {
+      const phase = terminalPhase(pod);
+      if (!phase || !hasFinalizer(pod, this.finalizer)) continue;
+      finished.push(pod);
+      const uid = pod.metadata.uid!;
+      if (known.has(uid)) continue;
+      if (phase === 'Succeeded') uncounted.succeeded.push(uid);
+      else if (podStatus(pod).phase !== 'Failed' || matchPodFailurePolicy(job, pod)?.action !== 'Ignore') uncounted.failed.push(uid);
+    }
+    return { finished, uncounted };
+  }
+
+  /**
+   * trackJobStatusAndRemoveFinalizers: records the uncounted uids, removes the finalizers of `release`,
+   * then counts the uids whose Pods no longer hold it; the finished condition is set only once nothing
+   * is left uncounted.
+   */
+  private async flush(
+    job: ApiObject,
+    status: JobStatusView,
+    tracking: { uncounted: Required<UncountedPods> },
+    release: ApiObject[],
+    finish: { type: 'Failed' | 'Complete'; reason: string; message: string } | undefined,
+    now: number,
+  ): Promise<void> {
+    const recorded = jobStatus(job).uncountedTerminatedPods ?? {};
+    const pending = tracking.uncounted;
+    const grew = pending.succeeded.length > (recorded.succeeded?.length ?? 0) || pending.failed.length > (recorded.failed?.length ?? 0);
+    let current = job;
+    if (grew) current = await this.writeStatus(current, { ...status, uncountedTerminatedPods: uncountedView(pending) });
+    const results = await Promise.allSettled(release.map((p) => releasePod(this.ctx.client, p, this.finalizer)));
+    const holding = new Set(release.filter((_p, i) => results[i].status !== 'fulfilled').map((p) => p.metadata.uid!));
+    const counted = (uids: string[]) => uids.filter((u) => !holding.has(u));
+    status.succeeded = (status.succeeded ?? 0) + counted(pending.succeeded).length;
+    status.failed = (status.failed ?? 0) + counted(pending.failed).length;
+    const left = { succeeded: pending.succeeded.filter((u) => holding.has(u)), failed: pending.failed.filter((u) => holding.has(u)) };
+    status.uncountedTerminatedPods = uncountedView(left);
+    const ref = objectReference(job, 'batch/v1', 'Job');
+    if (finish && left.succeeded.length + left.failed.length === 0) {
+      this.setCondition(status, finish.type, 'True', finish.reason, finish.message, now);
+      if (finish.type === 'Complete') {
+        status.completionTime = timestamp(now);
+        this.recorder.event(ref, 'Normal', 'Completed', 'Complete', 'Job completed');
+      } else this.recorder.event(ref, 'Warning', finish.reason, 'Fail', finish.message);
+    }
+    if (!jsonEqual(status, jobStatus(current))) await this.writeStatus(current, status);
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) throw failure.reason;
+  }
+
+  private async writeStatus(job: ApiObject, status: JobStatusView): Promise<ApiObject> {
+    const next = deepCopy(job);
+    next.status = status;
+    try {
+      return await this.ctx.client.resource(JOBS, job.metadata.namespace).update(next, 'status');
+    } catch (err) {
+      if (!isApiError(err, 'NotFound')) throw err;
+      return next;
+    }
+  }
+
+  /** A Pod whose Job is gone or finished keeps no tracking finalizer. */
+  private async releaseOrphan(podKey: string): Promise<void> {
+    const pod = this.pods.indexer.get(podKey);
+    if (!pod || !hasFinalizer(pod, this.finalizer)) return;
+    const job = this.ownerOf(pod);
+    if (job && !finishedCondition(job)) return;
+    await releasePod(this.ctx.client, pod, this.finalizer);
   }
 
   /** Sets a condition; true when it changed. */
@@ -265,10 +355,16 @@ export class JobController implements Controller {
     return true;
   }
 
+  /** Deletes the Pods, their tracking finalizer first: a Pod the controller deletes is not counted (deleteJobPods). */
   private async deleteAll(key: string, pods: ApiObject[], ref: ObjectReference): Promise<void> {
     if (pods.length === 0) return;
     this.expectations.expect(key, 0, pods.map(objectKey));
-    const results = await Promise.allSettled(pods.map((p) => this.podControl.delete(p, ref)));
+    const results = await Promise.allSettled(
+      pods.map(async (p) => {
+        await releasePod(this.ctx.client, p, this.finalizer);
+        await this.podControl.delete(p, ref);
+      }),
+    );
     results.forEach((r, i) => {
       if (r.status === 'rejected') this.expectations.deletionObserved(key, objectKey(pods[i]));
     });
@@ -281,8 +377,9 @@ export class JobController implements Controller {
     key: string,
     job: ApiObject,
     active: ApiObject[],
-    succeeded: ApiObject[],
+    succeeded: number,
     succeededIndexes: Set<number>,
+    failures: number,
     failed: ApiObject[],
     now: number,
   ): Promise<{ active: ApiObject[]; result?: SyncResult }> {
@@ -297,8 +394,8 @@ export class JobController implements Controller {
     if (indexed) for (let i = 0; i < (completions ?? 0); i++) if (!succeededIndexes.has(i) && !running.has(i)) pending.push(i);
     let want: number;
     if (indexed) want = Math.min(parallelism, active.length + pending.length);
-    else if (completions !== undefined) want = Math.max(0, Math.min(parallelism, completions - succeeded.length));
-    else want = succeeded.length > 0 ? Math.min(active.length, parallelism) : parallelism;
+    else if (completions !== undefined) want = Math.max(0, Math.min(parallelism, completions - succeeded));
+    else want = succeeded > 0 ? Math.min(active.length, parallelism) : parallelism;
 
     if (!this.expectations.satisfied(key)) return { active };
     if (active.length > want) {
@@ -307,8 +404,8 @@ export class JobController implements Controller {
       return { active: active.filter((p) => !victims.includes(p)) };
     }
     if (active.length === want) return { active };
-    if (failed.length > 0) {
-      const backoff = Math.min(BACKOFF_BASE_MS * 2 ** (failed.length - 1), BACKOFF_MAX_MS);
+    if (failures > 0 && failed.length > 0) {
+      const backoff = Math.min(BACKOFF_BASE_MS * 2 ** (failures - 1), BACKOFF_MAX_MS);
       const wait = Math.max(...failed.map(finishedAt)) + backoff - now;
       if (wait > 0) return { active, result: { requeueAfterMs: wait } };
     }
@@ -338,6 +435,7 @@ export class JobController implements Controller {
       index === undefined ? name : `${name}-${index}`,
       newControllerRef(job, 'batch/v1', 'Job'),
     );
+    pod.metadata.finalizers = [...(pod.metadata.finalizers ?? []), this.finalizer];
     if (index === undefined) return pod;
     pod.metadata.annotations = { ...pod.metadata.annotations, [this.indexKey]: String(index) };
     pod.metadata.labels = { ...pod.metadata.labels, [this.indexKey]: String(index) };

@@ -40,7 +40,7 @@ export interface JobStatusView {
   completionTime?: string;
   completedIndexes?: string;
   conditions?: JobCondition[];
-  uncountedTerminatedPods?: Record<string, unknown>;
+  uncountedTerminatedPods?: { succeeded?: string[]; failed?: string[] };
 }
 
 export const jobSpec = (job: ApiObject) => (job.spec ?? {}) as JobSpecView;

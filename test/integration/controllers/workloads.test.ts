@@ -470,6 +470,39 @@ describe('workload controllers against orch-apiserver', () => {
       assert.equal(job.status.failed, 1);
       assert.equal(job.status.conditions.find((c: any) => c.type === 'Failed').reason, 'BackoffLimitExceeded');
     });
+
+    it('tracks Pods with the job-tracking finalizer: a deleted finished Pod still counts', async () => {
+      await api().post(jobsPath, {
+        metadata: { name: 'tracked' },
+        spec: {
+          completions: 2,
+          parallelism: 1,
+          template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } },
+        },
+      });
+      const [first] = await eventually('a Pod', async () => {
+        const x = await jobPods('tracked');
+        return x.length === 1 && x;
+      });
+      assert.deepEqual(first.metadata.finalizers, ['batch.orch.io/job-tracking']);
+      await setPodFinished(api(), NS, first.metadata.name);
+      await eventually('counted, finalizer removed', async () => {
+        const j = (await api().get(`${jobsPath}/tracked`)).body;
+        const p = (await api().get(`/api/v1/namespaces/${NS}/pods/${first.metadata.name}`)).body;
+        return j.status?.succeeded === 1 && !p.metadata.finalizers?.length;
+      });
+      assert.equal((await api().delete(`/api/v1/namespaces/${NS}/pods/${first.metadata.name}`)).status, 200);
+      const [second] = await eventually('the second Pod', async () => {
+        const x = (await jobPods('tracked')).filter((p) => p.metadata.name !== first.metadata.name);
+        return x.length === 1 && x;
+      });
+      await setPodFinished(api(), NS, second.metadata.name);
+      const job = await eventually('Complete with both counted', async () => {
+        const j = (await api().get(`${jobsPath}/tracked`)).body;
+        return j.status?.conditions?.some((c: any) => c.type === 'Complete') && j;
+      });
+      assert.deepEqual([job.status.succeeded, job.status.uncountedTerminatedPods], [2, {}]);
+    });
   });
 
   describe('disruption-controller', () => {

@@ -33,6 +33,7 @@ function pod(name: string, phase: string, extra: { index?: number; exitCode?: nu
       uid: `uid-${name}`,
       labels: LABELS,
       creationTimestamp: at(60_000),
+      finalizers: ['batch.orch.io/job-tracking'],
       ...(extra.index !== undefined ? { annotations: { 'batch.orch.io/job-completion-index': String(extra.index) } } : {}),
       ownerReferences: [{ apiVersion: 'batch/v1', kind: 'Job', name: 'pi', uid: 'job-uid', controller: true }],
     },
@@ -172,6 +173,69 @@ describe('job controller sync', () => {
     const late = setup(job({ activeDeadlineSeconds: 30 }, { startTime: at(31_000) }), pod('run', 'Running'));
     await late.c.sync('ns/pi');
     assert.equal(late.status().conditions[0].reason, 'DeadlineExceeded');
+  });
+
+  it('tracks finished Pods by finalizer: uncounted first, finalizer removed, then counted', async () => {
+    const { ctx, c } = setup(job({}, { startTime: at(1000), succeeded: 1 }), pod('a', 'Succeeded'), pod('f', 'Failed'));
+    await c.sync('ns/pi');
+    const [first, last] = ctx.fake.made('PUT', '/jobs/pi/status').map((r) => r.body.status);
+    assert.deepEqual(first.uncountedTerminatedPods, { succeeded: ['uid-a'], failed: ['uid-f'] });
+    assert.deepEqual([first.succeeded, first.failed ?? 0], [1, 0], 'not counted before the finalizers go');
+    const patches = ctx.fake.made('PATCH', '/pods/');
+    assert.deepEqual(
+      patches.map((r) => [r.path.split('/').at(-1), r.contentType, r.body.metadata]),
+      [
+        [
+          'a',
+          'application/strategic-merge-patch+json',
+          { '$deleteFromPrimitiveList/finalizers': ['batch.orch.io/job-tracking'], uid: 'uid-a' },
+        ],
+        [
+          'f',
+          'application/strategic-merge-patch+json',
+          { '$deleteFromPrimitiveList/finalizers': ['batch.orch.io/job-tracking'], uid: 'uid-f' },
+        ],
+      ],
+    );
+    assert.deepEqual([last.succeeded, last.failed, last.uncountedTerminatedPods], [2, 1, {}]);
+    const [created] = ctx.fake.made('POST', '/pods').map((r) => r.body);
+    assert.deepEqual(created.metadata.finalizers, ['batch.orch.io/job-tracking']);
+  });
+
+  it('counts survive the Pods: a Job whose succeeded Pods are gone neither recreates nor forgets them', async () => {
+    const { ctx, c, status } = setup(job({}, { startTime: at(1000), succeeded: 2 }));
+    await c.sync('ns/pi');
+    assert.equal(ctx.fake.made('POST', '/pods').length, 1, '3 completions - 2 counted');
+    assert.equal(status().succeeded, 2);
+  });
+
+  it('finishes only when nothing is left uncounted', async () => {
+    const { ctx, c, status } = setup(job(), pod('a', 'Succeeded'), pod('b', 'Succeeded'), pod('c', 'Succeeded'));
+    ctx.fake.on((req) => {
+      if (req.method === 'PATCH' && req.path.endsWith('/pods/c')) throw new Error('connection reset');
+      return undefined;
+    });
+    await assert.rejects(c.sync('ns/pi'), /connection reset/);
+    const s = status();
+    assert.equal(s.conditions, undefined, 'not Complete while c is uncounted');
+    assert.deepEqual([s.succeeded, s.uncountedTerminatedPods], [2, { succeeded: ['uid-c'] }]);
+  });
+
+  it('removes the finalizer of a Pod whose Job is gone', async () => {
+    const ctx = newFakeContext();
+    const c = new JobController(ctx, { now: () => NOW });
+    const orphan = pod('left', 'Running');
+    orphan.metadata.deletionTimestamp = at(0);
+    ctx.cache(PODS, orphan);
+    assert.deepEqual(c.queue.len(), 0);
+    ctx.cache(PODS, { ...orphan, metadata: { ...orphan.metadata, resourceVersion: '9' } });
+    assert.equal(c.queue.len(), 1, 'the update of a tracked Pod without its Job is queued');
+    const key = await c.queue.get();
+    await c.sync(key!);
+    assert.deepEqual(
+      ctx.fake.made('PATCH', '/pods/left').map((r) => r.body.metadata['$deleteFromPrimitiveList/finalizers']),
+      [['batch.orch.io/job-tracking']],
+    );
   });
 
   it('formats and parses completed index ranges', () => {
