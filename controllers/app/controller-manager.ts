@@ -165,7 +165,11 @@ function newControllers(
       case 'node-lifecycle-controller':
         all.set(
           name,
-          new NodeLifecycleController(ctx, { gracePeriodMs: settings.nodeMonitorGracePeriodMs, periodMs: settings.nodeMonitorPeriodMs }),
+          new NodeLifecycleController(ctx, {
+            gracePeriodMs: settings.nodeMonitorGracePeriodMs,
+            periodMs: settings.nodeMonitorPeriodMs,
+            rates: opts.nodeEviction,
+          }),
         );
         break;
       case 'persistentvolume-binder-controller':

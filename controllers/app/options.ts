@@ -9,6 +9,7 @@ import { OptionsError } from '../../apiserver/component-base/flag/options-error.
 import { LogOptions } from '../../apiserver/component-base/logs/log-options.js';
 import { enabledControllers } from './controller-names.js';
 import { type CsrSigningConfig, CsrSigningFlags } from './csr-signing-flags.js';
+import { DEFAULT_EVICTION_RATES, type EvictionRates } from '../nodelifecycle/zone-eviction.js';
 
 /** What orch-controller-manager runs with: its flags, validated and completed. */
 export interface ControllerManagerOptions {
@@ -47,6 +48,8 @@ export interface ControllerManagerOptions {
   serviceAccountKeyFile: string;
   /** --cluster-signing-*: the CAs of the CSR signing controller. */
   csrSigning: CsrSigningConfig;
+  /** --node-eviction-rate and friends: how fast the node lifecycle controller taints NoExecute. */
+  nodeEviction: EvictionRates;
 }
 
 /** orch-controller-manager's flags, each field holding its flag's value. */
@@ -73,6 +76,10 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
   serviceAccountKeyFile = '';
   legacyTokenCleanUpPeriodMs = 365 * 24 * 3_600_000;
   readonly csrSigning = new CsrSigningFlags();
+  nodeEvictionRate = DEFAULT_EVICTION_RATES.evictionRate;
+  secondaryNodeEvictionRate = DEFAULT_EVICTION_RATES.secondaryEvictionRate;
+  unhealthyZoneThreshold = DEFAULT_EVICTION_RATES.unhealthyZoneThreshold;
+  largeClusterSizeThreshold = DEFAULT_EVICTION_RATES.largeClusterSizeThreshold;
 
   addFlags(fs: FlagSet): void {
     fs.string(this, 'kubeconfig', 'kubeconfig', 'Path to kubeconfig file with authorization and master location information (required).');
@@ -165,6 +172,30 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
       'legacy-service-account-token-clean-up-period',
       'The period of time since the last usage of an legacy service account token before it can be deleted.',
     );
+    fs.float32(
+      this,
+      'nodeEvictionRate',
+      'node-eviction-rate',
+      'Number of nodes per second on which pods are deleted in case of node failure when a zone is healthy (see --unhealthy-zone-threshold for definition of healthy/unhealthy). Zone refers to entire cluster in non-multizone clusters.',
+    );
+    fs.float32(
+      this,
+      'secondaryNodeEvictionRate',
+      'secondary-node-eviction-rate',
+      'Number of nodes per second on which pods are deleted in case of node failure when a zone is unhealthy (see --unhealthy-zone-threshold for definition of healthy/unhealthy). Zone refers to entire cluster in non-multizone clusters. This value is implicitly overridden to 0 if the cluster size is smaller than --large-cluster-size-threshold.',
+    );
+    fs.float32(
+      this,
+      'unhealthyZoneThreshold',
+      'unhealthy-zone-threshold',
+      'Fraction of Nodes in a zone which needs to be not Ready (minimum 3) for zone to be treated as unhealthy.',
+    );
+    fs.int(
+      this,
+      'largeClusterSizeThreshold',
+      'large-cluster-size-threshold',
+      'Number of nodes from which node-lifecycle-controller treats the cluster as large for the eviction logic purposes. --secondary-node-eviction-rate is implicitly overridden to 0 for clusters this size or smaller.',
+    );
     this.csrSigning.addFlags(fs);
     this.logs.addFlags(fs);
   }
@@ -187,6 +218,11 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
     positive('namespace-sync-period', this.namespaceSyncPeriodMs);
     positive('min-resync-period', this.minResyncPeriodMs);
     positive('legacy-service-account-token-clean-up-period', this.legacyTokenCleanUpPeriodMs);
+    notNegative('node-eviction-rate', this.nodeEvictionRate);
+    notNegative('secondary-node-eviction-rate', this.secondaryNodeEvictionRate);
+    notNegative('large-cluster-size-threshold', this.largeClusterSizeThreshold);
+    if (!(this.unhealthyZoneThreshold > 0 && this.unhealthyZoneThreshold <= 1))
+      throw new OptionsError('--unhealthy-zone-threshold must be greater than 0 and at most 1');
   }
 
   complete(): ControllerManagerOptions {
@@ -213,6 +249,12 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
       serviceAccountKeyFile: this.serviceAccountKeyFile,
       legacyTokenCleanUpPeriodMs: this.legacyTokenCleanUpPeriodMs,
       csrSigning: this.csrSigning.complete(),
+      nodeEviction: {
+        evictionRate: this.nodeEvictionRate,
+        secondaryEvictionRate: this.secondaryNodeEvictionRate,
+        unhealthyZoneThreshold: this.unhealthyZoneThreshold,
+        largeClusterSizeThreshold: this.largeClusterSizeThreshold,
+      },
     };
   }
 }
@@ -234,6 +276,10 @@ export function parseOptions(argv: string[]): ControllerManagerOptions {
 
 function atLeastOne(name: string, n: number): void {
   if (n < 1) throw new OptionsError(`--${name} must be at least 1`);
+}
+
+function notNegative(name: string, n: number): void {
+  if (n < 0) throw new OptionsError(`--${name} must not be negative`);
 }
 
 function positive(name: string, ms: number): void {

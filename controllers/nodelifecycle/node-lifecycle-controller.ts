@@ -8,6 +8,10 @@
  * taints whose condition cleared are removed. Freshness is judged by when this controller saw the
  * Lease or heartbeat change, not by the kubelet's clock.
  *
+ * NoExecute taints are not added at once: each Node waits in its zone's rate-limited queue
+ * (zone-eviction.ts: --node-eviction-rate, --secondary-node-eviction-rate, --unhealthy-zone-threshold,
+ * --large-cluster-size-threshold), and when every zone has lost all its Nodes none is tainted.
+ *
  * Pods bound to a Node with a NoExecute taint they do not tolerate (or tolerate only for
  * tolerationSeconds, now passed) are evicted: marked with the DisruptionTarget condition and deleted
  * (the taint manager).
@@ -24,6 +28,7 @@ import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import { evictionTime } from './taint-eviction.js';
 import { NODES } from '../podgc/pod-gc-controller.js';
+import { DEFAULT_EVICTION_RATES, type EvictionRates, ZoneEviction, zoneKey } from './zone-eviction.js';
 
 const MONITOR_PERIOD_MS = 5_000;
 const GRACE_PERIOD_MS = 40_000;
@@ -44,12 +49,20 @@ interface Taint {
   timeAdded?: string;
 }
 
+/** What one pass learnt of a Node: its latest object, its conditions and its zone. */
+interface Observed {
+  node: ApiObject;
+  conditions: Condition[];
+  zone: string;
+}
+
 const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export interface NodeLifecycleOptions {
   gracePeriodMs?: number;
   periodMs?: number;
   now?: () => number;
+  rates?: EvictionRates;
 }
 
 export class NodeLifecycleController implements Controller {
@@ -61,6 +74,7 @@ export class NodeLifecycleController implements Controller {
   private readonly taintPrefix: string;
   /** Per Node: the last heartbeat and lease renewal seen, and when (this controller's clock). */
   private readonly health = new Map<string, { heartbeat?: string; renew?: string; probedAt: number }>();
+  private readonly zones: ZoneEviction;
 
   constructor(
     private readonly ctx: ControllerContext,
@@ -72,6 +86,7 @@ export class NodeLifecycleController implements Controller {
     this.nodes = ctx.informers.forResource(NODES);
     this.leases = ctx.informers.forResource({ group: ctx.domain.group('coordination.k8s.io'), version: 'v1', resource: 'leases' });
     this.pods = ctx.informers.forResource(PODS);
+    this.zones = new ZoneEviction(opts.rates ?? DEFAULT_EVICTION_RATES);
   }
 
   private now(): number {
@@ -91,13 +106,41 @@ export class NodeLifecycleController implements Controller {
   /** One pass over every Node. */
   async monitor(): Promise<void> {
     const now = this.now();
-    const names = new Set<string>();
-    for (const node of this.nodes.indexer.list()) {
-      names.add(node.metadata.name!);
-      await this.monitorNode(node, now);
-    }
-    for (const name of this.health.keys()) if (!names.has(name)) this.health.delete(name);
+    const observed = new Map<string, Observed>();
+    for (const node of this.nodes.indexer.list()) observed.set(node.metadata.name!, await this.monitorNode(node, now));
+    for (const name of this.health.keys()) if (!observed.has(name)) this.health.delete(name);
+    await this.handleDisruption(observed, now);
+    await this.noExecuteTaintingPass(observed, now);
     await this.evictFromTaintedNodes(now);
+  }
+
+  /** handleDisruption: zone states and rates; all zones down lifts the NoExecute taints, recovery restarts the grace periods. */
+  private async handleDisruption(observed: Map<string, Observed>, now: number): Promise<void> {
+    const zones = new Map<string, (string | undefined)[]>();
+    for (const o of observed.values())
+      zones.set(o.zone, [...(zones.get(o.zone) ?? []), o.conditions.find((c) => c.type === 'Ready')?.status]);
+    const mode = this.zones.update(zones);
+    if (mode === 'enter') {
+      this.ctx.logger.info('all Nodes are not ready: entering master disruption mode, no NoExecute taints');
+      for (const o of observed.values()) {
+        this.zones.tainter(o.zone).remove(o.node.metadata.name!);
+        await this.reconcileTaints(o.node, o.conditions, now, 'lift');
+      }
+    } else if (mode === 'exit') {
+      this.ctx.logger.info('some Nodes are ready: exiting master disruption mode');
+      for (const h of this.health.values()) h.probedAt = now;
+    }
+  }
+
+  /** doNoExecuteTaintingPass: the Nodes whose turn has come in their zone get their NoExecute taint. */
+  private async noExecuteTaintingPass(observed: Map<string, Observed>, now: number): Promise<void> {
+    for (const [zone, tainter] of this.zones.tainters) {
+      for (const name of tainter.take(now)) {
+        const o = observed.get(name);
+        if (!o || o.zone !== zone) continue;
+        if (!(await this.reconcileTaints(o.node, o.conditions, now, 'add'))) tainter.add(name);
+      }
+    }
   }
 
   /** The taint manager: Pods on Nodes with NoExecute taints they do not (or no longer) tolerate go. */
@@ -139,7 +182,7 @@ export class NodeLifecycleController implements Controller {
     }
   }
 
-  private async monitorNode(cached: ApiObject, now: number): Promise<void> {
+  private async monitorNode(cached: ApiObject, now: number): Promise<Observed> {
     const name = cached.metadata.name!;
     const node = deepCopy(cached);
     const status = (node.status ?? {}) as { conditions?: Condition[] };
@@ -184,12 +227,17 @@ export class NodeLifecycleController implements Controller {
         const updated = await this.ctx.client.resource(NODES).update(node, 'status');
         node.metadata.resourceVersion = updated.metadata.resourceVersion;
       } catch (err) {
-        if (isApiError(err, 'NotFound') || isApiError(err, 'Conflict')) return;
+        if (isApiError(err, 'NotFound') || isApiError(err, 'Conflict')) return this.observed(cached, status.conditions ?? []);
         throw err;
       }
       await this.markPodsNotReady(name, now);
     }
-    await this.reconcileTaints(node, status.conditions ?? [], now);
+    await this.reconcileTaints(node, status.conditions ?? [], now, 'queue');
+    return this.observed(node, status.conditions ?? []);
+  }
+
+  private observed(node: ApiObject, conditions: Condition[]): Observed {
+    return { node, conditions, zone: zoneKey(node, this.ctx.domain.labelPrefix) };
   }
 
   private creation(node: ApiObject): number {
@@ -216,23 +264,45 @@ export class NodeLifecycleController implements Controller {
     return out;
   }
 
-  private async reconcileTaints(node: ApiObject, conditions: Condition[], now: number): Promise<void> {
+  /**
+   * Brings the Node's taints to what its conditions call for, except a NoExecute taint it does not
+   * have yet: `queue` puts the Node in its zone's queue for it, `add` (its turn came) adds it, `lift`
+   * (master disruption) removes any. A NoExecute taint of the other kind is swapped at once. True when
+   * the taints are as wanted (written, or already so).
+   */
+  private async reconcileTaints(
+    node: ApiObject,
+    conditions: Condition[],
+    now: number,
+    noExecute: 'queue' | 'add' | 'lift',
+  ): Promise<boolean> {
     const spec = (node.spec ?? {}) as { taints?: Taint[] };
     const current = spec.taints ?? [];
     const mine = (t: Taint) => t.key.startsWith(`${this.taintPrefix}/`);
-    const wanted = this.wantedTaints(node, conditions);
+    let wanted = this.wantedTaints(node, conditions);
+    const tainter = this.zones.tainter(zoneKey(node, this.ctx.domain.labelPrefix));
+    const hasNoExecute = current.some((t) => mine(t) && t.effect === 'NoExecute');
+    if (noExecute === 'lift' || !wanted.some((t) => t.effect === 'NoExecute')) tainter.remove(node.metadata.name!);
+    if (noExecute === 'lift' || (noExecute === 'queue' && !hasNoExecute)) {
+      if (noExecute === 'queue' && wanted.some((t) => t.effect === 'NoExecute')) tainter.add(node.metadata.name!);
+      wanted = wanted.filter((t) => t.effect !== 'NoExecute');
+    }
     const same = (a: Taint, b: Taint) => a.key === b.key && a.effect === b.effect;
     const kept = current.filter((t) => !mine(t) || wanted.some((w) => same(w, t)));
     const added = wanted
       .filter((w) => !current.some((t) => same(w, t)))
       .map((w) => (w.effect === 'NoExecute' ? { ...w, timeAdded: timestamp(now) } : w));
     const next = [...kept, ...added];
-    if (jsonEqual(next, current)) return;
+    if (jsonEqual(next, current)) return true;
     const patch = { spec: { taints: next.length ? next : null }, metadata: { resourceVersion: node.metadata.resourceVersion } };
     try {
-      await this.ctx.client.resource(NODES).patch(node.metadata.name!, patch);
+      const updated = await this.ctx.client.resource(NODES).patch(node.metadata.name!, patch);
+      if (updated.metadata?.resourceVersion) node.metadata.resourceVersion = updated.metadata.resourceVersion;
+      node.spec = { ...(node.spec ?? {}), taints: next };
+      return true;
     } catch (err) {
       if (!isApiError(err, 'NotFound') && !isApiError(err, 'Conflict')) throw err;
+      return false;
     }
   }
 

@@ -5,7 +5,7 @@
  */
 import { OptionsError } from './options-error.js';
 import { scanArgs, type FlagLookup, type ScannedFlag } from './scan.js';
-import { boolValue, durationValue, intValue, ipValue, stringsValue, stringValue, type ValueType } from './values.js';
+import { boolValue, durationValue, float32Value, intValue, ipValue, stringsValue, stringValue, type ValueType } from './values.js';
 
 /** One flag of a set. */
 export interface Flag<T = unknown> extends ScannedFlag {
@@ -64,6 +64,10 @@ export class FlagSet implements FlagLookup<Flag> {
 
   int<K extends string>(target: Record<K, number>, key: K, name: string, usage: string, opts?: FlagOptions): void {
     this.var(intValue, target, key, name, usage, opts);
+  }
+
+  float32<K extends string>(target: Record<K, number>, key: K, name: string, usage: string, opts?: FlagOptions): void {
+    this.var(float32Value, target, key, name, usage, opts);
   }
 
   /** A Go duration, held in milliseconds. */

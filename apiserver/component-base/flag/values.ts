@@ -76,6 +76,20 @@ export const intValue: ValueType<number> = scalarValue(
   (v) => v === 0,
 );
 
+/** A decimal float (pflag float32): strconv.ParseFloat's syntax, Inf and NaN refused. */
+export const float32Value: ValueType<number> = scalarValue(
+  'float32',
+  (raw) => {
+    const v = Number(raw);
+    if (raw.trim() === '' || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw) || !Number.isFinite(v)) {
+      throw new Error(`strconv.ParseFloat: parsing ${JSON.stringify(raw)}: invalid syntax`);
+    }
+    return v;
+  },
+  String,
+  (v) => v === 0,
+);
+
 /** A Go duration, held in milliseconds. */
 export const durationValue: ValueType<number> = scalarValue('duration', parseGoDuration, formatGoDuration, (v) => v === 0);
 

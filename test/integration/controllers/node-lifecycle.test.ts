@@ -1,6 +1,7 @@
 /**
- * The node lifecycle controller against a real orch-apiserver, the test acting as a kubelet that
- * renews its Lease and then stops (grace period shortened to 1.5 s).
+ * The node lifecycle controller against a real orch-apiserver, the test acting as kubelets that
+ * renew their Leases, one of which then stops (grace period shortened to 1.5 s). Two Nodes stay
+ * healthy throughout: with every Node of a cluster down, Kubernetes puts no NoExecute taint on any.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -35,29 +36,37 @@ describe('node-lifecycle-controller against orch-apiserver', () => {
     await srv?.stop();
   });
 
-  it('keeps a Node whose Lease is renewed; marks it Unknown and unreachable once renewals stop; clears that when it reports again', async () => {
+  it('keeps a Node whose Lease is renewed; marks it Unknown and unreachable once renewals stop; clears that when it reports again', async (t) => {
     const api = srv.client;
     assert.equal((await api.post('/api/v1/namespaces', { metadata: { name: 'orch-node-lease' } })).status, 201);
-    const created = await api.post('/api/v1/nodes', { metadata: { name: 'kubelet-1' } });
-    assert.equal(created.status, 201, created.text);
-    const postReady = async () => {
-      const n = (await api.get('/api/v1/nodes/kubelet-1')).body;
+    const leases = '/apis/coordination.orch.io/v1/namespaces/orch-node-lease/leases';
+    const postReady = async (name: string) => {
+      const n = (await api.get(`/api/v1/nodes/${name}`)).body;
       n.status = {
         ...n.status,
         conditions: [
           { type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: seconds(), lastTransitionTime: seconds() },
         ],
       };
-      const r = await api.put('/api/v1/nodes/kubelet-1/status', n);
+      const r = await api.put(`/api/v1/nodes/${name}/status`, n);
       assert.equal(r.status, 200, r.text);
     };
-    await postReady();
-    const lease = await api.post('/apis/coordination.orch.io/v1/namespaces/orch-node-lease/leases', {
-      metadata: { name: 'kubelet-1' },
-      spec: { holderIdentity: 'kubelet-1', leaseDurationSeconds: 40, renewTime: micro() },
-    });
-    assert.equal(lease.status, 201, lease.text);
-    const leasePath = '/apis/coordination.orch.io/v1/namespaces/orch-node-lease/leases/kubelet-1';
+    for (const name of ['kubelet-1', 'kubelet-2', 'kubelet-3']) {
+      const created = await api.post('/api/v1/nodes', { metadata: { name } });
+      assert.equal(created.status, 201, created.text);
+      await postReady(name);
+      const lease = await api.post(leases, {
+        metadata: { name },
+        spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime: micro() },
+      });
+      assert.equal(lease.status, 201, lease.text);
+    }
+    const healthy = setInterval(() => {
+      for (const name of ['kubelet-2', 'kubelet-3'])
+        void api.patch(`${leases}/${name}`, { spec: { renewTime: micro() } }, 'application/merge-patch+json');
+    }, 300);
+    t.after(() => clearInterval(healthy));
+    const leasePath = `${leases}/kubelet-1`;
     for (let i = 0; i < 10; i++) {
       await new Promise((r) => setTimeout(r, 300));
       assert.equal((await api.patch(leasePath, { spec: { renewTime: micro() } }, 'application/merge-patch+json')).status, 200);
@@ -81,7 +90,7 @@ describe('node-lifecycle-controller against orch-apiserver', () => {
       'node.orch.io/unreachable:NoSchedule',
     ]);
 
-    await postReady();
+    await postReady('kubelet-1');
     await eventually('the taints removed', async () => !(await api.get('/api/v1/nodes/kubelet-1')).body.spec?.taints?.length);
   });
 });

@@ -81,6 +81,25 @@ describe('FlagSet', () => {
     assert.equal(fs.short('c')?.name, 'count');
   });
 
+  it('reads float32 values and refuses what strconv.ParseFloat refuses', () => {
+    const o = { rate: 0.1 };
+    const fs = new FlagSet('demo');
+    fs.float32(o, 'rate', 'rate', 'a rate');
+    assert.match(fs.usages(), /--rate float32 +a rate \(default 0\.1\)/);
+    fs.parse(['--rate=0.01']);
+    assert.equal(o.rate, 0.01);
+    fs.parse(['--rate', '2e-1']);
+    assert.equal(o.rate, 0.2);
+    for (const bad of ['fast', 'Inf', '']) {
+      assert.throws(
+        () => fs.parse([`--rate=${bad}`]),
+        new OptionsError(
+          `invalid argument ${JSON.stringify(bad)} for "--rate" flag: strconv.ParseFloat: parsing ${JSON.stringify(bad)}: invalid syntax`,
+        ),
+      );
+    }
+  });
+
   it('fails with pflag one-line errors', () => {
     fails(['--nope'], 'unknown flag: --nope');
     fails(['-kubeconfig=x'], "unknown shorthand flag: 'k' in -kubeconfig=x");

@@ -61,6 +61,34 @@ describe('orch-controller-manager options', () => {
     for (const [argv, message] of bad) assert.throws(() => parseOptions(argv), new OptionsError(message), argv.join(' '));
   });
 
+  it('node eviction: kube-controller-manager defaults, floats, and refusals', () => {
+    assert.deepEqual(parseOptions(['--kubeconfig=k']).nodeEviction, {
+      evictionRate: 0.1,
+      secondaryEvictionRate: 0.01,
+      unhealthyZoneThreshold: 0.55,
+      largeClusterSizeThreshold: 50,
+    });
+    assert.deepEqual(
+      parseOptions([
+        '--kubeconfig=k',
+        '--node-eviction-rate=2',
+        '--secondary-node-eviction-rate=0.5',
+        '--unhealthy-zone-threshold=0.3',
+        '--large-cluster-size-threshold=10',
+      ]).nodeEviction,
+      { evictionRate: 2, secondaryEvictionRate: 0.5, unhealthyZoneThreshold: 0.3, largeClusterSizeThreshold: 10 },
+    );
+    const bad: [string[], string][] = [
+      [
+        ['--node-eviction-rate=fast'],
+        'invalid argument "fast" for "--node-eviction-rate" flag: strconv.ParseFloat: parsing "fast": invalid syntax',
+      ],
+      [['--secondary-node-eviction-rate=-1'], '--secondary-node-eviction-rate must not be negative'],
+      [['--unhealthy-zone-threshold=1.5'], '--unhealthy-zone-threshold must be greater than 0 and at most 1'],
+    ];
+    for (const [argv, message] of bad) assert.throws(() => parseOptions(['--kubeconfig=k', ...argv]), new OptionsError(message));
+  });
+
   it('--cluster-signing-*: one CA for every signer or one per signer, never both, and the longest lifetime', () => {
     assert.deepEqual(parseOptions(['--kubeconfig=k']).csrSigning, { cas: {}, durationMs: 365 * 24 * 3_600_000 });
     const all = parseOptions(['--kubeconfig=k', '--cluster-signing-cert-file=ca.crt', '--cluster-signing-key-file=ca.key']);
