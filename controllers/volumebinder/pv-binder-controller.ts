@@ -7,7 +7,13 @@
  * volumeName and `pv.<prefix>/bind-completed`, then phases Bound and the claim's capacity and access
  * modes. A claim with no match stays Pending (FailedBinding event); a bound claim whose volume is
  * gone is Lost. A volume whose claim is gone is Released, and deleted when its reclaim policy is
- * Delete. Dynamic provisioning is not done (there are no provisioners).
+ * Delete.
+ *
+ * Dynamic provisioning (provisioning.ts): a claim no volume satisfies whose StorageClass names an
+ * external provisioner is annotated with it (`volume.<prefix>/storage-provisioner` and the beta
+ * name) for that provisioner to create the volume, which then binds as a pre-bound one. A class with
+ * `volumeBindingMode: WaitForFirstConsumer` delays all this until a Pod is scheduled (the
+ * `volume.<prefix>/selected-node` annotation); until then the claim waits with an event.
  */
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
@@ -23,6 +29,9 @@ import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { PVS } from '../pvprotection/pv-protection-controller.js';
 import { PVCS } from '../statefulset/statefulset-controller.js';
+import { PODS } from '../controllerutil/pod-control.js';
+import { NAMESPACE_INDEX } from '../informers/indexer.js';
+import { ClaimProvisioning, storageClassesResource } from './provisioning.js';
 
 interface ClaimRef {
   kind?: string;
@@ -84,7 +93,10 @@ export function volumeSatisfies(pv: ApiObject, pvc: ApiObject): boolean {
 export class PvBinderController implements Controller {
   readonly volumes: Informer;
   readonly claims: Informer;
+  readonly classes: Informer;
+  readonly pods: Informer;
   readonly queue: WorkQueue<string>;
+  private readonly provisioning: ClaimProvisioning;
   private readonly recorder: EventRecorder;
   private readonly boundBy: string;
   private readonly bindCompleted: string;
@@ -99,6 +111,9 @@ export class PvBinderController implements Controller {
     this.recorder = ctx.recorder('persistentvolume-controller');
     this.volumes = ctx.informers.forResource(PVS);
     this.claims = ctx.informers.forResource(PVCS);
+    this.classes = ctx.informers.forResource(storageClassesResource(ctx.domain));
+    this.pods = ctx.informers.forResource(PODS);
+    this.provisioning = new ClaimProvisioning(ctx.client, this.recorder, ctx.domain);
     const volume = (pv: ApiObject) => {
       this.queue.add(`pv:${pv.metadata.name}`);
       const ref = pvSpec(pv).claimRef;
@@ -114,12 +129,18 @@ export class PvBinderController implements Controller {
     };
     this.volumes.addEventHandler({ onAdd: volume, onUpdate: (_o, v) => volume(v), onDelete: volume });
     this.claims.addEventHandler({ onAdd: claim, onUpdate: (_o, c) => claim(c), onDelete: claim });
+    // A class that appears or changes may let its waiting claims go on.
+    const storageClass = (sc: ApiObject) => {
+      for (const c of this.claims.indexer.list())
+        if (!pvcSpec(c).volumeName && pvcSpec(c).storageClassName === sc.metadata.name) this.queue.add(`pvc:${objectKey(c)}`);
+    };
+    this.classes.addEventHandler({ onAdd: storageClass, onUpdate: (_o, sc) => storageClass(sc) });
   }
 
   run(signal: AbortSignal): Promise<void> {
     return runQueueWorkers(signal, {
       queue: this.queue,
-      informers: [this.volumes, this.claims],
+      informers: [this.volumes, this.claims, this.classes, this.pods],
       workers: 1,
       sync: (key) => (key.startsWith('pv:') ? this.syncVolume(key.slice(3)) : this.syncClaim(key.slice(4))),
       logger: this.ctx.logger,
@@ -162,20 +183,46 @@ export class PvBinderController implements Controller {
       const ref = pvSpec(pv).claimRef;
       return ref?.namespace === pvc.metadata.namespace && ref?.name === pvc.metadata.name && (!ref?.uid || ref?.uid === pvc.metadata.uid);
     });
+    const storageClass = spec.storageClassName ? this.classes.indexer.get(spec.storageClassName) : undefined;
+    // Delayed binding leaves unbound volumes to the scheduler: only a pre-bound one binds here.
+    const delayed = this.provisioning.delaysBinding(storageClass);
     const match =
       preBound ??
-      candidates
-        .filter((pv) => !pvSpec(pv).claimRef && volumeSatisfies(pv, pvc))
-        .sort((a, b) => compareQuantities(storage(pvSpec(a).capacity), storage(pvSpec(b).capacity)))[0];
-    if (!match) {
-      if (phaseOf(pvc) !== 'Pending') await this.claimStatus(pvc, 'Pending');
-      const note = spec.storageClassName
-        ? `storageclass.storage.k8s.io "${spec.storageClassName}" has no volume to bind and no provisioner here`
-        : 'no persistent volumes available for this claim and no storage class is set';
-      this.recorder.event(this.ref(pvc), 'Normal', 'FailedBinding', 'Bind', note);
+      (delayed
+        ? undefined
+        : candidates
+            .filter((pv) => !pvSpec(pv).claimRef && volumeSatisfies(pv, pvc))
+            .sort((a, b) => compareQuantities(storage(pvSpec(a).capacity), storage(pvSpec(b).capacity)))[0]);
+    if (match) {
+      await this.bind(match, pvc);
       return;
     }
-    await this.bind(match, pvc);
+    if (delayed && !this.provisioning.selectedNode(pvc)) {
+      this.provisioning.waitForConsumer(pvc, this.unscheduledPods(pvc));
+    } else if (spec.storageClassName) {
+      await this.provisioning.provision(pvc, storageClass);
+      return;
+    } else {
+      this.recorder.event(
+        this.ref(pvc),
+        'Normal',
+        'FailedBinding',
+        'Bind',
+        'no persistent volumes available for this claim and no storage class is set',
+      );
+    }
+    if (phaseOf(pvc) !== 'Pending') await this.claimStatus(pvc, 'Pending');
+  }
+
+  /** The names of the Pods not yet scheduled that use the claim (findNonScheduledPodsByPVC). */
+  private unscheduledPods(pvc: ApiObject): string[] {
+    return this.pods.indexer
+      .byIndex(NAMESPACE_INDEX, pvc.metadata.namespace ?? '')
+      .filter((pod) => {
+        const spec = (pod.spec ?? {}) as { nodeName?: string; volumes?: { persistentVolumeClaim?: { claimName?: string } }[] };
+        return !spec.nodeName && (spec.volumes ?? []).some((v) => v.persistentVolumeClaim?.claimName === pvc.metadata.name);
+      })
+      .map((pod) => pod.metadata.name!);
   }
 
   private ref(pvc: ApiObject) {

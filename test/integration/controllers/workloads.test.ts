@@ -799,5 +799,81 @@ describe('workload controllers against orch-apiserver', () => {
         async () => (await api().get('/api/v1/persistentvolumes/pv-fit')).body.status?.phase === 'Released',
       );
     });
+
+    it('dynamic provisioning: the claim is annotated for its class provisioner, and binds to the volume it makes', async () => {
+      const classes = '/apis/storage.orch.io/v1/storageclasses';
+      const sc = await api().post(classes, { metadata: { name: 'external' }, provisioner: 'csi.example.com' });
+      assert.equal(sc.status, 201, sc.text);
+      const claims = `/api/v1/namespaces/${NS}/persistentvolumeclaims`;
+      const c = await api().post(claims, {
+        metadata: { name: 'dynamic' },
+        spec: { storageClassName: 'external', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '2Gi' } } },
+      });
+      assert.equal(c.status, 201, c.text);
+      const annotated = await eventually('the provisioner annotations', async () => {
+        const x = (await api().get(`${claims}/dynamic`)).body;
+        return x.metadata.annotations?.['volume.orch.io/storage-provisioner'] === 'csi.example.com' && x;
+      });
+      assert.equal(annotated.metadata.annotations['volume.beta.orch.io/storage-provisioner'], 'csi.example.com');
+      assert.equal(annotated.status.phase, 'Pending');
+      const events = await eventually('ExternalProvisioning', async () => {
+        const list = (await api().get(`/apis/events.orch.io/v1/namespaces/${NS}/events`)).body.items as any[];
+        return list.some((e) => e.regarding?.name === 'dynamic' && e.reason === 'ExternalProvisioning') && list;
+      });
+      assert.ok(events);
+      // The test is the external provisioner: it creates the volume, pre-bound to the claim.
+      const pv = await api().post('/api/v1/persistentvolumes', {
+        metadata: { name: 'pvc-dynamic', annotations: { 'pv.orch.io/provisioned-by': 'csi.example.com' } },
+        spec: {
+          storageClassName: 'external',
+          capacity: { storage: '2Gi' },
+          accessModes: ['ReadWriteOnce'],
+          persistentVolumeReclaimPolicy: 'Delete',
+          csi: { driver: 'csi.example.com', volumeHandle: 'vol-1' },
+          claimRef: { kind: 'PersistentVolumeClaim', apiVersion: 'v1', namespace: NS, name: 'dynamic', uid: c.body.metadata.uid },
+        },
+      });
+      assert.equal(pv.status, 201, pv.text);
+      await eventually('the claim Bound to it', async () => {
+        const x = (await api().get(`${claims}/dynamic`)).body;
+        return x.status?.phase === 'Bound' && x.spec.volumeName === 'pvc-dynamic';
+      });
+    });
+
+    it('WaitForFirstConsumer: the claim waits for a scheduled Pod before binding or provisioning', async () => {
+      const sc = await api().post('/apis/storage.orch.io/v1/storageclasses', {
+        metadata: { name: 'late' },
+        provisioner: 'csi.example.com',
+        volumeBindingMode: 'WaitForFirstConsumer',
+      });
+      assert.equal(sc.status, 201, sc.text);
+      const claims = `/api/v1/namespaces/${NS}/persistentvolumeclaims`;
+      assert.equal(
+        (
+          await api().post(claims, {
+            metadata: { name: 'waits' },
+            spec: { storageClassName: 'late', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+          })
+        ).status,
+        201,
+      );
+      await eventually('WaitForFirstConsumer', async () => {
+        const list = (await api().get(`/apis/events.orch.io/v1/namespaces/${NS}/events`)).body.items as any[];
+        return list.some((e) => e.regarding?.name === 'waits' && e.reason === 'WaitForFirstConsumer');
+      });
+      assert.equal((await api().get(`${claims}/waits`)).body.metadata.annotations?.['volume.orch.io/storage-provisioner'], undefined);
+      // The scheduler's choice starts provisioning.
+      const chosen = await api().patch(
+        `${claims}/waits`,
+        { metadata: { annotations: { 'volume.orch.io/selected-node': 'node-1' } } },
+        'application/merge-patch+json',
+      );
+      assert.equal(chosen.status, 200, chosen.text);
+      await eventually(
+        'the provisioner annotation',
+        async () =>
+          (await api().get(`${claims}/waits`)).body.metadata.annotations?.['volume.orch.io/storage-provisioner'] === 'csi.example.com',
+      );
+    });
   });
 });

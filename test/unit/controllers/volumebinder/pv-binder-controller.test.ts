@@ -6,6 +6,9 @@ import { PvBinderController, volumeSatisfies } from '../../../../controllers/vol
 import { PVS } from '../../../../controllers/pvprotection/pv-protection-controller.js';
 import { PVCS } from '../../../../controllers/statefulset/statefulset-controller.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
+import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
+
+const CLASSES = { group: 'storage.orch.io', version: 'v1', resource: 'storageclasses' };
 
 const pv = (name: string, size: string, extra: Record<string, unknown> = {}, labels: Record<string, string> = {}): ApiObject => ({
   metadata: { name, uid: `uid-${name}`, labels },
@@ -76,6 +79,84 @@ describe('pv binder sync', () => {
       ctx.events.map((e) => [e.reason, e.note]),
       [['FailedBinding', 'no persistent volumes available for this claim and no storage class is set']],
     );
+  });
+
+  it('dynamic provisioning: annotates the claim with its class provisioner and waits for the volume', async () => {
+    const ctx = newFakeContext();
+    const c = new PvBinderController(ctx);
+    ctx.cache(CLASSES, { metadata: { name: 'fast' }, provisioner: 'ebs.csi.aws.com', volumeBindingMode: 'Immediate' } as ApiObject);
+    ctx.cache(PVS, pv('unclassed', '10Gi'));
+    ctx.cache(PVCS, pvc({ storageClassName: 'fast' }));
+    await c.syncClaim('ns/data');
+    const [update] = ctx.fake.made('PUT', '/api/v1/namespaces/ns/persistentvolumeclaims/data');
+    assert.deepEqual(update.body.metadata.annotations, {
+      'volume.beta.orch.io/storage-provisioner': 'ebs.csi.aws.com',
+      'volume.orch.io/storage-provisioner': 'ebs.csi.aws.com',
+    });
+    assert.equal(ctx.fake.made('PUT', '/status').length, 0, 'the claim stays Pending as it is');
+    assert.deepEqual(
+      ctx.events.map((e) => [e.type, e.reason]),
+      [['Normal', 'ExternalProvisioning']],
+    );
+    assert.match(ctx.events[0].note, /external provisioner 'ebs\.csi\.aws\.com'/);
+
+    // The provisioner's volume, pre-bound to the claim, is bound.
+    ctx.cache(PVCS, { ...update.body, metadata: { ...update.body.metadata, resourceVersion: '5' } });
+    ctx.cache(PVS, pv('pvc-123', '5Gi', { storageClassName: 'fast', claimRef: { namespace: 'ns', name: 'data', uid: 'pvc-uid' } }));
+    await c.syncClaim('ns/data');
+    assert.equal(ctx.fake.made('PUT', '/persistentvolumeclaims/data/status').at(-1)!.body.status.phase, 'Bound');
+  });
+
+  it('a missing class or an in-tree provisioner name fails provisioning with a warning', async () => {
+    const ctx = newFakeContext();
+    const c = new PvBinderController(ctx);
+    ctx.cache(PVCS, pvc({ storageClassName: 'gone' }));
+    await c.syncClaim('ns/data');
+    ctx.cache(CLASSES, { metadata: { name: 'local' }, provisioner: 'orch.io/no-provisioner' } as ApiObject);
+    ctx.cache(PVCS, pvc({ storageClassName: 'local' }));
+    await c.syncClaim('ns/data');
+    assert.deepEqual(
+      ctx.events.map((e) => [e.type, e.reason, e.note]),
+      [
+        ['Warning', 'ProvisioningFailed', 'storageclass.storage.orch.io "gone" not found'],
+        ['Warning', 'ProvisioningFailed', 'no volume plugin matched name: orch.io/no-provisioner'],
+      ],
+    );
+    assert.equal(ctx.fake.made('PUT').length, 0);
+  });
+
+  it('WaitForFirstConsumer: no binding to unbound volumes and no provisioning before a node is selected', async () => {
+    const ctx = newFakeContext();
+    const c = new PvBinderController(ctx);
+    ctx.cache(CLASSES, {
+      metadata: { name: 'late' },
+      provisioner: 'csi.example.com',
+      volumeBindingMode: 'WaitForFirstConsumer',
+    } as ApiObject);
+    ctx.cache(PVS, pv('fits', '10Gi', { storageClassName: 'late' }));
+    ctx.cache(PVCS, pvc({ storageClassName: 'late' }));
+    await c.syncClaim('ns/data');
+    ctx.cache(PODS, {
+      metadata: { name: 'user', namespace: 'ns' },
+      spec: { volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'data' } }] },
+    });
+    await c.syncClaim('ns/data');
+    assert.equal(ctx.fake.made('PUT').length, 0);
+    assert.deepEqual(
+      ctx.events.map((e) => [e.reason, e.note]),
+      [
+        ['WaitForFirstConsumer', 'waiting for first consumer to be created before binding'],
+        ['WaitForPodScheduled', 'waiting for pod user to be scheduled'],
+      ],
+    );
+    // The scheduler picked a node: now the claim is provisioned.
+    ctx.cache(PVCS, pvc({ storageClassName: 'late' }));
+    const selected = pvc({ storageClassName: 'late' });
+    selected.metadata.annotations = { 'volume.orch.io/selected-node': 'node-1' };
+    ctx.cache(PVCS, selected);
+    await c.syncClaim('ns/data');
+    const [update] = ctx.fake.made('PUT', '/persistentvolumeclaims/data');
+    assert.equal(update.body.metadata.annotations['volume.orch.io/storage-provisioner'], 'csi.example.com');
   });
 
   it('releases a volume whose claim is gone, or deletes it with reclaim policy Delete', async () => {
