@@ -4,14 +4,11 @@
  * and the Pod or Secret they are bound to; legacy tokens (token Secrets) carry flat
  * `kubernetes.io/serviceaccount/*` claims and the fixed issuer `kubernetes/serviceaccount`.
  */
+import { LEGACY_CLAIM_PREFIX, LEGACY_ISSUER, legacyTokenClaims } from '../api/serviceaccount/legacy-token-claims.js';
 import type { UserInfo } from './interfaces.js';
 
-/** The issuer of legacy token-Secret tokens. */
-export const LEGACY_ISSUER = 'kubernetes/serviceaccount';
 /** Group of every service account. */
 export const ALL_SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts';
-
-const LEGACY = 'kubernetes.io/serviceaccount';
 
 export interface ObjectRef {
   name: string;
@@ -55,24 +52,17 @@ export function boundClaims(t: BoundTokenSpec): Record<string, unknown> {
 
 /** The JWT payload of a legacy token Secret's token. */
 export function legacyClaims(namespace: string, serviceAccount: ObjectRef, secretName: string): Record<string, unknown> {
-  return {
-    iss: LEGACY_ISSUER,
-    [`${LEGACY}/namespace`]: namespace,
-    [`${LEGACY}/secret.name`]: secretName,
-    [`${LEGACY}/service-account.name`]: serviceAccount.name,
-    [`${LEGACY}/service-account.uid`]: serviceAccount.uid,
-    sub: serviceAccountUsername(namespace, serviceAccount.name),
-  };
+  return legacyTokenClaims({ namespace, serviceAccountName: serviceAccount.name, serviceAccountUid: serviceAccount.uid, secretName });
 }
 
 /** The claims of a verified payload, or a message saying what is missing. */
 export function readClaims(payload: Record<string, unknown>): ServiceAccountClaims | string {
   const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
   if (payload.iss === LEGACY_ISSUER) {
-    const namespace = str(payload[`${LEGACY}/namespace`]);
-    const name = str(payload[`${LEGACY}/service-account.name`]);
-    const uid = str(payload[`${LEGACY}/service-account.uid`]);
-    const secret = str(payload[`${LEGACY}/secret.name`]);
+    const namespace = str(payload[`${LEGACY_CLAIM_PREFIX}/namespace`]);
+    const name = str(payload[`${LEGACY_CLAIM_PREFIX}/service-account.name`]);
+    const uid = str(payload[`${LEGACY_CLAIM_PREFIX}/service-account.uid`]);
+    const secret = str(payload[`${LEGACY_CLAIM_PREFIX}/secret.name`]);
     if (!namespace || !name || !uid || !secret) return 'token lacks the service account claims';
     return { namespace, serviceAccount: { name, uid }, legacySecretName: secret };
   }

@@ -5,7 +5,7 @@
  */
 import jwt from 'jsonwebtoken';
 import { boundClaims, legacyClaims, type BoundTokenSpec, type ObjectRef } from './service-account-claims.js';
-import { parseSigningKey } from './service-account-keys.js';
+import { parseSigningKey } from '../api/serviceaccount/signing-key.js';
 
 export interface TokenIssuer {
   /** The issuer new tokens name (the first --service-account-issuer). */
@@ -17,7 +17,7 @@ export interface TokenIssuer {
 /** An issuer signing with the private key in `pem`. */
 export function newTokenIssuer(issuer: string, pem: string, source: string): TokenIssuer {
   const { key, kid, algorithm } = parseSigningKey(pem, source);
-  const sign = (payload: Record<string, unknown>) => jwt.sign(payload, key, { algorithm: algorithm as jwt.Algorithm, keyid: kid });
+  const sign = (payload: Record<string, unknown>) => jwt.sign(payload, key, { algorithm, keyid: kid });
   return {
     issuer,
     bound: (spec) => sign(boundClaims({ ...spec, issuer })),

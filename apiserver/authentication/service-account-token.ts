@@ -9,7 +9,8 @@
 import { createHash } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { AuthenticationError, type ObjectGetter, type TokenAuthenticator } from './interfaces.js';
-import { LEGACY_ISSUER, readClaims, serviceAccountUser, type ServiceAccountClaims } from './service-account-claims.js';
+import { LEGACY_ISSUER } from '../api/serviceaccount/legacy-token-claims.js';
+import { readClaims, serviceAccountUser, type ServiceAccountClaims } from './service-account-claims.js';
 import type { VerificationKey } from './service-account-keys.js';
 
 export interface ServiceAccountAuthenticatorConfig {

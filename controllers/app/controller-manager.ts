@@ -45,7 +45,7 @@ import { CsrCleaner } from '../csrcleaner/csr-cleaner.js';
 import { CsrApprovingController } from '../csrapproving/csr-approving-controller.js';
 import { CaProvider } from '../csrsigning/ca-provider.js';
 import { CsrSigningController } from '../csrsigning/csr-signing-controller.js';
-import { parseTokenSigningKey, type TokenSigningKey } from '../serviceaccount/legacy-token.js';
+import { parseSigningKey, type SigningKey } from '../../apiserver/api/serviceaccount/signing-key.js';
 import { LegacyTokenCleaner } from '../serviceaccount/legacy-token-cleaner.js';
 import { TokensController } from '../serviceaccount/tokens-controller.js';
 import { ServiceAccountsController } from '../serviceaccount/serviceaccounts-controller.js';
@@ -102,8 +102,8 @@ function signingCas(domain: ApiDomain, opts: ControllerManagerOptions): Map<stri
 }
 
 /** The key of --service-account-private-key-file; throws naming the file. */
-function serviceAccountSigningKey(file: string): TokenSigningKey {
-  return parseTokenSigningKey(readFileSync(file, 'utf8'), file);
+function serviceAccountSigningKey(file: string): SigningKey {
+  return parseSigningKey(readFileSync(file, 'utf8'), file);
 }
 
 /** Builds the enabled controllers over one context. */

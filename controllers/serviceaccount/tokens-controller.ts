@@ -16,7 +16,8 @@ import type { Informer } from '../informers/informer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
-import { signLegacyToken, type TokenSigningKey } from './legacy-token.js';
+import type { SigningKey } from '../../apiserver/api/serviceaccount/signing-key.js';
+import { signLegacyToken } from './legacy-token.js';
 
 const SECRETS: GroupVersionResource = { group: '', version: 'v1', resource: 'secrets' };
 const SERVICE_ACCOUNTS: GroupVersionResource = { group: '', version: 'v1', resource: 'serviceaccounts' };
@@ -31,7 +32,7 @@ type Work =
   | { kind: 'secret-deleted'; namespace: string; name: string; account: string; uid: string };
 
 export interface TokensControllerOptions {
-  signingKey: TokenSigningKey;
+  signingKey: SigningKey;
   rootCaPem: string;
 }
 

@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
-import { parseTokenSigningKey } from '../../../controllers/serviceaccount/legacy-token.js';
+import { parseSigningKey } from '../../../apiserver/api/serviceaccount/signing-key.js';
 import { TokensController } from '../../../controllers/serviceaccount/tokens-controller.js';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import { newTestControllerContext } from '../../support/controller-context.js';
@@ -27,7 +27,7 @@ describe('serviceaccount-token-controller', () => {
   const abort = new AbortController();
   let running: Promise<void>;
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const signingKey = parseTokenSigningKey(privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, 'test key');
+  const signingKey = parseSigningKey(privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, 'test key');
 
   before(async () => {
     keyDir = await mkdtemp(join(tmpdir(), 'orch-sa-key-'));

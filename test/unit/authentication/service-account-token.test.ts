@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import type { ApiObject } from '../../../apiserver/api/object.js';
 import { AuthenticationError, type ObjectGetter } from '../../../apiserver/authentication/interfaces.js';
-import { parsePublicKeys, parseSigningKey } from '../../../apiserver/authentication/service-account-keys.js';
+import { parsePublicKeys } from '../../../apiserver/authentication/service-account-keys.js';
+import { parseSigningKey } from '../../../apiserver/api/serviceaccount/signing-key.js';
 import { newTokenIssuer } from '../../../apiserver/authentication/service-account-issuer.js';
 import { newServiceAccountAuthenticator } from '../../../apiserver/authentication/service-account-token.js';
 
