@@ -44,3 +44,9 @@ export const ANONYMOUS_USER = 'system:anonymous';
  * touch storage themselves. Resolves to null when the object does not exist.
  */
 export type ObjectGetter = (resource: 'serviceaccounts' | 'secrets' | 'pods', namespace: string, name: string) => Promise<ApiObject | null>;
+
+/**
+ * Sets labels on a Secret if it is still the one with `uid` (the legacy token tracking label). The
+ * server wires it to the generic store; a failure is the server's to log, never the request's.
+ */
+export type SecretLabeler = (namespace: string, name: string, uid: string, labels: Record<string, string>) => Promise<void>;

@@ -4,11 +4,14 @@
  * by the legacy issuer (token Secrets). A verified signature is remembered per token until it
  * expires, so a repeated token costs a hash and a few map look-ups, not a signature check; the
  * account, Secret and Pod it names are looked up every time (through the server's cache), so a
- * deleted or re-created object revokes its tokens at once.
+ * deleted or re-created object revokes its tokens at once. A legacy token's Secret is labelled with
+ * the day it was last used (`<prefix>/legacy-token-last-used`, written at most once a day), which
+ * the legacy token cleaner reads.
  */
 import { createHash } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { AuthenticationError, type ObjectGetter, type TokenAuthenticator } from './interfaces.js';
+import type { ApiObject } from '../api/object.js';
+import { AuthenticationError, type ObjectGetter, type SecretLabeler, type TokenAuthenticator } from './interfaces.js';
 import { LEGACY_ISSUER } from '../api/serviceaccount/legacy-token-claims.js';
 import { readClaims, serviceAccountUser, type ServiceAccountClaims } from './service-account-claims.js';
 import type { VerificationKey } from './service-account-keys.js';
@@ -24,6 +27,8 @@ export interface ServiceAccountAuthenticatorConfig {
   getObject: ObjectGetter;
   /** Prefix of the extra keys naming the bound Pod ("authentication.kubernetes.io"). */
   extraPrefix: string;
+  /** Labels a legacy token's Secret with the day it was used (LegacyServiceAccountTokenTracking). */
+  legacyTokenTracking?: { label: string; setLabels: SecretLabeler };
   /** Most verified tokens remembered (default 10000). */
   cacheSize?: number;
   now?: () => number;
@@ -93,10 +98,11 @@ export function newServiceAccountAuthenticator(config: ServiceAccountAuthenticat
       }
       return obj;
     };
+    let legacySecret: ApiObject | undefined;
     if (claims.legacySecretName !== undefined) {
       if (!config.lookup) return;
-      const secret = await live('secrets', claims.legacySecretName);
-      const stored = (secret.data as Record<string, string> | undefined)?.token;
+      legacySecret = await live('secrets', claims.legacySecretName);
+      const stored = (legacySecret.data as Record<string, string> | undefined)?.token;
       if (stored === undefined || Buffer.from(stored, 'base64').toString('utf8') !== token) {
         throw new AuthenticationError(`secret ${namespace}/${claims.legacySecretName}: token does not match`);
       }
@@ -104,6 +110,18 @@ export function newServiceAccountAuthenticator(config: ServiceAccountAuthenticat
     await live('serviceaccounts', claims.serviceAccount.name, claims.serviceAccount.uid);
     if (claims.secret) await live('secrets', claims.secret.name, claims.secret.uid);
     if (claims.pod) await live('pods', claims.pod.name, claims.pod.uid);
+    if (legacySecret) await trackUse(legacySecret);
+  };
+
+  /** Labels the Secret with today's date unless it says today (or, by a clock ahead, tomorrow). */
+  const trackUse = async (secret: ApiObject): Promise<void> => {
+    const tracking = config.legacyTokenTracking;
+    if (!tracking) return;
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const today = day(now());
+    const lastUsed = secret.metadata.labels?.[tracking.label];
+    if (lastUsed === today || lastUsed === day(now() + 86_400_000)) return;
+    await tracking.setLabels(secret.metadata.namespace ?? '', secret.metadata.name!, secret.metadata.uid!, { [tracking.label]: today });
   };
 
   return {

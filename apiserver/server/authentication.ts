@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ApiDomain } from '../api/domain.js';
-import type { ObjectGetter, RequestAuthenticator, TokenAuthenticator } from '../authentication/interfaces.js';
+import type { ObjectGetter, RequestAuthenticator, SecretLabeler, TokenAuthenticator } from '../authentication/interfaces.js';
 import { newAuthenticator } from '../authentication/new-authenticator.js';
 import { newTokenFileAuthenticator } from '../authentication/token-file.js';
 import { parsePublicKeys, type VerificationKey } from '../authentication/service-account-keys.js';
@@ -35,6 +35,7 @@ export function newServerAuthentication(
   domain: ApiDomain,
   getObject: ObjectGetter,
   logger: Logger,
+  setSecretLabels: SecretLabeler,
 ): ServerAuthentication {
   const tokens: TokenAuthenticator[] = [];
   const ephemeral = new Map<string, EphemeralHandler>();
@@ -58,6 +59,7 @@ export function newServerAuthentication(
         lookup: options.serviceAccountLookup,
         getObject,
         extraPrefix: `authentication.${domain.labelPrefix}`,
+        legacyTokenTracking: { label: `${domain.labelPrefix}/legacy-token-last-used`, setLabels: setSecretLabels },
       }),
     );
   }

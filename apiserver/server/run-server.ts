@@ -29,6 +29,7 @@ import { newAdmissionFromOptions } from '../admission/new-admission.js';
 import { newAdmissionAccess } from './admission-access.js';
 import { newServerAuthentication } from './authentication.js';
 import { newObjectGetter } from './object-getter.js';
+import { newSecretLabeler } from './secret-labeler.js';
 import { newAuthorizer } from '../authorization/new-authorizer.js';
 import { PolicyCache } from '../authorization/rbac/policy-cache.js';
 import { NodeGraph } from '../authorization/node/graph.js';
@@ -181,7 +182,13 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
     void nodeInformers.synced.then(nodeSynced);
   }
 
-  const authentication = newServerAuthentication(options, domain, newObjectGetter(table, stores), logger);
+  const authentication = newServerAuthentication(
+    options,
+    domain,
+    newObjectGetter(table, stores),
+    logger,
+    newSecretLabeler(table, stores, logger),
+  );
   const inFlight = newInFlight();
   let server: Server | undefined;
   const app = buildHandlerChain({

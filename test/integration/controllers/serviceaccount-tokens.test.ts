@@ -90,6 +90,24 @@ describe('serviceaccount-token-controller', () => {
       assert.equal(review.status, 201, review.text);
       assert.equal(review.body.status.userInfo.username, 'system:serviceaccount:default:builder');
       assert.equal(review.body.status.userInfo.uid, sa.metadata.uid);
+      // Its use is tracked on the Secret, by the day (LegacyServiceAccountTokenTracking).
+      const today = new Date().toISOString().slice(0, 10);
+      const labelled = await eventually('the last-used label', async () => {
+        const s = (await srv.client.get(`${NS}/secrets/builder-token`)).body;
+        return s.metadata.labels?.['orch.io/legacy-token-last-used'] && s;
+      });
+      assert.ok(
+        [today, new Date(Date.now() - 60_000).toISOString().slice(0, 10)].includes(
+          labelled.metadata.labels['orch.io/legacy-token-last-used'],
+        ),
+      );
+      const rv = labelled.metadata.resourceVersion;
+      const again = await asBuilder.post('/apis/authentication.orch.io/v1/selfsubjectreviews', {
+        apiVersion: 'authentication.orch.io/v1',
+        kind: 'SelfSubjectReview',
+      });
+      assert.equal(again.status, 201, again.text);
+      assert.equal((await srv.client.get(`${NS}/secrets/builder-token`)).body.metadata.resourceVersion, rv, 'written at most once a day');
     } finally {
       asBuilder.close();
     }

@@ -116,3 +116,41 @@ test('legacy tokens: checked against their Secret only under --service-account-l
   await rejects(authenticator(true).authenticateToken(token), /secret ns\/bot-token: token does not match/);
   assert.equal((await authenticator(false).authenticateToken(token))?.name, 'system:serviceaccount:ns:bot');
 });
+
+test('legacy tokens in use label their Secret with the day, at most once a day', async () => {
+  const token = newTokenIssuer('ignored', rsa.privateKey, 'k').legacy('ns', { name: 'bot', uid: 'sa-uid' }, 'used-token');
+  const secret: ApiObject = {
+    metadata: { name: 'used-token', namespace: 'ns', uid: 'used-uid' },
+    data: { token: Buffer.from(token).toString('base64') },
+  };
+  objects.set('secrets/ns/used-token', secret);
+  const writes: [string, string, string, Record<string, string>][] = [];
+  let clock = Date.parse('2026-03-04T23:59:00Z');
+  const authn = newServiceAccountAuthenticator({
+    issuers: [ISSUER],
+    keys: parsePublicKeys(rsa.publicKey, 'rsa.pub'),
+    apiAudiences: [ISSUER],
+    lookup: true,
+    getObject,
+    extraPrefix: 'authentication.kubernetes.io',
+    legacyTokenTracking: {
+      label: 'kubernetes.io/legacy-token-last-used',
+      setLabels: async (namespace, name, uid, labels) => {
+        writes.push([namespace, name, uid, labels]);
+        secret.metadata.labels = { ...secret.metadata.labels, ...labels };
+      },
+    },
+    now: () => clock,
+  });
+  assert.equal((await authn.authenticateToken(token))?.name, 'system:serviceaccount:ns:bot');
+  await authn.authenticateToken(token);
+  assert.deepEqual(writes, [['ns', 'used-token', 'used-uid', { 'kubernetes.io/legacy-token-last-used': '2026-03-04' }]]);
+  clock += 2 * 60_000;
+  await authn.authenticateToken(token);
+  assert.equal(writes.length, 2, 'a new day');
+  assert.deepEqual(writes[1][3], { 'kubernetes.io/legacy-token-last-used': '2026-03-05' });
+  secret.metadata.labels = { 'kubernetes.io/legacy-token-last-used': '2026-03-06' };
+  await authn.authenticateToken(token);
+  assert.equal(writes.length, 2, "tomorrow's date (a clock ahead) is left alone");
+  objects.delete('secrets/ns/used-token');
+});
