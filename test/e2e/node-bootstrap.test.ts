@@ -3,9 +3,9 @@
  * and client-certificate authentication) and orch-controller-manager (csrapproving, csrsigning,
  * bootstrapsigner, tokencleaner). A node holding only a bootstrap token checks cluster-info's
  * signature, creates a node client CSR, which is auto-approved and signed; its certificate then
- * authenticates as system:node:<name>, and its renewal is approved as selfnodeclient. Until the API
- * server answers SubjectAccessReviews, the controller manager reaches it through a front that
- * answers them from the default policy's rule (bootstrappers: nodeclient, nodes: selfnodeclient).
+ * authenticates as system:node:<name>, and its renewal is approved as selfnodeclient. The server
+ * runs Node,RBAC and answers the controller's SubjectAccessReviews from the default roles, bound as
+ * kubeadm binds them (bootstrappers: nodeclient, nodes: selfnodeclient).
  * Measured: CSR create → issued certificate, p50 over 100 auto-approved requests.
  */
 import { describe, it, before, after } from 'node:test';
@@ -22,7 +22,7 @@ import { b64, newCsrPem } from '../support/csr-fixture.js';
 import { eventually } from '../support/eventually.js';
 import { newTestClient, type TestClient } from '../support/http-client.js';
 import { startProcess, type Proc } from '../support/processes.js';
-import { startReviewFront, type ReviewFront } from '../support/review-front.js';
+import { bindNodeBootstrapRoles } from '../support/node-bootstrap-rbac.js';
 
 const CONTROLLER_MANAGER = 'dist/controllers/cmd/controller-manager.js';
 const CSRS = '/apis/certificates.orch.io/v1/certificatesigningrequests';
@@ -35,7 +35,6 @@ const TOKEN_SECRET = '0123456789abcdef';
 describe('node bootstrap walk-through', () => {
   let dir: string;
   let srv: TestServer;
-  let front: ReviewFront;
   let manager: Proc;
   let node: TestClient;
 
@@ -46,19 +45,12 @@ describe('node bootstrap walk-through', () => {
     srv = await startTestServer({
       process: true,
       dataDir: dir,
-      args: [`--client-ca-file=${ca.certFile}`, '--enable-bootstrap-token-auth'],
+      args: ['--authorization-mode=Node,RBAC', `--client-ca-file=${ca.certFile}`, '--enable-bootstrap-token-auth'],
     });
-    front = await startReviewFront({
-      server: srv,
-      certDir,
-      kubeconfigFile: join(dir, 'front.kubeconfig'),
-      allow: ({ groups = [], resourceAttributes: r }) =>
-        (groups.includes('system:bootstrappers') && r.subresource === 'nodeclient') ||
-        (groups.includes('system:nodes') && r.subresource === 'selfnodeclient'),
-    });
+    await bindNodeBootstrapRoles(srv.client);
     manager = startProcess(process.execPath, [
       CONTROLLER_MANAGER,
-      `--kubeconfig=${front.kubeconfig}`,
+      `--kubeconfig=${srv.kubeconfig}`,
       '--secure-port=0',
       '--bind-address=127.0.0.1',
       '--leader-elect=false',
@@ -84,7 +76,6 @@ describe('node bootstrap walk-through', () => {
   after(async () => {
     node?.close();
     await manager?.stop('SIGTERM');
-    await front?.close();
     await srv?.stop();
     await rm(dir, { recursive: true, force: true });
   });

@@ -1,8 +1,7 @@
 /**
- * The CSR approving controller against a real orch-apiserver. The API server does not answer
- * SubjectAccessReviews yet (the authorization work lands separately), so the controller manager talks
- * to it through a small HTTPS front that answers SubjectAccessReviews from a test policy — a test
- * webhook — and forwards every other request to the server unchanged.
+ * The CSR approving controller against a real orch-apiserver under RBAC: the controller's
+ * SubjectAccessReviews are answered by the server from the default nodeclient / selfnodeclient roles,
+ * bound as a cluster installer binds them (bootstrappers: nodeclient, nodes: selfnodeclient).
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +16,7 @@ import { startTestServer, type TestServer } from '../../support/api-server.js';
 import { certRequest, type CertCredentials } from '../../support/cert-client.js';
 import { b64, type CsrOptions, newCsrPem } from '../../support/csr-fixture.js';
 import { eventually } from '../../support/eventually.js';
-import { type ReviewFront, type ReviewSpec, startReviewFront } from '../../support/review-front.js';
+import { bindNodeBootstrapRoles } from '../../support/node-bootstrap-rbac.js';
 
 const CSRS = '/apis/certificates.orch.io/v1/certificatesigningrequests';
 const NODE_SIGNER = 'orch.io/orch-apiserver-client-orchlet';
@@ -26,11 +25,7 @@ const NODE_USAGES = ['digital signature', 'key encipherment', 'client auth'];
 describe('certificatesigningrequest-approving-controller', () => {
   let dataDir: string;
   let srv: TestServer;
-  let front: ReviewFront;
   let manager: RunningControllerManager;
-  let reviews: ReviewSpec[] = [];
-  /** The test's authorizer: which (group, subresource) pairs are allowed. */
-  const allowed = new Set<string>(['system:bootstrappers/nodeclient', 'system:nodes/selfnodeclient']);
   let n = 0;
   let as: (cn: string, orgs: string[]) => CertCredentials;
 
@@ -38,21 +33,15 @@ describe('certificatesigningrequest-approving-controller', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'orch-csrapproving-'));
     const certDir = join(dataDir, 'certs');
     const ca = ensureCA(certDir);
-    srv = await startTestServer({ dataDir, args: [`--client-ca-file=${ca.certFile}`] });
+    srv = await startTestServer({ dataDir, args: ['--authorization-mode=Node,RBAC', `--client-ca-file=${ca.certFile}`] });
+    await bindNodeBootstrapRoles(srv.client);
     as = (cn, orgs) => {
       const pair = newClientCert(ca, { cn, orgs });
       return { ca: srv.ca, cert: pair.certPem, key: pair.keyPem };
     };
-    front = await startReviewFront({
-      server: srv,
-      certDir,
-      kubeconfigFile: join(dataDir, 'front.kubeconfig'),
-      allow: (spec) => (spec.groups ?? []).some((g) => allowed.has(`${g}/${spec.resourceAttributes.subresource}`)),
-    });
-    reviews = front.reviews;
     manager = await runControllerManager(
       parseOptions([
-        `--kubeconfig=${front.kubeconfig}`,
+        `--kubeconfig=${srv.kubeconfig}`,
         '--secure-port=0',
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
@@ -63,7 +52,6 @@ describe('certificatesigningrequest-approving-controller', () => {
   });
   after(async () => {
     await manager?.stop();
-    await front?.close();
     await srv?.stop();
     await rm(dataDir, { recursive: true, force: true });
   });
@@ -93,42 +81,40 @@ describe('certificatesigningrequest-approving-controller', () => {
     assert.equal(condition.status, 'True');
     assert.equal(condition.reason, 'AutoApproved');
     assert.equal(condition.message, 'Auto approving kubelet client certificate after SubjectAccessReview.');
-    const review = reviews.find((r) => r.user === 'system:bootstrap:abcdef');
-    assert.deepEqual(review?.resourceAttributes, {
-      group: 'certificates.orch.io',
-      resource: 'certificatesigningrequests',
-      subresource: 'nodeclient',
-      verb: 'create',
-      version: '*',
-    });
-    assert.deepEqual(review?.groups, ['system:bootstrappers', 'system:authenticated']);
   });
 
   it("approves a node's renewal of its own certificate as selfnodeclient", async () => {
     const name = await createCsr(as('system:node:n1', ['system:nodes']), NODE_SIGNER, ['digital signature', 'client auth'], node1);
     const condition = await approval(name);
     assert.equal(condition.message, 'Auto approving self kubelet client certificate after SubjectAccessReview.');
-    assert.equal(reviews.filter((r) => r.user === 'system:node:n1')[0].resourceAttributes.subresource, 'selfnodeclient');
   });
 
-  it('leaves a recognized request pending while no review allows it, and approves it once one does', async () => {
+  it('leaves a recognized request pending while RBAC does not allow it, and approves it once a binding does', async () => {
+    // n2 asks for n1's identity: a nodeclient request, which nodes are not allowed by default.
     const name = await createCsr(as('system:node:n2', ['system:nodes']), NODE_SIGNER, NODE_USAGES, node1);
-    await eventually('a review for n2', async () => reviews.some((r) => r.user === 'system:node:n2'));
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 800));
     assert.equal((await srv.client.get(`${CSRS}/${name}`)).body.status.conditions, undefined);
-    assert.deepEqual(
-      [...new Set(reviews.filter((r) => r.user === 'system:node:n2').map((r) => r.resourceAttributes.subresource))],
-      ['nodeclient'],
-    );
-    allowed.add('system:nodes/nodeclient');
+    const rbac = '/apis/rbac.authorization.orch.io/v1/clusterrolebindings';
+    const bound = await srv.client.post(rbac, {
+      metadata: { name: 'test:n2-nodeclient' },
+      roleRef: {
+        apiGroup: 'rbac.authorization.orch.io',
+        kind: 'ClusterRole',
+        name: 'system:certificates.orch.io:certificatesigningrequests:nodeclient',
+      },
+      subjects: [{ apiGroup: 'rbac.authorization.orch.io', kind: 'User', name: 'system:node:n2' }],
+    });
+    assert.equal(bound.status, 201, bound.text);
     try {
-      assert.equal((await approval(name)).reason, 'AutoApproved');
+      const condition = await approval(name);
+      assert.equal(condition.reason, 'AutoApproved');
+      assert.equal(condition.message, 'Auto approving kubelet client certificate after SubjectAccessReview.');
     } finally {
-      allowed.delete('system:nodes/nodeclient');
+      await srv.client.delete(`${rbac}/test:n2-nodeclient`);
     }
   });
 
-  it('does not review or approve requests that are not node client requests', async () => {
+  it('does not approve requests that are not node client requests, though the requester may have node clients approved', async () => {
     const bootstrapper = as('system:bootstrap:abcdef', ['system:bootstrappers']);
     const names = [
       await createCsr(bootstrapper, 'orch.io/orch-apiserver-client', NODE_USAGES, node1),
@@ -136,10 +122,8 @@ describe('certificatesigningrequest-approving-controller', () => {
       await createCsr(bootstrapper, NODE_SIGNER, NODE_USAGES, { ...node1, dnsNames: ['n1'] }),
       await createCsr(bootstrapper, NODE_SIGNER, NODE_USAGES, { cn: 'alice', orgs: ['system:nodes'] }),
     ];
-    const before = reviews.length;
     const last = await createCsr(bootstrapper, NODE_SIGNER, NODE_USAGES, node1);
     await approval(last);
-    assert.equal(reviews.length, before + 1);
     for (const name of names) assert.equal((await srv.client.get(`${CSRS}/${name}`)).body.status.conditions, undefined, name);
   });
 });
