@@ -142,6 +142,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       equivalents: access.equivalents,
       metrics: metrics.admission,
       resourcesOfKind: (group, kind) => table.all().filter((d) => d.group === group && d.kind === kind && !d.conversion),
+      definitions,
     },
     [newRbacEscalation(rbacGroup, (write) => escalation.refusal(write))],
   );

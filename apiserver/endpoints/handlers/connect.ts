@@ -200,8 +200,12 @@ function headerLines(raw: string[]): string {
 }
 
 export async function handleConnect(s: RequestScope, kind: string, config: ConnectConfig): Promise<void> {
+  // Admission first, as Kubernetes' connect handler: a webhook sees the connection even when it leads
+  // nowhere. pods/log is a read in Kubernetes (a getter with options), never admitted.
+  if (kind !== 'PodLogOptions') {
+    await s.store.admitConnect(s.ctx, splitProxyName(s.info.name).name, s.info.subresource, connectOptions(kind, s.query, restOfPath(s)));
+  }
   const { location, nodeAgent } = await locate(s, config);
-  await s.store.admitConnect(s.ctx, splitProxyName(s.info.name).name, s.info.subresource, connectOptions(kind, s.query, location.path));
   stripCredentials(s.req);
   const url = new URL(locationURL(location));
   const target = {
