@@ -35,6 +35,7 @@ import { newResourceQuota } from './plugins/resource-quota.js';
 import { newPriority } from './plugins/priority.js';
 import { newRuntimeClass } from './plugins/runtime-class.js';
 import { newSecurityContextDeny } from './plugins/security-context-deny.js';
+import { newStorageObjectInUseProtection } from './plugins/storage-object-in-use-protection.js';
 import { newTaintNodesByCondition } from './plugins/taint-nodes-by-condition.js';
 
 export interface PluginEntry {
@@ -64,6 +65,7 @@ export const PLUGIN_TABLE: readonly PluginEntry[] = [
   { name: 'EventRateLimit', factory: newEventRateLimit, defaultOn: false },
   { name: 'ExtendedResourceToleration', factory: newExtendedResourceToleration, defaultOn: false },
   { name: 'DefaultStorageClass', factory: newDefaultStorageClass, defaultOn: true },
+  { name: 'StorageObjectInUseProtection', factory: newStorageObjectInUseProtection, defaultOn: true },
   { name: 'OwnerReferencesPermissionEnforcement', factory: newOwnerReferencesPermissionEnforcement, defaultOn: false },
   { name: 'PersistentVolumeClaimResize', factory: newPersistentVolumeClaimResize, defaultOn: true },
   { name: 'RuntimeClass', factory: newRuntimeClass, defaultOn: true },
