@@ -21,6 +21,7 @@ import { newLimitPodHardAntiAffinityTopology } from './plugins/limit-pod-hard-an
 import { newNamespaceAutoProvision } from './plugins/namespace-autoprovision.js';
 import { newNamespaceExists } from './plugins/namespace-exists.js';
 import { newNamespaceLifecycle } from './plugins/namespace-lifecycle.js';
+import { newNodeRestriction } from './plugins/node-restriction.js';
 import { newCertificateApproval } from './plugins/certificate-approval.js';
 import { newCertificateSigning } from './plugins/certificate-signing.js';
 import { newCertificateSubjectRestriction } from './plugins/certificate-subject-restriction.js';
@@ -54,6 +55,7 @@ export const PLUGIN_TABLE: readonly PluginEntry[] = [
   { name: 'LimitPodHardAntiAffinityTopology', factory: newLimitPodHardAntiAffinityTopology, defaultOn: false },
   { name: 'LimitRanger', factory: newLimitRanger, defaultOn: true },
   { name: 'ServiceAccount', factory: newServiceAccount, defaultOn: true },
+  { name: 'NodeRestriction', factory: newNodeRestriction, defaultOn: false },
   { name: 'TaintNodesByCondition', factory: newTaintNodesByCondition, defaultOn: true },
   { name: 'AlwaysPullImages', factory: newAlwaysPullImages, defaultOn: false },
   { name: 'ImagePolicyWebhook', factory: newImagePolicyWebhook, defaultOn: false },
