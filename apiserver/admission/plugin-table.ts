@@ -27,6 +27,7 @@ import { newCertificateSigning } from './plugins/certificate-signing.js';
 import { newCertificateSubjectRestriction } from './plugins/certificate-subject-restriction.js';
 import { newOwnerReferencesPermissionEnforcement } from './plugins/owner-references-permission-enforcement.js';
 import { newPersistentVolumeClaimResize } from './plugins/persistent-volume-claim-resize.js';
+import { newPersistentVolumeLabel } from './plugins/persistent-volume-label.js';
 import { newPodSecurity } from './plugins/pod-security.js';
 import { newPodNodeSelector } from './plugins/pod-node-selector.js';
 import { newPodTolerationRestriction } from './plugins/pod-toleration-restriction.js';
@@ -66,6 +67,7 @@ export const PLUGIN_TABLE: readonly PluginEntry[] = [
   { name: 'PodTolerationRestriction', factory: newPodTolerationRestriction, defaultOn: false },
   { name: 'EventRateLimit', factory: newEventRateLimit, defaultOn: false },
   { name: 'ExtendedResourceToleration', factory: newExtendedResourceToleration, defaultOn: false },
+  { name: 'PersistentVolumeLabel', factory: newPersistentVolumeLabel, defaultOn: false },
   { name: 'DefaultStorageClass', factory: newDefaultStorageClass, defaultOn: true },
   { name: 'StorageObjectInUseProtection', factory: newStorageObjectInUseProtection, defaultOn: true },
   { name: 'OwnerReferencesPermissionEnforcement', factory: newOwnerReferencesPermissionEnforcement, defaultOn: false },
