@@ -53,6 +53,7 @@ import { ensureSystemNamespaces, SYSTEM_USER } from './bootstrap-namespaces.js';
 import { reconcileDefaultPolicy } from './bootstrap-rbac.js';
 import { newReviewKinds } from './review-kinds.js';
 import { ensureSystemPriorityClasses } from './bootstrap-priority-classes.js';
+import { ensureFlowControlBootstrap } from './bootstrap-flowcontrol.js';
 
 export interface RunningServer {
   port: number;
@@ -240,6 +241,9 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       try {
         await ensureSystemNamespaces(namespaces, domain);
         await ensureSystemPriorityClasses(stores.get(table.lookup(domain.group('scheduling.k8s.io'), 'v1', 'priorityclasses')!)!, domain);
+        const flowcontrol = (plural: string) =>
+          stores!.get(table.lookup(domain.group('flowcontrol.apiserver.k8s.io'), 'v1beta3', plural)!)!;
+        await ensureFlowControlBootstrap(flowcontrol('prioritylevelconfigurations'), flowcontrol('flowschemas'), domain);
         await adoptServiceRanges(serviceAllocators, services);
         await ensureDefaultService(services, domain, defaultServiceIP, port, SYSTEM_USER);
         bootstrapDone();
