@@ -153,7 +153,18 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
     { dependency: SERVICE_ALLOCATORS, value: serviceAllocators },
     { dependency: COMPONENT_PROBES, value: newComponentProbes(storage) },
   ]);
-  stores = newStores(table, allResources, { storage, storagePrefix: options.etcdPrefix, domain, admission, cacher, hookEnv });
+  // Authenticators read ServiceAccounts, Secrets and Pods through the stores; the stores serve what they answer.
+  const authentication = newServerAuthentication(
+    options,
+    domain,
+    newObjectGetter(table, () => stores!),
+    logger,
+  );
+  const answers = new Map([
+    ...authentication.answers,
+    ...newReviewKinds({ ...authorization, group: domain.group('authorization.k8s.io') }),
+  ]);
+  stores = newStores(table, allResources, { storage, storagePrefix: options.etcdPrefix, domain, admission, cacher, hookEnv, answers });
   const namespaces = stores.get(namespaceDef)!;
   const services = stores.get(table.lookup('', 'v1', 'services')!)!;
   const defaultServiceIP = serviceAllocators.clusterIPs(serviceAllocators.families[0])!.firstAddress;
@@ -183,7 +194,6 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
     void nodeInformers.synced.then(nodeSynced);
   }
 
-  const authentication = newServerAuthentication(options, domain, newObjectGetter(table, stores), logger);
   const inFlight = newInFlight();
   let server: Server | undefined;
   const app = buildHandlerChain({
@@ -201,10 +211,6 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
         ca: options.kubeletCertificateAuthority && readFileSync(options.kubeletCertificateAuthority, 'utf8'),
         dialTimeoutMs: options.kubeletTimeoutMs,
       },
-      ephemeral: new Map([
-        ...authentication.ephemeral,
-        ...newReviewKinds({ ...authorization, group: domain.group('authorization.k8s.io') }),
-      ]),
     },
     openapi: newOpenApiV3(table, definitions),
     openapiV2: newOpenApiV2(table, definitions),

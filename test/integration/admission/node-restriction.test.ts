@@ -5,16 +5,22 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { serviceAccountSigningArgs } from '../../support/service-account-signing.js';
 import { newTestClient, type TestClient } from '../../support/http-client.js';
 import { createDefaultServiceAccount, createNamespace } from '../../support/namespaces.js';
 
 describe('NodeRestriction admission', () => {
   let s: TestServer;
   let n1: TestClient;
+  let dir: string;
   before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'orch-node-restriction-'));
     s = await startTestServer({
-      args: ['--authorization-mode=Node,RBAC', '--enable-admission-plugins=NodeRestriction'],
+      args: ['--authorization-mode=Node,RBAC', '--enable-admission-plugins=NodeRestriction', ...serviceAccountSigningArgs(dir)],
       tokens: ['n1-token,system:node:n1,n1,"system:nodes"'],
     });
     n1 = newTestClient({ url: s.url, token: 'n1-token', ca: s.ca });
@@ -34,6 +40,7 @@ describe('NodeRestriction admission', () => {
   after(async () => {
     n1?.close();
     await s?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('a node creates and labels only its own Node, and not with restricted labels', async () => {
@@ -75,5 +82,26 @@ describe('NodeRestriction admission', () => {
     assert.equal((await s.client.get('/api/v1/namespaces/work/pods/on-n2')).status, 200);
     const deleteOwn = await n1.delete('/api/v1/namespaces/work/pods/on-n1');
     assert.equal(deleteOwn.status, 200, deleteOwn.text);
+  });
+
+  it('a node requests tokens bound only to its own pods (TokenRequest is admitted as a CREATE of serviceaccounts/token)', async () => {
+    const pod = await s.client.post('/api/v1/namespaces/work/pods', {
+      metadata: { name: 'token-user' },
+      spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'x' }] },
+    });
+    assert.equal(pod.status, 201, pod.text);
+    const other = (await s.client.get('/api/v1/namespaces/work/pods/on-n2')).body;
+    const request = (name: string, uid: string) => ({
+      apiVersion: 'authentication.orch.io/v1',
+      kind: 'TokenRequest',
+      spec: { audiences: [], boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name, uid } },
+    });
+    const own = await n1.post('/api/v1/namespaces/work/serviceaccounts/default/token', request('token-user', pod.body.metadata.uid));
+    assert.equal(own.status, 201, own.text);
+    assert.ok(own.body.status.token);
+    // The node reaches the account through its own pod (authorized), but not the other node's pod.
+    const theirs = await n1.post('/api/v1/namespaces/work/serviceaccounts/default/token', request('on-n2', other.metadata.uid));
+    assert.equal(theirs.status, 403, theirs.text);
+    assert.match(theirs.body.message, /node requested token bound to a pod scheduled on a different node/);
   });
 });

@@ -6,7 +6,11 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { serviceAccountSigningArgs } from '../../support/service-account-signing.js';
 import { createDefaultServiceAccount, createNamespace } from '../../support/namespaces.js';
 import { type Answer, type Review, startWebhookServer, type WebhookServer } from '../../support/webhook-server.js';
 
@@ -18,10 +22,12 @@ const PODS = `/api/v1/namespaces/${NS}/pods`;
 describe('admission webhooks: the operations that reach them', () => {
   let s: TestServer;
   let hook: WebhookServer;
+  let dir: string;
   const answers = new Map<string, (r: Review) => Answer>();
 
   before(async () => {
-    s = await startTestServer();
+    dir = mkdtempSync(join(tmpdir(), 'orch-webhook-ops-'));
+    s = await startTestServer({ args: serviceAccountSigningArgs(dir) });
     hook = await startWebhookServer((review, path) => (answers.get(path.split('?')[0]) ?? (() => ({ allowed: true })))(review));
     await createNamespace(s.client, NS);
     await createDefaultServiceAccount(s.client, NS);
@@ -29,6 +35,7 @@ describe('admission webhooks: the operations that reach them', () => {
   after(async () => {
     await s?.stop();
     await hook?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   let n = 0;
@@ -140,6 +147,35 @@ describe('admission webhooks: the operations that reach them', () => {
       assert.equal((await s.client.get(`${PODS}/web/log`)).status, 404);
       assert.equal(reviews().length, before);
     });
+  });
+
+  it('kinds that are only answered (TokenReview, access reviews, serviceaccounts/token) are admitted as CREATEs', async () => {
+    const rules = [
+      { operations: ['CREATE'], apiGroups: ['authentication.orch.io', 'authorization.orch.io'], apiVersions: ['v1'], resources: ['*'] },
+      { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['serviceaccounts/token'] },
+    ];
+    const refuse = (r: Review): Answer => ({ allowed: false, status: { code: 403, message: `no ${r.request.kind.kind}` } });
+    await withHook('validating', rules, {}, refuse, async (reviews) => {
+      const review = await s.client.post('/apis/authentication.orch.io/v1/tokenreviews', { spec: { token: 'x' } });
+      assert.equal(review.status, 403, review.text);
+      assert.equal(review.body.message, `admission webhook "ops-${n}.example.com" denied the request: no TokenReview`);
+      const access = await s.client.post(`/apis/authorization.orch.io/v1/namespaces/${NS}/localsubjectaccessreviews`, {
+        spec: { user: 'u', resourceAttributes: { namespace: NS, verb: 'get', resource: 'pods' } },
+      });
+      assert.equal(access.status, 403, access.text);
+      const token = await s.client.post(`/api/v1/namespaces/${NS}/serviceaccounts/default/token`, { spec: { audiences: [] } });
+      assert.equal(token.status, 403, token.text);
+      assert.equal(token.body.message, `admission webhook "ops-${n}.example.com" denied the request: no TokenRequest`);
+      assert.deepEqual(
+        reviews().map((r) => `${r.request.operation} ${r.request.resource.resource}/${r.request.subResource ?? ''}`),
+        ['CREATE tokenreviews/', 'CREATE localsubjectaccessreviews/', 'CREATE serviceaccounts/token'],
+      );
+    });
+    // Without the webhook they are answered as before.
+    const answered = await s.client.post('/apis/authentication.orch.io/v1/tokenreviews', { spec: { token: 'x' } });
+    assert.equal(answered.status, 201, answered.text);
+    assert.equal(answered.body.kind, 'TokenReview');
+    assert.equal(answered.body.status.authenticated, undefined);
   });
 
   it('binding a pod is a CREATE of a Binding on pods/binding, and the pod write it makes is not admitted again', async () => {
