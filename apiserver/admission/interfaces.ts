@@ -6,6 +6,7 @@
 import type { ApiObject } from '../api/object.js';
 import type { ApiDomain } from '../api/domain.js';
 import type { ResourceDef } from '../api/resource.js';
+import type { Definitions } from '../api/schema.js';
 import type { Authorizer } from '../authorization/interfaces.js';
 import type { AdmissionAttributes, Operation } from '../registry/write-admission.js';
 
@@ -70,6 +71,8 @@ export interface PluginEnv {
   metrics: AdmissionMetrics;
   /** The served resources of a kind in a served group (a REST mapping). */
   resourcesOfKind(group: string, kind: string): ResourceDef[];
+  /** The schemas the resources' `schemaRef`s point into (a mutating webhook's patched object is checked against them). */
+  definitions: Definitions;
 }
 
 export interface Equivalent {

@@ -21,11 +21,13 @@ import { newLimitPodHardAntiAffinityTopology } from './plugins/limit-pod-hard-an
 import { newNamespaceAutoProvision } from './plugins/namespace-autoprovision.js';
 import { newNamespaceExists } from './plugins/namespace-exists.js';
 import { newNamespaceLifecycle } from './plugins/namespace-lifecycle.js';
+import { newNodeRestriction } from './plugins/node-restriction.js';
 import { newCertificateApproval } from './plugins/certificate-approval.js';
 import { newCertificateSigning } from './plugins/certificate-signing.js';
 import { newCertificateSubjectRestriction } from './plugins/certificate-subject-restriction.js';
 import { newOwnerReferencesPermissionEnforcement } from './plugins/owner-references-permission-enforcement.js';
 import { newPersistentVolumeClaimResize } from './plugins/persistent-volume-claim-resize.js';
+import { newPersistentVolumeLabel } from './plugins/persistent-volume-label.js';
 import { newPodSecurity } from './plugins/pod-security.js';
 import { newPodNodeSelector } from './plugins/pod-node-selector.js';
 import { newPodTolerationRestriction } from './plugins/pod-toleration-restriction.js';
@@ -35,6 +37,7 @@ import { newResourceQuota } from './plugins/resource-quota.js';
 import { newPriority } from './plugins/priority.js';
 import { newRuntimeClass } from './plugins/runtime-class.js';
 import { newSecurityContextDeny } from './plugins/security-context-deny.js';
+import { newStorageObjectInUseProtection } from './plugins/storage-object-in-use-protection.js';
 import { newTaintNodesByCondition } from './plugins/taint-nodes-by-condition.js';
 
 export interface PluginEntry {
@@ -53,6 +56,7 @@ export const PLUGIN_TABLE: readonly PluginEntry[] = [
   { name: 'LimitPodHardAntiAffinityTopology', factory: newLimitPodHardAntiAffinityTopology, defaultOn: false },
   { name: 'LimitRanger', factory: newLimitRanger, defaultOn: true },
   { name: 'ServiceAccount', factory: newServiceAccount, defaultOn: true },
+  { name: 'NodeRestriction', factory: newNodeRestriction, defaultOn: false },
   { name: 'TaintNodesByCondition', factory: newTaintNodesByCondition, defaultOn: true },
   { name: 'AlwaysPullImages', factory: newAlwaysPullImages, defaultOn: false },
   { name: 'ImagePolicyWebhook', factory: newImagePolicyWebhook, defaultOn: false },
@@ -63,7 +67,9 @@ export const PLUGIN_TABLE: readonly PluginEntry[] = [
   { name: 'PodTolerationRestriction', factory: newPodTolerationRestriction, defaultOn: false },
   { name: 'EventRateLimit', factory: newEventRateLimit, defaultOn: false },
   { name: 'ExtendedResourceToleration', factory: newExtendedResourceToleration, defaultOn: false },
+  { name: 'PersistentVolumeLabel', factory: newPersistentVolumeLabel, defaultOn: false },
   { name: 'DefaultStorageClass', factory: newDefaultStorageClass, defaultOn: true },
+  { name: 'StorageObjectInUseProtection', factory: newStorageObjectInUseProtection, defaultOn: true },
   { name: 'OwnerReferencesPermissionEnforcement', factory: newOwnerReferencesPermissionEnforcement, defaultOn: false },
   { name: 'PersistentVolumeClaimResize', factory: newPersistentVolumeClaimResize, defaultOn: true },
   { name: 'RuntimeClass', factory: newRuntimeClass, defaultOn: true },

@@ -79,13 +79,13 @@ export interface ResourceDeclaration {
   /** A deprecated kind: every request to it is answered with this Warning ("v1 ComponentStatus is deprecated in v1.19+"). */
   deprecationWarning?: string;
   /**
-   * Never stored (TokenReview, SelfSubjectReview, the access reviews): the kind only answers POST, with what a handler the
-   * server wires computes from the request; `verbs` must be ['create'].
+   * Never stored (TokenReview, SelfSubjectReview, the access reviews): the kind only answers POST, with what the server
+   * computes from the request (an answer action, registry/actions.ts); `verbs` must be ['create'].
    */
   ephemeral?: boolean;
   /**
-   * Subresources that only answer POST with another kind, computed by a handler the server wires
-   * (serviceaccounts/token → authentication/v1 TokenRequest); absent handler = not served.
+   * Subresources that only answer POST with another kind, computed by the server (an answer action:
+   * serviceaccounts/token → authentication/v1 TokenRequest); no answer wired = not served.
    */
   createSubresources?: Record<string, CreateSubresource>;
 }

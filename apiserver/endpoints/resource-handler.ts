@@ -16,10 +16,6 @@ import { handleWatch } from './handlers/watch.js';
 import { handleSubresourceView } from './handlers/subresource-view.js';
 import { handleAction } from './handlers/action.js';
 import { handleConnect } from './handlers/connect.js';
-import { ephemeralKey, handleEphemeralCreate } from './handlers/ephemeral.js';
-import type { ResourceDef } from '../api/resource.js';
-import type { RequestInfo } from './request/request-info.js';
-import { apiVersionOf } from '../api/object.js';
 
 const HANDLERS: Record<Verb, (s: RequestScope) => Promise<void>> = {
   get: handleGet,
@@ -41,10 +37,15 @@ export function newResourceHandler(api: ApiContext) {
   return async function handleResource(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const info = requestInfoFrom(req);
     const def = api.table.lookup(info.apiGroup, info.apiVersion, info.resource);
-    if (def && (def.ephemeral || def.createSubresources?.[info.subresource])) return handleEphemeral(api, def, info, req, res);
     const store = def && api.stores.get(def);
     if (!def || !store) throw notFoundPath();
-    if (info.subresource && !def.subresources?.[info.subresource]) throw notFoundPath();
+    // A kind or subresource the server only answers: served when an answer is wired, POSTed to its
+    // collection (a kind) or its parent object (a subresource).
+    const answered = info.subresource ? def.createSubresources?.[info.subresource] : undefined;
+    if (answered ? !store.hasAction(info.subresource) || !info.name : def.ephemeral && (!store.createAction || info.name)) {
+      throw notFoundPath();
+    }
+    if (info.subresource && !answered && !def.subresources?.[info.subresource]) throw notFoundPath();
     // Only a proxy subresource has a path after it.
     if (info.extraParts.length && !def.subresources?.[info.subresource]?.connect) throw notFoundPath();
     // /api/v1/namespaces/x parses with namespace x; for the cluster-scoped kinds that is their name.
@@ -53,7 +54,7 @@ export function newResourceHandler(api: ApiContext) {
     if (def.namespaced && !namespace && info.name) throw notFoundPath();
     const verb = info.verb as Verb;
     const sub = info.subresource ? def.subresources?.[info.subresource] : undefined;
-    const allowed = sub ? (sub.verbs ?? SUBRESOURCE_VERBS).includes(verb) : def.verbs.includes(verb);
+    const allowed = answered ? verb === 'create' : sub ? (sub.verbs ?? SUBRESOURCE_VERBS).includes(verb) : def.verbs.includes(verb);
     if (!HANDLERS[verb] || !allowed) throw status.methodNotAllowed();
     if (verb === 'watch' && req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed();
     if (def.namespaced && !namespace && verb !== 'list' && verb !== 'watch') throw status.methodNotAllowed();
@@ -76,54 +77,12 @@ export function newResourceHandler(api: ApiContext) {
     // Admission's warnings join the decoder's in the one list the response sends.
     scope.ctx.warnings = scope.warnings;
     if (sub?.connect) await handleConnect(scope, sub.connect.kind, api.connect);
+    else if (answered) await handleAction(scope, { ...answered, group: api.table.domain.group(answered.kubernetesGroup) });
     else if (sub?.action) await handleAction(scope, sub.action);
     else if (!sub && verb === 'create' && store.createAction) await handleAction(scope, def);
     else if (sub?.view) await handleSubresourceView(scope, sub.view);
     else await HANDLERS[verb](scope);
   };
-}
-
-/** POST to a kind that is never stored, or to a POST-only subresource: only when the server wired a handler. */
-async function handleEphemeral(
-  api: ApiContext,
-  def: ResourceDef,
-  info: RequestInfo,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
-  const sub = info.subresource ? def.createSubresources?.[info.subresource] : undefined;
-  const handler = api.ephemeral?.get(ephemeralKey(def.group, def.plural, info.subresource));
-  if (!handler || info.extraParts.length) throw notFoundPath();
-  // A subresource is POSTed to its parent object, a kind to its collection.
-  const misplaced = sub ? !info.name || (def.namespaced && !info.namespace) : info.name || (!def.namespaced && info.namespace);
-  if (misplaced) throw notFoundPath();
-  if (info.verb !== 'create' || (def.namespaced && !info.namespace)) throw status.methodNotAllowed();
-  const query = new URL(req.url ?? '/', 'http://x').searchParams;
-  const group = sub ? api.table.domain.group(sub.kubernetesGroup) : def.group;
-  const kind = sub
-    ? {
-        kind: sub.kind,
-        version: sub.version,
-        apiVersion: apiVersionOf(group, sub.version),
-        schemaRef: { $ref: `#/definitions/${sub.schema}` },
-      }
-    : def;
-  await handleEphemeralCreate({
-    api,
-    handler,
-    kind,
-    req,
-    res,
-    query,
-    output: negotiateOutput(req.headers.accept, api.table.domain.metaGroup),
-    pretty: parsePretty(query),
-    request: {
-      namespace: def.namespaced ? info.namespace : '',
-      name: info.name,
-      user: userFrom(req),
-      dryRun: parseDryRun(query.getAll('dryRun')),
-    },
-  });
 }
 
 export function notFoundPath(): status.ApiError {

@@ -6,11 +6,13 @@ import type { ResourceDef } from '../api/resource.js';
 import type { ResourceTable } from '../api/resource-table.js';
 import { GenericStore, type StoreConfig } from './store.js';
 import type { StoreHookEnv } from './store-hooks.js';
-import type { StoreLookup } from './actions.js';
+import { type Answer, answerAction, answerKey, type StoreAction, type StoreLookup } from './actions.js';
 import type { KindDeclaration } from './resources/kind-declaration.js';
 
 export type StoresConfig = Omit<StoreConfig, 'def' | 'hooks' | 'actions' | 'createAction' | 'computed' | 'lookup'> & {
   hookEnv: StoreHookEnv;
+  /** What the server answers for kinds and subresources never stored, by answerKey(); absent = not served. */
+  answers?: ReadonlyMap<string, Answer>;
 };
 
 const declared = (d: { kubernetesGroup: string; version: string; plural: string }) => `${d.kubernetesGroup}/${d.version}/${d.plural}`;
@@ -20,7 +22,7 @@ export function newStores(
   declarations: readonly KindDeclaration[],
   config: StoresConfig,
 ): Map<ResourceDef, GenericStore> {
-  const { hookEnv, ...storeConfig } = config;
+  const { hookEnv, answers, ...storeConfig } = config;
   const byKey = new Map(declarations.map((d) => [declared(d), d]));
   const stores = new Map<ResourceDef, GenericStore>();
   const byDeclared = new Map<string, GenericStore>();
@@ -31,15 +33,24 @@ export function newStores(
       return store;
     },
   };
+  const answered = (key: string): StoreAction | undefined => {
+    const answer = answers?.get(key);
+    return answer && answerAction(answer);
+  };
   for (const def of table.all()) {
-    if (def.ephemeral) continue; // never stored: the server answers these kinds with its own handlers
     const d = byKey.get(declared(def));
+    // Answered subresources (serviceaccounts/token) are actions like any other, when the server answers them.
+    const actions: Record<string, StoreAction> = { ...d?.actions };
+    for (const sub of Object.keys(def.createSubresources ?? {})) {
+      const action = answered(answerKey(def.group, def.plural, sub));
+      if (action) actions[sub] = action;
+    }
     const store = new GenericStore({
       ...storeConfig,
       def,
       hooks: d?.hooks?.(hookEnv),
-      actions: d?.actions,
-      createAction: d?.createAction,
+      actions,
+      createAction: def.ephemeral ? answered(answerKey(def.group, def.plural)) : d?.createAction,
       computed: d?.computed?.(hookEnv),
       lookup,
     });

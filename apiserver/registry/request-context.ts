@@ -10,4 +10,6 @@ export interface RequestContext {
   now: Date;
   /** Warnings for the client (admission adds to them; the endpoint sends them as Warning headers). */
   warnings?: string[];
+  /** The request's admission ran already (an action's CREATE): the writes it makes are not admitted again. */
+  admitted?: boolean;
 }

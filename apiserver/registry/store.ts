@@ -51,6 +51,9 @@ import { getComputed, listComputed } from './computed.js';
 
 const GENERATE_NAME_ATTEMPTS = 8;
 
+/** The admission of a write whose request was admitted already. */
+const ADMITTED: WriteAdmission = { admit: async () => {}, validate: async () => {} };
+
 export interface StoreConfig {
   def: ResourceDef;
   storage: Storage;
@@ -138,10 +141,29 @@ export class GenericStore {
   }
 
   /** Performs an action (actions.ts): a subresource's, or with subresource '' the collection's createAction. */
-  act(ctx: RequestContext, subresource: string, name: string, body: ApiObject): Promise<ActionResult> {
+  async act(ctx: RequestContext, subresource: string, name: string, body: ApiObject): Promise<ActionResult> {
     const action = subresource ? this.actions[subresource] : this.createAction;
     if (!action || !this.lookup) throw status.methodNotAllowed();
-    return action.run(this.lookup, ctx, name, body);
+    // As Kubernetes' create handler: the action is a CREATE of its own kind (a Binding on pods/binding),
+    // admitted before it runs; the writes it makes are not admitted again (BindingREST and EvictionREST
+    // write the pod with ValidateAllObjectFunc).
+    const rollback = newAdmissionRollback();
+    const attributes = this.attributes(ctx, rollback, 'CREATE', name, body, undefined, subresource);
+    try {
+      await this.admission.admit(attributes);
+      await this.admission.validate(attributes);
+      const result = await action.run(this.lookup, { ...ctx, admitted: true }, name, body);
+      rollback.commit();
+      return result;
+    } catch (err) {
+      await rollback.revert();
+      throw err;
+    }
+  }
+
+  /** The admission a write runs: none when its request was admitted already (the writes an action makes). */
+  private admissionOf(ctx: RequestContext): WriteAdmission {
+    return ctx.admitted ? ADMITTED : this.admission;
   }
 
   /** The kind's before-write hook (store-hooks.ts) on a validated object; old is null for a create. */
@@ -228,14 +250,14 @@ export class GenericStore {
     ensureNamespace(this.def, obj, ctx);
     this.def.strategy?.applyDefaults?.(obj, sctx);
     if (trackFields) obj = trackFields(obj, null);
-    await this.admission.admit(this.attributes(ctx, rollback, 'CREATE', obj.metadata.name ?? '', obj));
+    await this.admissionOf(ctx).admit(this.attributes(ctx, rollback, 'CREATE', obj.metadata.name ?? '', obj));
     fillCreateMeta(this.def, obj, ctx);
     if (this.def.subresources?.status && !this.def.statusOnCreate) resetStatusForMainResource(obj, null);
     this.def.strategy?.prepareForCreate?.(obj, sctx);
     if (!obj.metadata.name && obj.metadata.generateName) obj.metadata.name = generateName(obj.metadata.generateName);
     validateForCreate(this.def, obj, sctx);
     this.def.strategy?.canonicalize?.(obj);
-    await this.admission.validate(this.attributes(ctx, rollback, 'CREATE', obj.metadata.name ?? '', obj));
+    await this.admissionOf(ctx).validate(this.attributes(ctx, rollback, 'CREATE', obj.metadata.name ?? '', obj));
     return obj;
   }
 
@@ -364,7 +386,7 @@ export class GenericStore {
     if (subresource && !sub) throw status.notFound(this.groupResource, `${old.metadata.name}/${subresource}`);
     if (!sub) this.def.strategy?.applyDefaults?.(obj, sctx);
     if (!sub && trackFields) obj = trackFields(obj, old);
-    await this.admission.admit(this.attributes(ctx, rollback, 'UPDATE', old.metadata.name!, obj, old, subresource));
+    await this.admissionOf(ctx).admit(this.attributes(ctx, rollback, 'UPDATE', old.metadata.name!, obj, old, subresource));
     if (sub) {
       obj = sub.prepareForUpdate(obj, old, sctx);
       if (trackFields) obj = trackFields(obj, old);
@@ -377,7 +399,7 @@ export class GenericStore {
     carryOverUpdateMeta(this.def, obj, old);
     validateForUpdate(this.def, obj, old, sctx, subresource);
     this.def.strategy?.canonicalize?.(obj);
-    await this.admission.validate(this.attributes(ctx, rollback, 'UPDATE', old.metadata.name!, obj, old, subresource));
+    await this.admissionOf(ctx).validate(this.attributes(ctx, rollback, 'UPDATE', old.metadata.name!, obj, old, subresource));
     return obj;
   }
 
@@ -386,7 +408,7 @@ export class GenericStore {
   }
 
   /**
-   * Delete: preconditions, admission, the garbage-collection finalizers the options ask for
+   * Delete: preconditions, admission (mutating and validating), the garbage-collection finalizers the options ask for
    * (deletion-propagation.ts), then either remove the object or, when finalizers (or the kind) keep it,
    * set deletionTimestamp and leave it for whoever finalizes it.
    */
@@ -400,7 +422,10 @@ export class GenericStore {
       if (!current) throw status.notFound(this.groupResource, name);
       const old = this.decode(current);
       checkDeletePreconditions(this.groupResource, old, options);
-      await this.admission.validate(this.attributes(ctx, rollback, 'DELETE', name, undefined, old));
+      // As Kubernetes' AdmissionToValidateObjectDeleteFunc: mutating then validating admission, both seeing the stored object.
+      const attributes = this.attributes(ctx, rollback, 'DELETE', name, undefined, deepCopy(old));
+      await this.admissionOf(ctx).admit(attributes);
+      await this.admissionOf(ctx).validate(attributes);
       const obj = deepCopy(old);
       const decision = this.def.strategy?.beforeDelete?.(obj, this.strategyContext(ctx)) ?? 'delete';
       const finalizers = deletionFinalizers(this.def, old, options);

@@ -18,7 +18,7 @@ import { newRequestHeaderAuthenticator } from '../authentication/request-header.
 import { newBootstrapTokenAuthenticator } from '../authentication/bootstrap-token.js';
 import { newTokenWebhookAuthenticator } from '../authentication/token-webhook.js';
 import { newOidcAuthenticator } from '../authentication/oidc.js';
-import { ephemeralKey, type EphemeralHandler } from '../endpoints/handlers/ephemeral.js';
+import { type Answer, answerKey } from '../registry/actions.js';
 import type { Logger } from '../component-base/logs/logger.js';
 import type { ServerOptions } from './options.js';
 
@@ -26,8 +26,8 @@ export interface ServerAuthentication {
   authenticator: RequestAuthenticator;
   /** Every token method in one union (what TokenReview asks). */
   tokens: TokenAuthenticator;
-  /** Handlers of the never-stored endpoints, by ephemeralKey(). */
-  ephemeral: Map<string, EphemeralHandler>;
+  /** What the never-stored kinds and subresources of authentication answer, by answerKey(). */
+  answers: Map<string, Answer>;
 }
 
 export function newServerAuthentication(
@@ -38,7 +38,7 @@ export function newServerAuthentication(
   setSecretLabels: SecretLabeler,
 ): ServerAuthentication {
   const tokens: TokenAuthenticator[] = [];
-  const ephemeral = new Map<string, EphemeralHandler>();
+  const answers = new Map<string, Answer>();
   if (options.tokenAuthFile) tokens.push(newTokenFileAuthenticator(options.tokenAuthFile));
 
   const signingPem = options.serviceAccountSigningKeyFile ? readFileSync(options.serviceAccountSigningKeyFile, 'utf8') : undefined;
@@ -65,8 +65,8 @@ export function newServerAuthentication(
   }
   if (signingPem) {
     const issuer = newTokenIssuer(options.serviceAccountIssuers[0], signingPem, options.serviceAccountSigningKeyFile!);
-    ephemeral.set(
-      ephemeralKey('', 'serviceaccounts', 'token'),
+    answers.set(
+      answerKey('', 'serviceaccounts', 'token'),
       newTokenRequestHandler({
         issuer,
         getObject,
@@ -97,8 +97,8 @@ export function newServerAuthentication(
   }
   const union = newUnionTokenAuthenticator(tokens);
   const group = domain.group('authentication.k8s.io');
-  ephemeral.set(ephemeralKey(group, 'tokenreviews'), newTokenReviewHandler(union));
-  ephemeral.set(ephemeralKey(group, 'selfsubjectreviews'), selfSubjectReview);
+  answers.set(answerKey(group, 'tokenreviews'), newTokenReviewHandler(union));
+  answers.set(answerKey(group, 'selfsubjectreviews'), selfSubjectReview);
   return {
     authenticator: newAuthenticator({
       clientCA: options.clientCAFile ? readFileSync(options.clientCAFile, 'utf8') : undefined,
@@ -109,6 +109,6 @@ export function newServerAuthentication(
       anonymous,
     }),
     tokens: union,
-    ephemeral,
+    answers,
   };
 }

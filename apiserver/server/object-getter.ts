@@ -10,9 +10,10 @@ import * as status from '../api/status.js';
 import type { GenericStore } from '../registry/store.js';
 import { SYSTEM_USER } from './bootstrap-namespaces.js';
 
-export function newObjectGetter(table: ResourceTable, stores: ReadonlyMap<ResourceDef, GenericStore>): ObjectGetter {
+/** `stores` is read at each call: authentication is built before the stores that serve what it answers. */
+export function newObjectGetter(table: ResourceTable, stores: () => ReadonlyMap<ResourceDef, GenericStore>): ObjectGetter {
   return async (resource, namespace, name) => {
-    const store = stores.get(table.lookup('', 'v1', resource)!)!;
+    const store = stores().get(table.lookup('', 'v1', resource)!)!;
     try {
       return await store.get({ namespace, user: SYSTEM_USER, dryRun: false, now: new Date() }, name, { resourceVersion: '0' });
     } catch (err) {

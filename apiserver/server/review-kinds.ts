@@ -1,5 +1,5 @@
 /** The access review kinds, answered by the server's authorizer (authorization/reviews/). */
-import { ephemeralKey, type EphemeralHandler } from '../endpoints/handlers/ephemeral.js';
+import { type Answer, answerKey } from '../registry/actions.js';
 import { type ReviewEnv, type ReviewKind, review } from '../authorization/reviews/access-reviews.js';
 
 const KINDS: [ReviewKind, string][] = [
@@ -9,11 +9,11 @@ const KINDS: [ReviewKind, string][] = [
   ['SelfSubjectRulesReview', 'selfsubjectrulesreviews'],
 ];
 
-/** The handlers of the access reviews, by ephemeralKey(). */
-export function newReviewKinds(env: ReviewEnv): Map<string, EphemeralHandler> {
+/** The answers of the access reviews, by answerKey(). */
+export function newReviewKinds(env: ReviewEnv): Map<string, Answer> {
   return new Map(
     KINDS.map(([kind, plural]) => [
-      ephemeralKey(env.group, plural),
+      answerKey(env.group, plural),
       (r) => review(env, kind, r.object, { user: r.user, namespace: r.namespace }),
     ]),
   );

@@ -54,6 +54,7 @@ import { ensureSystemNamespaces, SYSTEM_USER } from './bootstrap-namespaces.js';
 import { reconcileDefaultPolicy } from './bootstrap-rbac.js';
 import { newReviewKinds } from './review-kinds.js';
 import { ensureSystemPriorityClasses } from './bootstrap-priority-classes.js';
+import { ensureFlowControlBootstrap } from './bootstrap-flowcontrol.js';
 
 export interface RunningServer {
   port: number;
@@ -143,6 +144,7 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       equivalents: access.equivalents,
       metrics: metrics.admission,
       resourcesOfKind: (group, kind) => table.all().filter((d) => d.group === group && d.kind === kind && !d.conversion),
+      definitions,
     },
     [newRbacEscalation(rbacGroup, (write) => escalation.refusal(write))],
   );
@@ -152,7 +154,19 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
     { dependency: SERVICE_ALLOCATORS, value: serviceAllocators },
     { dependency: COMPONENT_PROBES, value: newComponentProbes(storage) },
   ]);
-  stores = newStores(table, allResources, { storage, storagePrefix: options.etcdPrefix, domain, admission, cacher, hookEnv });
+  // Authenticators read ServiceAccounts, Secrets and Pods through the stores; the stores serve what they answer.
+  const authentication = newServerAuthentication(
+    options,
+    domain,
+    newObjectGetter(table, () => stores!),
+    logger,
+    newSecretLabeler(table, () => stores!, logger),
+  );
+  const answers = new Map([
+    ...authentication.answers,
+    ...newReviewKinds({ ...authorization, group: domain.group('authorization.k8s.io') }),
+  ]);
+  stores = newStores(table, allResources, { storage, storagePrefix: options.etcdPrefix, domain, admission, cacher, hookEnv, answers });
   const namespaces = stores.get(namespaceDef)!;
   const services = stores.get(table.lookup('', 'v1', 'services')!)!;
   const defaultServiceIP = serviceAllocators.clusterIPs(serviceAllocators.families[0])!.firstAddress;
@@ -182,13 +196,6 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
     void nodeInformers.synced.then(nodeSynced);
   }
 
-  const authentication = newServerAuthentication(
-    options,
-    domain,
-    newObjectGetter(table, stores),
-    logger,
-    newSecretLabeler(table, stores, logger),
-  );
   const inFlight = newInFlight();
   let server: Server | undefined;
   const app = buildHandlerChain({
@@ -206,10 +213,6 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
         ca: options.kubeletCertificateAuthority && readFileSync(options.kubeletCertificateAuthority, 'utf8'),
         dialTimeoutMs: options.kubeletTimeoutMs,
       },
-      ephemeral: new Map([
-        ...authentication.ephemeral,
-        ...newReviewKinds({ ...authorization, group: domain.group('authorization.k8s.io') }),
-      ]),
     },
     openapi: newOpenApiV3(table, definitions),
     openapiV2: newOpenApiV2(table, definitions),
@@ -246,6 +249,9 @@ export async function runServer(options: ServerOptions, logger: Logger = newLogg
       try {
         await ensureSystemNamespaces(namespaces, domain);
         await ensureSystemPriorityClasses(stores.get(table.lookup(domain.group('scheduling.k8s.io'), 'v1', 'priorityclasses')!)!, domain);
+        const flowcontrol = (plural: string) =>
+          stores!.get(table.lookup(domain.group('flowcontrol.apiserver.k8s.io'), 'v1beta3', plural)!)!;
+        await ensureFlowControlBootstrap(flowcontrol('prioritylevelconfigurations'), flowcontrol('flowschemas'), domain);
         await adoptServiceRanges(serviceAllocators, services);
         await ensureDefaultService(services, domain, defaultServiceIP, port, SYSTEM_USER);
         bootstrapDone();

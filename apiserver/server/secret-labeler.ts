@@ -1,7 +1,8 @@
 /**
  * The SecretLabeler the service-account authenticator tracks legacy token use with: sets labels on
  * a Secret through the generic store (as the system, like kube-apiserver's own client), only while
- * it is the Secret the token named (same uid). A failure is logged; the request goes on.
+ * it is the Secret the token named (same uid). A failure is logged; the request goes on. `stores` is
+ * read at each call: authentication is built before the stores.
  */
 import type { ResourceDef } from '../api/resource.js';
 import type { ResourceTable } from '../api/resource-table.js';
@@ -11,9 +12,13 @@ import type { Logger } from '../component-base/logs/logger.js';
 import type { GenericStore } from '../registry/store.js';
 import { SYSTEM_USER } from './bootstrap-namespaces.js';
 
-export function newSecretLabeler(table: ResourceTable, stores: ReadonlyMap<ResourceDef, GenericStore>, logger: Logger): SecretLabeler {
+export function newSecretLabeler(
+  table: ResourceTable,
+  stores: () => ReadonlyMap<ResourceDef, GenericStore>,
+  logger: Logger,
+): SecretLabeler {
   return async (namespace, name, uid, labels) => {
-    const store = stores.get(table.lookup('', 'v1', 'secrets')!)!;
+    const store = stores().get(table.lookup('', 'v1', 'secrets')!)!;
     try {
       await store.update({ namespace, user: SYSTEM_USER, dryRun: false, now: new Date() }, name, (old) => {
         if (!old || old.metadata.uid !== uid) throw status.conflict({ group: '', resource: 'secrets' }, name, 'the Secret was replaced');

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { ensureCA, ensureServingCert, newClientCert } from '../../apiserver/component-base/certs/certs.js';
 import { startTestServer, type TestServer } from '../support/api-server.js';
@@ -49,6 +49,9 @@ describe('CONNECT subresources through orch', () => {
   let dir: string;
   let agent: HttpsServer;
   let backend: HttpServer;
+  /** A node agent that accepts connections and never says a word (its TLS handshake never completes). */
+  let silent: TcpServer;
+  const silentSockets: Socket[] = [];
   let s: TestServer;
   let k: ReturnType<typeof newKubectl>;
   const seenByAgent: Seen[] = [];
@@ -108,6 +111,10 @@ describe('CONNECT subresources through orch', () => {
       seenByBackend.push({ path: req.url ?? '', headers: req.headers });
       res.end(`hello from backend ${req.url}`);
     });
+    silent = createTcpServer((socket) => {
+      silentSockets.push(socket);
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const backendIP = hostAddress();
     await new Promise<void>((r) => backend.listen(0, backendIP, r));
 
@@ -124,7 +131,10 @@ describe('CONNECT subresources through orch', () => {
     await createNamespace(c, NS);
     await createDefaultServiceAccount(c, NS);
     const agentPort = (agent.address() as AddressInfo).port;
-    const nodes: [string, string, number][] = [['node-1', '127.0.0.1', agentPort]];
+    const nodes: [string, string, number][] = [
+      ['node-1', '127.0.0.1', agentPort],
+      ['node-silent', '127.0.0.1', (silent.address() as AddressInfo).port],
+    ];
     for (const [name, ip, port] of nodes) {
       const r = await c.post('/api/v1/nodes', {
         metadata: { name },
@@ -132,7 +142,10 @@ describe('CONNECT subresources through orch', () => {
       });
       assert.equal(r.status, 201, r.text);
     }
-    for (const [pod, node] of [['web', 'node-1']]) {
+    for (const [pod, node] of [
+      ['web', 'node-1'],
+      ['stuck', 'node-silent'],
+    ]) {
       assert.equal(
         (
           await c.post(`/api/v1/namespaces/${NS}/pods`, {
@@ -168,6 +181,8 @@ describe('CONNECT subresources through orch', () => {
     await s?.stop();
     await new Promise((r) => agent?.close(r));
     await new Promise((r) => backend?.close(r));
+    for (const socket of silentSockets) socket.destroy();
+    await new Promise((r) => silent?.close(r));
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -282,6 +297,29 @@ describe('CONNECT subresources through orch', () => {
     const r = await s.client.get(`/api/v1/namespaces/${NS}/services/empty:80/proxy/`);
     assert.equal(r.status, 503, r.text);
     assert.equal(r.body.message, 'no endpoints available for service "empty"');
+  });
+
+  it('a node agent that never answers is a 503 Status after the dial timeout (--kubelet-timeout=1s), never a hang', async () => {
+    const timed = async <T>(f: () => Promise<T>): Promise<[T, number]> => {
+      const started = Date.now();
+      const r = await f();
+      return [r, Date.now() - started];
+    };
+    const [plain, plainMs] = await timed(() => s.client.get('/api/v1/nodes/node-silent/proxy/healthz'));
+    assert.equal(plain.status, 503, plain.text);
+    assert.equal(plain.body.kind, 'Status');
+    assert.match(plain.body.message, /^error trying to reach service: dial tcp 127\.0\.0\.1:\d+: i\/o timeout$/);
+    assert.ok(plainMs >= 900 && plainMs < 5000, `answered after ${plainMs}ms`);
+    const upgrades: Record<string, string>[] = [
+      { Upgrade: 'SPDY/3.1', 'X-Stream-Protocol-Version': 'v4.channel.k8s.io' },
+      { Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' },
+    ];
+    for (const headers of upgrades) {
+      const [r, ms] = await timed(() => upgradeThroughOrch(`/api/v1/namespaces/${NS}/pods/stuck/exec?command=sh&stdout=true`, headers));
+      assert.equal(r.status, 503, `${headers.Upgrade}: ${r.received}`);
+      assert.match(JSON.parse(r.received).message, /i\/o timeout/);
+      assert.ok(ms >= 900 && ms < 5000, `${headers.Upgrade} answered after ${ms}ms`);
+    }
   });
 
   it('a missing pod is 404; discovery lists the CONNECT subresources as Kubernetes does', async () => {

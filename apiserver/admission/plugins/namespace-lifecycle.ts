@@ -1,6 +1,7 @@
 /**
  * NamespaceLifecycle: nothing new in a Terminating namespace (403), nothing created in a missing one
- * (404), and the system namespaces can never be deleted (403).
+ * (404) — LocalSubjectAccessReviews aside, as in Kubernetes — and the system namespaces can never be
+ * deleted (403).
  */
 import * as status from '../../api/status.js';
 import type { PluginFactory, ValidatingPlugin } from '../interfaces.js';
@@ -20,6 +21,8 @@ export const newNamespaceLifecycle: PluginFactory = ({ domain, reader }): Valida
         return;
       }
       if (!a.resource.namespaced || !a.namespace) return;
+      // An access review in a namespace says nothing about the namespace: always answered (isAccessReview).
+      if (a.resource.kubernetesGroup === 'authorization.k8s.io' && a.resource.plural === 'localsubjectaccessreviews') return;
       const ns = await reader.get(NAMESPACES, '', a.namespace);
       if (!ns) throw status.notFound({ group: '', resource: 'namespaces' }, a.namespace);
       const phase = (ns.status as { phase?: string } | undefined)?.phase;

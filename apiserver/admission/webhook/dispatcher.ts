@@ -6,7 +6,8 @@
  * the client; a dry run refuses webhooks with side effects; metrics count rejections and latency.
  */
 import type { ApiObject } from '../../api/object.js';
-import { deepCopy, jsonEqual } from '../../api/object.js';
+import { deepCopy, isPlainObject, jsonEqual } from '../../api/object.js';
+import { checkAgainstSchema } from '../../api/schema-check.js';
 import * as status from '../../api/status.js';
 import { applyJsonPatch } from '../../patch/json-patch.js';
 import type { Webhook } from '../../registry/admissionregistration/types.js';
@@ -205,27 +206,46 @@ export function newDispatcher(env: PluginEnv, kind: Kind, credentialsFor: Creden
     return r;
   }
 
-  /** Mutating: one after another; an IfNeeded webhook runs again once if a later one changed the object. */
+  /**
+   * A webhook's JSONPatch applied to the object, which must still match its schema (as Kubernetes decodes
+   * the patched object into its type): the patched object, or why it cannot be.
+   */
+  function patched(m: Match, a: AdmissionAttributes, patch: string): ApiObject | string {
+    if (!a.object)
+      return `admission webhook ${JSON.stringify(m.hook.hook.name)} attempted to modify the object, which is not supported for this operation`;
+    let result: unknown;
+    try {
+      result = applyJsonPatch(m.convert(deepCopy(a.object)), JSON.parse(Buffer.from(patch, 'base64').toString('utf8')));
+    } catch (err) {
+      return `the JSONPatch does not apply: ${(err as Error).message}`;
+    }
+    if (!isPlainObject(result)) return 'the patched object is not a JSON object';
+    const back = m.convertBack(result as ApiObject) as unknown as Record<string, unknown>;
+    const { errors } = checkAgainstSchema(back, a.resource.schemaRef, env.definitions);
+    if (errors.length) return `the patched object does not match the schema of ${a.resource.kind}: ${errors.join('; ')}`;
+    return back as unknown as ApiObject;
+  }
+
+  /**
+   * Mutating: one after another; an IfNeeded webhook runs again once if a later one changed the object.
+   * DELETE and CONNECT reach them too (a DELETE has no object a patch could change).
+   */
   async function admit(hooks: Hook[], a: AdmissionAttributes): Promise<void> {
     const matches = await matching(hooks, a);
-    if (matches.length === 0 || !a.object) return;
+    if (matches.length === 0) return;
     const seenAfter = new Map<Match, ApiObject>();
     const mutate = async (m: Match) => {
       const r = await run(m, a, a.object);
       if (r?.patch) {
-        let patched: unknown;
-        try {
-          patched = applyJsonPatch(m.convert(deepCopy(a.object!)), JSON.parse(Buffer.from(r.patch, 'base64').toString('utf8')));
-        } catch (err) {
-          const why = `failed calling webhook ${JSON.stringify(m.hook.hook.name)}: the JSONPatch does not apply: ${(err as Error).message}`;
+        const next = patched(m, a, r.patch);
+        if (typeof next === 'string') {
           if (m.hook.hook.failurePolicy === 'Ignore') return;
-          throw status.internal(new Error(why));
+          throw status.internal(new Error(`failed calling webhook ${JSON.stringify(m.hook.hook.name)}: ${next}`));
         }
-        const back = m.convertBack(patched as ApiObject);
         for (const k of Object.keys(a.object!)) delete (a.object as Record<string, unknown>)[k];
-        Object.assign(a.object!, back);
+        Object.assign(a.object!, next);
       }
-      if (m.hook.hook.reinvocationPolicy === 'IfNeeded') seenAfter.set(m, deepCopy(a.object!));
+      if (m.hook.hook.reinvocationPolicy === 'IfNeeded' && a.object) seenAfter.set(m, deepCopy(a.object));
     };
     for (const m of matches) await mutate(m);
     for (const m of matches) {

@@ -43,13 +43,19 @@ export function buildReview(
 ): Review {
   const uid = randomUUID();
   const gvr = { group: target.group, version: target.version, resource: target.resource };
-  const gvk = { group: target.group, version: target.version, kind };
+  // A subresource's own kind when it has one (pods/exec: PodExecOptions, pods/binding: Binding).
+  const objectKind = a.subresource && object?.kind ? object.kind : kind;
+  const gvk = { group: target.group, version: target.version, kind: objectKind };
   const request = {
     uid,
     kind: gvk,
     resource: gvr,
     subResource: target.subresource || undefined,
-    requestKind: { group: a.resource.group, version: a.resource.version, kind: a.resource.kind },
+    requestKind: {
+      group: a.resource.group,
+      version: a.resource.version,
+      kind: a.subresource && a.object?.kind ? a.object.kind : a.resource.kind,
+    },
     requestResource: { group: a.resource.group, version: a.resource.version, resource: a.resource.plural },
     requestSubResource: a.subresource || undefined,
     name: a.name || undefined,

@@ -26,7 +26,11 @@ export async function handleAction(s: RequestScope, kind: SubresourceKind): Prom
   const type = requireContentType(s.req, OBJECT_CONTENT_TYPES);
   const validation = parseFieldValidation(s.query.get('fieldValidation'));
   const body = parseDocument(await readBody(s.req, s.api.maxRequestBytes), type);
-  const { object, warnings } = decodeObject(body.value, bodyKind(kind), s.api.definitions, validation, body.duplicateFields);
+  const decodable = bodyKind(kind);
+  const { object, warnings } = decodeObject(body.value, decodable, s.api.definitions, validation, body.duplicateFields);
+  // Typed, as admission sees it (a Binding, an Eviction), whether or not the client named its kind.
+  object.apiVersion = decodable.apiVersion;
+  object.kind = decodable.kind;
   s.warnings.push(...warnings);
   const bodyNamespace = object.metadata.namespace;
   if (bodyNamespace && bodyNamespace !== s.ctx.namespace) {

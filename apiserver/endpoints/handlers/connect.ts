@@ -113,7 +113,7 @@ function connectOptions(kind: string, query: URLSearchParams, path: string): Api
  * is not established within the dial timeout (http-proxy dials a new connection for every request).
  */
 function dialTimeout(proxyReq: import('node:http').ClientRequest, ms: number, location: Location): void {
-  proxyReq.on('socket', (socket) => {
+  const arm = (socket: import('node:net').Socket) => {
     const tls = location.scheme === 'https';
     const timer = setTimeout(
       () => proxyReq.destroy(Object.assign(new Error(`dial tcp ${location.host}:${location.port}: i/o timeout`), { code: 'ETIMEDOUT' })),
@@ -121,7 +121,10 @@ function dialTimeout(proxyReq: import('node:http').ClientRequest, ms: number, lo
     );
     socket.once(tls ? 'secureConnect' : 'connect', () => clearTimeout(timer));
     socket.once('close', () => clearTimeout(timer));
-  });
+  };
+  // http-proxy announces a plain request from inside its 'socket' event: the socket is there already.
+  if (proxyReq.socket) arm(proxyReq.socket);
+  else proxyReq.once('socket', arm);
 }
 
 function unavailable(err: Error, location: Location): status.ApiError {
@@ -200,8 +203,12 @@ function headerLines(raw: string[]): string {
 }
 
 export async function handleConnect(s: RequestScope, kind: string, config: ConnectConfig): Promise<void> {
+  // Admission first, as Kubernetes' connect handler: a webhook sees the connection even when it leads
+  // nowhere. pods/log is a read in Kubernetes (a getter with options), never admitted.
+  if (kind !== 'PodLogOptions') {
+    await s.store.admitConnect(s.ctx, splitProxyName(s.info.name).name, s.info.subresource, connectOptions(kind, s.query, restOfPath(s)));
+  }
   const { location, nodeAgent } = await locate(s, config);
-  await s.store.admitConnect(s.ctx, splitProxyName(s.info.name).name, s.info.subresource, connectOptions(kind, s.query, location.path));
   stripCredentials(s.req);
   const url = new URL(locationURL(location));
   const target = {

@@ -10,7 +10,6 @@ import type { Encoding, Output } from '../negotiation.js';
 import type { WriteOptions } from '../responses.js';
 import { writeObject } from '../responses.js';
 import type { ConnectConfig } from './connect.js';
-import type { EphemeralHandler } from './ephemeral.js';
 
 /** Server-wide state the handlers read. */
 export interface ApiContext {
@@ -21,8 +20,6 @@ export interface ApiContext {
   minRequestTimeoutSeconds: number;
   /** How CONNECT subresources reach node agents and backends. */
   connect: ConnectConfig;
-  /** Handlers of the kinds and subresources that are never stored, by ephemeralKey(). */
-  ephemeral?: ReadonlyMap<string, EphemeralHandler>;
 }
 
 export interface RequestScope {

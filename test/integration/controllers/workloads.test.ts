@@ -663,6 +663,27 @@ describe('workload controllers against orch-apiserver', () => {
       assert.equal((await api().delete('/api/v1/namespaces/quota/pods/a')).status, 200);
       await eventually('1 Pod counted', async () => (await used())?.['requests.cpu'] === '250m');
     });
+
+    it('counts what a namespace held before its quota was created', async () => {
+      assert.equal((await api().post('/api/v1/namespaces', { metadata: { name: 'quota-late' } })).status, 201);
+      for (const name of ['one', 'two', 'three']) {
+        assert.equal((await api().post('/api/v1/namespaces/quota-late/configmaps', { metadata: { name } })).status, 201);
+      }
+      const q = await api().post('/api/v1/namespaces/quota-late/resourcequotas', {
+        metadata: { name: 'late' },
+        spec: { hard: { configmaps: '3', 'count/configmaps': '10' } },
+      });
+      assert.equal(q.status, 201, q.text);
+      const used = await eventually('the existing ConfigMaps counted', async () => {
+        const u = (await api().get('/api/v1/namespaces/quota-late/resourcequotas/late')).body.status?.used;
+        return u?.configmaps === '3' && u;
+      });
+      assert.deepEqual(used, { configmaps: '3', 'count/configmaps': '3' });
+      // Admission now charges against the recalculated usage: the quota is full.
+      const over = await api().post('/api/v1/namespaces/quota-late/configmaps', { metadata: { name: 'four' } });
+      assert.equal(over.status, 403, over.text);
+      assert.match(over.body.message, /exceeded quota: late, requested: configmaps=1, used: configmaps=3, limited: configmaps=3/);
+    });
   });
 
   describe('statefulset-controller', () => {

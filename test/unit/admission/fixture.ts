@@ -9,6 +9,7 @@ import type { ResourceDef } from '../../../apiserver/api/resource.js';
 import * as status from '../../../apiserver/api/status.js';
 import type { UserInfo } from '../../../apiserver/api/user-info.js';
 import { allResources } from '../../../apiserver/registry/resources/index.js';
+import { definitions } from '../../../apiserver/api/generated/definitions.js';
 import type {
   AdmissionAttributes,
   AdmissionFlags,
@@ -97,6 +98,7 @@ export function newEnv(objects = new Objects(), over: Partial<PluginEnv> = {}): 
     equivalents: () => [],
     metrics: NO_METRICS,
     resourcesOfKind: (group, kind) => table.all().filter((d) => d.group === group && d.kind === kind && !d.conversion),
+    definitions,
     ...over,
   };
 }
