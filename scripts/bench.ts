@@ -8,36 +8,46 @@
  *                    [--watch-threads 2] [--warmup-seconds 5]
  *                    [--rbac-role-bindings 10000] [--rbac-cluster-role-bindings 1000]
  *                    [--targets etcd,sqlite] [--server-node-args "--cpu-prof ..."]
+ *                    [--compare PATH/kube-apiserver] [--big-list-count 50000]
  *
  * With --kubeconfig it measures that server (orch or any other), in a fresh namespace it leaves
  * behind; --etcd adds the raw etcd baselines, --server-pid the server's RSS around the lists.
  * Without --kubeconfig it starts everything itself on temporary directories: an etcd, then
  * orch-apiserver on that etcd and orch-apiserver on the embedded store, one after the other.
  *
+ * With --compare it starts, besides orch on each of --targets (default etcd), that kube-apiserver
+ * binary, each server on an etcd of its own, runs every scenario on each server in turn (so load
+ * on the machine falls alike on both) and ends with the issue's side-by-side table: rates,
+ * latencies, and the server's CPU microseconds per request (process CPU time / requests).
+ *
  * Scenarios: etcd-put, etcd-get (baselines, with --etcd or self-started), create, get, update, list,
- * watch, rbac-get (self-started only: a GET authorized by RBAC among 11,000 bindings against the
+ * watch, list-big (--big-list-count objects listed whole and paged; by default only with --compare),
+ * rbac-get (self-started only: a GET authorized by RBAC among 11,000 bindings against the
  * same GET as system:masters, scripts/bench/rbac-scenario.ts), authn (in process: what
  * authenticating one request costs with a client certificate, a static token and a service-account
  * JWT, repeated or fresh) and webhooks (creates with 0, 1 and 3 local validating webhooks). Each
  * prints a JSON line as it
  * finishes; a table and the issue's targets follow.
  */
-import { randomBytes } from 'node:crypto';
-import { ApiClient, expectStatus } from './bench/api-client.js';
-import { runCreate, runGet, runList, runUpdate } from './bench/api-scenarios.js';
-import { runEtcdBaseline } from './bench/etcd-baseline.js';
-import { loadKubeconfig } from './bench/kubeconfig.js';
-import { startLocalApiServer, startLocalEtcd, type LocalEtcd } from './bench/local-cluster.js';
-import { formatTable, formatTargets, printJsonLine, type TargetResults } from './bench/report.js';
-import { runWatch } from './bench/watch-scenario.js';
-import { runRbacGet } from './bench/rbac-scenario.js';
 import { runAuthn } from './bench/authn-scenario.js';
-import { runWebhookCreates } from './bench/webhook-scenario.js';
-import { round } from './bench/stats.js';
-import { cpuSeconds, DEFAULT_OPTIONS, type BenchOptions, type ScenarioResult } from './bench/workload.js';
+import { formatComparison } from './bench/compare-report.js';
+import { runEtcdBaseline } from './bench/etcd-baseline.js';
+import {
+  type LocalApiServer,
+  type LocalEtcd,
+  startLocalApiServer,
+  startLocalEtcd,
+  startReferenceApiServer,
+} from './bench/local-cluster.js';
+import { runRbacGet } from './bench/rbac-scenario.js';
+import { formatTable, formatTargets, printJsonLine, type TargetResults } from './bench/report.js';
+import { SERVER_SCENARIOS, ServerSession, type ServerScenario, withCpuUse } from './bench/server-session.js';
+import { DEFAULT_OPTIONS, type BenchOptions, type ScenarioResult } from './bench/workload.js';
 
-const SCENARIOS = ['etcd-put', 'etcd-get', 'create', 'get', 'update', 'list', 'watch', 'rbac-get', 'authn', 'webhooks'] as const;
+const SCENARIOS = ['etcd-put', 'etcd-get', ...SERVER_SCENARIOS, 'rbac-get', 'authn'] as const;
 type Scenario = (typeof SCENARIOS)[number];
+const DEFAULT_SCENARIOS = SCENARIOS.filter((s) => s !== 'list-big');
+const COMPARE_SCENARIOS: Scenario[] = ['create', 'get', 'update', 'list', 'watch', 'list-big'];
 
 interface Flags {
   kubeconfig?: string;
@@ -45,6 +55,8 @@ interface Flags {
   serverPid?: number;
   /** The etcd's pid when the bench started it. */
   etcdPid?: number;
+  /** The reference kube-apiserver binary to compare with. */
+  compare?: string;
   scenarios: Set<Scenario>;
   targets: string[];
   serverNodeArgs: string[];
@@ -57,6 +69,7 @@ const NUMERIC: Record<string, keyof BenchOptions> = {
   '--seconds': 'seconds',
   '--list-repeats': 'listRepeats',
   '--page-size': 'pageSize',
+  '--big-list-count': 'bigListCount',
   '--watchers': 'watchers',
   '--events-per-second': 'eventsPerSecond',
   '--watch-seconds': 'watchSeconds',
@@ -67,7 +80,8 @@ const NUMERIC: Record<string, keyof BenchOptions> = {
 };
 
 function parseFlags(argv: string[]): Flags {
-  const flags: Flags = { scenarios: new Set(SCENARIOS), targets: ['etcd', 'sqlite'], serverNodeArgs: [], options: { ...DEFAULT_OPTIONS } };
+  const flags: Flags = { scenarios: new Set(), targets: [], serverNodeArgs: [], options: { ...DEFAULT_OPTIONS } };
+  let scenarios: Scenario[] | undefined;
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = argv[i].split(/=(.*)/s, 2);
     const value = inline ?? argv[++i];
@@ -75,13 +89,14 @@ function parseFlags(argv: string[]): Flags {
     if (name === '--kubeconfig') flags.kubeconfig = value;
     else if (name === '--etcd') flags.etcd = value;
     else if (name === '--server-pid') flags.serverPid = Number(value);
+    else if (name === '--compare') flags.compare = value;
     else if (name === '--targets') flags.targets = value.split(',');
     else if (name === '--server-node-args') flags.serverNodeArgs = value.split(' ').filter(Boolean);
     else if (name === '--scenario') {
       const names = value === 'all' ? [...SCENARIOS] : value.split(',');
       for (const s of names)
         if (!(SCENARIOS as readonly string[]).includes(s)) throw new Error(`unknown scenario ${s}; known: all, ${SCENARIOS.join(', ')}`);
-      flags.scenarios = new Set(names as Scenario[]);
+      scenarios = names as Scenario[];
     } else if (NUMERIC[name]) {
       const n = Number(value);
       const min = name === '--warmup-seconds' ? 0 : Number.MIN_VALUE;
@@ -89,86 +104,79 @@ function parseFlags(argv: string[]): Flags {
       flags.options[NUMERIC[name]] = n;
     } else throw new Error(`unknown flag ${name}`);
   }
+  if (flags.compare && flags.kubeconfig) throw new Error('--compare starts its servers itself; it cannot be used with --kubeconfig');
+  flags.scenarios = new Set(scenarios ?? (flags.compare ? COMPARE_SCENARIOS : DEFAULT_SCENARIOS));
+  if (flags.targets.length === 0) flags.targets = flags.compare ? ['etcd'] : ['etcd', 'sqlite'];
+  for (const t of flags.targets) if (t !== 'etcd' && t !== 'sqlite') throw new Error(`unknown target ${t}; known: etcd, sqlite`);
   if (flags.options.count < flags.options.concurrency) throw new Error('--count must be at least --concurrency');
   return flags;
 }
 
-/**
- * Runs a scenario and adds to its first result the CPU the processes used meanwhile, in percent of
- * one core: this client always, the server and etcd when their pids are known.
- */
-async function withCpuUse(
-  pids: { server?: number; etcd?: number },
-  run: () => Promise<ScenarioResult | ScenarioResult[]>,
-): Promise<ScenarioResult[]> {
-  const t0 = performance.now();
-  const client0 = process.cpuUsage();
-  const before = { server: await cpuSeconds(pids.server), etcd: await cpuSeconds(pids.etcd) };
-  const out = [await run()].flat();
-  const seconds = (performance.now() - t0) / 1000;
-  const pct = (cpu: number) => round((cpu / seconds) * 100);
-  const client = process.cpuUsage(client0);
-  out[0].clientCpuPct = pct((client.user + client.system) / 1e6);
-  for (const name of ['server', 'etcd'] as const) {
-    const after = await cpuSeconds(pids[name]);
-    if (after !== undefined && before[name] !== undefined) out[0][`${name}CpuPct`] = pct(after - before[name]!);
-  }
-  return out;
+/** The server scenarios asked for, in the order they run. */
+function serverScenarios(flags: Flags): ServerScenario[] {
+  return SERVER_SCENARIOS.filter((s) => flags.scenarios.has(s));
 }
 
-/** Runs the API scenarios against one server, in namespaces of its own. */
-async function benchServer(name: string, kubeconfig: string, flags: Flags, serverPid?: number): Promise<ScenarioResult[]> {
-  const target = loadKubeconfig(kubeconfig);
-  const { options, scenarios } = flags;
-  const api = new ApiClient(target, options.concurrency);
-  const ns = `bench-${randomBytes(3).toString('hex')}`;
-  const results: ScenarioResult[] = [];
-  const record = (r: ScenarioResult) => {
-    results.push(r);
-    printJsonLine(name, r);
-  };
-  const measured = async (run: () => Promise<ScenarioResult | ScenarioResult[]>) => {
-    for (const r of await withCpuUse({ server: serverPid, etcd: flags.etcdPid }, run)) record(r);
-  };
+/** Runs the server scenarios on every session, each scenario on one session after the other. */
+async function benchInterleaved(sessions: ServerSession[], scenarios: ServerScenario[]): Promise<void> {
+  for (const s of sessions) await s.setup();
+  for (const scenario of scenarios) for (const s of sessions) await s.run(scenario);
+}
+
+/** A started server and what stops it (with its own etcd, when it has one). */
+interface Started {
+  name: string;
+  server: LocalApiServer;
+  etcd?: LocalEtcd;
+}
+
+/** Starts a server, first on an etcd of its own when `ownEtcd`; stops that etcd again if the server fails. */
+async function startWithEtcd(name: string, ownEtcd: boolean, start: (etcd?: string) => Promise<LocalApiServer>): Promise<Started> {
+  const etcd = ownEtcd ? await startLocalEtcd() : undefined;
   try {
-    for (const n of [ns, `${ns}-watch`]) {
-      expectStatus(
-        await api.request('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: n } })),
-        201,
-        'namespace',
-      );
-    }
-    const needObjects = scenarios.has('get') || scenarios.has('update') || scenarios.has('list');
-    if (scenarios.has('create')) await measured(() => runCreate(api, ns, options));
-    else if (needObjects) await runCreate(api, ns, options);
-    if (scenarios.has('get')) await measured(() => runGet(api, ns, options));
-    if (scenarios.has('update')) await measured(() => runUpdate(api, ns, options));
-    if (scenarios.has('list')) await measured(() => runList(api, ns, options, serverPid));
-    if (scenarios.has('watch')) await measured(() => runWatch(api, target, `${ns}-watch`, options));
-    if (scenarios.has('webhooks')) await runWebhookCreates(api, ns, options, measured);
-  } finally {
-    api.close();
+    return { name, etcd, server: await start(etcd?.endpoint) };
+  } catch (err) {
+    await etcd?.stop();
+    throw err;
   }
-  return results;
+}
+
+/**
+ * Starts the servers to measure: orch on each target (on the shared etcd, or in --compare mode on
+ * an etcd of its own) and, with --compare, the reference kube-apiserver on an etcd of its own.
+ */
+async function startServers(flags: Flags, sharedEtcd: string | undefined, started: Started[]): Promise<void> {
+  const nodeArgs = flags.serverNodeArgs;
+  for (const t of flags.targets) {
+    const onEtcd = t === 'etcd';
+    started.push(
+      await startWithEtcd(`orch-${t}`, onEtcd && !!flags.compare, (own) =>
+        startLocalApiServer({ etcd: onEtcd ? (own ?? sharedEtcd) : undefined, nodeArgs }),
+      ),
+    );
+  }
+  const reference = flags.compare;
+  if (reference)
+    started.push(await startWithEtcd('kube-apiserver', true, (own) => startReferenceApiServer({ binary: reference, etcd: own! })));
 }
 
 async function main(): Promise<void> {
   const flags = parseFlags(process.argv.slice(2));
   const all: TargetResults[] = [];
   let localEtcd: LocalEtcd | undefined;
+  const started: Started[] = [];
   try {
     let etcd = flags.etcd;
-    const apiScenarios = (['create', 'get', 'update', 'list', 'watch'] as const).some((s) => flags.scenarios.has(s));
-    if (
-      !flags.kubeconfig &&
-      ((apiScenarios && flags.targets.includes('etcd')) || flags.scenarios.has('etcd-put') || flags.scenarios.has('etcd-get'))
-    ) {
+    const scenarios = serverScenarios(flags);
+    const baselines = flags.scenarios.has('etcd-put') || flags.scenarios.has('etcd-get');
+    const sharedEtcdNeeded = (scenarios.length > 0 && flags.targets.includes('etcd') && !flags.compare) || baselines;
+    if (!flags.kubeconfig && !etcd && sharedEtcdNeeded) {
       localEtcd = await startLocalEtcd();
       etcd = localEtcd.endpoint;
       flags.etcdPid = localEtcd.pid;
     }
     let baseline: ScenarioResult[] = [];
-    if (etcd && (flags.scenarios.has('etcd-put') || flags.scenarios.has('etcd-get'))) {
+    if (etcd && baselines) {
       const [put, get] = await runEtcdBaseline(etcd, flags.options, (run) => withCpuUse({ etcd: flags.etcdPid }, run));
       baseline = [put, get].filter((r) => flags.scenarios.has(r.scenario as Scenario));
       for (const r of baseline) printJsonLine('etcd', r);
@@ -180,20 +188,42 @@ async function main(): Promise<void> {
       all.push({ target: 'authn', results });
     }
     const servers: { name: string; results: ScenarioResult[] }[] = [];
-    if (!apiScenarios) {
+    if (scenarios.length === 0) {
       // nothing to measure on a server
     } else if (flags.kubeconfig) {
-      servers.push({ name: 'server', results: await benchServer('server', flags.kubeconfig, flags, flags.serverPid) });
+      const session = new ServerSession('server', flags.kubeconfig, flags.options, { server: flags.serverPid, etcd: flags.etcdPid });
+      try {
+        await benchInterleaved([session], scenarios);
+      } finally {
+        session.close();
+      }
+      servers.push(session);
+    } else if (flags.compare) {
+      await startServers(flags, etcd, started);
+      const sessions = started.map(
+        (s) => new ServerSession(s.name, s.server.kubeconfig, flags.options, { server: s.server.pid, etcd: s.etcd?.pid ?? flags.etcdPid }),
+      );
+      try {
+        await benchInterleaved(sessions, scenarios);
+      } finally {
+        for (const s of sessions) s.close();
+      }
+      servers.push(...sessions);
     } else {
+      // one server at a time, as on a machine with room for one
       for (const t of flags.targets) {
-        if (t !== 'etcd' && t !== 'sqlite') throw new Error(`unknown target ${t}; known: etcd, sqlite`);
-        const name = `orch-${t}`;
-        const server = await startLocalApiServer({ etcd: t === 'etcd' ? etcd : undefined, nodeArgs: flags.serverNodeArgs });
+        const only = { ...flags, targets: [t] };
+        const one: Started[] = [];
+        await startServers(only, etcd, one);
+        const pids = { server: one[0].server.pid, etcd: t === 'etcd' ? flags.etcdPid : undefined };
+        const session = new ServerSession(one[0].name, one[0].server.kubeconfig, flags.options, pids);
         try {
-          servers.push({ name, results: await benchServer(name, server.kubeconfig, flags, server.pid) });
+          await benchInterleaved([session], scenarios);
         } finally {
-          await server.stop();
+          session.close();
+          await one[0].server.stop();
         }
+        servers.push(session);
       }
     }
     if (flags.scenarios.has('rbac-get')) {
@@ -206,11 +236,16 @@ async function main(): Promise<void> {
     }
     for (const s of servers) all.push({ target: s.name, results: s.results });
     process.stdout.write(`\n${formatTable(all)}\n\n`);
+    if (flags.compare) process.stdout.write(`${formatComparison(servers, flags.options)}\n\n`);
     for (const s of servers) {
       const text = formatTargets(s.name, s.results, baseline);
       if (text) process.stdout.write(`${text}\n`);
     }
   } finally {
+    for (const s of started.reverse()) {
+      await s.server.stop();
+      await s.etcd?.stop();
+    }
     await localEtcd?.stop();
   }
 }

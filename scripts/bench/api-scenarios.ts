@@ -1,7 +1,7 @@
 /**
  * The request scenarios against the API server, in one namespace: create (the objects the others
  * use), get (consistent single-object reads), update (PUT with the resourceVersion read before) and
- * list (all objects in one page, and in pages).
+ * list (all objects in one page, and in pages; `label` names the two results).
  */
 import { expectStatus, type ApiClient } from './api-client.js';
 import { percentile, round, runLoad } from './stats.js';
@@ -57,7 +57,13 @@ export async function runUpdate(api: ApiClient, ns: string, options: BenchOption
  * LIST of every object (a consistent read), unpaged and in pages; with a server pid, the server's
  * RSS before the first and after the last list, and its peak, sampled every 20 ms.
  */
-export async function runList(api: ApiClient, ns: string, options: BenchOptions, serverPid?: number): Promise<ScenarioResult[]> {
+export async function runList(
+  api: ApiClient,
+  ns: string,
+  options: BenchOptions,
+  serverPid?: number,
+  label = 'list',
+): Promise<ScenarioResult[]> {
   const rssBefore = await residentBytes(serverPid);
   let rssPeak = rssBefore ?? 0;
   const sampler = setInterval(() => {
@@ -94,7 +100,7 @@ export async function runList(api: ApiClient, ns: string, options: BenchOptions,
     const mb = (n: number | undefined) => (n === undefined ? 'n/a' : round(n / 2 ** 20));
     return [
       {
-        scenario: 'list',
+        scenario: label,
         items,
         responseMB: mb(bytes),
         p50Ms: round(percentile(whole, 50)),
@@ -105,7 +111,7 @@ export async function runList(api: ApiClient, ns: string, options: BenchOptions,
         rssGrowthMB: rssBefore === undefined || rssAfter === undefined ? 'n/a' : mb(rssAfter - rssBefore),
       },
       {
-        scenario: `list-paged-${options.pageSize}`,
+        scenario: `${label}-paged-${options.pageSize}`,
         items,
         pages,
         p50Ms: round(percentile(paged, 50)),

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureClusterFiles, writeAdminKubeconfig } from '../cluster-files.js';
+import { ensureClusterFiles, writeAdminKubeconfig, type ClusterFiles } from '../cluster-files.js';
 import { ApiClient } from './api-client.js';
 import { loadKubeconfig } from './kubeconfig.js';
 import { freePort, freePorts } from '../../test/support/free-ports.js';
@@ -92,6 +92,30 @@ export async function startLocalEtcd(): Promise<LocalEtcd> {
   return { endpoint, pid: child.pid!, stop };
 }
 
+/** Spawns an API server that serves on `port` with `files`' admin token; resolves once /readyz answers. */
+async function launchApiServer(
+  what: string,
+  dir: string,
+  port: number,
+  files: ClusterFiles,
+  command: string,
+  args: string[],
+): Promise<LocalApiServer> {
+  const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const stop = stopper(child, dir);
+  const kubeconfig = join(dir, 'admin.kubeconfig');
+  writeAdminKubeconfig(kubeconfig, `https://127.0.0.1:${port}`, files);
+  try {
+    const api = new ApiClient(loadKubeconfig(kubeconfig), 1);
+    await waitUntil(what, async () => (await api.request('GET', '/readyz')).status === 200, child);
+    api.close();
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { kubeconfig, pid: child.pid!, stop };
+}
+
 /**
  * Starts orch-apiserver on the embedded store, or on etcd when `etcd` is given (under its own
  * prefix), with extra node flags (e.g. --cpu-prof); resolves once /readyz answers.
@@ -107,32 +131,40 @@ export async function startLocalApiServer(opts: {
   const files = ensureClusterFiles(dir, ['127.0.0.1']);
   if (opts.tokens?.length) appendFileSync(files.tokensFile, opts.tokens.map((l) => `${l}\n`).join(''));
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [
-      ...(opts.nodeArgs ?? []),
-      APISERVER,
-      `--secure-port=${port}`,
-      '--bind-address=127.0.0.1',
-      `--data-dir=${join(dir, 'data')}`,
-      `--tls-cert-file=${files.certFile}`,
-      `--tls-private-key-file=${files.keyFile}`,
-      `--token-auth-file=${files.tokensFile}`,
-      ...(opts.etcd ? [`--etcd-servers=${opts.etcd}`, `--etcd-prefix=/registry-${port}`] : []),
-      ...(opts.args ?? []),
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  const stop = stopper(child, dir);
-  const kubeconfig = join(dir, 'admin.kubeconfig');
-  writeAdminKubeconfig(kubeconfig, `https://127.0.0.1:${port}`, files);
-  try {
-    const api = new ApiClient(loadKubeconfig(kubeconfig), 1);
-    await waitUntil('orch-apiserver', async () => (await api.request('GET', '/readyz')).status === 200, child);
-    api.close();
-  } catch (err) {
-    await stop();
-    throw err;
-  }
-  return { kubeconfig, pid: child.pid!, stop };
+  return launchApiServer('orch-apiserver', dir, port, files, process.execPath, [
+    ...(opts.nodeArgs ?? []),
+    APISERVER,
+    `--secure-port=${port}`,
+    '--bind-address=127.0.0.1',
+    `--data-dir=${join(dir, 'data')}`,
+    `--tls-cert-file=${files.certFile}`,
+    `--tls-private-key-file=${files.keyFile}`,
+    `--token-auth-file=${files.tokensFile}`,
+    ...(opts.etcd ? [`--etcd-servers=${opts.etcd}`, `--etcd-prefix=/registry-${port}`] : []),
+    ...(opts.args ?? []),
+  ]);
+}
+
+/**
+ * Starts a reference kube-apiserver binary on `etcd` with the same admin files as orch (token
+ * file, serving certificate, service-account keys) and its defaults otherwise (admission,
+ * AlwaysAllow authorization, watch cache); resolves once /readyz answers.
+ */
+export async function startReferenceApiServer(opts: { binary: string; etcd: string }): Promise<LocalApiServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'orch-bench-reference-'));
+  const files = ensureClusterFiles(dir, ['127.0.0.1']);
+  const port = await freePort();
+  return launchApiServer('kube-apiserver', dir, port, files, opts.binary, [
+    `--secure-port=${port}`,
+    '--bind-address=127.0.0.1',
+    `--cert-dir=${join(dir, 'cert-dir')}`,
+    `--tls-cert-file=${files.certFile}`,
+    `--tls-private-key-file=${files.keyFile}`,
+    `--token-auth-file=${files.tokensFile}`,
+    `--etcd-servers=${opts.etcd}`,
+    '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+    `--service-account-key-file=${files.serviceAccountPublicKeyFile}`,
+    `--service-account-signing-key-file=${files.serviceAccountKeyFile}`,
+    '--service-cluster-ip-range=10.96.0.0/12',
+  ]);
 }

@@ -11,6 +11,8 @@ export interface BenchOptions {
   /** LIST repetitions (unpaged and paged each). */
   listRepeats: number;
   pageSize: number;
+  /** Objects the list-big scenario creates (in a namespace of their own) and lists. */
+  bigListCount: number;
   watchers: number;
   eventsPerSecond: number;
   watchSeconds: number;
@@ -29,6 +31,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   seconds: 5,
   listRepeats: 10,
   pageSize: 500,
+  bigListCount: 50_000,
   watchers: 1000,
   eventsPerSecond: 100,
   watchSeconds: 5,

@@ -1,0 +1,82 @@
+/**
+ * The side-by-side table of `npm run bench -- --compare`: one row per figure of the performance
+ * issue, a column per server, and each orch server's ratio to the reference kube-apiserver, marked
+ * better or worse by the figure's direction.
+ */
+import type { BenchOptions, ScenarioResult } from './workload.js';
+
+export const REFERENCE = 'kube-apiserver';
+
+interface Row {
+  figure: string;
+  scenario: string;
+  metric: string;
+  /** Whether a larger value is the better one (rates) or the worse one (latencies, CPU, memory). */
+  higherIsBetter: boolean;
+}
+
+function rows(options: BenchOptions): Row[] {
+  const k = (n: number) => (n % 1000 === 0 ? `${n / 1000}k` : String(n));
+  const small = k(options.count);
+  const big = k(options.bigListCount);
+  const paged = `limit=${options.pageSize}, whole traversal p50 ms`;
+  return [
+    { figure: 'create /s', scenario: 'create', metric: 'rate', higherIsBetter: true },
+    { figure: 'create: server CPU µs / request', scenario: 'create', metric: 'serverCpuUsPerReq', higherIsBetter: false },
+    { figure: 'consistent GET /s', scenario: 'get', metric: 'rate', higherIsBetter: true },
+    { figure: 'GET: server CPU µs / request', scenario: 'get', metric: 'serverCpuUsPerReq', higherIsBetter: false },
+    { figure: 'update (GET + PUT) /s', scenario: 'update', metric: 'rate', higherIsBetter: true },
+    { figure: 'update: server CPU µs / request', scenario: 'update', metric: 'serverCpuUsPerReq', higherIsBetter: false },
+    { figure: `LIST ${small} p50 ms`, scenario: 'list', metric: 'p50Ms', higherIsBetter: false },
+    {
+      figure: `${k(options.watchers)} watchers, p99 from write start ms`,
+      scenario: 'watch',
+      metric: 'p99FromStartMs',
+      higherIsBetter: false,
+    },
+    { figure: `paged LIST ${small}, ${paged}`, scenario: `list-paged-${options.pageSize}`, metric: 'p50Ms', higherIsBetter: false },
+    { figure: `RSS after LIST ${small} MB`, scenario: 'list', metric: 'rssAfterMB', higherIsBetter: false },
+    { figure: `LIST ${big} p50 ms`, scenario: `list-${options.bigListCount}`, metric: 'p50Ms', higherIsBetter: false },
+    {
+      figure: `paged LIST ${big}, ${paged}`,
+      scenario: `list-${options.bigListCount}-paged-${options.pageSize}`,
+      metric: 'p50Ms',
+      higherIsBetter: false,
+    },
+    { figure: `RSS after LIST ${big} MB`, scenario: `list-${options.bigListCount}`, metric: 'rssAfterMB', higherIsBetter: false },
+  ];
+}
+
+function value(results: ScenarioResult[], row: Row): number | undefined {
+  const v = results.find((r) => r.scenario === row.scenario)?.[row.metric];
+  return typeof v === 'number' ? v : undefined;
+}
+
+/** The ratio of an orch figure to the reference's, with "(better)" or "(worse)" when it differs. */
+export function ratioCell(orch: number | undefined, reference: number | undefined, higherIsBetter: boolean): string {
+  if (orch === undefined || reference === undefined || reference === 0) return '';
+  const ratio = orch / reference;
+  const text = `${ratio.toFixed(2)}×`;
+  if (Math.abs(ratio - 1) < 0.005) return text;
+  return `${text} (${ratio > 1 === higherIsBetter ? 'better' : 'worse'})`;
+}
+
+/** The markdown table comparing every orch server with the reference; rows no server measured are left out. */
+export function formatComparison(servers: { name: string; results: ScenarioResult[] }[], options: BenchOptions): string {
+  const reference = servers.find((s) => s.name === REFERENCE);
+  const orch = servers.filter((s) => s.name !== REFERENCE && s.name.startsWith('orch-') && s.name !== 'orch-rbac');
+  if (!reference) return '';
+  const header = ['figure', REFERENCE, ...orch.flatMap((s) => [s.name, `${s.name} / kube`])];
+  const lines = [header, header.map(() => '---')];
+  const fmt = (n: number | undefined) => (n === undefined ? '' : n.toLocaleString('en-US'));
+  for (const row of rows(options)) {
+    const ref = value(reference.results, row);
+    const cells = orch.flatMap((s) => {
+      const v = value(s.results, row);
+      return [fmt(v), ratioCell(v, ref, row.higherIsBetter)];
+    });
+    if (ref === undefined && cells.every((c) => c === '')) continue;
+    lines.push([row.figure, fmt(ref), ...cells]);
+  }
+  return lines.map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
