@@ -37,12 +37,21 @@ export interface KubeResource {
   resource: string;
 }
 
+/** How fresh a plugin's read has to be. */
+export interface ReadOptions {
+  /**
+   * Whatever this server's watch cache holds, as Kubernetes' plugins read their informers' listers:
+   * it may lag the store by the moments a change takes to arrive. Default: a consistent read.
+   */
+  cached?: boolean;
+}
+
 /** How plugins read other objects: the generic store's reads (watch cache), wired by server/. */
 export interface ObjectReader {
   /** One object, or null when there is none. */
-  get(resource: KubeResource, namespace: string, name: string): Promise<ApiObject | null>;
+  get(resource: KubeResource, namespace: string, name: string, opts?: ReadOptions): Promise<ApiObject | null>;
   /** Every object of a resource ('' namespace: all namespaces, or cluster-scoped). */
-  list(resource: KubeResource, namespace: string): Promise<ApiObject[]>;
+  list(resource: KubeResource, namespace: string, opts?: ReadOptions): Promise<ApiObject[]>;
 }
 
 /** How plugins with side effects write (NamespaceAutoProvision, ResourceQuota), as the system user. */

@@ -9,7 +9,7 @@ import type { ResourceDef } from '../api/resource.js';
 import type { ResourceTable } from '../api/resource-table.js';
 import * as status from '../api/status.js';
 import type { ApiObject } from '../api/object.js';
-import type { Equivalent, KubeResource, ObjectReader, ObjectWriter, PluginEnv } from '../admission/interfaces.js';
+import type { Equivalent, KubeResource, ObjectReader, ObjectWriter, PluginEnv, ReadOptions } from '../admission/interfaces.js';
 import type { Watch } from '../registry/watch.js';
 import type { GenericStore } from '../registry/store.js';
 import type { RequestContext } from '../registry/request-context.js';
@@ -29,17 +29,25 @@ function served(def: ResourceDef, obj: ApiObject): ApiObject {
   return { ...obj, apiVersion: def.apiVersion, kind: def.kind };
 }
 
+/** A cached read is resourceVersion "0": whatever the watch cache holds. */
+const readOptions = (opts: ReadOptions) => (opts.cached ? { resourceVersion: '0' } : {});
+
 /** `stores` is read lazily: admission is built before the stores that take it. */
 export function newAdmissionAccess(
   table: ResourceTable,
   domain: ApiDomain,
   stores: () => ReadonlyMap<ResourceDef, GenericStore>,
 ): AdmissionAccess {
+  const found = new Map<string, GenericStore>();
   const storeOf = (r: KubeResource): GenericStore => {
+    const id = `${r.resource}.${r.group}`;
+    let store = found.get(id);
+    if (store) return store;
     const group = domain.group(r.group);
     const def = table.all().find((d) => d.group === group && d.plural === r.resource && !d.conversion);
-    const store = def && stores().get(def);
-    if (!store) throw status.internal(new Error(`admission: no store for ${r.resource}.${r.group}`));
+    store = def && stores().get(def);
+    if (!store) throw status.internal(new Error(`admission: no store for ${id}`));
+    found.set(id, store);
     return store;
   };
   const ctx = (namespace: string): RequestContext => ({ namespace, user: SYSTEM_USER, dryRun: false, now: new Date() });
@@ -101,16 +109,16 @@ export function newAdmissionAccess(
       watches.clear();
     },
     reader: {
-      async get(r, namespace, name) {
+      async get(r, namespace, name, opts = {}) {
         try {
-          return await storeOf(r).get(ctx(namespace), name);
+          return await storeOf(r).get(ctx(namespace), name, readOptions(opts));
         } catch (err) {
           if (status.isApiError(err, 'NotFound')) return null;
           throw err;
         }
       },
-      async list(r, namespace) {
-        return (await storeOf(r).list(ctx(namespace))).items;
+      async list(r, namespace, opts = {}) {
+        return (await storeOf(r).list(ctx(namespace), readOptions(opts))).items;
       },
     },
     writer: {

@@ -37,6 +37,11 @@ function limited(usage: ResourceList, hard: ResourceList): ResourceList {
   return Object.fromEntries(Object.entries(usage).filter(([k]) => hard[k] !== undefined));
 }
 
+/** The pod spec of a pod write, whose scopes and compute resources quotas look at. */
+function podSpecOf(a: AdmissionAttributes): PodSpec | undefined {
+  return a.resource.kubernetesGroup === '' && a.resource.plural === 'pods' ? (a.object as { spec?: PodSpec }).spec : undefined;
+}
+
 function hardOf(quota: Quota): ResourceList {
   return quota.spec?.hard ?? quota.status?.hard ?? {};
 }
@@ -94,7 +99,7 @@ export const newResourceQuota: PluginFactory = ({ domain, reader, writer }): Adm
 
   async function admitAndCharge(a: AdmissionAttributes, delta: ResourceList): Promise<void> {
     {
-      const podSpec = a.resource.kubernetesGroup === '' && a.resource.plural === 'pods' ? (a.object as { spec?: PodSpec }).spec : undefined;
+      const podSpec = podSpecOf(a);
       for (let attempt = 0; ; attempt++) {
         const quotas = ((await reader.list(RESOURCE_QUOTAS, a.namespace)) as Quota[])
           .filter((quota) => quotaMatches(quota.spec ?? {}, podSpec))
@@ -152,7 +157,16 @@ export const newResourceQuota: PluginFactory = ({ domain, reader, writer }): Adm
     async validate(a) {
       if (!a.resource.namespaced || !a.namespace || !a.object || a.subresource) return;
       const delta = usageDelta(a);
-      if (delta) await serialized(a.namespace, () => admitAndCharge(a, delta));
+      if (!delta) return;
+      // Without a matching quota that limits this usage (or, for a pod, any matching quota: it
+      // checks the pod states what the quota limits) there is nothing to check or charge. That is
+      // found by a consistent read outside the queue, so such writes do not wait for one another.
+      const podSpec = podSpecOf(a);
+      const quotas = (await reader.list(RESOURCE_QUOTAS, a.namespace)) as Quota[];
+      const concerned = (q: Quota) =>
+        quotaMatches(q.spec ?? {}, podSpec) && (!!podSpec || Object.keys(limited(delta, hardOf(q))).length > 0);
+      if (!quotas.some(concerned)) return;
+      await serialized(a.namespace, () => admitAndCharge(a, delta));
     },
   };
 };

@@ -108,3 +108,26 @@ test('ResourceQuota refunds on rollback and charges nothing on dry run; claims a
     ),
   );
 });
+
+test('ResourceQuota: writes no quota limits do not queue behind one another (their reads run concurrently)', async () => {
+  const { objects } = world({ name: 'q', spec: { hard: { 'count/secrets': '5' } } });
+  // Each list answers only once three are in flight: queued checks would never get there.
+  let inFlight = 0;
+  let release!: () => void;
+  const allIn = new Promise<void>((r) => (release = r));
+  const reader = {
+    ...objects.reader,
+    list: async (...args: Parameters<typeof objects.reader.list>) => {
+      if (++inFlight === 3) release();
+      await allIn;
+      return objects.reader.list(...args);
+    },
+  };
+  const p = newResourceQuota(newEnv(objects, { reader }), undefined);
+  const checks = ['a', 'b', 'c'].map((n) => p.validate!(attrs({ resource: 'configmaps', namespace: 'ns', object: cm(n) })));
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the checks queued')), 2000)));
+  await Promise.race([Promise.all(checks), timeout]);
+  clearTimeout(timer);
+  assert.equal(inFlight, 3);
+});
