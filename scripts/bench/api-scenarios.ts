@@ -17,6 +17,13 @@ export async function runCreate(api: ApiClient, ns: string, options: BenchOption
   return { scenario: 'create', ...result };
 }
 
+/** Untimed creates for `seconds` in a namespace of their own (connections, caches, JIT warm up). */
+export async function runCreateWarmup(api: ApiClient, ns: string, concurrency: number, seconds: number): Promise<void> {
+  await runLoad({ concurrency, seconds }, async (i) => {
+    expectStatus(await api.request('POST', cmPath(ns), configMap(objectName(i))), 201, 'create warm-up');
+  });
+}
+
 export async function runGet(api: ApiClient, ns: string, options: BenchOptions): Promise<ScenarioResult> {
   const result = await runLoad(
     { concurrency: options.concurrency, seconds: options.seconds, warmupSeconds: options.warmupSeconds },

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ApiClient, expectStatus } from './api-client.js';
-import { runCreate, runGet, runList, runUpdate } from './api-scenarios.js';
+import { runCreate, runCreateWarmup, runGet, runList, runUpdate } from './api-scenarios.js';
 import { loadKubeconfig, type ApiTarget } from './kubeconfig.js';
 import { printJsonLine } from './report.js';
 import { round } from './stats.js';
@@ -67,7 +67,7 @@ export class ServerSession {
 
   /** Creates the namespaces the scenarios use. */
   async setup(): Promise<void> {
-    for (const n of [this.ns, `${this.ns}-watch`, `${this.ns}-big`]) await this.createNamespace(n);
+    for (const n of [this.ns, `${this.ns}-warmup`, `${this.ns}-watch`, `${this.ns}-big`]) await this.createNamespace(n);
   }
 
   /** Runs one scenario, recording (and printing) its results. */
@@ -75,6 +75,7 @@ export class ServerSession {
     const { api, ns, options } = this;
     switch (scenario) {
       case 'create':
+        if (options.warmupSeconds) await runCreateWarmup(api, `${ns}-warmup`, options.concurrency, options.warmupSeconds);
         await this.measured(() => runCreate(api, ns, options));
         this.objectsCreated = true;
         return;

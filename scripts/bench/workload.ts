@@ -18,7 +18,7 @@ export interface BenchOptions {
   watchSeconds: number;
   /** Threads the watchers are spread over (the client must not be what delays events). */
   watchThreads: number;
-  /** get, update and etcd-get first run this long untimed (connections, caches, JIT warm up). */
+  /** create, get, update and etcd-get first run this long untimed (connections, caches, JIT warm up). */
   warmupSeconds: number;
   /** rbac-get: RoleBindings and ClusterRoleBindings present (of other subjects). */
   rbacRoleBindings: number;
