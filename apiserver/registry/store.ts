@@ -91,6 +91,12 @@ export interface UpdateResult {
   created: boolean;
 }
 
+/** An object from the watch cache and the stored state it stands for. */
+interface CachedState {
+  kv: KeyValue;
+  object: ApiObject;
+}
+
 export interface DeleteResult {
   object: ApiObject;
   /** False when the object stays (finalizers, graceful deletion). */
@@ -313,6 +319,8 @@ export class GenericStore {
     let txn: HookTransaction = NO_TRANSACTION;
     let rollback = newAdmissionRollback();
     let gone: ApiObject | undefined;
+    // The watch cache's object, the first attempt's state (the write's revision compare checks it).
+    let guess: CachedState | undefined;
 
     const attempt = async (current: KeyValue | null): Promise<Buffer | null> => {
       created = false;
@@ -330,7 +338,7 @@ export class GenericStore {
         created = true;
         return this.encode(result);
       }
-      const old = this.decode(current);
+      const old = current === guess?.kv ? deepCopy(guess.object) : this.decode(current);
       const input = deepCopy(await compute(deepCopy(old)));
       ensureNameMatches(input, name);
       const rv = input.metadata.resourceVersion;
@@ -354,7 +362,8 @@ export class GenericStore {
         await rollback.revert();
         return { object: result!, created };
       }
-      written = await guaranteedUpdate(this.storage, key, attempt);
+      guess = await this.cachedState(key);
+      written = await guaranteedUpdate(this.storage, key, attempt, guess?.kv);
     } catch (err) {
       await txn.revert();
       await rollback.revert();
@@ -367,6 +376,19 @@ export class GenericStore {
       return { object: result!, created: false };
     }
     return { object: this.decode(written.kv), created };
+  }
+
+  /**
+   * The object as the watch cache holds it, of any age, as a state for guaranteedUpdate to start
+   * from instead of reading the store (Kubernetes' cached existing object); undefined without one.
+   */
+  private async cachedState(key: string): Promise<CachedState | undefined> {
+    const cache = this.cacher && (await this.cacher.readable(this, 'any', { wait: false }));
+    const object = cache?.get(key);
+    if (!object) return undefined;
+    // The stored bytes are the object without its resourceVersion (codec.ts), which is the modRevision.
+    const kv = { key, value: this.encode(object), createRevision: 0, modRevision: Number(object.metadata.resourceVersion) };
+    return { kv, object };
   }
 
   private async prepareUpdate(

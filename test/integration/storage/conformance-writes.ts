@@ -81,5 +81,44 @@ export function describeWrites(fx: () => Fixture): void {
       assert.deepEqual(removed, { kv: { ...final, modRevision: final!.modRevision + 1 }, deleted: true });
       assert.equal(await storage.get(key), null);
     });
+
+    test('guaranteedUpdate from a stale cached state: the write retries from the store, errors and no-ops are checked against it', async () => {
+      const { storage, ns } = fx();
+      const key = `${ns}cached`;
+      const stale = await storage.create(key, buf('1'));
+      const live = await storage.update(key, buf('2'), stale.modRevision);
+      const seen: string[] = [];
+      const increment = (current: KeyValue | null): Buffer => {
+        seen.push(current!.value.toString());
+        return buf(String(Number(current!.value.toString()) + 1));
+      };
+      const { kv } = await guaranteedUpdate(storage, key, increment, stale);
+      assert.deepEqual(seen, ['1', '2']);
+      assert.equal(kv.value.toString(), '3');
+
+      // An error computed from the stale state is retried on the stored one; from the stored one it ends the loop.
+      const refuseOld = (current: KeyValue | null): Buffer => {
+        if (current!.modRevision !== kv.modRevision) throw new Error('stale');
+        return buf('4');
+      };
+      assert.equal((await guaranteedUpdate(storage, key, refuseOld, live)).kv.value.toString(), '4');
+      await assert.rejects(
+        guaranteedUpdate(storage, key, () => {
+          throw new Error('refused');
+        }),
+        /refused/,
+      );
+
+      // Nothing to change in the stale state is not taken for nothing to change in the store.
+      const stored = await storage.get(key);
+      const unchanged = await guaranteedUpdate(
+        storage,
+        key,
+        (current) => (current!.value.toString() === '2' ? current!.value : buf('5')),
+        live,
+      );
+      assert.equal(unchanged.kv.value.toString(), '5');
+      assert.ok(unchanged.kv.modRevision > stored!.modRevision);
+    });
   });
 }
