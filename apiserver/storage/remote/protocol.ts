@@ -1,0 +1,64 @@
+/**
+ * The messages between a store's owner and the processes using it remotely (remote-storage.ts,
+ * serve-storage.ts), over any ordered message channel that keeps typed arrays (structured clone:
+ * Node's 'advanced' IPC serialization, MessagePort). Every message carries `orchStorage`, so the
+ * channel can carry other traffic too.
+ */
+import { StorageError, type StorageErrorCode } from '../errors.js';
+import type { KeyValue, StorageEvent } from '../interfaces.js';
+
+/** An ordered, reliable message channel to the other side. */
+export interface MessagePortLike {
+  send(message: unknown): void;
+  /** Subscribes to incoming messages; returns the unsubscribe. */
+  onMessage(listener: (message: unknown) => void): () => void;
+}
+
+export type StorageCall = 'create' | 'get' | 'list' | 'update' | 'delete' | 'currentRevision' | 'compactedRevision' | 'compact';
+
+export type StorageMessage =
+  | { orchStorage: 'call'; id: number; call: StorageCall; args: unknown[] }
+  | { orchStorage: 'result'; id: number; value: unknown }
+  | { orchStorage: 'failure'; id: number; error: WireError }
+  | { orchStorage: 'watch'; watch: number; prefix: string; afterRevision: number }
+  | { orchStorage: 'unwatch'; watch: number }
+  | { orchStorage: 'event'; watch: number; event: StorageEvent }
+  | { orchStorage: 'watchFailure'; watch: number; error: WireError };
+
+/** An error as it travels: a StorageError keeps its code and details, anything else its message. */
+export interface WireError {
+  message: string;
+  storage?: { code: StorageErrorCode; key: string; current?: KeyValue; revision?: number; requestedRevision?: number };
+}
+
+export function isStorageMessage(m: unknown): m is StorageMessage {
+  return typeof m === 'object' && m !== null && typeof (m as { orchStorage?: unknown }).orchStorage === 'string';
+}
+
+export function toWire(err: unknown): WireError {
+  if (err instanceof StorageError) {
+    const { code, key, current, revision, requestedRevision } = err;
+    return { message: err.message, storage: { code, key, current, revision, requestedRevision } };
+  }
+  return { message: err instanceof Error ? err.message : String(err) };
+}
+
+export function fromWire(wire: WireError): Error {
+  const s = wire.storage;
+  if (!s) return new Error(wire.message);
+  return new StorageError(s.code, s.key, {
+    current: s.current && keyValue(s.current),
+    revision: s.revision,
+    requestedRevision: s.requestedRevision,
+  });
+}
+
+/** A KeyValue whose value arrived as a plain Uint8Array, as a Buffer again (no copy). */
+export function keyValue(kv: KeyValue): KeyValue {
+  const v = kv.value as Uint8Array;
+  return Buffer.isBuffer(v) ? kv : { ...kv, value: Buffer.from(v.buffer, v.byteOffset, v.byteLength) };
+}
+
+export function storageEvent(e: StorageEvent): StorageEvent {
+  return e.prev ? { type: e.type, kv: keyValue(e.kv), prev: keyValue(e.prev) } : { type: e.type, kv: keyValue(e.kv) };
+}

@@ -1,0 +1,125 @@
+/**
+ * Storage in another process (the one that owns the embedded store's file and revision sequence),
+ * reached over an ordered message channel (protocol.ts). Every call is forwarded and answered in
+ * order; a watch is opened on the owner, which pushes each event as it happens, so a remote watch
+ * sees every write in revision order with the latency of one message, no polling.
+ */
+import type { KeyValue, ListOptions, ListResult, Storage, StorageWatcher, WatchHandlers, WatchOptions } from '../interfaces.js';
+import { StorageError } from '../errors.js';
+import { WatchSink } from '../watch-sink.js';
+import {
+  fromWire,
+  isStorageMessage,
+  keyValue,
+  type MessagePortLike,
+  type StorageCall,
+  type StorageMessage,
+  storageEvent,
+} from './protocol.js';
+
+export function newRemoteStorage(port: MessagePortLike): Storage {
+  return new RemoteStorage(port);
+}
+
+class RemoteStorage implements Storage {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  private readonly watches = new Map<number, WatchSink>();
+  private readonly unsubscribe: () => void;
+  private closed = false;
+
+  constructor(private readonly port: MessagePortLike) {
+    this.unsubscribe = port.onMessage((m) => this.receive(m));
+  }
+
+  async create(key: string, value: Buffer): Promise<KeyValue> {
+    return keyValue((await this.call('create', [key, value])) as KeyValue);
+  }
+
+  async get(key: string): Promise<KeyValue | null> {
+    const kv = (await this.call('get', [key])) as KeyValue | null;
+    return kv && keyValue(kv);
+  }
+
+  async list(prefix: string, options?: ListOptions): Promise<ListResult> {
+    const page = (await this.call('list', [prefix, options])) as ListResult;
+    return { ...page, items: page.items.map(keyValue) };
+  }
+
+  async update(key: string, value: Buffer, expectedModRevision: number): Promise<KeyValue> {
+    return keyValue((await this.call('update', [key, value, expectedModRevision])) as KeyValue);
+  }
+
+  async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
+    return keyValue((await this.call('delete', [key, expectedModRevision])) as KeyValue);
+  }
+
+  watch(prefix: string, options: WatchOptions, handlers: WatchHandlers): StorageWatcher {
+    const id = this.nextId++;
+    const sink = new WatchSink(handlers, () => {
+      this.watches.delete(id);
+      if (!this.closed) this.send({ orchStorage: 'unwatch', watch: id });
+    });
+    if (this.closed) {
+      sink.fail(new StorageError('Unavailable', prefix));
+      return sink;
+    }
+    this.watches.set(id, sink);
+    this.send({ orchStorage: 'watch', watch: id, prefix, afterRevision: options.afterRevision });
+    return sink;
+  }
+
+  async currentRevision(): Promise<number> {
+    return (await this.call('currentRevision', [])) as number;
+  }
+
+  async compactedRevision(): Promise<number> {
+    return (await this.call('compactedRevision', [])) as number;
+  }
+
+  async compact(revision: number): Promise<void> {
+    await this.call('compact', [revision]);
+  }
+
+  async close(): Promise<void> {
+    for (const sink of [...this.watches.values()]) sink.stop();
+    this.closed = true;
+    this.unsubscribe();
+    for (const p of this.pending.values()) p.reject(new StorageError('Unavailable', ''));
+    this.pending.clear();
+  }
+
+  private call(call: StorageCall, args: unknown[]): Promise<unknown> {
+    if (this.closed) return Promise.reject(new StorageError('Unavailable', String(args[0] ?? '')));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.send({ orchStorage: 'call', id, call, args });
+    });
+  }
+
+  private send(m: StorageMessage): void {
+    this.port.send(m);
+  }
+
+  private receive(m: unknown): void {
+    if (!isStorageMessage(m)) return;
+    switch (m.orchStorage) {
+      case 'result':
+      case 'failure': {
+        const p = this.pending.get(m.id);
+        if (!p) return;
+        this.pending.delete(m.id);
+        if (m.orchStorage === 'result') p.resolve(m.value);
+        else p.reject(fromWire(m.error));
+        return;
+      }
+      case 'event':
+        this.watches.get(m.watch)?.push(storageEvent(m.event));
+        return;
+      case 'watchFailure':
+        this.watches.get(m.watch)?.fail(fromWire(m.error));
+        return;
+    }
+  }
+}
