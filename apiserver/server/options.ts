@@ -5,6 +5,7 @@
  */
 import { DEFAULT_PREFERRED_ADDRESS_TYPES } from '../registry/core/connect-location.js';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { Command, type ComponentOptions } from '../component-base/cli/command.js';
 import { checkPort } from '../component-base/flag/checks.js';
 import type { FlagSet } from '../component-base/flag/flag-set.js';
@@ -79,6 +80,8 @@ export interface ServerOptions extends AuthenticationSettings {
   serviceNodePortRange: PortRange;
   /** --watch-cache, default true: lists, gets and watches are served from memory. */
   watchCache: boolean;
+  /** --workers, default the number of CPUs: worker processes serving the port, each a replica (server/workers.ts). */
+  workers: number;
   /** --default-watch-cache-size, default 10000: the most changes a resource's watch cache keeps; 0 disables the cache. */
   defaultWatchCacheSize: number;
   /** --kubelet-port, default 10250: the node agent port when a Node does not publish one. */
@@ -136,6 +139,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
   minRequestTimeoutSeconds = 1800;
   requestTimeoutMs = 60_000;
   watchCache = true;
+  workers = availableParallelism();
   defaultWatchCacheSize = 10_000;
   serviceClusterIPRange = DEFAULT_SERVICE_CLUSTER_IP_RANGE;
   serviceNodePortRange = parsePortRange(DEFAULT_NODE_PORT_RANGE);
@@ -276,6 +280,12 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       'An optional field indicating the duration a handler must keep a request open before timing it out. This is the default request timeout for requests but may be overridden by flags such as --min-request-timeout for specific types of requests.',
     );
     fs.bool(this, 'watchCache', 'watch-cache', 'Enable watch caching in the apiserver');
+    fs.int(
+      this,
+      'workers',
+      'workers',
+      'The number of worker processes serving the secure port, each a replica of the API server with its own watch cache; 1 serves from this process alone. On the embedded store the first process owns the file and the others reach it through it.',
+    );
     fs.int(this, 'kubeletPort', 'kubelet-port', 'DEPRECATED: kubelet port.');
     fs.strings(
       this,
@@ -348,6 +358,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
     }
     resolveStorageBackend(this.storageBackend, this.etcdServers.length > 0);
     if (this.dataDir === '') throw new OptionsError('--data-dir must not be empty');
+    if (!Number.isInteger(this.workers) || this.workers < 1) throw new OptionsError('--workers must be at least 1');
     checkPort('secure-port', this.securePort);
     if ((this.tlsCertFile === '') !== (this.tlsPrivateKeyFile === '')) {
       throw new OptionsError('--tls-cert-file and --tls-private-key-file must be specified together');
@@ -433,6 +444,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       serviceClusterIPRanges: serviceClusterIPRanges(this.serviceClusterIPRange),
       serviceNodePortRange: this.serviceNodePortRange,
       watchCache: this.watchCache,
+      workers: this.workers,
       defaultWatchCacheSize: this.defaultWatchCacheSize,
       kubeletPort: this.kubeletPort,
       kubeletPreferredAddressTypes: this.kubeletPreferredAddressTypes,

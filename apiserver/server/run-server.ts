@@ -61,13 +61,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-function newStorage(options: ServerOptions, logger: ReturnType<typeof newLogger>): Storage {
+/** The store the options name: etcd, or the embedded SQLite file in the data dir. */
+export function newStorage(options: ServerOptions, logger: ReturnType<typeof newLogger>): Storage {
   if (options.storageBackend === 'etcd3') return newEtcdStorage({ endpoints: options.etcdServers, logger });
   mkdirSync(options.dataDir, { recursive: true });
   return newSqliteStorage({ path: join(options.dataDir, 'state.db') });
 }
 
-function servingCert(options: ServerOptions): { cert: string; key: string } {
+/** The serving certificate: the given files, or one generated (once) under --cert-dir. */
+export function servingCert(options: ServerOptions): { cert: string; key: string } {
   if (options.tlsCertFile && options.tlsPrivateKeyFile) {
     return { cert: readFileSync(options.tlsCertFile, 'utf8'), key: readFileSync(options.tlsPrivateKeyFile, 'utf8') };
   }
@@ -86,10 +88,16 @@ async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<
   }
 }
 
-/** Runs the API server; `logger` defaults to JSON lines on stderr at the level of --v (tests pass their own). */
-export async function runServer(options: ServerOptions, logger: Logger = newLogger(options)): Promise<RunningServer> {
+/**
+ * Runs the API server; `logger` defaults to JSON lines on stderr at the level of --v (tests pass their
+ * own), `storage` to the store the options name (a worker on the embedded store gets the owner's).
+ */
+export async function runServer(
+  options: ServerOptions,
+  logger: Logger = newLogger(options),
+  storage: Storage = newStorage(options, logger),
+): Promise<RunningServer> {
   const domain = newApiDomain(options.apiDomain);
-  const storage = newStorage(options, logger);
   // --watch-cache=false or a zero --default-watch-cache-size: every read goes to the store.
   const cacher =
     options.watchCache && options.defaultWatchCacheSize > 0

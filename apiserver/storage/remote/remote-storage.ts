@@ -22,11 +22,11 @@ export function newRemoteStorage(port: MessagePortLike): Storage {
 }
 
 class RemoteStorage implements Storage {
-  private nextId = 1;
+  /** Mutable state in one object: it stays shared when the storage is used as a prototype (a wrapper's). */
+  private readonly state = { nextId: 1, closed: false };
   private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   private readonly watches = new Map<number, WatchSink>();
   private readonly unsubscribe: () => void;
-  private closed = false;
 
   constructor(private readonly port: MessagePortLike) {
     this.unsubscribe = port.onMessage((m) => this.receive(m));
@@ -55,12 +55,12 @@ class RemoteStorage implements Storage {
   }
 
   watch(prefix: string, options: WatchOptions, handlers: WatchHandlers): StorageWatcher {
-    const id = this.nextId++;
+    const id = this.state.nextId++;
     const sink = new WatchSink(handlers, () => {
       this.watches.delete(id);
-      if (!this.closed) this.send({ orchStorage: 'unwatch', watch: id });
+      if (!this.state.closed) this.send({ orchStorage: 'unwatch', watch: id });
     });
-    if (this.closed) {
+    if (this.state.closed) {
       sink.fail(new StorageError('Unavailable', prefix));
       return sink;
     }
@@ -83,15 +83,15 @@ class RemoteStorage implements Storage {
 
   async close(): Promise<void> {
     for (const sink of [...this.watches.values()]) sink.stop();
-    this.closed = true;
+    this.state.closed = true;
     this.unsubscribe();
     for (const p of this.pending.values()) p.reject(new StorageError('Unavailable', ''));
     this.pending.clear();
   }
 
   private call(call: StorageCall, args: unknown[]): Promise<unknown> {
-    if (this.closed) return Promise.reject(new StorageError('Unavailable', String(args[0] ?? '')));
-    const id = this.nextId++;
+    if (this.state.closed) return Promise.reject(new StorageError('Unavailable', String(args[0] ?? '')));
+    const id = this.state.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.send({ orchStorage: 'call', id, call, args });

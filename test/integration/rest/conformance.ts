@@ -15,8 +15,9 @@ function cm(name: string, data: Record<string, string> = { a: '1' }, labels?: Re
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...(labels ? { labels } : {}) }, data };
 }
 
-export function runRestConformance(backend: string, start: () => Promise<TestServer>): void {
-  describe(`REST conformance (${backend})`, () => {
+/** `backend` is 'etcd' or 'sqlite'; `variant` names how the server runs (e.g. '--workers=2'). */
+export function runRestConformance(backend: string, start: () => Promise<TestServer>, variant = ''): void {
+  describe(`REST conformance (${backend}${variant ? `, ${variant}` : ''})`, () => {
     let s: TestServer;
     let c: TestClient;
     before(async () => {

@@ -1,0 +1,116 @@
+/**
+ * --workers N: N worker processes serve the secure port (Node's cluster module hands each accepted
+ * connection to one of them), each a full replica with its own watch cache, as replicas behind a
+ * load balancer are. The first process only supervises: it starts them, starts a new one when one
+ * dies, and on shutdown stops them all gracefully (SIGTERM, each drains as one server does).
+ *
+ * On etcd every worker is an ordinary replica. On the embedded store the first process owns the
+ * SQLite file and its revision sequence and serves the store to the workers over their IPC channel
+ * (storage/remote/): every call is forwarded, every watch event pushed, in order, as it happens.
+ * A client moving between workers never sees time go backwards, as between replicas: a consistent
+ * read proves each worker's cache fresh against the one revision sequence, and a read at a
+ * resourceVersion newer than a worker's cache waits for it.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import type { Logger } from '../component-base/logs/logger.js';
+import type { Storage } from '../storage/interfaces.js';
+import { newRemoteStorage, serveStorage, type MessagePortLike, type ServedPeer } from '../storage/remote/index.js';
+import type { ServerOptions } from './options.js';
+import { newStorage, runServer, servingCert, type RunningServer } from './run-server.js';
+
+/** How long after a worker died unexpectedly the next one starts. */
+const RESTART_DELAY_MS = 1000;
+
+/** True in a worker process started by runWorkers. */
+export const isWorkerProcess = cluster.isWorker;
+
+/** Runs this worker process's server: on the embedded store, through the supervising process. */
+export function runWorker(options: ServerOptions): Promise<RunningServer> {
+  const parent: MessagePortLike = {
+    send: (m) => process.send!(m),
+    onMessage: (listener) => {
+      process.on('message', listener);
+      return () => process.off('message', listener);
+    },
+  };
+  // Without its supervisor (it died) a worker stops at once: nobody hands it connections any more.
+  process.once('disconnect', () => process.exit(1));
+  cluster.worker?.on('error', () => {});
+  return runServer(options, undefined, options.storageBackend === 'sqlite' ? newRemoteStorage(parent) : undefined);
+}
+
+/** Starts the workers; resolves once every one listens. `close()` stops them and the owned store. */
+export async function runWorkers(options: ServerOptions, logger: Logger): Promise<RunningServer> {
+  // Generated once here, so the workers do not race to create different ones.
+  servingCert(options);
+  const owned: Storage | undefined = options.storageBackend === 'sqlite' ? newStorage(options, logger) : undefined;
+  cluster.setupPrimary({ serialization: 'advanced' });
+  const peers = new Map<Worker, ServedPeer>();
+  let closing = false;
+
+  const start = (): Promise<number> => {
+    const worker = cluster.fork();
+    if (owned) {
+      const port: MessagePortLike = {
+        send: (m) => {
+          if (worker.isConnected()) worker.send(m as object);
+        },
+        onMessage: (listener) => {
+          worker.on('message', listener);
+          return () => worker.off('message', listener);
+        },
+      };
+      peers.set(worker, serveStorage(owned, port));
+    }
+    worker.once('exit', (code, signal) => {
+      peers.get(worker)?.close();
+      peers.delete(worker);
+      if (closing) return;
+      logger.error('API server worker died; starting another', { pid: worker.process.pid, code, signal });
+      setTimeout(() => {
+        if (!closing) start().catch((err: unknown) => logger.error('API server worker failed to start', { err: String(err) }));
+      }, RESTART_DELAY_MS).unref();
+    });
+    return new Promise((resolve, reject) => {
+      worker.once('listening', (address) => resolve(address.port));
+      worker.once('exit', (code) => reject(new Error(`API server worker exited with code ${code} before it listened`)));
+    });
+  };
+
+  let port: number;
+  try {
+    [port] = await Promise.all(Array.from({ length: options.workers }, start));
+  } catch (err) {
+    closing = true;
+    await stopWorkers();
+    await owned?.close();
+    throw err;
+  }
+  logger.info('workers serving', { workers: options.workers, port, storage: options.storageBackend });
+
+  async function stopWorkers(): Promise<void> {
+    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w);
+    await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            if (w.isDead()) return resolve();
+            w.once('exit', () => resolve());
+            w.process.kill('SIGTERM');
+          }),
+      ),
+    );
+  }
+
+  let closed: Promise<void> | undefined;
+  return {
+    port,
+    close: () =>
+      (closed ??= (async () => {
+        closing = true;
+        await stopWorkers();
+        for (const peer of peers.values()) peer.close();
+        await owned?.close();
+      })()),
+  };
+}
