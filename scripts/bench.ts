@@ -8,7 +8,7 @@
  *                    [--watch-threads 2] [--warmup-seconds 5]
  *                    [--rbac-role-bindings 10000] [--rbac-cluster-role-bindings 1000]
  *                    [--targets etcd,sqlite] [--server-node-args "--cpu-prof ..."]
- *                    [--compare PATH/kube-apiserver] [--big-list-count 50000]
+ *                    [--compare PATH/kube-apiserver] [--big-list-count 50000] [--workers N]
  *
  * With --kubeconfig it measures that server (orch or any other), in a fresh namespace it leaves
  * behind; --etcd adds the raw etcd baselines, --server-pid the server's RSS around the lists.
@@ -19,6 +19,9 @@
  * binary, each server on an etcd of its own, runs every scenario on each server in turn (so load
  * on the machine falls alike on both) and ends with the issue's side-by-side table: rates,
  * latencies, and the server's CPU microseconds per request (process CPU time / requests).
+ *
+ * --workers N starts orch-apiserver with that many worker processes (default: its own default, the
+ * number of CPUs); CPU and RSS figures are summed over a server's processes.
  *
  * Scenarios: etcd-put, etcd-get (baselines, with --etcd or self-started), create, get, update, list,
  * watch, list-big (--big-list-count objects listed whole and paged; by default only with --compare),
@@ -57,6 +60,8 @@ interface Flags {
   etcdPid?: number;
   /** The reference kube-apiserver binary to compare with. */
   compare?: string;
+  /** orch-apiserver --workers; absent: the server's default (the number of CPUs). */
+  workers?: number;
   scenarios: Set<Scenario>;
   targets: string[];
   serverNodeArgs: string[];
@@ -90,7 +95,10 @@ function parseFlags(argv: string[]): Flags {
     else if (name === '--etcd') flags.etcd = value;
     else if (name === '--server-pid') flags.serverPid = Number(value);
     else if (name === '--compare') flags.compare = value;
-    else if (name === '--targets') flags.targets = value.split(',');
+    else if (name === '--workers') {
+      flags.workers = Number(value);
+      if (!Number.isInteger(flags.workers) || flags.workers < 1) throw new Error('--workers must be a positive integer');
+    } else if (name === '--targets') flags.targets = value.split(',');
     else if (name === '--server-node-args') flags.serverNodeArgs = value.split(' ').filter(Boolean);
     else if (name === '--scenario') {
       const names = value === 'all' ? [...SCENARIOS] : value.split(',');
@@ -147,11 +155,12 @@ async function startWithEtcd(name: string, ownEtcd: boolean, start: (etcd?: stri
  */
 async function startServers(flags: Flags, sharedEtcd: string | undefined, started: Started[]): Promise<void> {
   const nodeArgs = flags.serverNodeArgs;
+  const args = flags.workers ? [`--workers=${flags.workers}`] : [];
   for (const t of flags.targets) {
     const onEtcd = t === 'etcd';
     started.push(
       await startWithEtcd(`orch-${t}`, onEtcd && !!flags.compare, (own) =>
-        startLocalApiServer({ etcd: onEtcd ? (own ?? sharedEtcd) : undefined, nodeArgs }),
+        startLocalApiServer({ etcd: onEtcd ? (own ?? sharedEtcd) : undefined, nodeArgs, args }),
       ),
     );
   }

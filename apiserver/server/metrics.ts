@@ -1,7 +1,7 @@
 /** The API server's Prometheus metrics: the component-base registry plus Kubernetes-named request metrics. */
 import type { Request, Response, NextFunction } from 'express';
 import client from 'prom-client';
-import { newRegistry, serveMetrics } from '../component-base/metrics/registry.js';
+import { newRegistry, serveMetrics, useInClusterAggregation } from '../component-base/metrics/registry.js';
 import { requestInfoFrom } from '../endpoints/request/request-info.js';
 import type { AdmissionMetrics } from '../admission/interfaces.js';
 
@@ -12,8 +12,13 @@ export interface Metrics {
   admission: AdmissionMetrics;
 }
 
-export function newMetrics(): Metrics {
+/**
+ * `clusterMetrics`: in a worker process (--workers), what /metrics answers: the sum over all workers,
+ * which the supervisor collects; this worker's registry joins that aggregation.
+ */
+export function newMetrics(clusterMetrics?: () => Promise<string>): Metrics {
   const registry = newRegistry();
+  if (clusterMetrics) useInClusterAggregation(registry);
   const requests = new client.Counter({
     name: 'apiserver_request_total',
     help: 'Requests by verb, group, version, resource, subresource, scope and HTTP code.',
@@ -65,6 +70,6 @@ export function newMetrics(): Metrics {
         next();
       };
     },
-    handle: (_req, res) => serveMetrics(registry, res),
+    handle: (_req, res) => serveMetrics(registry, res, clusterMetrics),
   };
 }

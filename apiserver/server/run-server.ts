@@ -88,16 +88,25 @@ async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<
   }
 }
 
+/** What a worker process (--workers) gets from its supervisor instead of making it itself. */
+export interface WorkerEnvironment {
+  /** The store (on the embedded store: the supervisor's, which owns the file). */
+  storage?: Storage;
+  /** /metrics: every worker's metrics, summed by the supervisor. */
+  clusterMetrics?: () => Promise<string>;
+}
+
 /**
  * Runs the API server; `logger` defaults to JSON lines on stderr at the level of --v (tests pass their
- * own), `storage` to the store the options name (a worker on the embedded store gets the owner's).
+ * own); a worker process passes what its supervisor provides.
  */
 export async function runServer(
   options: ServerOptions,
   logger: Logger = newLogger(options),
-  storage: Storage = newStorage(options, logger),
+  worker: WorkerEnvironment = {},
 ): Promise<RunningServer> {
   const domain = newApiDomain(options.apiDomain);
+  const storage = worker.storage ?? newStorage(options, logger);
   // --watch-cache=false or a zero --default-watch-cache-size: every read goes to the store.
   const cacher =
     options.watchCache && options.defaultWatchCacheSize > 0
@@ -138,7 +147,7 @@ export async function runServer(
   let stores: Map<ResourceDef, GenericStore> | undefined;
   const access = newAdmissionAccess(table, domain, () => stores!);
   const authorizer = authorization.authorizer;
-  const metrics = newMetrics();
+  const metrics = newMetrics(worker.clusterMetrics);
   // RBAC's escalation check runs before the configurable plugins, as Kubernetes runs it in the RBAC strategies.
   const admission = newAdmissionFromOptions(
     options.admission,

@@ -7,12 +7,16 @@
  * On etcd every worker is an ordinary replica. On the embedded store the first process owns the
  * SQLite file and its revision sequence and serves the store to the workers over their IPC channel
  * (storage/remote/): every call is forwarded, every watch event pushed, in order, as it happens.
+ * /metrics on any worker answers the sum over all workers, collected by the supervisor (prom-client's
+ * cluster aggregation); health checks are each worker's own, as each is a replica.
+ *
  * A client moving between workers never sees time go backwards, as between replicas: a consistent
  * read proves each worker's cache fresh against the one revision sequence, and a read at a
  * resourceVersion newer than a worker's cache waits for it.
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '../component-base/logs/logger.js';
+import { aggregatedClusterMetrics } from '../component-base/metrics/registry.js';
 import type { Storage } from '../storage/interfaces.js';
 import { newRemoteStorage, serveStorage, type MessagePortLike, type ServedPeer } from '../storage/remote/index.js';
 import type { ServerOptions } from './options.js';
@@ -36,7 +40,49 @@ export function runWorker(options: ServerOptions): Promise<RunningServer> {
   // Without its supervisor (it died) a worker stops at once: nobody hands it connections any more.
   process.once('disconnect', () => process.exit(1));
   cluster.worker?.on('error', () => {});
-  return runServer(options, undefined, options.storageBackend === 'sqlite' ? newRemoteStorage(parent) : undefined);
+  return runServer(options, undefined, {
+    storage: options.storageBackend === 'sqlite' ? newRemoteStorage(parent) : undefined,
+    clusterMetrics: newMetricsRequester(parent),
+  });
+}
+
+type MetricsMessage = { orchMetrics: 'collect'; id: number } | { orchMetrics: 'collected'; id: number; text?: string; error?: string };
+
+function isMetricsMessage(m: unknown): m is MetricsMessage {
+  return typeof m === 'object' && m !== null && typeof (m as { orchMetrics?: unknown }).orchMetrics === 'string';
+}
+
+/** A worker's /metrics: asks the supervisor for the aggregation of every worker's metrics. */
+function newMetricsRequester(parent: MessagePortLike): () => Promise<string> {
+  let nextId = 1;
+  const waiting = new Map<number, { resolve(text: string): void; reject(err: Error): void }>();
+  parent.onMessage((m) => {
+    if (!isMetricsMessage(m) || m.orchMetrics !== 'collected') return;
+    const w = waiting.get(m.id);
+    waiting.delete(m.id);
+    if (m.text !== undefined) w?.resolve(m.text);
+    else w?.reject(new Error(m.error ?? "collecting the workers' metrics failed"));
+  });
+  return () =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      waiting.set(id, { resolve, reject });
+      parent.send({ orchMetrics: 'collect', id } satisfies MetricsMessage);
+    });
+}
+
+/** The supervisor's side: answers a worker's request with the sum over all workers. */
+function answerMetricsRequests(worker: Worker): void {
+  worker.on('message', (m: unknown) => {
+    if (!isMetricsMessage(m) || m.orchMetrics !== 'collect') return;
+    const reply = (r: MetricsMessage) => {
+      if (worker.isConnected()) worker.send(r);
+    };
+    aggregatedClusterMetrics().then(
+      (text) => reply({ orchMetrics: 'collected', id: m.id, text }),
+      (err: unknown) => reply({ orchMetrics: 'collected', id: m.id, error: String(err) }),
+    );
+  });
 }
 
 /** Starts the workers; resolves once every one listens. `close()` stops them and the owned store. */
@@ -50,6 +96,7 @@ export async function runWorkers(options: ServerOptions, logger: Logger): Promis
 
   const start = (): Promise<number> => {
     const worker = cluster.fork();
+    answerMetricsRequests(worker);
     if (owned) {
       const port: MessagePortLike = {
         send: (m) => {

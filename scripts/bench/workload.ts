@@ -1,5 +1,5 @@
 /** What the scenarios share: the options, the objects they write, and how results are recorded. */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 
 export interface BenchOptions {
   /** Concurrent clients of create/get/update and of the etcd baselines. */
@@ -60,17 +60,40 @@ export function objectName(i: number): string {
   return `cm-${String(i).padStart(6, '0')}`;
 }
 
-/** The server's resident set size in bytes (Linux /proc), undefined without a pid. */
-export async function residentBytes(pid: number | undefined): Promise<number | undefined> {
-  if (!pid) return undefined;
-  const m = /^VmRSS:\s+(\d+) kB/m.exec(await readFile(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) * 1024 : undefined;
+/** The process and all its descendants (Linux /proc): a server with --workers is several processes. */
+async function processTree(pid: number): Promise<number[]> {
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i++) {
+    const tasks = await readdir(`/proc/${pids[i]}/task`).catch(() => [] as string[]);
+    for (const task of tasks) {
+      const children = await readFile(`/proc/${pids[i]}/task/${task}/children`, 'utf8').catch(() => '');
+      for (const child of children.split(' ').filter(Boolean)) pids.push(Number(child));
+    }
+  }
+  return pids;
 }
 
-/** CPU seconds the process has used (Linux /proc; clock ticks of 1/100 s), undefined without a pid. */
-export async function cpuSeconds(pid: number | undefined): Promise<number | undefined> {
+/** Sums a per-process figure over the process tree; undefined without a pid. */
+async function treeSum(pid: number | undefined, figure: (pid: number) => Promise<number>): Promise<number | undefined> {
   if (!pid) return undefined;
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  let sum = 0;
+  for (const p of await processTree(pid)) sum += await figure(p).catch(() => 0);
+  return sum;
+}
+
+/** The server's resident set size in bytes, over all its processes (Linux /proc); undefined without a pid. */
+export function residentBytes(pid: number | undefined): Promise<number | undefined> {
+  return treeSum(pid, async (p) => {
+    const m = /^VmRSS:\s+(\d+) kB/m.exec(await readFile(`/proc/${p}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  });
+}
+
+/** CPU seconds the process and its descendants have used (Linux /proc; clock ticks of 1/100 s); undefined without a pid. */
+export function cpuSeconds(pid: number | undefined): Promise<number | undefined> {
+  return treeSum(pid, async (p) => {
+    const stat = await readFile(`/proc/${p}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  });
 }

@@ -1,6 +1,6 @@
 /**
- * --workers 2 on both backends: the REST conformance suite through two worker processes, and a client
- * that alternates between the workers (a new connection per request: the cluster hands connections
+ * --workers 2 on both backends: the REST conformance suite through two worker processes, metrics
+ * summed over the workers, and a client that alternates between the workers (a new connection per request: the cluster hands connections
  * out in turn) never sees an older resourceVersion than one it already saw.
  */
 import assert from 'node:assert/strict';
@@ -37,7 +37,11 @@ for (const [backend, start] of backends) {
     });
 
     it('runs two workers on one port; a client alternating between them never sees time go backwards', async () => {
-      assert.equal(s.logs().match(/"msg":"serving securely"/g)?.length, 2, s.logs());
+      // Ready answers once one worker is; the supervisor logs when both listen.
+      for (const deadline = Date.now() + 30_000; !s.logs().includes('"msg":"workers serving"') && Date.now() < deadline; ) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.match(s.logs(), /"msg":"workers serving","workers":2,/);
       const c = s.client;
       const ns = 'alternating';
       await createNamespace(c, ns);
@@ -74,6 +78,16 @@ for (const [backend, start] of backends) {
         assert.equal(notOlder.status, 200, notOlder.text);
         newer('list not older than', notOlder.body.metadata.resourceVersion);
         assert.equal(notOlder.body.items.find((o: { metadata: { name: string } }) => o.metadata.name === name)?.data.i, String(i));
+      }
+      // /metrics on either worker counts the requests of both: 25 GETs of an existing object before
+      // the writes and 30 after them answered 200.
+      for (let i = 0; i < 2; i++) {
+        const metrics = await c.request('GET', '/metrics', elsewhere);
+        const line =
+          /apiserver_request_total\{verb="get",group="",version="v1",resource="configmaps",subresource="",code="200"\} (\d+)/.exec(
+            metrics.text,
+          );
+        assert.equal(line?.[1], '55', metrics.text.slice(0, 2000));
       }
     });
 
