@@ -174,6 +174,19 @@ async function main(): Promise<void> {
   const all: TargetResults[] = [];
   let localEtcd: LocalEtcd | undefined;
   const started: Started[] = [];
+  const stopServers = async () => {
+    for (const s of started.splice(0).reverse()) {
+      await s.server.stop();
+      await s.etcd?.stop();
+    }
+  };
+  const stopAll = async () => {
+    await stopServers();
+    await localEtcd?.stop();
+    localEtcd = undefined;
+  };
+  // Interrupted: the servers and etcds it started go too (with their temporary directories).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopAll().finally(() => process.exit(130)));
   try {
     let etcd = flags.etcd;
     const scenarios = serverScenarios(flags);
@@ -221,16 +234,15 @@ async function main(): Promise<void> {
     } else {
       // one server at a time, as on a machine with room for one
       for (const t of flags.targets) {
-        const only = { ...flags, targets: [t] };
-        const one: Started[] = [];
-        await startServers(only, etcd, one);
-        const pids = { server: one[0].server.pid, etcd: t === 'etcd' ? flags.etcdPid : undefined };
-        const session = new ServerSession(one[0].name, one[0].server.kubeconfig, flags.options, pids);
+        await startServers({ ...flags, targets: [t] }, etcd, started);
+        const { name, server } = started[started.length - 1];
+        const pids = { server: server.pid, etcd: t === 'etcd' ? flags.etcdPid : undefined };
+        const session = new ServerSession(name, server.kubeconfig, flags.options, pids);
         try {
           await benchInterleaved([session], scenarios);
         } finally {
           session.close();
-          await one[0].server.stop();
+          await stopServers();
         }
         servers.push(session);
       }
@@ -251,11 +263,7 @@ async function main(): Promise<void> {
       if (text) process.stdout.write(`${text}\n`);
     }
   } finally {
-    for (const s of started.reverse()) {
-      await s.server.stop();
-      await s.etcd?.stop();
-    }
-    await localEtcd?.stop();
+    await stopAll();
   }
 }
 

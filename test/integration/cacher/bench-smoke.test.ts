@@ -1,6 +1,6 @@
 /**
  * `npm run bench` end to end, scaled down: it starts its own etcd and both orch targets, runs every
- * scenario (creates with 0, 1 and 3 webhooks included) and reports each as a JSON line (the real
+ * scenario (the big list and creates with 0, 1 and 3 webhooks included) and reports each as a JSON line (the real
  * figures come from the full run).
  */
 import { it } from 'node:test';
@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 it('runs every scenario against orch on etcd and on the embedded store, with the etcd baseline', async () => {
   const args = ['--scenario', 'all', '--count', '60', '--concurrency', '4', '--seconds', '0.3', '--list-repeats', '1', '--page-size', '25'];
   args.push('--warmup-seconds', '0', '--watchers', '4', '--events-per-second', '40', '--watch-seconds', '0.25');
-  args.push('--rbac-role-bindings', '20', '--rbac-cluster-role-bindings', '5');
+  args.push('--rbac-role-bindings', '20', '--rbac-cluster-role-bindings', '5', '--big-list-count', '30');
   const { stdout } = await promisify(execFile)(process.execPath, ['dist/scripts/bench.js', ...args], { timeout: 120_000 });
   const lines = stdout
     .split('\n')
@@ -23,9 +23,19 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
     'etcd etcd-get',
     ...['client-cert', 'static-token', 'sa-jwt-cached', 'sa-jwt-fresh'].map((s) => `authn authn-${s}`),
     ...['orch-etcd', 'orch-sqlite'].flatMap((t) =>
-      ['create', 'get', 'update', 'list', 'list-paged-25', 'watch', 'create-0-webhooks', 'create-1-webhooks', 'create-3-webhooks'].map(
-        (s) => `${t} ${s}`,
-      ),
+      [
+        'create',
+        'get',
+        'update',
+        'list',
+        'list-paged-25',
+        'watch',
+        'list-30',
+        'list-30-paged-25',
+        'create-0-webhooks',
+        'create-1-webhooks',
+        'create-3-webhooks',
+      ].map((s) => `${t} ${s}`),
     ),
     'orch-rbac masters-get',
     'orch-rbac rbac-get',
@@ -41,6 +51,8 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
     assert.equal(typeof l.rssGrowthMB, 'number');
   }
   for (const l of lines.filter((l) => l.scenario === 'list-paged-25')) assert.equal(l.pages, 3);
+  for (const l of lines.filter((l) => l.scenario === 'list-30-paged-25')) assert.deepEqual([l.items, l.pages], [30, 2]);
+  for (const l of lines.filter((l) => l.scenario === 'create')) assert.equal(typeof l.serverCpuUsPerReq, 'number');
   for (const l of lines.filter((l) => l.scenario === 'watch'))
     assert.deepEqual([l.events, l.delivered, l.lost, l.duplicates], [10, 40, 0, 0]);
   const [cached] = lines.filter((l) => l.scenario === 'authn-sa-jwt-cached');
