@@ -37,6 +37,7 @@ export function revisionData(owner: ApiObject): Record<string, unknown> {
   return { spec: { template: { ...deepCopy(template), $patch: 'replace' } } };
 }
 
+const collisionCountOf = (owner: ApiObject) => (owner.status as { collisionCount?: number } | undefined)?.collisionCount;
 const revisionNumber = (r: ApiObject) => Number((r as { revision?: number }).revision ?? 0);
 const dataOf = (r: ApiObject) => (r as { data?: unknown }).data;
 
@@ -58,9 +59,9 @@ export class ControllerHistory {
   ) {}
 
   /** A revision of the owner's current template, numbered `revision` (NewControllerRevision). */
-  newRevision(owner: ApiObject, revision: number, collisionCount: number | undefined): ApiObject {
+  newRevision(owner: ApiObject, revision: number): ApiObject {
     const data = revisionData(owner);
-    const hash = this.kind.hash(owner, data, collisionCount);
+    const hash = this.kind.hash(owner, data, collisionCountOf(owner));
     const template = ((owner.spec ?? {}) as { template?: PodTemplate }).template;
     return {
       apiVersion: 'apps/v1',
@@ -93,11 +94,12 @@ export class ControllerHistory {
   /**
    * The update revision for the owner's template among `revisions` (getStatefulSetRevisions /
    * constructHistory): the newest revision when it is equal, an older equal one bumped to the next
-   * number, or a new one.
+   * number, or a new one. A name held by other data raises the owner's status.collisionCount (so
+   * the next sync names it differently) and throws.
    */
-  async sync(owner: ApiObject, revisions: ApiObject[], collisionCount: number | undefined): Promise<Revisions> {
+  async sync(owner: ApiObject, revisions: ApiObject[]): Promise<Revisions> {
     const next = revisions.length ? revisionNumber(revisions[revisions.length - 1]) + 1 : 1;
-    const wanted = this.newRevision(owner, next, collisionCount);
+    const wanted = this.newRevision(owner, next);
     const equal = revisions.filter((r) => jsonEqual(dataOf(r), dataOf(wanted)));
     const newestEqual = equal[equal.length - 1];
     if (newestEqual && newestEqual === revisions[revisions.length - 1]) return { revisions, update: newestEqual };
@@ -107,8 +109,13 @@ export class ControllerHistory {
         .update({ ...deepCopy(newestEqual), revision: next } as ApiObject);
       return { revisions: [...revisions.filter((r) => r !== newestEqual), bumped], update: bumped };
     }
-    const created = await this.create(wanted);
-    return { revisions: [...revisions, created], update: created };
+    try {
+      const created = await this.create(wanted);
+      return { revisions: [...revisions, created], update: created };
+    } catch (err) {
+      if (err instanceof RevisionCollisionError) await this.bumpCollisionCount(owner);
+      throw err;
+    }
   }
 
   /** Creates a revision; one already there with the same data is it, one with other data a collision. */
@@ -141,8 +148,7 @@ export class ControllerHistory {
     }
   }
 
-  /** Raises the owner's status.collisionCount by one after a RevisionCollisionError, so the next name differs. */
-  async bumpCollisionCount(owner: ApiObject): Promise<void> {
+  private async bumpCollisionCount(owner: ApiObject): Promise<void> {
     const client = this.client.resource(this.kind.resource, owner.metadata.namespace);
     const fresh = await client.get(owner.metadata.name!);
     const status = (fresh.status ?? {}) as { collisionCount?: number };

@@ -35,7 +35,6 @@ import {
   ControllerHistory,
   DEFAULT_REVISION_HISTORY_LIMIT,
   REVISION_LABEL,
-  RevisionCollisionError,
 } from '../controllerutil/controller-history.js';
 import { Expectations } from '../controllerutil/expectations.js';
 import { type PodSchedulingSpec, podFitsNode, type Toleration } from '../controllerutil/node-eligibility.js';
@@ -57,7 +56,6 @@ interface DaemonSetSpec {
 }
 
 const dsSpec = (ds: ApiObject) => (ds.spec ?? {}) as DaemonSetSpec;
-const collisionCount = (ds: ApiObject) => (ds.status as { collisionCount?: number } | undefined)?.collisionCount;
 
 /** The Node a daemon Pod is for: its nodeName, else its node affinity on metadata.name. */
 export function targetNode(pod: ApiObject): string | undefined {
@@ -194,13 +192,7 @@ export class DaemonSetController implements Controller {
       resource: this.ctx.client.resource(PODS, ns),
       recheckOwner,
     });
-    let revisions: Awaited<ReturnType<ControllerHistory['sync']>>;
-    try {
-      revisions = await this.history.sync(ds, await this.history.owned(ds, selector, recheckOwner), collisionCount(ds));
-    } catch (err) {
-      if (err instanceof RevisionCollisionError) await this.history.bumpCollisionCount(ds);
-      throw err;
-    }
+    const revisions = await this.history.sync(ds, await this.history.owned(ds, selector, recheckOwner));
     const revision = revisions.update.metadata.labels![REVISION_LABEL];
     const sched = this.schedulingSpec(ds);
     const nodes = this.nodes.indexer.list();

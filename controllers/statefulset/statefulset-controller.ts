@@ -38,7 +38,6 @@ import {
   ControllerHistory,
   DEFAULT_REVISION_HISTORY_LIMIT,
   REVISION_LABEL,
-  RevisionCollisionError,
 } from '../controllerutil/controller-history.js';
 import { PODS } from '../controllerutil/pod-control.js';
 import { isPodAvailable, isPodReady, podStatus } from '../controllerutil/pod-status.js';
@@ -76,7 +75,6 @@ interface StatefulSetStatus {
 }
 
 const setSpec = (s: ApiObject) => (s.spec ?? {}) as StatefulSetSpec;
-const collisionCount = (s: ApiObject) => ((s.status ?? {}) as StatefulSetStatus).collisionCount;
 
 export class StatefulSetController implements Controller {
   readonly sets: Informer;
@@ -134,7 +132,7 @@ export class StatefulSetController implements Controller {
 
   /** The revision name of the set's current template. */
   updateRevision(set: ApiObject): string {
-    return this.history.newRevision(set, 0, collisionCount(set)).metadata.name!;
+    return this.history.newRevision(set, 0).metadata.name!;
   }
 
   private ordinalOf(set: ApiObject, pod: ApiObject): number | undefined {
@@ -175,13 +173,7 @@ export class StatefulSetController implements Controller {
       recheckOwner,
     });
     const owned = await this.history.owned(set, selector, recheckOwner);
-    let revisions: Awaited<ReturnType<ControllerHistory['sync']>>;
-    try {
-      revisions = await this.history.sync(set, owned, collisionCount(set));
-    } catch (err) {
-      if (err instanceof RevisionCollisionError) await this.history.bumpCollisionCount(set);
-      throw err;
-    }
+    const revisions = await this.history.sync(set, owned);
     const updateRevision = revisions.update.metadata.name!;
     if (!set.metadata.deletionTimestamp) await this.step(set, pods, updateRevision);
     const status = await this.updateStatus(set, pods, updateRevision);

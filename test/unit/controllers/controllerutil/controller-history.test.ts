@@ -40,7 +40,7 @@ const owned = (rev: ApiObject, uid = 'rev-uid'): ApiObject => ({ ...rev, metadat
 describe('ControllerRevision history', () => {
   it("a revision's data is the patch that replaces the template; it carries the template's labels and the owner's annotations", () => {
     const { history } = setup();
-    const rev = history.newRevision(set('postgres:15'), 4, 0) as any;
+    const rev = history.newRevision(set('postgres:15'), 4) as any;
     assert.deepEqual(rev.data, {
       spec: {
         template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'c', image: 'postgres:15' }] }, $patch: 'replace' },
@@ -53,29 +53,30 @@ describe('ControllerRevision history', () => {
     assert.deepEqual(rev.metadata.ownerReferences, [
       { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'db', uid: 'sts-uid', controller: true, blockOwnerDeletion: true },
     ]);
-    assert.notEqual(history.newRevision(set('postgres:15'), 4, 1).metadata.name, rev.metadata.name, 'the collision count changes the name');
-    assert.deepEqual(revisionData(set('a')), history.newRevision(set('a'), 1, 0).data);
+    const collided = { ...set('postgres:15'), status: { collisionCount: 1 } };
+    assert.notEqual(history.newRevision(collided, 4).metadata.name, rev.metadata.name, 'the collision count changes the name');
+    assert.deepEqual(revisionData(set('a')), history.newRevision(set('a'), 1).data);
   });
 
   it('creates revision 1 for a new owner, then reuses it while the template is unchanged', async () => {
     const { ctx, history } = setup();
-    const first = await history.sync(set('postgres:15'), [], 0);
+    const first = await history.sync(set('postgres:15'), []);
     const [create] = ctx.fake.made('POST', '/apis/apps/v1/namespaces/ns/controllerrevisions');
     assert.equal(create.body.revision, 1);
     assert.equal(first.update.metadata.name, create.body.metadata.name);
-    const again = await history.sync(set('postgres:15'), [owned(first.update)], 0);
+    const again = await history.sync(set('postgres:15'), [owned(first.update)]);
     assert.equal(again.update.metadata.name, first.update.metadata.name);
     assert.equal(ctx.fake.requests.length, 1, 'nothing written for an unchanged template');
   });
 
   it('a changed template is the next revision; going back bumps the older equal revision instead of creating one', async () => {
     const { ctx, history } = setup();
-    const v1 = owned(history.newRevision(set('a'), 1, 0), 'u1');
-    const v2 = owned(history.newRevision(set('b'), 2, 0), 'u2');
-    const next = await history.sync(set('c'), [v1, v2], 0);
+    const v1 = owned(history.newRevision(set('a'), 1), 'u1');
+    const v2 = owned(history.newRevision(set('b'), 2), 'u2');
+    const next = await history.sync(set('c'), [v1, v2]);
     assert.equal((next.update as any).revision, 3);
     assert.equal(next.revisions.length, 3);
-    const back = await history.sync(set('a'), [v1, v2], 0);
+    const back = await history.sync(set('a'), [v1, v2]);
     const [bump] = ctx.fake.made('PUT', `/controllerrevisions/${v1.metadata.name}`);
     assert.equal(bump.body.revision, 3, 'rollback: the old revision becomes the newest');
     assert.equal(back.update.metadata.name, v1.metadata.name);
@@ -87,21 +88,23 @@ describe('ControllerRevision history', () => {
 
   it('an existing revision of the same name and data is reused; other data is a collision', async () => {
     const { ctx, history } = setup();
-    const wanted = history.newRevision(set('a'), 1, 0);
+    const wanted = history.newRevision(set('a'), 1);
     let existing: ApiObject = owned(wanted);
     ctx.fake.on((req) => {
       if (req.method === 'POST') throw alreadyExists({ group: 'apps', resource: 'controllerrevisions' }, 'db');
-      if (req.method === 'GET') return existing;
+      if (req.method === 'GET') return req.path.includes('/controllerrevisions/') ? existing : set('a');
       return undefined;
     });
-    assert.equal((await history.sync(set('a'), [], 0)).update.metadata.uid, 'rev-uid');
+    assert.equal((await history.sync(set('a'), [])).update.metadata.uid, 'rev-uid');
     existing = { ...existing, data: { other: true } } as ApiObject;
-    await assert.rejects(history.sync(set('a'), [], 0), RevisionCollisionError);
+    await assert.rejects(history.sync(set('a'), []), RevisionCollisionError);
+    const [bump] = ctx.fake.made('PUT', '/statefulsets/db/status');
+    assert.equal(bump.body.status.collisionCount, 1, 'the next name will differ');
   });
 
   it('keeps revisionHistoryLimit revisions besides the live ones, deleting the oldest', async () => {
     const { ctx, history } = setup();
-    const revs = ['a', 'b', 'c', 'd', 'e'].map((img, i) => owned(history.newRevision(set(img), i + 1, 0), `u${i}`));
+    const revs = ['a', 'b', 'c', 'd', 'e'].map((img, i) => owned(history.newRevision(set(img), i + 1), `u${i}`));
     await history.truncate(revs, new Set([revs[0].metadata.name!, revs[4].metadata.name!]), 1);
     assert.deepEqual(
       ctx.fake.made('DELETE').map((r) => r.path.split('/').at(-1)),
@@ -112,7 +115,7 @@ describe('ControllerRevision history', () => {
 
   it('adopts orphan revisions the selector matches', async () => {
     const { ctx, history } = setup();
-    const orphan = owned(history.newRevision(set('a'), 1, 0));
+    const orphan = owned(history.newRevision(set('a'), 1));
     orphan.metadata.ownerReferences = [];
     ctx.cache(CONTROLLERREVISIONS, orphan);
     ctx.fake.on((req) => (req.method === 'PATCH' ? { ...orphan, metadata: { ...orphan.metadata, ownerReferences: [{}] } } : undefined));
