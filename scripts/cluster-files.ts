@@ -114,6 +114,20 @@ export function writeControllerManagerKubeconfigs(
   return { kubeconfig, controllersDir };
 }
 
+/** The CN of the front door's client certificate: the replicas' --requestheader-allowed-names. */
+export const FRONT_PROXY_CN = 'orch-proxy';
+
+/**
+ * The front door's client certificate and its own CA, in `<dir>/certs/front-proxy/` (created once,
+ * reused after). A CA of its own, as Kubernetes' front-proxy CA: the replicas believe identity
+ * headers only over certificates of this CA, and the CA signs no user's certificate.
+ */
+export function ensureFrontProxyFiles(dir: string): { caFile: string; client: CertKeyFiles } {
+  const certDir = join(dir, 'certs', 'front-proxy');
+  const ca = ensureCA(certDir);
+  return { caFile: ca.certFile, client: ensureClientCert(certDir, 'proxy-client', ca, { cn: FRONT_PROXY_CN }) };
+}
+
 /** `<dir>/<name>.crt` and `.key` when signed by `ca` for `subject` and not about to expire; otherwise issued anew. */
 function ensureClientCert(dir: string, name: string, ca: CertKeyPair, subject: ClientCertSubject): CertKeyFiles {
   const certFile = join(dir, `${name}.crt`);

@@ -197,8 +197,9 @@ export function tooLargeResourceVersion(requested: number, current: number, retr
   ]);
 }
 
-export function serviceUnavailable(message: string): ApiError {
-  return failure('ServiceUnavailable', message);
+/** 503; with `retryAfterSeconds`, clients are told when to try again (a Retry-After header). */
+export function serviceUnavailable(message: string, retryAfterSeconds?: number): ApiError {
+  return failure('ServiceUnavailable', message, retryAfterSeconds === undefined ? undefined : { retryAfterSeconds });
 }
 
 export function internal(err: unknown): ApiError {

@@ -13,13 +13,13 @@ export const APISERVER_FLOORS: readonly (readonly string[])[] = [
   ['registry'],
   ['admission', 'authorization', 'authentication', 'fieldmanager', 'patch'],
   ['endpoints'],
-  ['server'],
+  ['server', 'frontdoor'],
   ['cmd'],
 ];
 
 /** Process plumbing every binary shares: it imports only the ground floor, binaries import it. */
 const COMPONENT_BASE = 'apiserver/component-base';
-const COMPONENT_BASE_USERS = ['apiserver/server', 'apiserver/cmd', 'controllers', 'scripts'];
+const COMPONENT_BASE_USERS = ['apiserver/server', 'apiserver/frontdoor', 'apiserver/cmd', 'controllers', 'scripts'];
 
 /** What the controller manager, a client of the API, may import from apiserver/. */
 const CONTROLLERS_MAY_IMPORT = ['apiserver/api', 'apiserver/runtime', COMPONENT_BASE];
