@@ -6,6 +6,7 @@ import { listRange } from '../key-range.js';
 import type { WatchSink } from '../watch-sink.js';
 import { toKeyValue } from './convert.js';
 import { etcdErrorKind } from './error-kind.js';
+import { etcdFaultHandling } from './fault-handling.js';
 import { findOldestReadable } from './oldest-readable.js';
 import { watchEtcd } from './watch.js';
 
@@ -32,10 +33,9 @@ const PROBE_KEY = Buffer.from([0]);
  * a short binary search after a compaction by someone else (another replica's compactor, etcdctl,
  * etcd's auto-compaction). It is therefore exact whoever compacted.
  *
- * Fault handling is the etcd3 client's default: a request failing with a retryable gRPC error
- * (unavailable, deadline exceeded, ...) is tried up to 3 times, and after 3 such failures in a row the
- * host is refused for 5 s; both surface here as 'Unavailable'. A retried write whose first attempt
- * did commit reports KeyExists/Conflict; guaranteedUpdate re-reads and converges.
+ * Fault handling (retries within one time budget, a breaker per host): see fault-handling.ts. A
+ * retried write whose first attempt did commit reports KeyExists/Conflict; guaranteedUpdate re-reads
+ * and converges.
  */
 export function newEtcdStorage(options: EtcdStorageOptions): Storage {
   const timeoutMs = options.requestTimeoutMs ?? 10_000;
@@ -44,6 +44,7 @@ export function newEtcdStorage(options: EtcdStorageOptions): Storage {
     // Lists and watch replays can be large; etcd itself bounds request sizes.
     grpcOptions: { 'grpc.max_receive_message_length': -1 },
     defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeoutMs }),
+    ...etcdFaultHandling(timeoutMs),
   });
   return new EtcdStorage(client, options.logger);
 }
