@@ -6,8 +6,9 @@
  * row was refused for 5 s whatever the failure, so while a new etcd leader was elected (the members
  * answer "leader changed" / "no leader") every healthy member was shut out for 5 s after the
  * election ended. Chosen instead:
- * - one budget per request: the request timeout bounds the whole call, retries included (the
- *   gRPC deadline of each try is the same budget, and the call is abandoned when it runs out);
+ * - one budget per request: the request timeout bounds the whole call, retries included, and each
+ *   try's gRPC deadline is half of it, so a member that accepts requests but never answers (a
+ *   stopped or partitioned process) leaves time for a second try on another member;
  * - retries of connection-level and transient server failures (the client's "recoverable" errors:
  *   unavailable, deadline exceeded, leader changed, …), each on a host picked afresh, after 50 ms,
  *   100 ms, 200 ms… (at most 1 s), as long as the budget lasts. A write whose first try committed
@@ -45,6 +46,11 @@ export function etcdFaultHandling(timeoutMs: number): Pick<IOptions, 'faultHandl
         }),
     },
   };
+}
+
+/** The gRPC deadline of one try of a request whose whole budget is `timeoutMs`. */
+export function perTryDeadlineMs(timeoutMs: number): number {
+  return Math.ceil(timeoutMs / 2);
 }
 
 /** A failure to reach the member at all, as opposed to an answer from it (etcd's own errors say "etcdserver:"). */

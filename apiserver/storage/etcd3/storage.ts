@@ -6,7 +6,7 @@ import { listRange } from '../key-range.js';
 import type { WatchSink } from '../watch-sink.js';
 import { toKeyValue } from './convert.js';
 import { etcdErrorKind } from './error-kind.js';
-import { etcdFaultHandling } from './fault-handling.js';
+import { etcdFaultHandling, perTryDeadlineMs } from './fault-handling.js';
 import { findOldestReadable } from './oldest-readable.js';
 import { watchEtcd } from './watch.js';
 
@@ -43,7 +43,7 @@ export function newEtcdStorage(options: EtcdStorageOptions): Storage {
     hosts: options.endpoints,
     // Lists and watch replays can be large; etcd itself bounds request sizes.
     grpcOptions: { 'grpc.max_receive_message_length': -1 },
-    defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + timeoutMs }),
+    defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + perTryDeadlineMs(timeoutMs) }),
     ...etcdFaultHandling(timeoutMs),
   });
   return new EtcdStorage(client, options.logger);

@@ -1,0 +1,93 @@
+/**
+ * Fault: an API server replica is killed (SIGKILL) under load behind the front door. Clients see
+ * only retryable errors (503 or 429 with Retry-After; reads are retried by the front door and see
+ * none), and watches resume from their last resourceVersion on the other replica: no 410, no
+ * relist, no event lost.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startCluster, type Cluster } from '../../scripts/cluster-topology.js';
+import { eventually } from '../support/eventually.js';
+import { newTestClient, type TestClient } from '../support/http-client.js';
+import { startRelistingWatcher } from '../support/relisting-watcher.js';
+import { acknowledged, outcomes, startWriteLoad, type WriteRecord } from '../support/write-load.js';
+
+const WATCHERS = 10;
+
+describe('killing an API server replica behind the front door', () => {
+  let dir: string;
+  let cluster: Cluster;
+  let client: TestClient;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'orch-fault-'));
+    cluster = await startCluster({ dir, replicas: 2, controllerManagers: 0, unsafeNoFsync: true });
+    client = newTestClient({ url: cluster.url, ca: cluster.files.caPem, token: cluster.files.token });
+    assert.equal((await client.post('/api/v1/namespaces', { metadata: { name: 'load' } })).status, 201);
+  });
+
+  after(async () => {
+    client?.close();
+    await cluster?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('shows clients only retryable errors and resumes watches without a 410', async (t) => {
+    const rv = (await client.get('/api/v1/namespaces/load/configmaps')).body.metadata.resourceVersion;
+    const watchers = Array.from({ length: WATCHERS }, () => startRelistingWatcher(client, 'load', rv));
+    const writes = startWriteLoad(client, 'load', { writers: 4, prefix: 'w' });
+    const reads: WriteRecord[] = [];
+    let reading = true;
+    const reader = (async () => {
+      while (reading) {
+        const start = Date.now();
+        try {
+          const res = await client.get('/api/v1/namespaces/load/configmaps?limit=20');
+          reads.push({ name: 'list', start, end: Date.now(), outcome: res.status });
+        } catch (err) {
+          reads.push({ name: 'list', start, end: Date.now(), outcome: (err as NodeJS.ErrnoException).code ?? String(err) });
+        }
+      }
+    })();
+
+    await new Promise((r) => setTimeout(r, 2000));
+    cluster.apiservers[0].signal('SIGKILL');
+    await new Promise((r) => setTimeout(r, 4000));
+    const written = await writes.stop();
+    reading = false;
+    await reader;
+
+    const acked = acknowledged(written);
+    await eventually(
+      'every watcher saw every acknowledged write',
+      async () => watchers.every((w) => acked.every((name) => w.names.has(name))),
+      30_000,
+    ).catch(() => undefined);
+    for (const w of watchers) w.stop();
+
+    const writeErrors = written.filter((r) => r.outcome !== 201);
+    const readErrors = reads.filter((r) => r.outcome !== 200);
+    t.diagnostic(
+      `replica kill: writes ${JSON.stringify(outcomes(written))}, reads ${JSON.stringify(outcomes(reads))}, ` +
+        `watch streams reopened ${watchers.reduce((n, w) => n + w.rewatches, 0)}, 410s ${watchers.reduce((n, w) => n + w.gone, 0)}`,
+    );
+    for (const r of writeErrors) {
+      assert.ok((r.outcome === 503 || r.outcome === 429) && r.retryAfter !== undefined, `a write saw ${JSON.stringify(r)}`);
+    }
+    assert.deepEqual(readErrors, [], 'reads are retried on the other replica');
+    for (const w of watchers) {
+      assert.equal(w.gone, 0, 'a watch was answered 410');
+      assert.equal(w.relists, 0);
+      assert.deepEqual(w.errors, []);
+      const missed = acked.filter((name) => !w.names.has(name));
+      assert.deepEqual(missed, [], `a watcher missed ${missed.length} of ${acked.length} events`);
+    }
+    assert.ok(
+      watchers.some((w) => w.rewatches > 0),
+      'no watch stream was cut: the killed replica served none',
+    );
+  });
+});
