@@ -1,0 +1,78 @@
+/**
+ * Fault: the etcd leader is cut off (SIGSTOP: it neither answers nor learns anything) and later comes
+ * back (SIGCONT) while a client writes a counter and reads it back through the front door. A
+ * consistent read (no resourceVersion: a get, and a list) never returns a value older than the last
+ * acknowledged write, while the member is away or after it is back.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startCluster, type Cluster } from '../../scripts/cluster-topology.js';
+import { etcdLeader } from '../support/etcd-members.js';
+import { newTestClient, type TestClient } from '../support/http-client.js';
+
+const COUNTER = '/api/v1/namespaces/default/configmaps/counter';
+
+describe('a partitioned etcd member', () => {
+  let dir: string;
+  let cluster: Cluster;
+  let client: TestClient;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'orch-fault-'));
+    cluster = await startCluster({ dir, replicas: 2, controllerManagers: 0, unsafeNoFsync: true });
+    client = newTestClient({ url: cluster.url, ca: cluster.files.caPem, token: cluster.files.token });
+    const created = await client.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'counter' }, data: { n: '0' } });
+    assert.equal(created.status, 201, created.text);
+  });
+
+  after(async () => {
+    client?.close();
+    await cluster?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('serves no stale consistent read while the leader is stopped or after it is back', async (t) => {
+    const leader = await etcdLeader(cluster);
+    let acked = 0;
+    const stale: string[] = [];
+    const failures: Record<string, number> = {};
+    const fail = (what: string, status: number): void => {
+      failures[`${what} ${status}`] = (failures[`${what} ${status}`] ?? 0) + 1;
+    };
+    const round = async (n: number): Promise<void> => {
+      const put = await client.put(COUNTER, { metadata: { name: 'counter' }, data: { n: String(n) } });
+      if (put.status === 200) acked = n;
+      else fail('update', put.status);
+      const got = await client.get(COUNTER);
+      if (got.status !== 200) fail('get', got.status);
+      else if (Number(got.body.data.n) < acked) stale.push(`get saw ${got.body.data.n} after ${acked} was acknowledged`);
+      const list = await client.get('/api/v1/namespaces/default/configmaps');
+      const item =
+        list.status === 200 ? list.body.items.find((i: { metadata: { name: string } }) => i.metadata.name === 'counter') : undefined;
+      if (list.status !== 200) fail('list', list.status);
+      else if (Number(item?.data.n) < acked) stale.push(`list saw ${item?.data.n} after ${acked} was acknowledged`);
+    };
+    let n = 1;
+    const runFor = async (ms: number): Promise<void> => {
+      const end = Date.now() + ms;
+      while (Date.now() < end) await round(n++);
+    };
+
+    await runFor(1000);
+    leader.signal('SIGSTOP');
+    const stoppedFrom = n;
+    await runFor(6000);
+    leader.signal('SIGCONT');
+    const backFrom = n;
+    await runFor(4000);
+    t.diagnostic(
+      `partition: rounds ${stoppedFrom - 1} before, ${backFrom - stoppedFrom} while stopped, ${n - backFrom} after; last acknowledged ${acked}; failures ${JSON.stringify(failures)}`,
+    );
+    assert.deepEqual(stale, []);
+    assert.ok(acked >= backFrom, 'no write was acknowledged after the member came back');
+    for (const key of Object.keys(failures)) assert.match(key, / (429|503|504)$/, `a request failed with ${key}`);
+  });
+});
