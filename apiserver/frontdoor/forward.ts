@@ -23,6 +23,7 @@ import { writeStatus } from '../endpoints/responses.js';
 import type { Backend, BackendPool } from './backends.js';
 import type { IdentityForwarder } from './identity.js';
 import type { ProxyMetrics } from './metrics.js';
+import { forwardUpgrade } from './upgrade.js';
 
 export interface ForwarderOptions {
   pool: BackendPool;
@@ -59,7 +60,7 @@ interface Attempt {
 }
 
 export function newForwarder(o: ForwarderOptions): Forwarder {
-  const proxy = httpProxy.createProxyServer({ secure: true, changeOrigin: true, xfwd: true, ws: true });
+  const proxy = httpProxy.createProxyServer({ secure: true, changeOrigin: true, xfwd: true });
   // http-proxy copies the options it is given: an attempt is found by its client request (one at a time).
   const attempts = new WeakMap<IncomingMessage, Attempt>();
   const responders = new WeakMap<IncomingMessage, (proxyRes: IncomingMessage) => void>();
@@ -188,40 +189,50 @@ export function newForwarder(o: ForwarderOptions): Forwarder {
 
   async function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => socket.destroy());
+    const method = req.method ?? 'GET';
     let identity: Awaited<ReturnType<IdentityForwarder['identify']>>;
     try {
       identity = await o.identity.identify(req);
     } catch (err) {
       if (!(err instanceof AuthenticationError)) throw err;
-      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      writeStatusToSocket(socket, unauthorized());
       return;
     }
-    const backend = o.pool.pick();
-    if (!backend) {
-      socket.end(
-        `HTTP/1.1 503 Service Unavailable\r\nRetry-After: ${RETRY_AFTER_SECONDS}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
-      );
-      return;
-    }
-    o.metrics.requests.inc({ backend: backend.url, method: req.method ?? 'GET', code: '101' });
-    proxy.ws(
-      req,
-      socket,
-      head,
-      {
-        target: backend.url,
+    const tried = new Set<Backend>();
+    for (let n = 0; n < o.maxAttempts; n++) {
+      const backend = o.pool.pick(tried);
+      if (!backend) break;
+      tried.add(backend);
+      const outcome = await forwardUpgrade(req, socket, head, {
+        url: backend.url,
         agent: identity.user ? o.assertingAgent : o.plainAgent,
-        headers: (identity.user ? identity.headers : {}) as Record<string, string>,
-      },
-      (err) => {
-        o.metrics.errors.inc({ backend: backend.url, phase: 'connect' });
-        o.logger.verbose('upgrade failed', { backend: backend.url, reason: err.message });
-        socket.destroy();
-      },
-    );
+        headers: identity.user ? identity.headers : {},
+      });
+      if (outcome === 'sent') {
+        o.metrics.requests.inc({ backend: backend.url, method, code: '101' });
+        return;
+      }
+      o.metrics.errors.inc({ backend: backend.url, phase: outcome.connected ? 'request' : 'connect' });
+      o.pool.markDown(backend);
+      o.logger.verbose('upgrade failed', { backend: backend.url, reason: outcome.error.message });
+      // Only a request that reached no replica is sent to another (an exec must not run twice).
+      if (outcome.connected) break;
+    }
+    o.metrics.requests.inc({ backend: 'none', method, code: '503' });
+    writeStatusToSocket(socket, serviceUnavailable('no API server replica could answer the request', RETRY_AFTER_SECONDS));
   }
 
   return { web, upgrade };
+}
+
+/** A Status answer on a raw socket whose upgrade could not be forwarded. */
+function writeStatusToSocket(socket: Duplex, e: ApiError): void {
+  if (socket.destroyed) return;
+  const body = JSON.stringify(e.status);
+  const retry = e.status.details?.retryAfterSeconds;
+  socket.end(
+    `HTTP/1.1 ${e.status.code} ${e.status.reason ?? ''}\r\nContent-Type: application/json\r\n${retry === undefined ? '' : `Retry-After: ${retry}\r\n`}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** The whole request body; null when it is longer than `limit` bytes. */

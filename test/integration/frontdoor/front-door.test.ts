@@ -72,6 +72,20 @@ describe('orch-proxy', () => {
         b.handler(req, res);
       },
     );
+    // An upgrade (SPDY, as kubectl exec): answered 101, then every byte echoed back after the user's name.
+    b.server.on('upgrade', (req: IncomingMessage, socket: import('node:stream').Duplex) => {
+      b.seen.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        user: req.headers['x-remote-user'] as string | undefined,
+        groups: req.headersDistinct['x-remote-group'],
+        proxyCert: (req.socket as TLSSocket).authorized,
+        authorization: req.headers.authorization,
+      });
+      socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n\r\n');
+      socket.write(`${req.headers['x-remote-user']}:`);
+      socket.pipe(socket);
+    });
     await new Promise<void>((resolve) => b.server.listen(port, '127.0.0.1', resolve));
     b.port = (b.server.address() as { port: number }).port;
     b.url = `https://127.0.0.1:${b.port}`;
@@ -337,6 +351,49 @@ describe('orch-proxy', () => {
       end?.();
       await headersAt.done;
       assert.equal(chunks.join(''), '{"type":"ADDED"}\n{"type":"MODIFIED"}\n');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('passes an upgrade (SPDY, as kubectl exec) through with the identity, byte for byte both ways', async () => {
+    reset();
+    const proxy = await startProxy();
+    try {
+      const echoed = await new Promise<string>((resolve, reject) => {
+        const req = request({
+          host: '127.0.0.1',
+          port: proxy.port,
+          method: 'POST',
+          path: '/api/v1/namespaces/default/pods/p/exec?command=sh',
+          ca: ca.certPem,
+          cert: user.certPem,
+          key: user.keyPem,
+          agent: false,
+          headers: { Connection: 'Upgrade', Upgrade: 'SPDY/3.1', 'X-Remote-User': 'mallory' },
+        });
+        req.on('upgrade', (res, socket) => {
+          assert.equal(res.statusCode, 101);
+          let got = '';
+          socket.setEncoding('utf8');
+          socket.on('data', (c: string) => {
+            got += c;
+            if (got.endsWith('ping')) {
+              socket.destroy();
+              resolve(got);
+            }
+          });
+          socket.write('ping');
+        });
+        req.on('response', (res) => reject(new Error(`answered ${res.statusCode} without upgrading`)));
+        req.on('error', reject);
+        req.end();
+      });
+      assert.equal(echoed, 'jane:ping');
+      const seen = backends.flatMap((b) => b.seen);
+      assert.equal(seen.length, 1);
+      assert.equal(seen[0].proxyCert, true);
+      assert.deepEqual(seen[0].groups, ['dev', 'ops']);
     } finally {
       await proxy.close();
     }
