@@ -42,14 +42,21 @@ describe('a partitioned etcd member', () => {
     const fail = (what: string, status: number): void => {
       failures[`${what} ${status}`] = (failures[`${what} ${status}`] ?? 0) + 1;
     };
+    let slowest = 0;
+    const timed = async <T>(request: Promise<T>): Promise<T> => {
+      const start = Date.now();
+      const result = await request;
+      slowest = Math.max(slowest, Date.now() - start);
+      return result;
+    };
     const round = async (n: number): Promise<void> => {
-      const put = await client.put(COUNTER, { metadata: { name: 'counter' }, data: { n: String(n) } });
+      const put = await timed(client.put(COUNTER, { metadata: { name: 'counter' }, data: { n: String(n) } }));
       if (put.status === 200) acked = n;
       else fail('update', put.status);
-      const got = await client.get(COUNTER);
+      const got = await timed(client.get(COUNTER));
       if (got.status !== 200) fail('get', got.status);
       else if (Number(got.body.data.n) < acked) stale.push(`get saw ${got.body.data.n} after ${acked} was acknowledged`);
-      const list = await client.get('/api/v1/namespaces/default/configmaps');
+      const list = await timed(client.get('/api/v1/namespaces/default/configmaps'));
       const item =
         list.status === 200 ? list.body.items.find((i: { metadata: { name: string } }) => i.metadata.name === 'counter') : undefined;
       if (list.status !== 200) fail('list', list.status);
@@ -69,7 +76,7 @@ describe('a partitioned etcd member', () => {
     const backFrom = n;
     await runFor(4000);
     t.diagnostic(
-      `partition: rounds ${stoppedFrom - 1} before, ${backFrom - stoppedFrom} while stopped, ${n - backFrom} after; last acknowledged ${acked}; failures ${JSON.stringify(failures)}`,
+      `partition: rounds ${stoppedFrom - 1} before, ${backFrom - stoppedFrom} while stopped, ${n - backFrom} after; last acknowledged ${acked}; slowest request ${slowest} ms; failures ${JSON.stringify(failures)}`,
     );
     assert.deepEqual(stale, []);
     assert.ok(acked >= backFrom, 'no write was acknowledged after the member came back');
