@@ -36,11 +36,22 @@ type Json = Record<string, unknown>;
  */
 const FORMATS: Record<string, string> = { 'io.k8s.apimachinery.pkg.api.resource.Quantity': 'quantity' };
 
+/**
+ * A CustomResourceDefinition's schema (JSONSchemaProps) names its extensions under the server's domain
+ * (`x-orch-list-type`, or `x-kubernetes-list-type` for k8s.io), which one static schema cannot say:
+ * decoding keeps it whole and the CRD's validation checks it (registry/apiextensions/).
+ */
+const PRESERVED = new Set(['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps']);
+
+/** Fields the reference leaves out with its descriptions: a field that is itself named `description`. */
+const DESCRIPTION_FIELDS = new Set(['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition']);
+
 export function shortName(name: string): string {
   return name
     .replace(/^io\.k8s\.api\./, '')
     .replace(/^io\.k8s\.apimachinery\.pkg\.apis\.meta\./, 'meta.')
     .replace(/^io\.k8s\.apimachinery\.pkg\./, '')
+    .replace(/^io\.k8s\.apiextensions-apiserver\.pkg\.apis\./, '')
     .replace(/^io\.k8s\./, '');
 }
 
@@ -50,8 +61,8 @@ function convert(node: unknown, refs: Set<string>): unknown {
   if (typeof node !== 'object' || node === null) return node;
   const out: Json = {};
   for (const [k, v] of Object.entries(node as Json)) {
-    if (k === 'description') continue;
-    if (k === '$ref') {
+    if (k === 'description' && typeof v === 'string') continue;
+    if (k === '$ref' && typeof v === 'string') {
       const target = String(v).replace('#/definitions/', '');
       refs.add(target);
       out.$ref = `#/definitions/${shortName(target)}`;
@@ -78,7 +89,11 @@ export function generate(defs: Record<string, Json>, roots: string[]): Record<st
     const def = defs[name];
     if (!def) throw new Error(`no definition ${name}`);
     const refs = new Set<string>();
-    out[shortName(name)] = FORMATS[name] ? { ...(convert(def, refs) as Json), format: FORMATS[name] } : convert(def, refs);
+    const converted = convert(def, refs) as Json;
+    if (FORMATS[name]) converted.format = FORMATS[name];
+    if (PRESERVED.has(name)) converted['x-orch-preserve-unknown-fields'] = true;
+    if (DESCRIPTION_FIELDS.has(name)) converted.properties = { ...(converted.properties as Json), description: { type: 'string' } };
+    out[shortName(name)] = converted;
     queue.push(...refs);
   }
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));

@@ -24,6 +24,8 @@ export interface ApiDomain {
   readonly immortalNamespaces: readonly string[];
   /** The Table/meta group: "meta.orch.io". */
   readonly metaGroup: string;
+  /** Prefix of the schema extensions clients write and read (CRD schemas, OpenAPI): "x-orch-" ("x-kubernetes-" for k8s.io). */
+  readonly extensionPrefix: string;
 }
 
 export const DEFAULT_API_DOMAIN = 'orch.io';
@@ -42,5 +44,6 @@ export function newApiDomain(domain: string = DEFAULT_API_DOMAIN): ApiDomain {
     publicNamespace,
     immortalNamespaces: ['default', systemNamespace, publicNamespace],
     metaGroup: `meta.${domain}`,
+    extensionPrefix: kube ? 'x-kubernetes-' : 'x-orch-',
   };
 }

@@ -17,31 +17,83 @@ export interface ResourceTable {
   lookup(group: string, version: string, plural: string): ResourceDef | undefined;
   /** By group and kind (any version; the first declared). */
   byKind(group: string, kind: string): ResourceDef | undefined;
-  /** Served groups in declaration order, the core group ('') included. */
+  /** Served groups in declaration order, the core group ('') included; custom groups after, by name. */
   groups(): GroupVersions[];
   /** Resources of one group version. */
   inGroupVersion(group: string, version: string): ResourceDef[];
+  /**
+   * Serves the resources a custom resource definition brings (named by `owner`, the CRD's name) instead
+   * of what it brought before; an empty list stops serving them. Look-ups see the change at once.
+   */
+  setCustom(owner: string, defs: readonly ResourceDef[]): void;
 }
 
-export function newResourceTable(domain: ApiDomain, declarations: readonly ResourceDeclaration[]): ResourceTable {
-  const defs: ResourceDef[] = declarations.map((d) => {
-    const group = domain.group(d.kubernetesGroup);
-    return {
-      ...d,
-      group,
-      apiVersion: apiVersionOf(group, d.version),
-      listKind: `${d.kind}List`,
-      verbs: d.verbs ?? ALL_VERBS,
-      schemaRef: { $ref: `#/definitions/${d.schema}` },
-    };
-  });
-  const byPath = new Map(defs.map((d) => [`${d.group}/${d.version}/${d.plural}`, d]));
+/** A declaration with the domain applied. */
+export function resourceDef(domain: ApiDomain, d: ResourceDeclaration): ResourceDef {
+  const group = domain.group(d.kubernetesGroup);
+  return {
+    ...d,
+    group,
+    apiVersion: apiVersionOf(group, d.version),
+    listKind: `${d.kind}List`,
+    verbs: d.verbs ?? ALL_VERBS,
+    schemaRef: { $ref: `#/definitions/${d.schema}` },
+  };
+}
+
+/**
+ * Kubernetes' version priority (kube-aware sort): GA before beta before alpha, higher numbers first,
+ * versions that do not look like Kubernetes versions last, by name.
+ */
+export function compareKubeVersions(a: string, b: string): number {
+  const parse = (v: string) => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    if (!m) return undefined;
+    return { major: Number(m[1]), level: m[2] === 'alpha' ? 0 : m[2] === 'beta' ? 1 : 2, minor: Number(m[3] ?? 0) };
+  };
+  const pa = parse(a);
+  const pb = parse(b);
+  if (pa && pb) {
+    if (pa.level !== pb.level) return pb.level - pa.level;
+    if (pa.major !== pb.major) return pb.major - pa.major;
+    return pb.minor - pa.minor;
+  }
+  if (pa) return -1;
+  if (pb) return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function groupsOf(defs: readonly ResourceDef[]): GroupVersions[] {
   const groups: GroupVersions[] = [];
   for (const d of defs) {
     let g = groups.find((x) => x.group === d.group);
     if (!g) groups.push((g = { group: d.group, versions: [], preferredVersion: d.version }));
     if (!g.versions.includes(d.version)) g.versions.push(d.version);
   }
+  return groups;
+}
+
+export function newResourceTable(domain: ApiDomain, declarations: readonly ResourceDeclaration[]): ResourceTable {
+  const builtIn: ResourceDef[] = declarations.map((d) => resourceDef(domain, d));
+  const builtInGroups = groupsOf(builtIn);
+  const custom = new Map<string, readonly ResourceDef[]>();
+  let defs: ResourceDef[] = builtIn;
+  let groups: GroupVersions[] = builtInGroups;
+  let byPath = new Map<string, ResourceDef>();
+  const rebuild = () => {
+    const customDefs = [...custom.values()].flat();
+    defs = [...builtIn, ...customDefs];
+    const customGroups = groupsOf(customDefs)
+      .filter((g) => !builtInGroups.some((b) => b.group === g.group))
+      .map((g) => {
+        const versions = [...g.versions].sort(compareKubeVersions);
+        return { group: g.group, versions, preferredVersion: versions[0] };
+      })
+      .sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
+    groups = [...builtInGroups, ...customGroups];
+    byPath = new Map(defs.map((d) => [`${d.group}/${d.version}/${d.plural}`, d]));
+  };
+  rebuild();
   return {
     domain,
     all: () => defs,
@@ -49,5 +101,10 @@ export function newResourceTable(domain: ApiDomain, declarations: readonly Resou
     byKind: (group, kind) => defs.find((d) => d.group === group && d.kind === kind),
     groups: () => groups,
     inGroupVersion: (group, version) => defs.filter((d) => d.group === group && d.version === version),
+    setCustom(owner, ownerDefs) {
+      if (ownerDefs.length) custom.set(owner, ownerDefs);
+      else if (!custom.delete(owner)) return;
+      rebuild();
+    },
   };
 }

@@ -88,6 +88,11 @@ export interface ResourceDeclaration {
    * serviceaccounts/token → authentication/v1 TokenRequest); no answer wired = not served.
    */
   createSubresources?: Record<string, CreateSubresource>;
+  /**
+   * A custom resource: bodies are decoded without type checks (the strategy's schema validation reports
+   * wrong types as a 422, as Kubernetes does for custom objects) and strategic merge patch is refused (415).
+   */
+  unstructured?: boolean;
 }
 
 /** A POST-only subresource served as its own kind. */

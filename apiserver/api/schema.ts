@@ -12,6 +12,27 @@ export interface Schema {
   items?: Schema;
   required?: string[];
   enum?: unknown[];
+  /** JSON Schema value rules, as CustomResourceDefinition schemas use them (built-in kinds leave them out). */
+  description?: string;
+  default?: unknown;
+  nullable?: boolean;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: boolean;
+  exclusiveMaximum?: boolean;
+  multipleOf?: number;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+  minProperties?: number;
+  maxProperties?: number;
+  allOf?: Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  not?: Schema;
   'x-orch-group-version-kind'?: { group: string; version: string; kind: string }[];
   'x-orch-list-type'?: 'atomic' | 'set' | 'map';
   'x-orch-list-map-keys'?: string[];
@@ -21,6 +42,8 @@ export interface Schema {
   'x-orch-int-or-string'?: boolean;
   'x-orch-preserve-unknown-fields'?: boolean;
   'x-orch-embedded-resource'?: boolean;
+  /** CEL validation rules of a custom resource's schema. */
+  'x-orch-validations'?: { rule: string; message?: string; messageExpression?: string; reason?: string; fieldPath?: string }[];
   /** Discriminated unions (discriminator + fields), as Kubernetes publishes them. */
   'x-orch-unions'?: { discriminator?: string; 'fields-to-discriminateBy'?: Record<string, string> }[];
 }

@@ -93,7 +93,7 @@ export interface DecodedObject {
  * match the schema, unknown fields are dropped (reported as warnings, or a 400 when Strict).
  */
 /** What decoding needs to know of the kind a body must be. */
-export type DecodableKind = Pick<ResourceDef, 'kind' | 'version' | 'apiVersion' | 'schemaRef'>;
+export type DecodableKind = Pick<ResourceDef, 'kind' | 'version' | 'apiVersion' | 'schemaRef' | 'unstructured'>;
 
 export function decodeObject(
   value: unknown,
@@ -114,7 +114,7 @@ export function decodeObject(
   }
   if (value.metadata === undefined || value.metadata === null) value.metadata = {};
   const { errors, unknownFields } = checkAgainstSchema(value, def.schemaRef, defs);
-  if (errors.length) throw status.badRequest(`${what}: ${errors.join('; ')}`);
+  if (errors.length && !def.unstructured) throw status.badRequest(`${what}: ${errors.join('; ')}`);
   const messages = [...unknownFields.map((f) => `unknown field "${f}"`), ...duplicateFields.map((f) => `duplicate field "${f}"`)];
   if (validation === 'Strict' && messages.length) throw status.badRequest(`strict decoding error: ${messages.join(', ')}`);
   return { object: value as ApiObject, warnings: validation === 'Warn' ? messages : [] };

@@ -23,7 +23,7 @@ const DEFINITIONS = '#/definitions/';
 
 /** The prefix of published extension names: `x-kubernetes-` when answering as k8s.io, else `x-orch-`. */
 export function extensionPrefix(domain: ApiDomain): string {
-  return domain.domain === 'k8s.io' ? CLIENT_PREFIX : SOURCE_PREFIX;
+  return domain.extensionPrefix;
 }
 
 /** The path of a group version below the server root: "api/v1" or "apis/<group>/<version>". */
@@ -42,7 +42,7 @@ export function publishSchema(node: unknown, domain: ApiDomain, refPrefix: strin
   const prefix = extensionPrefix(domain);
   const out: Json = {};
   for (const [k, v] of Object.entries(node as Json)) {
-    if (k === '$ref') out.$ref = String(v).replace(DEFINITIONS, refPrefix);
+    if (k === '$ref' && typeof v === 'string') out.$ref = v.replace(DEFINITIONS, refPrefix);
     else if (k === `${SOURCE_PREFIX}group-version-kind`) {
       const gvks = (v as Json[]).map((g) => ({ ...g, group: domain.group(String(g.group)) }));
       out[`${prefix}group-version-kind`] = gvks;

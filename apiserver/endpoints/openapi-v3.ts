@@ -45,7 +45,7 @@ function referencedSchemas(roots: string[], defs: Definitions): string[] {
     if (seen.has(name) || !defs[name]) continue;
     seen.add(name);
     JSON.stringify(defs[name], (k, v) => {
-      if (k === '$ref') queue.push(String(v).replace('#/definitions/', ''));
+      if (k === '$ref' && typeof v === 'string') queue.push(v.replace('#/definitions/', ''));
       return v;
     });
   }

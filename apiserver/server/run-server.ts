@@ -14,7 +14,7 @@ import { newApiDomain } from '../api/domain.js';
 import { newResourceTable } from '../api/resource-table.js';
 import { allResources } from '../registry/resources/index.js';
 import { definitions } from '../api/generated/definitions.js';
-import type { GenericStore } from '../registry/store.js';
+import { GenericStore } from '../registry/store.js';
 import type { ResourceDef } from '../api/resource.js';
 import { newStores } from '../registry/new-stores.js';
 import { newStoreHookEnv } from '../registry/store-hooks.js';
@@ -48,8 +48,9 @@ import { newHealthChecks } from '../component-base/health/health-checks.js';
 import { newInFlight } from './filters/with-in-flight-tracking.js';
 import { newMetrics } from './metrics.js';
 import { buildHandlerChain } from './chain.js';
-import { newOpenApiV3 } from '../endpoints/openapi-v3.js';
-import { newOpenApiV2 } from '../endpoints/openapi-v2.js';
+import { newOpenApiSpecs } from '../endpoints/openapi-specs.js';
+import type { Schema } from '../api/schema.js';
+import { startCustomResources } from './custom-resources.js';
 import { ensureSystemNamespaces, SYSTEM_USER } from './bootstrap-namespaces.js';
 import { reconcileDefaultPolicy } from './bootstrap-rbac.js';
 import { newReviewKinds } from './review-kinds.js';
@@ -183,7 +184,11 @@ export async function runServer(
     ...authentication.answers,
     ...newReviewKinds({ ...authorization, group: domain.group('authorization.k8s.io') }),
   ]);
-  stores = newStores(table, allResources, { storage, storagePrefix: options.etcdPrefix, domain, admission, cacher, hookEnv, answers });
+  const storeConfig = { storage, storagePrefix: options.etcdPrefix, domain, admission, cacher };
+  stores = newStores(table, allResources, { ...storeConfig, hookEnv, answers });
+  // Custom resources add their schemas to the generated ones at run time.
+  const defs: Record<string, Schema> = { ...definitions };
+  const openapi = newOpenApiSpecs(table, defs);
   const namespaces = stores.get(namespaceDef)!;
   const services = stores.get(table.lookup('', 'v1', 'services')!)!;
   const defaultServiceIP = serviceAllocators.clusterIPs(serviceAllocators.families[0])!.firstAddress;
@@ -213,13 +218,26 @@ export async function runServer(
     void nodeInformers.synced.then(nodeSynced);
   }
 
+  // Established CustomResourceDefinitions are served as they are stored; ready once those stored at start are.
+  const customResources = startCustomResources({
+    table,
+    definitions: defs,
+    stores,
+    newStore: (def) => new GenericStore({ ...storeConfig, def }),
+    crdStore: stores.get(table.lookup(domain.group('apiextensions.k8s.io'), 'v1', 'customresourcedefinitions')!)!,
+    openapi,
+    cacher,
+    logger,
+  });
+  const crdSynced = health.addPostStartHook('apiextensions/crd-informer-synced');
+  void customResources.synced.then(crdSynced);
   const inFlight = newInFlight();
   let server: Server | undefined;
   const app = buildHandlerChain({
     api: {
       table,
       stores,
-      definitions,
+      definitions: defs,
       maxRequestBytes: options.maxRequestBytes,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
       connect: {
@@ -231,8 +249,8 @@ export async function runServer(
         dialTimeoutMs: options.kubeletTimeoutMs,
       },
     },
-    openapi: newOpenApiV3(table, definitions),
-    openapiV2: newOpenApiV2(table, definitions),
+    openapi: openapi.v3,
+    openapiV2: openapi.v2,
     health,
     metrics,
     inFlight,
@@ -297,6 +315,7 @@ export async function runServer(
       server!.closeAllConnections();
       await closed;
       await bootstrap;
+      customResources.stop();
       rbacInformers?.stop();
       nodeInformers?.stop();
       await compactor.stop();

@@ -275,6 +275,541 @@ export const definitions: Definitions = {
     "type": "string",
     "format": "quantity"
   },
+  "apiextensions.v1.CustomResourceColumnDefinition": {
+    "properties": {
+      "format": {
+        "type": "string"
+      },
+      "jsonPath": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "priority": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "type": {
+        "type": "string"
+      },
+      "description": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name",
+      "type",
+      "jsonPath"
+    ],
+    "type": "object"
+  },
+  "apiextensions.v1.CustomResourceConversion": {
+    "properties": {
+      "strategy": {
+        "type": "string"
+      },
+      "webhook": {
+        "$ref": "#/definitions/apiextensions.v1.WebhookConversion"
+      }
+    },
+    "required": [
+      "strategy"
+    ],
+    "type": "object"
+  },
+  "apiextensions.v1.CustomResourceDefinition": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/apiextensions.v1.CustomResourceDefinitionSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/apiextensions.v1.CustomResourceDefinitionStatus"
+      }
+    },
+    "required": [
+      "spec"
+    ],
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "apiextensions.k8s.io",
+        "kind": "CustomResourceDefinition",
+        "version": "v1"
+      }
+    ]
+  },
+  "apiextensions.v1.CustomResourceDefinitionCondition": {
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type",
+      "status"
+    ],
+    "type": "object"
+  },
+  "apiextensions.v1.CustomResourceDefinitionNames": {
+    "properties": {
+      "categories": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "listKind": {
+        "type": "string"
+      },
+      "plural": {
+        "type": "string"
+      },
+      "shortNames": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "singular": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "plural",
+      "kind"
+    ],
+    "type": "object"
+  },
+  "apiextensions.v1.CustomResourceDefinitionSpec": {
+    "properties": {
+      "conversion": {
+        "$ref": "#/definitions/apiextensions.v1.CustomResourceConversion"
+      },
+      "group": {
+        "type": "string"
+      },
+      "names": {
+        "$ref": "#/definitions/apiextensions.v1.CustomResourceDefinitionNames"
+      },
+      "preserveUnknownFields": {
+        "type": "boolean"
+      },
+      "scope": {
+        "type": "string"
+      },
+      "versions": {
+        "items": {
+          "$ref": "#/definitions/apiextensions.v1.CustomResourceDefinitionVersion"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "group",
+      "names",
+      "scope",
+      "versions"
+    ],
+    "type": "object"
+  },
+  "apiextensions.v1.CustomResourceDefinitionStatus": {
+    "properties": {
+      "acceptedNames": {
+        "$ref": "#/definitions/apiextensions.v1.CustomResourceDefinitionNames"
+      },
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/apiextensions.v1.CustomResourceDefinitionCondition"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "type"
+        ],
+        "x-orch-list-type": "map"
+      },
+      "storedVersions": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "type": "object"
+  },
+  "apiextensions.v1.CustomResourceDefinitionVersion": {
+    "properties": {
+      "additionalPrinterColumns": {
+        "items": {
+          "$ref": "#/definitions/apiextensions.v1.CustomResourceColumnDefinition"
+        },
+        "type": "array"
+      },
+      "deprecated": {
+        "type": "boolean"
+      },
+      "deprecationWarning": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "schema": {
+        "$ref": "#/definitions/apiextensions.v1.CustomResourceValidation"
+      },
+      "served": {
+        "type": "boolean"
+      },
+      "storage": {
+        "type": "boolean"
+      },
+      "subresources": {
+        "$ref": "#/definitions/apiextensions.v1.CustomResourceSubresources"
+      }
+    },
+    "required": [
+      "name",
+      "served",
+      "storage"
+    ],
+    "type": "object"
+  },
+  "apiextensions.v1.CustomResourceSubresources": {
+    "properties": {
+      "scale": {
+        "$ref": "#/definitions/apiextensions.v1.CustomResourceSubresourceScale"
+      },
+      "status": {
+        "$ref": "#/definitions/apiextensions.v1.CustomResourceSubresourceStatus"
+      }
+    },
+    "type": "object"
+  },
+  "apiextensions.v1.CustomResourceSubresourceScale": {
+    "properties": {
+      "labelSelectorPath": {
+        "type": "string"
+      },
+      "specReplicasPath": {
+        "type": "string"
+      },
+      "statusReplicasPath": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "specReplicasPath",
+      "statusReplicasPath"
+    ],
+    "type": "object"
+  },
+  "apiextensions.v1.CustomResourceSubresourceStatus": {
+    "type": "object"
+  },
+  "apiextensions.v1.CustomResourceValidation": {
+    "properties": {
+      "openAPIV3Schema": {
+        "$ref": "#/definitions/apiextensions.v1.JSONSchemaProps"
+      }
+    },
+    "type": "object"
+  },
+  "apiextensions.v1.ExternalDocumentation": {
+    "properties": {
+      "url": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "apiextensions.v1.JSON": {},
+  "apiextensions.v1.JSONSchemaProps": {
+    "properties": {
+      "$ref": {
+        "type": "string"
+      },
+      "$schema": {
+        "type": "string"
+      },
+      "additionalItems": {
+        "$ref": "#/definitions/apiextensions.v1.JSONSchemaPropsOrBool"
+      },
+      "additionalProperties": {
+        "$ref": "#/definitions/apiextensions.v1.JSONSchemaPropsOrBool"
+      },
+      "allOf": {
+        "items": {
+          "$ref": "#/definitions/apiextensions.v1.JSONSchemaProps"
+        },
+        "type": "array"
+      },
+      "anyOf": {
+        "items": {
+          "$ref": "#/definitions/apiextensions.v1.JSONSchemaProps"
+        },
+        "type": "array"
+      },
+      "default": {
+        "$ref": "#/definitions/apiextensions.v1.JSON"
+      },
+      "definitions": {
+        "additionalProperties": {
+          "$ref": "#/definitions/apiextensions.v1.JSONSchemaProps"
+        },
+        "type": "object"
+      },
+      "dependencies": {
+        "additionalProperties": {
+          "$ref": "#/definitions/apiextensions.v1.JSONSchemaPropsOrStringArray"
+        },
+        "type": "object"
+      },
+      "enum": {
+        "items": {
+          "$ref": "#/definitions/apiextensions.v1.JSON"
+        },
+        "type": "array"
+      },
+      "example": {
+        "$ref": "#/definitions/apiextensions.v1.JSON"
+      },
+      "exclusiveMaximum": {
+        "type": "boolean"
+      },
+      "exclusiveMinimum": {
+        "type": "boolean"
+      },
+      "externalDocs": {
+        "$ref": "#/definitions/apiextensions.v1.ExternalDocumentation"
+      },
+      "format": {
+        "type": "string"
+      },
+      "id": {
+        "type": "string"
+      },
+      "items": {
+        "$ref": "#/definitions/apiextensions.v1.JSONSchemaPropsOrArray"
+      },
+      "maxItems": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "maxLength": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "maxProperties": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "maximum": {
+        "format": "double",
+        "type": "number"
+      },
+      "minItems": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "minLength": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "minProperties": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "minimum": {
+        "format": "double",
+        "type": "number"
+      },
+      "multipleOf": {
+        "format": "double",
+        "type": "number"
+      },
+      "not": {
+        "$ref": "#/definitions/apiextensions.v1.JSONSchemaProps"
+      },
+      "nullable": {
+        "type": "boolean"
+      },
+      "oneOf": {
+        "items": {
+          "$ref": "#/definitions/apiextensions.v1.JSONSchemaProps"
+        },
+        "type": "array"
+      },
+      "pattern": {
+        "type": "string"
+      },
+      "patternProperties": {
+        "additionalProperties": {
+          "$ref": "#/definitions/apiextensions.v1.JSONSchemaProps"
+        },
+        "type": "object"
+      },
+      "properties": {
+        "additionalProperties": {
+          "$ref": "#/definitions/apiextensions.v1.JSONSchemaProps"
+        },
+        "type": "object"
+      },
+      "required": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "title": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      },
+      "uniqueItems": {
+        "type": "boolean"
+      },
+      "x-orch-embedded-resource": {
+        "type": "boolean"
+      },
+      "x-orch-int-or-string": {
+        "type": "boolean"
+      },
+      "x-orch-list-map-keys": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      },
+      "x-orch-list-type": {
+        "type": "string"
+      },
+      "x-orch-map-type": {
+        "type": "string"
+      },
+      "x-orch-preserve-unknown-fields": {
+        "type": "boolean"
+      },
+      "x-orch-validations": {
+        "items": {
+          "$ref": "#/definitions/apiextensions.v1.ValidationRule"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "rule"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "rule",
+        "x-orch-patch-strategy": "merge"
+      }
+    },
+    "type": "object",
+    "x-orch-preserve-unknown-fields": true
+  },
+  "apiextensions.v1.JSONSchemaPropsOrArray": {},
+  "apiextensions.v1.JSONSchemaPropsOrBool": {},
+  "apiextensions.v1.JSONSchemaPropsOrStringArray": {},
+  "apiextensions.v1.ServiceReference": {
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "namespace": {
+        "type": "string"
+      },
+      "path": {
+        "type": "string"
+      },
+      "port": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "namespace",
+      "name"
+    ],
+    "type": "object"
+  },
+  "apiextensions.v1.ValidationRule": {
+    "properties": {
+      "fieldPath": {
+        "type": "string"
+      },
+      "message": {
+        "type": "string"
+      },
+      "messageExpression": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "rule": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "rule"
+    ],
+    "type": "object"
+  },
+  "apiextensions.v1.WebhookClientConfig": {
+    "properties": {
+      "caBundle": {
+        "format": "byte",
+        "type": "string"
+      },
+      "service": {
+        "$ref": "#/definitions/apiextensions.v1.ServiceReference"
+      },
+      "url": {
+        "type": "string"
+      }
+    },
+    "type": "object"
+  },
+  "apiextensions.v1.WebhookConversion": {
+    "properties": {
+      "clientConfig": {
+        "$ref": "#/definitions/apiextensions.v1.WebhookClientConfig"
+      },
+      "conversionReviewVersions": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array"
+      }
+    },
+    "required": [
+      "conversionReviewVersions"
+    ],
+    "type": "object"
+  },
   "apps.v1.ControllerRevision": {
     "properties": {
       "apiVersion": {

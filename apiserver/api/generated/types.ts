@@ -9,7 +9,7 @@ export interface MatchCondition {
 /** admissionregistration.v1.MutatingWebhook */
 export interface MutatingWebhook {
   admissionReviewVersions: string[];
-  clientConfig: WebhookClientConfig;
+  clientConfig: AdmissionregistrationV1WebhookClientConfig;
   failurePolicy?: string;
   matchConditions?: MatchCondition[];
   matchPolicy?: string;
@@ -40,7 +40,7 @@ export interface RuleWithOperations {
 }
 
 /** admissionregistration.v1.ServiceReference */
-export interface ServiceReference {
+export interface AdmissionregistrationV1ServiceReference {
   name: string;
   namespace: string;
   path?: string;
@@ -50,7 +50,7 @@ export interface ServiceReference {
 /** admissionregistration.v1.ValidatingWebhook */
 export interface ValidatingWebhook {
   admissionReviewVersions: string[];
-  clientConfig: WebhookClientConfig;
+  clientConfig: AdmissionregistrationV1WebhookClientConfig;
   failurePolicy?: string;
   matchConditions?: MatchCondition[];
   matchPolicy?: string;
@@ -71,14 +71,202 @@ export interface ValidatingWebhookConfiguration {
 }
 
 /** admissionregistration.v1.WebhookClientConfig */
-export interface WebhookClientConfig {
+export interface AdmissionregistrationV1WebhookClientConfig {
   caBundle?: string;
-  service?: ServiceReference;
+  service?: AdmissionregistrationV1ServiceReference;
   url?: string;
 }
 
 /** api.resource.Quantity */
 export type Quantity = string;
+
+/** apiextensions.v1.CustomResourceColumnDefinition */
+export interface CustomResourceColumnDefinition {
+  format?: string;
+  jsonPath: string;
+  name: string;
+  priority?: number;
+  type: string;
+  description?: string;
+}
+
+/** apiextensions.v1.CustomResourceConversion */
+export interface CustomResourceConversion {
+  strategy: string;
+  webhook?: WebhookConversion;
+}
+
+/** apiextensions.v1.CustomResourceDefinition */
+export interface CustomResourceDefinition {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: CustomResourceDefinitionSpec;
+  status?: CustomResourceDefinitionStatus;
+}
+
+/** apiextensions.v1.CustomResourceDefinitionCondition */
+export interface CustomResourceDefinitionCondition {
+  lastTransitionTime?: Time;
+  message?: string;
+  reason?: string;
+  status: string;
+  type: string;
+}
+
+/** apiextensions.v1.CustomResourceDefinitionNames */
+export interface CustomResourceDefinitionNames {
+  categories?: string[];
+  kind: string;
+  listKind?: string;
+  plural: string;
+  shortNames?: string[];
+  singular?: string;
+}
+
+/** apiextensions.v1.CustomResourceDefinitionSpec */
+export interface CustomResourceDefinitionSpec {
+  conversion?: CustomResourceConversion;
+  group: string;
+  names: CustomResourceDefinitionNames;
+  preserveUnknownFields?: boolean;
+  scope: string;
+  versions: CustomResourceDefinitionVersion[];
+}
+
+/** apiextensions.v1.CustomResourceDefinitionStatus */
+export interface CustomResourceDefinitionStatus {
+  acceptedNames?: CustomResourceDefinitionNames;
+  conditions?: CustomResourceDefinitionCondition[];
+  storedVersions?: string[];
+}
+
+/** apiextensions.v1.CustomResourceDefinitionVersion */
+export interface CustomResourceDefinitionVersion {
+  additionalPrinterColumns?: CustomResourceColumnDefinition[];
+  deprecated?: boolean;
+  deprecationWarning?: string;
+  name: string;
+  schema?: CustomResourceValidation;
+  served: boolean;
+  storage: boolean;
+  subresources?: CustomResourceSubresources;
+}
+
+/** apiextensions.v1.CustomResourceSubresourceScale */
+export interface CustomResourceSubresourceScale {
+  labelSelectorPath?: string;
+  specReplicasPath: string;
+  statusReplicasPath: string;
+}
+
+/** apiextensions.v1.CustomResourceSubresourceStatus */
+export type CustomResourceSubresourceStatus = Record<string, unknown>;
+
+/** apiextensions.v1.CustomResourceSubresources */
+export interface CustomResourceSubresources {
+  scale?: CustomResourceSubresourceScale;
+  status?: CustomResourceSubresourceStatus;
+}
+
+/** apiextensions.v1.CustomResourceValidation */
+export interface CustomResourceValidation {
+  openAPIV3Schema?: JSONSchemaProps;
+}
+
+/** apiextensions.v1.ExternalDocumentation */
+export interface ExternalDocumentation {
+  url?: string;
+}
+
+/** apiextensions.v1.JSON */
+export type JSON = unknown;
+
+/** apiextensions.v1.JSONSchemaProps */
+export interface JSONSchemaProps {
+  $ref?: string;
+  $schema?: string;
+  additionalItems?: JSONSchemaPropsOrBool;
+  additionalProperties?: JSONSchemaPropsOrBool;
+  allOf?: JSONSchemaProps[];
+  anyOf?: JSONSchemaProps[];
+  default?: JSON;
+  definitions?: Record<string, JSONSchemaProps>;
+  dependencies?: Record<string, JSONSchemaPropsOrStringArray>;
+  enum?: JSON[];
+  example?: JSON;
+  exclusiveMaximum?: boolean;
+  exclusiveMinimum?: boolean;
+  externalDocs?: ExternalDocumentation;
+  format?: string;
+  id?: string;
+  items?: JSONSchemaPropsOrArray;
+  maxItems?: number;
+  maxLength?: number;
+  maxProperties?: number;
+  maximum?: number;
+  minItems?: number;
+  minLength?: number;
+  minProperties?: number;
+  minimum?: number;
+  multipleOf?: number;
+  not?: JSONSchemaProps;
+  nullable?: boolean;
+  oneOf?: JSONSchemaProps[];
+  pattern?: string;
+  patternProperties?: Record<string, JSONSchemaProps>;
+  properties?: Record<string, JSONSchemaProps>;
+  required?: string[];
+  title?: string;
+  type?: string;
+  uniqueItems?: boolean;
+  "x-orch-embedded-resource"?: boolean;
+  "x-orch-int-or-string"?: boolean;
+  "x-orch-list-map-keys"?: string[];
+  "x-orch-list-type"?: string;
+  "x-orch-map-type"?: string;
+  "x-orch-preserve-unknown-fields"?: boolean;
+  "x-orch-validations"?: ValidationRule[];
+}
+
+/** apiextensions.v1.JSONSchemaPropsOrArray */
+export type JSONSchemaPropsOrArray = unknown;
+
+/** apiextensions.v1.JSONSchemaPropsOrBool */
+export type JSONSchemaPropsOrBool = unknown;
+
+/** apiextensions.v1.JSONSchemaPropsOrStringArray */
+export type JSONSchemaPropsOrStringArray = unknown;
+
+/** apiextensions.v1.ServiceReference */
+export interface ApiextensionsV1ServiceReference {
+  name: string;
+  namespace: string;
+  path?: string;
+  port?: number;
+}
+
+/** apiextensions.v1.ValidationRule */
+export interface ValidationRule {
+  fieldPath?: string;
+  message?: string;
+  messageExpression?: string;
+  reason?: string;
+  rule: string;
+}
+
+/** apiextensions.v1.WebhookClientConfig */
+export interface ApiextensionsV1WebhookClientConfig {
+  caBundle?: string;
+  service?: ApiextensionsV1ServiceReference;
+  url?: string;
+}
+
+/** apiextensions.v1.WebhookConversion */
+export interface WebhookConversion {
+  clientConfig?: ApiextensionsV1WebhookClientConfig;
+  conversionReviewVersions: string[];
+}
 
 /** apps.v1.ControllerRevision */
 export interface ControllerRevision {

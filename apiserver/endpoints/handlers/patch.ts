@@ -13,10 +13,12 @@ import { mediaType } from '../negotiation.js';
 import type { RequestScope } from './scope.js';
 import { respond } from './scope.js';
 
+const STRATEGIC_MERGE_PATCH_TYPE = 'application/strategic-merge-patch+json';
+
 export const PATCH_CONTENT_TYPES = [
   'application/json-patch+json',
   'application/merge-patch+json',
-  'application/strategic-merge-patch+json',
+  STRATEGIC_MERGE_PATCH_TYPE,
   APPLY_PATCH_TYPE,
 ];
 
@@ -30,7 +32,9 @@ function patchError(s: RequestScope, err: unknown): unknown {
 
 export async function handlePatch(s: RequestScope): Promise<void> {
   const type = mediaType(s.req.headers['content-type']);
-  if (!PATCH_CONTENT_TYPES.includes(type)) throw status.unsupportedMediaType(type, PATCH_CONTENT_TYPES);
+  // Custom resources have no strategic merge patch (Kubernetes answers 415 for them).
+  const accepted = s.def.unstructured ? PATCH_CONTENT_TYPES.filter((t) => t !== STRATEGIC_MERGE_PATCH_TYPE) : PATCH_CONTENT_TYPES;
+  if (!accepted.includes(type)) throw status.unsupportedMediaType(type, accepted);
   const isApply = type === APPLY_PATCH_TYPE;
   const { manager, force } = parseFieldManagerOptions(
     s.query,

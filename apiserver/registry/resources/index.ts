@@ -26,6 +26,7 @@ import { authenticationResources } from './authentication.js';
 import { authorizationResources } from './authorization.js';
 import { flowcontrolResources } from './flowcontrol.js';
 import { autoscalingResources } from './autoscaling.js';
+import { apiextensionsResources } from './apiextensions.js';
 import { coreControllerResources } from './core-controllers.js';
 
 export const allResources: readonly KindDeclaration[] = [
@@ -52,4 +53,5 @@ export const allResources: readonly KindDeclaration[] = [
   ...eventsResources,
   ...authenticationResources,
   ...flowcontrolResources,
+  ...apiextensionsResources,
 ];

@@ -114,6 +114,13 @@ export class Cacher {
     return n;
   }
 
+  /** A kind is no longer served (a custom resource's definition went or changed): its cache and watchers are closed. */
+  forget(kind: CachedKind): void {
+    this.caches.get(kind)?.close();
+    this.caches.delete(kind);
+    this.lostHistory.delete(kind);
+  }
+
   /** Stops the feed and closes every watcher. */
   async close(): Promise<void> {
     clearTimeout(this.nudger);
