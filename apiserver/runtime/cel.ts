@@ -2,7 +2,7 @@
  * matchConditions in CEL, evaluated with @bufbuild/cel (a maintained CEL implementation, not a
  * home-made one). JSON values become CEL values (objects → maps, whole numbers → int).
  */
-import { isCelError, parse, run } from '@bufbuild/cel';
+import { celEnv, isCelError, parse, plan, run } from '@bufbuild/cel';
 
 type CelInput = Parameters<typeof run>[1] extends Record<string, infer V> | undefined ? V : never;
 
@@ -36,4 +36,22 @@ export function evaluateCondition(expression: string, vars: Record<string, unkno
   if (isCelError(out)) return new Error((out as Error).message);
   if (typeof out !== 'boolean') return new Error(`expression ${JSON.stringify(expression)} is not a bool`);
   return out;
+}
+
+/** A compiled expression: evaluate with JSON variables; the result, or an Error when evaluation fails. */
+export type CelProgram = (vars: Record<string, unknown>) => unknown;
+
+/** Parses and plans an expression once, for rules evaluated on every write; throws when it does not parse. */
+export function compileProgram(expression: string): { program: CelProgram; ast: unknown } {
+  const ast = parse(expression);
+  const planned = plan(celEnv(), ast);
+  const program: CelProgram = (vars) => {
+    try {
+      const out = planned(Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, toCel(v)])) as never);
+      return isCelError(out) ? new Error((out as Error).message) : out;
+    } catch (err) {
+      return err instanceof Error ? err : new Error(String(err));
+    }
+  };
+  return { program, ast };
 }

@@ -9,6 +9,7 @@ import { fieldPath, forbidden, invalid, notSupported, required, type FieldError,
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain } from '../../../api/validation/names.js';
 import { isObject, type JsonSchemaProps } from './json-schema.js';
 import { validateCrdSchema } from './schema-rules.js';
+import { validateCelRules } from './cel-rules-check.js';
 
 const SCOPES = ['Cluster', 'Namespaced'];
 const COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
@@ -101,7 +102,10 @@ function validateVersion(v: CustomResourceDefinitionVersion, path: FieldPath, pr
   const schemaPath = path.child('schema', 'openAPIV3Schema');
   if (!isObject(schema)) errors.push(required(schemaPath, 'schemas are required'));
   else {
-    errors.push(...validateCrdSchema(schema, schemaPath, prefix));
+    const schemaErrors = validateCrdSchema(schema, schemaPath, prefix);
+    errors.push(...schemaErrors);
+    // Rules are compiled against a schema that is itself valid, as Kubernetes does.
+    if (schemaErrors.length === 0) errors.push(...validateCelRules(schema, schemaPath, prefix));
     if (v.subresources?.status !== undefined) {
       const props = isObject(schema.properties) ? Object.keys(schema.properties) : [];
       const allowed = ['metadata', 'apiVersion', 'kind', 'spec', 'status'];

@@ -8,21 +8,34 @@ import type { ApiObject } from '../../../api/object.js';
 import { statusSubresource } from '../../status-subresource.js';
 import { applySchemaDefaults, hasDefaults } from './defaulting.js';
 import { validateCustomObject } from './schema-validation.js';
+import { newCelValidator } from './cel-rules.js';
+import type { FieldError } from '../../../api/field-errors.js';
 
-export function newCustomResourceStrategy(schema: Schema): Strategy {
-  const defaults = hasDefaults(schema);
-  const validate = (obj: ApiObject) => validateCustomObject(obj as unknown as Record<string, unknown>, schema);
-  return {
-    applyDefaults: defaults ? (obj) => applySchemaDefaults(obj, schema) : undefined,
-    validate,
-    validateUpdate: validate,
+/** Schema validation, then (on a valid object, as Kubernetes) the CEL rules, with the stored object on an update. */
+function newValidation(schema: Schema): (obj: ApiObject, old?: ApiObject) => FieldError[] {
+  const cel = newCelValidator(schema);
+  return (obj, old) => {
+    const errors = validateCustomObject(obj as unknown as Record<string, unknown>, schema);
+    if (errors.length === 0 && cel) errors.push(...cel.validate(obj, old));
+    return errors;
   };
 }
 
-/** /status of a custom resource: only status changes, and the object must still match its schema. */
+export function newCustomResourceStrategy(schema: Schema): Strategy {
+  const defaults = hasDefaults(schema);
+  const validate = newValidation(schema);
+  return {
+    applyDefaults: defaults ? (obj) => applySchemaDefaults(obj, schema) : undefined,
+    validate: (obj) => validate(obj),
+    validateUpdate: (obj, old) => validate(obj, old),
+  };
+}
+
+/** /status of a custom resource: only status changes, and the object must still match its schema and rules. */
 export function customResourceStatus(schema: Schema): SubresourceStrategy {
+  const validate = newValidation(schema);
   return {
     prepareForUpdate: statusSubresource.prepareForUpdate,
-    validateUpdate: (obj) => validateCustomObject(obj as unknown as Record<string, unknown>, schema),
+    validateUpdate: (obj, old) => validate(obj, old),
   };
 }

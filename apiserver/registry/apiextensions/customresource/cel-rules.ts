@@ -1,0 +1,162 @@
+/**
+ * CEL validation rules of a custom resource schema (the `validations` extension), evaluated as
+ * Kubernetes does: at each schema node with rules, `self` is the value there and `oldSelf` the value at
+ * the same place in the stored object, when it can be correlated (through properties, map keys and the
+ * items of map and set lists); a rule that reads oldSelf (a transition rule) runs only on an update
+ * where the old value exists. A failed rule is an error at the node's path with its message (or
+ * messageExpression, or `failed rule: <rule>`), its reason choosing the error type.
+ */
+import type { Schema } from '../../../api/schema.js';
+import { duplicate, forbidden, invalid, required, type FieldError } from '../../../api/field-errors.js';
+import { compileProgram, type CelProgram } from '../../../runtime/cel.js';
+
+type Rule = NonNullable<Schema['x-orch-validations']>[number];
+
+export interface CompiledRule {
+  rule: Rule;
+  program: CelProgram;
+  message?: CelProgram;
+  /** Reads oldSelf: a transition rule. */
+  usesOldSelf: boolean;
+  /** How deeply comprehensions (all, exists, map, filter) nest. */
+  comprehensionDepth: number;
+}
+
+/** Facts of a parsed expression that cost and transition checks need. */
+export function expressionFacts(ast: unknown): { usesOldSelf: boolean; comprehensionDepth: number } {
+  let usesOldSelf = false;
+  const depth = (node: unknown): number => {
+    if (typeof node !== 'object' || node === null) return 0;
+    if (Array.isArray(node)) return Math.max(0, ...node.map(depth));
+    const n = node as Record<string, unknown>;
+    const kind = n.exprKind as { case?: string; value?: { name?: string } } | undefined;
+    if (kind?.case === 'identExpr' && kind.value?.name === 'oldSelf') usesOldSelf = true;
+    let max = 0;
+    for (const [k, v] of Object.entries(n)) if (k !== '$typeName' && typeof v === 'object') max = Math.max(max, depth(v));
+    return kind?.case === 'comprehensionExpr' ? max + 1 : max;
+  };
+  const comprehensionDepth = depth(ast);
+  return { usesOldSelf, comprehensionDepth };
+}
+
+/** A rule compiled, or the reason it does not compile. */
+export function compileRule(rule: Rule): CompiledRule | { error: string } {
+  try {
+    const { program, ast } = compileProgram(rule.rule);
+    let message: CelProgram | undefined;
+    if (rule.messageExpression) message = compileProgram(rule.messageExpression).program;
+    return { rule, program, message, ...expressionFacts(ast) };
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+export interface CelValidator {
+  /** Errors of the rules on a write; `old` is the stored object on an update. */
+  validate(obj: unknown, old: unknown): FieldError[];
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  object: 'object',
+  array: 'array',
+  string: 'string',
+  integer: 'integer',
+  number: 'number',
+  boolean: 'boolean',
+};
+
+function typeName(s: Schema): string {
+  if (s['x-orch-int-or-string']) return 'string';
+  return TYPE_NAMES[s.type ?? ''] ?? 'object';
+}
+
+/** The schema's rules compiled once, or undefined when it has none (or none that compile: the CRD's validation refused those). */
+export function newCelValidator(schema: Schema): CelValidator | undefined {
+  const compiled = new Map<Schema, CompiledRule[]>();
+  const collect = (s: Schema) => {
+    const rules = (s['x-orch-validations'] ?? []).map(compileRule).filter((r): r is CompiledRule => !('error' in r));
+    if (rules.length) compiled.set(s, rules);
+    for (const child of Object.values(s.properties ?? {})) collect(child);
+    if (s.items) collect(s.items);
+    if (typeof s.additionalProperties === 'object') collect(s.additionalProperties);
+  };
+  collect(schema);
+  if (compiled.size === 0) return undefined;
+  const hasRules = (s: Schema): boolean =>
+    compiled.has(s) ||
+    Object.values(s.properties ?? {}).some(hasRules) ||
+    (!!s.items && hasRules(s.items)) ||
+    (typeof s.additionalProperties === 'object' && hasRules(s.additionalProperties));
+  const withRules = new Set<Schema>();
+  const mark = (s: Schema) => {
+    if (hasRules(s)) withRules.add(s);
+    for (const child of Object.values(s.properties ?? {})) mark(child);
+    if (s.items) mark(s.items);
+    if (typeof s.additionalProperties === 'object') mark(s.additionalProperties);
+  };
+  mark(schema);
+
+  const run = (value: unknown, old: unknown, s: Schema, path: string, errors: FieldError[]) => {
+    if (value === undefined || value === null || !withRules.has(s)) return;
+    for (const r of compiled.get(s) ?? []) {
+      if (r.usesOldSelf && old === undefined) continue;
+      const out = r.program(r.usesOldSelf ? { self: value, oldSelf: old } : { self: value });
+      if (out === true) continue;
+      errors.push(ruleError(r, out, value, old, path, typeName(s)));
+    }
+    if (Array.isArray(value)) {
+      if (!s.items) return;
+      value.forEach((item, i) => run(item, correlatedItem(item, old, s), s.items!, `${path}[${i}]`, errors));
+      return;
+    }
+    if (typeof value !== 'object') return;
+    const obj = value as Record<string, unknown>;
+    const oldObj = typeof old === 'object' && old !== null && !Array.isArray(old) ? (old as Record<string, unknown>) : undefined;
+    for (const [key, child] of Object.entries(obj)) {
+      const childSchema = s.properties?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+      if (!childSchema) continue;
+      const childPath = s.properties ? (path ? `${path}.${key}` : key) : `${path}[${key}]`;
+      run(child, oldObj?.[key], childSchema, childPath, errors);
+    }
+  };
+  return {
+    validate(obj, old) {
+      const errors: FieldError[] = [];
+      run(obj, old, schema, '', errors);
+      return errors;
+    },
+  };
+}
+
+/** The old item an array item correlates with: by key in a map list, by value in a set, else none. */
+function correlatedItem(item: unknown, old: unknown, s: Schema): unknown {
+  if (!Array.isArray(old)) return undefined;
+  const listType = s['x-orch-list-type'];
+  if (listType === 'set') return old.find((o) => JSON.stringify(o) === JSON.stringify(item));
+  if (listType !== 'map' || typeof item !== 'object' || item === null) return undefined;
+  const keys = s['x-orch-list-map-keys'] ?? [];
+  const key = (o: unknown) => JSON.stringify(keys.map((k) => (o as Record<string, unknown> | null)?.[k]));
+  const want = key(item);
+  return old.find((o) => typeof o === 'object' && o !== null && key(o) === want);
+}
+
+function ruleError(r: CompiledRule, out: unknown, value: unknown, old: unknown, path: string, type: string): FieldError {
+  const field = `${path}${r.rule.fieldPath ?? ''}`;
+  if (out instanceof Error) return invalid(field, type, `${r.rule.rule}: ${out.message}`);
+  if (typeof out !== 'boolean') return invalid(field, type, `${r.rule.rule}: rule did not evaluate to a bool`);
+  let message = r.rule.message ?? `failed rule: ${r.rule.rule}`;
+  if (r.message) {
+    const m = r.message(r.usesOldSelf ? { self: value, oldSelf: old } : { self: value });
+    if (typeof m === 'string' && m.trim() !== '') message = m;
+  }
+  switch (r.rule.reason) {
+    case 'FieldValueForbidden':
+      return forbidden(field, message);
+    case 'FieldValueRequired':
+      return required(field, message);
+    case 'FieldValueDuplicate':
+      return { ...duplicate(field, type), detail: message };
+    default:
+      return invalid(field, type, message);
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * CEL validation rules of a CRD schema (x-orch-validations): rules on create and update with their
+ * messages, messageExpression and reasons; transition rules with oldSelf (correlated through map-list
+ * keys); and the CRD-side refusals: a rule that does not compile, one whose estimated cost exceeds the
+ * budget, oldSelf inside an atomic list.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from '../../support/api-server.js';
+import type { TestClient } from '../../support/http-client.js';
+import { invalidCauses } from '../../support/api-assertions.js';
+import { CRDS, createServedCrd } from '../../support/crd-fixtures.js';
+
+const SCALERS = '/apis/rules.example.com/v1/namespaces/default/scalers';
+
+function scalerCrd(specSchema: Record<string, unknown>, name = 'scalers'): Record<string, any> {
+  return {
+    metadata: { name: `${name}.rules.example.com` },
+    spec: {
+      group: 'rules.example.com',
+      scope: 'Namespaced',
+      names: { plural: name, kind: name === 'scalers' ? 'Scaler' : `K${name}` },
+      versions: [
+        { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: specSchema } } } },
+      ],
+    },
+  };
+}
+
+const SPEC = {
+  type: 'object',
+  'x-orch-validations': [
+    { rule: 'self.minReplicas <= self.replicas', message: 'replicas should be greater than or equal to minReplicas' },
+    {
+      rule: "self.replicas <= 100 || self.mode == 'big'",
+      messageExpression: "'replicas ' + string(self.replicas) + ' need mode big'",
+      reason: 'FieldValueForbidden',
+    },
+  ],
+  properties: {
+    replicas: { type: 'integer' },
+    minReplicas: { type: 'integer' },
+    mode: { type: 'string' },
+    owner: { type: 'string', 'x-orch-validations': [{ rule: 'self == oldSelf', message: 'owner is immutable' }] },
+    ports: {
+      type: 'array',
+      'x-orch-list-type': 'map',
+      'x-orch-list-map-keys': ['name'],
+      items: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          port: { type: 'integer', 'x-orch-validations': [{ rule: 'self >= oldSelf', message: 'ports only grow' }] },
+        },
+      },
+    },
+  },
+};
+
+describe('CEL validation rules', () => {
+  let s: TestServer;
+  let c: TestClient;
+
+  before(async () => {
+    s = await startTestServer();
+    c = s.client;
+    await createServedCrd(c, scalerCrd(SPEC));
+  });
+  after(() => s?.stop());
+
+  it('evaluates rules on create with message, messageExpression and reason', async () => {
+    const ok = await c.post(SCALERS, {
+      metadata: { name: 'ok' },
+      spec: { replicas: 3, minReplicas: 1, owner: 'a', ports: [{ name: 'http', port: 80 }] },
+    });
+    assert.equal(ok.status, 201, ok.text);
+    const causes = await invalidCauses(c, 'post', SCALERS, {
+      metadata: { name: 'bad' },
+      spec: { replicas: 101, minReplicas: 200, mode: 'small' },
+    });
+    assert.deepEqual(
+      causes.map((x) => [x.field, x.reason, x.message]),
+      [
+        ['spec', 'FieldValueInvalid', 'Invalid value: "object": replicas should be greater than or equal to minReplicas'],
+        ['spec', 'FieldValueForbidden', 'Forbidden: replicas 101 need mode big'],
+      ],
+    );
+    // A rule that fails to evaluate (a field that is not set) is an error naming the rule, not a crash.
+    const absent = await invalidCauses(c, 'post', SCALERS, { metadata: { name: 'bad' }, spec: { replicas: 101, minReplicas: 1 } });
+    assert.match(absent[0].message, /self\.replicas <= 100 \|\| self\.mode == 'big': .*mode/);
+  });
+
+  it('runs transition rules against the correlated old value on update', async () => {
+    const old = (await c.get(`${SCALERS}/ok`)).body;
+    const owner = await c.put(`${SCALERS}/ok`, { ...old, spec: { ...old.spec, owner: 'b' } });
+    assert.equal(owner.status, 422, owner.text);
+    assert.match(owner.body.message, /spec\.owner: Invalid value: "string": owner is immutable/);
+    const shrink = await c.put(`${SCALERS}/ok`, { ...old, spec: { ...old.spec, ports: [{ name: 'http', port: 79 }] } });
+    assert.equal(shrink.status, 422, shrink.text);
+    assert.match(shrink.body.message, /spec\.ports\[0\]\.port: Invalid value: "integer": ports only grow/);
+    // A new key has no old value: its transition rule does not run.
+    const added = await c.put(`${SCALERS}/ok`, {
+      ...old,
+      spec: {
+        ...old.spec,
+        ports: [
+          { name: 'http', port: 81 },
+          { name: 'https', port: 1 },
+        ],
+      },
+    });
+    assert.equal(added.status, 200, added.text);
+    // Setting owner where there was none is no transition either.
+    const fresh = await c.post(SCALERS, { metadata: { name: 'fresh' }, spec: { replicas: 1, minReplicas: 1 } });
+    assert.equal(fresh.status, 201, fresh.text);
+    const set = await c.patch(`${SCALERS}/fresh`, { spec: { owner: 'x' } }, 'application/merge-patch+json');
+    assert.equal(set.status, 200, set.text);
+  });
+
+  it('refuses a CRD whose rule does not compile', async () => {
+    const causes = await invalidCauses(
+      c,
+      'post',
+      CRDS,
+      scalerCrd({ type: 'object', 'x-orch-validations': [{ rule: 'self.a >' }] }, 'broken'),
+    );
+    assert.equal(causes[0].field, 'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-orch-validations[0].rule');
+    assert.match(causes[0].message, /compilation failed/);
+  });
+
+  it('refuses a rule whose estimated cost exceeds the budget, accepts it with maxItems', async () => {
+    const costly = (maxItems?: number) => ({
+      type: 'object',
+      properties: {
+        items: {
+          type: 'array',
+          ...(maxItems ? { maxItems } : {}),
+          items: { type: 'string' },
+          'x-orch-validations': [{ rule: 'self.all(x, self.exists(y, x == y))' }],
+        },
+      },
+    });
+    const causes = await invalidCauses(c, 'post', CRDS, scalerCrd(costly(), 'costly'));
+    assert.equal(causes[0].reason, 'FieldValueForbidden');
+    assert.match(causes[0].message, /estimated rule cost exceeds budget by factor of more than 100x/);
+    const bounded = await c.post(CRDS, scalerCrd(costly(100), 'costly'));
+    assert.equal(bounded.status, 201, bounded.text);
+  });
+
+  it('refuses oldSelf inside an atomic list', async () => {
+    const spec = {
+      type: 'object',
+      properties: {
+        list: { type: 'array', items: { type: 'string', 'x-orch-validations': [{ rule: 'self == oldSelf' }] } },
+      },
+    };
+    const causes = await invalidCauses(c, 'post', CRDS, scalerCrd(spec, 'atomic'));
+    assert.match(
+      causes[0].message,
+      /oldSelf cannot be used on the uncorrelatable portion of the schema within spec\.versions\[0\]\.schema\.openAPIV3Schema\.properties\[spec\]\.properties\[list\]/,
+    );
+  });
+});
