@@ -37,3 +37,15 @@ export function servedObject(def: ResourceDef, stored: ApiObject): ApiObject {
   const { apiVersion: _a, kind: _k, ...fields } = def.conversion ? def.conversion.fromStorage(stored) : stored;
   return { kind: def.kind, apiVersion: def.apiVersion, ...fields } as ApiObject;
 }
+
+/**
+ * Whether stored bytes are in another version than the one the kind now stores in: a custom resource
+ * whose storage version changed. Then even an update that changes nothing writes the object again
+ * (in the new version), which is how a storage version migration moves objects, as in Kubernetes.
+ */
+export function storedInOtherVersion(def: ResourceDef, domain: ApiDomain, stored: Buffer): boolean {
+  if (!def.unstructured) return false;
+  const storage = def.conversion?.storage;
+  const apiVersion = storage ? apiVersionOf(domain.group(storage.kubernetesGroup), storage.version) : def.apiVersion;
+  return (JSON.parse(stored.toString('utf8')) as { apiVersion?: string }).apiVersion !== apiVersion;
+}

@@ -25,7 +25,7 @@ import {
 import type { KeyScheme } from './keys.js';
 import { newKeyScheme } from './keys.js';
 import { decodeObject, encodeObject } from './codec.js';
-import { servedObject, storedObject } from './conversion.js';
+import { servedObject, storedInOtherVersion, storedObject } from './conversion.js';
 import { interpretStorageError } from './storage-errors.js';
 import type { RequestContext } from './request-context.js';
 import { timestamp } from '../api/object-meta.js';
@@ -349,8 +349,9 @@ export class GenericStore {
         gone = old;
         return null;
       }
-      // Nothing changed: hand back the stored bytes, so nothing is written and the revision stays.
-      if (jsonEqual(obj, old)) return current.value;
+      // Nothing changed: hand back the stored bytes, so nothing is written and the revision stays
+      // (unless they are in an older storage version, which a write moves forward).
+      if (jsonEqual(obj, old) && !storedInOtherVersion(this.def, this.domain, current.value)) return current.value;
       txn = await this.beforeWrite(ctx, obj, old);
       return this.encode(obj);
     };
