@@ -28,8 +28,9 @@
  * rbac-get (self-started only: a GET authorized by RBAC among 11,000 bindings against the
  * same GET as system:masters, scripts/bench/rbac-scenario.ts), authn (in process: what
  * authenticating one request costs with a client certificate, a static token and a service-account
- * JWT, repeated or fresh) and webhooks (creates with 0, 1 and 3 local validating webhooks). Each
- * prints a JSON line as it
+ * JWT, repeated or fresh), webhooks (creates with 0, 1 and 3 local validating webhooks) and
+ * custom-resources (create and LIST of custom objects with a 20-field schema and two CEL rules
+ * against the same for ConfigMaps, scripts/bench/crd-scenario.ts). Each prints a JSON line as it
  * finishes; a table and the issue's targets follow.
  */
 import { runAuthn } from './bench/authn-scenario.js';

@@ -11,10 +11,11 @@ import { printJsonLine } from './report.js';
 import { round } from './stats.js';
 import { runWatch } from './watch-scenario.js';
 import { runWebhookCreates } from './webhook-scenario.js';
+import { runCustomResources } from './crd-scenario.js';
 import { cpuSeconds, type BenchOptions, type ScenarioResult } from './workload.js';
 
 /** The scenarios a session runs, in the order they run. */
-export const SERVER_SCENARIOS = ['create', 'get', 'update', 'list', 'watch', 'list-big', 'webhooks'] as const;
+export const SERVER_SCENARIOS = ['create', 'get', 'update', 'list', 'watch', 'list-big', 'webhooks', 'custom-resources'] as const;
 export type ServerScenario = (typeof SERVER_SCENARIOS)[number];
 
 /** The processes whose CPU a session reports: the server (and its workers) and its etcd. */
@@ -97,6 +98,8 @@ export class ServerSession {
       }
       case 'webhooks':
         return runWebhookCreates(api, ns, options, (run) => this.measured(run));
+      case 'custom-resources':
+        return this.measured(() => runCustomResources(api, ns, options));
     }
   }
 
