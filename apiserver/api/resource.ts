@@ -93,6 +93,8 @@ export interface ResourceDeclaration {
    * wrong types as a 422, as Kubernetes does for custom objects) and strategic merge patch is refused (415).
    */
   unstructured?: boolean;
+  /** Fills what an object read from storage gains (a custom resource's schema defaults, as Kubernetes defaults on read). */
+  defaultOnRead?(obj: ApiObject): void;
 }
 
 /** A POST-only subresource served as its own kind. */

@@ -32,10 +32,12 @@ export function storedObject(def: ResourceDef, domain: ApiDomain, obj: ApiObject
   return { apiVersion: apiVersionOf(domain.group(kubernetesGroup), version), kind, ...fields } as ApiObject;
 }
 
-/** A stored object as the kind serves it: converted, with the kind's own kind and apiVersion first. */
+/** A stored object as the kind serves it: converted (and defaulted), with the kind's own kind and apiVersion first. */
 export function servedObject(def: ResourceDef, stored: ApiObject): ApiObject {
   const { apiVersion: _a, kind: _k, ...fields } = def.conversion ? def.conversion.fromStorage(stored) : stored;
-  return { kind: def.kind, apiVersion: def.apiVersion, ...fields } as ApiObject;
+  const obj = { kind: def.kind, apiVersion: def.apiVersion, ...fields } as ApiObject;
+  def.defaultOnRead?.(obj);
+  return obj;
 }
 
 /**

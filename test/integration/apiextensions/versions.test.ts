@@ -133,3 +133,59 @@ describe('custom resource versions', () => {
     assert.deepEqual((await c.get(`${at('v1')}/g1`)).body.spec, { size: 1 });
   });
 });
+
+describe('custom resource defaults on read and webhook conversion', () => {
+  let s: TestServer;
+  let c: TestClient;
+  const path = '/apis/read.example.com/v1/namespaces/default/things';
+  const crd = (specSchema: Record<string, unknown>, conversion?: Record<string, unknown>) => ({
+    metadata: { name: 'things.read.example.com' },
+    spec: {
+      group: 'read.example.com',
+      scope: 'Namespaced',
+      names: { plural: 'things', kind: 'Thing' },
+      ...(conversion ? { conversion } : {}),
+      versions: [
+        { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: specSchema } } } },
+        { name: 'v2', served: true, storage: false, schema: { openAPIV3Schema: { type: 'object', properties: { spec: specSchema } } } },
+      ],
+    },
+  });
+
+  before(async () => {
+    s = await startTestServer();
+    c = s.client;
+    await createServedCrd(c, crd({ type: 'object', properties: { size: { type: 'integer' } } }));
+  });
+  after(() => s?.stop());
+
+  it('applies a default added later to objects read from storage', async () => {
+    assert.equal((await c.post(path, { metadata: { name: 'old' }, spec: { size: 1 } })).status, 201);
+    const current = (await c.get(`${CRDS}/things.read.example.com`)).body;
+    const withDefault = crd({ type: 'object', properties: { size: { type: 'integer' }, colour: { type: 'string', default: 'blue' } } });
+    const r = await c.put(`${CRDS}/things.read.example.com`, { ...current, spec: withDefault.spec });
+    assert.equal(r.status, 200, r.text);
+    const got = await eventually('default on read', async () => {
+      const o = (await c.get(`${path}/old`)).body;
+      return o.spec?.colour === 'blue' && o;
+    });
+    assert.equal(got.spec.size, 1);
+    assert.equal((await c.get(path)).body.items[0].spec.colour, 'blue');
+  });
+
+  it('serves only the storage version while conversion webhooks are not called', async () => {
+    const current = (await c.get(`${CRDS}/things.read.example.com`)).body;
+    const hook = {
+      strategy: 'Webhook',
+      webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: 'https://127.0.0.1:1/convert' } },
+    };
+    const r = await c.put(`${CRDS}/things.read.example.com`, { ...current, spec: { ...current.spec, conversion: hook } });
+    assert.equal(r.status, 200, r.text);
+    await eventually(
+      'v2 not served',
+      async () => (await c.get('/apis/read.example.com/v2/namespaces/default/things')).status === 404,
+      10_000,
+    );
+    assert.equal((await c.get(`${path}/old`)).status, 200);
+  });
+});

@@ -16,6 +16,7 @@ import { toSchema, type JsonSchemaProps } from '../crd/json-schema.js';
 import { customResourceColumns } from './columns.js';
 import { customResourceScale } from './scale.js';
 import { customResourceStatus, newCustomResourceStrategy } from './strategy.js';
+import { applySchemaDefaults, hasDefaults } from './defaulting.js';
 
 const OBJECT_META = '#/definitions/meta.v1.ObjectMeta';
 
@@ -68,8 +69,10 @@ export function customResourceServing(crd: CustomResourceDefinition, domain: Api
   const definitions: Record<string, Schema> = {};
   const plural = crd.status?.acceptedNames?.plural || names.plural;
   const kind = crd.status?.acceptedNames?.kind || names.kind;
+  // Conversion webhooks are not called yet: with strategy Webhook only the storage version, which needs none, is served.
+  const webhook = crd.spec.conversion?.strategy === 'Webhook';
   for (const v of crd.spec.versions) {
-    if (!v.served) continue;
+    if (!v.served || (webhook && v.name !== storage)) continue;
     const name = definitionName(group, v.name, kind);
     const schema = versionSchema(crd, v, domain.extensionPrefix);
     definitions[name] = schema;
@@ -100,6 +103,7 @@ export function customResourceServing(crd: CustomResourceDefinition, domain: Api
       schemaRef: { $ref: `#/definitions/${name}` },
       nameRule: 'dns-subdomain',
       strategy: newCustomResourceStrategy(schema),
+      defaultOnRead: hasDefaults(schema) ? (obj) => applySchemaDefaults(obj, schema) : undefined,
       subresources: Object.keys(subresources).length ? subresources : undefined,
       verbs: ALL_VERBS,
       trackGeneration: true,
