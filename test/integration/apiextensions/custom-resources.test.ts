@@ -102,6 +102,23 @@ describe('custom resources', () => {
     assert.match(strict.body.message, /unknown field "spec.unknown"/);
   });
 
+  it('takes a 100-level-deep object where the schema keeps unknown fields, refuses one nested past the body limit with 400', async () => {
+    const nested = (depth: number) => {
+      let v: Record<string, unknown> = { leaf: true };
+      for (let i = 0; i < depth; i++) v = { n: v };
+      return v;
+    };
+    const deep = await c.post(CRONTABS, {
+      metadata: { name: 'deep' },
+      spec: { cronSpec: '* * * * *', free: nested(100), other: nested(100) },
+    });
+    assert.equal(deep.status, 201, deep.text);
+    assert.equal(JSON.stringify(deep.body.spec.free).split('"n"').length - 1, 100);
+    assert.equal(deep.body.spec.other, undefined);
+    const tooDeep = await c.post(CRONTABS, { metadata: { name: 'too-deep' }, spec: { cronSpec: '* * * * *', free: nested(1000) } });
+    assert.equal(tooDeep.status, 400, tooDeep.text);
+  });
+
   it('serves the status and scale subresources', async () => {
     const created = await c.post(CRONTABS, {
       metadata: { name: 'scaled' },
