@@ -147,6 +147,32 @@ describe('CEL validation rules', () => {
     assert.equal(bounded.status, 201, bounded.text);
   });
 
+  it('stops a rule whose evaluation would cost more than the per-call limit', async () => {
+    const spec = {
+      type: 'object',
+      properties: {
+        names: {
+          type: 'array',
+          maxItems: 1000,
+          items: { type: 'string', maxLength: 8 },
+          'x-orch-validations': [{ rule: 'self.all(x, self.exists_one(y, x == y))', message: 'names are unique' }],
+        },
+      },
+    };
+    await createServedCrd(c, scalerCrd(spec, 'uniques'));
+    const path = '/apis/rules.example.com/v1/namespaces/default/uniques';
+    const few = await c.post(path, { metadata: { name: 'few' }, spec: { names: ['a', 'b', 'c'] } });
+    assert.equal(few.status, 201, few.text);
+    const dup = await invalidCauses(c, 'post', path, { metadata: { name: 'dup' }, spec: { names: ['a', 'a'] } });
+    assert.equal(dup[0].message, 'Invalid value: "array": names are unique');
+    const many = Array.from({ length: 1000 }, (_, i) => `n${i}`);
+    const costly = await invalidCauses(c, 'post', path, { metadata: { name: 'many' }, spec: { names: many } });
+    assert.deepEqual(
+      [costly[0].field, costly[0].message],
+      ['spec.names', 'Invalid value: "array": call cost exceeds limit for rule: self.all(x, self.exists_one(y, x == y))'],
+    );
+  });
+
   it('refuses oldSelf inside an atomic list', async () => {
     const spec = {
       type: 'object',

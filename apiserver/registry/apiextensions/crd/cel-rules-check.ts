@@ -6,15 +6,13 @@
  * and maps may hold (maxItems / maxProperties, or as many as fit in a request when unbounded).
  */
 import { forbidden, invalid, type FieldError, type FieldPath } from '../../../api/field-errors.js';
-import { compileRule } from '../customresource/cel-rules.js';
+import { compileRule, PER_ELEMENT_COST } from '../customresource/cel-rules.js';
 import { ext, isObject, type JsonSchemaProps } from './json-schema.js';
 
 /** Kubernetes' StaticEstimatedCostLimit: the most one rule may be estimated to cost. */
 export const PER_RULE_COST_LIMIT = 10_000_000;
 /** Elements of an unbounded list or map: as many of the smallest (2-byte) items as fit in a 3 MiB request. */
 const UNBOUNDED_ELEMENTS = Math.floor((3 * 1024 * 1024) / 2);
-/** Cost of evaluating a rule once per element (a comparison and a member access). */
-const PER_ELEMENT_COST = 3;
 
 /** The most elements any list or map at or under a node may hold. */
 function maxElements(s: JsonSchemaProps): number {

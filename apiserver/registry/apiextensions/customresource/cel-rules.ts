@@ -51,6 +51,30 @@ export function compileRule(rule: Rule): CompiledRule | { error: string } {
   }
 }
 
+/** Kubernetes' PerCallLimit: the most one rule evaluation may cost. */
+export const PER_CALL_COST_LIMIT = 1_000_000;
+/** Kubernetes' RuntimeCELCostBudget: the most all rules of one write may cost together. */
+export const RUNTIME_COST_BUDGET = 10_000_000;
+/** What one evaluation costs per element it visits (a comparison and a member access). */
+export const PER_ELEMENT_COST = 3;
+
+/** The most elements of any list or map in a value (what a comprehension over it may visit). */
+function largestCollection(v: unknown, depth = 0): number {
+  if (typeof v !== 'object' || v === null || depth > 64) return 1;
+  const children = Array.isArray(v) ? v : Object.values(v);
+  let n = children.length;
+  for (const c of children) if (typeof c === 'object' && c !== null) n = Math.max(n, largestCollection(c, depth + 1));
+  return Math.max(n, 1);
+}
+
+/**
+ * The cost of evaluating a rule on a value, as a bound: each nested comprehension visits at most the
+ * largest collection's elements.
+ */
+function evaluationCost(r: CompiledRule, value: unknown): number {
+  return r.comprehensionDepth === 0 ? PER_ELEMENT_COST : PER_ELEMENT_COST * largestCollection(value) ** r.comprehensionDepth;
+}
+
 export interface CelValidator {
   /** Errors of the rules on a write; `old` is the stored object on an update. */
   validate(obj: unknown, old: unknown): FieldError[];
@@ -96,17 +120,29 @@ export function newCelValidator(schema: Schema): CelValidator | undefined {
   };
   mark(schema);
 
-  const run = (value: unknown, old: unknown, s: Schema, path: string, errors: FieldError[]) => {
-    if (value === undefined || value === null || !withRules.has(s)) return;
+  const run = (value: unknown, old: unknown, s: Schema, path: string, errors: FieldError[], budget: { left: number }) => {
+    if (value === undefined || value === null || !withRules.has(s) || budget.left < 0) return;
     for (const r of compiled.get(s) ?? []) {
       if (r.usesOldSelf && old === undefined) continue;
+      const cost = evaluationCost(r, value);
+      if (cost > PER_CALL_COST_LIMIT) {
+        errors.push(invalid(path, typeName(s), `call cost exceeds limit for rule: ${r.rule.rule}`));
+        continue;
+      }
+      budget.left -= cost;
+      if (budget.left < 0) {
+        errors.push(
+          invalid(path, typeName(s), 'validation failed due to running out of cost budget, no further validation rules will be run'),
+        );
+        return;
+      }
       const out = r.program(r.usesOldSelf ? { self: value, oldSelf: old } : { self: value });
       if (out === true) continue;
       errors.push(ruleError(r, out, value, old, path, typeName(s)));
     }
     if (Array.isArray(value)) {
       if (!s.items) return;
-      value.forEach((item, i) => run(item, correlatedItem(item, old, s), s.items!, `${path}[${i}]`, errors));
+      value.forEach((item, i) => run(item, correlatedItem(item, old, s), s.items!, `${path}[${i}]`, errors, budget));
       return;
     }
     if (typeof value !== 'object') return;
@@ -116,13 +152,13 @@ export function newCelValidator(schema: Schema): CelValidator | undefined {
       const childSchema = s.properties?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
       if (!childSchema) continue;
       const childPath = s.properties ? (path ? `${path}.${key}` : key) : `${path}[${key}]`;
-      run(child, oldObj?.[key], childSchema, childPath, errors);
+      run(child, oldObj?.[key], childSchema, childPath, errors, budget);
     }
   };
   return {
     validate(obj, old) {
       const errors: FieldError[] = [];
-      run(obj, old, schema, '', errors);
+      run(obj, old, schema, '', errors, { left: RUNTIME_COST_BUDGET });
       return errors;
     },
   };
