@@ -244,6 +244,17 @@ function manifest(d: string): ManifestObject[] {
       type: 'Normal',
       regarding: { kind: 'ConfigMap', name: 'cm', namespace: 'every' },
     },
+    {
+      apiVersion: `apiextensions.${d}/v1`,
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gizmos.every.example.com' },
+      spec: {
+        group: 'every.example.com',
+        scope: 'Namespaced',
+        names: { plural: 'gizmos', kind: 'Gizmo' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }],
+      },
+    },
   ];
 }
 
