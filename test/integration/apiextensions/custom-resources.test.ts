@@ -232,6 +232,24 @@ describe('custom resources', () => {
     }
   });
 
+  it('does not accept names another CRD of the group holds: NamesAccepted False, not Established, not served', async () => {
+    const clash = cronTabCrd();
+    clash.metadata.name = 'crontabclashes.stable.example.com';
+    clash.spec.names = { plural: 'crontabclashes', kind: 'CronTabClash', shortNames: ['ct'] };
+    assert.equal((await c.post(CRDS, clash)).status, 201);
+    const crd = await eventually('NamesAccepted False', async () => {
+      const got = (await c.get(`${CRDS}/crontabclashes.stable.example.com`)).body;
+      return (
+        got.status?.conditions?.some((x: { type: string; status: string }) => x.type === 'NamesAccepted' && x.status === 'False') && got
+      );
+    });
+    const cond = (t: string) => crd.status.conditions.find((x: { type: string }) => x.type === t);
+    assert.deepEqual([cond('NamesAccepted').reason, cond('NamesAccepted').message], ['NameConflict', '"ct" is already in use']);
+    assert.deepEqual([cond('Established').status, cond('Established').reason], ['False', 'NotAccepted']);
+    assert.equal((await c.get('/apis/stable.example.com/v1/namespaces/default/crontabclashes')).status, 404);
+    assert.equal((await c.delete(`${CRDS}/crontabclashes.stable.example.com`)).status, 200);
+  });
+
   it('refuses invalid CRDs with 422', async () => {
     const bad = cronTabCrd();
     bad.metadata.name = 'wrong.stable.example.com';
