@@ -70,7 +70,7 @@ async function listTimes(api: ApiClient, paths: string[], repeats: number): Prom
   return paths.map((_, k) => ({ items: items[k], p50Ms: round(percentile(times[k], 50)) }));
 }
 
-/** Untimed creates of each kind first, so neither measurement pays for warming up the server. */
+/** Untimed creates of each kind first (a tenth of the count, at most this many), so neither measurement pays for warming up the server. */
 const WARMUP_OBJECTS = 200;
 
 export async function runCustomResources(api: ApiClient, ns: string, options: BenchOptions): Promise<ScenarioResult[]> {
@@ -90,7 +90,7 @@ export async function runCustomResources(api: ApiClient, ns: string, options: Be
     if (i > 200) throw new Error('custom-resources: the CRD was not served within 10 s');
     await new Promise((r) => setTimeout(r, 50));
   }
-  const warm = { concurrency: options.concurrency, count: WARMUP_OBJECTS };
+  const warm = { concurrency: options.concurrency, count: Math.min(WARMUP_OBJECTS, Math.ceil(options.count / 10)) };
   await runLoad(warm, async (i) => {
     expectStatus(await api.request('POST', cms, configMap(`warm-${i}`)), 201, 'configmap create');
     expectStatus(await api.request('POST', crs, widget(`warm-${i}`, i)), 201, 'custom object create');

@@ -1,6 +1,6 @@
 /**
  * `npm run bench` end to end, scaled down: it starts its own etcd and both orch targets, runs every
- * scenario (the big list and creates with 0, 1 and 3 webhooks included) and reports each as a JSON line (the real
+ * scenario (the big list, creates with 0, 1 and 3 webhooks and the custom resources included) and reports each as a JSON line (the real
  * figures come from the full run).
  */
 import { it } from 'node:test';
@@ -12,7 +12,7 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
   const args = ['--scenario', 'all', '--count', '60', '--concurrency', '4', '--seconds', '0.3', '--list-repeats', '1', '--page-size', '25'];
   args.push('--warmup-seconds', '0', '--watchers', '4', '--events-per-second', '40', '--watch-seconds', '0.25');
   args.push('--rbac-role-bindings', '20', '--rbac-cluster-role-bindings', '5', '--big-list-count', '30');
-  const { stdout } = await promisify(execFile)(process.execPath, ['dist/scripts/bench.js', ...args], { timeout: 120_000 });
+  const { stdout } = await promisify(execFile)(process.execPath, ['dist/scripts/bench.js', ...args], { timeout: 180_000 });
   const lines = stdout
     .split('\n')
     .filter((l) => l.startsWith('{"target"'))
@@ -35,6 +35,8 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
         'create-0-webhooks',
         'create-1-webhooks',
         'create-3-webhooks',
+        'crd-create',
+        'crd-list',
       ].map((s) => `${t} ${s}`),
     ),
     'orch-rbac masters-get',
@@ -51,6 +53,8 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
     assert.equal(typeof l.rssGrowthMB, 'number');
   }
   for (const l of lines.filter((l) => l.scenario === 'list-paged-25')) assert.equal(l.pages, 3);
+  for (const l of lines.filter((l) => l.scenario === 'crd-list')) assert.equal(l.items, 66); // 60 and the warm-up's 6
+  for (const l of lines.filter((l) => l.scenario === 'crd-create')) assert.equal(typeof l.rateVsConfigMaps, 'number');
   for (const l of lines.filter((l) => l.scenario === 'list-30-paged-25')) assert.deepEqual([l.items, l.pages], [30, 2]);
   for (const l of lines.filter((l) => l.scenario === 'create')) assert.equal(typeof l.serverCpuUsPerReq, 'number');
   for (const l of lines.filter((l) => l.scenario === 'watch'))
