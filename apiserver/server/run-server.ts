@@ -144,6 +144,8 @@ export async function runServer(
       : undefined,
   });
   const escalation = new EscalationCheck(authorization.authorizer, new RuleResolver(policy, rbacGroup), rbacGroup);
+  // Custom resources add their schemas to the generated ones at run time.
+  const defs: Record<string, Schema> = { ...definitions };
   // Admission plugins read and write other objects through the stores, which exist once admission does.
   let stores: Map<ResourceDef, GenericStore> | undefined;
   const access = newAdmissionAccess(table, domain, () => stores!);
@@ -162,7 +164,7 @@ export async function runServer(
       equivalents: access.equivalents,
       metrics: metrics.admission,
       resourcesOfKind: (group, kind) => table.all().filter((d) => d.group === group && d.kind === kind && !d.conversion),
-      definitions,
+      definitions: defs,
     },
     [newRbacEscalation(rbacGroup, (write) => escalation.refusal(write))],
   );
@@ -186,8 +188,6 @@ export async function runServer(
   ]);
   const storeConfig = { storage, storagePrefix: options.etcdPrefix, domain, admission, cacher };
   stores = newStores(table, allResources, { ...storeConfig, hookEnv, answers });
-  // Custom resources add their schemas to the generated ones at run time.
-  const defs: Record<string, Schema> = { ...definitions };
   const openapi = newOpenApiSpecs(table, defs);
   const namespaces = stores.get(namespaceDef)!;
   const services = stores.get(table.lookup('', 'v1', 'services')!)!;
