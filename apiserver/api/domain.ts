@@ -24,7 +24,15 @@ export interface ApiDomain {
   readonly immortalNamespaces: readonly string[];
   /** The Table/meta group: "meta.orch.io". */
   readonly metaGroup: string;
+  /**
+   * The meta groups whose views (Table, PartialObjectMetadata) are served: the domain's own and
+   * Kubernetes' `meta.k8s.io`, which stock clients (kubectl) ask for whatever the domain.
+   */
+  readonly viewGroups: readonly string[];
 }
+
+/** The meta group unmodified Kubernetes clients name in `Accept: …;as=Table;g=…`. */
+const KUBERNETES_META_GROUP = 'meta.k8s.io';
 
 export const DEFAULT_API_DOMAIN = 'orch.io';
 
@@ -42,5 +50,6 @@ export function newApiDomain(domain: string = DEFAULT_API_DOMAIN): ApiDomain {
     publicNamespace,
     immortalNamespaces: ['default', systemNamespace, publicNamespace],
     metaGroup: `meta.${domain}`,
+    viewGroups: kube ? [KUBERNETES_META_GROUP] : [`meta.${domain}`, KUBERNETES_META_GROUP],
   };
 }

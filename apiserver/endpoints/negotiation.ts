@@ -57,17 +57,19 @@ function encodingOf(r: MediaRange): Encoding | undefined {
 
 /**
  * The encoding and view of the answer, from the first Accept range we can produce; views are
- * served for the domain's meta group (`g=meta.orch.io`) in v1 and v1beta1. 406 when nothing fits.
+ * served in v1 and v1beta1 for each of the domain's view groups (`g=meta.orch.io` or
+ * `g=meta.k8s.io`), answered in the group asked for. 406 when nothing fits.
  */
-export function negotiateOutput(accept: string | undefined, metaGroup: string): Output {
+export function negotiateOutput(accept: string | undefined, viewGroups: readonly string[]): Output {
   for (const r of parseAccept(accept)) {
     const encoding = encodingOf(r);
     if (!encoding) continue;
     if (!r.params.as) return { encoding, view: 'object', viewApiVersion: '' };
     const view = VIEWS[r.params.as];
     const version = r.params.v ?? '';
-    if (view && r.params.g === metaGroup && (version === 'v1' || version === 'v1beta1')) {
-      return { encoding, view, viewApiVersion: `${metaGroup}/${version}` };
+    const group = r.params.g ?? '';
+    if (view && viewGroups.includes(group) && (version === 'v1' || version === 'v1beta1')) {
+      return { encoding, view, viewApiVersion: `${group}/${version}` };
     }
   }
   throw status.notAcceptable(SUPPORTED_MEDIA_TYPES);

@@ -29,7 +29,7 @@ export function newRouter(deps: RouteDeps) {
   const answer = (req: Request, res: Response, body: unknown) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed();
     writeObject(res, 200, body, {
-      encoding: negotiateOutput(req.headers.accept, table.domain.metaGroup).encoding,
+      encoding: negotiateOutput(req.headers.accept, table.domain.viewGroups).encoding,
       pretty: req.query.pretty === 'true',
       headOnly: req.method === 'HEAD',
     });
