@@ -26,9 +26,27 @@ function wireTypeOf(scalar: Scalar): number {
 
 /** The message's bytes for a JSON value. */
 export function encodeMessage(desc: MessageDescriptor, value: unknown): Uint8Array {
+  return Object.isFrozen(value) && desc.form === 'record' ? memoized(desc, value as Json) : encodeFresh(desc, value);
+}
+
+function encodeFresh(desc: MessageDescriptor, value: unknown): Uint8Array {
   const w = protobuf.Writer.create();
   encodeBody(w, desc, value);
   return w.finish();
+}
+
+const encoded = new WeakMap<Json, Map<MessageDescriptor, Uint8Array>>();
+
+/**
+ * A frozen object (the watch cache's, shared by every reader and never changed) is encoded once per
+ * message and its bytes reused while it lives: for GETs, and for each item of every LIST that holds it.
+ */
+function memoized(desc: MessageDescriptor, value: Json): Uint8Array {
+  let byMessage = encoded.get(value);
+  if (!byMessage) encoded.set(value, (byMessage = new Map()));
+  let bytes = byMessage.get(desc);
+  if (!bytes) byMessage.set(desc, (bytes = encodeFresh(desc, value)));
+  return bytes;
 }
 
 function encodeScalar(w: protobuf.Writer, scalar: Scalar, v: unknown): void {
@@ -77,7 +95,13 @@ function encodeField(w: protobuf.Writer, f: FieldDescriptor, v: unknown): void {
     }
   } else if (f.repeated) {
     if (!Array.isArray(v)) throw new ProtobufError(`${f.name}: expected an array, got ${typeof v}`);
-    for (const item of v) if (item !== null) encodeValue(w, f.number, f, item);
+    // A list's items: the ones the watch cache holds are encoded once (memoized).
+    const listItems = f.jsonKey === 'items' && f.message?.form === 'record';
+    for (const item of v) {
+      if (item === null) continue;
+      if (listItems && Object.isFrozen(item)) w.uint32(tag(f.number, WIRE_BYTES)).bytes(memoized(f.message!, item));
+      else encodeValue(w, f.number, f, item);
+    }
   } else encodeValue(w, f.number, f, v);
 }
 

@@ -85,6 +85,17 @@ describe('message codec', () => {
     );
   });
 
+  it("encodes a frozen object (the watch cache's) once, for GETs and as a list item", () => {
+    const cm = message('k8s.io.api.core.v1.ConfigMap');
+    const list = message('k8s.io.api.core.v1.ConfigMapList');
+    const frozen = Object.freeze({ metadata: Object.freeze({ name: 'a' }), data: Object.freeze({ k: 'v' }) });
+    assert.equal(encodeMessage(cm, frozen), encodeMessage(cm, frozen), 'the same bytes, not re-encoded');
+    const fresh = { metadata: { name: 'a' }, data: { k: 'v' } };
+    assert.notEqual(encodeMessage(cm, fresh), encodeMessage(cm, fresh));
+    const items = [frozen, fresh];
+    assert.deepEqual(decodeMessage(list, encodeMessage(list, { metadata: {}, items })), { metadata: {}, items });
+  });
+
   it('names fields the message does not define, and refuses wrong wire types', () => {
     const ctx = { unknownFields: [] as string[] };
     const meta = message('k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta');
