@@ -4,8 +4,9 @@
  * - codec: encoding and decoding one stored Pod and one ConfigMap in process (µs and bytes per object);
  * - get: GETs of one Pod from `concurrency` callers for `seconds` (rate, p50, server CPU µs per GET);
  * - list: a LIST of `count` ConfigMaps, `listRepeats` times (p50, MB, server CPU µs per object);
- * - watch: `watchers` (at most 500) watches of one namespace's ConfigMaps while 200 are updated
- *   (server CPU µs per event delivered, bytes per event; every watcher must get every event).
+ * - watch: `watchers` (at most 500) watches of one ConfigMap while it is updated
+ *   `eventsPerSecond × watchSeconds` times, one write after the other (server CPU µs per event
+ *   delivered, bytes per event; every watcher must get every event).
  */
 import { Agent, request } from 'node:https';
 import { newApiDomain } from '../../apiserver/api/domain.js';
@@ -19,7 +20,6 @@ import { configMap, cpuSeconds, objectName, type BenchOptions, type ScenarioResu
 const PB = 'application/vnd.kubernetes.protobuf';
 const ENCODINGS = { json: 'application/json', protobuf: PB } as const;
 type Encoding = keyof typeof ENCODINGS;
-const WATCH_EVENTS = 200;
 const MAX_WATCHERS = 500;
 
 interface Raw {
@@ -155,7 +155,8 @@ export async function runProtobuf(options: BenchOptions, log: (line: string) => 
       const accept = ENCODINGS[encoding];
       let bytes = 0;
       const get = () => api.send('GET', `/api/v1/namespaces/${ns}/pods/web`, accept);
-      await runLoad({ concurrency: options.concurrency, seconds: Math.min(options.warmupSeconds, 2) }, async () => void (await get()));
+      if (options.warmupSeconds)
+        await runLoad({ concurrency: options.concurrency, seconds: Math.min(options.warmupSeconds, 2) }, async () => void (await get()));
       const cpu0 = await cpu();
       const load = await runLoad({ concurrency: options.concurrency, seconds: options.seconds }, async () => {
         const r = await get();
@@ -192,6 +193,7 @@ export async function runProtobuf(options: BenchOptions, log: (line: string) => 
     }
 
     log('bench protobuf: watch fan-out');
+    const events = Math.max(1, Math.round(options.eventsPerSecond * options.watchSeconds));
     for (const encoding of Object.keys(ENCODINGS) as Encoding[]) {
       const watchers = Math.min(options.watchers, MAX_WATCHERS);
       const wns = `${ns}-watch-${encoding}`;
@@ -204,7 +206,7 @@ export async function runProtobuf(options: BenchOptions, log: (line: string) => 
       );
       const cpu0 = await cpu();
       const t0 = performance.now();
-      for (let i = 0; i < WATCH_EVENTS; i++) {
+      for (let i = 0; i < events; i++) {
         const body = JSON.stringify({ data: { payload: `${i}`.padEnd(800, 'x') } });
         const r = await api.send(
           'PATCH',
@@ -215,7 +217,7 @@ export async function runProtobuf(options: BenchOptions, log: (line: string) => 
         );
         if (r.status !== 200) throw new Error(`patch: ${r.status}`);
       }
-      const expected = watchers * WATCH_EVENTS;
+      const expected = watchers * events;
       while (streams.reduce((n, s) => n + s.events(), 0) < expected && performance.now() - t0 < 60_000)
         await new Promise((r) => setTimeout(r, 20));
       const delivered = streams.reduce((n, s) => n + s.events(), 0);
@@ -223,7 +225,7 @@ export async function runProtobuf(options: BenchOptions, log: (line: string) => 
       results.push({
         scenario: `protobuf-watch-${encoding}`,
         watchers,
-        events: WATCH_EVENTS,
+        events,
         lost: expected - delivered,
         bytesPerEvent: round(bytes / Math.max(delivered, 1)),
         serverCpuUsPerDelivery: round((((await cpu()) - cpu0) * 1e6) / Math.max(delivered, 1)),
