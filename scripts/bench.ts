@@ -28,9 +28,11 @@
  * rbac-get (self-started only: a GET authorized by RBAC among 11,000 bindings against the
  * same GET as system:masters, scripts/bench/rbac-scenario.ts), authn (in process: what
  * authenticating one request costs with a client certificate, a static token and a service-account
- * JWT, repeated or fresh), webhooks (creates with 0, 1 and 3 local validating webhooks) and
+ * JWT, repeated or fresh), webhooks (creates with 0, 1 and 3 local validating webhooks),
  * custom-resources (create and LIST of custom objects with a 20-field schema and two CEL rules
- * against the same for ConfigMaps, scripts/bench/crd-scenario.ts). Each prints a JSON line as it
+ * against the same for ConfigMaps, scripts/bench/crd-scenario.ts) and protobuf (self-started: JSON
+ * against protobuf for the codec, GET, LIST and watch fan-out, scripts/bench/protobuf-scenario.ts).
+ * Each prints a JSON line as it
  * finishes; a table and the issue's targets follow.
  */
 import { runAuthn } from './bench/authn-scenario.js';
@@ -44,11 +46,12 @@ import {
   startReferenceApiServer,
 } from './bench/local-cluster.js';
 import { runRbacGet } from './bench/rbac-scenario.js';
+import { runProtobuf } from './bench/protobuf-scenario.js';
 import { formatTable, formatTargets, printJsonLine, type TargetResults } from './bench/report.js';
 import { SERVER_SCENARIOS, ServerSession, type ServerScenario, withCpuUse } from './bench/server-session.js';
 import { DEFAULT_OPTIONS, type BenchOptions, type ScenarioResult } from './bench/workload.js';
 
-const SCENARIOS = ['etcd-put', 'etcd-get', ...SERVER_SCENARIOS, 'rbac-get', 'authn'] as const;
+const SCENARIOS = ['etcd-put', 'etcd-get', ...SERVER_SCENARIOS, 'rbac-get', 'authn', 'protobuf'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const DEFAULT_SCENARIOS = SCENARIOS.filter((s) => s !== 'list-big');
 const COMPARE_SCENARIOS: Scenario[] = ['create', 'get', 'update', 'list', 'watch', 'list-big'];
@@ -254,6 +257,14 @@ async function main(): Promise<void> {
         const results = await runRbacGet(flags.options, (line) => process.stderr.write(`${line}\n`));
         for (const r of results) printJsonLine('orch-rbac', r);
         servers.push({ name: 'orch-rbac', results });
+      }
+    }
+    if (flags.scenarios.has('protobuf')) {
+      if (flags.kubeconfig) process.stderr.write('bench: protobuf needs a server the bench starts itself; skipped with --kubeconfig\n');
+      else {
+        const results = await runProtobuf(flags.options, (line) => process.stderr.write(`${line}\n`));
+        for (const r of results) printJsonLine('orch-protobuf', r);
+        servers.push({ name: 'orch-protobuf', results });
       }
     }
     for (const s of servers) all.push({ target: s.name, results: s.results });

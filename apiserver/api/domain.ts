@@ -26,7 +26,15 @@ export interface ApiDomain {
   readonly metaGroup: string;
   /** Prefix of the schema extensions clients write and read (CRD schemas, OpenAPI): "x-orch-" ("x-kubernetes-" for k8s.io). */
   readonly extensionPrefix: string;
+  /**
+   * The meta groups whose views (Table, PartialObjectMetadata) are served: the domain's own and
+   * Kubernetes' `meta.k8s.io`, which stock clients (kubectl) ask for whatever the domain.
+   */
+  readonly viewGroups: readonly string[];
 }
+
+/** The meta group unmodified Kubernetes clients name in `Accept: …;as=Table;g=…`. */
+const KUBERNETES_META_GROUP = 'meta.k8s.io';
 
 export const DEFAULT_API_DOMAIN = 'orch.io';
 
@@ -45,5 +53,6 @@ export function newApiDomain(domain: string = DEFAULT_API_DOMAIN): ApiDomain {
     immortalNamespaces: ['default', systemNamespace, publicNamespace],
     metaGroup: `meta.${domain}`,
     extensionPrefix: kube ? 'x-kubernetes-' : 'x-orch-',
+    viewGroups: kube ? [KUBERNETES_META_GROUP] : [`meta.${domain}`, KUBERNETES_META_GROUP],
   };
 }

@@ -1,7 +1,7 @@
 /**
- * Request bodies: read within --max-request-bytes (413), parsed as JSON or YAML (400 on anything
- * malformed, too deep, or not an object), checked against the kind (apiVersion/kind, types) and
- * pruned of unknown fields as fieldValidation says.
+ * Request bodies: read within --max-request-bytes (413), parsed as JSON, YAML or the protobuf
+ * envelope (400 on anything malformed, too deep, or not an object), checked against the kind
+ * (apiVersion/kind, types) and pruned of unknown fields as fieldValidation says.
  */
 import type { IncomingMessage } from 'node:http';
 import YAML from 'yaml';
@@ -11,7 +11,9 @@ import type { ResourceDef } from '../api/resource.js';
 import type { Definitions } from '../api/schema.js';
 import { checkAgainstSchema, type FieldValidation } from '../api/schema-check.js';
 import * as status from '../api/status.js';
-import { mediaType } from './negotiation.js';
+import { PROTOBUF_MEDIA_TYPES, mediaType } from './negotiation.js';
+import type { ProtobufCodec } from '../runtime/protobuf/codec.js';
+import { ProtobufError } from '../runtime/protobuf/wire-reader.js';
 import { duplicateJsonFields, duplicateYamlFields } from '../api/duplicate-fields.js';
 
 export const MAX_JSON_DEPTH = 1000;
@@ -52,6 +54,26 @@ function depthOf(value: unknown): number {
 export interface ParsedDocument {
   value: unknown;
   duplicateFields: string[];
+  /** Fields a protobuf body held that its message does not define ("spec.#12"). */
+  unknownFields?: string[];
+}
+
+/** What a body must be, to decode a protobuf one: the kind's apiVersion and kind. */
+export type BodyKind = Pick<ResourceDef, 'apiVersion' | 'kind'>;
+
+/**
+ * A body of an object kind by media type: the protobuf envelope (decoded as the message its kind
+ * names, apiVersion/kind kept for decodeObject's check), else JSON or YAML as parseDocument.
+ */
+export function parseObjectBody(raw: Buffer, type: string, codec: ProtobufCodec, kind: BodyKind): ParsedDocument {
+  if (!PROTOBUF_MEDIA_TYPES.includes(type)) return parseDocument(raw, type);
+  try {
+    const { value, unknownFields } = codec.decode(raw, kind);
+    return { value, duplicateFields: [], unknownFields };
+  } catch (err) {
+    if (!(err instanceof ProtobufError)) throw err;
+    throw status.badRequest(`the object provided is unrecognized (must be of type ${kind.kind}): ${err.message}`);
+  }
 }
 
 /** Parses a JSON or YAML document (by media type) into a JSON value. */
@@ -101,6 +123,7 @@ export function decodeObject(
   defs: Definitions,
   validation: FieldValidation,
   duplicateFields: string[] = [],
+  protobufUnknownFields: string[] = [],
 ): DecodedObject {
   const what = `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}`;
   if (!isPlainObject(value)) throw status.badRequest(`${what}: the body is not a JSON object`);
@@ -115,13 +138,16 @@ export function decodeObject(
   if (value.metadata === undefined || value.metadata === null) value.metadata = {};
   const { errors, unknownFields } = checkAgainstSchema(value, def.schemaRef, defs);
   if (errors.length && !def.unstructured) throw status.badRequest(`${what}: ${errors.join('; ')}`);
-  const messages = [...unknownFields.map((f) => `unknown field "${f}"`), ...duplicateFields.map((f) => `duplicate field "${f}"`)];
+  const messages = [
+    ...[...protobufUnknownFields, ...unknownFields].map((f) => `unknown field "${f}"`),
+    ...duplicateFields.map((f) => `duplicate field "${f}"`),
+  ];
   if (validation === 'Strict' && messages.length) throw status.badRequest(`strict decoding error: ${messages.join(', ')}`);
   return { object: value as ApiObject, warnings: validation === 'Warn' ? messages : [] };
 }
 
 /** Content types accepted for object bodies (create, update). */
-export const OBJECT_CONTENT_TYPES = ['application/json', 'application/yaml'];
+export const OBJECT_CONTENT_TYPES = ['application/json', 'application/yaml', ...PROTOBUF_MEDIA_TYPES];
 
 export function requireContentType(req: IncomingMessage, allowed: string[]): string {
   const type = mediaType(req.headers['content-type']) || 'application/json';

@@ -1,10 +1,13 @@
 /**
  * Content negotiation: which media type to answer in (Accept) and how a body is encoded
- * (Content-Type). JSON and YAML now; Table and protobuf plug in here.
+ * (Content-Type): JSON, YAML and Kubernetes' protobuf envelope, the object itself or a view of it.
  */
 import * as status from '../api/status.js';
 
-export type Encoding = 'json' | 'yaml';
+export type Encoding = 'json' | 'yaml' | 'protobuf';
+
+/** The protobuf media types: Kubernetes' own, for its clients, and the domain's name for it; both always. */
+export const PROTOBUF_MEDIA_TYPES = ['application/vnd.kubernetes.protobuf', 'application/vnd.orch.protobuf'];
 
 export interface MediaRange {
   type: string;
@@ -13,7 +16,7 @@ export interface MediaRange {
   q: number;
 }
 
-export const SUPPORTED_MEDIA_TYPES = ['application/json', 'application/yaml'];
+export const SUPPORTED_MEDIA_TYPES = ['application/json', 'application/yaml', ...PROTOBUF_MEDIA_TYPES];
 
 export function parseAccept(header: string | undefined): MediaRange[] {
   if (!header?.trim()) return [{ type: '*', subtype: '*', params: {}, q: 1 }];
@@ -42,6 +45,8 @@ export type View = 'object' | 'table' | 'metadata';
 
 export interface Output {
   encoding: Encoding;
+  /** The Content-Type of the answer: the media type asked for ("application/vnd.kubernetes.protobuf"). */
+  mediaType: string;
   view: View;
   /** The view's apiVersion, e.g. "meta.orch.io/v1". */
   viewApiVersion: string;
@@ -49,25 +54,47 @@ export interface Output {
 
 const VIEWS: Record<string, View> = { Table: 'table', PartialObjectMetadata: 'metadata', PartialObjectMetadataList: 'metadata' };
 
-function encodingOf(r: MediaRange): Encoding | undefined {
-  if (r.type === '*' || (r.type === 'application' && (r.subtype === '*' || r.subtype === 'json'))) return 'json';
-  if (r.type === 'application' && r.subtype === 'yaml') return 'yaml';
+const MEDIA_TYPES: Record<Encoding, string> = { json: 'application/json', yaml: 'application/yaml', protobuf: PROTOBUF_MEDIA_TYPES[0] };
+
+function encodingOf(r: MediaRange): [Encoding, string] | undefined {
+  if (r.type === '*' || (r.type === 'application' && (r.subtype === '*' || r.subtype === 'json'))) return ['json', MEDIA_TYPES.json];
+  if (r.type === 'application' && r.subtype === 'yaml') return ['yaml', MEDIA_TYPES.yaml];
+  const type = `${r.type}/${r.subtype}`;
+  if (PROTOBUF_MEDIA_TYPES.includes(type)) return ['protobuf', type];
   return undefined;
 }
 
+/** The media type an encoding is answered in when nothing was negotiated (errors, defaults). */
+export function mediaTypeOf(encoding: Encoding): string {
+  return MEDIA_TYPES[encoding];
+}
+
 /**
- * The encoding and view of the answer, from the first Accept range we can produce; views are
- * served for the domain's meta group (`g=meta.orch.io`) in v1 and v1beta1. 406 when nothing fits.
+ * The encoding and view of the answer, from the most preferred Accept range we can produce (q-values
+ * first, then the order given); views are served in v1 and v1beta1 for each of the domain's view
+ * groups (`g=meta.orch.io` or `g=meta.k8s.io`), answered in the group asked for. Protobuf is offered
+ * for objects only when their kind has a protobuf form (`hasProtobuf()`, asked only then), for PartialObjectMetadata
+ * always, for Tables never (as Kubernetes). 406 when nothing fits.
  */
-export function negotiateOutput(accept: string | undefined, metaGroup: string): Output {
+export function negotiateOutput(
+  accept: string | undefined,
+  viewGroups: readonly string[],
+  hasProtobuf: () => boolean = () => false,
+): Output {
   for (const r of parseAccept(accept)) {
-    const encoding = encodingOf(r);
-    if (!encoding) continue;
-    if (!r.params.as) return { encoding, view: 'object', viewApiVersion: '' };
+    const found = encodingOf(r);
+    if (!found) continue;
+    const [encoding, mediaType] = found;
+    if (!r.params.as) {
+      if (encoding === 'protobuf' && !hasProtobuf()) continue;
+      return { encoding, mediaType, view: 'object', viewApiVersion: '' };
+    }
     const view = VIEWS[r.params.as];
     const version = r.params.v ?? '';
-    if (view && r.params.g === metaGroup && (version === 'v1' || version === 'v1beta1')) {
-      return { encoding, view, viewApiVersion: `${metaGroup}/${version}` };
+    const group = r.params.g ?? '';
+    if (encoding === 'protobuf' && view === 'table') continue;
+    if (view && viewGroups.includes(group) && (version === 'v1' || version === 'v1beta1')) {
+      return { encoding, mediaType, view, viewApiVersion: `${group}/${version}` };
     }
   }
   throw status.notAcceptable(SUPPORTED_MEDIA_TYPES);

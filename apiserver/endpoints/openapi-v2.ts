@@ -16,7 +16,7 @@ import type { ResourceDef } from '../api/resource.js';
 import type { Definitions } from '../api/schema.js';
 import * as status from '../api/status.js';
 import { PATCH_CONTENT_TYPES } from './handlers/patch.js';
-import { parseAccept, SUPPORTED_MEDIA_TYPES } from './negotiation.js';
+import { PROTOBUF_MEDIA_TYPES, parseAccept } from './negotiation.js';
 import { versionInfo } from './version.js';
 import { encodeGnosticDocument } from './openapi-v2-gnostic.js';
 import {
@@ -51,13 +51,16 @@ export interface OpenApiV2 {
   etag(encoding: OpenApiV2Encoding): string;
 }
 
+/** What every operation answers in, as kube-apiserver lists it (Kubernetes' protobuf media type). */
+const PRODUCES = ['application/json', 'application/yaml', PROTOBUF_MEDIA_TYPES[0]];
+
 function operation(def: ResourceDef, op: ResourceOperation, domain: ApiDomain): Json {
   const ref = { $ref: `${DEFINITIONS}${operationSchema(def, op)}` };
   const body = op.body && { name: 'body', in: 'body', required: true, schema: op.body === 'object' ? ref : { type: 'object' } };
   return {
     ...operationIdentity(def, op),
     consumes: op.body === 'patch' ? PATCH_CONTENT_TYPES : ['*/*'],
-    produces: SUPPORTED_MEDIA_TYPES,
+    produces: PRODUCES,
     schemes: ['https'],
     parameters: [...(body ? [body] : []), ...op.query.map((p) => ({ name: p.name, in: 'query', type: p.type, uniqueItems: true }))],
     responses: { '200': { description: 'OK', schema: ref } },

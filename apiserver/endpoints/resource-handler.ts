@@ -59,7 +59,7 @@ export function newResourceHandler(api: ApiContext) {
     if (verb === 'watch' && req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed();
     if (def.namespaced && !namespace && verb !== 'list' && verb !== 'watch') throw status.methodNotAllowed();
     const query = new URL(req.url ?? '/', 'http://x').searchParams;
-    const output = negotiateOutput(req.headers.accept, api.table.domain.metaGroup);
+    const output = negotiateOutput(req.headers.accept, api.table.domain.viewGroups, () => api.protobuf.has(def.apiVersion, def.kind));
     const scope: RequestScope = {
       api,
       def,

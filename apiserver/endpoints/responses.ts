@@ -2,19 +2,22 @@
 import type { ServerResponse } from 'node:http';
 import YAML from 'yaml';
 import type { Status } from '../api/status.js';
-import type { Encoding } from './negotiation.js';
+import type { ProtobufCodec } from '../runtime/protobuf/codec.js';
+import { type Encoding, mediaTypeOf } from './negotiation.js';
 
 export interface WriteOptions {
   encoding: Encoding;
+  /** The Content-Type when not the encoding's usual one (the protobuf media type asked for). */
+  mediaType?: string;
+  /** Encodes protobuf answers (required with encoding 'protobuf', except for a Status). */
+  protobuf?: ProtobufCodec;
   pretty?: boolean;
   warnings?: string[];
   /** HEAD: headers only. */
   headOnly?: boolean;
 }
 
-const CONTENT_TYPES: Record<Encoding, string> = { json: 'application/json', yaml: 'application/yaml' };
-
-export function encodeBody(body: unknown, encoding: Encoding, pretty = false): string {
+export function encodeBody(body: unknown, encoding: Exclude<Encoding, 'protobuf'>, pretty = false): string {
   if (encoding === 'yaml') return YAML.stringify(body);
   return pretty ? `${JSON.stringify(body, null, 2)}\n` : `${JSON.stringify(body)}\n`;
 }
@@ -25,12 +28,15 @@ export function warningHeader(text: string): string {
 }
 
 export function writeObject(res: ServerResponse, code: number, body: unknown, opts: WriteOptions): void {
-  const text = encodeBody(body, opts.encoding, opts.pretty);
+  let bytes: string | Buffer;
+  if (opts.encoding !== 'protobuf') bytes = encodeBody(body, opts.encoding, opts.pretty);
+  else if (opts.protobuf) bytes = opts.protobuf.encode(body as Record<string, unknown>);
+  else throw new Error('a protobuf answer needs the protobuf codec');
   if (opts.warnings?.length) res.setHeader('Warning', opts.warnings.map(warningHeader));
   res.statusCode = code;
-  res.setHeader('Content-Type', CONTENT_TYPES[opts.encoding]);
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(opts.headOnly ? undefined : text);
+  res.setHeader('Content-Type', opts.mediaType ?? mediaTypeOf(opts.encoding));
+  res.setHeader('Content-Length', Buffer.byteLength(bytes));
+  res.end(opts.headOnly ? undefined : bytes);
 }
 
 export function writeStatus(res: ServerResponse, s: Status, opts: Partial<WriteOptions> = {}): void {

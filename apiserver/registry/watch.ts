@@ -13,13 +13,14 @@ import { planWatch, type ListOptions } from './list-options.js';
 import { newSelection, type Selection } from './selection.js';
 import type { Cacher } from '../storage/cacher/cacher.js';
 import { visibleAs } from '../storage/cacher/watch-event.js';
+import type { FrameEncoder } from '../storage/cacher/cached-object.js';
 
 export interface WatchSink {
   /**
-   * Sends one event; `frame`, when given, is the event encoded as a JSON stream line and shared with
-   * other watchers. Returns false when the client is behind (the cache then waits for drained()).
+   * Sends one event; `frame`, when given, is the event encoded as a JSON stream line (or the
+   * encoder's frame) and shared with other watchers. Returns false when the client is behind (the cache then waits for drained()).
    */
-  send(event: WatchEvent, frame?: () => Buffer): unknown;
+  send(event: WatchEvent, frame?: (encoder?: FrameEncoder) => Buffer): unknown;
   /** The watch ended from the server side (after an ERROR event, or a watcher too slow to follow). */
   close(): void;
   /** Resolves once a client that was behind has caught up. */

@@ -28,8 +28,12 @@ export function newRouter(deps: RouteDeps) {
   const resources = newResourceHandler(api);
   const answer = (req: Request, res: Response, body: unknown) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed();
+    const { apiVersion, kind } = body as { apiVersion?: string; kind?: string };
+    const output = negotiateOutput(req.headers.accept, table.domain.viewGroups, () => api.protobuf.has(apiVersion ?? '', kind ?? ''));
     writeObject(res, 200, body, {
-      encoding: negotiateOutput(req.headers.accept, table.domain.metaGroup).encoding,
+      encoding: output.encoding,
+      mediaType: output.mediaType,
+      protobuf: api.protobuf,
       pretty: req.query.pretty === 'true',
       headOnly: req.method === 'HEAD',
     });

@@ -14,6 +14,7 @@ import { newApiDomain } from '../api/domain.js';
 import { newResourceTable } from '../api/resource-table.js';
 import { allResources } from '../registry/resources/index.js';
 import { definitions } from '../api/generated/definitions.js';
+import { newProtobufCodec } from '../runtime/protobuf/codec.js';
 import { GenericStore } from '../registry/store.js';
 import type { ResourceDef } from '../api/resource.js';
 import { newStores } from '../registry/new-stores.js';
@@ -238,6 +239,8 @@ export async function runServer(
       table,
       stores,
       definitions: defs,
+      // Built-in kinds only: custom resources have no protobuf messages (406, as Kubernetes).
+      protobuf: newProtobufCodec(domain, definitions),
       maxRequestBytes: options.maxRequestBytes,
       minRequestTimeoutSeconds: options.minRequestTimeoutSeconds,
       connect: {

@@ -19,6 +19,8 @@ export interface Response<T = any> {
   headers: IncomingHttpHeaders;
   body: T;
   text: string;
+  /** The body's bytes as received (protobuf answers). */
+  bytes: Buffer;
 }
 
 export interface RequestOptions {
@@ -71,10 +73,11 @@ export function newTestClient(config: ClientConfig): TestClient {
     const res = await send(method, path, opts);
     const chunks: Buffer[] = [];
     for await (const c of res) chunks.push(c as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
+    const bytes = Buffer.concat(chunks);
+    const text = bytes.toString('utf8');
     let body: unknown = text;
     if ((res.headers['content-type'] ?? '').includes('json') && text) body = JSON.parse(text);
-    return { status: res.statusCode ?? 0, headers: res.headers, body, text };
+    return { status: res.statusCode ?? 0, headers: res.headers, body, text, bytes };
   };
   return {
     config,

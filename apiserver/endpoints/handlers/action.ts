@@ -7,8 +7,8 @@ import * as status from '../../api/status.js';
 import {
   OBJECT_CONTENT_TYPES,
   decodeObject,
-  parseDocument,
   parseFieldValidation,
+  parseObjectBody,
   readBody,
   requireContentType,
   type DecodableKind,
@@ -25,9 +25,9 @@ function bodyKind(kind: SubresourceKind): DecodableKind {
 export async function handleAction(s: RequestScope, kind: SubresourceKind): Promise<void> {
   const type = requireContentType(s.req, OBJECT_CONTENT_TYPES);
   const validation = parseFieldValidation(s.query.get('fieldValidation'));
-  const body = parseDocument(await readBody(s.req, s.api.maxRequestBytes), type);
   const decodable = bodyKind(kind);
-  const { object, warnings } = decodeObject(body.value, decodable, s.api.definitions, validation, body.duplicateFields);
+  const body = parseObjectBody(await readBody(s.req, s.api.maxRequestBytes), type, s.api.protobuf, decodable);
+  const { object, warnings } = decodeObject(body.value, decodable, s.api.definitions, validation, body.duplicateFields, body.unknownFields);
   // Typed, as admission sees it (a Binding, an Eviction), whether or not the client named its kind.
   object.apiVersion = decodable.apiVersion;
   object.kind = decodable.kind;

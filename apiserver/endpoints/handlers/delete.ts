@@ -3,8 +3,8 @@ import { isPlainObject } from '../../api/object.js';
 import * as status from '../../api/status.js';
 import type { DeleteOptions } from '../../registry/delete-options.js';
 import { validatePropagation } from '../../registry/deletion-propagation.js';
-import { parseDocument, readBody } from '../body.js';
-import { mediaType } from '../negotiation.js';
+import { parseObjectBody, readBody } from '../body.js';
+import { PROTOBUF_MEDIA_TYPES, mediaType } from '../negotiation.js';
 import type { RequestScope } from './scope.js';
 import { respond } from './scope.js';
 import { boolParam, intParam, parseListQuery } from './query.js';
@@ -13,8 +13,9 @@ async function deleteOptions(s: RequestScope): Promise<DeleteOptions> {
   const raw = await readBody(s.req, s.api.maxRequestBytes);
   let opts: DeleteOptions = {};
   if (raw.length && raw.toString('utf8').trim()) {
-    const type = mediaType(s.req.headers['content-type']) === 'application/yaml' ? 'application/yaml' : 'application/json';
-    const body = parseDocument(raw, type).value;
+    const asked = mediaType(s.req.headers['content-type']);
+    const type = asked === 'application/yaml' || PROTOBUF_MEDIA_TYPES.includes(asked) ? asked : 'application/json';
+    const body = parseObjectBody(raw, type, s.api.protobuf, { apiVersion: 'v1', kind: 'DeleteOptions' }).value;
     if (!isPlainObject(body)) throw status.badRequest('DeleteOptions: the body is not a JSON object');
     if (body.kind !== undefined && body.kind !== 'DeleteOptions')
       throw status.badRequest(`expected DeleteOptions, got ${String(body.kind)}`);

@@ -1,5 +1,5 @@
 import type { ApiObject } from '../../api/object.js';
-import { OBJECT_CONTENT_TYPES, decodeObject, parseDocument, parseFieldValidation, readBody, requireContentType } from '../body.js';
+import { OBJECT_CONTENT_TYPES, decodeObject, parseFieldValidation, parseObjectBody, readBody, requireContentType } from '../body.js';
 import type { RequestScope } from './scope.js';
 
 /**
@@ -9,8 +9,8 @@ import type { RequestScope } from './scope.js';
 export async function readObjectBody(s: RequestScope): Promise<ApiObject> {
   const type = requireContentType(s.req, OBJECT_CONTENT_TYPES);
   const validation = parseFieldValidation(s.query.get('fieldValidation'));
-  const body = parseDocument(await readBody(s.req, s.api.maxRequestBytes), type);
-  const { object, warnings } = decodeObject(body.value, s.def, s.api.definitions, validation, body.duplicateFields);
+  const body = parseObjectBody(await readBody(s.req, s.api.maxRequestBytes), type, s.api.protobuf, s.def);
+  const { object, warnings } = decodeObject(body.value, s.def, s.api.definitions, validation, body.duplicateFields, body.unknownFields);
   s.warnings.push(...warnings);
   return object;
 }

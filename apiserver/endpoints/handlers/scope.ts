@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResourceDef } from '../../api/resource.js';
 import type { ResourceTable } from '../../api/resource-table.js';
 import type { Definitions } from '../../api/schema.js';
+import type { ProtobufCodec } from '../../runtime/protobuf/codec.js';
 import type { GenericStore } from '../../registry/store.js';
 import type { RequestContext } from '../../registry/request-context.js';
 import type { RequestInfo } from '../request/request-info.js';
@@ -16,6 +17,8 @@ export interface ApiContext {
   table: ResourceTable;
   stores: ReadonlyMap<ResourceDef, GenericStore>;
   definitions: Definitions;
+  /** The protobuf form of the served kinds. */
+  protobuf: ProtobufCodec;
   maxRequestBytes: number;
   minRequestTimeoutSeconds: number;
   /** How CONNECT subresources reach node agents and backends. */
@@ -40,5 +43,12 @@ export interface RequestScope {
 }
 
 export function respond(scope: RequestScope, code: number, body: unknown, extra: Partial<WriteOptions> = {}): void {
-  writeObject(scope.res, code, body, { encoding: scope.encoding, pretty: scope.pretty, warnings: scope.warnings, ...extra });
+  writeObject(scope.res, code, body, {
+    encoding: scope.encoding,
+    mediaType: scope.output.mediaType,
+    protobuf: scope.api.protobuf,
+    pretty: scope.pretty,
+    warnings: scope.warnings,
+    ...extra,
+  });
 }

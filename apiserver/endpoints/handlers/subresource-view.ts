@@ -14,6 +14,7 @@ import {
   decodeObject,
   parseDocument,
   parseFieldValidation,
+  parseObjectBody,
   readBody,
   requireContentType,
   type DecodableKind,
@@ -57,14 +58,15 @@ export async function handleSubresourceView(s: RequestScope, view: SubresourceVi
     type = mediaType(s.req.headers['content-type']);
     if (!VIEW_PATCH_TYPES.includes(type)) throw status.unsupportedMediaType(type, VIEW_PATCH_TYPES);
   }
-  const body = parseDocument(await readBody(s.req, s.api.maxRequestBytes), verb === 'update' ? type : 'application/json');
+  const raw = await readBody(s.req, s.api.maxRequestBytes);
+  const body = verb === 'update' ? parseObjectBody(raw, type, s.api.protobuf, kind) : parseDocument(raw, 'application/json');
   const { object } = await s.store.update(
     s.ctx,
     s.info.name,
     (old) => {
       if (!old) throw status.notFound(s.store.groupResource, s.info.name);
       const value = verb === 'update' ? body.value : patched(s, view, type, view.toView(old), body.value);
-      const decoded = decodeObject(value, kind, s.api.definitions, validation, body.duplicateFields);
+      const decoded = decodeObject(value, kind, s.api.definitions, validation, body.duplicateFields, body.unknownFields);
       s.warnings.splice(0, s.warnings.length, ...decoded.warnings);
       return view.fromView(decoded.object, old);
     },

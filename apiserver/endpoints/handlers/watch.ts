@@ -1,9 +1,11 @@
 /**
- * WATCH: a chunked stream of `{"type":…,"object":…}` lines. Ends after timeoutSeconds (default: a
+ * WATCH: a chunked stream of `{"type":…,"object":…}` lines, or of length-prefixed protobuf WatchEvent
+ * frames (`…protobuf;stream=watch`). Ends after timeoutSeconds (default: a
  * random time in [min-request-timeout, 2×min-request-timeout], as Kubernetes spreads reconnects), when
  * the client goes away, or after an ERROR event.
  */
 import type { ApiObject, WatchEvent } from '../../api/object.js';
+import type { FrameEncoder } from '../../storage/cacher/cached-object.js';
 import { renderObject } from './render-view.js';
 import type { RequestScope } from './scope.js';
 import { parseListQuery } from './query.js';
@@ -33,11 +35,11 @@ export async function handleWatch(s: RequestScope): Promise<void> {
     batchBytes = 0;
   };
   const sink = {
-    send(ev: WatchEvent, frame?: () => Buffer) {
+    send(ev: WatchEvent, frame?: (encoder?: FrameEncoder) => Buffer) {
       if (ended) return true;
       if (!res.headersSent) startStream();
       // The cache's shared encoding fits the plain object view.
-      const bytes = frame && s.output.view === 'object' ? frame() : Buffer.from(`${JSON.stringify(inView(ev))}\n`);
+      const bytes = frame && s.output.view === 'object' ? frame(encoder) : encodeEvent(inView(ev));
       if (batch.length === 0) process.nextTick(writeBatch);
       batch.push(bytes);
       batchBytes += bytes.length;
@@ -48,6 +50,9 @@ export async function handleWatch(s: RequestScope): Promise<void> {
     drained: () =>
       new Promise<void>((resolve) => process.nextTick(() => (res.writableNeedDrain && !ended ? res.once('drain', resolve) : resolve()))),
   };
+  const encoder = s.encoding === 'protobuf' ? s.api.protobuf : undefined;
+  const encodeEvent = (ev: WatchEvent): Buffer =>
+    encoder ? encoder.watchFrame(ev.type, ev.object as ApiObject) : Buffer.from(`${JSON.stringify(ev)}\n`);
   // Views (Table, metadata) apply to object events; a Table carries its column definitions once.
   let headersWritten = false;
   const inView = (ev: WatchEvent): WatchEvent => {
@@ -58,7 +63,7 @@ export async function handleWatch(s: RequestScope): Promise<void> {
   };
   const startStream = () => {
     res.statusCode = 200;
-    res.setHeader('Content-Type', 'application/json');
+    res.setHeader('Content-Type', encoder ? `${s.output.mediaType};stream=watch` : 'application/json');
     res.setHeader('Transfer-Encoding', 'chunked');
     res.setHeader('Cache-Control', 'no-cache, private');
     res.flushHeaders();

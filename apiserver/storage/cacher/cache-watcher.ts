@@ -12,16 +12,18 @@
  */
 import type { ApiObject, WatchEvent } from '../../api/object.js';
 import type { FlushScheduler } from './flush-scheduler.js';
+import type { FrameEncoder } from './cached-object.js';
 import { sharedEvent, shownEvent, visibleAs, type CachedChange, type SharedEvent } from './watch-event.js';
 
 /** Where a cache watcher's events go: the HTTP stream, in production. */
 export interface CacheWatchSink {
   /**
-   * Sends one event; `frame` gives it encoded as a JSON stream line, shared with other watchers.
+   * Sends one event; `frame` gives it encoded as a JSON stream line (or the encoder's frame), shared
+   * with other watchers.
    * Returns false when the client is behind: nothing more is sent until drained() resolves (any
    * other result: go on).
    */
-  send(event: WatchEvent, frame?: () => Buffer): unknown;
+  send(event: WatchEvent, frame?: (encoder?: FrameEncoder) => Buffer): unknown;
   /** The watch ended from the server side. */
   close(): void;
   /** Resolves once a client that was behind has caught up. */

@@ -23,11 +23,26 @@ type Frames = Partial<Record<WatchEventType, Buffer>>;
 
 const frames = new WeakMap<ApiObject, Frames>();
 
+/** Encodes watch events in another media type than JSON (the protobuf codec is one). */
+export interface FrameEncoder {
+  watchFrame(type: WatchEventType, obj: ApiObject): Buffer;
+}
+
+const encodedFrames = new WeakMap<ApiObject, Map<FrameEncoder, Frames>>();
+
 /**
- * The watch stream line `{"type":…,"object":…}\n` for a cached (frozen) object, encoded on first
- * use and shared by every later caller while the object lives.
+ * The watch stream frame of a cached (frozen) object — the line `{"type":…,"object":…}\n`, or the
+ * encoder's frame — encoded on first use and shared by every later caller while the object lives:
+ * once per event and media type, however many watchers.
  */
-export function watchFrame(type: WatchEventType, obj: ApiObject): Buffer {
+export function watchFrame(type: WatchEventType, obj: ApiObject, encoder?: FrameEncoder): Buffer {
+  if (encoder) {
+    let byEncoder = encodedFrames.get(obj);
+    if (!byEncoder) encodedFrames.set(obj, (byEncoder = new Map()));
+    let encoded = byEncoder.get(encoder);
+    if (!encoded) byEncoder.set(encoder, (encoded = {}));
+    return (encoded[type] ??= encoder.watchFrame(type, obj));
+  }
   let memo = frames.get(obj);
   if (!memo) frames.set(obj, (memo = {}));
   return (memo[type] ??= Buffer.from(`{"type":"${type}","object":${JSON.stringify(obj)}}\n`));

@@ -1,6 +1,6 @@
 /** A stored change as one watcher sees it through its selection. */
 import type { ApiObject, WatchEvent, WatchEventType } from '../../api/object.js';
-import { watchFrame, withRevision } from './cached-object.js';
+import { type FrameEncoder, watchFrame, withRevision } from './cached-object.js';
 
 /** One change of one key, decoded. */
 export interface Change {
@@ -43,13 +43,13 @@ export interface CachedChange extends Change {
 /** A watch event shared by every watcher that gets it, with its encoding made once. */
 export interface SharedEvent {
   event: WatchEvent;
-  /** The event as a JSON stream line. */
-  frame(): Buffer;
+  /** The event as a JSON stream line, or as the encoder's frame. */
+  frame(encoder?: FrameEncoder): Buffer;
 }
 
 /** A shared event for an object of the cache (frozen). */
 export function sharedEvent(type: WatchEventType, object: ApiObject): SharedEvent {
-  return { event: { type, object }, frame: () => watchFrame(type, object) };
+  return { event: { type, object }, frame: (encoder) => watchFrame(type, object, encoder) };
 }
 
 /** The event watchers get for a visible change: one per change and type, shared. */

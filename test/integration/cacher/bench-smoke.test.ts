@@ -41,6 +41,9 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
     ),
     'orch-rbac masters-get',
     'orch-rbac rbac-get',
+    ...['codec-pod', 'codec-configmap', 'get-json', 'list-json', 'get-protobuf', 'list-protobuf', 'watch-json', 'watch-protobuf'].map(
+      (s) => `orch-protobuf protobuf-${s}`,
+    ),
   ]);
   for (const n of [0, 1, 3])
     for (const l of lines.filter((l) => l.scenario === `create-${n}-webhooks`)) assert.equal(l.webhookCalls, 60 * n);

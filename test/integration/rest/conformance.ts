@@ -918,12 +918,25 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         );
       });
 
-      it('falls back to the object for views of another group, and 406 when nothing else is accepted', async () => {
-        const k8s = await c.request('GET', CM('tables'), {
-          headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' },
+      it("serves the views under Kubernetes' meta.k8s.io too, answering in the group asked for", async () => {
+        const k8s = await c.request('GET', CM('tables'), { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+        assert.equal(k8s.status, 200, k8s.text);
+        assert.equal(k8s.body.kind, 'Table');
+        assert.equal(k8s.body.apiVersion, 'meta.k8s.io/v1');
+        assert.equal(k8s.body.rows[0].object.apiVersion, 'meta.k8s.io/v1');
+        const partial = await c.request('GET', CM('tables', 't1'), {
+          headers: { Accept: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1beta1' },
         });
-        assert.equal(k8s.body.kind, 'ConfigMapList');
-        const only = await c.request('GET', CM('tables'), { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+        assert.equal(partial.body.kind, 'PartialObjectMetadata');
+        assert.equal(partial.body.apiVersion, 'meta.k8s.io/v1beta1');
+      });
+
+      it('falls back to the object for views of another group, and 406 when nothing else is accepted', async () => {
+        const other = await c.request('GET', CM('tables'), {
+          headers: { Accept: 'application/json;as=Table;v=v1;g=meta.example.com,application/json' },
+        });
+        assert.equal(other.body.kind, 'ConfigMapList');
+        const only = await c.request('GET', CM('tables'), { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.example.com' } });
         assert.equal(only.status, 406);
       });
 

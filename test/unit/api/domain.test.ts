@@ -11,6 +11,7 @@ describe('newApiDomain', () => {
     assert.equal(d.group('storage.k8s.io'), 'storage.orch.io');
     assert.equal(d.group('rbac.authorization.k8s.io'), 'rbac.authorization.orch.io');
     assert.equal(d.metaGroup, 'meta.orch.io');
+    assert.deepEqual(d.viewGroups, ['meta.orch.io', 'meta.k8s.io']);
     assert.deepEqual(d.immortalNamespaces, ['default', 'orch-system', 'orch-public']);
     assert.equal(d.labelPrefix, 'orch.io');
     assert.equal(d.namespaceFinalizer, 'orch');
@@ -22,5 +23,6 @@ describe('newApiDomain', () => {
     assert.deepEqual(d.immortalNamespaces, ['default', 'kube-system', 'kube-public']);
     assert.equal(d.labelPrefix, 'kubernetes.io');
     assert.equal(d.namespaceFinalizer, 'kubernetes');
+    assert.deepEqual(d.viewGroups, ['meta.k8s.io']);
   });
 });

@@ -112,7 +112,7 @@ describe('the OpenAPI v2 document', () => {
       tags: ['core'],
       operationId: 'createCoreV1NamespacedConfigMap',
       consumes: ['*/*'],
-      produces: ['application/json', 'application/yaml'],
+      produces: ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'],
       schemes: ['https'],
       parameters: [
         { name: 'body', in: 'body', required: true, schema: { $ref: '#/definitions/core.v1.ConfigMap' } },
