@@ -5,9 +5,10 @@
  * from now − backdate until now + ttl (− backdate unless short-lived), cut at the CA's own expiry.
  * node-forge encodes the DER; node:crypto signs, so RSA, ECDSA and Ed25519 CA keys all work.
  */
-import { createPrivateKey, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto';
+import { createPrivateKey, sign, X509Certificate, type KeyObject } from 'node:crypto';
 import forge from 'node-forge';
 import type { CertificateRequest } from '../../apiserver/api/certificates/pkcs10.js';
+import { randomSerialHex } from '../../apiserver/component-base/certs/certs.js';
 import { keyUsagesFromStrings } from './key-usages.js';
 
 const { asn1 } = forge;
@@ -129,9 +130,7 @@ export class CertificateAuthority {
     if (this.keyId) extensions.push(extension('2.5.29.35', false, seq(asn1.create(asn1.Class.CONTEXT_SPECIFIC, 0, false, this.keyId))));
     const san = subjectAltNames(req);
     if (san) extensions.push(extension('2.5.29.17', false, san));
-    // A positive 128-bit serial.
-    const serial = randomBytes(16);
-    serial[0] &= 0x7f;
+    const serial = Buffer.from(randomSerialHex(), 'hex');
     const algorithm = signatureAlgorithm(this.privateKey);
     const requestSubject = kids(fromDer(req.info))[1];
     const tbs = seq(

@@ -153,8 +153,7 @@ function newCertificate(
 ): forge.pki.Certificate {
   const cert = forge.pki.createCertificate();
   cert.publicKey = key.publicKey;
-  // A positive serial: a random 16-byte number whose top bit is cleared.
-  cert.serialNumber = `0${randomBytes(16).toString('hex').slice(1)}`;
+  cert.serialNumber = randomSerialHex();
   const now = Date.now();
   cert.validity.notBefore = new Date(now - 60 * 1000); // tolerate small clock skew
   cert.validity.notAfter = new Date(now + validityMs);
@@ -188,4 +187,15 @@ function writePair(dir: string, base: string, pair: CertKeyPair): CertKeyFiles {
   chmodSync(keyFile, 0o600); // the mode above applies only when the file is new
   writeFileSync(certFile, pair.certPem, { mode: 0o644 });
   return { certFile, keyFile, ...pair };
+}
+
+/**
+ * A random positive 128-bit serial in DER's minimal form: forge writes the hex as the INTEGER's bytes, so
+ * the first byte must be 0x01–0x7f — a leading 0x00 before a byte below 0x80 is "illegal padding" to
+ * OpenSSL 3 (the node then refuses the certificate), a first byte of 0x80 or more is a negative number.
+ */
+export function randomSerialHex(): string {
+  const bytes = randomBytes(16);
+  bytes[0] = bytes[0]! & 0x7f || 0x01;
+  return bytes.toString('hex');
 }

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync, rmSync } from 'node
 import { tmpdir, hostname } from 'node:os';
 import { join } from 'node:path';
 import forge from 'node-forge';
-import { ensureCA, ensureServingCert, newClientCert } from '../../../../apiserver/component-base/certs/certs.js';
+import { ensureCA, ensureServingCert, newClientCert, randomSerialHex } from '../../../../apiserver/component-base/certs/certs.js';
 
 function tempDir(t: { after(fn: () => void): void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'orch-certs-'));
@@ -95,4 +95,13 @@ test('names are UTF8String, so strict parsers accept "@" and non-ASCII text', (t
   assert.equal(cert.toLegacyObject().subject.CN, 'jörg@example');
   assert.equal(cert.toLegacyObject().subject.O, 'tëam');
   assert.ok(cert.checkIssued(new X509Certificate(ca.certPem)));
+});
+
+test('random serials are minimal positive DER integers: first byte 0x01–0x7f, 16 bytes', () => {
+  for (let i = 0; i < 2000; i++) {
+    const hex = randomSerialHex();
+    assert.equal(hex.length, 32);
+    const first = Number.parseInt(hex.slice(0, 2), 16);
+    assert.ok(first >= 0x01 && first <= 0x7f, `serial ${hex} starts with byte ${first}`);
+  }
 });
