@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { availableParallelism } from 'node:os';
 import { OptionsError } from '../../../apiserver/component-base/flag/options-error.js';
 import { apiserverCommand, parseServerOptions } from '../../../apiserver/server/options.js';
 
@@ -60,6 +61,7 @@ test('defaults', () => {
     serviceClusterIPRanges: ['10.0.0.0/24'],
     serviceNodePortRange: { base: 30000, size: 2768 },
     watchCache: true,
+    workers: availableParallelism(),
     defaultWatchCacheSize: 10_000,
     kubeletPort: 10250,
     kubeletPreferredAddressTypes: ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'],
@@ -142,6 +144,7 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     '10.96.0.0/16,fd00::/108',
     '--service-node-port-range=20000-20999',
     '--watch-cache=false',
+    '--workers=3',
     '--default-watch-cache-size',
     '500',
     '--enable-admission-plugins=AlwaysPullImages,NamespaceExists',
@@ -208,6 +211,7 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     serviceClusterIPRanges: ['10.96.0.0/16', 'fd00::/108'],
     serviceNodePortRange: { base: 20000, size: 1000 },
     watchCache: false,
+    workers: 3,
     defaultWatchCacheSize: 500,
     kubeletPort: 10250,
     kubeletPreferredAddressTypes: ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'],
@@ -286,6 +290,7 @@ test('watch cache flags', () => {
     'invalid argument "sometimes" for "--watch-cache" flag: strconv.ParseBool: parsing "sometimes": invalid syntax',
   );
   fails(['--default-watch-cache-size=-1'], '--default-watch-cache-size can not be negative value');
+  fails(['--workers=0'], '--workers must be at least 1');
   fails(
     ['--default-watch-cache-size=lots'],
     'invalid argument "lots" for "--default-watch-cache-size" flag: strconv.ParseInt: parsing "lots": invalid syntax',
