@@ -7,6 +7,7 @@ import type { RequestAuthenticator } from '../authentication/interfaces.js';
 import type { Authorizer } from '../authorization/interfaces.js';
 import type { Logger } from '../component-base/logs/logger.js';
 import type { InFlight } from './filters/with-in-flight-tracking.js';
+import type { MaxInFlightLimit } from './filters/with-max-in-flight-limit.js';
 import type { Metrics } from './metrics.js';
 import { withRequestInfo } from './filters/with-request-info.js';
 import { withAuthentication } from './filters/with-authentication.js';
@@ -19,6 +20,7 @@ export interface ChainDeps extends RouteDeps {
   authenticator: RequestAuthenticator;
   authorizer: Authorizer;
   inFlight: InFlight;
+  inFlightLimit: MaxInFlightLimit;
   metrics: Metrics;
   logger: Logger;
 }
@@ -32,6 +34,7 @@ export function buildHandlerChain(deps: ChainDeps): express.Express {
   app.use(deps.inFlight.middleware());
   app.use(withAuthentication(deps.authenticator, deps.logger));
   app.use(withImpersonation(deps.authorizer, deps.api.table.domain));
+  app.use(deps.inFlightLimit.middleware());
   app.use(withAuthorization(deps.authorizer));
   app.use(newRouter(deps));
   app.use(withStatusErrors(deps.logger));

@@ -12,6 +12,8 @@ import type { FlagSet } from '../component-base/flag/flag-set.js';
 import { OptionsError } from '../component-base/flag/options-error.js';
 import { scalarValue } from '../component-base/flag/values.js';
 import { LogOptions } from '../component-base/logs/log-options.js';
+import { MetricsOptions } from '../component-base/metrics/metrics-options.js';
+import { FeatureGateOptions, type FeatureGates } from '../component-base/featuregate/orch-features.js';
 import { AuthenticationOptions, type AuthenticationSettings } from './authentication-options.js';
 import { AUTHORIZATION_MODES, type AuthorizationMode } from '../authorization/interfaces.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseServiceClusterIPRanges } from '../registry/core/service/allocator/service-cidrs.js';
@@ -68,6 +70,10 @@ export interface ServerOptions extends AuthenticationSettings {
   livezGracePeriodMs: number;
   /** --max-request-bytes, default 3145728. */
   maxRequestBytes: number;
+  /** --max-requests-inflight, default 400: read-only requests served at once (0 = no limit). */
+  maxRequestsInflight: number;
+  /** --max-mutating-requests-inflight, default 200: mutating requests served at once (0 = no limit). */
+  maxMutatingRequestsInflight: number;
   /** --min-request-timeout in seconds, default 1800 (bounds watch timeouts). */
   minRequestTimeoutSeconds: number;
   /** --request-timeout, default 60s. */
@@ -99,6 +105,12 @@ export interface ServerOptions extends AuthenticationSettings {
   admission: AdmissionOptions;
   /** --default-not-ready-toleration-seconds, --default-unreachable-toleration-seconds (default 300 each). */
   admissionFlags: AdmissionFlags;
+  /** --feature-gates. */
+  featureGates: FeatureGates;
+  /** What setting GA or deprecated gates warned. */
+  featureGateWarnings: string[];
+  /** --show-hidden-metrics-for-version ('' = none). */
+  showHiddenMetricsForVersion: string;
 }
 
 const DEFAULT_NODE_PORT_RANGE = '30000-32767';
@@ -136,6 +148,8 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
   shutdownDelayMs = 0;
   livezGracePeriodMs = 0;
   maxRequestBytes = 3145728;
+  maxRequestsInflight = 400;
+  maxMutatingRequestsInflight = 200;
   minRequestTimeoutSeconds = 1800;
   requestTimeoutMs = 60_000;
   watchCache = true;
@@ -155,6 +169,8 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
   defaultNotReadyTolerationSeconds = 300;
   defaultUnreachableTolerationSeconds = 300;
   readonly logs = new LogOptions();
+  readonly metrics = new MetricsOptions();
+  readonly features = new FeatureGateOptions();
   readonly authentication = new AuthenticationOptions();
 
   addFlags(fs: FlagSet): void {
@@ -269,6 +285,18 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
     fs.int(this, 'maxRequestBytes', 'max-request-bytes', 'The limit on the request body size that will be accepted by the API server.');
     fs.int(
       this,
+      'maxRequestsInflight',
+      'max-requests-inflight',
+      'The maximum number of non-mutating requests in flight (watches and other long-running requests apart), or a zero value disables the limit completely. Requests beyond it are answered 429 with Retry-After.',
+    );
+    fs.int(
+      this,
+      'maxMutatingRequestsInflight',
+      'max-mutating-requests-inflight',
+      'The maximum number of mutating requests in flight, or a zero value disables the limit completely. Requests beyond it are answered 429 with Retry-After.',
+    );
+    fs.int(
+      this,
       'minRequestTimeoutSeconds',
       'min-request-timeout',
       'An optional field indicating the minimum number of seconds a handler must keep a request open before timing it out. Currently only honored by the watch request handler, which picks a randomized value above this number as the connection timeout, to spread out load.',
@@ -342,6 +370,8 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       'Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod that does not already have such a toleration.',
     );
     this.logs.addFlags(fs);
+    this.metrics.addFlags(fs);
+    this.features.addFlags(fs);
   }
 
   private admissionOptions(): AdmissionOptions {
@@ -369,6 +399,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       );
     }
     this.logs.validate();
+    this.metrics.validate();
     nonNegative('etcd-compaction-interval', this.etcdCompactionIntervalMs);
     this.authentication.validate();
     validateAuthorizationModes(this.authorizationModes);
@@ -392,6 +423,8 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
     nonNegative('shutdown-delay-duration', this.shutdownDelayMs);
     nonNegative('livez-grace-period', this.livezGracePeriodMs);
     nonNegative('max-request-bytes', this.maxRequestBytes);
+    nonNegative('max-requests-inflight', this.maxRequestsInflight);
+    nonNegative('max-mutating-requests-inflight', this.maxMutatingRequestsInflight);
     nonNegative('min-request-timeout', this.minRequestTimeoutSeconds);
     nonNegative('request-timeout', this.requestTimeoutMs);
     serviceClusterIPRanges(this.serviceClusterIPRange);
@@ -438,6 +471,8 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       shutdownDelayMs: this.shutdownDelayMs,
       livezGracePeriodMs: this.livezGracePeriodMs,
       maxRequestBytes: this.maxRequestBytes,
+      maxRequestsInflight: this.maxRequestsInflight,
+      maxMutatingRequestsInflight: this.maxMutatingRequestsInflight,
       minRequestTimeoutSeconds: this.minRequestTimeoutSeconds,
       requestTimeoutMs: this.requestTimeoutMs,
       logLevel: this.logs.level(),
@@ -457,6 +492,9 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
         defaultNotReadyTolerationSeconds: this.defaultNotReadyTolerationSeconds,
         defaultUnreachableTolerationSeconds: this.defaultUnreachableTolerationSeconds,
       },
+      featureGates: this.features.gates,
+      featureGateWarnings: this.features.gates.warnings,
+      showHiddenMetricsForVersion: this.metrics.showHiddenMetricsForVersion,
     };
   }
 }

@@ -46,6 +46,9 @@ import { newLogger, type Logger } from '../component-base/logs/logger.js';
 import { ensureCA, ensureServingCert, defaultServingHosts } from '../component-base/certs/certs.js';
 import { newHealthChecks } from '../component-base/health/health-checks.js';
 import { newInFlight } from './filters/with-in-flight-tracking.js';
+import { newMaxInFlightLimit } from './filters/with-max-in-flight-limit.js';
+import { instrumentStorage } from '../storage/instrumented-storage.js';
+import { newStorageMetricSources } from './storage-metrics.js';
 import { newMetrics } from './metrics.js';
 import { buildHandlerChain } from './chain.js';
 import { newOpenApiV3 } from '../endpoints/openapi-v3.js';
@@ -106,11 +109,29 @@ export async function runServer(
   worker: WorkerEnvironment = {},
 ): Promise<RunningServer> {
   const domain = newApiDomain(options.apiDomain);
-  const storage = worker.storage ?? newStorage(options, logger);
+  for (const warning of options.featureGateWarnings) logger.warn(warning);
+  // The metrics come first: storage reports to them; what they read of the server exists once it is wired.
+  let stores: Map<ResourceDef, GenericStore> | undefined;
+  const storageSources = newStorageMetricSources(options.etcdPrefix, () => stores!);
+  const inFlightLimit = newMaxInFlightLimit({ readOnly: options.maxRequestsInflight, mutating: options.maxMutatingRequestsInflight });
+  const metrics = newMetrics({
+    showHiddenForVersion: options.showHiddenMetricsForVersion,
+    served: (info) => table.lookup(info.apiGroup, info.apiVersion, info.resource) !== undefined,
+    inFlight: inFlightLimit.current,
+    storedObjects: () => storageSources.count(storage),
+    clusterMetrics: worker.clusterMetrics,
+  });
+  const storage = instrumentStorage(worker.storage ?? newStorage(options, logger), metrics.storage(storageSources.typeOf));
   // --watch-cache=false or a zero --default-watch-cache-size: every read goes to the store.
   const cacher =
     options.watchCache && options.defaultWatchCacheSize > 0
-      ? new Cacher({ storage, prefix: options.etcdPrefix, windowSize: options.defaultWatchCacheSize, logger })
+      ? new Cacher({
+          storage,
+          prefix: options.etcdPrefix,
+          windowSize: options.defaultWatchCacheSize,
+          consistentReads: options.featureGates.enabled('ConsistentListFromCache'),
+          logger,
+        })
       : undefined;
   const compactor = startCompactor(storage, { intervalMs: options.etcdCompactionIntervalMs, logger });
   const table = newResourceTable(domain, allResources);
@@ -144,10 +165,8 @@ export async function runServer(
   });
   const escalation = new EscalationCheck(authorization.authorizer, new RuleResolver(policy, rbacGroup), rbacGroup);
   // Admission plugins read and write other objects through the stores, which exist once admission does.
-  let stores: Map<ResourceDef, GenericStore> | undefined;
   const access = newAdmissionAccess(table, domain, () => stores!);
   const authorizer = authorization.authorizer;
-  const metrics = newMetrics(worker.clusterMetrics);
   // RBAC's escalation check runs before the configurable plugins, as Kubernetes runs it in the RBAC strategies.
   const admission = newAdmissionFromOptions(
     options.admission,
@@ -230,12 +249,15 @@ export async function runServer(
         ca: options.kubeletCertificateAuthority && readFileSync(options.kubeletCertificateAuthority, 'utf8'),
         dialTimeoutMs: options.kubeletTimeoutMs,
       },
+      metrics: metrics.endpoints,
+      listChunking: options.featureGates.enabled('APIListChunking'),
     },
     openapi: newOpenApiV3(table, definitions),
     openapiV2: newOpenApiV2(table, definitions),
     health,
     metrics,
     inFlight,
+    inFlightLimit,
     logger,
     authenticator: authentication.authenticator,
     authorizer: authorization.authorizer,

@@ -14,7 +14,10 @@ export async function handleGet(s: RequestScope): Promise<void> {
 
 /** LIST with selectors, paging and the resourceVersion rules. */
 export async function handleList(s: RequestScope): Promise<void> {
-  const list = await s.store.list(s.ctx, parseListQuery(s.query));
+  const opts = parseListQuery(s.query);
+  // The APIListChunking gate off: every list is answered whole.
+  if (s.api.listChunking === false) Object.assign(opts, { limit: undefined, continue: undefined });
+  const list = await s.store.list(s.ctx, opts);
   if (s.req.method === 'GET' && s.output.view === 'object' && s.encoding === 'json' && !s.pretty) return streamList(s, list);
   respond(s, 200, renderList(s, list), { headOnly: s.req.method === 'HEAD' });
 }

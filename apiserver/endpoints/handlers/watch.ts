@@ -23,6 +23,7 @@ export async function handleWatch(s: RequestScope): Promise<void> {
     res.end();
   };
   let watch: { stop(): void } | undefined;
+  const sent = s.api.metrics?.watchEvents(s.def.group, s.def.version, s.def.kind);
   const timer = setTimeout(end, timeoutSeconds * 1000);
   // Events sent in one tick leave in one write (one TLS record, one syscall), at the end of the tick.
   let batch: Buffer[] = [];
@@ -36,6 +37,7 @@ export async function handleWatch(s: RequestScope): Promise<void> {
     send(ev: WatchEvent, frame?: () => Buffer) {
       if (ended) return true;
       if (!res.headersSent) startStream();
+      sent?.inc();
       // The cache's shared encoding fits the plain object view.
       const bytes = frame && s.output.view === 'object' ? frame() : Buffer.from(`${JSON.stringify(inView(ev))}\n`);
       if (batch.length === 0) process.nextTick(writeBatch);
