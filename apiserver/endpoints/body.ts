@@ -12,6 +12,7 @@ import type { Definitions } from '../api/schema.js';
 import { checkAgainstSchema, type FieldValidation } from '../api/schema-check.js';
 import * as status from '../api/status.js';
 import { mediaType } from './negotiation.js';
+import { auditFrom } from './request/request-audit.js';
 import { duplicateJsonFields, duplicateYamlFields } from '../api/duplicate-fields.js';
 
 export const MAX_JSON_DEPTH = 1000;
@@ -32,7 +33,9 @@ export async function readBody(req: IncomingMessage, maxBytes: number): Promise<
     }
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks);
+  const body = Buffer.concat(chunks);
+  auditFrom(req)?.recordRequestBody(body);
+  return body;
 }
 
 function depthOf(value: unknown): number {

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import YAML from 'yaml';
 import type { Status } from '../api/status.js';
 import type { Encoding } from './negotiation.js';
+import { auditFrom } from './request/request-audit.js';
 
 export interface WriteOptions {
   encoding: Encoding;
@@ -25,6 +26,7 @@ export function warningHeader(text: string): string {
 }
 
 export function writeObject(res: ServerResponse, code: number, body: unknown, opts: WriteOptions): void {
+  auditFrom(res.req)?.recordResponse(body);
   const text = encodeBody(body, opts.encoding, opts.pretty);
   if (opts.warnings?.length) res.setHeader('Warning', opts.warnings.map(warningHeader));
   res.statusCode = code;

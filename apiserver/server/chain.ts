@@ -13,6 +13,8 @@ import { withRequestInfo } from './filters/with-request-info.js';
 import { withAuthentication } from './filters/with-authentication.js';
 import { withAuthorization } from './filters/with-authorization.js';
 import { withImpersonation } from './filters/with-impersonation.js';
+import { withAudit } from './filters/with-audit.js';
+import type { ServerAudit } from './audit.js';
 import { withStatusErrors } from './filters/with-status-errors.js';
 import { newRouter, type RouteDeps } from './routes.js';
 
@@ -23,6 +25,8 @@ export interface ChainDeps extends RouteDeps {
   inFlightLimit: MaxInFlightLimit;
   metrics: Metrics;
   logger: Logger;
+  /** Absent: nothing is audited, and the chain has no audit filter. */
+  audit?: ServerAudit;
 }
 
 export function buildHandlerChain(deps: ChainDeps): express.Express {
@@ -33,9 +37,10 @@ export function buildHandlerChain(deps: ChainDeps): express.Express {
   app.use(deps.metrics.middleware());
   app.use(deps.inFlight.middleware());
   app.use(withAuthentication(deps.authenticator, deps.logger));
+  if (deps.audit) app.use(withAudit(deps.audit.policy, deps.audit.backend, deps.audit.apiVersion));
   app.use(withImpersonation(deps.authorizer, deps.api.table.domain));
   app.use(deps.inFlightLimit.middleware());
-  app.use(withAuthorization(deps.authorizer));
+  app.use(withAuthorization(deps.authorizer, deps.api.table.domain.group('authorization.k8s.io')));
   app.use(newRouter(deps));
   app.use(withStatusErrors(deps.logger));
   return app;

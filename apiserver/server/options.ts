@@ -15,6 +15,7 @@ import { LogOptions } from '../component-base/logs/log-options.js';
 import { MetricsOptions } from '../component-base/metrics/metrics-options.js';
 import { FeatureGateOptions, type FeatureGates } from '../component-base/featuregate/orch-features.js';
 import { AuthenticationOptions, type AuthenticationSettings } from './authentication-options.js';
+import { AuditOptions, type AuditSettings } from './audit-options.js';
 import { AUTHORIZATION_MODES, type AuthorizationMode } from '../authorization/interfaces.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseServiceClusterIPRanges } from '../registry/core/service/allocator/service-cidrs.js';
 import { formatPortRange, parsePortRange, type PortRange } from '../registry/core/service/allocator/port-range.js';
@@ -105,6 +106,8 @@ export interface ServerOptions extends AuthenticationSettings {
   admission: AdmissionOptions;
   /** --default-not-ready-toleration-seconds, --default-unreachable-toleration-seconds (default 300 each). */
   admissionFlags: AdmissionFlags;
+  /** --audit-*. */
+  audit: AuditSettings;
   /** --feature-gates. */
   featureGates: FeatureGates;
   /** What setting GA or deprecated gates warned. */
@@ -172,6 +175,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
   readonly metrics = new MetricsOptions();
   readonly features = new FeatureGateOptions();
   readonly authentication = new AuthenticationOptions();
+  readonly audit = new AuditOptions();
 
   addFlags(fs: FlagSet): void {
     fs.strings(
@@ -370,6 +374,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       'Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod that does not already have such a toleration.',
     );
     this.logs.addFlags(fs);
+    this.audit.addFlags(fs);
     this.metrics.addFlags(fs);
     this.features.addFlags(fs);
   }
@@ -400,6 +405,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
     }
     this.logs.validate();
     this.metrics.validate();
+    this.audit.validate();
     nonNegative('etcd-compaction-interval', this.etcdCompactionIntervalMs);
     this.authentication.validate();
     validateAuthorizationModes(this.authorizationModes);
@@ -492,6 +498,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
         defaultNotReadyTolerationSeconds: this.defaultNotReadyTolerationSeconds,
         defaultUnreachableTolerationSeconds: this.defaultUnreachableTolerationSeconds,
       },
+      audit: this.audit.complete(),
       featureGates: this.features.gates,
       featureGateWarnings: this.features.gates.warnings,
       showHiddenMetricsForVersion: this.metrics.showHiddenMetricsForVersion,

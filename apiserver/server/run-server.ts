@@ -49,6 +49,7 @@ import { newInFlight } from './filters/with-in-flight-tracking.js';
 import { newMaxInFlightLimit } from './filters/with-max-in-flight-limit.js';
 import { instrumentStorage } from '../storage/instrumented-storage.js';
 import { newStorageMetricSources } from './storage-metrics.js';
+import { newServerAudit } from './audit.js';
 import { newMetrics } from './metrics.js';
 import { buildHandlerChain } from './chain.js';
 import { newOpenApiV3 } from '../endpoints/openapi-v3.js';
@@ -233,6 +234,7 @@ export async function runServer(
   }
 
   const inFlight = newInFlight();
+  const audit = newServerAudit(options.audit, domain, logger);
   let server: Server | undefined;
   const app = buildHandlerChain({
     api: {
@@ -258,6 +260,7 @@ export async function runServer(
     metrics,
     inFlight,
     inFlightLimit,
+    audit,
     logger,
     authenticator: authentication.authenticator,
     authorizer: authorization.authorizer,
@@ -324,6 +327,7 @@ export async function runServer(
       await compactor.stop();
       await cacher?.close();
       await storage.close();
+      await audit?.backend.shutdown();
       logger.info('stopped');
     })());
   return { port, close };
