@@ -24,17 +24,28 @@ export interface ResourceTable {
 }
 
 export function newResourceTable(domain: ApiDomain, declarations: readonly ResourceDeclaration[]): ResourceTable {
-  const defs: ResourceDef[] = declarations.map((d) => {
-    const group = domain.group(d.kubernetesGroup);
-    return {
-      ...d,
-      group,
-      apiVersion: apiVersionOf(group, d.version),
-      listKind: `${d.kind}List`,
-      verbs: d.verbs ?? ALL_VERBS,
-      schemaRef: { $ref: `#/definitions/${d.schema}` },
-    };
-  });
+  return tableOf(
+    domain,
+    declarations.map((d) => {
+      const group = domain.group(d.kubernetesGroup);
+      return {
+        ...d,
+        group,
+        apiVersion: apiVersionOf(group, d.version),
+        listKind: `${d.kind}List`,
+        verbs: d.verbs ?? ALL_VERBS,
+        schemaRef: { $ref: `#/definitions/${d.schema}` },
+      };
+    }),
+  );
+}
+
+/** The same resources (the same ResourceDef objects) restricted to those `served` keeps (--runtime-config). */
+export function restrictTable(table: ResourceTable, served: (def: ResourceDef) => boolean): ResourceTable {
+  return tableOf(table.domain, table.all().filter(served));
+}
+
+function tableOf(domain: ApiDomain, defs: ResourceDef[]): ResourceTable {
   const byPath = new Map(defs.map((d) => [`${d.group}/${d.version}/${d.plural}`, d]));
   const groups: GroupVersions[] = [];
   for (const d of defs) {

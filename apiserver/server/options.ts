@@ -10,7 +10,11 @@ import { Command, type ComponentOptions } from '../component-base/cli/command.js
 import { checkPort } from '../component-base/flag/checks.js';
 import type { FlagSet } from '../component-base/flag/flag-set.js';
 import { OptionsError } from '../component-base/flag/options-error.js';
-import { scalarValue } from '../component-base/flag/values.js';
+import { configurationMapValue, scalarValue } from '../component-base/flag/values.js';
+import { newApiDomain } from '../api/domain.js';
+import { newResourceTable } from '../api/resource-table.js';
+import { servedResources } from '../api/runtime-config.js';
+import { allResources } from '../registry/resources/index.js';
 import { LogOptions } from '../component-base/logs/log-options.js';
 import { MetricsOptions } from '../component-base/metrics/metrics-options.js';
 import { FeatureGateOptions, type FeatureGates } from '../component-base/featuregate/orch-features.js';
@@ -108,6 +112,8 @@ export interface ServerOptions extends AuthenticationSettings {
   admissionFlags: AdmissionFlags;
   /** --audit-*. */
   audit: AuditSettings;
+  /** --runtime-config: which group versions and resources are served (api/runtime-config.ts). */
+  runtimeConfig: ReadonlyMap<string, string>;
   /** --feature-gates. */
   featureGates: FeatureGates;
   /** What setting GA or deprecated gates warned. */
@@ -176,6 +182,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
   readonly features = new FeatureGateOptions();
   readonly authentication = new AuthenticationOptions();
   readonly audit = new AuditOptions();
+  runtimeConfig = new Map<string, string>();
 
   addFlags(fs: FlagSet): void {
     fs.strings(
@@ -374,6 +381,13 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       'Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod that does not already have such a toleration.',
     );
     this.logs.addFlags(fs);
+    fs.var(
+      configurationMapValue,
+      this,
+      'runtimeConfig',
+      'runtime-config',
+      'A set of key=value pairs that enable or disable built-in APIs. Supported options are:\nv1=true|false for the core API group\n<group>/<version>=true|false for a specific API group and version (e.g. apps/v1=true)\n<group>/<version>/<resource>=true|false for one resource of a group version\napi/all=true|false controls all API versions\napi/ga=true|false controls all API versions of the form v[0-9]+\napi/beta=true|false controls all API versions of the form v[0-9]+beta[0-9]+\napi/alpha=true|false controls all API versions of the form v[0-9]+alpha[0-9]+',
+    );
     this.audit.addFlags(fs);
     this.metrics.addFlags(fs);
     this.features.addFlags(fs);
@@ -406,6 +420,11 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
     this.logs.validate();
     this.metrics.validate();
     this.audit.validate();
+    try {
+      servedResources(newResourceTable(newApiDomain(this.apiDomain), allResources).all(), this.runtimeConfig);
+    } catch (err) {
+      throw new OptionsError(`--runtime-config: ${(err as Error).message}`);
+    }
     nonNegative('etcd-compaction-interval', this.etcdCompactionIntervalMs);
     this.authentication.validate();
     validateAuthorizationModes(this.authorizationModes);
@@ -499,6 +518,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
         defaultUnreachableTolerationSeconds: this.defaultUnreachableTolerationSeconds,
       },
       audit: this.audit.complete(),
+      runtimeConfig: this.runtimeConfig,
       featureGates: this.features.gates,
       featureGateWarnings: this.features.gates.warnings,
       showHiddenMetricsForVersion: this.metrics.showHiddenMetricsForVersion,

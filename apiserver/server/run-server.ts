@@ -11,7 +11,8 @@ import { newEtcdStorage } from '../storage/etcd3/index.js';
 import { newSqliteStorage } from '../storage/sqlite/index.js';
 import { startCompactor } from '../storage/compactor.js';
 import { newApiDomain } from '../api/domain.js';
-import { newResourceTable } from '../api/resource-table.js';
+import { newResourceTable, restrictTable } from '../api/resource-table.js';
+import { servedResources } from '../api/runtime-config.js';
 import { allResources } from '../registry/resources/index.js';
 import { definitions } from '../api/generated/definitions.js';
 import type { GenericStore } from '../registry/store.js';
@@ -117,7 +118,7 @@ export async function runServer(
   const inFlightLimit = newMaxInFlightLimit({ readOnly: options.maxRequestsInflight, mutating: options.maxMutatingRequestsInflight });
   const metrics = newMetrics({
     showHiddenForVersion: options.showHiddenMetricsForVersion,
-    served: (info) => table.lookup(info.apiGroup, info.apiVersion, info.resource) !== undefined,
+    served: (info) => served.lookup(info.apiGroup, info.apiVersion, info.resource) !== undefined,
     inFlight: inFlightLimit.current,
     storedObjects: () => storageSources.count(storage),
     clusterMetrics: worker.clusterMetrics,
@@ -136,6 +137,8 @@ export async function runServer(
       : undefined;
   const compactor = startCompactor(storage, { intervalMs: options.etcdCompactionIntervalMs, logger });
   const table = newResourceTable(domain, allResources);
+  // Every declared resource has its store (the server's own bootstrap and admission use them); only these are served.
+  const served = restrictTable(table, servedResources(table.all(), options.runtimeConfig));
 
   const namespaceDef = table.lookup('', 'v1', 'namespaces')!;
   // RBAC decides from memory: the four RBAC kinds kept by their stores' watches (started below).
@@ -238,7 +241,7 @@ export async function runServer(
   let server: Server | undefined;
   const app = buildHandlerChain({
     api: {
-      table,
+      table: served,
       stores,
       definitions,
       maxRequestBytes: options.maxRequestBytes,
@@ -254,8 +257,8 @@ export async function runServer(
       metrics: metrics.endpoints,
       listChunking: options.featureGates.enabled('APIListChunking'),
     },
-    openapi: newOpenApiV3(table, definitions),
-    openapiV2: newOpenApiV2(table, definitions),
+    openapi: newOpenApiV3(served, definitions),
+    openapiV2: newOpenApiV2(served, definitions),
     health,
     metrics,
     inFlight,
