@@ -14,6 +14,7 @@ import { newApiDomain } from '../api/domain.js';
 import { newResourceTable, restrictTable } from '../api/resource-table.js';
 import { servedResources } from '../api/runtime-config.js';
 import { allResources } from '../registry/resources/index.js';
+import type { KindDeclaration } from '../registry/resources/kind-declaration.js';
 import { definitions } from '../api/generated/definitions.js';
 import type { GenericStore } from '../registry/store.js';
 import type { ResourceDef } from '../api/resource.js';
@@ -103,12 +104,14 @@ export interface WorkerEnvironment {
 
 /**
  * Runs the API server; `logger` defaults to JSON lines on stderr at the level of --v (tests pass their
- * own); a worker process passes what its supervisor provides.
+ * own); a worker process passes what its supervisor provides; `resources` defaults to every built-in
+ * kind (tests may declare more, e.g. a deprecated version).
  */
 export async function runServer(
   options: ServerOptions,
   logger: Logger = newLogger(options),
   worker: WorkerEnvironment = {},
+  resources: readonly KindDeclaration[] = allResources,
 ): Promise<RunningServer> {
   const domain = newApiDomain(options.apiDomain);
   for (const warning of options.featureGateWarnings) logger.warn(warning);
@@ -136,7 +139,7 @@ export async function runServer(
         })
       : undefined;
   const compactor = startCompactor(storage, { intervalMs: options.etcdCompactionIntervalMs, logger });
-  const table = newResourceTable(domain, allResources);
+  const table = newResourceTable(domain, resources);
   // Every declared resource has its store (the server's own bootstrap and admission use them); only these are served.
   const served = restrictTable(table, servedResources(table.all(), options.runtimeConfig));
 
@@ -206,7 +209,7 @@ export async function runServer(
     ...authentication.answers,
     ...newReviewKinds({ ...authorization, group: domain.group('authorization.k8s.io') }),
   ]);
-  stores = newStores(table, allResources, { storage, storagePrefix: options.etcdPrefix, domain, admission, cacher, hookEnv, answers });
+  stores = newStores(table, resources, { storage, storagePrefix: options.etcdPrefix, domain, admission, cacher, hookEnv, answers });
   const namespaces = stores.get(namespaceDef)!;
   const services = stores.get(table.lookup('', 'v1', 'services')!)!;
   const defaultServiceIP = serviceAllocators.clusterIPs(serviceAllocators.families[0])!.firstAddress;
