@@ -171,7 +171,12 @@ export function newMetrics(sources: MetricsSources): Metrics {
           res.once('close', () => longRunning.dec(labels));
         }
         res.once('finish', () => {
-          const dryRun = info.isResourceRequest && new URL(req.url, 'http://x').searchParams.getAll('dryRun').includes('All') ? 'All' : '';
+          const dryRun =
+            info.isResourceRequest &&
+            req.url.includes('dryRun=') &&
+            new URL(req.url, 'http://x').searchParams.getAll('dryRun').includes('All')
+              ? 'All'
+              : '';
           const { verb, group, version, resource, subresource, scope, component } = labels;
           // In Kubernetes' label order, which the exposition keeps.
           requests.inc({ verb, dry_run: dryRun, group, version, resource, subresource, scope, component, code: String(res.statusCode) });
