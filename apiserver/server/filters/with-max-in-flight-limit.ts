@@ -41,6 +41,7 @@ export function newMaxInFlightLimit(limits: InFlightLimits): MaxInFlightLimit {
         if (current[kind] >= limit && !userFrom(req).groups.includes(PRIVILEGED_GROUP)) {
           res.writeHead(429, {
             'Retry-After': '1',
+            'Cache-Control': 'no-cache, private',
             'Content-Type': 'text/plain; charset=utf-8',
             'X-Content-Type-Options': 'nosniff',
           });

@@ -53,6 +53,7 @@ describe('max in-flight limits', () => {
     assert.equal(refused.status, 429);
     assert.equal(refused.headers['retry-after'], '1');
     assert.equal(refused.text, 'Too many requests, please try again later.\n');
+    assert.equal(refused.headers['content-type'], 'text/plain; charset=utf-8');
     // Reads have their own limit; system:masters is always answered.
     assert.equal((await user.get(CM)).status, 200);
     assert.equal((await s.client.post(CM, { metadata: { name: 'admin' } })).status, 201);
