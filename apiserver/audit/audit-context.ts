@@ -112,7 +112,8 @@ export class AuditContext {
 }
 
 function auditUser(u: UserInfo): AuditUser {
-  const out: AuditUser = { username: u.name };
+  // A request that failed authentication has no user: {}.
+  const out: AuditUser = u.name ? { username: u.name } : {};
   if (u.uid) out.uid = u.uid;
   if (u.groups.length) out.groups = u.groups;
   if (u.extra && Object.keys(u.extra).length) out.extra = u.extra;

@@ -54,7 +54,7 @@ export interface ObjectReference {
 }
 
 export interface AuditUser {
-  username: string;
+  username?: string;
   uid?: string;
   groups?: string[];
   extra?: Record<string, string[]>;

@@ -13,7 +13,7 @@ import { withRequestInfo } from './filters/with-request-info.js';
 import { withAuthentication } from './filters/with-authentication.js';
 import { withAuthorization } from './filters/with-authorization.js';
 import { withImpersonation } from './filters/with-impersonation.js';
-import { withAudit } from './filters/with-audit.js';
+import { withAudit, withFailedAuthenticationAudit } from './filters/with-audit.js';
 import type { ServerAudit } from './audit.js';
 import { withStatusErrors } from './filters/with-status-errors.js';
 import { newRouter, type RouteDeps } from './routes.js';
@@ -36,6 +36,7 @@ export function buildHandlerChain(deps: ChainDeps): express.Express {
   app.use(withRequestInfo());
   app.use(deps.metrics.middleware());
   app.use(deps.inFlight.middleware());
+  if (deps.audit) app.use(withFailedAuthenticationAudit(deps.audit.policy, deps.audit.backend, deps.audit.apiVersion));
   app.use(withAuthentication(deps.authenticator, deps.logger));
   if (deps.audit) app.use(withAudit(deps.audit.policy, deps.audit.backend, deps.audit.apiVersion));
   app.use(withImpersonation(deps.authorizer, deps.api.table.domain));

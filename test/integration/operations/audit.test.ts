@@ -118,6 +118,20 @@ describe('audit', () => {
     assert.equal(v.responseObject, undefined);
   });
 
+  it('audits requests that fail authentication, naming the credentials tried', async () => {
+    const stranger = newTestClient({ url: s.url, token: 'not-a-token', ca: s.ca });
+    const r = await stranger.get('/api/v1/namespaces/default/configmaps?marker=failed-authn');
+    stranger.close();
+    assert.equal(r.status, 401);
+    const e = await eventually('the failed authentication event', async () =>
+      (await readEvents(logPath())).find((x) => x.requestURI.endsWith('marker=failed-authn')),
+    );
+    assert.equal(e.stage, 'ResponseStarted');
+    assert.deepEqual(e.user, {});
+    assert.equal(e.level, 'RequestResponse');
+    assert.deepEqual(e.responseStatus, { metadata: {}, message: 'Authentication failed, attempted: bearer', code: 401 });
+  });
+
   it('never logs Secret bodies, whatever the policy says', async () => {
     const secret = await s.client.post('/api/v1/namespaces/default/secrets', {
       metadata: { name: 'creds' },
