@@ -28,7 +28,7 @@ export interface MetricsSources {
   showHiddenForVersion: string;
   /** Whether the resource of a request is served (only those are labelled by resource: bounded cardinality). */
   served(info: RequestInfo): boolean;
-  /** Requests in flight by kind (the max-in-flight filter's counts). */
+  /** The most requests in flight at once by kind since the last scrape (the max-in-flight filter's watermark). */
   inFlight(): { readOnly: number; mutating: number };
   /** Stored objects by resource ("pods", "deployments.apps"), counted when scraped. */
   storedObjects(): Promise<Map<string, number>>;

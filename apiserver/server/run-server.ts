@@ -122,7 +122,7 @@ export async function runServer(
   const metrics = newMetrics({
     showHiddenForVersion: options.showHiddenMetricsForVersion,
     served: (info) => served.lookup(info.apiGroup, info.apiVersion, info.resource) !== undefined,
-    inFlight: inFlightLimit.current,
+    inFlight: inFlightLimit.watermark,
     storedObjects: () => storageSources.count(storage),
     clusterMetrics: worker.clusterMetrics,
   });

@@ -17,8 +17,11 @@ export interface InFlightLimits {
 
 export interface MaxInFlightLimit {
   middleware(): (req: Request, res: Response, next: NextFunction) => void;
-  /** Requests being served now, by kind (apiserver_current_inflight_requests). */
-  current(): { readOnly: number; mutating: number };
+  /**
+   * The most requests served at once, by kind, since the last call (apiserver_current_inflight_requests,
+   * which Kubernetes reports as a watermark); the next period starts from what is in flight now.
+   */
+  watermark(): { readOnly: number; mutating: number };
 }
 
 /**
@@ -29,8 +32,13 @@ export interface MaxInFlightLimit {
  */
 export function newMaxInFlightLimit(limits: InFlightLimits): MaxInFlightLimit {
   const current = { readOnly: 0, mutating: 0 };
+  const peak = { readOnly: 0, mutating: 0 };
   return {
-    current: () => ({ ...current }),
+    watermark() {
+      const out = { ...peak };
+      Object.assign(peak, current);
+      return out;
+    },
     middleware() {
       return (req, res, next) => {
         const info = requestInfoFrom(req);
@@ -48,7 +56,7 @@ export function newMaxInFlightLimit(limits: InFlightLimits): MaxInFlightLimit {
           res.end('Too many requests, please try again later.\n');
           return;
         }
-        current[kind]++;
+        if (++current[kind] > peak[kind]) peak[kind] = current[kind];
         res.once('close', () => current[kind]--);
         next();
       };
