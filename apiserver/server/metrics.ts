@@ -5,7 +5,7 @@
  * the small interfaces below, so nothing outside server/ knows prom-client.
  */
 import type { NextFunction, Request, Response } from 'express';
-import { MetricsFactory, newRegistry, serveMetrics, useInClusterAggregation } from '../component-base/metrics/registry.js';
+import { MetricsFactory, isHidden, newRegistry, serveMetrics, useInClusterAggregation } from '../component-base/metrics/registry.js';
 import { requestInfoFrom, type RequestInfo } from '../endpoints/request/request-info.js';
 import { isLongRunning } from '../endpoints/request/long-running.js';
 import type { AdmissionMetrics } from '../admission/interfaces.js';
@@ -42,6 +42,8 @@ export interface MetricsSources {
 /** Kubernetes' request latency buckets. */
 const REQUEST_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
 const ETCD_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 10, 15, 20, 25, 30, 40, 50, 60];
+/** apiserver_request_slo_duration_seconds was deprecated in 1.27 (hidden in 1.28 unless shown). */
+const SLO_DEPRECATED_IN = '1.27.0';
 const REQUEST_LABELS = ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
 
 export function newMetrics(sources: MetricsSources): Metrics {
@@ -66,8 +68,9 @@ export function newMetrics(sources: MetricsSources): Metrics {
     help: 'Response latency distribution (not counting webhook duration and priority & fairness queue wait times) in seconds for each verb, group, version, resource, subresource, scope and component.',
     labelNames: REQUEST_LABELS,
     buckets: REQUEST_BUCKETS,
-    deprecatedVersion: '1.27.0',
+    deprecatedVersion: SLO_DEPRECATED_IN,
   });
+  const sloShown = !isHidden(SLO_DEPRECATED_IN, sources.showHiddenForVersion);
   const longRunning = m.gauge({
     name: 'apiserver_longrunning_requests',
     help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component. Not all requests are tracked this way.',
@@ -183,7 +186,8 @@ export function newMetrics(sources: MetricsSources): Metrics {
           if (labels.verb === 'WATCH' || labels.verb === 'CONNECT') return;
           const seconds = Number(process.hrtime.bigint() - start) / 1e9;
           latency.observe({ verb, dry_run: dryRun, group, version, resource, subresource, scope, component }, seconds);
-          sloLatency.observe(labels, seconds);
+          // A hidden metric is not observed at all: no cost per request.
+          if (sloShown) sloLatency.observe(labels, seconds);
         });
         next();
       };
