@@ -45,12 +45,15 @@ export function newWebhookBackend(opts: WebhookBackendOptions): AuditBackend {
       }
     }
   };
-  const flush = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    while (buffer.length) {
+  /** Sends full batches; `all`: the rest too (the max wait is over, or shutdown). */
+  const flush = (all: boolean) => {
+    while (buffer.length >= opts.batchMaxSize || (all && buffer.length > 0)) {
       const p = send(buffer.splice(0, opts.batchMaxSize)).finally(() => sending.delete(p));
       sending.add(p);
+    }
+    if (all || buffer.length === 0) {
+      clearTimeout(timer);
+      timer = undefined;
     }
   };
   return {
@@ -58,11 +61,11 @@ export function newWebhookBackend(opts: WebhookBackendOptions): AuditBackend {
       const room = MAX_BUFFERED - buffer.length;
       if (events.length > room) opts.onError(new Error(`audit webhook buffer full: dropped ${events.length - Math.max(room, 0)} events`));
       buffer.push(...events.slice(0, Math.max(room, 0)));
-      if (buffer.length >= opts.batchMaxSize) flush();
-      else if (buffer.length && !timer) timer = setTimeout(flush, opts.batchMaxWaitMs);
+      flush(false);
+      if (buffer.length && !timer) timer = setTimeout(() => flush(true), opts.batchMaxWaitMs);
     },
     async shutdown() {
-      flush();
+      flush(true);
       await Promise.all(sending);
     },
   };
