@@ -1,10 +1,11 @@
 /**
- * --audit-log-path: events as JSON lines, appended without blocking requests ("-" = standard out).
+ * --audit-log-path: events as JSON lines ("-" = standard out), appended as they come, as Kubernetes'
+ * log backend does in its default blocking mode (a local append of a few kilobytes).
  * Rotation as Kubernetes' (lumberjack): a file that would grow past --audit-log-maxsize megabytes is
  * renamed `<name>-<UTC time>.<ext>` and a new one started; backups beyond --audit-log-maxbackup or
  * older than --audit-log-maxage days are removed (0 = no limit).
  */
-import { createWriteStream, mkdirSync, readdirSync, renameSync, statSync, unlinkSync, type WriteStream } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import type { AuditBackend } from './types.js';
 
@@ -30,36 +31,29 @@ export function newLogBackend(opts: LogBackendOptions): AuditBackend {
   mkdirSync(dirname(opts.path), { recursive: true });
   const maxBytes = opts.maxSizeMB * 1024 * 1024;
   let size = fileSize(opts.path);
-  let out = open(opts.path, opts.onError);
+  let fd = openSync(opts.path, 'a', 0o600);
   const rotate = () => {
-    out.end();
+    closeSync(fd);
     renameSync(opts.path, backupName(opts.path, new Date()));
-    out = open(opts.path, opts.onError);
+    fd = openSync(opts.path, 'a', 0o600);
     size = 0;
     prune(opts);
   };
   return {
     process(events) {
       for (const e of events) {
-        const line = `${JSON.stringify(e)}\n`;
-        const bytes = Buffer.byteLength(line);
-        if (maxBytes > 0 && size > 0 && size + bytes > maxBytes) {
-          try {
-            rotate();
-          } catch (err) {
-            opts.onError(err as Error);
-          }
+        const line = Buffer.from(`${JSON.stringify(e)}\n`);
+        try {
+          if (maxBytes > 0 && size > 0 && size + line.length > maxBytes) rotate();
+          writeSync(fd, line);
+          size += line.length;
+        } catch (err) {
+          opts.onError(err as Error);
         }
-        out.write(line);
-        size += bytes;
       }
     },
-    shutdown: () => new Promise((resolve) => out.end(resolve)),
+    shutdown: async () => closeSync(fd),
   };
-}
-
-function open(path: string, onError: (err: Error) => void): WriteStream {
-  return createWriteStream(path, { flags: 'a', mode: 0o600 }).on('error', onError);
 }
 
 function fileSize(path: string): number {
