@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { availableParallelism } from 'node:os';
 import assert from 'node:assert/strict';
 import { OptionsError } from '../../../apiserver/component-base/flag/options-error.js';
 import { apiserverCommand, parseServerOptions } from '../../../apiserver/server/options.js';
@@ -64,6 +65,7 @@ test('defaults', () => {
     serviceClusterIPRanges: ['10.0.0.0/24'],
     serviceNodePortRange: { base: 30000, size: 2768 },
     watchCache: true,
+    workers: availableParallelism(),
     defaultWatchCacheSize: 10_000,
     kubeletPort: 10250,
     kubeletPreferredAddressTypes: ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'],
@@ -169,6 +171,7 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     '--default-not-ready-toleration-seconds=30',
     '--default-unreachable-toleration-seconds',
     '40',
+    '--workers=3',
     '--max-requests-inflight=10',
     '--max-mutating-requests-inflight',
     '5',
@@ -251,6 +254,7 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     serviceClusterIPRanges: ['10.96.0.0/16', 'fd00::/108'],
     serviceNodePortRange: { base: 20000, size: 1000 },
     watchCache: false,
+    workers: 3,
     defaultWatchCacheSize: 500,
     kubeletPort: 10250,
     kubeletPreferredAddressTypes: ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'],
@@ -348,6 +352,7 @@ test('watch cache flags', () => {
     'invalid argument "sometimes" for "--watch-cache" flag: strconv.ParseBool: parsing "sometimes": invalid syntax',
   );
   fails(['--default-watch-cache-size=-1'], '--default-watch-cache-size can not be negative value');
+  fails(['--workers=0'], '--workers must be at least 1');
   fails(
     ['--default-watch-cache-size=lots'],
     'invalid argument "lots" for "--default-watch-cache-size" flag: strconv.ParseInt: parsing "lots": invalid syntax',
