@@ -108,3 +108,39 @@ export function newResourceTable(domain: ApiDomain, declarations: readonly Resou
     },
   };
 }
+
+/**
+ * The same table (the same ResourceDef objects, custom resources included as they come and go) seen
+ * through `served` (--runtime-config): routing, discovery and OpenAPI use this view, the stores the whole.
+ */
+export function restrictTable(table: ResourceTable, served: (def: ResourceDef) => boolean): ResourceTable {
+  let seen: readonly ResourceDef[] | undefined;
+  let defs: ResourceDef[] = [];
+  let groups: GroupVersions[] = [];
+  const view = () => {
+    const all = table.all();
+    if (all === seen) return defs;
+    seen = all;
+    defs = all.filter(served);
+    groups = [];
+    for (const g of table.groups()) {
+      const versions = g.versions.filter((v) => defs.some((d) => d.group === g.group && d.version === v));
+      if (!versions.length) continue;
+      groups.push({ group: g.group, versions, preferredVersion: versions.includes(g.preferredVersion) ? g.preferredVersion : versions[0] });
+    }
+    return defs;
+  };
+  const keep = (d: ResourceDef | undefined) => (d && served(d) ? d : undefined);
+  return {
+    domain: table.domain,
+    all: view,
+    lookup: (group, version, plural) => keep(table.lookup(group, version, plural)),
+    byKind: (group, kind) => view().find((d) => d.group === group && d.kind === kind),
+    groups: () => {
+      view();
+      return groups;
+    },
+    inGroupVersion: (group, version) => view().filter((d) => d.group === group && d.version === version),
+    setCustom: (owner, ownerDefs) => table.setCustom(owner, ownerDefs),
+  };
+}

@@ -78,6 +78,8 @@ export interface ResourceDeclaration {
   notStored?: boolean;
   /** A deprecated kind: every request to it is answered with this Warning ("v1 ComponentStatus is deprecated in v1.19+"). */
   deprecationWarning?: string;
+  /** With deprecationWarning: the release that removes the version ("1.25"), reported in metrics and audit. */
+  removedRelease?: string;
   /**
    * Never stored (TokenReview, SelfSubjectReview, the access reviews): the kind only answers POST, with what the server
    * computes from the request (an answer action, registry/actions.ts); `verbs` must be ['create'].

@@ -22,7 +22,8 @@ export interface WebhookConfig {
   timeoutMs?: number;
 }
 
-interface Endpoint {
+/** A webhook service: its URL and credentials. */
+export interface Endpoint {
   url: URL;
   ca?: string;
   cert?: string;
@@ -78,7 +79,8 @@ function reviewSpec(a: Attributes, version: WebhookConfig['version']): Record<st
   return spec;
 }
 
-function post(endpoint: Endpoint, body: string, timeoutMs: number): Promise<{ status: number; text: string }> {
+/** POSTs a JSON body to a webhook service; resolves with the status and answer text. */
+export function postToEndpoint(endpoint: Endpoint, body: string, timeoutMs: number): Promise<{ status: number; text: string }> {
   return new Promise((resolvePost, reject) => {
     const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
     if (endpoint.token) headers.Authorization = `Bearer ${endpoint.token}`;
@@ -112,7 +114,11 @@ export function newWebhookAuthorizer(config: WebhookConfig): Authorizer & RuleRe
       if (hit && hit.expires > now) return hit.result;
       let status: { allowed?: boolean; denied?: boolean; reason?: string; evaluationError?: string };
       try {
-        const res = await post(endpoint, JSON.stringify({ apiVersion, kind: 'SubjectAccessReview', spec }), config.timeoutMs ?? 10_000);
+        const res = await postToEndpoint(
+          endpoint,
+          JSON.stringify({ apiVersion, kind: 'SubjectAccessReview', spec }),
+          config.timeoutMs ?? 10_000,
+        );
         if (res.status < 200 || res.status > 299) throw new Error(`the webhook answered ${res.status}`);
         status = (JSON.parse(res.text) as { status?: typeof status }).status ?? {};
       } catch (err) {

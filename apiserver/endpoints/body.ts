@@ -14,6 +14,7 @@ import * as status from '../api/status.js';
 import { PROTOBUF_MEDIA_TYPES, mediaType } from './negotiation.js';
 import type { ProtobufCodec } from '../runtime/protobuf/codec.js';
 import { ProtobufError } from '../runtime/protobuf/wire-reader.js';
+import { auditFrom } from './request/request-audit.js';
 import { duplicateJsonFields, duplicateYamlFields } from '../api/duplicate-fields.js';
 
 export const MAX_JSON_DEPTH = 1000;
@@ -34,7 +35,9 @@ export async function readBody(req: IncomingMessage, maxBytes: number): Promise<
     }
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks);
+  const body = Buffer.concat(chunks);
+  auditFrom(req)?.recordRequestBody(body);
+  return body;
 }
 
 function depthOf(value: unknown): number {

@@ -1,10 +1,11 @@
 /** Routes a resource request (already parsed into RequestInfo) to the handler of its verb. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as status from '../api/status.js';
-import type { Verb } from '../api/resource.js';
-import { requestInfoFrom } from './request/request-info.js';
+import type { ResourceDef, Verb } from '../api/resource.js';
+import { requestInfoFrom, type RequestInfo } from './request/request-info.js';
 import { negotiateOutput } from './negotiation.js';
 import { userFrom } from './request/request-user.js';
+import { auditFrom } from './request/request-audit.js';
 import type { ApiContext, RequestScope } from './handlers/scope.js';
 import { parseDryRun, parsePretty } from './handlers/query.js';
 import { handleGet, handleList } from './handlers/get.js';
@@ -76,6 +77,8 @@ export function newResourceHandler(api: ApiContext) {
     };
     // Admission's warnings join the decoder's in the one list the response sends.
     scope.ctx.warnings = scope.warnings;
+    scope.ctx.auditAnnotations = auditFrom(req)?.annotations;
+    if (def.deprecationWarning) reportDeprecated(api, def, info, scope.ctx.auditAnnotations);
     if (sub?.connect) await handleConnect(scope, sub.connect.kind, api.connect);
     else if (answered) await handleAction(scope, { ...answered, group: api.table.domain.group(answered.kubernetesGroup) });
     else if (sub?.action) await handleAction(scope, sub.action);
@@ -83,6 +86,24 @@ export function newResourceHandler(api: ApiContext) {
     else if (sub?.view) await handleSubresourceView(scope, sub.view);
     else await HANDLERS[verb](scope);
   };
+}
+
+/**
+ * A deprecated version was requested: the metric apiserver_requested_deprecated_apis, and the audit
+ * annotations `<domain>/deprecated` and `<domain>/removed-release` (Kubernetes' k8s.io/… ones).
+ */
+function reportDeprecated(api: ApiContext, def: ResourceDef, info: RequestInfo, annotations: Record<string, string> | undefined): void {
+  api.metrics?.deprecatedApiRequested({
+    group: def.group,
+    version: def.version,
+    resource: def.plural,
+    subresource: info.subresource,
+    removedRelease: def.removedRelease ?? '',
+  });
+  if (!annotations) return;
+  const domain = api.table.domain.domain;
+  annotations[`${domain}/deprecated`] = 'true';
+  if (def.removedRelease) annotations[`${domain}/removed-release`] = def.removedRelease;
 }
 
 export function notFoundPath(): status.ApiError {

@@ -4,6 +4,7 @@ import YAML from 'yaml';
 import type { Status } from '../api/status.js';
 import type { ProtobufCodec } from '../runtime/protobuf/codec.js';
 import { type Encoding, mediaTypeOf } from './negotiation.js';
+import { auditFrom } from './request/request-audit.js';
 
 export interface WriteOptions {
   encoding: Encoding;
@@ -28,6 +29,7 @@ export function warningHeader(text: string): string {
 }
 
 export function writeObject(res: ServerResponse, code: number, body: unknown, opts: WriteOptions): void {
+  auditFrom(res.req)?.recordResponse(body);
   let bytes: string | Buffer;
   if (opts.encoding !== 'protobuf') bytes = encodeBody(body, opts.encoding, opts.pretty);
   else if (opts.protobuf) bytes = opts.protobuf.encode(body as Record<string, unknown>);

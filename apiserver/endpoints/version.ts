@@ -2,15 +2,15 @@
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 
-const pkg = createRequire(import.meta.url)('../../../package.json') as { version: string };
+import { KUBERNETES_MAJOR, KUBERNETES_MINOR } from '../api/kubernetes-version.js';
 
-export const KUBERNETES_MINOR = '28';
+const pkg = createRequire(import.meta.url)('../../../package.json') as { version: string };
 
 export function versionInfo() {
   return {
-    major: '1',
-    minor: KUBERNETES_MINOR,
-    gitVersion: `v1.${KUBERNETES_MINOR}.0+orch-${pkg.version}`,
+    major: String(KUBERNETES_MAJOR),
+    minor: String(KUBERNETES_MINOR),
+    gitVersion: `v${KUBERNETES_MAJOR}.${KUBERNETES_MINOR}.0+orch-${pkg.version}`,
     gitCommit: '',
     gitTreeState: 'clean',
     buildDate: '1970-01-01T00:00:00Z',

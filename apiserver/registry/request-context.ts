@@ -12,4 +12,6 @@ export interface RequestContext {
   warnings?: string[];
   /** The request's admission ran already (an action's CREATE): the writes it makes are not admitted again. */
   admitted?: boolean;
+  /** Audit annotations (admission adds to them); absent when the request is not audited. */
+  auditAnnotations?: Record<string, string>;
 }

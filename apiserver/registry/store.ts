@@ -229,6 +229,7 @@ export class GenericStore {
   ): AdmissionAttributes {
     return {
       warnings: ctx.warnings ?? [],
+      auditAnnotations: ctx.auditAnnotations,
       rollback,
       operation,
       resource: this.def,

@@ -32,6 +32,8 @@ export interface AdmissionAttributes {
   dryRun: boolean;
   /** Where plugins leave warnings for the client (sent as `Warning: 299` headers). */
   warnings: string[];
+  /** Where plugins leave audit annotations (`<plugin or webhook>/<key>`); absent when the request is not audited. */
+  auditAnnotations?: Record<string, string>;
   /** Where plugins with side effects register their undo. */
   rollback: AdmissionRollback;
 }

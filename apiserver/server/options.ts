@@ -10,9 +10,16 @@ import { Command, type ComponentOptions } from '../component-base/cli/command.js
 import { checkPort } from '../component-base/flag/checks.js';
 import type { FlagSet } from '../component-base/flag/flag-set.js';
 import { OptionsError } from '../component-base/flag/options-error.js';
-import { scalarValue } from '../component-base/flag/values.js';
+import { configurationMapValue, scalarValue } from '../component-base/flag/values.js';
+import { newApiDomain } from '../api/domain.js';
+import { newResourceTable } from '../api/resource-table.js';
+import { servedResources } from '../api/runtime-config.js';
+import { allResources } from '../registry/resources/index.js';
 import { LogOptions } from '../component-base/logs/log-options.js';
+import { MetricsOptions } from '../component-base/metrics/metrics-options.js';
+import { FeatureGateOptions, type FeatureGates } from '../component-base/featuregate/orch-features.js';
 import { AuthenticationOptions, type AuthenticationSettings } from './authentication-options.js';
+import { AuditOptions, type AuditSettings } from './audit-options.js';
 import { AUTHORIZATION_MODES, type AuthorizationMode } from '../authorization/interfaces.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseServiceClusterIPRanges } from '../registry/core/service/allocator/service-cidrs.js';
 import { formatPortRange, parsePortRange, type PortRange } from '../registry/core/service/allocator/port-range.js';
@@ -68,6 +75,10 @@ export interface ServerOptions extends AuthenticationSettings {
   livezGracePeriodMs: number;
   /** --max-request-bytes, default 3145728. */
   maxRequestBytes: number;
+  /** --max-requests-inflight, default 400: read-only requests served at once (0 = no limit). */
+  maxRequestsInflight: number;
+  /** --max-mutating-requests-inflight, default 200: mutating requests served at once (0 = no limit). */
+  maxMutatingRequestsInflight: number;
   /** --min-request-timeout in seconds, default 1800 (bounds watch timeouts). */
   minRequestTimeoutSeconds: number;
   /** --request-timeout, default 60s. */
@@ -99,6 +110,16 @@ export interface ServerOptions extends AuthenticationSettings {
   admission: AdmissionOptions;
   /** --default-not-ready-toleration-seconds, --default-unreachable-toleration-seconds (default 300 each). */
   admissionFlags: AdmissionFlags;
+  /** --audit-*. */
+  audit: AuditSettings;
+  /** --runtime-config: which group versions and resources are served (api/runtime-config.ts). */
+  runtimeConfig: ReadonlyMap<string, string>;
+  /** --feature-gates. */
+  featureGates: FeatureGates;
+  /** What setting GA or deprecated gates warned. */
+  featureGateWarnings: string[];
+  /** --show-hidden-metrics-for-version ('' = none). */
+  showHiddenMetricsForVersion: string;
 }
 
 const DEFAULT_NODE_PORT_RANGE = '30000-32767';
@@ -136,6 +157,8 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
   shutdownDelayMs = 0;
   livezGracePeriodMs = 0;
   maxRequestBytes = 3145728;
+  maxRequestsInflight = 400;
+  maxMutatingRequestsInflight = 200;
   minRequestTimeoutSeconds = 1800;
   requestTimeoutMs = 60_000;
   watchCache = true;
@@ -155,7 +178,11 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
   defaultNotReadyTolerationSeconds = 300;
   defaultUnreachableTolerationSeconds = 300;
   readonly logs = new LogOptions();
+  readonly metrics = new MetricsOptions();
+  readonly features = new FeatureGateOptions();
   readonly authentication = new AuthenticationOptions();
+  readonly audit = new AuditOptions();
+  runtimeConfig = new Map<string, string>();
 
   addFlags(fs: FlagSet): void {
     fs.strings(
@@ -269,6 +296,18 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
     fs.int(this, 'maxRequestBytes', 'max-request-bytes', 'The limit on the request body size that will be accepted by the API server.');
     fs.int(
       this,
+      'maxRequestsInflight',
+      'max-requests-inflight',
+      'The maximum number of non-mutating requests in flight (watches and other long-running requests apart), or a zero value disables the limit completely. Requests beyond it are answered 429 with Retry-After.',
+    );
+    fs.int(
+      this,
+      'maxMutatingRequestsInflight',
+      'max-mutating-requests-inflight',
+      'The maximum number of mutating requests in flight, or a zero value disables the limit completely. Requests beyond it are answered 429 with Retry-After.',
+    );
+    fs.int(
+      this,
       'minRequestTimeoutSeconds',
       'min-request-timeout',
       'An optional field indicating the minimum number of seconds a handler must keep a request open before timing it out. Currently only honored by the watch request handler, which picks a randomized value above this number as the connection timeout, to spread out load.',
@@ -342,6 +381,16 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       'Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is added by default to every pod that does not already have such a toleration.',
     );
     this.logs.addFlags(fs);
+    fs.var(
+      configurationMapValue,
+      this,
+      'runtimeConfig',
+      'runtime-config',
+      'A set of key=value pairs that enable or disable built-in APIs. Supported options are:\nv1=true|false for the core API group\n<group>/<version>=true|false for a specific API group and version (e.g. apps/v1=true)\n<group>/<version>/<resource>=true|false for one resource of a group version\napi/all=true|false controls all API versions\napi/ga=true|false controls all API versions of the form v[0-9]+\napi/beta=true|false controls all API versions of the form v[0-9]+beta[0-9]+\napi/alpha=true|false controls all API versions of the form v[0-9]+alpha[0-9]+',
+    );
+    this.audit.addFlags(fs);
+    this.metrics.addFlags(fs);
+    this.features.addFlags(fs);
   }
 
   private admissionOptions(): AdmissionOptions {
@@ -369,6 +418,13 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       );
     }
     this.logs.validate();
+    this.metrics.validate();
+    this.audit.validate();
+    try {
+      servedResources(newResourceTable(newApiDomain(this.apiDomain), allResources).all(), this.runtimeConfig);
+    } catch (err) {
+      throw new OptionsError(`--runtime-config: ${(err as Error).message}`);
+    }
     nonNegative('etcd-compaction-interval', this.etcdCompactionIntervalMs);
     this.authentication.validate();
     validateAuthorizationModes(this.authorizationModes);
@@ -392,6 +448,8 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
     nonNegative('shutdown-delay-duration', this.shutdownDelayMs);
     nonNegative('livez-grace-period', this.livezGracePeriodMs);
     nonNegative('max-request-bytes', this.maxRequestBytes);
+    nonNegative('max-requests-inflight', this.maxRequestsInflight);
+    nonNegative('max-mutating-requests-inflight', this.maxMutatingRequestsInflight);
     nonNegative('min-request-timeout', this.minRequestTimeoutSeconds);
     nonNegative('request-timeout', this.requestTimeoutMs);
     serviceClusterIPRanges(this.serviceClusterIPRange);
@@ -438,6 +496,8 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       shutdownDelayMs: this.shutdownDelayMs,
       livezGracePeriodMs: this.livezGracePeriodMs,
       maxRequestBytes: this.maxRequestBytes,
+      maxRequestsInflight: this.maxRequestsInflight,
+      maxMutatingRequestsInflight: this.maxMutatingRequestsInflight,
       minRequestTimeoutSeconds: this.minRequestTimeoutSeconds,
       requestTimeoutMs: this.requestTimeoutMs,
       logLevel: this.logs.level(),
@@ -457,6 +517,11 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
         defaultNotReadyTolerationSeconds: this.defaultNotReadyTolerationSeconds,
         defaultUnreachableTolerationSeconds: this.defaultUnreachableTolerationSeconds,
       },
+      audit: this.audit.complete(),
+      runtimeConfig: this.runtimeConfig,
+      featureGates: this.features.gates,
+      featureGateWarnings: this.features.gates.warnings,
+      showHiddenMetricsForVersion: this.metrics.showHiddenMetricsForVersion,
     };
   }
 }

@@ -11,8 +11,10 @@ import { newEtcdStorage } from '../storage/etcd3/index.js';
 import { newSqliteStorage } from '../storage/sqlite/index.js';
 import { startCompactor } from '../storage/compactor.js';
 import { newApiDomain } from '../api/domain.js';
-import { newResourceTable } from '../api/resource-table.js';
+import { newResourceTable, restrictTable } from '../api/resource-table.js';
+import { servedResources } from '../api/runtime-config.js';
 import { allResources } from '../registry/resources/index.js';
+import type { KindDeclaration } from '../registry/resources/kind-declaration.js';
 import { definitions } from '../api/generated/definitions.js';
 import { newProtobufCodec } from '../runtime/protobuf/codec.js';
 import { GenericStore } from '../registry/store.js';
@@ -47,6 +49,10 @@ import { newLogger, type Logger } from '../component-base/logs/logger.js';
 import { ensureCA, ensureServingCert, defaultServingHosts } from '../component-base/certs/certs.js';
 import { newHealthChecks } from '../component-base/health/health-checks.js';
 import { newInFlight } from './filters/with-in-flight-tracking.js';
+import { newMaxInFlightLimit } from './filters/with-max-in-flight-limit.js';
+import { instrumentStorage } from '../storage/instrumented-storage.js';
+import { newStorageMetricSources } from './storage-metrics.js';
+import { newServerAudit } from './audit.js';
 import { newMetrics } from './metrics.js';
 import { buildHandlerChain } from './chain.js';
 import { newOpenApiSpecs } from '../endpoints/openapi-specs.js';
@@ -100,22 +106,44 @@ export interface WorkerEnvironment {
 
 /**
  * Runs the API server; `logger` defaults to JSON lines on stderr at the level of --v (tests pass their
- * own); a worker process passes what its supervisor provides.
+ * own); a worker process passes what its supervisor provides; `resources` defaults to every built-in
+ * kind (tests may declare more, e.g. a deprecated version).
  */
 export async function runServer(
   options: ServerOptions,
   logger: Logger = newLogger(options),
   worker: WorkerEnvironment = {},
+  resources: readonly KindDeclaration[] = allResources,
 ): Promise<RunningServer> {
   const domain = newApiDomain(options.apiDomain);
-  const storage = worker.storage ?? newStorage(options, logger);
+  for (const warning of options.featureGateWarnings) logger.warn(warning);
+  // The metrics come first: storage reports to them; what they read of the server exists once it is wired.
+  let stores: Map<ResourceDef, GenericStore> | undefined;
+  const storageSources = newStorageMetricSources(options.etcdPrefix, () => stores!);
+  const inFlightLimit = newMaxInFlightLimit({ readOnly: options.maxRequestsInflight, mutating: options.maxMutatingRequestsInflight });
+  const metrics = newMetrics({
+    showHiddenForVersion: options.showHiddenMetricsForVersion,
+    served: (info) => served.lookup(info.apiGroup, info.apiVersion, info.resource) !== undefined,
+    inFlight: inFlightLimit.watermark,
+    storedObjects: () => storageSources.count(storage),
+    clusterMetrics: worker.clusterMetrics,
+  });
+  const storage = instrumentStorage(worker.storage ?? newStorage(options, logger), metrics.storage(storageSources.typeOf));
   // --watch-cache=false or a zero --default-watch-cache-size: every read goes to the store.
   const cacher =
     options.watchCache && options.defaultWatchCacheSize > 0
-      ? new Cacher({ storage, prefix: options.etcdPrefix, windowSize: options.defaultWatchCacheSize, logger })
+      ? new Cacher({
+          storage,
+          prefix: options.etcdPrefix,
+          windowSize: options.defaultWatchCacheSize,
+          consistentReads: options.featureGates.enabled('ConsistentListFromCache'),
+          logger,
+        })
       : undefined;
   const compactor = startCompactor(storage, { intervalMs: options.etcdCompactionIntervalMs, logger });
-  const table = newResourceTable(domain, allResources);
+  const table = newResourceTable(domain, resources);
+  // Every declared resource has its store (the server's own bootstrap and admission use them); only these are served.
+  const served = restrictTable(table, servedResources(table.all(), options.runtimeConfig));
 
   const namespaceDef = table.lookup('', 'v1', 'namespaces')!;
   // RBAC decides from memory: the four RBAC kinds kept by their stores' watches (started below).
@@ -148,10 +176,8 @@ export async function runServer(
   // Custom resources add their schemas to the generated ones at run time.
   const defs: Record<string, Schema> = { ...definitions };
   // Admission plugins read and write other objects through the stores, which exist once admission does.
-  let stores: Map<ResourceDef, GenericStore> | undefined;
   const access = newAdmissionAccess(table, domain, () => stores!);
   const authorizer = authorization.authorizer;
-  const metrics = newMetrics(worker.clusterMetrics);
   // RBAC's escalation check runs before the configurable plugins, as Kubernetes runs it in the RBAC strategies.
   const admission = newAdmissionFromOptions(
     options.admission,
@@ -188,8 +214,9 @@ export async function runServer(
     ...newReviewKinds({ ...authorization, group: domain.group('authorization.k8s.io') }),
   ]);
   const storeConfig = { storage, storagePrefix: options.etcdPrefix, domain, admission, cacher };
-  stores = newStores(table, allResources, { ...storeConfig, hookEnv, answers });
-  const openapi = newOpenApiSpecs(table, defs);
+  stores = newStores(table, resources, { ...storeConfig, hookEnv, answers });
+  // OpenAPI publishes what is served (--runtime-config), custom resources included.
+  const openapi = newOpenApiSpecs(served, defs);
   const namespaces = stores.get(namespaceDef)!;
   const services = stores.get(table.lookup('', 'v1', 'services')!)!;
   const defaultServiceIP = serviceAllocators.clusterIPs(serviceAllocators.families[0])!.firstAddress;
@@ -233,10 +260,11 @@ export async function runServer(
   const crdSynced = health.addPostStartHook('apiextensions/crd-informer-synced');
   void customResources.synced.then(crdSynced);
   const inFlight = newInFlight();
+  const audit = newServerAudit(options.audit, domain, logger);
   let server: Server | undefined;
   const app = buildHandlerChain({
     api: {
-      table,
+      table: served,
       stores,
       definitions: defs,
       // Built-in kinds only: custom resources have no protobuf messages (406, as Kubernetes).
@@ -251,12 +279,16 @@ export async function runServer(
         ca: options.kubeletCertificateAuthority && readFileSync(options.kubeletCertificateAuthority, 'utf8'),
         dialTimeoutMs: options.kubeletTimeoutMs,
       },
+      metrics: metrics.endpoints,
+      listChunking: options.featureGates.enabled('APIListChunking'),
     },
     openapi: openapi.v3,
     openapiV2: openapi.v2,
     health,
     metrics,
     inFlight,
+    inFlightLimit,
+    audit,
     logger,
     authenticator: authentication.authenticator,
     authorizer: authorization.authorizer,
@@ -324,6 +356,7 @@ export async function runServer(
       await compactor.stop();
       await cacher?.close();
       await storage.close();
+      await audit?.backend.shutdown();
       logger.info('stopped');
     })());
   return { port, close };

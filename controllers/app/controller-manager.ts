@@ -240,6 +240,7 @@ function newControllers(
 
 export async function runControllerManager(opts: ControllerManagerOptions, settings: RunSettings = {}): Promise<RunningControllerManager> {
   const logger = settings.logger ?? newLogger({ logLevel: opts.logLevel });
+  for (const warning of opts.featureGateWarnings) logger.warn(warning);
   const domain = newApiDomain(opts.apiDomain);
   const names = enabledControllers(opts.controllers);
   const client = ApiClient.fromKubeconfig(opts.kubeconfig, { domain, userAgent: 'orch-controller-manager' });

@@ -7,6 +7,8 @@ import { checkPort } from '../../apiserver/component-base/flag/checks.js';
 import type { FlagSet } from '../../apiserver/component-base/flag/flag-set.js';
 import { OptionsError } from '../../apiserver/component-base/flag/options-error.js';
 import { LogOptions } from '../../apiserver/component-base/logs/log-options.js';
+import { MetricsOptions } from '../../apiserver/component-base/metrics/metrics-options.js';
+import { FeatureGateOptions, type FeatureGates } from '../../apiserver/component-base/featuregate/orch-features.js';
 import { enabledControllers } from './controller-names.js';
 import { type CsrSigningConfig, CsrSigningFlags } from './csr-signing-flags.js';
 import { DEFAULT_EVICTION_RATES, type EvictionRates } from '../nodelifecycle/zone-eviction.js';
@@ -50,6 +52,12 @@ export interface ControllerManagerOptions {
   csrSigning: CsrSigningConfig;
   /** --node-eviction-rate and friends: how fast the node lifecycle controller taints NoExecute. */
   nodeEviction: EvictionRates;
+  /** --feature-gates. */
+  featureGates: FeatureGates;
+  /** What setting GA or deprecated gates warned. */
+  featureGateWarnings: string[];
+  /** --show-hidden-metrics-for-version ('' = none). */
+  showHiddenMetricsForVersion: string;
 }
 
 /** orch-controller-manager's flags, each field holding its flag's value. */
@@ -73,6 +81,8 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
   namespaceSyncPeriodMs = 5 * 60_000;
   minResyncPeriodMs = 12 * 3_600_000;
   readonly logs = new LogOptions();
+  readonly metrics = new MetricsOptions();
+  readonly features = new FeatureGateOptions();
   serviceAccountKeyFile = '';
   legacyTokenCleanUpPeriodMs = 365 * 24 * 3_600_000;
   readonly csrSigning = new CsrSigningFlags();
@@ -198,12 +208,15 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
     );
     this.csrSigning.addFlags(fs);
     this.logs.addFlags(fs);
+    this.metrics.addFlags(fs);
+    this.features.addFlags(fs);
   }
 
   validate(): void {
     if (!this.kubeconfig) throw new OptionsError('--kubeconfig is required');
     checkPort('secure-port', this.securePort);
     this.logs.validate();
+    this.metrics.validate();
     this.csrSigning.validate();
     try {
       enabledControllers(this.controllers);
@@ -255,6 +268,9 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
         unhealthyZoneThreshold: this.unhealthyZoneThreshold,
         largeClusterSizeThreshold: this.largeClusterSizeThreshold,
       },
+      featureGates: this.features.gates,
+      featureGateWarnings: this.features.gates.warnings,
+      showHiddenMetricsForVersion: this.metrics.showHiddenMetricsForVersion,
     };
   }
 }

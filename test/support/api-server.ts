@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { newLogger } from '../../apiserver/component-base/logs/logger.js';
 import { parseServerOptions } from '../../apiserver/server/options.js';
 import { runServer } from '../../apiserver/server/run-server.js';
+import type { KindDeclaration } from '../../apiserver/registry/resources/kind-declaration.js';
 import { writeAdminKubeconfig } from '../../scripts/cluster-files.js';
 import { newTestClient, type TestClient } from './http-client.js';
 import { newServerLog, type ServerLog } from './server-log.js';
@@ -39,6 +40,8 @@ export interface TestServerOptions {
   dataDir?: string;
   /** More --token-auth-file lines (`token,user,uid,"group1,group2"`) besides the admin's. */
   tokens?: string[];
+  /** The kinds the server serves (in-process only); default every built-in kind. */
+  resources?: readonly KindDeclaration[];
   /** false: return once the server listens, for servers that can never be ready (AlwaysDeny admission). */
   waitReady?: boolean;
 }
@@ -101,7 +104,9 @@ async function startIn(dataDir: string, ownsDir: boolean, opts: TestServerOption
   ];
   const log = newServerLog(opts.process ? 'orch-apiserver' : 'apiserver');
   const startedAt = Date.now();
-  const running = opts.process ? await startChild(args, opts.nodeArgs ?? [], log, startedAt) : await startInProcess(args, log);
+  const running = opts.process
+    ? await startChild(args, opts.nodeArgs ?? [], log, startedAt)
+    : await startInProcess(args, log, opts.resources);
   const url = `https://127.0.0.1:${running.port}`;
   let ca: string;
   let client: TestClient | undefined;
@@ -155,10 +160,10 @@ async function startIn(dataDir: string, ownsDir: boolean, opts: TestServerOption
   };
 }
 
-async function startInProcess(args: string[], log: ServerLog): Promise<Running> {
+async function startInProcess(args: string[], log: ServerLog, resources?: readonly KindDeclaration[]): Promise<Running> {
   const options = parseServerOptions(args);
   // The server logs at its --v level into the log, which shows warnings (or everything with ORCH_TEST_LOG).
-  const server = await runServer(options, newLogger(options, log.stream));
+  const server = await runServer(options, newLogger(options, log.stream), {}, resources);
   let closing: Promise<void> | undefined;
   return { port: server.port, died: new Promise<never>(() => {}), shutdown: () => (closing ??= server.close()) };
 }

@@ -8,7 +8,9 @@
  * template, which are never refused. Labels that are not a level or version are refused (422); a label
  * change that makes the enforce level stricter warns which existing pods would violate it. The
  * configuration (PodSecurityConfiguration) gives the cluster defaults and the exempt usernames,
- * runtime classes and namespaces. The audit mode has no audit log to write to in orch.
+ * runtime classes and namespaces. The audit mode annotates the request's audit event
+ * (`pod-security.<prefix>/audit-violations`), and the enforced policy is recorded beside it
+ * (`pod-security.<prefix>/enforce-policy`), as Kubernetes does.
  */
 import type { ApiObject } from '../../api/object.js';
 import { jsonEqual } from '../../api/object.js';
@@ -174,6 +176,14 @@ export const newPodSecurity: PluginFactory = ({ domain, reader }, rawConfig): Ad
         if (a.operation === 'UPDATE' && old && jsonEqual(significant(pod.spec), significant(old.spec))) return;
         if (!pod.spec || exempt(a, pod.spec)) return;
         const policy = await namespacePolicy(a);
+        if (a.auditAnnotations) {
+          a.auditAnnotations[`pod-security.${domain.labelPrefix}/enforce-policy`] = text(policy.enforce);
+          const audited = evaluate(policy.audit.level, pod.metadata, pod.spec, domain.labelPrefix);
+          if (audited.length) {
+            a.auditAnnotations[`pod-security.${domain.labelPrefix}/audit-violations`] =
+              `would violate PodSecurity ${JSON.stringify(text(policy.audit))}: ${describe(audited)}`;
+          }
+        }
         const enforced = evaluate(policy.enforce.level, pod.metadata, pod.spec, domain.labelPrefix);
         if (enforced.length)
           throw admissionForbidden(a, `violates PodSecurity ${JSON.stringify(text(policy.enforce))}: ${describe(enforced)}`);

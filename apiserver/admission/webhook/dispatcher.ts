@@ -198,6 +198,8 @@ export function newDispatcher(env: PluginEnv, kind: Kind, credentialsFor: Creden
     }
     metrics.webhookLatency({ name, type: kind, operation: a.operation, rejected: !r.allowed }, seconds());
     for (const w of r.warnings ?? []) a.warnings.push(w);
+    // A webhook's audit annotations are kept under its name, as Kubernetes keys them.
+    for (const [k, v] of Object.entries(r.auditAnnotations ?? {})) if (a.auditAnnotations) a.auditAnnotations[`${name}/${k}`] = v;
     if (!r.allowed) {
       const e = refusal(name, r);
       metrics.webhookRejection({ name, type: kind, operation: a.operation, errorType: 'no_error', code: e.code });

@@ -103,3 +103,20 @@ export const ipValue: ValueType<string> = scalarValue(
   (v) => v,
   (v) => v === '',
 );
+
+/** `key=value` pairs, comma separated (a key alone means value ""); repeated flags add to them (Kubernetes' ConfigurationMap). */
+export const configurationMapValue: ValueType<Map<string, string>> = {
+  type: 'mapStringString',
+  set(raw, current, changed) {
+    const out = changed ? new Map(current) : new Map<string, string>();
+    for (const item of raw.split(',')) {
+      const s = item.trim();
+      if (s === '') continue;
+      const eq = s.indexOf('=');
+      out.set(eq < 0 ? s : s.slice(0, eq).trim(), eq < 0 ? '' : s.slice(eq + 1).trim());
+    }
+    return out;
+  },
+  format: (v) => [...v].map(([k, val]) => `${k}=${val}`).join(','),
+  isZero: (v) => v.size === 0,
+};

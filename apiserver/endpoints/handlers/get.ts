@@ -5,6 +5,7 @@ import { respond } from './scope.js';
 import { parseListQuery } from './query.js';
 import { renderList, renderObject } from './render-view.js';
 import { warningHeader } from '../responses.js';
+import { auditFrom } from '../request/request-audit.js';
 
 /** GET/HEAD of one object (or its subresource view); a non-zero resourceVersion means "not older than". */
 export async function handleGet(s: RequestScope): Promise<void> {
@@ -14,8 +15,13 @@ export async function handleGet(s: RequestScope): Promise<void> {
 
 /** LIST with selectors, paging and the resourceVersion rules. */
 export async function handleList(s: RequestScope): Promise<void> {
-  const list = await s.store.list(s.ctx, parseListQuery(s.query));
-  if (s.req.method === 'GET' && s.output.view === 'object' && s.encoding === 'json' && !s.pretty) return streamList(s, list);
+  const opts = parseListQuery(s.query);
+  // The APIListChunking gate off: every list is answered whole.
+  if (s.api.listChunking === false) Object.assign(opts, { limit: undefined, continue: undefined });
+  const list = await s.store.list(s.ctx, opts);
+  // Streamed unless the audit logs the answer whole.
+  const streamed = s.req.method === 'GET' && s.output.view === 'object' && s.encoding === 'json' && !s.pretty;
+  if (streamed && !auditFrom(s.req)?.wantsResponse) return streamList(s, list);
   respond(s, 200, renderList(s, list), { headOnly: s.req.method === 'HEAD' });
 }
 

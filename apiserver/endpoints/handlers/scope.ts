@@ -23,6 +23,18 @@ export interface ApiContext {
   minRequestTimeoutSeconds: number;
   /** How CONNECT subresources reach node agents and backends. */
   connect: ConnectConfig;
+  /** false: `limit` and `continue` are ignored (the APIListChunking feature gate). */
+  listChunking?: boolean;
+  /** Where handlers report what the server's metrics count; absent, nothing is counted. */
+  metrics?: EndpointMetrics;
+}
+
+/** What the REST handlers report to the server's metrics. */
+export interface EndpointMetrics {
+  /** The counter of events sent to watchers of a kind (apiserver_watch_events_total). */
+  watchEvents(group: string, version: string, kind: string): { inc(): void };
+  /** A deprecated version was requested (apiserver_requested_deprecated_apis). */
+  deprecatedApiRequested(labels: { group: string; version: string; resource: string; subresource: string; removedRelease: string }): void;
 }
 
 export interface RequestScope {

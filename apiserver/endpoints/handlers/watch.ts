@@ -25,6 +25,7 @@ export async function handleWatch(s: RequestScope): Promise<void> {
     res.end();
   };
   let watch: { stop(): void } | undefined;
+  const sent = s.api.metrics?.watchEvents(s.def.group, s.def.version, s.def.kind);
   const timer = setTimeout(end, timeoutSeconds * 1000);
   // Events sent in one tick leave in one write (one TLS record, one syscall), at the end of the tick.
   let batch: Buffer[] = [];
@@ -38,6 +39,7 @@ export async function handleWatch(s: RequestScope): Promise<void> {
     send(ev: WatchEvent, frame?: (encoder?: FrameEncoder) => Buffer) {
       if (ended) return true;
       if (!res.headersSent) startStream();
+      sent?.inc();
       // The cache's shared encoding fits the plain object view.
       const bytes = frame && s.output.view === 'object' ? frame(encoder) : encodeEvent(inView(ev));
       if (batch.length === 0) process.nextTick(writeBatch);

@@ -9,6 +9,7 @@ import type { Attributes, Authorizer } from '../../authorization/interfaces.js';
 import { type RequestInfo, requestInfoFrom } from '../../endpoints/request/request-info.js';
 import * as status from '../../api/status.js';
 import { userFrom } from '../../endpoints/request/request-user.js';
+import { auditFrom } from '../../endpoints/request/request-audit.js';
 
 /** The authorizer's view of a request (Kubernetes' GetAuthorizerAttributes). */
 export function requestAttributes(info: RequestInfo, user: UserInfo): Attributes {
@@ -40,11 +41,19 @@ export function forbiddenError(a: Attributes, reason: string): status.ApiError {
   return status.forbidden({ group: a.apiGroup, resource: a.resourceRequest ? a.resource : '' }, a.name, message);
 }
 
-/** Allowed, or 403 with Kubernetes' "User X cannot VERB resource …" message. */
-export function withAuthorization(authorizer: Authorizer) {
+/**
+ * Allowed, or 403 with Kubernetes' "User X cannot VERB resource …" message. An audited request is
+ * annotated `<authorization group>/decision` (allow or forbid) and `/reason`, as Kubernetes does.
+ */
+export function withAuthorization(authorizer: Authorizer, authorizationGroup: string) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     const attributes = requestAttributes(requestInfoFrom(req), userFrom(req));
     const { decision, reason } = await authorizer.authorize(attributes);
+    const audit = auditFrom(req);
+    if (audit) {
+      audit.annotations[`${authorizationGroup}/decision`] = decision === 'Allow' ? 'allow' : 'forbid';
+      audit.annotations[`${authorizationGroup}/reason`] = reason;
+    }
     if (decision === 'Allow') return next();
     throw forbiddenError(attributes, reason);
   };

@@ -31,6 +31,8 @@ export interface CacherConfig {
   maxPendingEvents?: number;
   /** How long a read waits for the caches to catch up before reading the store (ms); default 1 s. */
   freshnessTimeoutMs?: number;
+  /** false: consistent reads go to the store (the ConsistentListFromCache feature gate); default true. */
+  consistentReads?: boolean;
   logger?: Logger;
 }
 
@@ -95,7 +97,7 @@ export class Cacher {
       return undefined;
     }
     if (freshness === 'any') return cache;
-    if (!this.feed.running) return undefined;
+    if (!this.feed.running || (freshness === 'latest' && this.config.consistentReads === false)) return undefined;
     let revision = freshness;
     if (revision === 'latest') {
       try {

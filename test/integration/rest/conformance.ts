@@ -1013,7 +1013,7 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         assert.equal(r.status, 200);
         assert.match(
           r.text,
-          /apiserver_request_total\{verb="get",group="",version="v1",resource="configmaps",subresource="",code="200"\} \d+/,
+          /apiserver_request_total\{verb="GET",dry_run="",group="",version="v1",resource="configmaps",subresource="",scope="resource",component="apiserver",code="200"\} \d+/,
         );
       });
     });

@@ -84,7 +84,7 @@ for (const [backend, start] of backends) {
       for (let i = 0; i < 2; i++) {
         const metrics = await c.request('GET', '/metrics', elsewhere);
         const line =
-          /apiserver_request_total\{verb="get",group="",version="v1",resource="configmaps",subresource="",code="200"\} (\d+)/.exec(
+          /apiserver_request_total\{verb="GET",dry_run="",group="",version="v1",resource="configmaps",subresource="",scope="resource",component="apiserver",code="200"\} (\d+)/.exec(
             metrics.text,
           );
         assert.equal(line?.[1], '55', metrics.text.slice(0, 2000));

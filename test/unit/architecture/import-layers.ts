@@ -11,7 +11,7 @@ export const APISERVER_FLOORS: readonly (readonly string[])[] = [
   ['api', 'runtime'],
   ['storage'],
   ['registry'],
-  ['admission', 'authorization', 'authentication', 'fieldmanager', 'patch'],
+  ['admission', 'audit', 'authorization', 'authentication', 'fieldmanager', 'patch'],
   ['endpoints'],
   ['server', 'frontdoor'],
   ['cmd'],

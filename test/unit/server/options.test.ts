@@ -21,7 +21,9 @@ function fails(argv: string[], message: string | RegExp): void {
 }
 
 test('defaults', () => {
-  assert.deepEqual(parseServerOptions([]), {
+  const { featureGates, ...options } = parseServerOptions([]);
+  assert.equal(featureGates.enabled('ConsistentListFromCache'), true);
+  assert.deepEqual(options, {
     etcdServers: [],
     etcdPrefix: '/registry',
     etcdCompactionIntervalMs: 5 * 60_000,
@@ -55,6 +57,8 @@ test('defaults', () => {
     shutdownDelayMs: 0,
     livezGracePeriodMs: 0,
     maxRequestBytes: 3145728,
+    maxRequestsInflight: 400,
+    maxMutatingRequestsInflight: 200,
     minRequestTimeoutSeconds: 1800,
     requestTimeoutMs: 60_000,
     logLevel: 'info',
@@ -71,11 +75,25 @@ test('defaults', () => {
     kubeletTimeoutMs: 5000,
     admission: { enablePlugins: [], disablePlugins: [], configFile: '' },
     admissionFlags: { defaultNotReadyTolerationSeconds: 300, defaultUnreachableTolerationSeconds: 300 },
+    audit: {
+      policyFile: undefined,
+      logPath: undefined,
+      logMaxSizeMB: 0,
+      logMaxBackups: 0,
+      logMaxAgeDays: 0,
+      webhookConfigFile: undefined,
+      webhookBatchMaxSize: 400,
+      webhookBatchMaxWaitMs: 30_000,
+      webhookInitialBackoffMs: 10_000,
+    },
+    runtimeConfig: new Map(),
+    featureGateWarnings: [],
+    showHiddenMetricsForVersion: '',
   });
 });
 
 test('every flag, in both --flag=value and --flag value forms', () => {
-  const o = parseServerOptions([
+  const { featureGates, ...o } = parseServerOptions([
     '--etcd-servers=http://a:2379,https://b:2379',
     '--etcd-prefix',
     '/orch',
@@ -144,7 +162,6 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     '10.96.0.0/16,fd00::/108',
     '--service-node-port-range=20000-20999',
     '--watch-cache=false',
-    '--workers=3',
     '--default-watch-cache-size',
     '500',
     '--enable-admission-plugins=AlwaysPullImages,NamespaceExists',
@@ -154,7 +171,31 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     '--default-not-ready-toleration-seconds=30',
     '--default-unreachable-toleration-seconds',
     '40',
+    '--workers=3',
+    '--max-requests-inflight=10',
+    '--max-mutating-requests-inflight',
+    '5',
+    '--audit-policy-file=/policy.yaml',
+    '--audit-log-path',
+    '/audit.log',
+    '--audit-log-maxsize=100',
+    '--audit-log-maxbackup=3',
+    '--audit-log-maxage',
+    '7',
+    '--audit-log-format=json',
+    '--audit-webhook-config-file=/audit.kubeconfig',
+    '--audit-webhook-mode=batch',
+    '--audit-webhook-batch-max-size=10',
+    '--audit-webhook-batch-max-wait=1s',
+    '--audit-webhook-initial-backoff',
+    '2s',
+    '--runtime-config=apps/v1=false,api/beta=true,batch/v1',
+    '--runtime-config',
+    'batch/v1/jobs=false',
+    '--feature-gates=APIListChunking=false,ServerSideApply=true',
+    '--show-hidden-metrics-for-version=1.27',
   ]);
+  assert.equal(featureGates.enabled('APIListChunking'), false);
   assert.deepEqual(o, {
     etcdServers: ['http://a:2379', 'https://b:2379'],
     etcdPrefix: '/orch',
@@ -205,6 +246,8 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     shutdownDelayMs: 10_000,
     livezGracePeriodMs: 500,
     maxRequestBytes: 1024,
+    maxRequestsInflight: 10,
+    maxMutatingRequestsInflight: 5,
     minRequestTimeoutSeconds: 60,
     requestTimeoutMs: 120_000,
     logLevel: 'debug',
@@ -221,6 +264,25 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     kubeletTimeoutMs: 5000,
     admission: { enablePlugins: ['AlwaysPullImages', 'NamespaceExists'], disablePlugins: ['Priority'], configFile: '/admission.yaml' },
     admissionFlags: { defaultNotReadyTolerationSeconds: 30, defaultUnreachableTolerationSeconds: 40 },
+    audit: {
+      policyFile: '/policy.yaml',
+      logPath: '/audit.log',
+      logMaxSizeMB: 100,
+      logMaxBackups: 3,
+      logMaxAgeDays: 7,
+      webhookConfigFile: '/audit.kubeconfig',
+      webhookBatchMaxSize: 10,
+      webhookBatchMaxWaitMs: 1000,
+      webhookInitialBackoffMs: 2000,
+    },
+    runtimeConfig: new Map([
+      ['apps/v1', 'false'],
+      ['api/beta', 'true'],
+      ['batch/v1', ''],
+      ['batch/v1/jobs', 'false'],
+    ]),
+    featureGateWarnings: ['Setting GA feature gate ServerSideApply=true. It will be removed in a future release.'],
+    showHiddenMetricsForVersion: '1.27',
   });
 });
 

@@ -1,0 +1,141 @@
+/**
+ * The audit policy (--audit-policy-file): rules checked in order, the first that matches a request
+ * gives its level and the stages left out; no match is level None. Matching follows Kubernetes'
+ * policy checker: users, user groups, verbs, then either resources (group, resource,
+ * "resource/subresource", "*", "*\/sub", "resource/*", resource names) with namespaces, or
+ * non-resource URLs ("/healthz", "/api*").
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import {
+  LEVELS,
+  STAGES,
+  type AuditAttributes,
+  type GroupResources,
+  type Level,
+  type Policy,
+  type PolicyRule,
+  type Stage,
+} from './types.js';
+
+export interface AuditDecision {
+  level: Level;
+  omitStages: ReadonlySet<Stage>;
+  omitManagedFields: boolean;
+}
+
+/**
+ * Requests whose bodies hold credentials: never audited above Metadata, whatever the policy says
+ * (Kubernetes' recommended policy logs them at Metadata): Secrets, TokenRequests and TokenReviews.
+ */
+const CREDENTIAL_RESOURCES: readonly { kubernetesGroup: string; resource: string; subresource?: string }[] = [
+  { kubernetesGroup: '', resource: 'secrets' },
+  { kubernetesGroup: '', resource: 'serviceaccounts', subresource: 'token' },
+  { kubernetesGroup: 'authentication.k8s.io', resource: 'tokenreviews' },
+];
+
+export class AuditPolicy {
+  private readonly credentialGroups: Map<string, { resource: string; subresource?: string }[]>;
+
+  /** `groupOf` maps a Kubernetes group name to the served one (the API domain). */
+  constructor(
+    private readonly policy: Policy,
+    groupOf: (kubernetesGroup: string) => string,
+  ) {
+    this.credentialGroups = new Map();
+    for (const c of CREDENTIAL_RESOURCES) {
+      const g = groupOf(c.kubernetesGroup);
+      this.credentialGroups.set(g, [...(this.credentialGroups.get(g) ?? []), c]);
+    }
+  }
+
+  decide(a: AuditAttributes): AuditDecision {
+    const rule = this.policy.rules.find((r) => ruleMatches(r, a));
+    if (!rule) return { level: 'None', omitStages: new Set(), omitManagedFields: false };
+    let level = rule.level;
+    if (level === 'Request' || level === 'RequestResponse') {
+      const credentials = a.isResourceRequest ? this.credentialGroups.get(a.apiGroup) : undefined;
+      if (credentials?.some((c) => c.resource === a.resource && (c.subresource ?? a.subresource) === a.subresource)) level = 'Metadata';
+    }
+    return {
+      level,
+      omitStages: new Set([...(this.policy.omitStages ?? []), ...(rule.omitStages ?? [])]),
+      omitManagedFields: rule.omitManagedFields ?? this.policy.omitManagedFields ?? false,
+    };
+  }
+}
+
+function ruleMatches(r: PolicyRule, a: AuditAttributes): boolean {
+  if (r.users?.length && !r.users.includes(a.user.name)) return false;
+  if (r.userGroups?.length && !a.user.groups.some((g) => r.userGroups!.includes(g))) return false;
+  if (r.verbs?.length && !r.verbs.includes(a.verb)) return false;
+  if (r.namespaces?.length || r.resources?.length) return resourceMatches(r, a);
+  if (r.nonResourceURLs?.length) return !a.isResourceRequest && r.nonResourceURLs.some((spec) => pathMatches(a.path, spec));
+  return true;
+}
+
+function pathMatches(path: string, spec: string): boolean {
+  if (spec === '*' || spec === path) return true;
+  return spec.endsWith('*') && path.startsWith(spec.replace(/\*+$/, ''));
+}
+
+function resourceMatches(r: PolicyRule, a: AuditAttributes): boolean {
+  if (!a.isResourceRequest) return false;
+  if (r.namespaces?.length && !r.namespaces.includes(a.namespace)) return false;
+  if (!r.resources?.length) return true;
+  const combined = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
+  return r.resources.some((gr) => groupResourceMatches(gr, a, combined));
+}
+
+function groupResourceMatches(gr: GroupResources, a: AuditAttributes, combined: string): boolean {
+  if ((gr.group ?? '') !== a.apiGroup) return false;
+  if (!gr.resources?.length) return true;
+  if (gr.resourceNames?.length && !gr.resourceNames.includes(a.name)) return false;
+  return gr.resources.some(
+    (res) =>
+      res === combined ||
+      res === '*' ||
+      (a.subresource !== '' && res.startsWith('*/') && res.slice(2) === a.subresource) ||
+      (res.endsWith('/*') && res.slice(0, -2) === a.resource),
+  );
+}
+
+/** Reads and checks a policy file (YAML or JSON, kind Policy of `apiVersion`); throws naming what is wrong. */
+export function loadPolicyFile(file: string, apiVersion: string): Policy {
+  let doc: unknown;
+  try {
+    doc = parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`loading audit policy file: ${(err as Error).message}`);
+  }
+  return checkPolicy(doc, apiVersion, file);
+}
+
+export function checkPolicy(doc: unknown, apiVersion: string, file = 'policy'): Policy {
+  const fail = (why: string): never => {
+    throw new Error(`loading audit policy file ${file}: ${why}`);
+  };
+  if (typeof doc !== 'object' || doc === null) fail('not an object');
+  const p = doc as Record<string, unknown>;
+  if (p.kind !== 'Policy' || p.apiVersion !== apiVersion)
+    fail(`want kind Policy of apiVersion ${apiVersion}, got ${String(p.kind)} of ${String(p.apiVersion)}`);
+  const rules = p.rules;
+  if (!Array.isArray(rules) || rules.length === 0) fail('no rules: a policy with no rules audits nothing');
+  const stages = (v: unknown, at: string): Stage[] | undefined => {
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v)) fail(`${at}: must be a list`);
+    for (const s of v as unknown[]) if (!(STAGES as readonly unknown[]).includes(s)) fail(`${at}: Unsupported value: ${JSON.stringify(s)}`);
+    return v as Stage[];
+  };
+  (rules as Record<string, unknown>[]).forEach((r, i) => {
+    const at = `rules[${i}]`;
+    if (!(LEVELS as readonly unknown[]).includes(r.level)) fail(`${at}.level: Unsupported value: ${JSON.stringify(r.level)}`);
+    const hasResources = (r.resources as unknown[] | undefined)?.length || (r.namespaces as unknown[] | undefined)?.length;
+    if (hasResources && (r.nonResourceURLs as unknown[] | undefined)?.length) {
+      fail(`${at}: rules cannot apply to both regular resources and non-resource URLs`);
+    }
+    stages(r.omitStages, `${at}.omitStages`);
+  });
+  stages(p.omitStages, 'omitStages');
+  return p as unknown as Policy;
+}

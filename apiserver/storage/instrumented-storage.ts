@@ -1,0 +1,35 @@
+/**
+ * A Storage that reports how long each request to the store takes (etcd_request_duration_seconds):
+ * the operation (get, list, create, update, delete, …) and the type of what was asked for (by key).
+ * Watches are long-lived and not timed.
+ */
+import type { Storage } from './interfaces.js';
+
+export interface StorageObserver {
+  /** The label of a key's type ("pods", "deployments.apps"). */
+  typeOf(key: string): string;
+  observe(operation: string, type: string, seconds: number): void;
+}
+
+export function instrumentStorage(storage: Storage, observer: StorageObserver): Storage {
+  const timed = async <T>(operation: string, key: string, call: () => Promise<T>): Promise<T> => {
+    const start = process.hrtime.bigint();
+    try {
+      return await call();
+    } finally {
+      observer.observe(operation, observer.typeOf(key), Number(process.hrtime.bigint() - start) / 1e9);
+    }
+  };
+  return {
+    create: (key, value) => timed('create', key, () => storage.create(key, value)),
+    get: (key) => timed('get', key, () => storage.get(key)),
+    list: (prefix, options) => timed('list', prefix, () => storage.list(prefix, options)),
+    update: (key, value, rev) => timed('update', key, () => storage.update(key, value, rev)),
+    delete: (key, rev) => timed('delete', key, () => storage.delete(key, rev)),
+    watch: (prefix, options, handlers) => storage.watch(prefix, options, handlers),
+    currentRevision: () => timed('currentRevision', '', () => storage.currentRevision()),
+    compactedRevision: () => timed('compactedRevision', '', () => storage.compactedRevision()),
+    compact: (revision) => timed('compact', '', () => storage.compact(revision)),
+    close: () => storage.close(),
+  };
+}
