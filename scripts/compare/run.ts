@@ -22,7 +22,7 @@ export class ScriptRun {
       return { status: 0, body: `unresolved: ${(err as Error).message}` };
     }
     const answer = step.watch ? await this.watch(path, step) : await this.request(step, path, body);
-    this.answers.set(step.id, answer.body);
+    this.answers.set(step.id, answer.events ? answer.events.map((e) => e.object) : answer.body);
     return answer;
   }
 
@@ -46,7 +46,7 @@ export class ScriptRun {
           break;
         }
       }
-      return { status: stream.status, body: events.map((e) => e.object), events };
+      return { status: stream.status, body: undefined, events };
     } finally {
       stream.close();
     }
