@@ -66,8 +66,12 @@ export interface ResourceDeclaration {
   returnDeletedObject?: boolean;
   /** With a status subresource: a create keeps the status it is sent (Nodes register with theirs). */
   statusOnCreate?: boolean;
-  /** metadata.generation is set on create and bumped when anything but metadata and status changes. */
-  trackGeneration?: boolean;
+  /**
+   * metadata.generation is set to 1 on create and bumped when anything but metadata and status
+   * changes (`true`), or also when the labels (EndpointSlice) or annotations (Deployment) change;
+   * `'create-only'` sets it once and keeps it (PriorityClass).
+   */
+  trackGeneration?: true | 'with-labels' | 'with-annotations' | 'create-only';
   /** Table columns after NAME; absent = NAME and Created At, as Kubernetes' default table. */
   columns?: PrinterColumn[];
   /** Field selectors the kind supports besides metadata.name / metadata.namespace. */

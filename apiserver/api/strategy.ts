@@ -35,6 +35,10 @@ export interface Strategy<T = ApiObject> {
    * update's own (immutability, …). validate() does not run on an update.
    */
   validateUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
+  /** Warnings for the client on a valid create (Kubernetes' WarningsOnCreate: deprecated fields, odd values). */
+  warningsOnCreate?(obj: T, ctx: StrategyContext): string[];
+  /** Warnings for the client on a valid update of the main resource (WarningsOnUpdate). */
+  warningsOnUpdate?(obj: T, old: T, ctx: StrategyContext): string[];
   /** Normalizes an object after validation and before it is stored (e.g. Secret stringData → data). */
   canonicalize?(obj: T): void;
   /**

@@ -262,6 +262,7 @@ export class GenericStore {
     this.def.strategy?.prepareForCreate?.(obj, sctx);
     if (!obj.metadata.name && obj.metadata.generateName) obj.metadata.name = generateName(obj.metadata.generateName);
     validateForCreate(this.def, obj, sctx);
+    addWarnings(ctx, this.def.strategy?.warningsOnCreate?.(obj, sctx));
     this.def.strategy?.canonicalize?.(obj);
     await this.admissionOf(ctx).validate(this.attributes(ctx, rollback, 'CREATE', obj.metadata.name ?? '', obj));
     return obj;
@@ -421,6 +422,7 @@ export class GenericStore {
     }
     carryOverUpdateMeta(this.def, obj, old);
     validateForUpdate(this.def, obj, old, sctx, subresource);
+    if (!sub) addWarnings(ctx, this.def.strategy?.warningsOnUpdate?.(obj, old, sctx));
     this.def.strategy?.canonicalize?.(obj);
     await this.admissionOf(ctx).validate(this.attributes(ctx, rollback, 'UPDATE', old.metadata.name!, obj, old, subresource));
     return obj;
@@ -481,4 +483,10 @@ export class GenericStore {
       throw this.storageError(err, name);
     }
   }
+}
+
+/** A strategy's warnings for the client, each once (an update may run its steps again on a conflict). */
+function addWarnings(ctx: RequestContext, warnings: string[] | undefined): void {
+  if (!ctx.warnings) return;
+  for (const w of warnings ?? []) if (!ctx.warnings.includes(w)) ctx.warnings.push(w);
 }

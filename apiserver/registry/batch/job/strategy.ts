@@ -19,6 +19,7 @@ import { deepCopy } from '../../../api/object.js';
 import type { StatusRules } from '../../apps/status-counters.js';
 import { selectorOf, validateSelectorMatchesTemplate } from '../../apps/workload-spec.js';
 import { validateJobSpecFields } from './job-spec.js';
+import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../../core/pod-spec/warnings.js';
 
 const MAX_INT32 = 2147483647;
 
@@ -176,6 +177,8 @@ function dropDisabledJobFields(spec: JobSpec, prev?: Partial<JobSpec>): void {
 }
 
 export const jobStrategy = typedStrategy<Job>({
+  warningsOnCreate: templateWarningsOnCreate,
+  warningsOnUpdate: templateWarningsOnUpdate,
   applyDefaults: setJobDefaults,
   prepareForCreate(obj, ctx) {
     obj.status = {};

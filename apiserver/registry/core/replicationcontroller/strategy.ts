@@ -13,6 +13,7 @@ import { dropDisabledTemplateFields, setTemplateDefaults } from '../pod-spec/tem
 import { validateNonnegative } from '../pod-spec/value-checks.js';
 import { validatePodTemplateSpec } from '../pod-spec/pod-spec.js';
 import { validateLongRunningTemplate } from '../../apps/workload-spec.js';
+import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../pod-spec/warnings.js';
 
 function specOf(rc: ReplicationController): ReplicationControllerSpec {
   rc.spec ??= {};
@@ -44,6 +45,8 @@ function validateReplicationController(rc: ReplicationController, ctx: StrategyC
 }
 
 export const replicationControllerStrategy = typedStrategy<ReplicationController>({
+  warningsOnCreate: templateWarningsOnCreate,
+  warningsOnUpdate: templateWarningsOnUpdate,
   applyDefaults(rc) {
     const spec = specOf(rc);
     const labels = spec.template?.metadata?.labels;
