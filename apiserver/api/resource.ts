@@ -82,6 +82,8 @@ export interface ResourceDeclaration {
   notStored?: boolean;
   /** A deprecated kind: every request to it is answered with this Warning ("v1 ComponentStatus is deprecated in v1.19+"). */
   deprecationWarning?: string;
+  /** A DELETE (one object or a collection) naming neither propagationPolicy nor orphanDependents is answered with this Warning (Jobs, whose default orphans their pods). */
+  defaultPropagationWarning?: string;
   /**
    * Never stored (TokenReview, SelfSubjectReview, the access reviews): the kind only answers POST, with what the server
    * computes from the request (an answer action, registry/actions.ts); `verbs` must be ['create'].

@@ -4,6 +4,7 @@ import * as status from '../api/status.js';
 import type { Verb } from '../api/resource.js';
 import { requestInfoFrom } from './request/request-info.js';
 import { negotiateOutput } from './negotiation.js';
+import { warningHeader } from './responses.js';
 import { userFrom } from './request/request-user.js';
 import type { ApiContext, RequestScope } from './handlers/scope.js';
 import { parseDryRun, parsePretty } from './handlers/query.js';
@@ -58,6 +59,8 @@ export function newResourceHandler(api: ApiContext) {
     if (!HANDLERS[verb] || !allowed) throw status.methodNotAllowed();
     if (verb === 'watch' && req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed();
     if (def.namespaced && !namespace && verb !== 'list' && verb !== 'watch') throw status.methodNotAllowed();
+    // A collection has no PUT or PATCH route (405, as Kubernetes' router answers).
+    if (!info.name && (verb === 'update' || verb === 'patch')) throw status.methodNotAllowed();
     const query = new URL(req.url ?? '/', 'http://x').searchParams;
     const output = negotiateOutput(req.headers.accept, api.table.domain.viewGroups, () => api.protobuf.has(def.apiVersion, def.kind));
     const scope: RequestScope = {
@@ -76,12 +79,18 @@ export function newResourceHandler(api: ApiContext) {
     };
     // Admission's warnings join the decoder's in the one list the response sends.
     scope.ctx.warnings = scope.warnings;
-    if (sub?.connect) await handleConnect(scope, sub.connect.kind, api.connect);
-    else if (answered) await handleAction(scope, { ...answered, group: api.table.domain.group(answered.kubernetesGroup) });
-    else if (sub?.action) await handleAction(scope, sub.action);
-    else if (!sub && verb === 'create' && store.createAction) await handleAction(scope, def);
-    else if (sub?.view) await handleSubresourceView(scope, sub.view);
-    else await HANDLERS[verb](scope);
+    try {
+      if (sub?.connect) await handleConnect(scope, sub.connect.kind, api.connect);
+      else if (answered) await handleAction(scope, { ...answered, group: api.table.domain.group(answered.kubernetesGroup) });
+      else if (sub?.action) await handleAction(scope, sub.action);
+      else if (!sub && verb === 'create' && store.createAction) await handleAction(scope, def);
+      else if (sub?.view) await handleSubresourceView(scope, sub.view);
+      else await HANDLERS[verb](scope);
+    } catch (err) {
+      // An error answer carries the warnings gathered so far, as Kubernetes' do.
+      if (scope.warnings.length && !res.headersSent) res.setHeader('Warning', scope.warnings.map(warningHeader));
+      throw err;
+    }
   };
 }
 

@@ -32,13 +32,28 @@ export function diffAnswers(orch: Answer, reference: Answer): Difference[] {
   if (JSON.stringify(ow) !== JSON.stringify(rw)) out.push({ path: 'warnings', orch: ow, reference: rw });
   diffValues(comparable(orch.body), comparable(reference.body), 'body', out);
   if (orch.events || reference.events) {
-    const oe = orch.events ?? [];
-    const re = reference.events ?? [];
+    const oe = initialStateSorted(orch.events ?? []);
+    const re = initialStateSorted(reference.events ?? []);
     const types = (es: { type: string }[]) => es.map((e) => e.type).join(',');
     if (types(oe) !== types(re)) out.push({ path: 'events', orch: types(oe), reference: types(re) });
     else oe.forEach((e, i) => diffValues(comparable(e.object), comparable(re[i]!.object), `events.${i}`, out));
   }
   return out;
+}
+
+/**
+ * The ADDED events a watch starts with (the initial state) come in no defined order (Kubernetes'
+ * watch cache sends them as its store iterates): they are compared sorted by namespace and name.
+ */
+export function initialStateSorted<E extends { type: string; object: unknown }>(events: E[]): E[] {
+  let n = 0;
+  while (n < events.length && events[n]!.type === 'ADDED') n++;
+  const key = (e: E) => {
+    const m = (e.object as { metadata?: { namespace?: string; name?: string } } | null)?.metadata;
+    return `${m?.namespace ?? ''}/${m?.name ?? ''}`;
+  };
+  const head = events.slice(0, n).sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  return [...head, ...events.slice(n)];
 }
 
 /** The part of an answer that is compared: a Status without its message, anything else normalised. */

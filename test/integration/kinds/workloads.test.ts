@@ -338,7 +338,7 @@ describe('workload kinds', () => {
       });
       assert.equal(r.status, 422, r.text);
       assert.deepEqual(causes(r.body), [
-        ['spec.template.metadata.labels', 'Invalid value: {"app":"web"}: `selector` does not match template `labels`'],
+        ['spec.template.metadata.labels', 'Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`'],
         ['spec.strategy.rollingUpdate.maxUnavailable', 'Invalid value: 0: may not be 0 when `maxSurge` is 0'],
       ]);
       const none = await c.post(`${APPS}/deployments`, { metadata: { name: 'bad' }, spec: { template: podTemplate() } });

@@ -68,7 +68,7 @@ test('manual selectors are kept; generated ones may not be overridden', () => {
   );
   assert.deepEqual(createErrors(jobStrategy, job({ manualSelector: true, template: podTemplate() })), [
     'spec.selector: Required value',
-    'spec.template.metadata.labels: Invalid value: {}: `selector` does not match template `labels`',
+    'spec.template.metadata.labels: Invalid value: map[string]string{}: `selector` does not match template `labels`',
   ]);
 });
 
