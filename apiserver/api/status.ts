@@ -165,11 +165,10 @@ export function notAcceptable(supported: string[]): ApiError {
   return failure('NotAcceptable', `only the following media types are accepted: ${supported.join(', ')}`);
 }
 
-export function unsupportedMediaType(contentType: string, supported: string[]): ApiError {
+export function unsupportedMediaType(supported: string[]): ApiError {
   return failure(
     'UnsupportedMediaType',
     `the body of the request was in an unknown format - accepted media types include: ${supported.join(', ')}`,
-    { causes: [{ reason: 'UnexpectedServerResponse', message: contentType }] },
   );
 }
 

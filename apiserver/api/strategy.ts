@@ -47,6 +47,11 @@ export interface Strategy<T = ApiObject> {
    * delete now, or throw an ApiError to refuse.
    */
   beforeDelete?(obj: T, ctx: StrategyContext): 'graceful' | 'delete';
+  /**
+   * The kind is deleted gracefully in Kubernetes (Pods): a deletion that takes effect at once still
+   * answers the object marked with deletionTimestamp and a zero deletionGracePeriodSeconds.
+   */
+  gracefulDelete?: boolean;
   /** Extra conditions, besides metadata.finalizers, that keep a deleted object stored. */
   pendingFinalization?(obj: T): boolean;
 }

@@ -446,7 +446,7 @@ export class GenericStore {
       rollback = newAdmissionRollback();
       if (!current) throw status.notFound(this.groupResource, name);
       const old = this.decode(current);
-      checkDeletePreconditions(this.groupResource, old, options);
+      checkDeletePreconditions({ group: this.def.group, kind: this.def.kind }, old, options);
       // As Kubernetes' AdmissionToValidateObjectDeleteFunc: mutating then validating admission, both seeing the stored object.
       const attributes = this.attributes(ctx, rollback, 'DELETE', name, undefined, deepCopy(old));
       await this.admissionOf(ctx).admit(attributes);
@@ -457,7 +457,7 @@ export class GenericStore {
       if (finalizers?.length) obj.metadata.finalizers = finalizers;
       else if (finalizers) delete obj.metadata.finalizers;
       if (decision === 'delete' && !hasFinalizers(obj)) {
-        outcome = { object: old, deleted: true };
+        outcome = { object: this.def.strategy?.gracefulDelete ? markedDeleted(old, ctx.now) : old, deleted: true };
         return null;
       }
       if (!obj.metadata.deletionTimestamp) {
@@ -489,4 +489,12 @@ export class GenericStore {
 function addWarnings(ctx: RequestContext, warnings: string[] | undefined): void {
   if (!ctx.warnings) return;
   for (const w of warnings ?? []) if (!ctx.warnings.includes(w)) ctx.warnings.push(w);
+}
+
+/** A copy of an object deleted at once, as a graceful kind answers it: deletionTimestamp now, grace period 0. */
+function markedDeleted(obj: ApiObject, now: Date): ApiObject {
+  const copy = deepCopy(obj);
+  copy.metadata.deletionTimestamp ??= timestamp(now);
+  copy.metadata.deletionGracePeriodSeconds ??= 0;
+  return copy;
 }

@@ -50,6 +50,68 @@ export const LISTED: ListedDifference[] = [
     when: (d) => d.reference === undefined,
     reason: "list items carry their apiVersion and kind in orch's lists; Kubernetes leaves them out of each item (clients read both)",
   },
+  {
+    script: /^core-kinds$/,
+    step: /^persistentvolume(claim)?-/,
+    path: ANY,
+    reason:
+      "PersistentVolume(Claim) protection: Kubernetes' StorageObjectInUseProtection admission adds the kubernetes.io/pv(c)-protection finalizer, which its pv/pvc-protection controllers remove; orch has neither, so its PVs and PVCs carry no such finalizer and are deleted at once",
+  },
+  {
+    script: ANY,
+    step: /^(list-exact-0|list-match-no-rv|list-match-bad|page-2-match|watch-match|unknown-field-bad-mode|dry-run-bad|apply-no-manager)$/,
+    path: /^(status|body\.(code|reason|details))$/,
+    reason:
+      "invalid request options (ListOptions, CreateOptions, PatchOptions: resourceVersionMatch, fieldValidation, dryRun, fieldManager) are a 400 BadRequest with Kubernetes' message in orch, as an earlier issue asked; Kubernetes answers 422 Invalid on the options kind",
+  },
+  {
+    script: /^resource-versions$/,
+    step: /^(get|list|watch)-bad$/,
+    path: /^(status|body\.(code|reason))$/,
+    reason:
+      'an unparsable resourceVersion is a 400 BadRequest in orch; Kubernetes answers 500 InternalError (its storage error is not converted)',
+  },
+  {
+    script: /^resource-versions$/,
+    step: /^limit-0$/,
+    path: /^body\.(items|metadata\.continue|metadata\.remainingItemCount)$/,
+    reason:
+      "a list with resourceVersion=0 and a limit: Kubernetes' watch cache ignores the limit and answers everything, orch's honours it (the API conventions allow both: the limit may be ignored for resourceVersion 0)",
+  },
+  {
+    script: /^errors$/,
+    step: /^no-group$/,
+    path: /^body$/,
+    reason: "a path under no served group is a NotFound Status in orch; Kubernetes' router answers the text `404 page not found`",
+  },
+  {
+    script: /^errors$/,
+    step: /^patch-(bad-json-patch|test-fails)$/,
+    path: /^body\.details\./,
+    reason:
+      'a JSON patch that does not apply: orch names the object and the failing operation (422 Invalid with a cause); Kubernetes answers a generic 422 ("the server rejected our request due to an error in our request") without details',
+  },
+  {
+    script: /^group-kinds$/,
+    step: /^flowschema-/,
+    path: /^(events|body\.(items\.\d+\.)?status\.conditions)$/,
+    reason:
+      "FlowSchema status: Kubernetes' priority-and-fairness configuration controller writes the Dangling condition (and so more watch events); orch stores flow-control objects without running that controller",
+  },
+  {
+    script: /^group-kinds$/,
+    step: /^event-create-invalid$/,
+    path: /^body\.details\.group$/,
+    reason:
+      'an invalid events.k8s.io Event: Kubernetes validates it as the core Event its registry shares, so the error names no group; orch names events.k8s.io',
+  },
+  {
+    script: /^kind-rules$/,
+    step: /^service-invalid-values$/,
+    path: /^body\.details\.causes$/,
+    reason:
+      'a Service with an invalid clusterIP and other invalid fields: Kubernetes allocates addresses before it validates and reports the address alone; orch validates first and reports every error',
+  },
 ];
 
 /** The rule that explains a difference, if any. */

@@ -1,7 +1,8 @@
 /**
  * What the differential checker ignores when it compares two answers: values each server makes up on
  * its own (uids, timestamps, resourceVersions, continue tokens, allocated cluster IPs and node ports,
- * the random suffix of generated names, including the service-account token volume's). Each is replaced by a placeholder, so its presence is still
+ * the random suffix of generated names, including the service-account token volume's, and uids
+ * wherever they are copied). Each is replaced by a placeholder, so its presence is still
  * compared, its value not.
  */
 
@@ -32,10 +33,12 @@ export const VOLATILE = '<volatile>';
 
 /** Names the server generates inside objects: the projected service-account token volume's. */
 const GENERATED_NAME = /^(kube-api-access-)[a-z0-9]{5}$/;
+/** A uid wherever it is copied to (a Job's controller-uid labels and selector). */
+const UID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A copy of `value` with volatile values replaced (empty ones stay, so "" vs absent still shows). */
 export function normalise(value: unknown): unknown {
-  if (typeof value === 'string') return value.replace(GENERATED_NAME, `$1${VOLATILE}`);
+  if (typeof value === 'string') return UID.test(value) ? VOLATILE : value.replace(GENERATED_NAME, `$1${VOLATILE}`);
   if (Array.isArray(value)) return value.map(normalise);
   if (!value || typeof value !== 'object') return value;
   const obj = value as Record<string, unknown>;

@@ -216,10 +216,17 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         const created = (await c.post(CM('crud'), cm('pre'))).body;
         const r = await c.delete(CM('crud', 'pre'), { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: 'not-the-uid' } });
         assert.equal(r.status, 409);
-        assert.match(r.body.message, /Precondition failed: UID in precondition: not-the-uid, UID in object meta: /);
+        assert.match(
+          r.body.message,
+          /^Operation cannot be fulfilled on ConfigMap "pre": the UID in the precondition \(not-the-uid\) does not match the UID in record \(/,
+        );
+        assert.deepEqual(r.body.details, { name: 'pre', kind: 'ConfigMap' });
         const r2 = await c.delete(CM('crud', 'pre'), { preconditions: { resourceVersion: '1' } });
         assert.equal(r2.status, 409);
-        assert.match(r2.body.message, /Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: /);
+        assert.match(
+          r2.body.message,
+          /the ResourceVersion in the precondition \(1\) does not match the ResourceVersion in record \(\d+\)\. The object might have been modified$/,
+        );
         const ok = await c.delete(CM('crud', 'pre'), {
           preconditions: { uid: created.metadata.uid, resourceVersion: created.metadata.resourceVersion },
         });

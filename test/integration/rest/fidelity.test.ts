@@ -2,7 +2,8 @@
  * Behaviours the differential checker (npm run compare) found different from Kubernetes 1.28 and
  * that were fixed, one test per cell or rule: the resourceVersion table's limit and continue cells,
  * strategy Warning headers, EndpointSlice's read-only deprecatedTopology, the generation rules of
- * Deployments, EndpointSlices and PriorityClasses, the built-in PriorityClasses, and a deleted
+ * Deployments, EndpointSlices and PriorityClasses, the built-in PriorityClasses, Job labels and
+ * delete warnings, 405 on collection writes, 415 without details, Node pod CIDRs, and a deleted
  * Service taking its Endpoints along.
  */
 import assert from 'node:assert/strict';
@@ -181,6 +182,66 @@ describe('fidelity to Kubernetes 1.28', () => {
         assert.equal(r.body.metadata.generation, 1);
       }
     });
+  });
+
+  describe('Job', () => {
+    const JOBS = '/apis/batch/v1/namespaces/fid/jobs';
+    const job = (name: string, labels?: Record<string, string>) => ({
+      metadata: { name, ...(labels ? { labels } : {}) },
+      spec: { suspend: true, template: { spec: { restartPolicy: 'Never', containers: [container] } } },
+    });
+
+    it('a Job without labels takes its template labels, the generated ones included', async () => {
+      const r = await c.post(JOBS, job('labelled'));
+      assert.equal(r.status, 201, r.text);
+      assert.deepEqual(r.body.metadata.labels, r.body.spec.template.metadata.labels);
+      assert.equal(r.body.metadata.labels['batch.kubernetes.io/controller-uid'], r.body.metadata.uid);
+      assert.equal(r.body.metadata.labels['job-name'], 'labelled');
+    });
+
+    it('a Job with labels of its own keeps them', async () => {
+      const r = await c.post(JOBS, job('own', { team: 'a' }));
+      assert.deepEqual(r.body.metadata.labels, { team: 'a' });
+    });
+
+    it('a DELETE that names no propagation is warned that the pods stay, also when it fails', async () => {
+      const warning = /child pods are preserved by default when jobs are deleted/;
+      const r = await c.delete(`${JOBS}/own`);
+      assert.equal(r.status, 200);
+      assert.match(warnings(r.headers.warning), warning);
+      const missing = await c.delete(`${JOBS}/missing`);
+      assert.equal(missing.status, 404);
+      assert.match(warnings(missing.headers.warning), warning);
+      const explicit = await c.delete(`${JOBS}/labelled?propagationPolicy=Background`);
+      assert.equal(explicit.headers.warning, undefined);
+    });
+  });
+
+  it('PUT and PATCH on a collection are 405 MethodNotAllowed', async () => {
+    const put = await c.put(`${NS}/configmaps`, { metadata: { name: 'x' } });
+    assert.equal(put.status, 405);
+    assert.equal(put.body.reason, 'MethodNotAllowed');
+    const patch = await c.patch(`${NS}/configmaps`, {}, 'application/merge-patch+json');
+    assert.equal(patch.status, 405);
+  });
+
+  it('an unknown patch type is a 415 without details', async () => {
+    await c.post(`${NS}/configmaps`, { metadata: { name: 'patched' } });
+    const r = await c.patch(`${NS}/configmaps/patched`, {}, 'text/plain');
+    assert.equal(r.status, 415);
+    assert.equal(r.body.details, undefined);
+    assert.match(r.body.message, /^the body of the request was in an unknown format - accepted media types include: /);
+  });
+
+  it("a Node's podCIDR and podCIDRs are one field", async () => {
+    const r = await c.post('/api/v1/nodes', { metadata: { name: 'cidr-node' }, spec: { podCIDR: '10.244.0.0/24' } });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(r.body.spec.podCIDRs, ['10.244.0.0/24']);
+    const bad = await c.post('/api/v1/nodes', { metadata: { name: 'bad-cidr' }, spec: { podCIDR: 'bad' } });
+    assert.equal(bad.status, 422);
+    assert.deepEqual(bad.body.details.causes, [
+      { reason: 'FieldValueInvalid', message: 'Invalid value: []string{"bad"}: must be valid CIDR', field: 'spec.podCIDRs[0]' },
+    ]);
   });
 
   it('deleting a Service deletes its Endpoints', async () => {

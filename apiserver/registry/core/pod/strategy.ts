@@ -76,6 +76,7 @@ export function validatePod(obj: Pod, ctx: StrategyContext): FieldError[] {
 }
 
 export const podStrategy = typedStrategy<Pod>({
+  gracefulDelete: true,
   warningsOnCreate: (obj, ctx) => podWarnings(obj, ctx.domain.labelPrefix),
   warningsOnUpdate: (obj, _old, ctx) => podWarnings(obj, ctx.domain.labelPrefix),
   applyDefaults(obj) {

@@ -84,3 +84,13 @@ test('Warning headers are compared as texts', () => {
   );
   assert.deepEqual(got, [{ path: 'warnings', orch: ['a'], reference: ['a', 'b'] }]);
 });
+
+test("a watch's initial ADDED events are compared sorted by name, later events in order", () => {
+  const ev = (type: string, name: string) => ({ type, object: { metadata: { name } } });
+  const orch = { status: 200, body: undefined, events: [ev('ADDED', 'b'), ev('ADDED', 'a'), ev('MODIFIED', 'b'), ev('MODIFIED', 'a')] };
+  const ref = { status: 200, body: undefined, events: [ev('ADDED', 'a'), ev('ADDED', 'b'), ev('MODIFIED', 'a'), ev('MODIFIED', 'b')] };
+  assert.deepEqual(
+    diffAnswers(orch, ref).map((d) => d.path),
+    ['events.2.metadata.name', 'events.3.metadata.name'],
+  );
+});

@@ -51,3 +51,14 @@ test('Warning headers become their sorted texts', () => {
   assert.deepEqual(normaliseWarnings('299 - "b: deprecated", 299 - "a \\"quoted\\""'), ['a "quoted"', 'b: deprecated']);
   assert.deepEqual(normaliseWarnings(['299 - "one"', '299 - "two"']), ['one', 'two']);
 });
+
+test('generated token volume names and copied uids are volatile', () => {
+  assert.deepEqual(
+    normalise({ name: 'kube-api-access-x7k2p', uidLabel: '0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0', other: 'kube-api-access' }),
+    {
+      name: `kube-api-access-${VOLATILE}`,
+      uidLabel: VOLATILE,
+      other: 'kube-api-access',
+    },
+  );
+});

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { expandScript, loadScripts, resolveRefs } from '../../../../scripts/compare/script.js';
-import { LISTED, listedReason } from '../../../../scripts/compare/listed.js';
+import { isGoZero, LISTED, listedReason } from '../../../../scripts/compare/listed.js';
 
 test('references resolve against earlier answers: whole values, spliced and URL-encoded in paths', () => {
   const answers = new Map<string, unknown>([['get', { metadata: { name: 'a', resourceVersion: '12', continue: 'x=y' } }]]);
@@ -75,4 +75,13 @@ test('the checked-in scripts load, and each listed rule names its reason', () =>
   assert.ok(scripts.reduce((n, s) => n + s.steps.length, 0) > 300);
   for (const rule of LISTED) assert.ok(rule.reason.length > 10);
   assert.equal(listedReason('nothing', 'nothing', { path: 'status', orch: 1, reference: 2 }), undefined);
+});
+
+test('Go zero values are listed only where orch leaves the field out', () => {
+  assert.ok(isGoZero(null) && isGoZero('') && isGoZero(0) && isGoZero(false) && isGoZero({}));
+  assert.ok(isGoZero({ nodeInfo: { machineID: '' }, daemonEndpoints: { kubeletEndpoint: { Port: 0 } } }));
+  assert.ok(!isGoZero({ a: 'x' }) && !isGoZero([]) && !isGoZero(1));
+  assert.ok(listedReason('any', 'any', { path: 'body.spec.template.metadata.creationTimestamp', orch: undefined, reference: null }));
+  assert.equal(listedReason('any', 'any', { path: 'body.spec.replicas', orch: 1, reference: 0 }), undefined);
+  assert.equal(listedReason('any', 'any', { path: 'body.spec.replicas', orch: 0, reference: undefined }), undefined);
 });
