@@ -68,10 +68,10 @@ export interface ResourceDeclaration {
   statusOnCreate?: boolean;
   /**
    * metadata.generation is set to 1 on create and bumped when anything but metadata and status
-   * changes (`true`), or also when the labels (EndpointSlice) or annotations (Deployment) change;
+   * changes (`true`), or also when the labels change (`'with-labels'`: EndpointSlice);
    * `'create-only'` sets it once and keeps it (PriorityClass).
    */
-  trackGeneration?: true | 'with-labels' | 'with-annotations' | 'create-only';
+  trackGeneration?: true | 'with-labels' | 'create-only';
   /** Table columns after NAME; absent = NAME and Created At, as Kubernetes' default table. */
   columns?: PrinterColumn[];
   /** Field selectors the kind supports besides metadata.name / metadata.namespace. */
@@ -82,6 +82,8 @@ export interface ResourceDeclaration {
   notStored?: boolean;
   /** A deprecated kind: every request to it is answered with this Warning ("v1 ComponentStatus is deprecated in v1.19+"). */
   deprecationWarning?: string;
+  /** Objects expire the server's --event-ttl after their last write (Events: Kubernetes' TTLFunc). */
+  expiresAfterEventTtl?: boolean;
   /** A DELETE (one object or a collection) naming neither propagationPolicy nor orphanDependents is answered with this Warning (Jobs, whose default orphans their pods). */
   defaultPropagationWarning?: string;
   /**

@@ -69,7 +69,6 @@ export function carryOverUpdateMeta(def: ResourceDef, obj: ApiObject, old: ApiOb
 function generationMoves(rule: NonNullable<ResourceDef['trackGeneration']>, obj: ApiObject, old: ApiObject): boolean {
   if (rule === 'create-only') return false;
   if (rule === 'with-labels' && !jsonEqual(obj.metadata.labels ?? {}, old.metadata.labels ?? {})) return true;
-  if (rule === 'with-annotations' && !jsonEqual(obj.metadata.annotations ?? {}, old.metadata.annotations ?? {})) return true;
   return specChanged(obj, old);
 }
 

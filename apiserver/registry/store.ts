@@ -5,7 +5,7 @@
  * (get/list/watch, with their resourceVersion rules and the watch cache) live in get.ts, list.ts and
  * watch.ts: everything that reads a kind's objects reads through the store.
  */
-import type { Storage, KeyValue } from '../storage/interfaces.js';
+import type { Storage, KeyValue, WriteOptions } from '../storage/interfaces.js';
 import type { Cacher } from '../storage/cacher/cacher.js';
 import { guaranteedUpdate } from '../storage/guaranteed-update.js';
 import { isStorageError } from '../storage/errors.js';
@@ -74,6 +74,8 @@ export interface StoreConfig {
   computed?: ComputedObjects;
   /** The other stores, for actions. */
   lookup?: StoreLookup;
+  /** --event-ttl in seconds: how long objects of kinds that expire (Events) live after their last write. */
+  eventTtlSeconds?: number;
 }
 
 /** Computes the object to write from the stored one (null when absent): a PUT body, a patch result. */
@@ -117,6 +119,8 @@ export class GenericStore {
   private readonly lookup: StoreLookup | undefined;
   /** A POST to the collection performs this instead of a create. */
   readonly createAction: StoreAction | undefined;
+  /** What every write of this kind passes to storage: a TTL for kinds that expire. */
+  private readonly writeOptions: WriteOptions | undefined;
 
   constructor(config: StoreConfig) {
     this.def = config.def;
@@ -131,6 +135,7 @@ export class GenericStore {
     this.createAction = config.createAction;
     this.computed = config.computed;
     this.lookup = config.lookup;
+    this.writeOptions = config.def.expiresAfterEventTtl && config.eventTtlSeconds ? { ttlSeconds: config.eventTtlSeconds } : undefined;
   }
 
   /** CONNECT admission of a proxied subresource (pods/exec, …): `options` is its options object (PodExecOptions). */
@@ -289,7 +294,7 @@ export class GenericStore {
       }
       let kv: KeyValue;
       try {
-        kv = await this.storage.create(this.keys.objectKey(ctx.namespace, name), this.encode(obj));
+        kv = await this.storage.create(this.keys.objectKey(ctx.namespace, name), this.encode(obj), this.writeOptions);
       } catch (err) {
         await txn.revert();
         await rollback.revert();
@@ -365,7 +370,7 @@ export class GenericStore {
         return { object: result!, created };
       }
       guess = await this.cachedState(key);
-      written = await guaranteedUpdate(this.storage, key, attempt, guess?.kv);
+      written = await guaranteedUpdate(this.storage, key, attempt, guess?.kv, this.writeOptions);
     } catch (err) {
       await txn.revert();
       await rollback.revert();
@@ -474,7 +479,7 @@ export class GenericStore {
         await rollback.revert();
         return outcome!;
       }
-      const { kv, deleted } = await guaranteedUpdate(this.storage, key, attempt);
+      const { kv, deleted } = await guaranteedUpdate(this.storage, key, attempt, undefined, this.writeOptions);
       rollback.commit();
       if (deleted) await this.hooks.afterDelete?.(outcome!.object, { dryRun: false });
       return deleted ? outcome! : { object: this.decode(kv), deleted: false };

@@ -190,7 +190,14 @@ export async function runServer(
     ...authentication.answers,
     ...newReviewKinds({ ...authorization, group: domain.group('authorization.k8s.io') }),
   ]);
-  const storeConfig = { storage, storagePrefix: options.etcdPrefix, domain, admission, cacher };
+  const storeConfig = {
+    storage,
+    storagePrefix: options.etcdPrefix,
+    domain,
+    admission,
+    cacher,
+    eventTtlSeconds: Math.ceil(options.eventTtlMs / 1000),
+  };
   stores = newStores(table, allResources, { ...storeConfig, hookEnv, answers });
   const openapi = newOpenApiSpecs(table, defs);
   const namespaces = stores.get(namespaceDef)!;

@@ -38,8 +38,6 @@ export const appsResources: ResourceDeclaration[] = [
     schema: 'apps.v1.Deployment',
     nameRule: 'dns-subdomain',
     strategy: deploymentStrategy,
-    // Kubernetes bumps a Deployment's generation on annotation changes too (the old rollback annotation).
-    trackGeneration: 'with-annotations',
     subresources: { status: statusCountersSubresource(deploymentStatusRules), scale: scaleSubresource },
     columns: deploymentColumns,
   },

@@ -82,6 +82,7 @@ export const coreResources: ResourceDeclaration[] = [
     shortNames: ['ev'],
     namespaced: true,
     schema: 'core.v1.Event',
+    expiresAfterEventTtl: true,
     nameRule: 'dns-subdomain',
     strategy: eventStrategy,
     allowCreateOnUpdate: true,

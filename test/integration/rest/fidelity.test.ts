@@ -2,7 +2,7 @@
  * Behaviours the differential checker (npm run compare) found different from Kubernetes 1.28 and
  * that were fixed, one test per cell or rule: the resourceVersion table's limit and continue cells,
  * strategy Warning headers, EndpointSlice's read-only deprecatedTopology, the generation rules of
- * Deployments, EndpointSlices and PriorityClasses, the built-in PriorityClasses, Job labels and
+ * EndpointSlices and PriorityClasses, the built-in PriorityClasses, Job labels and
  * delete warnings, 405 on collection writes, 415 without details, Node pod CIDRs, and a deleted
  * Service taking its Endpoints along.
  */
@@ -147,22 +147,6 @@ describe('fidelity to Kubernetes 1.28', () => {
       const r = await c.patch(`${EPS}/topo`, { metadata: { labels: { a: 'b' } } }, 'application/merge-patch+json');
       assert.equal(r.body.metadata.generation, before + 1);
     });
-  });
-
-  it("a Deployment's annotation change bumps its generation, a label change does not", async () => {
-    const path = '/apis/apps/v1/namespaces/fid/deployments';
-    await c.post(path, {
-      metadata: { name: 'gen' },
-      spec: {
-        replicas: 0,
-        selector: { matchLabels: { app: 'g' } },
-        template: { metadata: { labels: { app: 'g' } }, spec: { containers: [container] } },
-      },
-    });
-    const a = await c.patch(`${path}/gen`, { metadata: { annotations: { x: 'y' } } }, 'application/merge-patch+json');
-    assert.equal(a.body.metadata.generation, 2);
-    const l = await c.patch(`${path}/gen`, { metadata: { labels: { x: 'y' } } }, 'application/merge-patch+json');
-    assert.equal(l.body.metadata.generation, 2);
   });
 
   describe('PriorityClass', () => {
