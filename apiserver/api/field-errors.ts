@@ -186,10 +186,13 @@ export function goTyped(goType: string, value: unknown): GoTyped {
 }
 
 /**
- * Go's %#v of a string slice, or of a string map named as such (an object may as well be a struct,
- * which Go prints otherwise); undefined for what it cannot type (numbers, structs).
+ * Go's %#v of bytes, of a string slice, or of a string map named as such (an object may as well be
+ * a struct, which Go prints otherwise), and `T(nil)` for a named type's nil; undefined for what it
+ * cannot type (numbers, structs).
  */
 function goSharpV(value: unknown, goType?: string): string | undefined {
+  if (goType && (value === null || value === undefined)) return `${goType}(nil)`;
+  if (value instanceof Uint8Array) return `${goType ?? '[]byte'}{${[...value].map((b) => `0x${b.toString(16)}`).join(', ')}}`;
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return `${goType ?? '[]string'}{${value.map(goQuote).join(', ')}}`;
   if (goType?.startsWith('map[') && value && typeof value === 'object' && !Array.isArray(value)) {
     const entries = Object.entries(value);

@@ -91,6 +91,8 @@ test('Invalid prints the value: strings as %q, numbers and booleans plainly, nul
     'f: Invalid value: map[string]string{"a":"\\"", "b":"2"}: d',
   );
   assert.equal(errorMessage(invalid('f', [1, 2], 'd')), 'f: Invalid value: [1,2]: d');
+  assert.equal(errorMessage(invalid('f', Buffer.from('-\n'), 'd')), 'f: Invalid value: []byte{0x2d, 0xa}: d');
+  assert.equal(errorMessage(invalid('f', goTyped('[]byte', null), 'd')), 'f: Invalid value: []byte(nil): d');
   assert.equal(errorMessage(invalid('f', { a: '<&>' }, 'd')), 'f: Invalid value: {"a":"\\u003c\\u0026\\u003e"}: d');
   assert.equal(errorMessage(invalid('f', 'x', '')), 'f: Invalid value: "x"');
 });
