@@ -65,10 +65,13 @@ describe('DELETE answers per kind', () => {
       assert.equal(r.status, 200, r.text);
       assert.equal(r.body.kind, object.kind);
       assert.equal(r.body.metadata.uid, created.body.metadata.uid);
-      // Pods are deleted gracefully in Kubernetes: one deleted at once is answered marked as deleted.
+      // Pods are deleted gracefully in Kubernetes: one deleted at once is answered marked as deleted;
+      // PVs and PVCs stay, marked, while their protection finalizer holds them.
+      const held = (r.body.metadata.finalizers ?? []).length > 0;
+      assert.equal(held, object.kind === 'PersistentVolume' || object.kind === 'PersistentVolumeClaim');
       if (object.kind === 'Pod') assert.equal(r.body.metadata.deletionGracePeriodSeconds, 0);
-      assert.equal(r.body.metadata.deletionTimestamp !== undefined, object.kind === 'Pod');
-      assert.equal((await s.client.get(`${path}/${(object.metadata as { name: string }).name}`)).status, 404);
+      assert.equal(r.body.metadata.deletionTimestamp !== undefined, object.kind === 'Pod' || held);
+      assert.equal((await s.client.get(`${path}/${(object.metadata as { name: string }).name}`)).status, held ? 200 : 404);
     });
   }
 
