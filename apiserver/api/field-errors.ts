@@ -168,8 +168,52 @@ export function aggregateMessage(errors: readonly FieldError[]): string {
   return messages.length === 1 ? messages[0] : messages.length === 0 ? '' : `[${messages.join(', ')}]`;
 }
 
-/** A bad value as ErrorBody prints it: strings as Go's %q, numbers and booleans plainly, the rest as Go's JSON. */
-function formatBadValue(value: unknown): string {
+/**
+ * A bad value whose Go type is named (a typed slice such as `[]core.ResourceQuotaScope`, a map such
+ * as `map[string]string`), so it prints as Kubernetes prints it with `%#v`. A string list whose type
+ * is not named prints as `[]string`.
+ */
+export class GoTyped {
+  constructor(
+    readonly goType: string,
+    readonly value: unknown,
+  ) {}
+}
+
+/** `value` printed as Go's `%#v` of the named slice or map type. */
+export function goTyped(goType: string, value: unknown): GoTyped {
+  return new GoTyped(goType, value);
+}
+
+/**
+ * Go's %#v of bytes, of a string slice, or of a string map named as such (an object may as well be
+ * a struct, which Go prints otherwise), and `T(nil)` for a named type's nil; undefined for what it
+ * cannot type (numbers, structs).
+ */
+function goSharpV(value: unknown, goType?: string): string | undefined {
+  if (goType && (value === null || value === undefined)) return `${goType}(nil)`;
+  if (value instanceof Uint8Array) return `${goType ?? '[]byte'}{${[...value].map((b) => `0x${b.toString(16)}`).join(', ')}}`;
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return `${goType ?? '[]string'}{${value.map(goQuote).join(', ')}}`;
+  if (goType?.startsWith('map[') && value && typeof value === 'object' && !Array.isArray(value)) {
+    const entries = Object.entries(value);
+    if (entries.every(([, v]) => typeof v === 'string'))
+      return `${goType ?? 'map[string]string'}{${entries
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([k, v]) => `${goQuote(k)}:${goQuote(v as string)}`)
+        .join(', ')}}`;
+  }
+  return undefined;
+}
+
+/**
+ * A bad value as ErrorBody prints it: strings as Go's %q, numbers and booleans plainly, string
+ * slices and named maps as Go's %#v (`[]string{"a", "b"}`, `map[string]string{"k":"v"}`), the rest
+ * (structs, whose Go names orch does not have) as Go's JSON.
+ */
+function formatBadValue(input: unknown): string {
+  const value = input instanceof GoTyped ? input.value : input;
+  const sharp = goSharpV(value, input instanceof GoTyped ? input.goType : undefined);
+  if (sharp !== undefined) return sharp;
   switch (typeof value) {
     case 'string':
       return goQuote(value);

@@ -66,8 +66,12 @@ export interface ResourceDeclaration {
   returnDeletedObject?: boolean;
   /** With a status subresource: a create keeps the status it is sent (Nodes register with theirs). */
   statusOnCreate?: boolean;
-  /** metadata.generation is set on create and bumped when anything but metadata and status changes. */
-  trackGeneration?: boolean;
+  /**
+   * metadata.generation is set to 1 on create and bumped when anything but metadata and status
+   * changes (`true`), or also when the labels change (`'with-labels'`: EndpointSlice);
+   * `'create-only'` sets it once and keeps it (PriorityClass).
+   */
+  trackGeneration?: true | 'with-labels' | 'create-only';
   /** Table columns after NAME; absent = NAME and Created At, as Kubernetes' default table. */
   columns?: PrinterColumn[];
   /** Field selectors the kind supports besides metadata.name / metadata.namespace. */
@@ -80,6 +84,10 @@ export interface ResourceDeclaration {
   deprecationWarning?: string;
   /** With deprecationWarning: the release that removes the version ("1.25"), reported in metrics and audit. */
   removedRelease?: string;
+  /** Objects expire the server's --event-ttl after their last write (Events: Kubernetes' TTLFunc). */
+  expiresAfterEventTtl?: boolean;
+  /** A DELETE (one object or a collection) naming neither propagationPolicy nor orphanDependents is answered with this Warning (Jobs, whose default orphans their pods). */
+  defaultPropagationWarning?: string;
   /**
    * Never stored (TokenReview, SelfSubjectReview, the access reviews): the kind only answers POST, with what the server
    * computes from the request (an answer action, registry/actions.ts); `verbs` must be ['create'].

@@ -53,6 +53,9 @@ export interface Status {
   code: number;
 }
 
+/** A Success Status: no reason, message or code. */
+export type SuccessStatus = Pick<Status, 'kind' | 'apiVersion' | 'metadata' | 'details'> & { status: 'Success' };
+
 /** A group + resource, e.g. {group: '', resource: 'configmaps'}. */
 export interface GroupResource {
   group: string;
@@ -86,8 +89,13 @@ export function isApiError(err: unknown, reason?: StatusReason): err is ApiError
 
 function failure(reason: StatusReason, message: string, details?: StatusDetails, cause?: unknown): ApiError {
   const status: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code: REASON_CODES[reason] };
-  if (details) status.details = details;
+  if (details) status.details = withoutEmpty(details);
   return new ApiError(status, { cause });
+}
+
+/** Details as Kubernetes serializes them: every field is omitempty, so the core group's "" is left out. */
+function withoutEmpty(details: StatusDetails): StatusDetails {
+  return Object.fromEntries(Object.entries(details).filter(([, v]) => v !== '' && v !== undefined)) as StatusDetails;
 }
 
 /** "configmaps" or "deployments.apps", as Kubernetes prints a group resource. */
@@ -157,11 +165,10 @@ export function notAcceptable(supported: string[]): ApiError {
   return failure('NotAcceptable', `only the following media types are accepted: ${supported.join(', ')}`);
 }
 
-export function unsupportedMediaType(contentType: string, supported: string[]): ApiError {
+export function unsupportedMediaType(supported: string[]): ApiError {
   return failure(
     'UnsupportedMediaType',
     `the body of the request was in an unknown format - accepted media types include: ${supported.join(', ')}`,
-    { causes: [{ reason: 'UnexpectedServerResponse', message: contentType }] },
   );
 }
 
@@ -208,6 +215,7 @@ export function internal(err: unknown): ApiError {
 }
 
 /** A Status with status: Success (delete of a kind that does not return the object). */
-export function success(details: StatusDetails): Status {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details, code: 200 };
+/** The Status a DELETE answers when the object is gone: no code (Kubernetes leaves it 0, omitted). */
+export function success(details: StatusDetails): SuccessStatus {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: withoutEmpty(details) };
 }

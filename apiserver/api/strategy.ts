@@ -35,6 +35,10 @@ export interface Strategy<T = ApiObject> {
    * update's own (immutability, …). validate() does not run on an update.
    */
   validateUpdate?(obj: T, old: T, ctx: StrategyContext): FieldError[];
+  /** Warnings for the client on a valid create (Kubernetes' WarningsOnCreate: deprecated fields, odd values). */
+  warningsOnCreate?(obj: T, ctx: StrategyContext): string[];
+  /** Warnings for the client on a valid update of the main resource (WarningsOnUpdate). */
+  warningsOnUpdate?(obj: T, old: T, ctx: StrategyContext): string[];
   /** Normalizes an object after validation and before it is stored (e.g. Secret stringData → data). */
   canonicalize?(obj: T): void;
   /**
@@ -43,6 +47,11 @@ export interface Strategy<T = ApiObject> {
    * delete now, or throw an ApiError to refuse.
    */
   beforeDelete?(obj: T, ctx: StrategyContext): 'graceful' | 'delete';
+  /**
+   * The kind is deleted gracefully in Kubernetes (Pods): a deletion that takes effect at once still
+   * answers the object marked with deletionTimestamp and a zero deletionGracePeriodSeconds.
+   */
+  gracefulDelete?: boolean;
   /** Extra conditions, besides metadata.finalizers, that keep a deleted object stored. */
   pendingFinalization?(obj: T): boolean;
 }

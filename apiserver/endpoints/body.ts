@@ -154,6 +154,6 @@ export const OBJECT_CONTENT_TYPES = ['application/json', 'application/yaml', ...
 
 export function requireContentType(req: IncomingMessage, allowed: string[]): string {
   const type = mediaType(req.headers['content-type']) || 'application/json';
-  if (!allowed.includes(type)) throw status.unsupportedMediaType(type, allowed);
+  if (!allowed.includes(type)) throw status.unsupportedMediaType(allowed);
   return type;
 }

@@ -4,6 +4,7 @@ import * as status from '../api/status.js';
 import type { ResourceDef, Verb } from '../api/resource.js';
 import { requestInfoFrom, type RequestInfo } from './request/request-info.js';
 import { negotiateOutput } from './negotiation.js';
+import { warningHeader } from './responses.js';
 import { userFrom } from './request/request-user.js';
 import { auditFrom } from './request/request-audit.js';
 import type { ApiContext, RequestScope } from './handlers/scope.js';
@@ -59,6 +60,8 @@ export function newResourceHandler(api: ApiContext) {
     if (!HANDLERS[verb] || !allowed) throw status.methodNotAllowed();
     if (verb === 'watch' && req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed();
     if (def.namespaced && !namespace && verb !== 'list' && verb !== 'watch') throw status.methodNotAllowed();
+    // A collection has no PUT or PATCH route (405, as Kubernetes' router answers).
+    if (!info.name && (verb === 'update' || verb === 'patch')) throw status.methodNotAllowed();
     const query = new URL(req.url ?? '/', 'http://x').searchParams;
     const output = negotiateOutput(req.headers.accept, api.table.domain.viewGroups, () => api.protobuf.has(def.apiVersion, def.kind));
     const scope: RequestScope = {
@@ -79,12 +82,18 @@ export function newResourceHandler(api: ApiContext) {
     scope.ctx.warnings = scope.warnings;
     scope.ctx.auditAnnotations = auditFrom(req)?.annotations;
     if (def.deprecationWarning) reportDeprecated(api, def, info, scope.ctx.auditAnnotations);
-    if (sub?.connect) await handleConnect(scope, sub.connect.kind, api.connect);
-    else if (answered) await handleAction(scope, { ...answered, group: api.table.domain.group(answered.kubernetesGroup) });
-    else if (sub?.action) await handleAction(scope, sub.action);
-    else if (!sub && verb === 'create' && store.createAction) await handleAction(scope, def);
-    else if (sub?.view) await handleSubresourceView(scope, sub.view);
-    else await HANDLERS[verb](scope);
+    try {
+      if (sub?.connect) await handleConnect(scope, sub.connect.kind, api.connect);
+      else if (answered) await handleAction(scope, { ...answered, group: api.table.domain.group(answered.kubernetesGroup) });
+      else if (sub?.action) await handleAction(scope, sub.action);
+      else if (!sub && verb === 'create' && store.createAction) await handleAction(scope, def);
+      else if (sub?.view) await handleSubresourceView(scope, sub.view);
+      else await HANDLERS[verb](scope);
+    } catch (err) {
+      // An error answer carries the warnings gathered so far, as Kubernetes' do.
+      if (scope.warnings.length && !res.headersSent) res.setHeader('Warning', scope.warnings.map(warningHeader));
+      throw err;
+    }
   };
 }
 

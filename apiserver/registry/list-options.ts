@@ -39,7 +39,8 @@ export function planList(opts: ListOptions): ReadPlan {
     throw status.badRequest(`resourceVersionMatch: Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`);
   }
   if (opts.continue) {
-    if (rv !== undefined) throw status.badRequest('specifying resource version is not allowed when using continue');
+    // "0" is allowed with a token (Kubernetes' etcd3 store): the list continues at the token's revision.
+    if (rv !== undefined && rv !== 0) throw status.badRequest('specifying resource version is not allowed when using continue');
     if (match) throw status.badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided');
     return { kind: 'continue', token: opts.continue };
   }
@@ -54,7 +55,9 @@ export function planList(opts: ListOptions): ReadPlan {
     return rv === 0 ? { kind: 'any' } : { kind: 'notOlderThan', revision: rv };
   }
   if (rv === undefined) return { kind: 'latest' };
-  return rv === 0 ? { kind: 'any' } : { kind: 'notOlderThan', revision: rv };
+  if (rv === 0) return { kind: 'any' };
+  // The legacy cell: a limit with a non-zero resourceVersion and no match is an exact read at it.
+  return opts.limit !== undefined && opts.limit > 0 ? { kind: 'exact', revision: rv } : { kind: 'notOlderThan', revision: rv };
 }
 
 /** Checks a watch's options; returns the revision to follow after (undefined: start with the current state). */

@@ -61,8 +61,15 @@ export function carryOverUpdateMeta(def: ResourceDef, obj: ApiObject, old: ApiOb
   delete (m as Record<string, unknown>).selfLink;
   if (def.trackGeneration) {
     const gen = o.generation ?? 1;
-    m.generation = specChanged(obj, old) ? gen + 1 : gen;
+    m.generation = generationMoves(def.trackGeneration, obj, old) ? gen + 1 : gen;
   } else delete m.generation;
+}
+
+/** Whether an update bumps the generation under the kind's rule. */
+function generationMoves(rule: NonNullable<ResourceDef['trackGeneration']>, obj: ApiObject, old: ApiObject): boolean {
+  if (rule === 'create-only') return false;
+  if (rule === 'with-labels' && !jsonEqual(obj.metadata.labels ?? {}, old.metadata.labels ?? {})) return true;
+  return specChanged(obj, old);
 }
 
 /** True when anything outside metadata and status differs. */

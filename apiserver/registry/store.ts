@@ -5,7 +5,7 @@
  * (get/list/watch, with their resourceVersion rules and the watch cache) live in get.ts, list.ts and
  * watch.ts: everything that reads a kind's objects reads through the store.
  */
-import type { Storage, KeyValue } from '../storage/interfaces.js';
+import type { Storage, KeyValue, WriteOptions } from '../storage/interfaces.js';
 import type { Cacher } from '../storage/cacher/cacher.js';
 import { guaranteedUpdate } from '../storage/guaranteed-update.js';
 import { isStorageError } from '../storage/errors.js';
@@ -74,6 +74,8 @@ export interface StoreConfig {
   computed?: ComputedObjects;
   /** The other stores, for actions. */
   lookup?: StoreLookup;
+  /** --event-ttl in seconds: how long objects of kinds that expire (Events) live after their last write. */
+  eventTtlSeconds?: number;
 }
 
 /** Computes the object to write from the stored one (null when absent): a PUT body, a patch result. */
@@ -117,6 +119,8 @@ export class GenericStore {
   private readonly lookup: StoreLookup | undefined;
   /** A POST to the collection performs this instead of a create. */
   readonly createAction: StoreAction | undefined;
+  /** What every write of this kind passes to storage: a TTL for kinds that expire. */
+  private readonly writeOptions: WriteOptions | undefined;
 
   constructor(config: StoreConfig) {
     this.def = config.def;
@@ -131,6 +135,7 @@ export class GenericStore {
     this.createAction = config.createAction;
     this.computed = config.computed;
     this.lookup = config.lookup;
+    this.writeOptions = config.def.expiresAfterEventTtl && config.eventTtlSeconds ? { ttlSeconds: config.eventTtlSeconds } : undefined;
   }
 
   /** CONNECT admission of a proxied subresource (pods/exec, …): `options` is its options object (PodExecOptions). */
@@ -263,6 +268,7 @@ export class GenericStore {
     this.def.strategy?.prepareForCreate?.(obj, sctx);
     if (!obj.metadata.name && obj.metadata.generateName) obj.metadata.name = generateName(obj.metadata.generateName);
     validateForCreate(this.def, obj, sctx);
+    addWarnings(ctx, this.def.strategy?.warningsOnCreate?.(obj, sctx));
     this.def.strategy?.canonicalize?.(obj);
     await this.admissionOf(ctx).validate(this.attributes(ctx, rollback, 'CREATE', obj.metadata.name ?? '', obj));
     return obj;
@@ -289,7 +295,7 @@ export class GenericStore {
       }
       let kv: KeyValue;
       try {
-        kv = await this.storage.create(this.keys.objectKey(ctx.namespace, name), this.encode(obj));
+        kv = await this.storage.create(this.keys.objectKey(ctx.namespace, name), this.encode(obj), this.writeOptions);
       } catch (err) {
         await txn.revert();
         await rollback.revert();
@@ -365,7 +371,7 @@ export class GenericStore {
         return { object: result!, created };
       }
       guess = await this.cachedState(key);
-      written = await guaranteedUpdate(this.storage, key, attempt, guess?.kv);
+      written = await guaranteedUpdate(this.storage, key, attempt, guess?.kv, this.writeOptions);
     } catch (err) {
       await txn.revert();
       await rollback.revert();
@@ -422,6 +428,7 @@ export class GenericStore {
     }
     carryOverUpdateMeta(this.def, obj, old);
     validateForUpdate(this.def, obj, old, sctx, subresource);
+    if (!sub) addWarnings(ctx, this.def.strategy?.warningsOnUpdate?.(obj, old, sctx));
     this.def.strategy?.canonicalize?.(obj);
     await this.admissionOf(ctx).validate(this.attributes(ctx, rollback, 'UPDATE', old.metadata.name!, obj, old, subresource));
     return obj;
@@ -445,7 +452,7 @@ export class GenericStore {
       rollback = newAdmissionRollback();
       if (!current) throw status.notFound(this.groupResource, name);
       const old = this.decode(current);
-      checkDeletePreconditions(this.groupResource, old, options);
+      checkDeletePreconditions({ group: this.def.group, kind: this.def.kind }, old, options);
       // As Kubernetes' AdmissionToValidateObjectDeleteFunc: mutating then validating admission, both seeing the stored object.
       const attributes = this.attributes(ctx, rollback, 'DELETE', name, undefined, deepCopy(old));
       await this.admissionOf(ctx).admit(attributes);
@@ -456,7 +463,7 @@ export class GenericStore {
       if (finalizers?.length) obj.metadata.finalizers = finalizers;
       else if (finalizers) delete obj.metadata.finalizers;
       if (decision === 'delete' && !hasFinalizers(obj)) {
-        outcome = { object: old, deleted: true };
+        outcome = { object: this.def.strategy?.gracefulDelete ? markedDeleted(old, ctx.now) : old, deleted: true };
         return null;
       }
       if (!obj.metadata.deletionTimestamp) {
@@ -473,7 +480,7 @@ export class GenericStore {
         await rollback.revert();
         return outcome!;
       }
-      const { kv, deleted } = await guaranteedUpdate(this.storage, key, attempt);
+      const { kv, deleted } = await guaranteedUpdate(this.storage, key, attempt, undefined, this.writeOptions);
       rollback.commit();
       if (deleted) await this.hooks.afterDelete?.(outcome!.object, { dryRun: false });
       return deleted ? outcome! : { object: this.decode(kv), deleted: false };
@@ -482,4 +489,18 @@ export class GenericStore {
       throw this.storageError(err, name);
     }
   }
+}
+
+/** A strategy's warnings for the client, each once (an update may run its steps again on a conflict). */
+function addWarnings(ctx: RequestContext, warnings: string[] | undefined): void {
+  if (!ctx.warnings) return;
+  for (const w of warnings ?? []) if (!ctx.warnings.includes(w)) ctx.warnings.push(w);
+}
+
+/** A copy of an object deleted at once, as a graceful kind answers it: deletionTimestamp now, grace period 0. */
+function markedDeleted(obj: ApiObject, now: Date): ApiObject {
+  const copy = deepCopy(obj);
+  copy.metadata.deletionTimestamp ??= timestamp(now);
+  copy.metadata.deletionGracePeriodSeconds ??= 0;
+  return copy;
 }

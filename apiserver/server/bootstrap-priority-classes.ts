@@ -20,7 +20,7 @@ export async function ensureSystemPriorityClasses(priorityClasses: GenericStore,
           kind: 'PriorityClass',
           metadata: { name: c.name },
           value: c.value,
-          globalDefault: c.globalDefault,
+          ...(c.globalDefault ? { globalDefault: true } : {}),
           description: DESCRIPTIONS[c.name],
         },
       );

@@ -83,6 +83,8 @@ export interface ServerOptions extends AuthenticationSettings {
   minRequestTimeoutSeconds: number;
   /** --request-timeout, default 60s. */
   requestTimeoutMs: number;
+  /** --event-ttl, default 1h: Events are deleted this long after their last write. */
+  eventTtlMs: number;
   /** The winston level that -v/--v (0..10, default 0) maps to. */
   logLevel: string;
   /** --service-cluster-ip-range, default 10.0.0.0/24: one CIDR, or two of different IP families (the first is the default family). */
@@ -161,6 +163,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
   maxMutatingRequestsInflight = 200;
   minRequestTimeoutSeconds = 1800;
   requestTimeoutMs = 60_000;
+  eventTtlMs = 60 * 60_000;
   watchCache = true;
   workers = availableParallelism();
   defaultWatchCacheSize = 10_000;
@@ -318,6 +321,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       'request-timeout',
       'An optional field indicating the duration a handler must keep a request open before timing it out. This is the default request timeout for requests but may be overridden by flags such as --min-request-timeout for specific types of requests.',
     );
+    fs.duration(this, 'eventTtlMs', 'event-ttl', 'Amount of time to retain events.');
     fs.bool(this, 'watchCache', 'watch-cache', 'Enable watch caching in the apiserver');
     fs.int(
       this,
@@ -452,6 +456,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
     nonNegative('max-mutating-requests-inflight', this.maxMutatingRequestsInflight);
     nonNegative('min-request-timeout', this.minRequestTimeoutSeconds);
     nonNegative('request-timeout', this.requestTimeoutMs);
+    nonNegative('event-ttl', this.eventTtlMs);
     serviceClusterIPRanges(this.serviceClusterIPRange);
     nonNegative('default-watch-cache-size', this.defaultWatchCacheSize);
     checkPort('kubelet-port', this.kubeletPort);
@@ -500,6 +505,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       maxMutatingRequestsInflight: this.maxMutatingRequestsInflight,
       minRequestTimeoutSeconds: this.minRequestTimeoutSeconds,
       requestTimeoutMs: this.requestTimeoutMs,
+      eventTtlMs: this.eventTtlMs,
       logLevel: this.logs.level(),
       serviceClusterIPRanges: serviceClusterIPRanges(this.serviceClusterIPRange),
       serviceNodePortRange: this.serviceNodePortRange,

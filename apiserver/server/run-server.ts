@@ -23,6 +23,8 @@ import { newStores } from '../registry/new-stores.js';
 import { newStoreHookEnv } from '../registry/store-hooks.js';
 import { newServiceAllocators, SERVICE_ALLOCATORS } from '../registry/core/service/allocator/service-allocators.js';
 import { COMPONENT_PROBES } from '../registry/core/componentstatus/components.js';
+import { SERVICE_ENDPOINTS_CLEANUP } from '../registry/core/service/endpoints-cleanup.js';
+import { newEndpointsCleanup } from './endpoints-cleanup.js';
 import { newComponentProbes } from './component-probes.js';
 import { newUpgradeListener } from './upgrade-listener.js';
 import { ensureDefaultService } from '../registry/core/service/default-service.js';
@@ -200,6 +202,7 @@ export async function runServer(
   const hookEnv = newStoreHookEnv([
     { dependency: SERVICE_ALLOCATORS, value: serviceAllocators },
     { dependency: COMPONENT_PROBES, value: newComponentProbes(storage) },
+    { dependency: SERVICE_ENDPOINTS_CLEANUP, value: newEndpointsCleanup(() => stores?.get(table.lookup('', 'v1', 'endpoints')!)) },
   ]);
   // Authenticators read ServiceAccounts, Secrets and Pods through the stores; the stores serve what they answer.
   const authentication = newServerAuthentication(
@@ -213,7 +216,14 @@ export async function runServer(
     ...authentication.answers,
     ...newReviewKinds({ ...authorization, group: domain.group('authorization.k8s.io') }),
   ]);
-  const storeConfig = { storage, storagePrefix: options.etcdPrefix, domain, admission, cacher };
+  const storeConfig = {
+    storage,
+    storagePrefix: options.etcdPrefix,
+    domain,
+    admission,
+    cacher,
+    eventTtlSeconds: Math.ceil(options.eventTtlMs / 1000),
+  };
   stores = newStores(table, resources, { ...storeConfig, hookEnv, answers });
   // OpenAPI publishes what is served (--runtime-config), custom resources included.
   const openapi = newOpenApiSpecs(served, defs);

@@ -1,4 +1,4 @@
-import type { KeyValue, Storage } from './interfaces.js';
+import type { KeyValue, Storage, WriteOptions } from './interfaces.js';
 import { isStorageError } from './errors.js';
 
 /**
@@ -11,13 +11,14 @@ import { isStorageError } from './errors.js';
  * `cached` is an optional state the caller already has, maybe stale (a watch cache's): it saves the
  * first read. A stale one costs a retry, never a wrong answer: a write from it fails the revision
  * compare, and an error or a no-op computed from it is checked against a fresh read first (as
- * Kubernetes' GuaranteedUpdate does with its cached existing object).
+ * Kubernetes' GuaranteedUpdate does with its cached existing object). `options` go with the write (a TTL).
  */
 export async function guaranteedUpdate(
   storage: Storage,
   key: string,
   tryUpdate: (current: KeyValue | null) => Promise<Buffer | null> | Buffer | null,
   cached?: KeyValue | null,
+  options?: WriteOptions,
 ): Promise<{ kv: KeyValue; deleted: boolean }> {
   let current = cached === undefined ? await storage.get(key) : cached;
   let fresh = cached === undefined;
@@ -44,7 +45,7 @@ export async function guaranteedUpdate(
         if (!current) throw new Error('guaranteedUpdate: cannot delete an absent key');
         return { kv: await storage.delete(key, current.modRevision), deleted: true };
       }
-      const kv = current ? await storage.update(key, next, current.modRevision) : await storage.create(key, next);
+      const kv = current ? await storage.update(key, next, current.modRevision, options) : await storage.create(key, next, options);
       return { kv, deleted: false };
     } catch (err) {
       if (isStorageError(err, 'Conflict')) {

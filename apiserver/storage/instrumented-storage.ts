@@ -21,10 +21,10 @@ export function instrumentStorage(storage: Storage, observer: StorageObserver): 
     }
   };
   return {
-    create: (key, value) => timed('create', key, () => storage.create(key, value)),
+    create: (key, value, options) => timed('create', key, () => storage.create(key, value, options)),
     get: (key) => timed('get', key, () => storage.get(key)),
     list: (prefix, options) => timed('list', prefix, () => storage.list(prefix, options)),
-    update: (key, value, rev) => timed('update', key, () => storage.update(key, value, rev)),
+    update: (key, value, rev, options) => timed('update', key, () => storage.update(key, value, rev, options)),
     delete: (key, rev) => timed('delete', key, () => storage.delete(key, rev)),
     watch: (prefix, options, handlers) => storage.watch(prefix, options, handlers),
     currentRevision: () => timed('currentRevision', '', () => storage.currentRevision()),

@@ -67,9 +67,19 @@ export interface WatchHandlers {
   onError(err: Error): void;
 }
 
+/** Options of a create or update. */
+export interface WriteOptions {
+  /**
+   * The key expires (is deleted, with a delete event) about this many seconds after this write; a
+   * later write without it keeps the key for good. etcd: a lease; the embedded store: an expiry it
+   * enforces itself.
+   */
+  ttlSeconds?: number;
+}
+
 export interface Storage {
   /** Create key if absent. Throws StorageError 'KeyExists' when present. */
-  create(key: string, value: Buffer): Promise<KeyValue>;
+  create(key: string, value: Buffer, options?: WriteOptions): Promise<KeyValue>;
 
   /** The current value of key, or null. */
   get(key: string): Promise<KeyValue | null>;
@@ -86,7 +96,7 @@ export interface Storage {
    * Throws 'Conflict' (with `current`, the value now stored) when it differs, 'KeyNotFound' when absent.
    * Callers go through guaranteedUpdate(), the one retry loop; nothing else compares revisions.
    */
-  update(key: string, value: Buffer, expectedModRevision: number): Promise<KeyValue>;
+  update(key: string, value: Buffer, expectedModRevision: number, options?: WriteOptions): Promise<KeyValue>;
 
   /**
    * Delete key, when expectedModRevision is given only if it still matches ('Conflict' with `current`

@@ -27,6 +27,8 @@ async function deleteOptions(s: RequestScope): Promise<DeleteOptions> {
   if (orphan !== undefined) opts.orphanDependents = orphan;
   const policy = s.query.get('propagationPolicy');
   if (policy) opts.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
+  if (s.def.defaultPropagationWarning && opts.propagationPolicy === undefined && opts.orphanDependents === undefined)
+    s.warnings.push(s.def.defaultPropagationWarning);
   const propagationErrors = validatePropagation(opts);
   if (propagationErrors.length) throw status.invalid({ group: s.api.table.domain.metaGroup, kind: 'DeleteOptions' }, '', propagationErrors);
   if (opts.dryRun?.length) {

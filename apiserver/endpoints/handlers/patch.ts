@@ -34,7 +34,7 @@ export async function handlePatch(s: RequestScope): Promise<void> {
   const type = mediaType(s.req.headers['content-type']);
   // Custom resources have no strategic merge patch (Kubernetes answers 415 for them).
   const accepted = s.def.unstructured ? PATCH_CONTENT_TYPES.filter((t) => t !== STRATEGIC_MERGE_PATCH_TYPE) : PATCH_CONTENT_TYPES;
-  if (!accepted.includes(type)) throw status.unsupportedMediaType(type, accepted);
+  if (!accepted.includes(type)) throw status.unsupportedMediaType(accepted);
   const isApply = type === APPLY_PATCH_TYPE;
   const { manager, force } = parseFieldManagerOptions(
     s.query,

@@ -56,7 +56,7 @@ export async function handleSubresourceView(s: RequestScope, view: SubresourceVi
   if (verb === 'update') type = requireContentType(s.req, OBJECT_CONTENT_TYPES);
   else {
     type = mediaType(s.req.headers['content-type']);
-    if (!VIEW_PATCH_TYPES.includes(type)) throw status.unsupportedMediaType(type, VIEW_PATCH_TYPES);
+    if (!VIEW_PATCH_TYPES.includes(type)) throw status.unsupportedMediaType(VIEW_PATCH_TYPES);
   }
   const raw = await readBody(s.req, s.api.maxRequestBytes);
   const body = verb === 'update' ? parseObjectBody(raw, type, s.api.protobuf, kind) : parseDocument(raw, 'application/json');

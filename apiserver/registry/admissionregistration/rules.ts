@@ -4,7 +4,7 @@
  * combinations Kubernetes refuses.
  */
 import type { FieldError, FieldPath } from '../../api/field-errors.js';
-import { invalid, notSupported, required } from '../../api/field-errors.js';
+import { goTyped, invalid, notSupported, required } from '../../api/field-errors.js';
 import type { RuleWithOperations } from './types.js';
 
 const OPERATIONS = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
@@ -54,7 +54,13 @@ export function validateRuleWithOperations(rule: RuleWithOperations, path: Field
   const operations = rule.operations ?? [];
   if (operations.length === 0) errors.push(required(path.child('operations')));
   if (operations.length > 1 && hasWildcard(operations)) {
-    errors.push(invalid(path.child('operations'), operations, "if '*' is present, must not specify other operations"));
+    errors.push(
+      invalid(
+        path.child('operations'),
+        goTyped('[]admissionregistration.OperationType', operations),
+        "if '*' is present, must not specify other operations",
+      ),
+    );
   }
   operations.forEach((op, i) => {
     if (!OPERATIONS.includes(op)) errors.push(notSupported(path.child('operations').index(i), op, OPERATIONS));

@@ -4,7 +4,7 @@
  * selector that never changes.
  */
 import type { FieldError, FieldPath } from '../../api/field-errors.js';
-import { fieldPath, forbidden, invalid, notSupported, required } from '../../api/field-errors.js';
+import { fieldPath, forbidden, goTyped, invalid, notSupported, required } from '../../api/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../api/validation/object-meta.js';
 import { type LabelSelector, type LabelSelectorObject, labelSelectorFromObject } from '../../runtime/selectors/label-selector.js';
 import { validateLabelSelector } from '../core/pod-spec/label-selector.js';
@@ -42,7 +42,7 @@ export function validateSelectorMatchesTemplate(
 ): FieldError[] {
   const labels = template?.metadata?.labels ?? {};
   if (selector.isEverything() || selector.matches(labels)) return [];
-  return [invalid(path.child('metadata', 'labels'), labels, '`selector` does not match template `labels`')];
+  return [invalid(path.child('metadata', 'labels'), goTyped('map[string]string', labels), '`selector` does not match template `labels`')];
 }
 
 /** A template of pods that run forever: restartPolicy Always, no activeDeadlineSeconds. */

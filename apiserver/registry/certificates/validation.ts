@@ -3,7 +3,7 @@
  * and the update rules of ValidateCertificateSigningRequest{Status,Approval}Update).
  */
 import type { FieldError } from '../../api/field-errors.js';
-import { duplicate, fieldPath, forbidden, invalid, notSupported, required } from '../../api/field-errors.js';
+import { duplicate, fieldPath, forbidden, goTyped, invalid, notSupported, required } from '../../api/field-errors.js';
 import { csrRequestError } from './csr-request.js';
 import { certificateDataError } from './certificate-data.js';
 import { validateSignerName } from './signer-name.js';
@@ -75,7 +75,9 @@ export function validateCsr(csr: CertificateSigningRequest, legacySignerName: st
   const specPath = fieldPath('spec');
   const errors: FieldError[] = [];
   const requestError = csrRequestError(bytes(spec.request));
-  if (requestError) errors.push(invalid(specPath.child('request'), spec.request ?? '', requestError));
+  // The request is []byte in Kubernetes: its bytes print as Go's %#v ([]byte(nil) when absent).
+  const request = goTyped('[]byte', spec.request === undefined ? null : bytes(spec.request));
+  if (requestError) errors.push(invalid(specPath.child('request'), request, requestError));
   const usages = spec.usages ?? [];
   if (usages.length === 0) errors.push(required(specPath.child('usages')));
   usages.forEach((u, i) => {

@@ -7,6 +7,10 @@ import { cronJobColumns } from '../batch/cronjob/columns.js';
 import { statusCountersSubresource } from '../apps/status-counters.js';
 import { statusSubresource } from '../status-subresource.js';
 
+/** Kubernetes' warning on a Job DELETE that leaves the propagation to the Job's orphaning default. */
+const JOB_DELETE_WARNING =
+  'child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove them or set propagationPolicy=Orphan to suppress this warning';
+
 export const batchResources: ResourceDeclaration[] = [
   {
     kubernetesGroup: 'batch',
@@ -19,6 +23,7 @@ export const batchResources: ResourceDeclaration[] = [
     schema: 'batch.v1.Job',
     nameRule: 'dns-subdomain',
     strategy: jobStrategy,
+    defaultPropagationWarning: JOB_DELETE_WARNING,
     subresources: { status: statusCountersSubresource(jobStatusRules) },
     trackGeneration: true,
     columns: jobColumns,

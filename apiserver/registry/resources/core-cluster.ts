@@ -48,6 +48,7 @@ export const coreClusterResources: KindDeclaration[] = [
     namespaced: true,
     schema: 'core.v1.ResourceQuota',
     nameRule: 'dns-subdomain',
+    returnDeletedObject: true,
     strategy: resourceQuotaStrategy,
     subresources: { status: resourceQuotaStatusStrategy },
     columns: resourceQuotaColumns,

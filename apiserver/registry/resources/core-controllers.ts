@@ -35,6 +35,7 @@ export const coreControllerResources: ResourceDeclaration[] = [
     namespaced: true,
     schema: 'core.v1.PodTemplate',
     nameRule: 'dns-subdomain',
+    returnDeletedObject: true,
     strategy: podTemplateStrategy,
     trackGeneration: true,
     columns: podTemplateColumns,

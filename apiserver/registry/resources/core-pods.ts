@@ -20,6 +20,7 @@ export const corePodResources: KindDeclaration[] = [
     namespaced: true,
     schema: 'core.v1.Pod',
     nameRule: 'dns-subdomain',
+    returnDeletedObject: true,
     strategy: podStrategy,
     subresources: {
       status: podStatusSubresource,

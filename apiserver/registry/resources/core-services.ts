@@ -19,6 +19,7 @@ export const coreServiceResources: KindDeclaration[] = [
     namespaced: true,
     schema: 'core.v1.Service',
     nameRule: 'dns-1035-label',
+    returnDeletedObject: true,
     strategy: serviceStrategy,
     subresources: { status: serviceStatusStrategy, proxy: serviceProxySubresource },
     allowCreateOnUpdate: true,

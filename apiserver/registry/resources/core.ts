@@ -66,6 +66,7 @@ export const coreResources: ResourceDeclaration[] = [
     namespaced: true,
     schema: 'core.v1.ServiceAccount',
     nameRule: 'dns-subdomain',
+    returnDeletedObject: true,
     strategy: serviceAccountStrategy,
     createSubresources: {
       token: { kubernetesGroup: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', schema: 'authentication.v1.TokenRequest' },
@@ -81,6 +82,7 @@ export const coreResources: ResourceDeclaration[] = [
     shortNames: ['ev'],
     namespaced: true,
     schema: 'core.v1.Event',
+    expiresAfterEventTtl: true,
     nameRule: 'dns-subdomain',
     strategy: eventStrategy,
     allowCreateOnUpdate: true,

@@ -14,7 +14,7 @@ export const discoveryResources: ResourceDeclaration[] = [
     schema: 'discovery.v1.EndpointSlice',
     nameRule: 'dns-subdomain',
     strategy: endpointSliceStrategy,
-    trackGeneration: true,
+    trackGeneration: 'with-labels',
     columns: endpointSliceColumns,
   },
 ];

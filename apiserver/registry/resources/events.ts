@@ -14,6 +14,7 @@ export const eventsResources: ResourceDeclaration[] = [
     shortNames: ['ev'],
     namespaced: true,
     schema: 'events.v1.Event',
+    expiresAfterEventTtl: true,
     nameRule: 'dns-subdomain',
     strategy: eventsV1Strategy,
     allowCreateOnUpdate: true,

@@ -14,6 +14,7 @@ export const schedulingResources: ResourceDeclaration[] = [
     schema: 'scheduling.v1.PriorityClass',
     nameRule: 'dns-subdomain',
     strategy: priorityClassStrategy,
+    trackGeneration: 'create-only',
     columns: priorityClassColumns,
   },
 ];

@@ -1,7 +1,17 @@
 import { Etcd3, type ICompare, type IKeyValue } from 'etcd3';
 import type { Logger } from 'winston';
 import { StorageError } from '../errors.js';
-import type { KeyValue, ListOptions, ListResult, Storage, StorageWatcher, WatchHandlers, WatchOptions } from '../interfaces.js';
+import type {
+  KeyValue,
+  ListOptions,
+  ListResult,
+  Storage,
+  StorageWatcher,
+  WatchHandlers,
+  WatchOptions,
+  WriteOptions,
+} from '../interfaces.js';
+import { LeaseManager } from './leases.js';
 import { listRange } from '../key-range.js';
 import type { WatchSink } from '../watch-sink.js';
 import { toKeyValue } from './convert.js';
@@ -53,23 +63,33 @@ class EtcdStorage implements Storage {
   private readonly watches = new Set<WatchSink>();
   /** The highest revision this instance knows etcd compacted to (a lower bound of the real one). */
   private knownCompacted = 0;
+  private readonly leases: LeaseManager;
 
   constructor(
     private readonly client: Etcd3,
     private readonly logger: Logger | undefined,
-  ) {}
+  ) {
+    this.leases = new LeaseManager(client);
+  }
 
-  async create(key: string, value: Buffer): Promise<KeyValue> {
+  async create(key: string, value: Buffer, options?: WriteOptions): Promise<KeyValue> {
     const k = Buffer.from(key);
+    const lease = await this.leaseOf(key, options);
     const res = await this.call(key, () =>
       this.client.kv.txn({
         compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-        success: [{ request_put: { key: k, value } }],
+        success: [{ request_put: { key: k, value, ...lease } }],
       }),
     );
     if (!res.succeeded) throw new StorageError('KeyExists', key);
     const revision = Number(res.header.revision);
     return { key, value, createRevision: revision, modRevision: revision };
+  }
+
+  /** The put field attaching a write with a TTL to a lease (none without one: the key is kept). */
+  private async leaseOf(key: string, options: WriteOptions | undefined): Promise<{ lease?: string }> {
+    if (!options?.ttlSeconds) return {};
+    return { lease: await this.call(key, () => this.leases.leaseFor(options.ttlSeconds!)) };
   }
 
   async get(key: string): Promise<KeyValue | null> {
@@ -90,12 +110,13 @@ class EtcdStorage implements Storage {
     return { items, revision: requested || Number(res.header.revision), more: res.more, remaining };
   }
 
-  async update(key: string, value: Buffer, expectedModRevision: number): Promise<KeyValue> {
+  async update(key: string, value: Buffer, expectedModRevision: number, options?: WriteOptions): Promise<KeyValue> {
     const k = Buffer.from(key);
+    const lease = await this.leaseOf(key, options);
     const res = await this.call(key, () =>
       this.client.kv.txn({
         compare: preconditions(k, expectedModRevision),
-        success: [{ request_put: { key: k, value, prev_kv: true } }],
+        success: [{ request_put: { key: k, value, prev_kv: true, ...lease } }],
         failure: [{ request_range: { key: k } }],
       }),
     );

@@ -4,7 +4,16 @@
  * order; a watch is opened on the owner, which pushes each event as it happens, so a remote watch
  * sees every write in revision order with the latency of one message, no polling.
  */
-import type { KeyValue, ListOptions, ListResult, Storage, StorageWatcher, WatchHandlers, WatchOptions } from '../interfaces.js';
+import type {
+  KeyValue,
+  ListOptions,
+  ListResult,
+  Storage,
+  StorageWatcher,
+  WatchHandlers,
+  WatchOptions,
+  WriteOptions,
+} from '../interfaces.js';
 import { StorageError } from '../errors.js';
 import { WatchSink } from '../watch-sink.js';
 import {
@@ -32,8 +41,8 @@ class RemoteStorage implements Storage {
     this.unsubscribe = port.onMessage((m) => this.receive(m));
   }
 
-  async create(key: string, value: Buffer): Promise<KeyValue> {
-    return keyValue((await this.call('create', [key, value])) as KeyValue);
+  async create(key: string, value: Buffer, options?: WriteOptions): Promise<KeyValue> {
+    return keyValue((await this.call('create', [key, value, options])) as KeyValue);
   }
 
   async get(key: string): Promise<KeyValue | null> {
@@ -46,8 +55,8 @@ class RemoteStorage implements Storage {
     return { ...page, items: page.items.map(keyValue) };
   }
 
-  async update(key: string, value: Buffer, expectedModRevision: number): Promise<KeyValue> {
-    return keyValue((await this.call('update', [key, value, expectedModRevision])) as KeyValue);
+  async update(key: string, value: Buffer, expectedModRevision: number, options?: WriteOptions): Promise<KeyValue> {
+    return keyValue((await this.call('update', [key, value, expectedModRevision, options])) as KeyValue);
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {

@@ -2,7 +2,7 @@
  * The owner's side of remote storage: answers one peer's calls on the real store and pushes its
  * watches' events, in order, as they happen. One per peer; `close()` stops the peer's watches.
  */
-import type { Storage, StorageWatcher } from '../interfaces.js';
+import type { Storage, StorageWatcher, WriteOptions } from '../interfaces.js';
 import { isStorageMessage, type MessagePortLike, type StorageMessage, toWire, keyValue } from './protocol.js';
 
 export interface ServedPeer {
@@ -15,13 +15,13 @@ export function serveStorage(storage: Storage, port: MessagePortLike): ServedPee
   const call = (name: string, args: unknown[]): Promise<unknown> => {
     switch (name) {
       case 'create':
-        return storage.create(args[0] as string, buffer(args[1]));
+        return storage.create(args[0] as string, buffer(args[1]), args[2] as WriteOptions | undefined);
       case 'get':
         return storage.get(args[0] as string);
       case 'list':
         return storage.list(args[0] as string, args[1] as object | undefined);
       case 'update':
-        return storage.update(args[0] as string, buffer(args[1]), args[2] as number);
+        return storage.update(args[0] as string, buffer(args[1]), args[2] as number, args[3] as WriteOptions | undefined);
       case 'delete':
         return storage.delete(args[0] as string, args[1] as number | undefined);
       case 'currentRevision':

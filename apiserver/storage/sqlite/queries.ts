@@ -28,6 +28,10 @@ export class Queries {
   private readonly setCompactRevisionStmt;
   private readonly minIdStmt;
   private readonly compactBatchStmt;
+  private readonly setExpiryStmt;
+  private readonly clearExpiryStmt;
+  private readonly expiredStmt;
+  private readonly expiringStmt;
 
   constructor(db: Database.Database) {
     this.latestStmt = db.prepare<[Buffer], Row>('SELECT * FROM kine WHERE name = ? ORDER BY id DESC LIMIT 1');
@@ -52,6 +56,12 @@ export class Queries {
        ON CONFLICT (name) DO UPDATE SET value = MAX(value, excluded.value)`,
     );
     this.minIdStmt = db.prepare<[], number | null>('SELECT MIN(id) FROM kine').pluck();
+    this.setExpiryStmt = db.prepare<[{ name: Buffer; at: number }]>(
+      'INSERT INTO expiry (name, expires_at) VALUES (@name, @at) ON CONFLICT (name) DO UPDATE SET expires_at = excluded.expires_at',
+    );
+    this.clearExpiryStmt = db.prepare<[Buffer]>('DELETE FROM expiry WHERE name = ?');
+    this.expiredStmt = db.prepare<[number], Buffer>('SELECT name FROM expiry WHERE expires_at <= ? ORDER BY expires_at').pluck();
+    this.expiringStmt = db.prepare<[], Buffer>('SELECT name FROM expiry').pluck();
     // A row at or below the compaction revision goes when it is a tombstone or a later row of its key
     // at or below that revision supersedes it; what is left is each live key's value at the revision.
     this.compactBatchStmt = db.prepare<[{ from: number; to: number; revision: number }]>(
@@ -110,5 +120,25 @@ export class Queries {
   /** Removes the rows in (from, to] that a compaction to revision drops. */
   compactBatch(from: number, to: number, revision: number): void {
     this.compactBatchStmt.run({ from, to, revision });
+  }
+
+  /** Records that key expires at `at` (ms since the epoch). */
+  setExpiry(key: string, at: number): void {
+    this.setExpiryStmt.run({ name: Buffer.from(key), at });
+  }
+
+  /** Forgets key's expiry. */
+  clearExpiry(key: string): void {
+    this.clearExpiryStmt.run(Buffer.from(key));
+  }
+
+  /** Keys whose expiry is at or before now, the earliest first. */
+  expired(now: number): string[] {
+    return this.expiredStmt.all(now).map((b) => b.toString());
+  }
+
+  /** Every key with an expiry. */
+  expiring(): string[] {
+    return this.expiringStmt.all().map((b) => b.toString());
   }
 }

@@ -13,7 +13,9 @@ import Database from 'better-sqlite3';
  * - old_value: the previous row's value (empty for a creation), so an event can be rebuilt from
  *   its own row even after compaction removed the previous one.
  *
- * The `meta` table only holds bookkeeping (the compacted revision), never data. AUTOINCREMENT keeps
+ * The `meta` table only holds bookkeeping (the compacted revision), never data. The `expiry` table
+ * holds when each key written with a TTL expires (milliseconds since the epoch); the store deletes
+ * such keys itself once that time has passed (etcd does it with leases). AUTOINCREMENT keeps
  * ids strictly increasing and never reused, even after compaction deleted the newest rows; the
  * current revision is therefore sqlite_sequence's counter for `kine`.
  */
@@ -33,6 +35,11 @@ CREATE TABLE IF NOT EXISTS meta (
   name TEXT PRIMARY KEY,
   value INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS expiry (
+  name BLOB PRIMARY KEY,
+  expires_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS expiry_at ON expiry (expires_at);
 `;
 
 /** One row of the kine table. */

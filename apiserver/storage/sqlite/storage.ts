@@ -9,6 +9,7 @@ import type {
   StorageWatcher,
   WatchHandlers,
   WatchOptions,
+  WriteOptions,
 } from '../interfaces.js';
 import { listRange, watchRange } from '../key-range.js';
 import { WatchSink } from '../watch-sink.js';
@@ -24,6 +25,8 @@ export interface SqliteStorageOptions {
 
 /** Revisions a compaction clears per transaction, so a large compaction does not block the process. */
 const COMPACT_BATCH = 1000;
+/** How often keys past their expiry are deleted. */
+const EXPIRE_INTERVAL_MS = 1000;
 
 /**
  * The embedded Storage: one SQLite file, kine style (see schema.ts). Writes are synchronous
@@ -42,14 +45,19 @@ class SqliteStorage implements Storage {
    * it back from SQLite on every consistent read (the watch cache asks for it per read) is wasted work.
    */
   private readonly head: { revision: number };
+  /** Keys with an expiry (kept in memory so a write of any other key costs no expiry statement). */
+  private readonly expiring: Set<string>;
+  private expiryTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly db: Database.Database) {
     this.queries = new Queries(db);
     this.head = { revision: this.queries.currentRevision() };
+    this.expiring = new Set(this.queries.expiring());
+    if (this.expiring.size > 0) this.startExpiry();
   }
 
-  async create(key: string, value: Buffer): Promise<KeyValue> {
-    return this.write(key, (latest) => {
+  async create(key: string, value: Buffer, options?: WriteOptions): Promise<KeyValue> {
+    return this.write(key, options, (latest) => {
       if (latest && !latest.deleted) throw new StorageError('KeyExists', key);
       return {
         name: Buffer.from(key),
@@ -78,15 +86,20 @@ class SqliteStorage implements Storage {
     return { items, revision, more: remaining > 0, remaining };
   }
 
-  async update(key: string, value: Buffer, expectedModRevision: number): Promise<KeyValue> {
-    return this.write(key, (latest) => {
+  async update(key: string, value: Buffer, expectedModRevision: number, options?: WriteOptions): Promise<KeyValue> {
+    return this.write(key, options, (latest) => {
       const current = this.checkPrecondition(key, latest, expectedModRevision);
       return { ...successor(current), deleted: 0, value, old_value: current.value };
     });
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
-    return this.write(key, (latest) => {
+    return this.deleteRow(key, expectedModRevision);
+  }
+
+  /** Appends key's tombstone (synchronously). */
+  private deleteRow(key: string, expectedModRevision?: number): KeyValue {
+    return this.write(key, undefined, (latest) => {
       const current = this.checkPrecondition(key, latest, expectedModRevision);
       return { ...successor(current), deleted: 1, value: current.value, old_value: current.value };
     });
@@ -140,6 +153,7 @@ class SqliteStorage implements Storage {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.expiryTimer);
     this.hub.stopAll();
     if (this.db.open) this.db.close();
   }
@@ -148,16 +162,42 @@ class SqliteStorage implements Storage {
    * Runs one write: reads the key's newest row and appends the row `next` builds from it, in one
    * transaction; then publishes the event to the watches, still before anything else can run.
    */
-  private write(key: string, next: (latest: Row | undefined) => Omit<Row, 'id'>): KeyValue {
+  private write(key: string, options: WriteOptions | undefined, next: (latest: Row | undefined) => Omit<Row, 'id'>): KeyValue {
     this.ensureOpen(key);
+    const ttl = options?.ttlSeconds;
     const row = this.db.transaction((): Row => {
       const newRow = next(this.queries.latest(key));
-      return { ...newRow, id: this.queries.insert(newRow) };
+      const id = this.queries.insert(newRow);
+      if (ttl && !newRow.deleted) this.queries.setExpiry(key, Date.now() + ttl * 1000);
+      else if (this.expiring.has(key)) this.queries.clearExpiry(key);
+      return { ...newRow, id };
     })();
+    if (ttl && !row.deleted) {
+      this.expiring.add(key);
+      this.startExpiry();
+    } else this.expiring.delete(key);
     this.head.revision = row.id;
     const event: StorageEvent = rowToEvent(row);
     this.hub.publish(event);
     return event.kv;
+  }
+
+  private startExpiry(): void {
+    this.expiryTimer ??= setInterval(() => this.expire(), EXPIRE_INTERVAL_MS).unref();
+  }
+
+  /** Deletes the keys past their expiry, each with its delete event, as an etcd lease's end does. */
+  private expire(): void {
+    if (!this.db.open) return;
+    for (const key of this.queries.expired(Date.now())) {
+      try {
+        this.deleteRow(key);
+      } catch {
+        // Already gone: only the expiry is left to forget.
+        this.queries.clearExpiry(key);
+        this.expiring.delete(key);
+      }
+    }
   }
 
   /** The key's live newest row when it satisfies the expected modRevision; else KeyNotFound/Conflict. */

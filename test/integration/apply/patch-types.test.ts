@@ -291,7 +291,6 @@ describe('patch types', () => {
       const anonymous = await patch(c, url, service('checks', {}), APPLY);
       assert.equal(anonymous.status, 400);
       assert.deepEqual(anonymous.body.details, {
-        name: '',
         group: 'meta.orch.io',
         kind: 'PatchOptions',
         causes: [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }],

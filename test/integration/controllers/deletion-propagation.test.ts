@@ -113,7 +113,6 @@ describe('DELETE propagation options', () => {
       'DeleteOptions.meta.orch.io "" is invalid: propagationPolicy: Invalid value: "Orphan": orphanDependents and deletionPropagation cannot be both set',
     );
     assert.deepEqual(both.body.details, {
-      name: '',
       group: 'meta.orch.io',
       kind: 'DeleteOptions',
       causes: [

@@ -111,7 +111,9 @@ describe('certificates.orch.io/v1 CertificateSigningRequest', () => {
       ],
     );
     const messages = r.body.details.causes.map((x: any) => x.message);
-    assert.equal(messages[0], `Invalid value: "${tampered}": x509: ECDSA verification failure`);
+    // The request is []byte in Kubernetes, printed as Go's %#v.
+    const requestBytes = [...Buffer.from(tampered, 'base64')].map((b) => `0x${b.toString(16)}`).join(', ');
+    assert.equal(messages[0], `Invalid value: []byte{${requestBytes}}: x509: ECDSA verification failure`);
     assert.match(messages[1], /^Unsupported value: "teleport": supported values: "any", "cert sign", /);
     assert.equal(messages[2], 'Duplicate value: "client auth"');
     assert.equal(messages[3], 'Invalid value: "orch.io/legacy-unknown": the legacy signerName is not allowed via this API version');
@@ -120,7 +122,11 @@ describe('certificates.orch.io/v1 CertificateSigningRequest', () => {
     const empty = await c.post(CSRS, { metadata: { name: 'empty' }, spec: {} });
     assert.equal(empty.status, 422, empty.text);
     assert.deepEqual(empty.body.details.causes, [
-      { reason: 'FieldValueInvalid', message: 'Invalid value: "": PEM block type must be CERTIFICATE REQUEST', field: 'spec.request' },
+      {
+        reason: 'FieldValueInvalid',
+        message: 'Invalid value: []byte(nil): PEM block type must be CERTIFICATE REQUEST',
+        field: 'spec.request',
+      },
       { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.usages' },
       { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.signerName' },
     ]);

@@ -74,7 +74,7 @@ describe('cluster kinds', () => {
           },
           {
             reason: 'FieldValueInvalid',
-            message: 'Invalid value: ["10.0.0.0/24","10.1.0.0/24","nope"]: must be valid CIDR',
+            message: 'Invalid value: []string{"10.0.0.0/24", "10.1.0.0/24", "nope"}: must be valid CIDR',
             field: 'spec.podCIDRs[2]',
           },
           {
@@ -85,7 +85,7 @@ describe('cluster kinds', () => {
           },
           {
             reason: 'FieldValueInvalid',
-            message: 'Invalid value: ["10.0.0.0/24","10.1.0.0/24","nope"]: may specify no more than one CIDR for each IP family',
+            message: 'Invalid value: []string{"10.0.0.0/24", "10.1.0.0/24", "nope"}: may specify no more than one CIDR for each IP family',
             field: 'spec.podCIDRs',
           },
         ],
@@ -93,7 +93,7 @@ describe('cluster kinds', () => {
       assert.deepEqual(await causes('post', NODES, { metadata: { name: 'dup' }, spec: { podCIDRs: ['fd00::/64', 'fd00::/64'] } }), [
         {
           reason: 'FieldValueInvalid',
-          message: 'Invalid value: ["fd00::/64","fd00::/64"]: may specify no more than one CIDR for each IP family',
+          message: 'Invalid value: []string{"fd00::/64", "fd00::/64"}: may specify no more than one CIDR for each IP family',
           field: 'spec.podCIDRs',
         },
         { reason: 'FieldValueDuplicate', message: 'Duplicate value: "fd00::/64"', field: 'spec.podCIDRs[1]' },
@@ -352,17 +352,18 @@ describe('cluster kinds', () => {
           { reason: 'FieldValueInvalid', message: 'Invalid value: "-1": must be greater than or equal to 0', field: 'spec.hard[cpu]' },
           {
             reason: 'FieldValueInvalid',
-            message: 'Invalid value: ["BestEffort","NotBestEffort","Sometimes"]: unsupported scope applied to resource',
+            message:
+              'Invalid value: []core.ResourceQuotaScope{"BestEffort", "NotBestEffort", "Sometimes"}: unsupported scope applied to resource',
             field: 'spec.scopes',
           },
           {
             reason: 'FieldValueInvalid',
-            message: 'Invalid value: ["BestEffort","NotBestEffort","Sometimes"]: unsupported scope',
+            message: 'Invalid value: []core.ResourceQuotaScope{"BestEffort", "NotBestEffort", "Sometimes"}: unsupported scope',
             field: 'spec.scopes',
           },
           {
             reason: 'FieldValueInvalid',
-            message: 'Invalid value: ["BestEffort","NotBestEffort","Sometimes"]: conflicting scopes',
+            message: 'Invalid value: []core.ResourceQuotaScope{"BestEffort", "NotBestEffort", "Sometimes"}: conflicting scopes',
             field: 'spec.scopes',
           },
         ],
@@ -394,7 +395,7 @@ describe('cluster kinds', () => {
           },
           {
             reason: 'FieldValueInvalid',
-            message: "Invalid value: [\"high\"]: must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector",
+            message: "Invalid value: []string{\"high\"}: must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector",
             field: 'spec.scopeSelector.matchExpressions.values',
           },
         ],
@@ -405,7 +406,11 @@ describe('cluster kinds', () => {
       const created = (await c.post(QUOTAS, { metadata: { name: 'scoped' }, spec: { hard: { pods: '5' }, scopes: ['NotTerminating'] } }))
         .body;
       assert.deepEqual(await causes('put', `${QUOTAS}/scoped`, { ...created, spec: { hard: { pods: '6' }, scopes: ['Terminating'] } }), [
-        { reason: 'FieldValueInvalid', message: 'Invalid value: ["Terminating"]: field is immutable', field: 'spec.scopes' },
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: []core.ResourceQuotaScope{"Terminating"}: field is immutable',
+          field: 'spec.scopes',
+        },
       ]);
       assert.deepEqual(await causes('put', `${QUOTAS}/scoped/status`, { ...created, status: { used: { pods: '-2' } } }), [
         { reason: 'FieldValueInvalid', message: 'Invalid value: "-2": must be greater than or equal to 0', field: 'status.used[pods]' },

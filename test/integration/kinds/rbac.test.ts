@@ -72,12 +72,12 @@ describe('rbac.authorization.orch.io/v1', () => {
       },
       {
         reason: 'FieldValueInvalid',
-        message: 'Invalid value: ["/healthz"]: namespaced rules cannot apply to non-resource URLs',
+        message: 'Invalid value: []string{"/healthz"}: namespaced rules cannot apply to non-resource URLs',
         field: 'rules[1].nonResourceURLs',
       },
       {
         reason: 'FieldValueInvalid',
-        message: 'Invalid value: ["/healthz"]: rules cannot apply to both regular resources and non-resource URLs',
+        message: 'Invalid value: []string{"/healthz"}: rules cannot apply to both regular resources and non-resource URLs',
         field: 'rules[1].nonResourceURLs',
       },
     ]);

@@ -88,7 +88,7 @@ describe('Services', () => {
       assert.deepEqual(taken.causes, [
         {
           reason: 'FieldValueInvalid',
-          message: 'Invalid value: ["10.0.0.1"]: failed to allocate IP 10.0.0.1: provided IP is already allocated',
+          message: 'Invalid value: []string{"10.0.0.1"}: failed to allocate IP 10.0.0.1: provided IP is already allocated',
           field: 'spec.clusterIPs',
         },
       ]);
@@ -339,7 +339,7 @@ describe('Services', () => {
         {
           reason: 'FieldValueInvalid',
           message:
-            'Invalid value: ["10.0.1.5"]: failed to allocate IP 10.0.1.5: provided IP is not in the valid range. The range of valid IPs is 10.0.0.0/24',
+            'Invalid value: []string{"10.0.1.5"}: failed to allocate IP 10.0.1.5: provided IP is not in the valid range. The range of valid IPs is 10.0.0.0/24',
           field: 'spec.clusterIPs',
         },
       ]);
@@ -347,13 +347,13 @@ describe('Services', () => {
       const taken = await invalid('post', SVCS, service('taken-ip', { clusterIP: '10.0.0.2', ports: [{ port: 80 }] }));
       assert.equal(
         taken.causes[0].message,
-        'Invalid value: ["10.0.0.2"]: failed to allocate IP 10.0.0.2: provided IP is already allocated',
+        'Invalid value: []string{"10.0.0.2"}: failed to allocate IP 10.0.0.2: provided IP is already allocated',
       );
       const v6 = await invalid('post', SVCS, service('v6', { clusterIP: 'fd00::5', ports: [{ port: 80 }] }));
       assert.deepEqual(v6.causes, [
         {
           reason: 'FieldValueInvalid',
-          message: 'Invalid value: ["fd00::5"]: IPv6 is not configured on this cluster',
+          message: 'Invalid value: []string{"fd00::5"}: IPv6 is not configured on this cluster',
           field: 'spec.clusterIPs[0]',
         },
       ]);
@@ -402,7 +402,7 @@ describe('Services', () => {
       const dryTaken = await invalid('post', `${SVCS}?dryRun=All`, service('dry-2', { clusterIP: '10.0.0.5', ports: [{ port: 80 }] }));
       assert.equal(
         dryTaken.causes[0].message,
-        'Invalid value: ["10.0.0.5"]: failed to allocate IP 10.0.0.5: provided IP is already allocated',
+        'Invalid value: []string{"10.0.0.5"}: failed to allocate IP 10.0.0.5: provided IP is already allocated',
       );
     });
 
@@ -416,7 +416,11 @@ describe('Services', () => {
       const changed = await c.put(`${SVCS}/keep-ip`, service('keep-ip', { clusterIP: other, ports: [{ port: 80 }] }));
       assert.equal(changed.status, 422, changed.text);
       assert.deepEqual(changed.body.details.causes, [
-        { reason: 'FieldValueInvalid', message: `Invalid value: ["${other}"]: may not change once set`, field: 'spec.clusterIPs[0]' },
+        {
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: []string{"${other}"}: may not change once set`,
+          field: 'spec.clusterIPs[0]',
+        },
       ]);
     });
   });
@@ -680,7 +684,7 @@ describe('Services on a dual-stack cluster', () => {
       {
         reason: 'FieldValueInvalid',
         message:
-          'Invalid value: ["10.10.0.8","fd00:11::1"]: failed to allocate IP fd00:11::1: provided IP is not in the valid range. The range of valid IPs is fd00:10::/112',
+          'Invalid value: []string{"10.10.0.8", "fd00:11::1"}: failed to allocate IP fd00:11::1: provided IP is not in the valid range. The range of valid IPs is fd00:10::/112',
         field: 'spec.clusterIPs',
       },
     ]);
@@ -737,7 +741,7 @@ describe('Services after the ranges change on restart', () => {
       assert.equal(ip.status, 422, ip.text);
       assert.equal(
         ip.body.details.causes[0].message,
-        'Invalid value: ["10.0.0.10"]: failed to allocate IP 10.0.0.10: provided IP is already allocated',
+        'Invalid value: []string{"10.0.0.10"}: failed to allocate IP 10.0.0.10: provided IP is already allocated',
       );
       const port = await c.post(SVCS, service('same-port', { type: 'NodePort', ports: [{ port: 80, nodePort: 30410 }] }));
       assert.equal(port.body.details.causes[0].message, 'Invalid value: 30410: provided port is already allocated');

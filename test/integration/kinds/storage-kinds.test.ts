@@ -711,7 +711,11 @@ describe('storage kinds', () => {
           { reason: 'FieldValueInvalid', message: 'Invalid value: false: field is immutable', field: 'spec.attachedRequired' },
           { reason: 'FieldValueInvalid', message: 'Invalid value: "File": field is immutable', field: 'spec.fsGroupPolicy' },
           { reason: 'FieldValueInvalid', message: 'Invalid value: true: field is immutable', field: 'spec.podInfoOnMount' },
-          { reason: 'FieldValueInvalid', message: 'Invalid value: ["Ephemeral"]: field is immutable', field: 'spec.volumeLifecycleModes' },
+          {
+            reason: 'FieldValueInvalid',
+            message: 'Invalid value: []storage.VolumeLifecycleMode{"Ephemeral"}: field is immutable',
+            field: 'spec.volumeLifecycleModes',
+          },
         ],
       );
       const ok = await c.put(`${DRIVERS}/csi.example.com`, {

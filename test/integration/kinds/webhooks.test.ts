@@ -134,7 +134,7 @@ describe('admissionregistration.orch.io/v1 webhook configurations', () => {
       { reason: 'FieldValueRequired', message: 'Required value', field: 'webhooks[0].rules[0].apiGroups' },
       {
         reason: 'FieldValueInvalid',
-        message: `Invalid value: ["*/*","pods"]: if '*/*' is present, must not specify other resources`,
+        message: `Invalid value: []string{"*/*", "pods"}: if '*/*' is present, must not specify other resources`,
         field: 'webhooks[0].rules[0].resources',
       },
       {
@@ -159,7 +159,7 @@ describe('admissionregistration.orch.io/v1 webhook configurations', () => {
       },
       {
         reason: 'FieldValueInvalid',
-        message: 'Invalid value: ["v2"]: must include at least one of v1, v1beta1',
+        message: 'Invalid value: []string{"v2"}: must include at least one of v1, v1beta1',
         field: 'webhooks[0].admissionReviewVersions',
       },
       {

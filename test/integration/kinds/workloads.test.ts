@@ -338,7 +338,7 @@ describe('workload kinds', () => {
       });
       assert.equal(r.status, 422, r.text);
       assert.deepEqual(causes(r.body), [
-        ['spec.template.metadata.labels', 'Invalid value: {"app":"web"}: `selector` does not match template `labels`'],
+        ['spec.template.metadata.labels', 'Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`'],
         ['spec.strategy.rollingUpdate.maxUnavailable', 'Invalid value: 0: may not be 0 when `maxSurge` is 0'],
       ]);
       const none = await c.post(`${APPS}/deployments`, { metadata: { name: 'bad' }, spec: { template: podTemplate() } });
@@ -433,7 +433,8 @@ describe('workload kinds', () => {
       assert.equal(r.body.spec.backoffLimit, 6);
       assert.equal(r.body.spec.completionMode, 'NonIndexed');
       assert.equal(r.body.spec.suspend, false);
-      assert.deepEqual(r.body.metadata.labels, { app: 'pi' });
+      // The labels defaulted from the template include the generated ones, as in Kubernetes (one shared map there).
+      assert.deepEqual(r.body.metadata.labels, r.body.spec.template.metadata.labels);
       assert.deepEqual(r.body.spec.selector, { matchLabels: { 'batch.orch.io/controller-uid': uid } });
       assert.deepEqual(r.body.spec.template.metadata.labels, {
         app: 'pi',

@@ -12,6 +12,7 @@ import { describeCompaction } from './conformance-compaction.js';
 import { describeWrites } from './conformance-writes.js';
 import { describeList } from './conformance-list.js';
 import { describeWatch } from './conformance-watch.js';
+import { describeTtl } from './conformance-ttl.js';
 import { buf, rejectsWith, type Fixture } from './fixture.js';
 import { settle, WatchRecorder } from './recorder.js';
 
@@ -40,6 +41,7 @@ export function runStorageConformance(name: string, makeStorage: () => Promise<S
     describeList(fx);
     describeWatch(fx);
     describeCompaction(fx);
+    describeTtl(fx);
 
     test('close stops watches silently; the closed storage is Unavailable', async () => {
       const { storage, ns } = fx();

@@ -9,6 +9,7 @@ import {
   forbidden,
   formatGoNumber,
   goQuote,
+  goTyped,
   invalid,
   notFound,
   notSupported,
@@ -67,7 +68,7 @@ test('Required, Forbidden, TooLong and Internal errors never print the value', (
   assert.equal(errorMessage({ type: 'InternalError', field: 'a', badValue: 'x', detail: 'boom' }), 'a: Internal error: boom');
 });
 
-test('Invalid prints the value: strings as %q, numbers and booleans plainly, null, JSON otherwise', () => {
+test('Invalid prints the value: strings as %q, numbers and booleans plainly, null, string slices and named maps as %#v, JSON otherwise', () => {
   const long =
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
   assert.equal(errorMessage(invalid('metadata.name', 'A_b', long)), `metadata.name: Invalid value: "A_b": ${long}`);
@@ -79,7 +80,19 @@ test('Invalid prints the value: strings as %q, numbers and booleans plainly, nul
   assert.equal(errorMessage(invalid('f', true, 'd')), 'f: Invalid value: true: d');
   assert.equal(errorMessage(invalid('f', null, 'd')), 'f: Invalid value: null: d');
   assert.equal(errorMessage(invalid('f', undefined, 'd')), 'f: Invalid value: null: d');
-  assert.equal(errorMessage(invalid('f', ['a', 'b'], 'd')), 'f: Invalid value: ["a","b"]: d');
+  assert.equal(errorMessage(invalid('f', ['a', 'b'], 'd')), 'f: Invalid value: []string{"a", "b"}: d');
+  assert.equal(errorMessage(invalid('f', [], 'd')), 'f: Invalid value: []string{}: d');
+  assert.equal(
+    errorMessage(invalid('f', goTyped('[]core.ResourceQuotaScope', ['X']), 'd')),
+    'f: Invalid value: []core.ResourceQuotaScope{"X"}: d',
+  );
+  assert.equal(
+    errorMessage(invalid('f', goTyped('map[string]string', { b: '2', a: '"' }), 'd')),
+    'f: Invalid value: map[string]string{"a":"\\"", "b":"2"}: d',
+  );
+  assert.equal(errorMessage(invalid('f', [1, 2], 'd')), 'f: Invalid value: [1,2]: d');
+  assert.equal(errorMessage(invalid('f', Buffer.from('-\n'), 'd')), 'f: Invalid value: []byte{0x2d, 0xa}: d');
+  assert.equal(errorMessage(invalid('f', goTyped('[]byte', null), 'd')), 'f: Invalid value: []byte(nil): d');
   assert.equal(errorMessage(invalid('f', { a: '<&>' }, 'd')), 'f: Invalid value: {"a":"\\u003c\\u0026\\u003e"}: d');
   assert.equal(errorMessage(invalid('f', 'x', '')), 'f: Invalid value: "x"');
 });

@@ -111,6 +111,9 @@ describe('storage and cluster strategies', () => {
     const node = obj({ spec: { drivers: [{ name: 'd.example.com', nodeID: 'n', topologyKeys: ['', 'a/b/c'] }] } });
     const errors = csiNodeStrategy.validate!(node, ctx).map(errorMessage);
     assert.equal(errors[0], 'spec.drivers[0]: Required value');
-    assert.match(errors[errors.length - 1], /^spec\.drivers\[0\]: Invalid value: \["","a\/b\/c"\]: a qualified name must consist of/);
+    assert.match(
+      errors[errors.length - 1],
+      /^spec\.drivers\[0\]: Invalid value: \[\]string\{"", "a\/b\/c"\}: a qualified name must consist of/,
+    );
   });
 });

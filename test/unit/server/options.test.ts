@@ -61,6 +61,7 @@ test('defaults', () => {
     maxMutatingRequestsInflight: 200,
     minRequestTimeoutSeconds: 1800,
     requestTimeoutMs: 60_000,
+    eventTtlMs: 3_600_000,
     logLevel: 'info',
     serviceClusterIPRanges: ['10.0.0.0/24'],
     serviceNodePortRange: { base: 30000, size: 2768 },
@@ -155,6 +156,7 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     '--max-request-bytes',
     '1024',
     '--min-request-timeout=60',
+    '--event-ttl=30m',
     '--request-timeout',
     '2m',
     '--v=4',
@@ -250,6 +252,7 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     maxMutatingRequestsInflight: 5,
     minRequestTimeoutSeconds: 60,
     requestTimeoutMs: 120_000,
+    eventTtlMs: 1_800_000,
     logLevel: 'debug',
     serviceClusterIPRanges: ['10.96.0.0/16', 'fd00::/108'],
     serviceNodePortRange: { base: 20000, size: 1000 },
@@ -341,6 +344,7 @@ test('bad ports, addresses and numbers', () => {
   assert.equal(parseServerOptions(['--secure-port=0']).securePort, 0);
   fails(['--bind-address=localhost'], 'invalid argument "localhost" for "--bind-address" flag: failed to parse IP: "localhost"');
   fails(['--min-request-timeout=-5'], '--min-request-timeout can not be negative value');
+  fails(['--event-ttl=-1s'], '--event-ttl can not be negative value');
   fails(['--max-request-bytes=1MB'], /invalid argument "1MB" for "--max-request-bytes" flag/);
 });
 

@@ -16,6 +16,7 @@ import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
 import { intOrPercentValue, validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../int-or-percent.js';
 import { validateLabelSelector } from '../../core/pod-spec/label-selector.js';
 import { selectorOf, validateLongRunningTemplate, validateSelectorMatchesTemplate, validateSelectorUnchanged } from '../workload-spec.js';
+import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../../core/pod-spec/warnings.js';
 
 /** The annotation apps/v1 keeps the internal spec.templateGeneration in. */
 export const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
@@ -89,6 +90,8 @@ function validateDaemonSetSpec(obj: DaemonSet, domain: ApiDomain): FieldError[] 
 }
 
 export const daemonSetStrategy = typedStrategy<DaemonSet>({
+  warningsOnCreate: templateWarningsOnCreate,
+  warningsOnUpdate: templateWarningsOnUpdate,
   applyDefaults: setDaemonSetDefaults,
   prepareForCreate(obj) {
     obj.status = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 };

@@ -12,6 +12,7 @@ import type { Deployment, DeploymentSpec } from '../../../api/generated/types.js
 import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
 import { intOrPercentValue, validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../int-or-percent.js';
 import { validateSelectorUnchanged, validateTemplateForSelector, validateWorkloadSelector } from '../workload-spec.js';
+import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../../core/pod-spec/warnings.js';
 
 /** The spec, created empty when absent (validation then reports what it lacks). */
 function deploymentSpec(obj: Deployment): DeploymentSpec {
@@ -75,6 +76,8 @@ function validateDeploymentSpec(obj: Deployment, domain: ApiDomain): FieldError[
 }
 
 export const deploymentStrategy = typedStrategy<Deployment>({
+  warningsOnCreate: templateWarningsOnCreate,
+  warningsOnUpdate: templateWarningsOnUpdate,
   applyDefaults: setDeploymentDefaults,
   prepareForCreate(obj) {
     obj.status = {};

@@ -6,6 +6,7 @@ import type { ReplicaSet, ReplicaSetSpec } from '../../../api/generated/types.js
 import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
 import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
 import { validateSelectorUnchanged, validateTemplateForSelector, validateWorkloadSelector } from '../workload-spec.js';
+import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../../core/pod-spec/warnings.js';
 
 /** The spec, created empty when absent (validation then reports what it lacks). */
 function replicaSetSpec(obj: ReplicaSet): ReplicaSetSpec {
@@ -26,6 +27,8 @@ function validateReplicaSet(obj: ReplicaSet, ctx: StrategyContext): FieldError[]
 }
 
 export const replicaSetStrategy = typedStrategy<ReplicaSet>({
+  warningsOnCreate: templateWarningsOnCreate,
+  warningsOnUpdate: templateWarningsOnUpdate,
   applyDefaults(obj) {
     const spec = replicaSetSpec(obj);
     spec.replicas ??= 1;

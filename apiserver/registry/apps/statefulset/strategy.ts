@@ -15,6 +15,7 @@ import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../
 import type { StatefulSet, StatefulSetSpec } from '../../../api/generated/types.js';
 import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
 import { selectorOf, validateLongRunningTemplate, validateSelectorMatchesTemplate, validateWorkloadSelector } from '../workload-spec.js';
+import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../../core/pod-spec/warnings.js';
 
 /** The spec, created empty when absent (validation then reports what it lacks). */
 function statefulSetSpec(obj: StatefulSet): StatefulSetSpec {
@@ -120,6 +121,8 @@ function validateStatefulSetSpecUpdate(obj: StatefulSet, old: StatefulSet): Fiel
 }
 
 export const statefulSetStrategy = typedStrategy<StatefulSet>({
+  warningsOnCreate: templateWarningsOnCreate,
+  warningsOnUpdate: templateWarningsOnUpdate,
   applyDefaults: setStatefulSetDefaults,
   prepareForCreate(obj) {
     obj.status = { replicas: 0, availableReplicas: 0 };

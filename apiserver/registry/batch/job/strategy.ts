@@ -19,6 +19,7 @@ import { deepCopy } from '../../../api/object.js';
 import type { StatusRules } from '../../apps/status-counters.js';
 import { selectorOf, validateSelectorMatchesTemplate } from '../../apps/workload-spec.js';
 import { validateJobSpecFields } from './job-spec.js';
+import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../../core/pod-spec/warnings.js';
 
 const MAX_INT32 = 2147483647;
 
@@ -38,6 +39,12 @@ function jobSpec(obj: Job): JobSpec {
   return obj.spec;
 }
 
+/** SetDefaults_Job: a Job without labels takes its template's. */
+function labelsFromTemplate(obj: Job): void {
+  const templateLabels = obj.spec?.template?.metadata?.labels;
+  if (templateLabels && Object.keys(obj.metadata.labels ?? {}).length === 0) obj.metadata.labels = { ...templateLabels };
+}
+
 function setJobDefaults(obj: Job): void {
   const spec = jobSpec(obj);
   if (spec.completions === undefined && spec.parallelism === undefined) {
@@ -46,8 +53,7 @@ function setJobDefaults(obj: Job): void {
   }
   spec.parallelism ??= 1;
   spec.backoffLimit ??= spec.backoffLimitPerIndex !== undefined ? MAX_INT32 : 6;
-  const templateLabels = spec.template?.metadata?.labels;
-  if (templateLabels && Object.keys(obj.metadata.labels ?? {}).length === 0) obj.metadata.labels = { ...templateLabels };
+  labelsFromTemplate(obj);
   spec.completionMode ??= 'NonIndexed';
   spec.suspend ??= false;
   for (const rule of spec.podFailurePolicy?.rules ?? []) {
@@ -176,6 +182,8 @@ function dropDisabledJobFields(spec: JobSpec, prev?: Partial<JobSpec>): void {
 }
 
 export const jobStrategy = typedStrategy<Job>({
+  warningsOnCreate: templateWarningsOnCreate,
+  warningsOnUpdate: templateWarningsOnUpdate,
   applyDefaults: setJobDefaults,
   prepareForCreate(obj, ctx) {
     obj.status = {};
@@ -184,7 +192,12 @@ export const jobStrategy = typedStrategy<Job>({
     dropDisabledTemplateFields(spec.template);
     // The generated labels need the final name: generate it now rather than after this step.
     if (!obj.metadata.name && obj.metadata.generateName) obj.metadata.name = generateName(obj.metadata.generateName);
+    // Labels defaulted from the template share its map in Kubernetes, so they get the generated labels too;
+    // and a Job still without labels takes them when Kubernetes reads it back (defaulting again).
+    const shared = JSON.stringify(obj.metadata.labels ?? {}) === JSON.stringify(spec.template?.metadata?.labels ?? {});
     if (spec.manualSelector !== true) generateSelector(obj, ctx.domain);
+    if (shared) delete obj.metadata.labels;
+    labelsFromTemplate(obj);
   },
   prepareForUpdate(obj, old) {
     dropDisabledJobFields(jobSpec(obj), old.spec ?? {});

@@ -1,5 +1,5 @@
 /**
- * Node: the deprecated spec.configSource is dropped unless already stored, allocatable defaults to
+ * Node: spec.podCIDR kept as podCIDRs[0], the deprecated spec.configSource is dropped unless already stored, allocatable defaults to
  * capacity, and the update rules of ValidateNodeUpdate (podCIDRs and providerID fixed once set,
  * externalID fixed). Status changes through /status, where the same update rules apply.
  */
@@ -18,7 +18,19 @@ function defaultStatus(obj: Node): void {
   if (status?.capacity && status.allocatable === undefined) status.allocatable = { ...status.capacity };
 }
 
+/**
+ * spec.podCIDR and spec.podCIDRs are one field in Kubernetes' internal Node (its v1 conversion): a
+ * lone podCIDR becomes podCIDRs[0], and podCIDR always shows podCIDRs[0].
+ */
+function syncPodCIDRs(obj: Node): void {
+  const spec = obj.spec;
+  if (!spec) return;
+  if (spec.podCIDR && !(spec.podCIDRs ?? []).length) spec.podCIDRs = [spec.podCIDR];
+  if ((spec.podCIDRs ?? []).length) spec.podCIDR = spec.podCIDRs![0];
+}
+
 export const nodeStrategy = typedStrategy<Node>({
+  applyDefaults: syncPodCIDRs,
   prepareForCreate(obj) {
     delete obj.spec?.configSource;
   },

@@ -13,6 +13,7 @@ import { validatePodSpec, validatePodSpecificAnnotations } from '../pod-spec/pod
 import type { Pod, PodSpec } from '../../../api/generated/types.js';
 import { podQOSClass } from './qos.js';
 import { validatePodSpecUpdate } from './update.js';
+import { podWarnings } from '../pod-spec/warnings.js';
 
 /** The pod's spec, created empty when absent (validation then reports what it lacks). */
 function podSpec(obj: Pod): PodSpec {
@@ -75,6 +76,9 @@ export function validatePod(obj: Pod, ctx: StrategyContext): FieldError[] {
 }
 
 export const podStrategy = typedStrategy<Pod>({
+  gracefulDelete: true,
+  warningsOnCreate: (obj, ctx) => podWarnings(obj, ctx.domain.labelPrefix),
+  warningsOnUpdate: (obj, _old, ctx) => podWarnings(obj, ctx.domain.labelPrefix),
   applyDefaults(obj) {
     const spec = podSpec(obj);
     setPodSpecDefaults(obj, spec);

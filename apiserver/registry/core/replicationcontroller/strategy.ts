@@ -5,7 +5,7 @@
  * may change.
  */
 import type { FieldError } from '../../../api/field-errors.js';
-import { fieldPath, invalid, required } from '../../../api/field-errors.js';
+import { fieldPath, goTyped, invalid, required } from '../../../api/field-errors.js';
 import { typedStrategy, type StrategyContext } from '../../../api/strategy.js';
 import { validateLabels } from '../../../api/validation/object-meta.js';
 import type { ReplicationController, ReplicationControllerSpec } from '../../../api/generated/types.js';
@@ -13,6 +13,7 @@ import { dropDisabledTemplateFields, setTemplateDefaults } from '../pod-spec/tem
 import { validateNonnegative } from '../pod-spec/value-checks.js';
 import { validatePodTemplateSpec } from '../pod-spec/pod-spec.js';
 import { validateLongRunningTemplate } from '../../apps/workload-spec.js';
+import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../pod-spec/warnings.js';
 
 function specOf(rc: ReplicationController): ReplicationControllerSpec {
   rc.spec ??= {};
@@ -36,7 +37,13 @@ function validateReplicationController(rc: ReplicationController, ctx: StrategyC
   if (!spec.template) return [...errs, required(templatePath)];
   const labels = spec.template.metadata?.labels ?? {};
   if (Object.keys(selector).length > 0 && !mapSelectorMatches(selector, labels)) {
-    errs.push(invalid(templatePath.child('metadata', 'labels'), labels, '`selector` does not match template `labels`'));
+    errs.push(
+      invalid(
+        templatePath.child('metadata', 'labels'),
+        goTyped('map[string]string', labels),
+        '`selector` does not match template `labels`',
+      ),
+    );
   }
   errs.push(...validatePodTemplateSpec(spec.template, templatePath, { domain: ctx.domain }));
   errs.push(...validateLongRunningTemplate(spec.template, templatePath, 'ReplicationController'));
@@ -44,6 +51,8 @@ function validateReplicationController(rc: ReplicationController, ctx: StrategyC
 }
 
 export const replicationControllerStrategy = typedStrategy<ReplicationController>({
+  warningsOnCreate: templateWarningsOnCreate,
+  warningsOnUpdate: templateWarningsOnUpdate,
   applyDefaults(rc) {
     const spec = specOf(rc);
     const labels = spec.template?.metadata?.labels;

@@ -5,7 +5,7 @@
  */
 import { typedStrategy, typedSubresource } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
-import { fieldPath, invalid, required } from '../../../api/field-errors.js';
+import { fieldPath, goTyped, invalid, required } from '../../../api/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
 import { withStatusOf } from '../../status-subresource.js';
 import { isStandardQuotaResourceName, validateResourceQuotaResourceName } from './resource-names.js';
@@ -15,6 +15,8 @@ import { decodeResourceList } from '../pod-spec/quantities.js';
 import type { ResourceQuota } from '../../../api/generated/types.js';
 
 const SCOPES = ['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'PriorityClass', 'CrossNamespacePodAffinity'];
+/** How Kubernetes prints a list of scopes in a field error (%#v of the typed slice). */
+const SCOPES_TYPE = '[]core.ResourceQuotaScope';
 const CONFLICTING_SCOPES = [
   ['BestEffort', 'NotBestEffort'],
   ['Terminating', 'NotTerminating'],
@@ -56,11 +58,11 @@ function validateScopes(obj: ResourceQuota): FieldError[] {
   const errors: FieldError[] = [];
   const path = fieldPath('spec', 'scopes');
   for (const scope of scopes) {
-    if (!SCOPES.includes(scope)) errors.push(invalid(path, scopes, 'unsupported scope'));
+    if (!SCOPES.includes(scope)) errors.push(invalid(path, goTyped(SCOPES_TYPE, scopes), 'unsupported scope'));
     for (const r of hardStandardResources(obj))
-      if (!scopeFitsResource(scope, r)) errors.push(invalid(path, scopes, 'unsupported scope applied to resource'));
+      if (!scopeFitsResource(scope, r)) errors.push(invalid(path, goTyped(SCOPES_TYPE, scopes), 'unsupported scope applied to resource'));
   }
-  if (conflicting(new Set(scopes))) errors.push(invalid(path, scopes, 'conflicting scopes'));
+  if (conflicting(new Set(scopes))) errors.push(invalid(path, goTyped(SCOPES_TYPE, scopes), 'conflicting scopes'));
   return errors;
 }
 
@@ -103,7 +105,7 @@ function validateScopeSelector(obj: ResourceQuota): FieldError[] {
     }
     seen.add(scope);
   }
-  if (conflicting(seen)) errors.push(invalid(path, obj.spec?.scopes ?? null, 'conflicting scopes'));
+  if (conflicting(seen)) errors.push(invalid(path, goTyped(SCOPES_TYPE, obj.spec?.scopes ?? null), 'conflicting scopes'));
   return errors;
 }
 
@@ -146,7 +148,7 @@ export const resourceQuotaStrategy = typedStrategy<ResourceQuota>({
     return [
       ...validateSpec(obj, ctx.domain.labelPrefix),
       ...validateStatus(obj, ctx.domain.labelPrefix),
-      ...(same ? [] : [invalid(fieldPath('spec', 'scopes'), obj.spec?.scopes ?? null, FIELD_IMMUTABLE_ERROR_MSG)]),
+      ...(same ? [] : [invalid(fieldPath('spec', 'scopes'), goTyped(SCOPES_TYPE, obj.spec?.scopes ?? null), FIELD_IMMUTABLE_ERROR_MSG)]),
     ];
   },
 });

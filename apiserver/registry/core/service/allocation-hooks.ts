@@ -12,6 +12,7 @@ import { allocateClusterIPs, releaseClusterIPs, updateClusterIPs } from './alloc
 import { allocateNodePorts, heldNodePorts, updateNodePorts } from './allocate-node-ports.js';
 import { initIPFamilyFields } from './ip-families.js';
 import { SERVICE_ALLOCATORS } from './allocator/service-allocators.js';
+import { SERVICE_ENDPOINTS_CLEANUP } from './endpoints-cleanup.js';
 import type { ServiceSpec } from './service-spec.js';
 import { specOf } from './service-spec.js';
 
@@ -28,6 +29,7 @@ async function allocating(allocation: Allocation, steps: (() => Promise<void>)[]
 
 export function newServiceAllocationHooks(env: StoreHookEnv): StoreHooks {
   const al = env.need(SERVICE_ALLOCATORS);
+  const endpoints = env.need(SERVICE_ENDPOINTS_CLEANUP);
   const settleFamilies = (obj: ApiObject, spec: ServiceSpec, old: ServiceSpec | null) => {
     const errs = initIPFamilyFields(spec, old, al.families);
     if (errs.length > 0) throw invalidService(obj, errs);
@@ -59,6 +61,7 @@ export function newServiceAllocationHooks(env: StoreHookEnv): StoreHooks {
       const ports = heldNodePorts(spec);
       if (ports.length > 0) allocation.releaseOnCommit(() => al.nodePorts.release(ports));
       await allocation.commit();
+      await endpoints.deleteEndpoints(old.metadata.namespace ?? '', old.metadata.name ?? '');
     },
   };
 }

@@ -2,9 +2,14 @@
 import { typedStrategy, typedSubresource } from '../../../api/strategy.js';
 import type { Ingress } from '../../../api/generated/types.js';
 import { withStatusOf } from '../../status-subresource.js';
-import { validateIngress, validateIngressClassAnnotation, validateIngressStatus } from './validation.js';
+import { ingressClassAnnotation, validateIngress, validateIngressClassAnnotation, validateIngressStatus } from './validation.js';
 
 export const ingressStrategy = typedStrategy<Ingress>({
+  warningsOnCreate(obj, ctx) {
+    const annotation = ingressClassAnnotation(ctx.domain);
+    if (obj.metadata.annotations?.[annotation] === undefined || obj.spec?.ingressClassName !== undefined) return [];
+    return [`annotation "${annotation}" is deprecated, please use 'spec.ingressClassName' instead`];
+  },
   validate: (obj, ctx) => [...validateIngress(obj), ...validateIngressClassAnnotation(obj, ctx.domain)],
   validateUpdate: (obj) => validateIngress(obj),
 });

@@ -16,7 +16,7 @@ const INVALID_PATH_SEQUENCES = ['//', '/./', '/../', '%2f', '%2F'];
 const INVALID_PATH_SUFFIXES = ['/..', '/.'];
 
 /** The legacy class annotation, under the domain's prefix (kubernetes.io/ingress.class in Kubernetes). */
-function ingressClassAnnotation(domain: ApiDomain): string {
+export function ingressClassAnnotation(domain: ApiDomain): string {
   return `${domain.labelPrefix}/ingress.class`;
 }
 

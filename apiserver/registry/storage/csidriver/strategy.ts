@@ -7,7 +7,7 @@
 import { jsonEqual } from '../../../api/object.js';
 import { typedStrategy } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
-import { duplicate, fieldPath, invalid, notSupported, required } from '../../../api/field-errors.js';
+import { duplicate, fieldPath, goTyped, invalid, notSupported, required } from '../../../api/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
 import type { CSIDriver, CSIDriverSpec } from '../../../api/generated/types.js';
 
@@ -86,7 +86,11 @@ export const csiDriverStrategy = typedStrategy<CSIDriver>({
   validateUpdate(obj, old) {
     const [next, prev] = [spec(obj), spec(old)];
     const immutable = IMMUTABLE.filter(([field]) => !jsonEqual(next[field], prev[field])).map(([field, name]) =>
-      invalid(fieldPath('spec', name), next[field] ?? null, FIELD_IMMUTABLE_ERROR_MSG),
+      invalid(
+        fieldPath('spec', name),
+        field === 'volumeLifecycleModes' ? goTyped('[]storage.VolumeLifecycleMode', next[field] ?? null) : (next[field] ?? null),
+        FIELD_IMMUTABLE_ERROR_MSG,
+      ),
     );
     return [...validateSpec(next), ...immutable];
   },

@@ -120,7 +120,7 @@ test('finalizers: qualified names, not orphan together with foregroundDeletion',
     `metadata.finalizers: Invalid value: "bad finalizer": ${NAME_PART_MSG}`,
   ]);
   assert.deepEqual(messages({ ...valid, finalizers: ['orphan', 'foregroundDeletion'] }), [
-    'metadata.finalizers: Invalid value: ["orphan","foregroundDeletion"]: finalizer orphan and foregroundDeletion cannot be both set',
+    'metadata.finalizers: Invalid value: []string{"orphan", "foregroundDeletion"}: finalizer orphan and foregroundDeletion cannot be both set',
   ]);
 });
 

@@ -91,10 +91,10 @@ describe('webhook rules', () => {
     ]);
     const r = { operations: ['*', 'PATCH'], apiGroups: ['*', 'apps'], apiVersions: ['*', ''], resources: ['*'] };
     assert.deepEqual(messages(validateRuleWithOperations(r, rule)), [
-      'rules[0].operations: Invalid value: ["*","PATCH"]: if \'*\' is present, must not specify other operations',
+      'rules[0].operations: Invalid value: []admissionregistration.OperationType{"*", "PATCH"}: if \'*\' is present, must not specify other operations',
       'rules[0].operations[1]: Unsupported value: "PATCH": supported values: "*", "CONNECT", "CREATE", "DELETE", "UPDATE"',
-      'rules[0].apiGroups: Invalid value: ["*","apps"]: if \'*\' is present, must not specify other API groups',
-      'rules[0].apiVersions: Invalid value: ["*",""]: if \'*\' is present, must not specify other API versions',
+      'rules[0].apiGroups: Invalid value: []string{"*", "apps"}: if \'*\' is present, must not specify other API groups',
+      'rules[0].apiVersions: Invalid value: []string{"*", ""}: if \'*\' is present, must not specify other API versions',
       'rules[0].apiVersions[1]: Required value',
     ]);
   });
@@ -108,10 +108,10 @@ describe('webhook rules', () => {
       'rules[0].resources[4]: Required value',
     ]);
     assert.deepEqual(messages(validateRuleWithOperations({ ...base, resources: ['*/*', 'pods'] }, rule)), [
-      'rules[0].resources: Invalid value: ["*/*","pods"]: if \'*/*\' is present, must not specify other resources',
+      'rules[0].resources: Invalid value: []string{"*/*", "pods"}: if \'*/*\' is present, must not specify other resources',
     ]);
     assert.deepEqual(messages(validateRuleWithOperations({ ...base, resources: ['*', 'pods'] }, rule)), [
-      'rules[0].resources: Invalid value: ["*","pods"]: if \'*\' is present, must not specify other resources without subresources',
+      'rules[0].resources: Invalid value: []string{"*", "pods"}: if \'*\' is present, must not specify other resources without subresources',
     ]);
   });
 });
@@ -163,7 +163,7 @@ describe('webhook configurations', () => {
       'webhooks[0].reinvocationPolicy: Unsupported value: "Always": supported values: "IfNeeded", "Never"',
       'webhooks[0].clientConfig: Required value: exactly one of url or service is required',
       'webhooks[0].admissionReviewVersions[1]: Invalid value: "v2": duplicate version',
-      'webhooks[0].admissionReviewVersions: Invalid value: ["v2","v2"]: must include at least one of v1, v1beta1',
+      'webhooks[0].admissionReviewVersions: Invalid value: []string{"v2", "v2"}: must include at least one of v1, v1beta1',
     ]);
   });
 

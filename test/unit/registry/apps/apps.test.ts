@@ -56,10 +56,10 @@ test('deployment defaults', () => {
 test('deployment validation', () => {
   assert.deepEqual(createErrors(deploymentStrategy, apps('Deployment', { template: template() })), [
     'spec.selector: Required value',
-    'spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`',
+    'spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`',
   ]);
   assert.deepEqual(createErrors(deploymentStrategy, apps('Deployment', workload({ selector: { matchLabels: { app: 'db' } } }))), [
-    'spec.template.metadata.labels: Invalid value: {"app":"web"}: `selector` does not match template `labels`',
+    'spec.template.metadata.labels: Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels`',
   ]);
   assert.deepEqual(createErrors(deploymentStrategy, apps('Deployment', workload({ selector: {} }))), [
     'spec.selector: Invalid value: {}: empty selector is invalid for deployment',

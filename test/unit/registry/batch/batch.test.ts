@@ -19,7 +19,8 @@ test('job defaults and the generated selector under the domain prefix', () => {
   assert.equal(spec.backoffLimit, 6);
   assert.equal(spec.completionMode, 'NonIndexed');
   assert.equal(spec.suspend, false);
-  assert.deepEqual(obj.metadata.labels, { app: 'pi' }, 'job labels default to the template labels');
+  // Defaulted from the template, the labels share its map in Kubernetes, so they get the generated ones too.
+  assert.deepEqual(obj.metadata.labels, spec.template.metadata.labels, 'job labels default to the template labels');
   assert.deepEqual(spec.selector, { matchLabels: { 'batch.orch.io/controller-uid': 'uid-1' } });
   assert.deepEqual(spec.template.metadata.labels, {
     app: 'pi',
@@ -68,7 +69,7 @@ test('manual selectors are kept; generated ones may not be overridden', () => {
   );
   assert.deepEqual(createErrors(jobStrategy, job({ manualSelector: true, template: podTemplate() })), [
     'spec.selector: Required value',
-    'spec.template.metadata.labels: Invalid value: {}: `selector` does not match template `labels`',
+    'spec.template.metadata.labels: Invalid value: map[string]string{}: `selector` does not match template `labels`',
   ]);
 });
 

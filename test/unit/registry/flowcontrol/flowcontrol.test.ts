@@ -37,10 +37,10 @@ test('FlowSchema: precedence defaults to 1000; rules, subjects and URLs are vali
       'spec.priorityLevelConfiguration.name: Required value: must reference a priority level',
       "spec.rules[0].subjects[0].user: Required value: user is required when subject kind is 'User'",
       "spec.rules[0].subjects[0].group: Forbidden: group is forbidden when subject kind is not 'Group'",
-      'spec.rules[0].nonResourceRules[0].verbs: Unsupported value: ["get","fly"]: supported values: "create", "delete", "deletecollection", "get", "list", "patch", "proxy", "update", "watch"',
+      'spec.rules[0].nonResourceRules[0].verbs: Unsupported value: []string{"get", "fly"}: supported values: "create", "delete", "deletecollection", "get", "list", "patch", "proxy", "update", "watch"',
       'spec.rules[0].nonResourceRules[0].nonResourceURLs[0]: Invalid value: "/a/*/b": wildcard can only do suffix glob matching',
       'spec.rules[1].subjects: Required value: subjects must contain at least one value',
-      'spec.rules[1].resourceRules[0].apiGroups: Invalid value: ["*","apps"]: if \'*\' is present, must not specify other api groups',
+      'spec.rules[1].resourceRules[0].apiGroups: Invalid value: []string{"*", "apps"}: if \'*\' is present, must not specify other api groups',
       'spec.rules[1].resourceRules[0].namespaces[0]: Invalid value: "Bad": each member of this list must be \'*\' or a DNS-1123 label; ' +
         "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
     ],

@@ -26,11 +26,11 @@ describe('Role and ClusterRole rules', () => {
     const urls = { verbs: ['get'], nonResourceURLs: ['/healthz'] };
     const mixed = { verbs: ['get'], nonResourceURLs: ['/healthz'], resources: ['pods'] };
     assert.deepEqual(messages(roleStrategy.validate!(obj({ rules: [urls] }), ctx)), [
-      'rules[0].nonResourceURLs: Invalid value: ["/healthz"]: namespaced rules cannot apply to non-resource URLs',
+      'rules[0].nonResourceURLs: Invalid value: []string{"/healthz"}: namespaced rules cannot apply to non-resource URLs',
     ]);
     assert.deepEqual(clusterRoleStrategy.validate!(obj({ rules: [urls] }), ctx), []);
     assert.deepEqual(messages(clusterRoleStrategy.validate!(obj({ rules: [mixed] }), ctx)), [
-      'rules[0].nonResourceURLs: Invalid value: ["/healthz"]: rules cannot apply to both regular resources and non-resource URLs',
+      'rules[0].nonResourceURLs: Invalid value: []string{"/healthz"}: rules cannot apply to both regular resources and non-resource URLs',
     ]);
   });
 

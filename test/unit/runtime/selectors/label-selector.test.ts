@@ -134,13 +134,13 @@ test('newRequirement checks the value count for the operator', () => {
     message: "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty",
   });
   assert.throws(() => newRequirement('a', '=', ['x', 'y']), {
-    message: 'values: Invalid value: ["x","y"]: exact-match compatibility requires one single value',
+    message: 'values: Invalid value: []string{"x", "y"}: exact-match compatibility requires one single value',
   });
   assert.throws(() => newRequirement('a', 'exists', ['x']), {
-    message: 'values: Invalid value: ["x"]: values set must be empty for exists and does not exist',
+    message: 'values: Invalid value: []string{"x"}: values set must be empty for exists and does not exist',
   });
   assert.throws(() => newRequirement('a', 'gt', ['1', '2']), {
-    message: `values: Invalid value: ["1","2"]: for 'Gt', 'Lt' operators, exactly one value is required`,
+    message: `values: Invalid value: []string{"1", "2"}: for 'Gt', 'Lt' operators, exactly one value is required`,
   });
   assert.throws(() => newRequirement('a b', 'exists', []), { message: `key: Invalid value: "a b": ${NAME_PART_MSG}` });
   assert.deepEqual(newRequirement('a', 'notin', ['x']), { key: 'a', operator: 'notin', values: ['x'] });
@@ -184,7 +184,7 @@ test('metav1.LabelSelector errors', () => {
     message: "values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty",
   });
   assert.throws(() => labelSelectorFromObject({ matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] }), {
-    message: 'values: Invalid value: ["x"]: values set must be empty for exists and does not exist',
+    message: 'values: Invalid value: []string{"x"}: values set must be empty for exists and does not exist',
   });
   assert.throws(() => labelSelectorFromObject({ matchLabels: { a: 'bad value' } }), {
     message: `values[0][a]: Invalid value: "bad value": ${LABEL_VALUE_MSG}`,

@@ -39,7 +39,7 @@ describe('PersistentVolume sources', () => {
 
   it('checks fibre channel, quobyte, flocker, glusterfs and storageos sources', () => {
     assert.deepEqual(check({ fc: { targetWWNs: ['w'], wwids: ['x'] } }), [
-      'spec.fc.targetWWNs: Invalid value: ["w"]: targetWWNs and wwids can not be specified simultaneously',
+      'spec.fc.targetWWNs: Invalid value: []string{"w"}: targetWWNs and wwids can not be specified simultaneously',
       'spec.fc.lun: Required value: lun is required if targetWWNs is specified',
     ]);
     assert.deepEqual(check({ quobyte: { registry: 'host:7861,nohost', volume: '' } }), [

@@ -145,16 +145,16 @@ describe('Service validation', () => {
   it('cluster IP, IP family and policy rules', () => {
     const messages = (spec: ServiceSpec) => check(defaulted({ ports: [{ port: 80 }], ...spec }));
     assert.deepEqual(messages({ clusterIP: '10.0.0.5', clusterIPs: ['10.0.0.6'] }), [
-      'spec.clusterIPs: Invalid value: ["10.0.0.6"]: first value must match `clusterIP`',
+      'spec.clusterIPs: Invalid value: []string{"10.0.0.6"}: first value must match `clusterIP`',
     ]);
     assert.deepEqual(messages({ clusterIPs: ['10.0.0.6'] }), [
-      'spec.clusterIPs: Invalid value: ["10.0.0.6"]: must be empty when `clusterIP` is not specified',
+      'spec.clusterIPs: Invalid value: []string{"10.0.0.6"}: must be empty when `clusterIP` is not specified',
     ]);
     assert.deepEqual(messages({ clusterIP: 'None', clusterIPs: ['None', '10.0.0.1'] }), [
-      'spec.clusterIPs: Invalid value: ["None","10.0.0.1"]: \'None\' must be the first and only value',
+      'spec.clusterIPs: Invalid value: []string{"None", "10.0.0.1"}: \'None\' must be the first and only value',
     ]);
     assert.deepEqual(messages({ clusterIP: '10.0.0.1', clusterIPs: ['10.0.0.1', '10.0.0.2'] }), [
-      'spec.clusterIPs: Invalid value: ["10.0.0.1","10.0.0.2"]: may specify no more than one IP for each IP family',
+      'spec.clusterIPs: Invalid value: []string{"10.0.0.1", "10.0.0.2"}: may specify no more than one IP for each IP family',
     ]);
     assert.deepEqual(messages({ clusterIP: 'x', clusterIPs: ['x'] }), [
       'spec.clusterIPs[0]: Invalid value: "x": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)',
@@ -188,9 +188,9 @@ describe('Service validation', () => {
       ipFamilyPolicy: 'PreferDualStack',
     });
     assert.deepEqual(validateServiceUpdate(next, old).map(errorMessage), [
-      'spec.clusterIPs[0]: Invalid value: ["10.0.0.6"]: may not change once set',
+      'spec.clusterIPs[0]: Invalid value: []string{"10.0.0.6"}: may not change once set',
       'spec.ipFamilyPolicy: Invalid value: "PreferDualStack": must be set to \'SingleStack\' when releasing the secondary clusterIP',
-      'spec.ipFamilies[0]: Invalid value: ["10.0.0.6"]: may not change once set',
+      'spec.ipFamilies[0]: Invalid value: []string{"10.0.0.6"}: may not change once set',
       'spec.ipFamilyPolicy: Invalid value: "PreferDualStack": must be set to \'SingleStack\' when releasing the secondary ipFamily',
       'spec.loadBalancerClass: Invalid value: "a/c": may not change once set',
       'spec.healthCheckNodePort: Forbidden: field is immutable',
@@ -305,7 +305,7 @@ describe('IP family fields', () => {
       'spec.ipFamilies[0]: Invalid value: "IPv6": not configured on this cluster',
     ]);
     assert.deepEqual(init({ type: 'ClusterIP', clusterIP: 'fd00::1', clusterIPs: ['fd00::1'] }, null, ['IPv4']), [
-      'spec.clusterIPs[0]: Invalid value: ["fd00::1"]: IPv6 is not configured on this cluster',
+      'spec.clusterIPs[0]: Invalid value: []string{"fd00::1"}: IPv6 is not configured on this cluster',
     ]);
     assert.deepEqual(init({ type: 'ClusterIP', ipFamilyPolicy: 'SingleStack', ipFamilies: ['IPv4', 'IPv6'] }, null, ['IPv4', 'IPv6']), [
       "spec.ipFamilyPolicy: Invalid value: \"SingleStack\": must be 'RequireDualStack' or 'PreferDualStack' when multiple IP families are specified",
