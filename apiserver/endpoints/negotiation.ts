@@ -100,6 +100,21 @@ export function negotiateOutput(
   throw status.notAcceptable(SUPPORTED_MEDIA_TYPES);
 }
 
+/**
+ * How an error Status is answered: in the first Accept range naming a media type we write without a
+ * view (`as=` ranges skipped; protobuf only with a codec), else JSON — as Kubernetes negotiates errors
+ * with its default endpoint restrictions.
+ */
+export function negotiateErrorOutput(accept: string | undefined, protobuf: boolean): { encoding: Encoding; mediaType: string } {
+  for (const r of parseAccept(accept)) {
+    if (r.params.as) continue;
+    const found = encodingOf(r);
+    if (!found || (found[0] === 'protobuf' && !protobuf)) continue;
+    return { encoding: found[0], mediaType: found[1] };
+  }
+  return { encoding: 'json', mediaType: MEDIA_TYPES.json };
+}
+
 /** The body's media type without parameters. */
 export function mediaType(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0].trim().toLowerCase();

@@ -43,5 +43,5 @@ export function writeObject(res: ServerResponse, code: number, body: unknown, op
 
 export function writeStatus(res: ServerResponse, s: Status, opts: Partial<WriteOptions> = {}): void {
   if (s.details?.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(s.details.retryAfterSeconds));
-  writeObject(res, s.code, s, { encoding: opts.encoding ?? 'json', pretty: opts.pretty, warnings: opts.warnings, headOnly: opts.headOnly });
+  writeObject(res, s.code, s, { ...opts, encoding: opts.encoding ?? 'json' });
 }

@@ -43,6 +43,6 @@ export function buildHandlerChain(deps: ChainDeps): express.Express {
   app.use(deps.inFlightLimit.middleware());
   app.use(withAuthorization(deps.authorizer, deps.api.table.domain.group('authorization.k8s.io')));
   app.use(newRouter(deps));
-  app.use(withStatusErrors(deps.logger));
+  app.use(withStatusErrors(deps.logger, deps.api.protobuf));
   return app;
 }

@@ -1,13 +1,16 @@
 import type { NextFunction, Request, Response } from 'express';
 import * as status from '../../api/status.js';
 import { writeStatus } from '../../endpoints/responses.js';
+import { negotiateErrorOutput } from '../../endpoints/negotiation.js';
+import type { ProtobufCodec } from '../../runtime/protobuf/codec.js';
 import type { Logger } from '../../component-base/logs/logger.js';
 
 /**
  * The outermost safety net: anything thrown becomes a Status answer; what is not an ApiError is an
  * InternalError and is logged with its stack. Express' own errors (e.g. a malformed URL) map to 400.
+ * The Status is written in the encoding the client accepts (JSON, YAML or protobuf), as Kubernetes does.
  */
-export function withStatusErrors(logger: Logger) {
+export function withStatusErrors(logger: Logger, protobuf?: ProtobufCodec) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
     let apiErr: status.ApiError;
     if (status.isApiError(err)) apiErr = err;
@@ -21,6 +24,7 @@ export function withStatusErrors(logger: Logger) {
       res.destroy();
       return;
     }
-    writeStatus(res, apiErr.status, { headOnly: req.method === 'HEAD' });
+    const output = negotiateErrorOutput(req.headers.accept, protobuf !== undefined);
+    writeStatus(res, apiErr.status, { ...output, protobuf, headOnly: req.method === 'HEAD' });
   };
 }

@@ -130,6 +130,26 @@ describe('protobuf', () => {
     assert.equal(st.details.name, 'gone');
   });
 
+  it('answers an error Status in the encoding the client accepts: protobuf, YAML, else JSON', async () => {
+    const missing = '/api/v1/namespaces/default/configmaps/never-there';
+    const pb = await c.request('GET', missing, { headers: { Accept: `${PB}, application/json` } });
+    assert.equal(pb.status, 404);
+    assert.equal(pb.headers['content-type'], PB);
+    const st = decodeAnswer(pb.bytes, `${META}.Status`);
+    assert.equal(st.kind, 'Status');
+    assert.equal(st.reason, 'NotFound');
+    assert.equal(st.code, 404);
+    const yaml = await c.request('GET', missing, { headers: { Accept: 'application/yaml' } });
+    assert.equal(yaml.status, 404);
+    assert.equal(yaml.headers['content-type'], 'application/yaml');
+    assert.match(yaml.text, /^reason: NotFound$/m);
+    // A Table request's error is not a Table: the first plain range, else JSON.
+    const table = await c.request('GET', missing, { headers: { Accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' } });
+    assert.equal(table.status, 404);
+    assert.equal(table.headers['content-type'], 'application/json');
+    assert.equal(JSON.parse(table.text).reason, 'NotFound');
+  });
+
   it('creates and replaces from protobuf bodies', async () => {
     const created = await c.request('POST', '/api/v1/namespaces/default/configmaps', {
       raw: cmBody({ metadata: { name: 'from-pb', labels: { a: 'b' } }, data: { k: 'v' }, binaryData: { bin: Buffer.from([0, 1, 2]) } }),
