@@ -62,7 +62,9 @@ describe('bootstrap token controllers', () => {
     const past = new Date(Date.now() - 60_000).toISOString();
     await create(SECRETS, tokenSecret('aaaaaa', '0123456789abcdef', { expiration: past }));
     await create(SECRETS, tokenSecret('bbbbbb', '0123456789abcdef', { expiration: 'tomorrow' }));
-    await create(SECRETS, tokenSecret('cccccc', '0123456789abcdef', { expiration: new Date(Date.now() + 1500).toISOString() }));
+    // Expires in 6 s: long enough to be seen alive after the expired ones are gone, even on a loaded machine.
+    const soon = Date.now() + 6000;
+    await create(SECRETS, tokenSecret('cccccc', '0123456789abcdef', { expiration: new Date(soon).toISOString() }));
     await create(SECRETS, tokenSecret('dddddd', '0123456789abcdef'));
     await create(SECRETS, tokenSecret('eeeeee', '0123456789abcdef', { expiration: past }, 'Opaque'));
     await create('/api/v1/namespaces/default/secrets', tokenSecret('ffffff', '0123456789abcdef', { expiration: past }));
@@ -70,8 +72,10 @@ describe('bootstrap token controllers', () => {
       'expired tokens deleted',
       async () => !(await exists(`${SECRETS}/bootstrap-token-aaaaaa`)) && !(await exists(`${SECRETS}/bootstrap-token-bbbbbb`)),
     );
+    assert.ok(Date.now() < soon, 'the expired tokens took longer to go than the test allows');
     assert.ok(await exists(`${SECRETS}/bootstrap-token-cccccc`), 'not expired yet');
     await eventually('token deleted when it expires', async () => !(await exists(`${SECRETS}/bootstrap-token-cccccc`)));
+    assert.ok(Date.now() >= soon - 1000, 'deleted before it expired');
     assert.ok(await exists(`${SECRETS}/bootstrap-token-dddddd`), 'no expiration');
     assert.ok(await exists(`${SECRETS}/bootstrap-token-eeeeee`), 'not a bootstrap token');
     assert.ok(await exists('/api/v1/namespaces/default/secrets/bootstrap-token-ffffff'), 'not in the system namespace');
