@@ -3,6 +3,7 @@
  * completed into ProxyOptions.
  */
 import { Command, type ComponentOptions } from '../component-base/cli/command.js';
+import { FeatureGateOptions, type FeatureGates } from '../component-base/featuregate/orch-features.js';
 import { checkPort } from '../component-base/flag/checks.js';
 import type { FlagSet } from '../component-base/flag/flag-set.js';
 import { OptionsError } from '../component-base/flag/options-error.js';
@@ -37,6 +38,10 @@ export interface ProxyOptions {
   metricsPort: number;
   metricsBindAddress: string;
   logLevel: string;
+  /** --feature-gates: the one gate set every orch binary accepts. */
+  featureGates: FeatureGates;
+  /** Warnings about the gates set (GA or deprecated ones), logged at start. */
+  featureGateWarnings: string[];
 }
 
 export class ProxyFlags implements ComponentOptions<ProxyOptions> {
@@ -60,6 +65,7 @@ export class ProxyFlags implements ComponentOptions<ProxyOptions> {
   metricsPort = 0;
   metricsBindAddress = '127.0.0.1';
   readonly logs = new LogOptions();
+  readonly features = new FeatureGateOptions();
 
   addFlags(fs: FlagSet): void {
     fs.int(this, 'securePort', 'secure-port', 'The port on which to serve HTTPS to clients. 0 picks a free port.');
@@ -107,6 +113,7 @@ export class ProxyFlags implements ComponentOptions<ProxyOptions> {
     );
     fs.ip(this, 'metricsBindAddress', 'metrics-bind-address', 'The IP address on which to listen for the --metrics-port port.');
     this.logs.addFlags(fs);
+    this.features.addFlags(fs);
   }
 
   validate(): void {
@@ -169,6 +176,8 @@ export class ProxyFlags implements ComponentOptions<ProxyOptions> {
       metricsPort: this.metricsPort,
       metricsBindAddress: this.metricsBindAddress,
       logLevel: this.logs.level(),
+      featureGates: this.features.gates,
+      featureGateWarnings: this.features.gates.warnings,
     };
   }
 }

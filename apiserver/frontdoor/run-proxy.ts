@@ -31,6 +31,7 @@ export interface RunningProxy {
 
 export async function runProxy(options: ProxyOptions): Promise<RunningProxy> {
   const logger = newLogger(options);
+  for (const warning of options.featureGateWarnings) logger.warn(warning);
   const registry = newRegistry();
   const metrics = newProxyMetrics(registry);
   const backendCA = readFileSync(options.backendCAFile, 'utf8');

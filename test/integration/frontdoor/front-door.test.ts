@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { ensureCA, ensureServingCert, newClientCert, type CertKeyPair } from '../../../apiserver/component-base/certs/certs.js';
+import { FeatureGateOptions } from '../../../apiserver/component-base/featuregate/orch-features.js';
 import type { ProxyOptions } from '../../../apiserver/frontdoor/options.js';
 import { runProxy, type RunningProxy } from '../../../apiserver/frontdoor/run-proxy.js';
 import { ensureFrontProxyFiles } from '../../../scripts/cluster-files.js';
@@ -115,6 +116,8 @@ describe('orch-proxy', () => {
       metricsPort,
       metricsBindAddress: '127.0.0.1',
       logLevel: 'error',
+      featureGates: new FeatureGateOptions().gates,
+      featureGateWarnings: [],
       ...overrides,
     });
   };

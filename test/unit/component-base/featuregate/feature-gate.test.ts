@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FeatureGate } from '../../../../apiserver/component-base/featuregate/feature-gate.js';
+import { proxyCommand } from '../../../../apiserver/frontdoor/options.js';
 import { apiserverCommand } from '../../../../apiserver/server/options.js';
 import { controllerManagerCommand } from '../../../../controllers/app/options.js';
 
@@ -70,8 +71,12 @@ describe('FeatureGate', () => {
 });
 
 describe('--feature-gates on every binary', () => {
-  for (const command of [apiserverCommand, controllerManagerCommand]) {
-    const required = command === controllerManagerCommand ? ['--kubeconfig=k'] : [];
+  const requiredFlags = new Map<string, string[]>([
+    [controllerManagerCommand.name, ['--kubeconfig=k']],
+    [proxyCommand.name, ['--tls-cert-file=s.crt', '--tls-private-key-file=s.key', '--backend-ca-file=ca.crt', '--backends=https://a:6443']],
+  ]);
+  for (const command of [apiserverCommand, controllerManagerCommand, proxyCommand]) {
+    const required = requiredFlags.get(command.name) ?? [];
     it(`${command.name}: repeated flags add up; a locked GA gate turned off fails with the spec’s message`, () => {
       const o = command.options([...required, '--feature-gates=ConsistentListFromCache=false', '--feature-gates=APIListChunking=false']);
       assert.equal(o.featureGates.enabled('ConsistentListFromCache'), false);
