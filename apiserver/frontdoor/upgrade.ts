@@ -9,6 +9,7 @@
 import type { IncomingMessage } from 'node:http';
 import { type Agent, request } from 'node:https';
 import type { Duplex } from 'node:stream';
+import { passUpgradeAnswer } from '../endpoints/upgrade-pass-through.js';
 
 export function forwardUpgrade(
   req: IncomingMessage,
@@ -31,36 +32,8 @@ export function forwardUpgrade(
       if (out.reusedSocket) connected = true;
       else s.once('secureConnect', () => (connected = true));
     });
-    const statusLine = (res: IncomingMessage): string =>
-      `HTTP/1.1 ${res.statusCode} ${res.statusMessage ?? ''}\r\n${headerLines(res.rawHeaders)}\r\n`;
-    out.on('upgrade', (res, upstream, upstreamHead) => {
-      socket.write(statusLine(res));
-      if (upstreamHead.length) socket.write(upstreamHead);
-      if (head.length) upstream.write(head);
-      upstream.pipe(socket).on('error', () => upstream.destroy());
-      socket.pipe(upstream).on('error', () => socket.destroy());
-      const close = (): void => {
-        upstream.destroy();
-        socket.destroy();
-      };
-      upstream.once('close', close);
-      socket.once('close', close);
-      resolve('sent');
-    });
-    out.on('response', (res) => {
-      // The body is passed on decoded, to the end of the connection.
-      const headers = headerLines(res.rawHeaders, (name) => !/^(transfer-encoding|connection|content-length)$/i.test(name));
-      socket.write(`HTTP/1.1 ${res.statusCode} ${res.statusMessage ?? ''}\r\n${headers}Connection: close\r\n\r\n`);
-      res.pipe(socket);
-      resolve('sent');
-    });
+    passUpgradeAnswer(out, socket, head, { answered: () => resolve('sent') });
     out.on('error', (error) => resolve({ error, connected }));
     out.end();
   });
-}
-
-function headerLines(raw: string[], keep: (name: string) => boolean = () => true): string {
-  let lines = '';
-  for (let i = 0; i + 1 < raw.length; i += 2) if (keep(raw[i])) lines += `${raw[i]}: ${raw[i + 1]}\r\n`;
-  return lines;
 }

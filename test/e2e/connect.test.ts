@@ -83,6 +83,11 @@ describe('CONNECT subresources through orch', () => {
     );
     agent.on('upgrade', (req, socket) => {
       seenByAgent.push({ path: req.url ?? '', headers: req.headers });
+      if (String(req.headers.upgrade).toLowerCase() === 'spdy/3.1' && req.url?.includes('command=refuse')) {
+        // A node agent that refuses the upgrade with a chunked body.
+        socket.end('HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nno way\r\n0\r\n\r\n');
+        return;
+      }
       if (String(req.headers.upgrade).toLowerCase() === 'spdy/3.1') {
         // Not SPDY itself: the stand-in echoes the bytes, which is what the proxy must pass both ways.
         socket.write(
@@ -277,6 +282,18 @@ describe('CONNECT subresources through orch', () => {
     assert.equal(pf.status, 101);
     assert.equal(pf.received, 'echo:x');
     assert.ok(seenByAgent.some((x) => x.path === '/portForward/conn/web?ports=8080' && x.headers.authorization === undefined));
+  });
+
+  it('an SPDY upgrade the node agent refuses with a chunked body reaches the client whole, without its Transfer-Encoding', async () => {
+    const r = await upgradeThroughOrch(`/api/v1/namespaces/${NS}/pods/web/exec?command=refuse&stdout=true`, {
+      Upgrade: 'SPDY/3.1',
+      'X-Stream-Protocol-Version': 'v4.channel.k8s.io',
+    });
+    assert.equal(r.status, 403);
+    assert.equal(r.received, 'no way');
+    assert.equal(r.headers['transfer-encoding'], undefined);
+    assert.equal(r.headers['content-type'], 'text/plain');
+    assert.equal(r.headers.connection, 'close');
   });
 
   it('kubectl get --raw reaches the backend behind a Service, and a node through nodes/proxy', async () => {

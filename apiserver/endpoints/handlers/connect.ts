@@ -24,6 +24,7 @@ import {
 } from '../../registry/core/connect-location.js';
 import { upgradeFrom } from '../request/upgrade.js';
 import { writeStatus } from '../responses.js';
+import { passUpgradeAnswer } from '../upgrade-pass-through.js';
 import type { RequestScope } from './scope.js';
 
 /** How the server reaches node agents and backends (--kubelet-* flags). */
@@ -148,7 +149,7 @@ function writeStatusToSocket(socket: Duplex, e: status.ApiError): void {
  * An upgrade http-proxy does not take (SPDY/3.1, which kubectl exec, attach and port-forward speak):
  * the request is sent on to the backend as it came (credentials stripped), and once the backend
  * switches protocols the two connections are joined byte for byte. A backend that answers without
- * upgrading has its answer passed back; one that cannot be reached is a 503 Status.
+ * upgrading has its answer passed back (see upgrade-pass-through.ts); one that cannot be reached is a 503 Status.
  */
 function passThroughUpgrade(
   req: IncomingMessage,
@@ -167,39 +168,13 @@ function passThroughUpgrade(
       agent: false,
     });
     dialTimeout(out, dialTimeoutMs, location);
-    const statusLine = (res: IncomingMessage) =>
-      `HTTP/1.1 ${res.statusCode} ${res.statusMessage ?? ''}\r\n${headerLines(res.rawHeaders)}\r\n`;
-    out.on('upgrade', (res, upstream, upstreamHead) => {
-      socket.write(statusLine(res));
-      if (upstreamHead.length) socket.write(upstreamHead);
-      if (head.length) upstream.write(head);
-      upstream.pipe(socket).on('error', () => upstream.destroy());
-      socket.pipe(upstream).on('error', () => socket.destroy());
-      const close = () => {
-        upstream.destroy();
-        socket.destroy();
-        resolve();
-      };
-      upstream.once('close', close);
-      socket.once('close', close);
-    });
-    out.on('response', (res) => {
-      socket.write(statusLine(res));
-      res.pipe(socket);
-      res.once('end', () => resolve());
-    });
+    passUpgradeAnswer(out, socket, head, { done: resolve });
     out.on('error', (err) => {
       writeStatusToSocket(socket, unavailable(err, location));
       resolve();
     });
     out.end();
   });
-}
-
-function headerLines(raw: string[]): string {
-  let lines = '';
-  for (let i = 0; i + 1 < raw.length; i += 2) lines += `${raw[i]}: ${raw[i + 1]}\r\n`;
-  return lines;
 }
 
 export async function handleConnect(s: RequestScope, kind: string, config: ConnectConfig): Promise<void> {
