@@ -3,49 +3,35 @@
  * so watches read etcd's history). A watcher that comes back with a resourceVersion older than the
  * compaction gets 410 Gone, lists again and carries on; no watcher loses an event.
  */
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startCluster, type Cluster } from '../../scripts/cluster-topology.js';
 import { eventually } from '../support/eventually.js';
-import { newTestClient, type TestClient } from '../support/http-client.js';
 import { startRelistingWatcher } from '../support/relisting-watcher.js';
 import { acknowledged, startWriteLoad } from '../support/write-load.js';
+import { useFaultCluster } from '../support/fault-cluster.js';
+import { createNamespace } from '../support/namespaces.js';
 
 describe('etcd compaction during watches', () => {
-  let dir: string;
-  let cluster: Cluster;
-  let client: TestClient;
+  const fault = useFaultCluster({ apiserverArgs: ['--watch-cache=false'] });
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'orch-fault-'));
-    cluster = await startCluster({ dir, replicas: 2, controllerManagers: 0, unsafeNoFsync: true, apiserverArgs: ['--watch-cache=false'] });
-    client = newTestClient({ url: cluster.url, ca: cluster.files.caPem, token: cluster.files.token });
-    assert.equal((await client.post('/api/v1/namespaces', { metadata: { name: 'load' } })).status, 201);
-  });
-
-  after(async () => {
-    client?.close();
-    await cluster?.stop();
-    await rm(dir, { recursive: true, force: true });
+    await createNamespace(fault.client, 'load');
   });
 
   it('answers a watch from before the compaction with 410, and the client relists without losing an event', async (t) => {
-    const rv0 = (await client.get('/api/v1/namespaces/load/configmaps')).body.metadata.resourceVersion;
-    const live = Array.from({ length: 5 }, () => startRelistingWatcher(client, 'load', rv0));
-    const load = startWriteLoad(client, 'load', { writers: 3, prefix: 'w' });
+    const rv0 = (await fault.client.get('/api/v1/namespaces/load/configmaps')).body.metadata.resourceVersion;
+    const live = Array.from({ length: 5 }, () => startRelistingWatcher(fault.client, 'load', rv0));
+    const load = startWriteLoad(fault.client, 'load', { writers: 3, prefix: 'w' });
     await new Promise((r) => setTimeout(r, 2000));
 
-    const compactAt = (await client.get('/api/v1/namespaces/load/configmaps?limit=1')).body.metadata.resourceVersion;
-    const res = await fetch(`${cluster.etcdEndpoints[0]}/v3/kv/compaction`, {
+    const compactAt = (await fault.client.get('/api/v1/namespaces/load/configmaps?limit=1')).body.metadata.resourceVersion;
+    const res = await fetch(`${fault.cluster.etcdEndpoints[0]}/v3/kv/compaction`, {
       method: 'POST',
       body: JSON.stringify({ revision: compactAt, physical: true }),
     });
     assert.equal(res.status, 200, await res.text());
     // A client that was away since rv0 comes back while writes go on.
-    const late = startRelistingWatcher(client, 'load', rv0);
+    const late = startRelistingWatcher(fault.client, 'load', rv0);
     await new Promise((r) => setTimeout(r, 2000));
     const acked = acknowledged(await load.stop());
 

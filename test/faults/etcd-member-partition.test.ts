@@ -4,38 +4,23 @@
  * consistent read (no resourceVersion: a get, and a list) never returns a value older than the last
  * acknowledged write, while the member is away or after it is back.
  */
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startCluster, type Cluster } from '../../scripts/cluster-topology.js';
 import { etcdLeader } from '../support/etcd-members.js';
-import { newTestClient, type TestClient } from '../support/http-client.js';
+import { useFaultCluster } from '../support/fault-cluster.js';
 
 const COUNTER = '/api/v1/namespaces/default/configmaps/counter';
 
 describe('a partitioned etcd member', () => {
-  let dir: string;
-  let cluster: Cluster;
-  let client: TestClient;
+  const fault = useFaultCluster();
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'orch-fault-'));
-    cluster = await startCluster({ dir, replicas: 2, controllerManagers: 0, unsafeNoFsync: true });
-    client = newTestClient({ url: cluster.url, ca: cluster.files.caPem, token: cluster.files.token });
-    const created = await client.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'counter' }, data: { n: '0' } });
+    const created = await fault.client.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'counter' }, data: { n: '0' } });
     assert.equal(created.status, 201, created.text);
   });
 
-  after(async () => {
-    client?.close();
-    await cluster?.stop();
-    await rm(dir, { recursive: true, force: true });
-  });
-
   it('serves no stale consistent read while the leader is stopped or after it is back', async (t) => {
-    const leader = await etcdLeader(cluster);
+    const leader = await etcdLeader(fault.cluster);
     let acked = 0;
     const stale: string[] = [];
     const failures: Record<string, number> = {};
@@ -50,13 +35,13 @@ describe('a partitioned etcd member', () => {
       return result;
     };
     const round = async (n: number): Promise<void> => {
-      const put = await timed(client.put(COUNTER, { metadata: { name: 'counter' }, data: { n: String(n) } }));
+      const put = await timed(fault.client.put(COUNTER, { metadata: { name: 'counter' }, data: { n: String(n) } }));
       if (put.status === 200) acked = n;
       else fail('update', put.status);
-      const got = await timed(client.get(COUNTER));
+      const got = await timed(fault.client.get(COUNTER));
       if (got.status !== 200) fail('get', got.status);
       else if (Number(got.body.data.n) < acked) stale.push(`get saw ${got.body.data.n} after ${acked} was acknowledged`);
-      const list = await timed(client.get('/api/v1/namespaces/default/configmaps'));
+      const list = await timed(fault.client.get('/api/v1/namespaces/default/configmaps'));
       const item =
         list.status === 200 ? list.body.items.find((i: { metadata: { name: string } }) => i.metadata.name === 'counter') : undefined;
       if (list.status !== 200) fail('list', list.status);

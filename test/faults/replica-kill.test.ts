@@ -4,48 +4,34 @@
  * none), and watches resume from their last resourceVersion on the other replica: no 410, no
  * relist, no event lost.
  */
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startCluster, type Cluster } from '../../scripts/cluster-topology.js';
 import { eventually } from '../support/eventually.js';
-import { newTestClient, type TestClient } from '../support/http-client.js';
 import { startRelistingWatcher } from '../support/relisting-watcher.js';
 import { acknowledged, outcomes, startWriteLoad, type WriteRecord } from '../support/write-load.js';
+import { useFaultCluster } from '../support/fault-cluster.js';
+import { createNamespace } from '../support/namespaces.js';
 
 const WATCHERS = 10;
 
 describe('killing an API server replica behind the front door', () => {
-  let dir: string;
-  let cluster: Cluster;
-  let client: TestClient;
+  const fault = useFaultCluster();
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'orch-fault-'));
-    cluster = await startCluster({ dir, replicas: 2, controllerManagers: 0, unsafeNoFsync: true });
-    client = newTestClient({ url: cluster.url, ca: cluster.files.caPem, token: cluster.files.token });
-    assert.equal((await client.post('/api/v1/namespaces', { metadata: { name: 'load' } })).status, 201);
-  });
-
-  after(async () => {
-    client?.close();
-    await cluster?.stop();
-    await rm(dir, { recursive: true, force: true });
+    await createNamespace(fault.client, 'load');
   });
 
   it('shows clients only retryable errors and resumes watches without a 410', async (t) => {
-    const rv = (await client.get('/api/v1/namespaces/load/configmaps')).body.metadata.resourceVersion;
-    const watchers = Array.from({ length: WATCHERS }, () => startRelistingWatcher(client, 'load', rv));
-    const writes = startWriteLoad(client, 'load', { writers: 4, prefix: 'w' });
+    const rv = (await fault.client.get('/api/v1/namespaces/load/configmaps')).body.metadata.resourceVersion;
+    const watchers = Array.from({ length: WATCHERS }, () => startRelistingWatcher(fault.client, 'load', rv));
+    const writes = startWriteLoad(fault.client, 'load', { writers: 4, prefix: 'w' });
     const reads: WriteRecord[] = [];
     let reading = true;
     const reader = (async () => {
       while (reading) {
         const start = Date.now();
         try {
-          const res = await client.get('/api/v1/namespaces/load/configmaps?limit=20');
+          const res = await fault.client.get('/api/v1/namespaces/load/configmaps?limit=20');
           reads.push({ name: 'list', start, end: Date.now(), outcome: res.status });
         } catch (err) {
           reads.push({ name: 'list', start, end: Date.now(), outcome: (err as NodeJS.ErrnoException).code ?? String(err) });
@@ -54,7 +40,7 @@ describe('killing an API server replica behind the front door', () => {
     })();
 
     await new Promise((r) => setTimeout(r, 2000));
-    cluster.apiservers[0].signal('SIGKILL');
+    fault.cluster.apiservers[0].signal('SIGKILL');
     await new Promise((r) => setTimeout(r, 4000));
     const written = await writes.stop();
     reading = false;
