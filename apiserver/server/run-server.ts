@@ -354,7 +354,7 @@ export async function runServer(
       if (options.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, options.shutdownDelayMs));
       const closed = new Promise<void>((r) => server!.close(() => r()));
       server!.closeIdleConnections();
-      inFlight.closeWatches();
+      inFlight.closeLongRunning();
       access.close();
       await inFlight.drained(options.requestTimeoutMs);
       server!.closeAllConnections();

@@ -1,9 +1,9 @@
 /**
  * End to end (issue 18): the CONNECT subresources through orch. A small HTTPS node-agent stand-in
  * (requiring the API server's client certificate) answers container logs — streamed, line by line —
- * exec over WebSocket (v4.channel.k8s.io), SPDY upgrades (echoing bytes: the proxy joins connections, it
+ * exec over WebSocket (v5/v4.channel.k8s.io), SPDY upgrades (echoing bytes: the proxy joins connections, it
  * does not speak SPDY) and /healthz for nodes/proxy; a real HTTP backend sits behind a Service.
- * kubectl logs -f and kubectl get --raw .../services/Y:80/proxy/ go through orch; the caller's
+ * kubectl logs -f, kubectl exec (1.32: WebSocket) and kubectl get --raw .../services/Y:80/proxy/ go through orch; the caller's
  * credentials never reach a backend.
  */
 import { describe, it, before, after } from 'node:test';
@@ -18,7 +18,9 @@ import { createServer as createTcpServer, type AddressInfo, type Server as TcpSe
 import type { TLSSocket } from 'node:tls';
 import { ensureCA, ensureServingCert, newClientCert } from '../../apiserver/component-base/certs/certs.js';
 import { startTestServer, type TestServer } from '../support/api-server.js';
-import { newKubectl } from '../support/kubectl.js';
+import { eventually } from '../support/eventually.js';
+import { KUBECTL_1_32, newKubectl } from '../support/kubectl.js';
+import { run } from '../support/processes.js';
 import { createDefaultServiceAccount, createNamespace } from '../support/namespaces.js';
 
 const NS = 'conn';
@@ -52,6 +54,8 @@ describe('CONNECT subresources through orch', () => {
   /** A node agent that accepts connections and never says a word (its TLS handshake never completes). */
   let silent: TcpServer;
   const silentSockets: Socket[] = [];
+  /** Upgraded connections the agent answered: a server's close() does not track them. */
+  const agentSockets: Socket[] = [];
   let s: TestServer;
   let k: ReturnType<typeof newKubectl>;
   const seenByAgent: Seen[] = [];
@@ -81,7 +85,8 @@ describe('CONNECT subresources through orch', () => {
         }
       },
     );
-    agent.on('upgrade', (req, socket) => {
+    agent.on('upgrade', (req, socket: Socket) => {
+      agentSockets.push(socket);
       seenByAgent.push({ path: req.url ?? '', headers: req.headers });
       if (String(req.headers.upgrade).toLowerCase() === 'spdy/3.1' && req.url?.includes('command=refuse')) {
         // A node agent that refuses the upgrade with a chunked body.
@@ -96,14 +101,16 @@ describe('CONNECT subresources through orch', () => {
         socket.once('data', (d: Buffer) => socket.end(`echo:${d}`));
         return;
       }
-      const protocols = String(req.headers['sec-websocket-protocol'] ?? '').split(/,\s*/);
-      if (!req.url?.startsWith('/exec/conn/web/app') || !protocols.includes('v4.channel.k8s.io')) {
+      // kubectl 1.32 offers only v5.channel.k8s.io; older WebSocket clients v4. The agent picks one and says which.
+      const offered = String(req.headers['sec-websocket-protocol'] ?? '').split(/,\s*/);
+      const chosen = ['v5.channel.k8s.io', 'v4.channel.k8s.io'].find((p) => offered.includes(p));
+      if (!req.url?.startsWith('/exec/conn/web/app') || !chosen) {
         socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
         return;
       }
       const accept = createHash('sha1').update(`${req.headers['sec-websocket-key']}${WS_GUID}`).digest('base64');
       socket.write(
-        `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\nSec-WebSocket-Protocol: v4.channel.k8s.io\r\n\r\n`,
+        `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\nSec-WebSocket-Protocol: ${chosen}\r\n\r\n`,
       );
       const command = new URL(req.url, 'https://x').searchParams.getAll('command').join(' ');
       socket.write(frame(1, `ran: ${command}\n`));
@@ -184,6 +191,8 @@ describe('CONNECT subresources through orch', () => {
 
   after(async () => {
     await s?.stop();
+    for (const socket of agentSockets) socket.destroy();
+    agent?.closeAllConnections();
     await new Promise((r) => agent?.close(r));
     await new Promise((r) => backend?.close(r));
     for (const socket of silentSockets) socket.destroy();
@@ -267,6 +276,27 @@ describe('CONNECT subresources through orch', () => {
     assert.ok(seen);
     assert.equal(seen.path, '/exec/conn/web/app?command=echo&command=hi&output=1&error=1');
     assert.equal(seen.headers.authorization, undefined);
+  });
+
+  it('kubectl exec (1.32, WebSocket v5.channel.k8s.io) runs the command on the node agent through orch', async () => {
+    const r = await run(KUBECTL_1_32, ['--kubeconfig', s.kubeconfig, 'exec', '-n', NS, 'web', '-c', 'app', '--', 'echo', 'hi'], {
+      env: k.env,
+      timeoutMs: 30_000,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'ran: echo hi\n');
+    const execs = seenByAgent.filter(
+      (x) => x.path.startsWith('/exec/') && x.headers['sec-websocket-protocol']?.includes('v5.channel.k8s.io'),
+    );
+    assert.equal(execs.length, 1, JSON.stringify(execs.map((x) => x.path)));
+    assert.equal(execs[0].path, '/exec/conn/web/app?command=echo&command=hi&output=1&error=1');
+    assert.equal(execs[0].headers.authorization, undefined, "the caller's token never reaches the node agent");
+    // The node agent ended the stream and kubectl closed its side: orch closed both connections and the
+    // exec request is over (HTTP servers keep sockets half-open; a proxy must not leave them so).
+    await eventually('the exec request is no longer in flight', async () => {
+      const metrics = (await s.client.get('/metrics')).text;
+      return /^apiserver_longrunning_requests\{[^}]*subresource="exec"[^}]*\} 0$/m.test(metrics);
+    });
   });
 
   it('exec and port-forward: an SPDY/3.1 upgrade (what kubectl 1.28 speaks) is joined byte for byte', async () => {
@@ -353,5 +383,23 @@ describe('CONNECT subresources through orch', () => {
     });
     assert.deepEqual(byName('pods/log'), { name: 'pods/log', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] });
     assert.deepEqual(byName('services/proxy')?.verbs, ['create', 'delete', 'get', 'patch', 'update']);
+  });
+
+  // Last: it shuts the server down.
+  it('shutdown does not wait for an exec stream that stays open: it closes it, as kube-apiserver does', async () => {
+    // The stand-in answers an SPDY upgrade and then waits for bytes that never come.
+    const held = upgradeThroughOrch(`/api/v1/namespaces/${NS}/pods/web/exec?command=sh&stdin=true&stdout=true`, {
+      Upgrade: 'SPDY/3.1',
+      'X-Stream-Protocol-Version': 'v4.channel.k8s.io',
+    });
+    await eventually('the exec stream is open', async () =>
+      /^apiserver_longrunning_requests\{[^}]*subresource="exec"[^}]*\} 1$/m.test((await s.client.get('/metrics')).text),
+    );
+    const started = Date.now();
+    await s.shutdown();
+    const tookMs = Date.now() - started;
+    assert.ok(tookMs < 15_000, `shutdown took ${tookMs}ms (the request timeout is 60s)`);
+    const r = await held;
+    assert.equal(r.status, 101, 'the stream was open, and closed by the shutdown');
   });
 });

@@ -6,7 +6,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/api-server.js';
-import { newKubectl } from '../support/kubectl.js';
+import { KUBECTL_1_32, newKubectl } from '../support/kubectl.js';
 import { run } from '../support/processes.js';
 import { watchProtobuf } from '../support/protobuf-watch.js';
 import { newApiDomain } from '../../apiserver/api/domain.js';
@@ -14,15 +14,12 @@ import { definitions } from '../../apiserver/api/generated/definitions.js';
 import { newProtobufCodec } from '../../apiserver/runtime/protobuf/codec.js';
 import { decodeWatchEvent } from '../../apiserver/runtime/protobuf/envelope.js';
 
-/** kubectl 1.32: its typed clients send protobuf (1.28's send JSON); /usr/bin/kubectl picks a release by the server's version. */
-const KUBECTL_PROTOBUF = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
-
 describe('kubectl and protobuf (k8s.io domain)', () => {
   let s: TestServer;
   let k: ReturnType<typeof newKubectl>;
   const codec = newProtobufCodec(newApiDomain('k8s.io'), definitions);
   const kubectl = async (args: string[]) => {
-    const r = await run(KUBECTL_PROTOBUF, ['--kubeconfig', s.kubeconfig, '-v=8', ...args], { env: k.env });
+    const r = await run(KUBECTL_1_32, ['--kubeconfig', s.kubeconfig, '-v=8', ...args], { env: k.env });
     assert.equal(r.code, 0, `kubectl ${args.join(' ')}:\n${r.stderr.slice(-3000)}`);
     return r;
   };

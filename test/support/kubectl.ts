@@ -2,6 +2,12 @@
 import { run, type RunResult } from './processes.js';
 
 export const KUBECTL = '/usr/bin/kubectl';
+/**
+ * kubectl 1.32 from the same install: its typed clients send protobuf and its exec/attach speak WebSocket
+ * (v5.channel.k8s.io) where 1.28 sends JSON and speaks SPDY. /usr/bin/kubectl picks a release by the
+ * server's version, so the newer behaviour needs this binary named directly.
+ */
+export const KUBECTL_1_32 = '/usr/lib/google-cloud-sdk/bin/kubectl.1.32';
 
 export function newKubectl(kubeconfig: string) {
   const env = { KUBECONFIG: kubeconfig, HOME: process.env.HOME ?? '/tmp', KUBECACHEDIR: `${kubeconfig}.cache` };

@@ -1,12 +1,18 @@
 import type { NextFunction, Request, Response } from 'express';
+import { isLongRunning } from '../../endpoints/request/long-running.js';
 import { requestInfoFrom } from '../../endpoints/request/request-info.js';
+import { upgradeFrom } from '../../endpoints/request/upgrade.js';
 
-/** Counts requests in flight (long-running watches apart) so shutdown can wait for them. */
+/**
+ * Counts requests in flight so shutdown can wait for them. Long-running requests (watches, logs,
+ * proxies, exec/attach/port-forward streams) are not waited for: shutdown ends them, as kube-apiserver
+ * does not wait for them either.
+ */
 export interface InFlight {
   /** Resolves when no short request is in flight, or after timeoutMs. */
   drained(timeoutMs: number): Promise<void>;
-  /** Ends every open watch stream. */
-  closeWatches(): void;
+  /** Ends every long-running request: watch streams end cleanly, other streams and upgraded connections are closed. */
+  closeLongRunning(): void;
   middleware(): (req: Request, res: Response, next: NextFunction) => void;
 }
 
@@ -14,6 +20,8 @@ export function newInFlight(): InFlight {
   let count = 0;
   const waiters: (() => void)[] = [];
   const watches = new Set<Response>();
+  /** Long-running requests that are not watches: their answer is a stream or an upgraded connection. */
+  const streams = new Set<Request>();
   const done = () => {
     count--;
     if (count === 0) waiters.splice(0).forEach((w) => w());
@@ -29,14 +37,23 @@ export function newInFlight(): InFlight {
         });
       });
     },
-    closeWatches() {
+    closeLongRunning() {
       for (const res of watches) res.end();
+      for (const req of streams) {
+        const upgrade = upgradeFrom(req);
+        if (upgrade) upgrade.socket.destroy();
+        else req.socket.destroy();
+      }
     },
     middleware() {
       return (req, res, next) => {
-        if (requestInfoFrom(req).verb === 'watch') {
+        const info = requestInfoFrom(req);
+        if (info.verb === 'watch') {
           watches.add(res);
           res.on('close', () => watches.delete(res));
+        } else if (isLongRunning(info)) {
+          streams.add(req);
+          res.on('close', () => streams.delete(req));
         } else {
           count++;
           res.on('close', done);
