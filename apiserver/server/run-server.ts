@@ -104,7 +104,17 @@ export interface WorkerEnvironment {
   storage?: Storage;
   /** /metrics: every worker's metrics, summed by the supervisor. */
   clusterMetrics?: () => Promise<string>;
+  /**
+   * Accept connections only once the authorizers' informers and the served CRDs have synced. Workers
+   * share one port with no load balancer reading /readyz in front of them: a worker restarted next to
+   * a serving one would otherwise answer its share of the requests with an empty RBAC cache (403) or
+   * without the custom resources (404).
+   */
+  serveOnceSynced?: boolean;
 }
+
+/** How long a worker waits for its informers before it serves anyway (its /readyz then says what is missing). */
+const SERVE_SYNC_TIMEOUT_MS = 60_000;
 
 /**
  * Runs the API server; `logger` defaults to JSON lines on stderr at the level of --v (tests pass their
@@ -316,6 +326,13 @@ export async function runServer(
   server = createServer({ cert, key, ca: clientCA, requestCert: !!clientCA, rejectUnauthorized: false, maxHeaderSize: 1 << 20 }, app);
   server.on('upgrade', newUpgradeListener(app));
   server.keepAliveTimeout = 65_000;
+  if (worker.serveOnceSynced) {
+    const synced = Promise.all([rbacInformers?.synced, nodeInformers?.synced, customResources.synced]).then(() => true);
+    const timedOut = new Promise<false>((r) => setTimeout(r, SERVE_SYNC_TIMEOUT_MS, false).unref());
+    if (!(await Promise.race([synced, timedOut]))) {
+      logger.warn('serving before the informers synced', { waitedMs: SERVE_SYNC_TIMEOUT_MS });
+    }
+  }
   await new Promise<void>((resolve, reject) => {
     server!.once('error', reject);
     server!.listen(options.securePort, options.bindAddress, () => resolve());

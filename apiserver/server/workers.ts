@@ -43,6 +43,7 @@ export function runWorker(options: ServerOptions): Promise<RunningServer> {
   return runServer(options, undefined, {
     storage: options.storageBackend === 'sqlite' ? newRemoteStorage(parent) : undefined,
     clusterMetrics: newMetricsRequester(parent),
+    serveOnceSynced: true,
   });
 }
 

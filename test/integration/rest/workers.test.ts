@@ -4,13 +4,29 @@
  * out in turn) never sees an older resourceVersion than one it already saw.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import { startEtcd, type EtcdProcess } from '../../support/etcd.js';
 import { createNamespace } from '../../support/namespaces.js';
 import { runRestConformance } from './conformance.js';
+import { newTestClient } from '../../support/http-client.js';
+import { eventually } from '../../support/eventually.js';
 
-const WORKERS = ['--workers=2'];
+/** The worker processes of a server started with --workers: the processes its supervisor forked (they share its command line). */
+function workerPids(dataDir: string): number[] {
+  const procs = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l))
+    .filter((m): m is RegExpExecArray => !!m && m[3].includes(dataDir))
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]) }));
+  const pids = new Set(procs.map((p) => p.pid));
+  return procs.filter((p) => pids.has(p.ppid)).map((p) => p.pid);
+}
+
+const WORKERS = ['--workers=2', '--authorization-mode=RBAC'];
+/** A user whose only rights come from a RoleBinding: what the RBAC informers of a worker must know. */
+const READER = { token: 'reader-token', line: 'reader-token,reader,reader-uid,""' };
 let etcd: EtcdProcess;
 before(async () => {
   etcd = await startEtcd();
@@ -20,8 +36,8 @@ after(async () => {
 });
 
 const backends: [string, () => Promise<TestServer>][] = [
-  ['sqlite', () => startTestServer({ process: true, args: WORKERS })],
-  ['etcd', () => startTestServer({ process: true, etcd: etcd.endpoint, args: WORKERS })],
+  ['sqlite', () => startTestServer({ process: true, args: WORKERS, tokens: [READER.line] })],
+  ['etcd', () => startTestServer({ process: true, etcd: etcd.endpoint, args: WORKERS, tokens: [READER.line] })],
 ];
 
 for (const [backend, start] of backends) {
@@ -113,6 +129,63 @@ for (const [backend, start] of backends) {
       } finally {
         watch.close();
       }
+    });
+
+    it('a worker started in place of one that died serves only once its RBAC cache is synced: an authorized user never sees 403', async () => {
+      const c = s.client;
+      const ns = 'restarted';
+      await createNamespace(c, ns);
+      const grant = await c.post(`/apis/rbac.authorization.orch.io/v1/namespaces/${ns}/roles`, {
+        metadata: { name: 'cm-reader' },
+        rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list'] }],
+      });
+      assert.equal(grant.status, 201, grant.text);
+      const bind = await c.post(`/apis/rbac.authorization.orch.io/v1/namespaces/${ns}/rolebindings`, {
+        metadata: { name: 'reader' },
+        roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'Role', name: 'cm-reader' },
+        subjects: [{ apiGroup: 'rbac.authorization.orch.io', kind: 'User', name: 'reader' }],
+      });
+      assert.equal(bind.status, 201, bind.text);
+      const reader = newTestClient({ ...c.config, token: READER.token });
+      const path = `/api/v1/namespaces/${ns}/configmaps`;
+      // Both workers know the binding (each request a new connection, handed to the workers in turn).
+      await eventually('both workers authorize the reader', async () => {
+        for (let i = 0; i < 4; i++)
+          if ((await reader.request('GET', path, { headers: { Connection: 'close' } })).status !== 200) return false;
+        return true;
+      });
+      const before = workerPids(s.dataDir);
+      assert.equal(before.length, 2, `two workers: ${before}`);
+      const serving = () => s.logs().split('"msg":"serving securely"').length - 1;
+      const served = serving();
+      process.kill(before[0], 'SIGKILL');
+      // Read as the reader, new connection by new connection, until the new worker has served a while.
+      const statuses = new Map<number, number>();
+      let restartedAt: number | undefined;
+      const loops = Array.from({ length: 4 }, async () => {
+        while (restartedAt === undefined || Date.now() - restartedAt < 2000) {
+          // A request in flight when the worker died fails with it (reset, or stranded in Node's
+          // hand-over of the connection: no answer ever); only answers count.
+          let timer: NodeJS.Timeout | undefined;
+          const stranded = new Promise<undefined>((r) => (timer = setTimeout(r, 5000, undefined)));
+          const r = await Promise.race([
+            reader.request('GET', path, { headers: { Connection: 'close' } }).catch(() => undefined),
+            stranded,
+          ]);
+          clearTimeout(timer);
+          if (r) statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+          if (restartedAt === undefined && serving() > served) restartedAt = Date.now();
+        }
+      });
+      const deadline = setTimeout(() => (restartedAt ??= 0), 60_000);
+      await Promise.all(loops);
+      clearTimeout(deadline);
+      assert.ok(restartedAt, `a new worker started: ${s.logs().slice(-2000)}`);
+      const after = workerPids(s.dataDir);
+      assert.equal(after.length, 2);
+      assert.ok(!after.includes(before[0]));
+      assert.deepEqual([...statuses.keys()], [200], `answers to the reader while a worker restarted: ${JSON.stringify([...statuses])}`);
+      reader.close();
     });
   });
 }
