@@ -128,6 +128,51 @@ describe('CEL validation rules', () => {
     assert.match(causes[0].message, /compilation failed/);
   });
 
+  it('type-checks rules against the schema: a comparison of different types, an undeclared field, a non-bool rule', async () => {
+    const typed = (rules: Record<string, unknown>[]) =>
+      scalerCrd(
+        { type: 'object', properties: { replicas: { type: 'integer' }, name: { type: 'string' } }, 'x-orch-validations': rules },
+        'typed',
+      );
+    const at = 'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-orch-validations';
+    const causes = await invalidCauses(
+      c,
+      'post',
+      CRDS,
+      typed([
+        { rule: "self.replicas > 'a'" },
+        { rule: 'self.nosuchfield == 1' },
+        { rule: 'self.replicas' },
+        { rule: 'self.replicas > 1', messageExpression: 'self.replicas' },
+        { rule: 'self.replicas > 1', messageExpression: 'self.nope' },
+      ]),
+    );
+    assert.deepEqual(
+      causes.map((cause) => [cause.field, cause.message]),
+      [
+        [
+          `${at}[0].rule`,
+          `Invalid value: "self.replicas > 'a'": compilation failed: ERROR: <input>:1:15: found no matching overload for '_>_' applied to '(int, string)'\n | self.replicas > 'a'\n | ..............^`,
+        ],
+        [
+          `${at}[1].rule`,
+          `Invalid value: "self.nosuchfield == 1": compilation failed: ERROR: <input>:1:5: undefined field 'nosuchfield'\n | self.nosuchfield == 1\n | ....^`,
+        ],
+        [`${at}[2].rule`, 'Invalid value: "self.replicas": cel expression must evaluate to a bool'],
+        [`${at}[3].messageExpression`, 'Invalid value: "self.replicas": messageExpression must evaluate to a string'],
+        [
+          `${at}[4].messageExpression`,
+          `Invalid value: "self.nope": messageExpression compilation failed: ERROR: <input>:1:5: undefined field 'nope'\n | self.nope\n | ....^`,
+        ],
+      ],
+    );
+    const good = await c.post(
+      CRDS,
+      typed([{ rule: "self.replicas > 1 && self.name.startsWith('a')", messageExpression: "'bad ' + self.name" }]),
+    );
+    assert.equal(good.status, 201, good.text);
+  });
+
   it('refuses a rule whose estimated cost exceeds the budget, accepts it with maxItems', async () => {
     const costly = (maxItems?: number) => ({
       type: 'object',

@@ -8,6 +8,8 @@
 import { forbidden, invalid, type FieldError, type FieldPath } from '../../../api/field-errors.js';
 import { compileRule, PER_ELEMENT_COST } from '../customresource/cel-rules.js';
 import { ext, isObject, type JsonSchemaProps } from './json-schema.js';
+import { typeCheck } from './cel-type-check.js';
+import { DYN, schemaCelType, type CelT } from './cel-types.js';
 
 /** Kubernetes' StaticEstimatedCostLimit: the most one rule may be estimated to cost. */
 export const PER_RULE_COST_LIMIT = 10_000_000;
@@ -34,10 +36,30 @@ function costMessage(cost: number): string {
   return `estimated rule cost exceeds budget by factor of ${by} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
 }
 
+/**
+ * The rule and its messageExpression type-checked with `self` and `oldSelf` of the node's type: the
+ * rule must be a bool, the message a string, as Kubernetes refuses them.
+ */
+function checkRuleTypes(rule: Record<string, unknown>, self: CelT, at: FieldPath): FieldError[] {
+  const vars = { self, oldSelf: self };
+  const errors: FieldError[] = [];
+  const checked = typeCheck(String(rule.rule), vars);
+  if ('error' in checked) errors.push(invalid(at.child('rule'), rule.rule, `compilation failed: ${checked.error}`));
+  else if (!['bool', 'dyn'].includes(checked.type.kind))
+    errors.push(invalid(at.child('rule'), rule.rule, 'cel expression must evaluate to a bool'));
+  if (typeof rule.messageExpression !== 'string' || rule.messageExpression.trim() === '') return errors;
+  const message = typeCheck(rule.messageExpression, vars);
+  const messageAt = at.child('messageExpression');
+  if ('error' in message) errors.push(invalid(messageAt, rule.messageExpression, `messageExpression compilation failed: ${message.error}`));
+  else if (!['string', 'dyn'].includes(message.type.kind))
+    errors.push(invalid(messageAt, rule.messageExpression, 'messageExpression must evaluate to a string'));
+  return errors;
+}
+
 /** Errors of the rules at and under a version's schema. */
 export function validateCelRules(schema: JsonSchemaProps, path: FieldPath, prefix: string): FieldError[] {
   const errors: FieldError[] = [];
-  walk(schema, path, prefix, undefined, errors, 0);
+  walk(schema, path, prefix, undefined, errors, 0, true);
   return errors;
 }
 
@@ -48,13 +70,20 @@ function walk(
   uncorrelatable: FieldPath | undefined,
   errors: FieldError[],
   depth: number,
+  resourceRoot = false,
 ): void {
   if (depth > 64) return;
   const rules = ext(s, 'validations', prefix);
   if (Array.isArray(rules)) {
+    const self = schemaCelType(s, prefix, resourceRoot || ext(s, 'embedded-resource', prefix) === true) ?? DYN;
     rules.forEach((rule, i) => {
       if (!isObject(rule) || typeof rule.rule !== 'string' || rule.rule.trim() === '') return;
       const at = path.child(`${prefix}validations`).index(i);
+      const typeErrors = checkRuleTypes(rule, self, at);
+      if (typeErrors.length) {
+        errors.push(...typeErrors);
+        return;
+      }
       const compiled = compileRule(rule as { rule: string; messageExpression?: string });
       if ('error' in compiled) {
         errors.push(invalid(at.child('rule'), rule.rule, `compilation failed: ${compiled.error}`));
