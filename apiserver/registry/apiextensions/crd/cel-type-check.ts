@@ -10,12 +10,12 @@ import { celEnv, parse, type CelType } from '@bufbuild/cel';
 import { celTypeName, DYN, scalar, type CelScalarKind, type CelT } from './cel-types.js';
 
 /** A parsed expression node, as @bufbuild/cel's parser returns it. */
-interface Node {
+export interface Node {
   id: bigint;
   exprKind: { case: string | undefined; value?: unknown };
 }
 
-interface Comprehension {
+export interface Comprehension {
   iterVar: string;
   accuVar: string;
   iterRange: Node;
@@ -26,7 +26,7 @@ interface Comprehension {
 }
 
 /** The fields of every kind of node this checker reads. */
-interface NodeValue {
+export interface NodeValue {
   constantKind: { case: string | undefined };
   name: string;
   operand: Node;
@@ -128,6 +128,8 @@ interface CheckError {
 
 class Checker {
   readonly errors: CheckError[] = [];
+  /** The type of every node checked. */
+  readonly types = new Map<Node, CelT>();
   private scopes: Map<string, CelT>[];
 
   constructor(vars: Record<string, CelT>) {
@@ -148,6 +150,12 @@ class Checker {
   }
 
   check(node: Node): CelT {
+    const t = this.checkNode(node);
+    this.types.set(node, t);
+    return t;
+  }
+
+  private checkNode(node: Node): CelT {
     const v = node.exprKind.value as NodeValue;
     switch (node.exprKind.case) {
       case 'constExpr':
@@ -301,7 +309,14 @@ function formatParseError(source: string, message: string): string {
 }
 
 /** The expression's type, or its errors in cel-go's format (a parse error, or every type error). */
-export function typeCheck(source: string, vars: Record<string, CelT>): { type: CelT } | { error: string } {
+export interface Checked {
+  type: CelT;
+  expr: Node;
+  /** The type of each node of expr. */
+  types: Map<Node, CelT>;
+}
+
+export function typeCheck(source: string, vars: Record<string, CelT>): Checked | { error: string } {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(source);
@@ -309,8 +324,9 @@ export function typeCheck(source: string, vars: Record<string, CelT>): { type: C
     return { error: formatParseError(source, err instanceof Error ? err.message : String(err)) };
   }
   const checker = new Checker(vars);
-  const type = checker.check(parsed.expr as unknown as Node);
-  if (checker.errors.length === 0) return { type };
+  const expr = parsed.expr as unknown as Node;
+  const type = checker.check(expr);
+  if (checker.errors.length === 0) return { type, expr, types: checker.types };
   const positions = parsed.sourceInfo?.positions ?? {};
   return {
     error: checker.errors
