@@ -11,6 +11,8 @@ export function toCel(value: unknown): CelInput {
   if (value === null || value === undefined) return null as CelInput;
   if (typeof value === 'number') return (Number.isInteger(value) ? BigInt(value) : value) as CelInput;
   if (Array.isArray(value)) return value.map(toCel) as CelInput;
+  // Values already in CEL's form (timestamps, durations, bytes) pass as they are; JSON objects become maps.
+  if (typeof value === 'object' && Object.getPrototypeOf(value) !== Object.prototype) return value as CelInput;
   if (typeof value === 'object') return new Map(Object.entries(value).map(([k, v]) => [k, toCel(v)])) as unknown as CelInput;
   return value as CelInput;
 }

@@ -174,6 +174,42 @@ describe('CEL validation rules', () => {
     assert.equal(good.status, 201, good.text);
   });
 
+  it('evaluates date-time, date, duration and byte strings as the timestamps, durations and bytes the rules were checked with', async () => {
+    const spec = {
+      type: 'object',
+      properties: {
+        start: { type: 'string', format: 'date-time' },
+        day: { type: 'string', format: 'date' },
+        timeout: { type: 'string', format: 'duration' },
+        data: { type: 'string', format: 'byte' },
+      },
+      'x-orch-validations': [
+        { rule: "self.start < timestamp('2030-01-01T00:00:00Z')", message: 'start before 2030' },
+        { rule: "self.day.getFullYear() == 2024 && self.timeout <= duration('1h')", message: 'day in 2024, timeout at most 1h' },
+        { rule: 'size(self.data) == 3', message: 'three bytes' },
+      ],
+    };
+    await createServedCrd(c, scalerCrd(spec, 'clocks'));
+    const path = '/apis/rules.example.com/v1/namespaces/default/clocks';
+    const ok = await c.post(path, {
+      metadata: { name: 'ok' },
+      spec: { start: '2026-01-01T10:00:00Z', day: '2024-05-06', timeout: '30m', data: Buffer.from('abc').toString('base64') },
+    });
+    assert.equal(ok.status, 201, ok.text);
+    const bad = await invalidCauses(c, 'post', path, {
+      metadata: { name: 'bad' },
+      spec: { start: '2031-01-01T00:00:00Z', day: '2023-05-06', timeout: '2h', data: Buffer.from('abcd').toString('base64') },
+    });
+    assert.deepEqual(
+      bad.map((cause) => cause.message),
+      [
+        'Invalid value: "object": start before 2030',
+        'Invalid value: "object": day in 2024, timeout at most 1h',
+        'Invalid value: "object": three bytes',
+      ],
+    );
+  });
+
   it('refuses rules whose estimated cost exceeds the budget as the reference kube-apiserver does, accepts them bounded', async () => {
     // The expected answers are those of kube-apiserver 1.28.7 for the same schemas.
     const costly = (bounds: { maxItems?: number; maxLength?: number }) => ({

@@ -9,6 +9,7 @@
 import type { Schema } from '../../../api/schema.js';
 import { duplicate, forbidden, invalid, required, type FieldError } from '../../../api/field-errors.js';
 import { compileProgram, type CelProgram } from '../../../runtime/cel.js';
+import { hasCelFormats, withCelFormats } from './cel-formats.js';
 
 type Rule = NonNullable<Schema['x-orch-validations']>[number];
 
@@ -97,9 +98,12 @@ function typeName(s: Schema): string {
 /** The schema's rules compiled once, or undefined when it has none (or none that compile: the CRD's validation refused those). */
 export function newCelValidator(schema: Schema): CelValidator | undefined {
   const compiled = new Map<Schema, CompiledRule[]>();
+  /** Nodes with rules whose values hold strings CEL sees as timestamps, durations or bytes. */
+  const formatted = new Set<Schema>();
   const collect = (s: Schema) => {
     const rules = (s['x-orch-validations'] ?? []).map(compileRule).filter((r): r is CompiledRule => !('error' in r));
     if (rules.length) compiled.set(s, rules);
+    if (rules.length && hasCelFormats(s)) formatted.add(s);
     for (const child of Object.values(s.properties ?? {})) collect(child);
     if (s.items) collect(s.items);
     if (typeof s.additionalProperties === 'object') collect(s.additionalProperties);
@@ -122,7 +126,10 @@ export function newCelValidator(schema: Schema): CelValidator | undefined {
 
   const run = (value: unknown, old: unknown, s: Schema, path: string, errors: FieldError[], budget: { left: number }) => {
     if (value === undefined || value === null || !withRules.has(s) || budget.left < 0) return;
-    for (const r of compiled.get(s) ?? []) {
+    const rules = compiled.get(s) ?? [];
+    const self = rules.length && formatted.has(s) ? withCelFormats(value, s) : value;
+    const oldSelf = rules.length && formatted.has(s) ? withCelFormats(old, s) : old;
+    for (const r of rules) {
       if (r.usesOldSelf && old === undefined) continue;
       const cost = evaluationCost(r, value);
       if (cost > PER_CALL_COST_LIMIT) {
@@ -136,9 +143,9 @@ export function newCelValidator(schema: Schema): CelValidator | undefined {
         );
         return;
       }
-      const out = r.program(r.usesOldSelf ? { self: value, oldSelf: old } : { self: value });
+      const out = r.program(r.usesOldSelf ? { self, oldSelf } : { self });
       if (out === true) continue;
-      errors.push(ruleError(r, out, value, old, path, typeName(s)));
+      errors.push(ruleError(r, out, self, oldSelf, path, typeName(s)));
     }
     if (Array.isArray(value)) {
       if (!s.items) return;
