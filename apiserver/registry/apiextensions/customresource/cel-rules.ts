@@ -133,8 +133,10 @@ export function newCelValidator(schema: Schema): CelValidator | undefined {
       if (r.usesOldSelf && old === undefined) continue;
       const cost = evaluationCost(r, value);
       if (cost > PER_CALL_COST_LIMIT) {
-        errors.push(invalid(path, typeName(s), `call cost exceeds limit for rule: ${r.rule.rule}`));
-        continue;
+        const detail = `'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: ${ruleErrorString(r)}`;
+        errors.push(invalid(path, typeName(s), detail));
+        budget.left = -1;
+        return;
       }
       budget.left -= cost;
       if (budget.left < 0) {
@@ -183,10 +185,23 @@ function correlatedItem(item: unknown, old: unknown, s: Schema): unknown {
   return old.find((o) => typeof o === 'object' && o !== null && key(o) === want);
 }
 
+/** How Kubernetes names a rule in its errors: by its message when it has one. */
+function ruleErrorString(r: CompiledRule): string {
+  return (r.rule.message || r.rule.rule).trim();
+}
+
+/** An evaluation error as Kubernetes reports it, with cel-go's wording for @bufbuild/cel's errors. */
+function evaluationError(message: string, r: CompiledRule): string {
+  if (message.startsWith('found no matching overload'))
+    return `'no such overload': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(r)}`;
+  const celGo = message.replace(/^field not found: /, 'no such key: ').replace(/^int divide by zero$/, 'division by zero');
+  return `${celGo} evaluating rule: ${ruleErrorString(r)}`;
+}
+
 function ruleError(r: CompiledRule, out: unknown, value: unknown, old: unknown, path: string, type: string): FieldError {
+  if (out instanceof Error) return invalid(path, type, evaluationError(out.message, r));
+  if (typeof out !== 'boolean') return invalid(path, type, `rule did not evaluate to a bool evaluating rule: ${ruleErrorString(r)}`);
   const field = `${path}${r.rule.fieldPath ?? ''}`;
-  if (out instanceof Error) return invalid(field, type, `${r.rule.rule}: ${out.message}`);
-  if (typeof out !== 'boolean') return invalid(field, type, `${r.rule.rule}: rule did not evaluate to a bool`);
   let message = r.rule.message ?? `failed rule: ${r.rule.rule}`;
   if (r.message) {
     const m = r.message(r.usesOldSelf ? { self: value, oldSelf: old } : { self: value });
