@@ -6,6 +6,7 @@
  */
 import { forbidden, invalid, notSupported, required, type FieldError, type FieldPath } from '../../../api/field-errors.js';
 import { ext, isObject, type JsonSchemaProps } from './json-schema.js';
+import { validRuleFieldPath } from './cel-field-path.js';
 
 type Level = 'root' | 'field' | 'item';
 
@@ -173,9 +174,17 @@ function extensionRules(s: JsonSchemaProps, path: FieldPath, prefix: string, err
             errors.push(invalid(at.child('message'), rule.message, 'message must not contain line breaks'));
         } else if (/[\r\n]/.test(rule.rule))
           errors.push(required(at.child('message'), 'message must be specified if rule contains line breaks'));
+        if (typeof rule.messageExpression === 'string' && rule.messageExpression.length > 0 && rule.messageExpression.trim() === '')
+          errors.push(required(at.child('messageExpression'), 'messageExpression must be non-empty if specified'));
         const reasons = ['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate'];
         if (rule.reason !== undefined && !reasons.includes(String(rule.reason)))
           errors.push(notSupported(at.child('reason'), rule.reason, reasons));
+        if (typeof rule.fieldPath === 'string' && rule.fieldPath.length > 0) {
+          const fp = rule.fieldPath;
+          if (fp.trim() === '') errors.push(invalid(at.child('fieldPath'), fp, 'fieldPath must be non-empty if specified'));
+          if (/[\r\n]/.test(fp)) errors.push(invalid(at.child('fieldPath'), fp, 'fieldPath must not contain line breaks'));
+          else if (!validRuleFieldPath(fp, s)) errors.push(invalid(at.child('fieldPath'), fp, 'fieldPath must be a valid path'));
+        }
       });
     }
   }

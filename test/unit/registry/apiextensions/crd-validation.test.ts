@@ -115,4 +115,31 @@ describe('CustomResourceDefinition validation', () => {
     for (let i = 0; i < 100; i++) s = { type: 'object', properties: { n: s } };
     assert.ok(messages(crd(s)).some((e) => e.includes('must not be nested more than 64 levels')));
   });
+  it('checks the messageExpression and fieldPath of a rule as kube-apiserver 1.28.7 does', () => {
+    const at = `${ROOT}.properties[spec].x-orch-validations[0]`;
+    const withRule = (rule: Record<string, unknown>) =>
+      messages(
+        crd({
+          type: 'object',
+          properties: {
+            spec: {
+              type: 'object',
+              properties: { replicas: { type: 'integer' }, labels: { type: 'object', additionalProperties: { type: 'string' } } },
+              'x-orch-validations': [{ rule: 'self.replicas > 1', ...rule }],
+            },
+          },
+        }),
+      );
+    for (const fieldPath of ['.replicas', "['replicas']", '.labels.x', ".labels['a.b']"])
+      assert.deepEqual(withRule({ fieldPath }), [], fieldPath);
+    assert.deepEqual(withRule({ fieldPath: '.nope', messageExpression: ' ' }), [
+      `${at}.messageExpression: Required value: messageExpression must be non-empty if specified`,
+      `${at}.fieldPath: Invalid value: ".nope": fieldPath must be a valid path`,
+    ]);
+    assert.deepEqual(withRule({ fieldPath: '  ' }), [
+      `${at}.fieldPath: Invalid value: "  ": fieldPath must be non-empty if specified`,
+      `${at}.fieldPath: Invalid value: "  ": fieldPath must be a valid path`,
+    ]);
+    assert.deepEqual(withRule({ fieldPath: 'replicas' }), [`${at}.fieldPath: Invalid value: "replicas": fieldPath must be a valid path`]);
+  });
 });
