@@ -8,7 +8,7 @@
 import { forbidden, invalid, type FieldError, type FieldPath } from '../../../api/field-errors.js';
 import { compileRule } from '../customresource/cel-rules.js';
 import { ext, isObject, type JsonSchemaProps } from './json-schema.js';
-import { typeCheck } from './cel-type-check.js';
+import { typeCheck, type Checked } from './cel-type-check.js';
 import { DYN, schemaCelType, type CelT } from './cel-types.js';
 import { estimateCost, unboundedCardinality } from './cel-cost.js';
 
@@ -50,20 +50,23 @@ function childFactor(s: JsonSchemaProps): number | undefined {
  * The rule and its messageExpression type-checked with `self` and `oldSelf` of the node's type: the
  * rule must be a bool, the message a string, as Kubernetes refuses them.
  */
-function checkRuleTypes(rule: Record<string, unknown>, self: CelT, at: FieldPath): FieldError[] {
+function checkRuleTypes(rule: Record<string, unknown>, self: CelT, at: FieldPath): { errors: FieldError[]; checked: Checked[] } {
   const vars = { self, oldSelf: self };
   const errors: FieldError[] = [];
-  const checked = typeCheck(String(rule.rule), vars);
-  if ('error' in checked) errors.push(invalid(at.child('rule'), rule.rule, `compilation failed: ${checked.error}`));
-  else if (!['bool', 'dyn'].includes(checked.type.kind))
+  const checked: Checked[] = [];
+  const ruleTypes = typeCheck(String(rule.rule), vars);
+  if ('error' in ruleTypes) errors.push(invalid(at.child('rule'), rule.rule, `compilation failed: ${ruleTypes.error}`));
+  else if (!['bool', 'dyn'].includes(ruleTypes.type.kind))
     errors.push(invalid(at.child('rule'), rule.rule, 'cel expression must evaluate to a bool'));
-  if (typeof rule.messageExpression !== 'string' || rule.messageExpression.trim() === '') return errors;
+  else checked.push(ruleTypes);
+  if (typeof rule.messageExpression !== 'string' || rule.messageExpression.trim() === '') return { errors, checked };
   const message = typeCheck(rule.messageExpression, vars);
   const messageAt = at.child('messageExpression');
   if ('error' in message) errors.push(invalid(messageAt, rule.messageExpression, `messageExpression compilation failed: ${message.error}`));
   else if (!['string', 'dyn'].includes(message.type.kind))
     errors.push(invalid(messageAt, rule.messageExpression, 'messageExpression must evaluate to a string'));
-  return errors;
+  else checked.push(message);
+  return { errors, checked };
 }
 
 /** Errors of the rules at and under a version's schema. */
@@ -96,9 +99,9 @@ interface Place {
 
 /** Errors of one rule: its types, oldSelf where it cannot be correlated, its estimated cost. */
 function checkRule(rule: Record<string, unknown>, self: CelT, at: FieldPath, w: Walk, place: Place): void {
-  const typeErrors = checkRuleTypes(rule, self, at);
-  if (typeErrors.length) {
-    w.errors.push(...typeErrors);
+  const { errors, checked } = checkRuleTypes(rule, self, at);
+  if (errors.length) {
+    w.errors.push(...errors);
     return;
   }
   const compiled = compileRule(rule as { rule: string; messageExpression?: string });
@@ -106,23 +109,17 @@ function checkRule(rule: Record<string, unknown>, self: CelT, at: FieldPath, w: 
     w.errors.push(invalid(at.child('rule'), rule.rule, `compilation failed: ${compiled.error}`));
     return;
   }
-  const vars = { self, oldSelf: self };
-  const checked = typeCheck(String(rule.rule), vars);
-  if (!('error' in checked)) {
-    const cost = Math.min(estimateCost(checked) * (place.cardinality ?? unboundedCardinality(self)), 2 ** 64 - 1);
-    if (cost > PER_RULE_COST_LIMIT)
-      w.errors.push(forbidden(at.child('rule'), costMessage('estimated rule cost', cost, PER_RULE_COST_LIMIT)));
-    observe(w.totals, at.child('rule'), cost);
-  }
-  if (typeof rule.messageExpression === 'string' && rule.messageExpression.trim() !== '') {
-    const message = typeCheck(rule.messageExpression, vars);
-    if (!('error' in message)) {
-      const cost = estimateCost(message);
-      const messageAt = at.child('messageExpression');
-      if (cost > PER_RULE_COST_LIMIT)
-        w.errors.push(forbidden(messageAt, costMessage('estimated messageExpression cost', cost, PER_RULE_COST_LIMIT)));
-      observe(w.totals, messageAt, cost);
-    }
+  // The rule runs once per value its node may hold; its messageExpression only when it fails.
+  const [ruleTypes, messageTypes] = checked;
+  const cost = Math.min(estimateCost(ruleTypes) * (place.cardinality ?? unboundedCardinality(self)), 2 ** 64 - 1);
+  if (cost > PER_RULE_COST_LIMIT) w.errors.push(forbidden(at.child('rule'), costMessage('estimated rule cost', cost, PER_RULE_COST_LIMIT)));
+  observe(w.totals, at.child('rule'), cost);
+  if (messageTypes) {
+    const messageCost = estimateCost(messageTypes);
+    const messageAt = at.child('messageExpression');
+    if (messageCost > PER_RULE_COST_LIMIT)
+      w.errors.push(forbidden(messageAt, costMessage('estimated messageExpression cost', messageCost, PER_RULE_COST_LIMIT)));
+    observe(w.totals, messageAt, messageCost);
   }
   if (compiled.usesOldSelf && place.uncorrelatable) {
     w.errors.push(
