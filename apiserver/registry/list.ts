@@ -8,6 +8,7 @@ import { planList, type ListOptions, type ReadPlan } from './list-options.js';
 import { decodeContinue, encodeContinue, CONTINUE_EXPIRED_MESSAGE } from './continue-token.js';
 import { newSelection, type Selection } from './selection.js';
 import type { Cacher } from '../storage/cacher/cacher.js';
+import type { CachedPage } from '../storage/cacher/resource-cache.js';
 import { waitForRevision } from './wait-for-revision.js';
 
 /** The list; served from the watch cache when given one and the options allow (see listFromCache). GenericStore.list calls it. */
@@ -31,7 +32,10 @@ export async function listObjects(store: GenericStore, ctx: RequestContext, opts
   } else if (plan.kind === 'notOlderThan') {
     await waitForRevision(store.storage, plan.revision);
   }
-  if (cacher && plan.kind !== 'exact' && plan.kind !== 'continue') {
+  if (cacher && plan.kind === 'continue' && revision > 0) {
+    const cached = await continueFromCache(store, cacher, revision, prefix, startKey!, selection, limit);
+    if (cached) return cached;
+  } else if (cacher && plan.kind !== 'exact' && plan.kind !== 'continue') {
     const cached = await listFromCache(store, cacher, plan, prefix, selection, limit);
     if (cached) return cached;
   }
@@ -87,8 +91,8 @@ function newList(store: GenericStore, revision: number, items: ApiObject[], next
 /**
  * A list from the watch cache: resourceVersion "0" from whatever it holds, unset (a consistent read)
  * once it has caught up with the store's current revision, N once it has N. The cache shows the store
- * as of its revision, so a continue token continues at that revision in the store like any other.
- * Undefined when the store has to answer.
+ * as of its revision, so a continue token continues at that revision, from the cache while it holds
+ * it (continueFromCache), else in the store like any other. Undefined when the store has to answer.
  */
 async function listFromCache(
   store: GenericStore,
@@ -100,7 +104,30 @@ async function listFromCache(
 ): Promise<ApiList | undefined> {
   const cache = await cacher.readable(store, plan.kind === 'notOlderThan' ? plan.revision : plan.kind === 'latest' ? 'latest' : 'any');
   if (!cache) return undefined;
-  const page = cache.list(prefix, { limit, matches: selection.matches });
+  return pageList(store, cache.list(prefix, { limit, matches: selection.matches }), selection);
+}
+
+/**
+ * The next page of a paged list at the token's revision from the watch cache, when it holds that
+ * revision (in its current objects or a snapshot, within its window): exactly what the store would
+ * answer at that revision. Undefined when the store has to answer (and 410 once compacted).
+ */
+async function continueFromCache(
+  store: GenericStore,
+  cacher: Cacher,
+  revision: number,
+  prefix: string,
+  startKey: string,
+  selection: Selection,
+  limit: number,
+): Promise<ApiList | undefined> {
+  const cache = await cacher.readable(store, revision, { wait: false });
+  const page = cache?.listAt(revision, prefix, { limit, matches: selection.matches, startKey });
+  return page && pageList(store, page, selection);
+}
+
+/** The list of a page from the cache. */
+function pageList(store: GenericStore, page: CachedPage, selection: Selection): ApiList {
   const next = page.lastKey === undefined ? undefined : `${store.keys.relative(page.lastKey)}\u0000`;
   return newList(store, page.revision, page.items, next, selection.everything ? page.remaining : undefined);
 }

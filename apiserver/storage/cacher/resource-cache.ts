@@ -14,6 +14,7 @@ import { deepFreeze, withRevision } from './cached-object.js';
 import { CacheWatcher, type CacheWatchSink, type WatchTarget } from './cache-watcher.js';
 import { EventWindow, type WindowBounds, type Windowed } from './event-window.js';
 import type { FlushScheduler } from './flush-scheduler.js';
+import { ListSnapshot, ListSnapshots, readPage, type CachedPage, type ListView, type PageOptions } from './list-snapshots.js';
 import { SortedKeys } from './sorted-keys.js';
 import type { CachedChange } from './watch-event.js';
 
@@ -44,25 +45,14 @@ export interface ResourceCacheOptions {
   scheduler: FlushScheduler;
 }
 
-/** One page of a list from the cache. */
-export interface CachedPage {
-  items: ApiObject[];
-  /** The revision the page shows the resource at. */
-  revision: number;
-  /** When the limit cut the list short: the last key returned. */
-  lastKey?: string;
-  /** With lastKey: how many keys under the prefix follow it (an unfiltered list's remaining count). */
-  remaining?: number;
-}
-
-export interface PageOptions {
-  /** At most this many matching items; 0 = all. */
-  limit: number;
-  matches(obj: ApiObject): boolean;
-}
-
 /** Objects read per store request while loading. */
 const LOAD_PAGE_SIZE = 10_000;
+/** Snapshots kept for paged lists (see list-snapshots.ts): each holds two arrays the size of the resource. */
+const MAX_SNAPSHOTS = 8;
+/** How long a paged list may read a snapshot (ms); later pages go to the store. */
+const SNAPSHOT_MAX_AGE_MS = 60_000;
+
+export type { CachedPage, PageOptions } from './list-snapshots.js';
 
 export class ResourceCache {
   /** Resolves once loaded; rejects when the initial list failed. */
@@ -74,6 +64,16 @@ export class ResourceCache {
   /** Feed events held back while loading; undefined once loaded. */
   private held: ReceivedEvent[] | undefined = [];
   private listRevision = 0;
+  /** The current objects are the store's at every revision from here to `revision` (none before loading). */
+  private generationStart = Number.POSITIVE_INFINITY;
+  /** A continue token reads the current generation: the next change snapshots it first. */
+  private pinned = false;
+  private readonly snapshots = new ListSnapshots({ maxCount: MAX_SNAPSHOTS, maxAgeMs: SNAPSHOT_MAX_AGE_MS });
+  /** The current objects as a list view. */
+  private readonly current: ListView = {
+    keys: this.keys.all,
+    object: (i) => this.objects.get(this.keys.all[i])!,
+  };
 
   constructor(private readonly options: ResourceCacheOptions) {
     this.window = new EventWindow(options.bounds, options.historyStart);
@@ -120,25 +120,26 @@ export class ResourceCache {
     return this.objects.get(key);
   }
 
-  /** Objects under prefix in key order, filtered, cut at the limit. */
+  /** Objects under prefix in key order, filtered, cut at the limit, as of the cache's revision. */
   list(prefix: string, options: PageOptions): CachedPage {
-    const revision = this.revision;
-    const items: ApiObject[] = [];
-    let i = this.keys.lowerBound(prefix);
-    const end = this.keys.prefixEnd(prefix, i);
-    for (; i < end; i++) {
-      const obj = this.objects.get(this.keys.at(i))!;
-      if (!options.matches(obj)) continue;
-      items.push(obj);
-      if (items.length === options.limit) {
-        i++;
-        break;
-      }
-    }
-    if (options.limit && items.length === options.limit && i < end) {
-      return { items, revision, lastKey: this.keys.at(i - 1), remaining: end - i };
-    }
-    return { items, revision };
+    return this.pin(readPage(this.current, this.revision, prefix, options));
+  }
+
+  /**
+   * A page as the store shows it at `revision` (a continue token's), when the cache still holds that
+   * revision: in its current objects or a snapshot, and in its window. Undefined when the store must
+   * answer (the revision is newer than the cache, older than its window, or its snapshot is gone).
+   */
+  listAt(revision: number, prefix: string, options: PageOptions): CachedPage | undefined {
+    if (revision > this.revision || revision < this.window.startRevision) return undefined;
+    if (revision >= this.generationStart) return this.pin(readPage(this.current, revision, prefix, options));
+    const snapshot = this.snapshots.find(revision);
+    return snapshot && readPage(snapshot, revision, prefix, options);
+  }
+
+  /** Snapshots kept for paged lists. */
+  get snapshotCount(): number {
+    return this.snapshots.size;
   }
 
   /**
@@ -182,6 +183,24 @@ export class ResourceCache {
     return watcher;
   }
 
+  /** A page with a continue token pins the current generation, so the next change snapshots it. */
+  private pin(page: CachedPage): CachedPage {
+    if (page.lastKey !== undefined) this.pinned = true;
+    return page;
+  }
+
+  /** Before a change at `revision`: the current generation ends; pinned, it is kept as a snapshot. */
+  private nextGeneration(revision: number): void {
+    if (this.pinned) {
+      const keys = this.keys.all.slice();
+      const objects = keys.map((k) => this.objects.get(k)!);
+      this.snapshots.add(new ListSnapshot(this.generationStart, revision - 1, keys, objects));
+      this.pinned = false;
+    }
+    this.generationStart = revision;
+    this.snapshots.expire(this.window.startRevision);
+  }
+
   /** Closes every watcher (their clients resume or re-list); the cache is not used any more. */
   close(): void {
     for (const w of [...this.watchers]) w.terminate();
@@ -190,6 +209,7 @@ export class ResourceCache {
   /** Applies a change to the current objects. */
   private update({ event, receivedAt }: ReceivedEvent): CachedChange {
     const { key, modRevision: revision } = event.kv;
+    this.nextGeneration(revision);
     const prev = this.objects.get(key) ?? (event.prev && this.decode(event.prev));
     if (event.type === 'delete') {
       if (this.objects.delete(key)) this.keys.delete(key);
@@ -220,6 +240,7 @@ export class ResourceCache {
       startKey = `${page.items[page.items.length - 1].key}\u0000`;
     }
     this.listRevision = revision;
+    this.generationStart = revision;
     for (const received of this.options.history) this.window.push(this.historical(received));
     const held = this.held!;
     this.held = undefined;

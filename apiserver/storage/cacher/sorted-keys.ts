@@ -21,6 +21,31 @@ function utf8Rank(unit: number): number {
   return unit >= 0xd800 && unit <= 0xdfff ? unit + 0x10000 : unit;
 }
 
+/** The index of the first key ≥ key in sorted keys (keys.length when none). */
+export function lowerBound(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareKeys(keys[mid], key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The index one past the last key starting with prefix in sorted keys, searching from index `from`. */
+export function prefixEnd(keys: readonly string[], prefix: string, from: number): number {
+  let lo = from;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const k = keys[mid];
+    if (k.startsWith(prefix) || compareKeys(k, prefix) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** A set of keys kept sorted in storage order, for paging through a range. */
 export class SortedKeys {
   private readonly keys: string[] = [];
@@ -29,45 +54,20 @@ export class SortedKeys {
     return this.keys.length;
   }
 
-  /** The key at index i (0 ≤ i < size). */
-  at(i: number): string {
-    return this.keys[i];
-  }
-
-  /** The index of the first key ≥ key (size when none). */
-  lowerBound(key: string): number {
-    let lo = 0;
-    let hi = this.keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compareKeys(this.keys[mid], key) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+  /** The keys in order; read-only, and changed by add and delete. */
+  get all(): readonly string[] {
+    return this.keys;
   }
 
   /** Adds key (no-op when present). */
   add(key: string): void {
-    const i = this.lowerBound(key);
+    const i = lowerBound(this.keys, key);
     if (this.keys[i] !== key) this.keys.splice(i, 0, key);
   }
 
   /** Removes key (no-op when absent). */
   delete(key: string): void {
-    const i = this.lowerBound(key);
+    const i = lowerBound(this.keys, key);
     if (this.keys[i] === key) this.keys.splice(i, 1);
-  }
-
-  /** The index one past the last key starting with prefix, searching from index `from`. */
-  prefixEnd(prefix: string, from: number): number {
-    let lo = from;
-    let hi = this.keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const k = this.keys[mid];
-      if (k.startsWith(prefix) || compareKeys(k, prefix) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
   }
 }
