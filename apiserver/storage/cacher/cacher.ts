@@ -31,6 +31,8 @@ export interface CacherConfig {
   maxPendingEvents?: number;
   /** How long a read waits for the caches to catch up before reading the store (ms); default 1 s. */
   freshnessTimeoutMs?: number;
+  /** The least time between two snapshots a resource keeps for paged lists (ms); default 100. */
+  snapshotIntervalMs?: number;
   /** false: consistent reads go to the store (the ConsistentListFromCache feature gate); default true. */
   consistentReads?: boolean;
   logger?: Logger;
@@ -166,6 +168,7 @@ export class Cacher {
         ({ kind: kind.def.kind, apiVersion: kind.def.apiVersion, metadata: { resourceVersion: String(revision) } }) as ApiObject,
       maxPending: this.config.maxPendingEvents ?? 1000,
       scheduler: this.scheduler,
+      snapshotIntervalMs: this.config.snapshotIntervalMs ?? 100,
     });
     this.caches.set(kind, cache);
     const created = cache;

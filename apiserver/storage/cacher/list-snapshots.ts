@@ -5,8 +5,8 @@
  * Copy on write: a page that hands out a continue token pins the cache's current generation (its
  * objects, unchanged since the generation's first revision). The next change copies the generation
  * (its sorted keys and the frozen objects they point at, not the objects themselves) into a snapshot
- * before applying, so a generation is copied at most once and only when a token may still read it.
- * Snapshots are bounded in count and age, and a revision the cache's window no longer holds is
+ * before applying, so a generation is copied at most once and only when a token may still read it,
+ * and copies are spaced in time (resource-cache.ts). Snapshots are bounded in count and age, and a revision the cache's window no longer holds is
  * answered by the store (or its 410) instead.
  */
 import type { ApiObject } from '../../api/object.js';
@@ -89,6 +89,11 @@ export class ListSnapshots {
 
   get size(): number {
     return this.snapshots.length;
+  }
+
+  /** When the newest snapshot was taken (0 without one). */
+  get lastTakenAt(): number {
+    return this.snapshots.at(-1)?.takenAt ?? 0;
   }
 
   add(snapshot: ListSnapshot): void {

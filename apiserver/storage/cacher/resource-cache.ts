@@ -43,6 +43,11 @@ export interface ResourceCacheOptions {
   maxPending: number;
   /** When watchers hand their events to their clients. */
   scheduler: FlushScheduler;
+  /**
+   * The least time between two snapshots for paged lists (ms): a copy costs O(objects), so writes
+   * interleaved with paged lists copy at most this often; a generation not copied continues from the store.
+   */
+  snapshotIntervalMs: number;
 }
 
 /** Objects read per store request while loading. */
@@ -191,12 +196,12 @@ export class ResourceCache {
 
   /** Before a change at `revision`: the current generation ends; pinned, it is kept as a snapshot. */
   private nextGeneration(revision: number): void {
-    if (this.pinned) {
+    if (this.pinned && this.snapshots.lastTakenAt <= Date.now() - this.options.snapshotIntervalMs) {
       const keys = this.keys.all.slice();
       const objects = keys.map((k) => this.objects.get(k)!);
       this.snapshots.add(new ListSnapshot(this.generationStart, revision - 1, keys, objects));
-      this.pinned = false;
     }
+    this.pinned = false;
     this.generationStart = revision;
     this.snapshots.expire(this.window.startRevision);
   }

@@ -310,41 +310,47 @@ export function runCacherConformance(backend: string, newStorage: () => Promise<
       }
     });
     it("continues paged lists from memory at the token's revision, page for page as the store, while writes go on", async () => {
-      for (let i = 0; i < 12; i++) await store.create(ctx('traverse'), widget(`t-${String(i).padStart(2, '0')}`, { odd: String(i % 2) }));
-      await through(cacher).list(ctx('traverse'), { resourceVersion: '0' });
-      let written = 0;
-      for (const opts of [{ limit: 3 }, { limit: 2, labelSelector: 'odd=1' }, { limit: 5, resourceVersion: '0' }] as ListOptions[]) {
-        const first = await through(cacher).list(ctx('traverse'), opts);
-        let token = first.metadata.continue;
-        assert.ok(token, JSON.stringify(opts));
-        const names = first.items.map((o) => o.metadata.name);
-        while (token) {
-          // A create, an update and a delete between pages: the next page still shows the first page's revision.
-          written++;
-          await store.create(ctx('traverse'), widget(`t-new-${written}`, { odd: '1' }));
-          await store.update(ctx('traverse'), 't-01', (old) => ({ ...old!, data: { v: `changed-${written}` } }));
-          if (written < 4) await store.delete(ctx('traverse'), `t-${String(12 - written).padStart(2, '0')}`);
-          await through(cacher).list(ctx('traverse'), {}); // the cache has the writes
-          const reads = probe.counts.list;
-          const cached = await through(cacher).list(ctx('traverse'), { ...opts, resourceVersion: undefined, continue: token });
-          assert.equal(probe.counts.list, reads, `no store list for a continued page of ${JSON.stringify(opts)}`);
-          const stored = await store.list(ctx('traverse'), { ...opts, resourceVersion: undefined, continue: token });
-          assert.deepEqual(cached, stored, JSON.stringify(opts));
-          names.push(...cached.items.map((o) => o.metadata.name));
-          token = cached.metadata.continue;
+      // Snapshots as often as writes come (the default spaces them, and this test writes between every page).
+      const paging = newCacher({ snapshotIntervalMs: 0 });
+      try {
+        for (let i = 0; i < 12; i++) await store.create(ctx('traverse'), widget(`t-${String(i).padStart(2, '0')}`, { odd: String(i % 2) }));
+        await through(paging).list(ctx('traverse'), { resourceVersion: '0' });
+        let written = 0;
+        for (const opts of [{ limit: 3 }, { limit: 2, labelSelector: 'odd=1' }, { limit: 5, resourceVersion: '0' }] as ListOptions[]) {
+          const first = await through(paging).list(ctx('traverse'), opts);
+          let token = first.metadata.continue;
+          assert.ok(token, JSON.stringify(opts));
+          const names = first.items.map((o) => o.metadata.name);
+          while (token) {
+            // A create, an update and a delete between pages: the next page still shows the first page's revision.
+            written++;
+            await store.create(ctx('traverse'), widget(`t-new-${written}`, { odd: '1' }));
+            await store.update(ctx('traverse'), 't-01', (old) => ({ ...old!, data: { v: `changed-${written}` } }));
+            if (written < 4) await store.delete(ctx('traverse'), `t-${String(12 - written).padStart(2, '0')}`);
+            await through(paging).list(ctx('traverse'), {}); // the cache has the writes
+            const reads = probe.counts.list;
+            const cached = await through(paging).list(ctx('traverse'), { ...opts, resourceVersion: undefined, continue: token });
+            assert.equal(probe.counts.list, reads, `no store list for a continued page of ${JSON.stringify(opts)}`);
+            const stored = await store.list(ctx('traverse'), { ...opts, resourceVersion: undefined, continue: token });
+            assert.deepEqual(cached, stored, JSON.stringify(opts));
+            names.push(...cached.items.map((o) => o.metadata.name));
+            token = cached.metadata.continue;
+          }
+          const then = await store.list(ctx('traverse'), {
+            labelSelector: opts.labelSelector,
+            resourceVersion: first.metadata.resourceVersion,
+            resourceVersionMatch: 'Exact',
+          });
+          assert.deepEqual(
+            names,
+            then.items.map((o) => o.metadata.name),
+          );
         }
-        const then = await store.list(ctx('traverse'), {
-          labelSelector: opts.labelSelector,
-          resourceVersion: first.metadata.resourceVersion,
-          resourceVersionMatch: 'Exact',
-        });
-        assert.deepEqual(
-          names,
-          then.items.map((o) => o.metadata.name),
-        );
+        const cache = await paging.readable(through(paging), 'any');
+        assert.ok(cache && cache.snapshotCount > 0, 'pages read snapshots of earlier revisions');
+      } finally {
+        await paging.close();
       }
-      const cache = await cacher.readable(through(cacher), 'any');
-      assert.ok(cache && cache.snapshotCount > 0, 'pages read snapshots of earlier revisions');
     });
 
     it('continues a token older than its window from the store, and answers 410 once the store compacted it', async () => {
