@@ -6,6 +6,9 @@
  * the list are held back, then those newer than the list are applied, so nothing is missed or
  * applied twice. History the feed kept from before (changes of this resource while it had no
  * cache) seeds the window, so watchers can resume from revisions older than the cache itself.
+ *
+ * Paged lists read the resource at their first page's revision: from the current objects while no
+ * change came since, else from a snapshot taken before the change (list-snapshots.ts).
  */
 import type { ApiObject } from '../../api/object.js';
 import { StorageError } from '../errors.js';
