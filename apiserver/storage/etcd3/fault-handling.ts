@@ -38,7 +38,9 @@ export function etcdFaultHandling(timeoutMs: number): Pick<IOptions, 'faultHandl
   });
   return {
     faultHandling: {
-      global: wrap(timeout(timeoutMs, TimeoutStrategy.Aggressive), retries),
+      // abortOnReturn: false — nothing listens to the signal once the call has returned, and aborting
+      // it builds a DOMException (a stack trace) per request: ≈40 µs of CPU on every etcd call.
+      global: wrap(timeout(timeoutMs, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false }), retries),
       host: () =>
         circuitBreaker(handleWhen(isConnectionFailure), {
           halfOpenAfter: HOST_HALF_OPEN_AFTER_MS,

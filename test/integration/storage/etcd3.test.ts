@@ -16,6 +16,33 @@ describe('etcd3', () => {
     return { storage, cleanup: () => storage.close() };
   });
 
+  test('etcd3: gets asked for together (one read-only transaction) each see their own key, present or absent', async () => {
+    const storage = newEtcdStorage({ endpoints: [endpoint()] });
+    try {
+      const created = await Promise.all(['a', 'b', 'c'].map((n) => storage.create(`/batch/${n}`, Buffer.from(n))));
+      const got = await Promise.all(['/batch/c', '/batch/none', '/batch/a', '/batch/b', '/batch/a'].map((k) => storage.get(k)));
+      assert.deepEqual(
+        got.map((kv) => kv && [kv.key, kv.value.toString(), kv.modRevision]),
+        [
+          ['/batch/c', 'c', created[2].modRevision],
+          null,
+          ['/batch/a', 'a', created[0].modRevision],
+          ['/batch/b', 'b', created[1].modRevision],
+          ['/batch/a', 'a', created[0].modRevision],
+        ],
+      );
+      // A write acknowledged before the next gets were asked for is seen by all of them.
+      const updated = await storage.update('/batch/a', Buffer.from('a2'), created[0].modRevision);
+      const again = await Promise.all(['/batch/a', '/batch/a', '/batch/b'].map((k) => storage.get(k)));
+      assert.deepEqual(
+        again.map((kv) => kv?.modRevision),
+        [updated.modRevision, updated.modRevision, created[1].modRevision],
+      );
+    } finally {
+      await storage.close();
+    }
+  });
+
   test('etcd3: compactedRevision finds a compaction made by another client', async () => {
     const observer = newEtcdStorage({ endpoints: [endpoint()] });
     const compactor = newEtcdStorage({ endpoints: [endpoint()] });
