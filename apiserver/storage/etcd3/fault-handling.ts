@@ -1,5 +1,6 @@
 /**
- * The etcd client's retry and circuit-breaker policy (cockatiel policies given to the etcd3 client).
+ * The etcd client's retry and circuit-breaker policy (given to the etcd3 client: a budgeted retry loop,
+ * budgeted-retry.ts, and a cockatiel circuit breaker per host).
  *
  * The client's defaults did not fit a cluster: each of up to 3 tries had the full request deadline,
  * so a request to an unresponsive cluster took ≈3× the timeout; and a host that failed 3 times in a
@@ -19,7 +20,8 @@
  *   through again after 1 s, so a restarted member is used again within about a second.
  */
 import { isRecoverableError, type IOptions } from 'etcd3';
-import { circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, retry, TimeoutStrategy, timeout, wrap } from 'cockatiel';
+import { circuitBreaker, ConsecutiveBreaker, handleWhen } from 'cockatiel';
+import { BudgetedRetryPolicy } from './budgeted-retry.js';
 
 /** Connection failures in a row that open a host's breaker. */
 export const HOST_FAILURES_TO_OPEN = 3;
@@ -32,15 +34,15 @@ const MAX_RETRIES = 20;
 
 /** The client options carrying the policy, for requests bounded by `timeoutMs` each. */
 export function etcdFaultHandling(timeoutMs: number): Pick<IOptions, 'faultHandling'> {
-  const retries = retry(handleWhen(isRecoverableError), {
-    maxAttempts: MAX_RETRIES,
-    backoff: new ExponentialBackoff({ initialDelay: FIRST_RETRY_DELAY_MS, maxDelay: MAX_RETRY_DELAY_MS }),
-  });
   return {
     faultHandling: {
-      // abortOnReturn: false — nothing listens to the signal once the call has returned, and aborting
-      // it builds a DOMException (a stack trace) per request: ≈40 µs of CPU on every etcd call.
-      global: wrap(timeout(timeoutMs, { strategy: TimeoutStrategy.Aggressive, abortOnReturn: false }), retries),
+      // One loop and one timer per request (budgeted-retry.ts), not cockatiel's timeout and retry.
+      global: new BudgetedRetryPolicy({
+        budgetMs: timeoutMs,
+        maxRetries: MAX_RETRIES,
+        retryable: (err) => err instanceof Error && isRecoverableError(err),
+        delayMs: (attempt) => Math.min(FIRST_RETRY_DELAY_MS * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS),
+      }),
       host: () =>
         circuitBreaker(handleWhen(isConnectionFailure), {
           halfOpenAfter: HOST_HALF_OPEN_AFTER_MS,
