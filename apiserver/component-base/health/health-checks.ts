@@ -105,6 +105,8 @@ export function newHealthChecks(options: HealthChecksOptions = {}): HealthChecks
       shuttingDown = true;
     },
     handle(req, res) {
+      // Every request passes here first: only health paths pay for parsing the URL.
+      if (!/^\/(healthz|livez|readyz)(?:[/?]|$)/.test(req.url ?? '/')) return false;
       const url = new URL(req.url ?? '/', 'http://health');
       const match = /^\/(healthz|livez|readyz)(?:\/(.+))?$/.exec(url.pathname);
       if (!match) return false;
