@@ -5,47 +5,70 @@
  */
 import { isMap, isSeq, isScalar, type Document } from 'yaml';
 
+/**
+ * A container being scanned: where it sits in its parent (a key or an index, taken when it opened),
+ * and for an object the keys seen so far and the current one, for an array the current index.
+ * Paths are only built for a duplicate found, so a clean body costs no string building.
+ */
+interface Frame {
+  parent: Frame | undefined;
+  at: string | number | undefined;
+  keys: Set<string> | undefined;
+  key: string | undefined;
+  index: number;
+}
+
+function pathOf(f: Frame): string {
+  if (!f.parent) return '';
+  const base = pathOf(f.parent);
+  if (typeof f.at === 'number') return `${base}[${f.at}]`;
+  return base ? `${base}.${f.at}` : String(f.at);
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+
+function isBlank(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
 /** Duplicate keys of a JSON text that JSON.parse accepted. */
 export function duplicateJsonFields(text: string): string[] {
   const found: string[] = [];
-  // A stack of containers: objects keep their keys seen so far, arrays their next index.
-  type Frame = { kind: 'object'; path: string; keys: Set<string>; key?: string } | { kind: 'array'; path: string; index: number };
-  const stack: Frame[] = [];
-  const childPath = (f: Frame | undefined): string => {
-    if (!f) return '';
-    if (f.kind === 'array') return `${f.path}[${f.index}]`;
-    return f.path ? `${f.path}.${f.key}` : (f.key ?? '');
-  };
+  let top: Frame | undefined;
   for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (ch === '"') {
+    const ch = text.charCodeAt(i);
+    if (ch === QUOTE) {
       let j = i + 1;
-      let raw = '';
-      while (text[j] !== '"') {
-        if (text[j] === '\\') {
-          raw += text.slice(j, j + 2);
+      let escaped = false;
+      for (let c = text.charCodeAt(j); c !== QUOTE; c = text.charCodeAt(j)) {
+        if (c === BACKSLASH) {
+          escaped = true;
           j += 2;
-        } else raw += text[j++];
+        } else j++;
       }
-      const top = stack.at(-1);
       // A string is a key when it is followed (after blanks) by a colon.
-      let k = j + 1;
-      while (k < text.length && /\s/.test(text[k])) k++;
-      if (top?.kind === 'object' && text[k] === ':') {
-        const key = JSON.parse(`"${raw}"`) as string;
-        if (top.keys.has(key)) found.push(top.path ? `${top.path}.${key}` : key);
-        top.keys.add(key);
-        top.key = key;
+      if (top?.keys) {
+        let k = j + 1;
+        while (k < text.length && isBlank(text.charCodeAt(k))) k++;
+        if (text[k] === ':') {
+          const key = escaped ? (JSON.parse(text.slice(i, j + 1)) as string) : text.slice(i + 1, j);
+          if (top.keys.has(key)) {
+            const path = pathOf(top);
+            found.push(path ? `${path}.${key}` : key);
+          }
+          top.keys.add(key);
+          top.key = key;
+        }
       }
       i = j;
-    } else if (ch === '{' || ch === '[') {
-      const path = childPath(stack.at(-1));
-      stack.push(ch === '{' ? { kind: 'object', path, keys: new Set() } : { kind: 'array', path, index: 0 });
-    } else if (ch === '}' || ch === ']') {
-      stack.pop();
-    } else if (ch === ',') {
-      const top = stack.at(-1);
-      if (top?.kind === 'array') top.index++;
+    } else if (ch === 123 /* { */ || ch === 91 /* [ */) {
+      const at = top ? (top.keys ? top.key : top.index) : undefined;
+      top = { parent: top, at, keys: ch === 123 ? new Set() : undefined, key: undefined, index: 0 };
+    } else if (ch === 125 /* } */ || ch === 93 /* ] */) {
+      top = top?.parent;
+    } else if (ch === 44 /* , */) {
+      if (top && !top.keys) top.index++;
     }
   }
   return found;
