@@ -214,6 +214,11 @@ export function internal(err: unknown): ApiError {
   return failure('InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }, err);
 }
 
+/** 500 with the message as it is: a failure of a server-side call Kubernetes reports verbatim (a conversion webhook's). */
+export function internalFailure(message: string): ApiError {
+  return failure('InternalError', message);
+}
+
 /** A Status with status: Success (delete of a kind that does not return the object). */
 /** The Status a DELETE answers when the object is gone: no code (Kubernetes leaves it 0, omitted). */
 export function success(details: StatusDetails): SuccessStatus {
