@@ -46,9 +46,9 @@ export interface StorageConversion {
 
 /**
  * Converts objects to apiVersion, in order; objects already in it are returned as they are and never
- * sent; `asList`: the objects are a list's items (errors name their index). Rejects with an ApiError (a failed webhook: 500 InternalError) and converts nothing then.
+ * sent. Rejects with an ApiError (a failed webhook: a 500) and converts nothing then.
  */
-export type BatchConversion = (objects: ApiObject[], apiVersion: string, asList?: boolean) => Promise<ApiObject[]>;
+export type BatchConversion = (objects: ApiObject[], apiVersion: string) => Promise<ApiObject[]>;
 
 /** How a resource is written down, with its Kubernetes group name ('' core, 'apps', 'storage.k8s.io'). */
 export interface ResourceDeclaration {

@@ -55,10 +55,10 @@ function storageApiVersion(def: ResourceDef, domain: ApiDomain): string {
  * (only those in another version are sent), then defaulted; other kinds were served by decoding already.
  * Never changes its arguments (the watch cache's objects are frozen).
  */
-export async function servedObjects(def: ResourceDef, objs: ApiObject[], asList = false): Promise<ApiObject[]> {
+export async function servedObjects(def: ResourceDef, objs: ApiObject[]): Promise<ApiObject[]> {
   const convert = def.batchConversion;
   if (!convert || objs.length === 0) return objs;
-  const converted = await convert(objs, def.apiVersion, asList);
+  const converted = await convert(objs, def.apiVersion);
   return converted.map((c, i) => {
     const { apiVersion: _a, kind: _k, ...fields } = c === objs[i] ? deepCopy(c) : c;
     const obj = { kind: def.kind, apiVersion: def.apiVersion, ...fields } as ApiObject;

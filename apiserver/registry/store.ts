@@ -230,7 +230,7 @@ export class GenericStore {
     const listed = listObjects(this, ctx, opts, this.cacher);
     if (!this.def.batchConversion) return listed;
     // One conversion for the whole list (or page), as Kubernetes converts a list.
-    return listed.then(async (list) => ({ ...list, items: await servedObjects(this.def, list.items, true) }));
+    return listed.then(async (list) => ({ ...list, items: await servedObjects(this.def, list.items) }));
   }
 
   /** A watch by the resourceVersion rules of a watch (watch.ts); events go to the sink until stopped. */

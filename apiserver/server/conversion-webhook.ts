@@ -35,8 +35,6 @@ export interface ConversionWebhookDeps {
 /** The review versions orch speaks, as Kubernetes picks: the first of the CRD's list it knows. */
 const REVIEW_VERSIONS = ['v1', 'v1beta1'];
 
-class ConversionError extends Error {}
-
 /** "stable.example.com/v1, Kind=CronTab", as Go prints a GroupVersionKind. */
 function gvkOf(obj: ApiObject): string {
   return `${obj.apiVersion}, Kind=${obj.kind}`;
@@ -49,13 +47,13 @@ export function newConversionWebhook(deps: ConversionWebhookDeps): CustomResourc
   async function call(crd: CustomResourceDefinition, objects: ApiObject[], desiredAPIVersion: string): Promise<unknown[]> {
     const webhook = crd.spec.conversion?.webhook;
     const version = webhook?.conversionReviewVersions?.find((v) => REVIEW_VERSIONS.includes(v));
-    if (!webhook || !version) throw status.internalFailure('no supported conversion review versions');
+    if (!webhook || !version) throw status.unknownError('no supported conversion review versions');
     const uid = randomUUID();
     const reviewApiVersion = `${reviewGroup}/${version}`;
     const body = Buffer.from(
       JSON.stringify({ apiVersion: reviewApiVersion, kind: 'ConversionReview', request: { uid, desiredAPIVersion, objects } }),
     );
-    const failed = (why: string) => status.internalFailure(`conversion webhook for ${gvkOf(objects[0])} failed: ${why}`);
+    const failed = (why: string) => status.unknownError(`conversion webhook for ${gvkOf(objects[0])} failed: ${why}`);
     let answer: unknown;
     try {
       const target = await webhookTarget(webhook.clientConfig ?? {}, reader, credentialsFor);
@@ -70,37 +68,36 @@ export function newConversionWebhook(deps: ConversionWebhookDeps): CustomResourc
     }
   }
 
-  return async (crd, objs, desiredAPIVersion, asList = false) => {
+  return async (crd, objs, desiredAPIVersion) => {
     const sent = objs.filter((o) => o.apiVersion !== desiredAPIVersion);
     if (sent.length === 0) return objs;
     const prefix = `conversion webhook for ${gvkOf(sent[0])}`;
     const converted = await call(crd, sent, desiredAPIVersion);
     if (converted.length !== sent.length)
-      throw status.internalFailure(`${prefix} returned ${converted.length} objects, expected ${sent.length}`);
-    let index = 0;
+      throw status.unknownError(`${prefix} returned ${converted.length} objects, expected ${sent.length}`);
+    // Kubernetes 1.28 converts a list's items one by one, so its messages name the one object (index 0).
+    let next = 0;
     return objs.map((original) => {
       if (original.apiVersion === desiredAPIVersion) return original;
-      const at = asList ? `invalid converted object at index ${index}` : 'invalid object at index 0';
-      const out = converted[index];
-      try {
-        if (!isPlainObject(out)) throw new ConversionError(`returned ${at}: the object is not a JSON object`);
-        if (out.apiVersion !== desiredAPIVersion)
-          throw new ConversionError(`returned ${at}: invalid groupVersion (expected ${desiredAPIVersion}, received ${out.apiVersion})`);
-        if (out.kind !== original.kind)
-          throw new ConversionError(`returned ${at}: invalid kind (expected ${original.kind}, received ${out.kind})`);
-        const sameErr = sameIdentity(original, out as unknown as ApiObject);
-        if (sameErr) throw new ConversionError(`returned ${asList ? at : 'invalid object'}: ${sameErr}`);
-        const metaErr = restoreMetadata(original, out);
-        if (metaErr)
-          throw new ConversionError(`returned ${asList ? `invalid metadata in object at index ${index}` : 'invalid metadata'}: ${metaErr}`);
-      } catch (err) {
-        if (err instanceof ConversionError) throw status.internalFailure(`${prefix} ${err.message}`);
-        throw err;
-      }
-      index++;
-      return out as unknown as ApiObject;
+      const why = checkConverted(original, converted[next++], desiredAPIVersion);
+      if (typeof why === 'string') throw status.unknownError(`${prefix} ${why}`);
+      return why;
     });
   };
+}
+
+/** The webhook's object for `original`, with the original's metadata but its labels and annotations; or what is wrong with it. */
+function checkConverted(original: ApiObject, out: unknown, desiredAPIVersion: string): ApiObject | string {
+  if (!isPlainObject(out)) return 'returned invalid object at index 0: the object is not a JSON object';
+  if (out.apiVersion !== desiredAPIVersion)
+    return `returned invalid object at index 0: invalid groupVersion (expected ${desiredAPIVersion}, received ${String(out.apiVersion)})`;
+  if (out.kind !== original.kind)
+    return `returned invalid object at index 0: invalid kind (expected ${original.kind}, received ${String(out.kind)})`;
+  const identity = sameIdentity(original, out as unknown as ApiObject);
+  if (identity) return `returned invalid object: ${identity}`;
+  const meta = restoreMetadata(original, out);
+  if (meta) return `returned invalid metadata: ${meta}`;
+  return out as unknown as ApiObject;
 }
 
 /** The response's convertedObjects, or an error saying what is wrong with the review (Kubernetes' words). */

@@ -200,7 +200,7 @@ describe('custom resource conversion webhook', () => {
         const r = await c.get(at('v2', 'a'));
         assert.equal(r.status, 500, `${m}: ${r.text}`);
         assert.equal(r.body.kind, 'Status');
-        assert.equal(r.body.reason, 'InternalError');
+        assert.equal(r.body.reason, undefined, 'no reason, as kube-apiserver answers it');
         assert.match(r.body.message, message, m);
         const w = await c.post(at('v2'), {
           apiVersion: `${GROUP}/v2`,
@@ -212,13 +212,13 @@ describe('custom resource conversion webhook', () => {
       });
       assert.equal((await c.get(at('v1', `x-${m}`))).status, 404, `${m}: nothing stored`);
     }
-    // A list names the index.
+    // A list fails as kube-apiserver 1.28 fails it (which converts its items one by one): naming the object.
     await misbehaving('renamed', async () => {
       const r = await c.get(at('v2'));
       assert.equal(r.status, 500);
       assert.match(
         r.body.message,
-        new RegExp(`^conversion webhook for ${GVK1} returned invalid converted object at index 0: must have the same name: a != other$`),
+        new RegExp(`^conversion webhook for ${GVK1} returned invalid object: must have the same name: a != other$`),
       );
     });
     assert.deepEqual((await c.get(at('v2', 'a'))).body.spec, { replicas: 3 }, 'served again once the webhook behaves');

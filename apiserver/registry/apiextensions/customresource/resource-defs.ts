@@ -26,12 +26,7 @@ const OBJECT_META = '#/definitions/meta.v1.ObjectMeta';
  * Converts custom objects to apiVersion through the CRD's conversion webhook (BatchConversion's contract);
  * server/ implements it.
  */
-export type CustomResourceConverter = (
-  crd: CustomResourceDefinition,
-  objects: ApiObject[],
-  apiVersion: string,
-  asList?: boolean,
-) => Promise<ApiObject[]>;
+export type CustomResourceConverter = (crd: CustomResourceDefinition, objects: ApiObject[], apiVersion: string) => Promise<ApiObject[]>;
 
 export interface CustomResourceServing {
   defs: ResourceDef[];
@@ -88,10 +83,7 @@ export function customResourceServing(
   const kind = crd.status?.acceptedNames?.kind || names.kind;
   // With strategy Webhook and no converter, only the storage version, which needs none, is served.
   const webhook = crd.spec.conversion?.strategy === 'Webhook';
-  const batchConversion =
-    webhook && converter
-      ? (objs: ApiObject[], apiVersion: string, asList?: boolean) => converter(crd, objs, apiVersion, asList)
-      : undefined;
+  const batchConversion = webhook && converter ? (objs: ApiObject[], apiVersion: string) => converter(crd, objs, apiVersion) : undefined;
   for (const v of crd.spec.versions) {
     if (!v.served || (webhook && !converter && v.name !== storage)) continue;
     const name = definitionName(group, v.name, kind);
