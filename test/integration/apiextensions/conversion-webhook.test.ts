@@ -59,12 +59,16 @@ describe('custom resource conversion webhook', () => {
       scope: 'Namespaced',
       names: { plural, kind },
       versions: [
-        { name: 'v1', served: true, storage: true, schema: schemaWith('size'), subresources: { status: {} } },
-        { name: 'v2', served: true, storage: false, schema: schemaWith('replicas'), subresources: { status: {} } },
+        { name: 'v1', served: true, storage: true, schema: schemaWith('size'), subresources: subresourcesAt('size') },
+        { name: 'v2', served: true, storage: false, schema: schemaWith('replicas'), subresources: subresourcesAt('replicas') },
       ],
       conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig } },
     },
     _name: name,
+  });
+  const subresourcesAt = (field: string) => ({
+    status: {},
+    scale: { specReplicasPath: `.spec.${field}`, statusReplicasPath: '.status.ready' },
   });
   const schemaWith = (field: string) => ({
     openAPIV3Schema: {
@@ -136,7 +140,7 @@ describe('custom resource conversion webhook', () => {
     }
   });
 
-  it('writes in v2 (create, update, merge patch, apply, status) are stored in v1 and answered in v2', async () => {
+  it('writes in v2 (create, update, merge patch, apply, status, scale) are stored in v1 and answered in v2', async () => {
     const sent = requests.length;
     const r = await c.post(at('v2'), { apiVersion: `${GROUP}/v2`, kind: 'Widget', metadata: { name: 'd' }, spec: { replicas: 7 } });
     assert.equal(r.status, 201, r.text);
@@ -176,6 +180,15 @@ describe('custom resource conversion webhook', () => {
     assert.deepEqual([status.body.spec, status.body.status], [{ replicas: 10 }, { ready: 1 }]);
     const stored = (await c.get(at('v1', 'd'))).body;
     assert.deepEqual([stored.spec, stored.status], [{ size: 10 }, { ready: 1 }]);
+
+    // The scale of v2 reads and writes spec.replicas of the converted object.
+    const scale = await c.get(at('v2', 'd/scale'));
+    assert.equal(scale.status, 200, scale.text);
+    assert.deepEqual([scale.body.spec, scale.body.status.replicas], [{ replicas: 10 }, 1]);
+    const scaled = await c.put(at('v2', 'd/scale'), { ...scale.body, spec: { replicas: 12 } });
+    assert.equal(scaled.status, 200, scaled.text);
+    assert.deepEqual(scaled.body.spec, { replicas: 12 });
+    assert.deepEqual((await c.get(at('v1', 'd'))).body.spec, { size: 12 });
   });
 
   it('webhook failures are 500s with Kubernetes messages, and nothing is written', async () => {
