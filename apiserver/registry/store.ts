@@ -416,8 +416,10 @@ export class GenericStore {
     const cache = this.cacher && (await this.cacher.readable(this, 'any', { wait: false }));
     const object = cache?.get(key);
     if (!object) return undefined;
-    // The stored bytes are the object without its resourceVersion (codec.ts), which is the modRevision.
-    const kv = { key, value: this.encode(object), createRevision: 0, modRevision: Number(object.metadata.resourceVersion) };
+    // The stored bytes are the object without its resourceVersion (codec.ts), which is the modRevision;
+    // a kind with a batch conversion caches its objects as stored already.
+    const value = this.def.batchConversion ? encodeObject(object) : this.encode(object);
+    const kv = { key, value, createRevision: 0, modRevision: Number(object.metadata.resourceVersion) };
     return { kv, object };
   }
 

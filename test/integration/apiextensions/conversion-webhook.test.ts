@@ -8,7 +8,8 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import type { TestClient } from '../../support/http-client.js';
-import { createServedCrd } from '../../support/crd-fixtures.js';
+import { CRDS, createServedCrd } from '../../support/crd-fixtures.js';
+import { eventually } from '../../support/eventually.js';
 import { type Answer, type Review, startWebhookServer, type WebhookServer } from '../../support/webhook-server.js';
 
 const GROUP = 'conv.example.com';
@@ -250,6 +251,32 @@ describe('custom resource conversion webhook', () => {
     assert.match(
       r.body.message,
       new RegExp(`^conversion webhook for ${GROUP}/v1, Kind=Gizmo failed: Post "https://127\\.0\\.0\\.1:1/convert": .*ECONNREFUSED`),
+    );
+  });
+
+  it('a storage version switch: an update that changes nothing rewrites the object in the new version, through the webhook', async () => {
+    const current = (await c.get(`${CRDS}/widgets.${GROUP}`)).body;
+    const versions = current.spec.versions.map((v: { name: string }) => ({ ...v, storage: v.name === 'v2' }));
+    const r = await c.put(`${CRDS}/widgets.${GROUP}`, { ...current, spec: { ...current.spec, versions } });
+    assert.equal(r.status, 200, r.text);
+    // Served anew once the informer has the change: a create in v1 is then converted to v2 to be stored.
+    await eventually('v2 is the storage version', async () => {
+      const sent = requests.length;
+      const name = `probe-${sent}`;
+      const p = await c.post(at('v1'), { apiVersion: `${GROUP}/v1`, kind: 'Widget', metadata: { name }, spec: { size: 1 } });
+      assert.equal(p.status, 201, p.text);
+      return requests.slice(sent).some((q) => q.desiredAPIVersion === `${GROUP}/v2`);
+    });
+    // Through v1, a version that is neither the new storage version nor, now, converted from it on the way in.
+    const old = (await c.get(at('v1', 'c'))).body;
+    assert.deepEqual(old.spec, { size: 3 });
+    assert.equal((await c.put(at('v1', 'c'), old)).status, 200);
+    const sent = requests.length;
+    assert.deepEqual((await c.get(at('v1', 'c'))).body.spec, { size: 3 });
+    assert.deepEqual(
+      requests.slice(sent).map((q) => [q.desiredAPIVersion, q.objects.map((o) => o.apiVersion)]),
+      [[`${GROUP}/v1`, [`${GROUP}/v2`]]],
+      'c is stored in v2 now',
     );
   });
 
