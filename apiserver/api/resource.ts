@@ -44,6 +44,12 @@ export interface StorageConversion {
   fromStorage(obj: ApiObject): ApiObject;
 }
 
+/**
+ * Converts objects to apiVersion, in order; objects already in it are returned as they are and never
+ * sent. Rejects with an ApiError (a failed webhook: a 500) and converts nothing then.
+ */
+export type BatchConversion = (objects: ApiObject[], apiVersion: string) => Promise<ApiObject[]>;
+
 /** How a resource is written down, with its Kubernetes group name ('' core, 'apps', 'storage.k8s.io'). */
 export interface ResourceDeclaration {
   kubernetesGroup: string;
@@ -78,6 +84,12 @@ export interface ResourceDeclaration {
   selectableFields?: Record<string, (obj: ApiObject) => string | undefined>;
   /** Served from another resource's stored objects, converted both ways. */
   conversion?: StorageConversion;
+  /**
+   * A conversion that takes a round trip (a custom resource's conversion webhook). The store keeps and
+   * caches objects as stored and converts them with it on the way out (to the served version) and in
+   * (to the storage version), a list or a page in one call.
+   */
+  batchConversion?: BatchConversion;
   /** Objects are not kept in storage (Binding acts on pods, ComponentStatus is made on read): no storage version. */
   notStored?: boolean;
   /** A deprecated kind: every request to it is answered with this Warning ("v1 ComponentStatus is deprecated in v1.19+"). */

@@ -214,6 +214,14 @@ export function internal(err: unknown): ApiError {
   return failure('InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] }, err);
 }
 
+/**
+ * 500 with no reason (Kubernetes' StatusReasonUnknown, omitted) and the message as it is: how Kubernetes
+ * answers an error that is no API error, such as a conversion webhook's failure.
+ */
+export function unknownError(message: string): ApiError {
+  return new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
+}
+
 /** A Status with status: Success (delete of a kind that does not return the object). */
 /** The Status a DELETE answers when the object is gone: no code (Kubernetes leaves it 0, omitted). */
 export function success(details: StatusDetails): SuccessStatus {

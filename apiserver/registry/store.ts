@@ -25,7 +25,7 @@ import {
 import type { KeyScheme } from './keys.js';
 import { newKeyScheme } from './keys.js';
 import { decodeObject, encodeObject } from './codec.js';
-import { servedObject, storedInOtherVersion, storedObject } from './conversion.js';
+import { servedObject, servedObjects, storageVersionObject, storedInOtherVersion, storedObject } from './conversion.js';
 import { interpretStorageError } from './storage-errors.js';
 import type { RequestContext } from './request-context.js';
 import { timestamp } from '../api/object-meta.js';
@@ -46,6 +46,7 @@ import { getObject, type GetOptions } from './get.js';
 import { listObjects } from './list.js';
 import type { ListOptions } from './list-options.js';
 import { DEFAULT_BOOKMARK_INTERVAL_MS, watchObjects, type Watch, type WatchSink } from './watch.js';
+import { convertingSink } from './converting-sink.js';
 import type { ActionResult, ComputedObjects, StoreAction, StoreLookup } from './actions.js';
 import { getComputed, listComputed } from './computed.js';
 
@@ -206,21 +207,36 @@ export class GenericStore {
     return encodeObject(storedObject(this.def, this.domain, obj));
   }
 
+  /** A decoded object as served: the same object unless the kind has a batch conversion (conversion.ts). */
+  private async served(obj: ApiObject): Promise<ApiObject> {
+    return this.def.batchConversion ? (await servedObjects(this.def, [obj]))[0] : obj;
+  }
+
+  /** The stored bytes of a served object, through the kind's batch conversion when it has one. */
+  private async encodeServed(obj: ApiObject): Promise<Buffer> {
+    return this.encode(this.def.batchConversion ? await storageVersionObject(this.def, this.domain, obj) : obj);
+  }
+
   /** One object, by the resourceVersion rules of a get (get.ts). */
   get(ctx: RequestContext, name: string, opts: GetOptions = {}): Promise<ApiObject> {
     if (this.computed) return getComputed(this, this.computed, ctx, name);
-    return getObject(this, ctx, name, opts, this.cacher);
+    const got = getObject(this, ctx, name, opts, this.cacher);
+    return this.def.batchConversion ? got.then((obj) => this.served(obj)) : got;
   }
 
   /** A list with selectors, paging and the resourceVersion rules of a list (list.ts). */
   list(ctx: RequestContext, opts: ListOptions = {}): Promise<ApiList> {
     if (this.computed) return listComputed(this, this.computed, ctx, opts);
-    return listObjects(this, ctx, opts, this.cacher);
+    const listed = listObjects(this, ctx, opts, this.cacher);
+    if (!this.def.batchConversion) return listed;
+    // One conversion for the whole list (or page), as Kubernetes converts a list.
+    return listed.then(async (list) => ({ ...list, items: await servedObjects(this.def, list.items) }));
   }
 
   /** A watch by the resourceVersion rules of a watch (watch.ts); events go to the sink until stopped. */
   watch(ctx: RequestContext, opts: ListOptions, sink: WatchSink): Promise<Watch> {
-    return watchObjects(this, ctx, opts, sink, { bookmarkIntervalMs: this.bookmarkIntervalMs, cacher: this.cacher });
+    const out = this.def.batchConversion ? convertingSink(this.def, sink) : sink;
+    return watchObjects(this, ctx, opts, out, { bookmarkIntervalMs: this.bookmarkIntervalMs, cacher: this.cacher });
   }
 
   private attributes(
@@ -280,8 +296,10 @@ export class GenericStore {
       const rollback = newAdmissionRollback();
       let obj: ApiObject;
       let txn: HookTransaction;
+      let bytes: Buffer;
       try {
         obj = await this.prepareCreate(ctx, input, rollback, opts.trackFields);
+        bytes = await this.encodeServed(obj);
         txn = await this.beforeWrite(ctx, obj, null);
       } catch (err) {
         await rollback.revert();
@@ -295,7 +313,7 @@ export class GenericStore {
       }
       let kv: KeyValue;
       try {
-        kv = await this.storage.create(this.keys.objectKey(ctx.namespace, name), this.encode(obj), this.writeOptions);
+        kv = await this.storage.create(this.keys.objectKey(ctx.namespace, name), bytes, this.writeOptions);
       } catch (err) {
         await txn.revert();
         await rollback.revert();
@@ -304,7 +322,7 @@ export class GenericStore {
       }
       rollback.commit();
       await txn.commit();
-      return this.decode(kv);
+      return this.served(this.decode(kv));
     }
   }
 
@@ -341,11 +359,13 @@ export class GenericStore {
         ensureNameMatches(input, name);
         if (input.metadata.resourceVersion) throw status.notFound(this.groupResource, name);
         result = await this.prepareCreate(ctx, input, rollback, opts.trackFields);
+        const bytes = await this.encodeServed(result);
         txn = await this.beforeWrite(ctx, result, null);
         created = true;
-        return this.encode(result);
+        return bytes;
       }
-      const old = current === guess?.kv ? deepCopy(guess.object) : this.decode(current);
+      let old = current === guess?.kv ? deepCopy(guess.object) : this.decode(current);
+      if (this.def.batchConversion) old = await this.served(old);
       const input = deepCopy(await compute(deepCopy(old)));
       ensureNameMatches(input, name);
       const rv = input.metadata.resourceVersion;
@@ -359,8 +379,9 @@ export class GenericStore {
       // Nothing changed: hand back the stored bytes, so nothing is written and the revision stays
       // (unless they are in an older storage version, which a write moves forward).
       if (jsonEqual(obj, old) && !storedInOtherVersion(this.def, this.domain, current.value)) return current.value;
+      const bytes = await this.encodeServed(obj);
       txn = await this.beforeWrite(ctx, obj, old);
-      return this.encode(obj);
+      return bytes;
     };
 
     let written: { kv: KeyValue; deleted: boolean };
@@ -383,7 +404,8 @@ export class GenericStore {
       await this.hooks.afterDelete?.(gone!, { dryRun: false });
       return { object: result!, created: false };
     }
-    return { object: this.decode(written.kv), created };
+    const object = this.decode(written.kv);
+    return { object: this.def.batchConversion ? await this.served(object) : object, created };
   }
 
   /**
@@ -394,8 +416,10 @@ export class GenericStore {
     const cache = this.cacher && (await this.cacher.readable(this, 'any', { wait: false }));
     const object = cache?.get(key);
     if (!object) return undefined;
-    // The stored bytes are the object without its resourceVersion (codec.ts), which is the modRevision.
-    const kv = { key, value: this.encode(object), createRevision: 0, modRevision: Number(object.metadata.resourceVersion) };
+    // The stored bytes are the object without its resourceVersion (codec.ts), which is the modRevision;
+    // a kind with a batch conversion caches its objects as stored already.
+    const value = this.def.batchConversion ? encodeObject(object) : this.encode(object);
+    const kv = { key, value, createRevision: 0, modRevision: Number(object.metadata.resourceVersion) };
     return { kv, object };
   }
 
@@ -451,7 +475,7 @@ export class GenericStore {
       await rollback.revert();
       rollback = newAdmissionRollback();
       if (!current) throw status.notFound(this.groupResource, name);
-      const old = this.decode(current);
+      const old = await this.served(this.decode(current));
       checkDeletePreconditions({ group: this.def.group, kind: this.def.kind }, old, options);
       // As Kubernetes' AdmissionToValidateObjectDeleteFunc: mutating then validating admission, both seeing the stored object.
       const attributes = this.attributes(ctx, rollback, 'DELETE', name, undefined, deepCopy(old));
@@ -472,7 +496,7 @@ export class GenericStore {
         if (this.def.trackGeneration) obj.metadata.generation = (obj.metadata.generation ?? 0) + 1;
       }
       outcome = { object: obj, deleted: false };
-      return this.encode(obj);
+      return this.encodeServed(obj);
     };
     try {
       if (ctx.dryRun) {
@@ -483,7 +507,7 @@ export class GenericStore {
       const { kv, deleted } = await guaranteedUpdate(this.storage, key, attempt, undefined, this.writeOptions);
       rollback.commit();
       if (deleted) await this.hooks.afterDelete?.(outcome!.object, { dryRun: false });
-      return deleted ? outcome! : { object: this.decode(kv), deleted: false };
+      return deleted ? outcome! : { object: await this.served(this.decode(kv)), deleted: false };
     } catch (err) {
       await rollback.revert();
       throw this.storageError(err, name);

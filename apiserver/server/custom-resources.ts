@@ -21,7 +21,7 @@ import type { RequestContext } from '../registry/request-context.js';
 import type { Cacher } from '../storage/cacher/cacher.js';
 import type { Logger } from '../component-base/logs/logger.js';
 import type { OpenApiSpecs } from '../endpoints/openapi-specs.js';
-import { customResourceServing } from '../registry/apiextensions/customresource/resource-defs.js';
+import { type CustomResourceConverter, customResourceServing } from '../registry/apiextensions/customresource/resource-defs.js';
 import { reconcileNames } from '../registry/apiextensions/crd/naming.js';
 import { cleanupFinalizer, isConditionTrue, setCondition } from '../registry/apiextensions/crd/conditions.js';
 import { startStoreInformer, type StoreInformer } from './store-informer.js';
@@ -40,6 +40,8 @@ export interface CustomResourcesDeps {
   openapi: OpenApiSpecs;
   cacher?: Cacher;
   logger: Logger;
+  /** Calls the conversion webhooks of CRDs with conversion strategy Webhook. */
+  converter?: CustomResourceConverter;
 }
 
 export interface CustomResources {
@@ -92,7 +94,7 @@ export function startCustomResources(deps: CustomResourcesDeps): CustomResources
     const key = JSON.stringify([crd.spec, crd.status?.acceptedNames, terminating]);
     if (served.get(name)?.key === key) return;
     unserve(name);
-    const { defs, definitions } = customResourceServing(crd, domain);
+    const { defs, definitions } = customResourceServing(crd, domain, deps.converter);
     // While its objects are being removed, a CRD's resources take no new ones (Kubernetes refuses creates then).
     const servedDefs = terminating ? defs.map((d) => ({ ...d, verbs: ALL_VERBS.filter((v) => v !== 'create') })) : defs;
     Object.assign(deps.definitions, definitions);

@@ -60,6 +60,7 @@ import { buildHandlerChain } from './chain.js';
 import { newOpenApiSpecs } from '../endpoints/openapi-specs.js';
 import type { Schema } from '../api/schema.js';
 import { startCustomResources } from './custom-resources.js';
+import { newConversionWebhook } from './conversion-webhook.js';
 import { ensureSystemNamespaces, SYSTEM_USER } from './bootstrap-namespaces.js';
 import { reconcileDefaultPolicy } from './bootstrap-rbac.js';
 import { newReviewKinds } from './review-kinds.js';
@@ -276,6 +277,7 @@ export async function runServer(
     openapi,
     cacher,
     logger,
+    converter: newConversionWebhook({ domain, reader: access.reader }),
   });
   const crdSynced = health.addPostStartHook('apiextensions/crd-informer-synced');
   void customResources.synced.then(crdSynced);

@@ -10,11 +10,11 @@ import { deepCopy, isPlainObject, jsonEqual } from '../../api/object.js';
 import { checkAgainstSchema } from '../../api/schema-check.js';
 import * as status from '../../api/status.js';
 import { applyJsonPatch } from '../../patch/json-patch.js';
-import type { Webhook } from '../../registry/admissionregistration/types.js';
 import { evaluateCondition } from '../../runtime/cel.js';
 import type { AdmissionAttributes, PluginEnv } from '../interfaces.js';
-import { ENDPOINTS, NAMESPACES, SERVICES } from '../resources.js';
-import { type CallTarget, postReview } from './call.js';
+import { NAMESPACES } from '../resources.js';
+import { postReview } from './call.js';
+import { webhookTarget } from './client-target.js';
 import type { CredentialsFor } from './credentials.js';
 import type { Hook } from './hook-source.js';
 import { namespaceSelectorMatches, objectSelectorMatches, rulesMatch, type Target, targetOf } from './matching.js';
@@ -104,45 +104,6 @@ export function newDispatcher(env: PluginEnv, kind: Kind, credentialsFor: Creden
     return true;
   }
 
-  async function targetOfHook(hook: Webhook): Promise<CallTarget> {
-    const cc = hook.clientConfig ?? {};
-    const ca = cc.caBundle ? Buffer.from(cc.caBundle, 'base64').toString('utf8') : undefined;
-    if (cc.url) {
-      const url = new URL(cc.url);
-      const port = Number(url.port || 443);
-      return { url, ca, credentials: credentialsFor(url.hostname, port) };
-    }
-    const svc = cc.service ?? {};
-    const ns = svc.namespace ?? '';
-    const name = svc.name ?? '';
-    const port = svc.port ?? 443;
-    const servername = `${name}.${ns}.svc`;
-    const credentials = credentialsFor(servername, port);
-    const path = svc.path ?? '/';
-    const service = await reader.get(SERVICES, ns, name);
-    if (!service) throw new CallFailure(`service "${ns}/${name}" not found`);
-    const ports = (service as { spec?: { ports?: { name?: string; port: number; targetPort?: number | string }[] } }).spec?.ports ?? [];
-    const sp = ports.find((p) => p.port === port);
-    if (!sp) throw new CallFailure(`service "${ns}/${name}" has no port ${port}`);
-    // Through its Endpoints (a ready address and the target port), else its cluster IP.
-    const endpoints = (await reader.get(ENDPOINTS, ns, name)) as {
-      subsets?: { addresses?: { ip: string }[]; ports?: { name?: string; port: number }[] }[];
-    } | null;
-    for (const subset of endpoints?.subsets ?? []) {
-      const ep = (subset.ports ?? []).find((p) => (sp.name ? p.name === sp.name : true));
-      const ip = subset.addresses?.[0]?.ip;
-      if (ep && ip) return { url: new URL(`https://${ip.includes(':') ? `[${ip}]` : ip}:${ep.port}${path}`), ca, servername, credentials };
-    }
-    const clusterIP = (service as { spec?: { clusterIP?: string } }).spec?.clusterIP;
-    if (!clusterIP || clusterIP === 'None') throw new CallFailure(`service "${ns}/${name}" has no endpoints and no cluster IP`);
-    return {
-      url: new URL(`https://${clusterIP.includes(':') ? `[${clusterIP}]` : clusterIP}:${port}${path}`),
-      ca,
-      servername,
-      credentials,
-    };
-  }
-
   /** Calls one webhook; its response, or a CallFailure. */
   async function call(m: Match, a: AdmissionAttributes, object: ApiObject | undefined): Promise<ReviewResponse> {
     const hook = m.hook.hook;
@@ -150,7 +111,7 @@ export function newDispatcher(env: PluginEnv, kind: Kind, credentialsFor: Creden
     if (!version) throw new CallFailure(`webhook does not accept v1 or v1beta1 AdmissionReview`);
     const review = buildReview(domain, version, a, m.target, m.kind, object && m.convert(object), a.oldObject && m.convert(a.oldObject));
     try {
-      const t = await targetOfHook(hook);
+      const t = await webhookTarget(hook.clientConfig ?? {}, reader, credentialsFor);
       const answer = await postReview(t, review.body, (hook.timeoutSeconds ?? 10) * 1000);
       return readResponse(domain, review, answer);
     } catch (err) {

@@ -134,7 +134,7 @@ describe('custom resource versions', () => {
   });
 });
 
-describe('custom resource defaults on read and webhook conversion', () => {
+describe('custom resource defaults on read and a switch to webhook conversion', () => {
   let s: TestServer;
   let c: TestClient;
   const path = '/apis/read.example.com/v1/namespaces/default/things';
@@ -173,7 +173,7 @@ describe('custom resource defaults on read and webhook conversion', () => {
     assert.equal((await c.get(path)).body.items[0].spec.colour, 'blue');
   });
 
-  it('serves only the storage version while conversion webhooks are not called', async () => {
+  it('switched to a webhook that cannot be reached: the storage version still serves, the other version answers 500', async () => {
     const current = (await c.get(`${CRDS}/things.read.example.com`)).body;
     const hook = {
       strategy: 'Webhook',
@@ -181,10 +181,17 @@ describe('custom resource defaults on read and webhook conversion', () => {
     };
     const r = await c.put(`${CRDS}/things.read.example.com`, { ...current, spec: { ...current.spec, conversion: hook } });
     assert.equal(r.status, 200, r.text);
-    await eventually(
-      'v2 not served',
-      async () => (await c.get('/apis/read.example.com/v2/namespaces/default/things')).status === 404,
+    const failed = await eventually(
+      'v2 converted through the webhook',
+      async () => {
+        const got = await c.get('/apis/read.example.com/v2/namespaces/default/things/old');
+        return got.status === 500 && got;
+      },
       10_000,
+    );
+    assert.match(
+      failed.body.message,
+      /^conversion webhook for read\.example\.com\/v1, Kind=Thing failed: Post "https:\/\/127\.0\.0\.1:1\/convert"/,
     );
     assert.equal((await c.get(`${path}/old`)).status, 200);
   });

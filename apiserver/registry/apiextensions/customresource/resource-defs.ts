@@ -3,10 +3,12 @@
  * like any built-in kind, and each version's schema as a named definition (Kubernetes' OpenAPI name,
  * `com.example.stable.v1.CronTab`) that decoding, pruning, apply and OpenAPI read. Versions other than the
  * storage version share its stored objects through a storage conversion (conversion strategy None: only
- * apiVersion changes).
+ * apiVersion changes; Webhook: every version converts through the server's CustomResourceConverter, which
+ * calls the CRD's conversion webhook; without one, only the storage version is served).
  */
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '../../../api/generated/types.js';
 import type { ApiDomain } from '../../../api/domain.js';
+import type { ApiObject } from '../../../api/object.js';
 import type { ResourceDef, StorageConversion } from '../../../api/resource.js';
 import type { SubresourceStrategy } from '../../../api/strategy.js';
 import { ALL_VERBS } from '../../../api/resource.js';
@@ -19,6 +21,12 @@ import { customResourceStatus, newCustomResourceStrategy } from './strategy.js';
 import { applySchemaDefaults, hasDefaults } from './defaulting.js';
 
 const OBJECT_META = '#/definitions/meta.v1.ObjectMeta';
+
+/**
+ * Converts custom objects to apiVersion through the CRD's conversion webhook (BatchConversion's contract);
+ * server/ implements it.
+ */
+export type CustomResourceConverter = (crd: CustomResourceDefinition, objects: ApiObject[], apiVersion: string) => Promise<ApiObject[]>;
 
 export interface CustomResourceServing {
   defs: ResourceDef[];
@@ -62,17 +70,22 @@ export function versionSchema(crd: CustomResourceDefinition, version: CustomReso
   };
 }
 
-export function customResourceServing(crd: CustomResourceDefinition, domain: ApiDomain): CustomResourceServing {
+export function customResourceServing(
+  crd: CustomResourceDefinition,
+  domain: ApiDomain,
+  converter?: CustomResourceConverter,
+): CustomResourceServing {
   const { group, names, scope } = crd.spec;
   const storage = crd.spec.versions.find((v) => v.storage)?.name ?? crd.spec.versions[0]?.name;
   const defs: ResourceDef[] = [];
   const definitions: Record<string, Schema> = {};
   const plural = crd.status?.acceptedNames?.plural || names.plural;
   const kind = crd.status?.acceptedNames?.kind || names.kind;
-  // Conversion webhooks are not called yet: with strategy Webhook only the storage version, which needs none, is served.
+  // With strategy Webhook and no converter, only the storage version, which needs none, is served.
   const webhook = crd.spec.conversion?.strategy === 'Webhook';
+  const batchConversion = webhook && converter ? (objs: ApiObject[], apiVersion: string) => converter(crd, objs, apiVersion) : undefined;
   for (const v of crd.spec.versions) {
-    if (!v.served || (webhook && v.name !== storage)) continue;
+    if (!v.served || (webhook && !converter && v.name !== storage)) continue;
     const name = definitionName(group, v.name, kind);
     const schema = versionSchema(crd, v, domain.extensionPrefix);
     definitions[name] = schema;
@@ -109,6 +122,7 @@ export function customResourceServing(crd: CustomResourceDefinition, domain: Api
       trackGeneration: true,
       columns: customResourceColumns(v.additionalPrinterColumns),
       conversion,
+      batchConversion,
       unstructured: true,
       deprecationWarning: v.deprecated ? (v.deprecationWarning ?? `${apiVersionOf(group, v.name)} ${kind} is deprecated`) : undefined,
     });
