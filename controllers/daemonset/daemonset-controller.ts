@@ -197,6 +197,10 @@ export class DaemonSetController implements Controller {
       this.ctx.logger.warn('DaemonSet has an invalid selector', { daemonset: key, error: (err as Error).message });
       return undefined;
     }
+    // Expectations first, the Pod cache after: once they are met the cache holds every Pod change they
+    // waited for (upstream reads the Pods in manage, after SatisfiedExpectations). Checked after the
+    // reads below, a deletion seen meanwhile would pass with the deleted Pod still in the list.
+    const needsSync = this.expectations.satisfied(key) && !ds.metadata.deletionTimestamp;
     const ns = ds.metadata.namespace ?? '';
     const recheckOwner = readFromServer(this.ctx.client.resource(DAEMONSETS, ns), ds.metadata.name!);
     const pods = await claimObjects(this.pods.indexer.byIndex(NAMESPACE_INDEX, ns), {
@@ -221,7 +225,7 @@ export class DaemonSetController implements Controller {
     }
     const now = Date.now();
     const minReady = dsSpec(ds).minReadySeconds ?? 0;
-    if (this.expectations.satisfied(key) && !ds.metadata.deletionTimestamp) {
+    if (needsSync) {
       const surge = allowsSurge(dsSpec(ds).updateStrategy);
       const create: string[] = [];
       const remove: ApiObject[] = [];
@@ -274,7 +278,7 @@ export class DaemonSetController implements Controller {
       }),
       ...remove.map(async (pod) => {
         try {
-          await this.podControl.delete(pod, ref);
+          if (!(await this.podControl.delete(pod, ref))) this.expectations.deletionObserved(key, objectKey(pod));
         } catch (err) {
           this.expectations.deletionObserved(key, objectKey(pod));
           throw err;

@@ -6,7 +6,7 @@ import { podFitsNode } from '../../../../controllers/controllerutil/node-eligibi
 import { computeHash } from '../../../../controllers/controllerutil/template-hash.js';
 import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
 import { NODES } from '../../../../controllers/podgc/pod-gc-controller.js';
-import { conflict } from '../../../../apiserver/api/status.js';
+import { conflict, notFound } from '../../../../apiserver/api/status.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
 const node = (name: string, labels: Record<string, string> = {}, taints: unknown[] = []): ApiObject => ({
@@ -235,5 +235,44 @@ describe('daemonset controller sync', () => {
     assert.deepEqual(await c.sync('ns/agent'), { requeueAfterMs: 30_000 });
     const status = ctx.fake.made('PUT', '/daemonsets/agent/status').at(-1)!.body.status;
     assert.deepEqual([status.numberReady, status.numberAvailable ?? 0], [1, 0]);
+  });
+
+  it('a Pod deletion seen while a sync talks to the API is not expected again: expectations are read before the cache', async () => {
+    const ctx = newFakeContext();
+    const c = new DaemonSetController(ctx);
+    ctx.cache(NODES, node('n1'));
+    ctx.cache(DAEMONSETS, daemonSet(template('agent:2')));
+    const old = pod('p1', 'n1', 'old');
+    ctx.cache(PODS, old);
+    const deleted = () => ctx.fake.made('DELETE').map((r) => r.path.split('/').at(-1));
+    await c.sync('ns/agent');
+    assert.deepEqual(deleted(), ['p1']);
+    // The next sync starts with p1 still cached; the watch reports its deletion while the sync waits on the API.
+    let delivered = false;
+    ctx.fake.on(() => {
+      if (!delivered) {
+        delivered = true;
+        ctx.informers.forResource(PODS).delete(old);
+      }
+      return undefined;
+    });
+    await c.sync('ns/agent');
+    assert.deepEqual(deleted(), ['p1'], 'p1 is not deleted (and awaited) a second time');
+    await c.sync('ns/agent');
+    assert.equal(ctx.fake.made('POST', '/pods').length, 1, 'the new Pod follows');
+  });
+
+  it('a Pod found already gone when deleting is not awaited', async () => {
+    const ctx = newFakeContext();
+    const c = new DaemonSetController(ctx);
+    ctx.cache(NODES, node('n1'));
+    ctx.cache(DAEMONSETS, daemonSet(template('agent:2')));
+    ctx.cache(PODS, pod('p1', 'n1', 'old'));
+    ctx.fake.on((req) => {
+      if (req.method === 'DELETE') throw notFound({ group: '', resource: 'pods' }, 'p1');
+      return undefined;
+    });
+    await c.sync('ns/agent');
+    assert.equal(c.expectations.satisfied('ns/agent'), true);
   });
 });
