@@ -18,17 +18,16 @@
  * Its command line is read by all-in-one-options.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { request } from 'node:https';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allInOneCommand, apiserverArgs, controllerManagerArgs, parseAllInOne, type AllInOneOptions } from './all-in-one-options.js';
-import { ensureClusterFiles, writeClientCertKubeconfig, writeControllerManagerKubeconfigs, type ClusterFiles } from './cluster-files.js';
+import { waitReadyz } from './cluster-readyz.js';
+import { ensureClusterFiles, writeClientCertKubeconfig, writeControllerManagerKubeconfigs } from './cluster-files.js';
 import { newApiDomain } from '../apiserver/api/domain.js';
 import { OptionsError } from '../apiserver/component-base/flag/options-error.js';
 
 const APISERVER = fileURLToPath(new URL('../apiserver/cmd/apiserver.js', import.meta.url));
 const CONTROLLER_MANAGER = fileURLToPath(new URL('../controllers/cmd/controller-manager.js', import.meta.url));
-const READY_TIMEOUT_MS = 120_000;
 const STOP_GRACE_MS = 15_000;
 const MAX_BACKOFF_MS = 30_000;
 /** A controller manager that ran this long before failing restarts without delay growth. */
@@ -36,31 +35,6 @@ const STABLE_RUN_MS = 60_000;
 
 function startNode(script: string, args: string[]): ChildProcess {
   return spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
-}
-
-/** Resolves once GET /readyz answers 200; rejects after READY_TIMEOUT_MS. */
-async function waitReady(port: number, files: ClusterFiles): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if ((await readyzStatus(port, files)) === 200) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`the API server was not ready within ${READY_TIMEOUT_MS / 1000}s`);
-}
-
-function readyzStatus(port: number, files: ClusterFiles): Promise<number | undefined> {
-  return new Promise((resolve) => {
-    const req = request(
-      { host: '127.0.0.1', port, path: '/readyz', ca: files.caPem, cert: files.admin.certPem, key: files.admin.keyPem, timeout: 2000 },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode));
-      },
-    );
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(undefined));
-    req.end();
-  });
 }
 
 /** Sends SIGTERM, then SIGKILL if the child outlives STOP_GRACE_MS; resolves when it has exited. */
@@ -126,7 +100,7 @@ async function main(): Promise<void> {
   });
 
   try {
-    await waitReady(flags.securePort, files);
+    await waitReadyz(`https://127.0.0.1:${flags.securePort}`, files);
   } catch (err) {
     if (stopping) return;
     process.stderr.write(`all-in-one: ${(err as Error).message}\n`);

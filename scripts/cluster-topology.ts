@@ -12,12 +12,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { newApiDomain } from '../apiserver/api/domain.js';
 import { freePorts } from '../test/support/free-ports.js';
 import { apiserverArgs, controllerManagerArgs } from './all-in-one-options.js';
+import { READY_TIMEOUT_MS, waitReadyz } from './cluster-readyz.js';
 import {
   ensureClusterFiles,
   ensureFrontProxyFiles,
@@ -31,7 +31,6 @@ import {
 const APISERVER = fileURLToPath(new URL('../apiserver/cmd/apiserver.js', import.meta.url));
 const PROXY = fileURLToPath(new URL('../apiserver/cmd/proxy.js', import.meta.url));
 const CONTROLLER_MANAGER = fileURLToPath(new URL('../controllers/cmd/controller-manager.js', import.meta.url));
-const READY_TIMEOUT_MS = 120_000;
 const STOP_GRACE_MS = 15_000;
 
 export interface ClusterOptions {
@@ -297,29 +296,6 @@ async function waitHttp(url: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${url} did not answer 200 within ${READY_TIMEOUT_MS / 1000}s`);
-}
-
-/** Resolves once the replica's /readyz answers 200 to the admin. */
-async function waitReadyz(url: string, files: ClusterFiles): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    const status = await new Promise<number | undefined>((resolve) => {
-      const req = request(
-        `${url}/readyz`,
-        { ca: files.caPem, cert: files.admin.certPem, key: files.admin.keyPem, timeout: 2000 },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode));
-        },
-      );
-      req.on('timeout', () => req.destroy());
-      req.on('error', () => resolve(undefined));
-      req.end();
-    });
-    if (status === 200) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`${url}/readyz did not answer 200 within ${READY_TIMEOUT_MS / 1000}s`);
 }
 
 /** The environment without ETCD_* variables, which etcd would read as flags. */

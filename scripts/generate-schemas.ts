@@ -43,8 +43,16 @@ const FORMATS: Record<string, string> = { 'io.k8s.apimachinery.pkg.api.resource.
  */
 const PRESERVED = new Set(['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps']);
 
-/** Fields the reference leaves out with its descriptions: a field that is itself named `description`. */
-const DESCRIPTION_FIELDS = new Set(['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition']);
+/**
+ * Fields the reference leaves out with its descriptions: a field that is itself named `description`
+ * (the types whose protobuf message has one, kubernetes-1.28-proto-fields.json).
+ */
+const DESCRIPTION_FIELDS = new Set([
+  'io.k8s.api.scheduling.v1.PriorityClass',
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition',
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation',
+  'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps',
+]);
 
 export function shortName(name: string): string {
   return name

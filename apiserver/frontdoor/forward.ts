@@ -36,6 +36,8 @@ export interface ForwarderOptions {
   maxRequestBytes: number;
   metrics: ProxyMetrics;
   logger: Logger;
+  /** The proxy drains: every answer, the replica's too, closes its connection. */
+  draining: () => boolean;
 }
 
 export interface Forwarder {
@@ -90,6 +92,7 @@ export function newForwarder(o: ForwarderOptions): Forwarder {
     const method = req.method ?? 'GET';
     let last: Backend | undefined;
     res.once('close', () => o.metrics.requests.inc({ backend: label(last), method, code: String(res.statusCode) }));
+    if (o.draining()) res.setHeader('Connection', 'close');
 
     let identity: Awaited<ReturnType<IdentityForwarder['identify']>>;
     try {
@@ -163,6 +166,8 @@ export function newForwarder(o: ForwarderOptions): Forwarder {
       o.metrics.inflight.inc({ backend: attempt.backend.url });
       responders.set(req, (proxyRes) => {
         attempt.responded = true;
+        // http-proxy copies the replica's headers over the client's answer, Connection too.
+        if (o.draining()) proxyRes.headers.connection = 'close';
         o.metrics.duration.observe({ backend: attempt.backend.url, method: r.method }, Number(process.hrtime.bigint() - r.started) / 1e9);
         // A stream (a watch: no length) may send nothing for long; its client must see the headers now.
         if (proxyRes.headers['content-length'] === undefined) {

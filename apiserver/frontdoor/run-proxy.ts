@@ -57,6 +57,7 @@ export async function runProxy(options: ProxyOptions): Promise<RunningProxy> {
   });
   for (const url of options.backends) metrics.ready.set({ backend: url }, 0);
 
+  let draining = false;
   const forwarder = newForwarder({
     pool,
     identity: newIdentityForwarder(clientCA, names),
@@ -66,9 +67,9 @@ export async function runProxy(options: ProxyOptions): Promise<RunningProxy> {
     maxRequestBytes: options.maxRequestBytes,
     metrics,
     logger,
+    draining: () => draining,
   });
 
-  let draining = false;
   const server: Server = createServer({
     cert: readFileSync(options.tlsCertFile),
     key: readFileSync(options.tlsPrivateKeyFile),
@@ -77,7 +78,6 @@ export async function runProxy(options: ProxyOptions): Promise<RunningProxy> {
   // Watches stay open as long as the replica keeps them; only idle keep-alive connections time out.
   server.requestTimeout = 0;
   server.on('request', (req, res) => {
-    if (draining) res.setHeader('Connection', 'close');
     forwarder.web(req, res).catch((err: unknown) => {
       logger.error('forward failed', { err });
       res.destroy();

@@ -29,13 +29,17 @@ export class PodControl {
     }
   }
 
-  /** Deletes the Pod (uid precondition); one already gone is no error. */
-  async delete(pod: ApiObject, controller: ObjectReference): Promise<void> {
+  /**
+   * Deletes the Pod (uid precondition); one already gone is no error, and false (its deletion may have
+   * been observed already: a controller expecting it must not wait for it).
+   */
+  async delete(pod: ApiObject, controller: ObjectReference): Promise<boolean> {
     try {
       await this.client.resource(PODS, pod.metadata.namespace).delete(pod.metadata.name!, { preconditions: { uid: pod.metadata.uid } });
       this.recorder.event(controller, 'Normal', 'SuccessfulDelete', 'Delete', `Deleted pod: ${pod.metadata.name}`);
+      return true;
     } catch (err) {
-      if (isApiError(err, 'NotFound') || isApiError(err, 'Conflict')) return;
+      if (isApiError(err, 'NotFound') || isApiError(err, 'Conflict')) return false;
       this.recorder.event(controller, 'Warning', 'FailedDelete', 'Delete', `Error deleting: ${(err as Error).message}`);
       throw err;
     }

@@ -10,16 +10,11 @@ import { asCsr, CSR_RESOURCE, hasTrueCondition } from '../../apiserver/api/certi
 import type { CertificateSigningRequest } from '../../apiserver/api/generated/types.js';
 import { type CertificateRequest, parseCertificateRequestPem } from '../../apiserver/api/certificates/pkcs10.js';
 import { builtInSigners } from '../../apiserver/api/certificates/signers.js';
-import { deepCopy } from '../../apiserver/api/object.js';
+import { type ApiObject, deepCopy } from '../../apiserver/api/object.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
-import type { Informer } from '../informers/informer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
-import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
-import type { WorkQueue } from '../workqueue/work-queue.js';
-import { csrGvr } from '../csrsigning/csr-signing-controller.js';
+import { CertificateController, csrGvr } from '../certificates/certificate-controller.js';
 import { nodeClientError } from '../csrsigning/signer-rules.js';
-
-const WORKERS = 5;
 
 interface Recognizer {
   subresource: 'selfnodeclient' | 'nodeclient';
@@ -32,8 +27,7 @@ interface SubjectAccessReview {
 }
 
 export class CsrApprovingController implements Controller {
-  private readonly csrs: Informer;
-  private readonly queue: WorkQueue<string>;
+  private readonly base: CertificateController;
   private readonly recognizers: Recognizer[];
 
   constructor(private readonly ctx: ControllerContext) {
@@ -52,27 +46,22 @@ export class CsrApprovingController implements Controller {
         message: 'Auto approving kubelet client certificate after SubjectAccessReview.',
       },
     ];
-    this.queue = ctx.newQueue('csrapproving');
-    this.csrs = ctx.informers.forResource(csrGvr(ctx));
-    enqueueChanges(this.csrs, this.queue, { deletes: false });
-  }
-
-  run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
-      informers: [this.csrs],
-      workers: WORKERS,
-      sync: (name) => this.sync(name),
-      logger: this.ctx.logger,
+    this.base = new CertificateController(ctx, {
+      name: 'csrapproving',
       failure: 'approving a certificate signing request',
-      itemField: 'csr',
+      handle: (obj, csr) => this.approve(obj, csr),
     });
   }
 
-  async sync(name: string): Promise<SyncResult | undefined> {
-    const obj = this.csrs.indexer.get(name);
-    const cached = obj && asCsr(obj);
-    if (!cached || cached.status?.certificate) return;
+  run(signal: AbortSignal): Promise<void> {
+    return this.base.run(signal);
+  }
+
+  sync(name: string): Promise<SyncResult | undefined> {
+    return this.base.sync(name);
+  }
+
+  private async approve(obj: ApiObject, cached: CertificateSigningRequest): Promise<SyncResult | undefined> {
     if (hasTrueCondition(cached, 'Approved') || hasTrueCondition(cached, 'Denied')) return;
     const req = parseCertificateRequestPem(Buffer.from(cached.spec?.request ?? '', 'base64'));
     let recognized = false;
@@ -80,7 +69,7 @@ export class CsrApprovingController implements Controller {
       if (!r.recognize(cached, req)) continue;
       recognized = true;
       if (!(await this.allowed(cached, r.subresource))) continue;
-      const copy = deepCopy(obj!);
+      const copy = deepCopy(obj);
       const csr = asCsr(copy);
       const status = (csr.status ??= {});
       (status.conditions ??= []).push({ type: 'Approved', status: 'True', reason: 'AutoApproved', message: r.message });

@@ -11,7 +11,7 @@ import type { CertificateSigningRequest } from '../../apiserver/api/generated/ty
 import { decodePemBlocks } from '../../apiserver/api/certificates/pem.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
-import { csrGvr } from '../csrsigning/csr-signing-controller.js';
+import { csrGvr } from '../certificates/certificate-controller.js';
 import { runPeriodically } from '../controllerutil/run-controller.js';
 import type { Informer } from '../informers/informer.js';
 

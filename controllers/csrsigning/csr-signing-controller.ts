@@ -5,15 +5,13 @@
  * otherwise signed: the certificate lives min(--cluster-signing-duration, spec.expirationSeconds),
  * at least 10 minutes, and is written to status.certificate.
  */
-import { asCsr, CSR_RESOURCE, hasTrueCondition, isApproved } from '../../apiserver/api/certificates/csr.js';
+import { asCsr, hasTrueCondition, isApproved } from '../../apiserver/api/certificates/csr.js';
+import type { CertificateSigningRequest } from '../../apiserver/api/generated/types.js';
 import { parseCertificateRequestPem } from '../../apiserver/api/certificates/pkcs10.js';
 import { builtInSigners } from '../../apiserver/api/certificates/signers.js';
-import { deepCopy } from '../../apiserver/api/object.js';
+import { type ApiObject, deepCopy } from '../../apiserver/api/object.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
-import type { GroupVersionResource } from '../client/api-client.js';
-import type { Informer } from '../informers/informer.js';
-import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
-import type { WorkQueue } from '../workqueue/work-queue.js';
+import { CertificateController, csrGvr } from '../certificates/certificate-controller.js';
 import type { CaProvider } from './ca-provider.js';
 import { type SignerRule, signerRules } from './signer-rules.js';
 
@@ -21,7 +19,6 @@ const BACKDATE_MS = 5 * 60_000;
 const SHORT_MS = 8 * 3_600_000;
 /** Requested durations are raised to this (twice the backdate). */
 const MIN_DURATION_MS = 10 * 60_000;
-const WORKERS = 5;
 
 export interface CsrSigningOptions {
   /** The CA of each signer (by its name under the domain) that this controller signs for. */
@@ -31,10 +28,6 @@ export interface CsrSigningOptions {
   now?: () => Date;
 }
 
-export function csrGvr(ctx: Pick<ControllerContext, 'domain'>): GroupVersionResource {
-  return { group: ctx.domain.group('certificates.k8s.io'), version: 'v1', resource: CSR_RESOURCE };
-}
-
 /** min(duration, expirationSeconds), never under 10 minutes. */
 export function certificateLifetimeMs(durationMs: number, expirationSeconds: number | undefined): number {
   if (expirationSeconds === undefined) return durationMs;
@@ -42,8 +35,7 @@ export function certificateLifetimeMs(durationMs: number, expirationSeconds: num
 }
 
 export class CsrSigningController implements Controller {
-  private readonly csrs: Informer;
-  private readonly queue: WorkQueue<string>;
+  private readonly base: CertificateController;
   private readonly rules: Map<string, SignerRule>;
 
   constructor(
@@ -51,27 +43,22 @@ export class CsrSigningController implements Controller {
     private readonly opts: CsrSigningOptions,
   ) {
     this.rules = signerRules(builtInSigners(ctx.domain));
-    this.queue = ctx.newQueue('certificate');
-    this.csrs = ctx.informers.forResource(csrGvr(ctx));
-    enqueueChanges(this.csrs, this.queue, { deletes: false });
-  }
-
-  run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
-      informers: [this.csrs],
-      workers: WORKERS,
-      sync: (name) => this.sync(name),
-      logger: this.ctx.logger,
+    this.base = new CertificateController(ctx, {
+      name: 'certificate',
       failure: 'signing a certificate signing request',
-      itemField: 'csr',
+      handle: (obj, csr) => this.sign(obj, csr),
     });
   }
 
+  run(signal: AbortSignal): Promise<void> {
+    return this.base.run(signal);
+  }
+
   async sync(name: string): Promise<void> {
-    const obj = this.csrs.indexer.get(name);
-    const cached = obj && asCsr(obj);
-    if (!cached || cached.status?.certificate) return;
+    await this.base.sync(name);
+  }
+
+  private async sign(obj: ApiObject, cached: CertificateSigningRequest): Promise<undefined> {
     if (!isApproved(cached) || hasTrueCondition(cached, 'Failed')) return;
     const signerName = cached.spec?.signerName ?? '';
     const ca = this.opts.cas.get(signerName);
@@ -79,7 +66,7 @@ export class CsrSigningController implements Controller {
     if (!ca || !rule) return;
     const req = parseCertificateRequestPem(Buffer.from(cached.spec?.request ?? '', 'base64'));
     const usages = cached.spec?.usages ?? [];
-    const copy = deepCopy(obj!);
+    const copy = deepCopy(obj);
     const csr = asCsr(copy);
     const violation = rule(req, usages);
     const status = (csr.status ??= {});
@@ -103,5 +90,6 @@ export class CsrSigningController implements Controller {
       status.certificate = Buffer.from(pem).toString('base64');
     }
     await this.ctx.client.resource(csrGvr(this.ctx)).update(copy, 'status');
+    return undefined;
   }
 }

@@ -12,8 +12,7 @@
  * misscheduled, ready, available, unavailable and updated Pods.
  */
 import type { ApiObject } from '../../apiserver/api/object.js';
-import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
-import { isApiError } from '../../apiserver/api/status.js';
+import { jsonEqual } from '../../apiserver/api/object.js';
 import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
 import type { EventRecorder } from '../events/event-recorder.js';
@@ -37,6 +36,7 @@ import {
   REVISION_LABEL,
 } from '../controllerutil/controller-history.js';
 import { Expectations } from '../controllerutil/expectations.js';
+import { updateStatusFromCache } from '../controllerutil/update-status.js';
 import { type PodSchedulingSpec, podFitsNode, type Toleration } from '../controllerutil/node-eligibility.js';
 import { PodControl, PODS } from '../controllerutil/pod-control.js';
 import { isPodAvailable, isPodReady, podNodeName, podStatus } from '../controllerutil/pod-status.js';
@@ -56,6 +56,16 @@ interface DaemonSetSpec {
 }
 
 const dsSpec = (ds: ApiObject) => (ds.spec ?? {}) as DaemonSetSpec;
+
+/** Daemon Pods oldest first, bound ones before unbound ones, by name when created in the same second (podByCreationTimestampAndPhase). */
+function oldestFirst(a: ApiObject, b: ApiObject): number {
+  const bound = Number(!podNodeName(a)) - Number(!podNodeName(b));
+  if (bound !== 0) return bound;
+  return (
+    (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') ||
+    (a.metadata.name ?? '').localeCompare(b.metadata.name ?? '')
+  );
+}
 
 /** The Node a daemon Pod is for: its nodeName, else its node affinity on metadata.name. */
 export function targetNode(pod: ApiObject): string | undefined {
@@ -129,7 +139,11 @@ export class DaemonSetController implements Controller {
       },
       onUpdate: (old, pod) => {
         const key = old.metadata.resourceVersion !== pod.metadata.resourceVersion && owner(pod);
-        if (key) this.queue.add(key);
+        if (!key) return;
+        this.queue.add(key);
+        // Available minReadySeconds after turning ready, with no event then: look again (a second late, past clock skew).
+        const minReady = dsSpec(this.sets.indexer.get(key)!).minReadySeconds ?? 0;
+        if (minReady > 0 && !isPodReady(old) && isPodReady(pod)) this.queue.addAfter(key, (minReady + 1) * 1000);
       },
       onDelete: (pod) => {
         const key = owner(pod);
@@ -183,6 +197,10 @@ export class DaemonSetController implements Controller {
       this.ctx.logger.warn('DaemonSet has an invalid selector', { daemonset: key, error: (err as Error).message });
       return undefined;
     }
+    // Expectations first, the Pod cache after: once they are met the cache holds every Pod change they
+    // waited for (upstream reads the Pods in manage, after SatisfiedExpectations). Checked after the
+    // reads below, a deletion seen meanwhile would pass with the deleted Pod still in the list.
+    const needsSync = this.expectations.satisfied(key) && !ds.metadata.deletionTimestamp;
     const ns = ds.metadata.namespace ?? '';
     const recheckOwner = readFromServer(this.ctx.client.resource(DAEMONSETS, ns), ds.metadata.name!);
     const pods = await claimObjects(this.pods.indexer.byIndex(NAMESPACE_INDEX, ns), {
@@ -207,7 +225,7 @@ export class DaemonSetController implements Controller {
     }
     const now = Date.now();
     const minReady = dsSpec(ds).minReadySeconds ?? 0;
-    if (this.expectations.satisfied(key) && !ds.metadata.deletionTimestamp) {
+    if (needsSync) {
       const surge = allowsSurge(dsSpec(ds).updateStrategy);
       const create: string[] = [];
       const remove: ApiObject[] = [];
@@ -215,9 +233,7 @@ export class DaemonSetController implements Controller {
         const live = (byNode.get(node) ?? []).filter((p) => !p.metadata.deletionTimestamp);
         const failed = live.filter((p) => podStatus(p).phase === 'Failed');
         remove.push(...failed);
-        const running = live
-          .filter((p) => podStatus(p).phase !== 'Failed')
-          .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''));
+        const running = live.filter((p) => podStatus(p).phase !== 'Failed').sort(oldestFirst);
         if (running.length === 0 && failed.length === 0) create.push(node);
         remove.push(...excessPods(running, revision, surge, minReady, now));
       }
@@ -238,10 +254,12 @@ export class DaemonSetController implements Controller {
       remove.push(...update.remove.filter((p) => !removed.has(p)));
       await this.manage(key, ds, [...create, ...update.create.filter((n) => !create.includes(n))], remove, revision);
     }
-    await this.updateStatus(ds, eligible, byNode, revision, now, minReady);
+    const status = await this.updateStatus(ds, eligible, byNode, revision, now, minReady);
     const live = new Set([revisions.update.metadata.name!]);
     for (const pod of pods) live.add(`${ds.metadata.name}-${pod.metadata.labels?.[REVISION_LABEL]}`);
     await this.history.truncate(revisions.revisions, live, dsSpec(ds).revisionHistoryLimit ?? DEFAULT_REVISION_HISTORY_LIMIT);
+    // Resync after minReadySeconds while Pods are ready but not available, against clock skew.
+    if (minReady > 0 && status.numberReady !== status.numberAvailable) return { requeueAfterMs: minReady * 1000 };
     return undefined;
   }
 
@@ -260,7 +278,7 @@ export class DaemonSetController implements Controller {
       }),
       ...remove.map(async (pod) => {
         try {
-          await this.podControl.delete(pod, ref);
+          if (!(await this.podControl.delete(pod, ref))) this.expectations.deletionObserved(key, objectKey(pod));
         } catch (err) {
           this.expectations.deletionObserved(key, objectKey(pod));
           throw err;
@@ -300,7 +318,7 @@ export class DaemonSetController implements Controller {
     revision: string,
     now: number,
     minReady: number,
-  ): Promise<void> {
+  ): Promise<{ numberReady: number; numberAvailable: number }> {
     let scheduled = 0;
     let misscheduled = 0;
     let ready = 0;
@@ -314,7 +332,7 @@ export class DaemonSetController implements Controller {
         continue;
       }
       scheduled++;
-      const pod = live[0];
+      const pod = [...live].sort(oldestFirst)[0];
       if (isPodReady(pod)) ready++;
       if (isPodAvailable(pod, minReady, now)) available++;
       if (pod.metadata.labels?.[REVISION_LABEL] === revision) updated++;
@@ -332,13 +350,11 @@ export class DaemonSetController implements Controller {
     const old = (ds.status ?? {}) as Record<string, unknown>;
     const previous = Object.fromEntries(Object.entries(old).filter(([k]) => k in status && old[k] !== 0));
     const wanted = Object.fromEntries(Object.entries(status).filter(([, v]) => v !== 0));
-    if (jsonEqual(previous, wanted)) return;
-    const next = deepCopy(ds);
-    next.status = { ...old, ...status };
-    try {
-      await this.ctx.client.resource(DAEMONSETS, ds.metadata.namespace).update(next, 'status');
-    } catch (err) {
-      if (!isApiError(err, 'NotFound')) throw err;
-    }
+    if (jsonEqual(previous, wanted)) return status;
+    await updateStatusFromCache(this.ctx.client.resource(DAEMONSETS, ds.metadata.namespace), ds, (current) => ({
+      ...(current.status as object | undefined),
+      ...status,
+    }));
+    return status;
   }
 }

@@ -9,7 +9,7 @@
  * observedGeneration, and a ReplicaFailure condition while creating or deleting fails.
  */
 import type { ApiObject } from '../../apiserver/api/object.js';
-import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
+import { jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
@@ -28,6 +28,7 @@ import {
   newControllerRef,
 } from '../controllerutil/controller-ref.js';
 import { Expectations } from '../controllerutil/expectations.js';
+import { updateStatusFromCache } from '../controllerutil/update-status.js';
 import { PodControl, PODS } from '../controllerutil/pod-control.js';
 import { isPodActive, isPodReady } from '../controllerutil/pod-status.js';
 import { sortPodsForDeletion } from '../controllerutil/pod-ranking.js';
@@ -292,21 +293,6 @@ export class ReplicaSetController implements Controller {
       current.observedGeneration === status.observedGeneration &&
       jsonEqual(current.conditions ?? [], status.conditions ?? []);
     if (same) return;
-    // The cache may lag behind this controller's own last write: on a conflict, read the ReplicaSet
-    // afresh and try once more (updateReplicaSetStatus' retry).
-    const client = this.ctx.client.resource(this.kind.resource, rs.metadata.namespace);
-    let next = deepCopy(rs);
-    for (let attempt = 0; ; attempt++) {
-      next.status = status;
-      try {
-        await client.update(next, 'status');
-        return;
-      } catch (err) {
-        if (isApiError(err, 'NotFound')) return;
-        if (!isApiError(err, 'Conflict') || attempt > 0) throw err;
-      }
-      next = await client.get(rs.metadata.name!);
-      if (next.metadata.uid !== rs.metadata.uid) return;
-    }
+    await updateStatusFromCache(this.ctx.client.resource(this.kind.resource, rs.metadata.namespace), rs, () => status);
   }
 }

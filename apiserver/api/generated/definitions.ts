@@ -542,6 +542,9 @@ export const definitions: Definitions = {
     "properties": {
       "url": {
         "type": "string"
+      },
+      "description": {
+        "type": "string"
       }
     },
     "type": "object"
@@ -725,6 +728,9 @@ export const definitions: Definitions = {
         "x-orch-list-type": "map",
         "x-orch-patch-merge-key": "rule",
         "x-orch-patch-strategy": "merge"
+      },
+      "description": {
+        "type": "string"
       }
     },
     "type": "object",
@@ -10299,6 +10305,9 @@ export const definitions: Definitions = {
       "value": {
         "format": "int32",
         "type": "integer"
+      },
+      "description": {
+        "type": "string"
       }
     },
     "required": [

@@ -177,6 +177,7 @@ export interface CustomResourceValidation {
 /** apiextensions.v1.ExternalDocumentation */
 export interface ExternalDocumentation {
   url?: string;
+  description?: string;
 }
 
 /** apiextensions.v1.JSON */
@@ -227,6 +228,7 @@ export interface JSONSchemaProps {
   "x-orch-map-type"?: string;
   "x-orch-preserve-unknown-fields"?: boolean;
   "x-orch-validations"?: ValidationRule[];
+  description?: string;
 }
 
 /** apiextensions.v1.JSONSchemaPropsOrArray */
@@ -3358,6 +3360,7 @@ export interface PriorityClass {
   metadata: ObjectMeta;
   preemptionPolicy?: string;
   value: number;
+  description?: string;
 }
 
 /** storage.v1.CSIDriver */

@@ -41,9 +41,7 @@ describe('default RBAC policy', () => {
       clusterRoleSelectors: [{ matchLabels: { 'rbac.authorization.orch.io/aggregate-to-edit': 'true' } }],
     });
     const gc = await s.client.get(`${RBAC}/clusterrolebindings/system:controller:generic-garbage-collector`);
-    assert.deepEqual(gc.body.subjects, [
-      { kind: 'ServiceAccount', apiGroup: '', name: 'generic-garbage-collector', namespace: 'orch-system' },
-    ]);
+    assert.deepEqual(gc.body.subjects, [{ kind: 'ServiceAccount', name: 'generic-garbage-collector', namespace: 'orch-system' }]);
     const publicRole = await s.client.get(
       `/apis/rbac.authorization.orch.io/v1/namespaces/orch-public/roles/system:controller:bootstrap-signer`,
     );

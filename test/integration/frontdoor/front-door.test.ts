@@ -6,7 +6,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, request, type Server } from 'node:https';
+import { Agent, createServer, request, type Server } from 'node:https';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -356,6 +356,34 @@ describe('orch-proxy', () => {
       assert.equal(chunks.join(''), '{"type":"ADDED"}\n{"type":"MODIFIED"}\n');
     } finally {
       await proxy.close();
+    }
+  });
+
+  it('while draining, an answer closes its connection even when the replica says keep-alive', async () => {
+    reset();
+    let answer: (() => void) | undefined;
+    for (const b of backends)
+      b.handler = (_req, res) => {
+        answer = () => res.writeHead(200, { 'Content-Type': 'application/json', Connection: 'keep-alive' }).end('{}');
+      };
+    const proxy = await startProxy();
+    const keepAlive = new Agent({ keepAlive: true, ca: ca.certPem });
+    try {
+      const answered = new Promise<IncomingMessage['headers']>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: proxy.port, path: '/api', agent: keepAlive }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.headers));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      await eventually('the request at the replica', async () => answer !== undefined, 5000);
+      const closed = proxy.close();
+      answer?.();
+      assert.equal((await answered).connection, 'close');
+      await closed;
+    } finally {
+      keepAlive.destroy();
     }
   });
 

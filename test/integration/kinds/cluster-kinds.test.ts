@@ -419,6 +419,13 @@ describe('cluster kinds', () => {
   });
 
   describe('PriorityClass', () => {
+    it('keeps a description, a field strict field validation knows', async () => {
+      const r = await c.post(`${PCS}?fieldValidation=Strict`, { metadata: { name: 'described' }, value: 5, description: 'batch work' });
+      assert.equal(r.status, 201, r.text);
+      assert.equal((await c.get(`${PCS}/described`)).body.description, 'batch work');
+      assert.equal((await c.delete(`${PCS}/described`)).status, 200);
+    });
+
     it('defaults preemptionPolicy, caps user values and reserves system- names', async () => {
       const r = await c.post(PCS, { metadata: { name: 'high' }, value: 1000, globalDefault: false });
       assert.equal(r.status, 201, r.text);

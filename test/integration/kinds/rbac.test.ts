@@ -126,7 +126,7 @@ describe('rbac.authorization.orch.io/v1', () => {
     assert.deepEqual(r.body.subjects, [
       { kind: 'User', apiGroup: GROUP, name: 'alice' },
       { kind: 'Group', apiGroup: GROUP, name: 'devs' },
-      { kind: 'ServiceAccount', apiGroup: '', name: 'builder' },
+      { kind: 'ServiceAccount', name: 'builder' },
     ]);
     assert.deepEqual((await c.get(`${NS}/rolebindings/readers`)).body.roleRef, r.body.roleRef);
   });

@@ -305,6 +305,12 @@ describe('GET /openapi/v2 and kubectl', () => {
     assert.equal((await s.client.get('/api/v1/namespaces/default/configmaps/unknown-field')).status, 404);
   });
 
+  it('lets kubectl explain priorityclass.description: a field named description is a field', async () => {
+    const out = await kubectl.ok(['explain', 'priorityclass.description']);
+    assert.match(out, /\nKIND:\s+PriorityClass\n/);
+    assert.match(out, /FIELD:\s+description <string>/);
+  });
+
   it('lets kubectl explain configmap print the fields', async () => {
     const out = await kubectl.ok(['explain', 'configmap']);
     assert.match(out, /^KIND:\s+ConfigMap\nVERSION:\s+v1\n/);

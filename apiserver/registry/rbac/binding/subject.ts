@@ -12,11 +12,14 @@ export function rbacGroup(domain: ApiDomain): string {
   return domain.group('rbac.authorization.k8s.io');
 }
 
-/** SetDefaults_Subject: Users and Groups belong to the RBAC group, ServiceAccounts to the core group. */
+/**
+ * SetDefaults_Subject: Users and Groups belong to the RBAC group, ServiceAccounts to the core group,
+ * whose empty name the API leaves out (`apiGroup,omitempty`), as kube-apiserver stores and answers it.
+ */
 export function defaultSubject(subject: Subject, group: string): void {
   if (subject.apiGroup) return;
   if (subject.kind === 'User' || subject.kind === 'Group') subject.apiGroup = group;
-  else if (subject.kind === 'ServiceAccount') subject.apiGroup = '';
+  else delete subject.apiGroup;
 }
 
 /** ValidateRoleBindingSubject; a ClusterRoleBinding's ServiceAccount subjects must name their namespace. */

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { CsrApprovingController } from '../../../../controllers/csrapproving/csr-approving-controller.js';
-import { csrGvr } from '../../../../controllers/csrsigning/csr-signing-controller.js';
+import { csrGvr } from '../../../../controllers/certificates/certificate-controller.js';
 import { b64, newCsrPem } from '../../../support/csr-fixture.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 

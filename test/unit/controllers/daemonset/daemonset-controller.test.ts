@@ -6,6 +6,7 @@ import { podFitsNode } from '../../../../controllers/controllerutil/node-eligibi
 import { computeHash } from '../../../../controllers/controllerutil/template-hash.js';
 import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
 import { NODES } from '../../../../controllers/podgc/pod-gc-controller.js';
+import { conflict, notFound } from '../../../../apiserver/api/status.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
 const node = (name: string, labels: Record<string, string> = {}, taints: unknown[] = []): ApiObject => ({
@@ -179,5 +180,99 @@ describe('daemonset controller sync', () => {
     await c.sync('ns/agent');
     assert.equal(ctx.fake.made('DELETE').length, 0);
     assert.equal(ctx.fake.made('POST', '/pods').length, 0);
+  });
+
+  it('a status write that conflicts with a lagging cache is retried on the fresh DaemonSet, not failed into backoff', async () => {
+    const ctx = newFakeContext();
+    const c = new DaemonSetController(ctx);
+    ctx.cache(NODES, node('n1'));
+    ctx.cache(DAEMONSETS, daemonSet());
+    ctx.cache(PODS, pod('p1', 'n1', computeHash(template())));
+    let puts = 0;
+    ctx.fake.on((req) => {
+      if (req.method === 'PUT' && req.path.endsWith('/daemonsets/agent/status') && puts++ === 0)
+        throw conflict({ group: 'apps', resource: 'daemonsets' }, 'agent', 'the object has been modified');
+      if (req.method === 'GET' && req.path.endsWith('/daemonsets/agent')) {
+        const fresh = daemonSet();
+        fresh.metadata.resourceVersion = '7';
+        fresh.status = { collisionCount: 1, numberReady: 0 };
+        return fresh;
+      }
+      return undefined;
+    });
+    assert.equal(await c.sync('ns/agent'), undefined);
+    const written = ctx.fake.made('PUT', '/daemonsets/agent/status').map((r) => r.body);
+    assert.equal(written.length, 2);
+    assert.equal(written[1].metadata.resourceVersion, '7');
+    assert.deepEqual([written[1].status.numberReady, written[1].status.collisionCount], [1, 1]);
+  });
+
+  it('status counts the oldest Pod of a surged Node', async () => {
+    const ctx = newFakeContext();
+    const c = new DaemonSetController(ctx);
+    ctx.cache(NODES, node('n1'));
+    const ds = daemonSet(template('agent:2'));
+    (ds.spec as any).updateStrategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
+    ctx.cache(DAEMONSETS, ds);
+    const fresh = pod('a-new', 'n1', computeHash(template('agent:2')), false);
+    fresh.metadata.creationTimestamp = '2026-01-02T00:00:00Z';
+    ctx.cache(PODS, fresh, pod('z-old', 'n1', 'old'));
+    await c.sync('ns/agent');
+    const status = ctx.fake.made('PUT', '/daemonsets/agent/status').at(-1)!.body.status;
+    assert.deepEqual([status.numberReady, status.numberAvailable, status.updatedNumberScheduled], [1, 1, 0]);
+  });
+
+  it('a ready Pod not yet available for minReadySeconds brings a resync then', async () => {
+    const ctx = newFakeContext();
+    const c = new DaemonSetController(ctx);
+    ctx.cache(NODES, node('n1'));
+    const ds = daemonSet();
+    (ds.spec as any).minReadySeconds = 30;
+    ctx.cache(DAEMONSETS, ds);
+    const p = pod('p1', 'n1', computeHash(template()));
+    (p.status as any).conditions[0].lastTransitionTime = new Date().toISOString();
+    ctx.cache(PODS, p);
+    assert.deepEqual(await c.sync('ns/agent'), { requeueAfterMs: 30_000 });
+    const status = ctx.fake.made('PUT', '/daemonsets/agent/status').at(-1)!.body.status;
+    assert.deepEqual([status.numberReady, status.numberAvailable ?? 0], [1, 0]);
+  });
+
+  it('a Pod deletion seen while a sync talks to the API is not expected again: expectations are read before the cache', async () => {
+    const ctx = newFakeContext();
+    const c = new DaemonSetController(ctx);
+    ctx.cache(NODES, node('n1'));
+    ctx.cache(DAEMONSETS, daemonSet(template('agent:2')));
+    const old = pod('p1', 'n1', 'old');
+    ctx.cache(PODS, old);
+    const deleted = () => ctx.fake.made('DELETE').map((r) => r.path.split('/').at(-1));
+    await c.sync('ns/agent');
+    assert.deepEqual(deleted(), ['p1']);
+    // The next sync starts with p1 still cached; the watch reports its deletion while the sync waits on the API.
+    let delivered = false;
+    ctx.fake.on(() => {
+      if (!delivered) {
+        delivered = true;
+        ctx.informers.forResource(PODS).delete(old);
+      }
+      return undefined;
+    });
+    await c.sync('ns/agent');
+    assert.deepEqual(deleted(), ['p1'], 'p1 is not deleted (and awaited) a second time');
+    await c.sync('ns/agent');
+    assert.equal(ctx.fake.made('POST', '/pods').length, 1, 'the new Pod follows');
+  });
+
+  it('a Pod found already gone when deleting is not awaited', async () => {
+    const ctx = newFakeContext();
+    const c = new DaemonSetController(ctx);
+    ctx.cache(NODES, node('n1'));
+    ctx.cache(DAEMONSETS, daemonSet(template('agent:2')));
+    ctx.cache(PODS, pod('p1', 'n1', 'old'));
+    ctx.fake.on((req) => {
+      if (req.method === 'DELETE') throw notFound({ group: '', resource: 'pods' }, 'p1');
+      return undefined;
+    });
+    await c.sync('ns/agent');
+    assert.equal(c.expectations.satisfied('ns/agent'), true);
   });
 });

@@ -56,14 +56,17 @@ describe('RoleBinding and ClusterRoleBinding', () => {
         { kind: 'User', name: 'u' },
         { kind: 'Group', name: 'g' },
         { kind: 'ServiceAccount', name: 's' },
+        { kind: 'ServiceAccount', name: 't', apiGroup: '' },
       ],
     });
     roleBindingStrategy.applyDefaults!(b, ctx);
     assert.deepEqual(b.roleRef, { kind: 'Role', name: 'r', apiGroup: 'rbac.authorization.orch.io' });
     assert.deepEqual(
       (b.subjects as { apiGroup: string }[]).map((s) => s.apiGroup),
-      ['rbac.authorization.orch.io', 'rbac.authorization.orch.io', ''],
+      ['rbac.authorization.orch.io', 'rbac.authorization.orch.io', undefined, undefined],
     );
+    // The core group's empty name is left out, as kube-apiserver answers (apiGroup,omitempty).
+    assert.ok((b.subjects as object[]).slice(2).every((s) => !('apiGroup' in s)));
     const missing = obj({});
     roleBindingStrategy.applyDefaults!(missing, ctx);
     assert.deepEqual(messages(roleBindingStrategy.validate!(missing, ctx)), [
