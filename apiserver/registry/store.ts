@@ -299,9 +299,16 @@ export class GenericStore {
       let bytes: Buffer;
       try {
         obj = await this.prepareCreate(ctx, input, rollback, opts.trackFields);
-        bytes = await this.encodeServed(obj);
         txn = await this.beforeWrite(ctx, obj, null);
       } catch (err) {
+        await rollback.revert();
+        throw err;
+      }
+      // Encoded after the hooks, which complete the object (a Service's cluster IPs and families).
+      try {
+        bytes = await this.encodeServed(obj);
+      } catch (err) {
+        await txn.revert();
         await rollback.revert();
         throw err;
       }
@@ -359,10 +366,10 @@ export class GenericStore {
         ensureNameMatches(input, name);
         if (input.metadata.resourceVersion) throw status.notFound(this.groupResource, name);
         result = await this.prepareCreate(ctx, input, rollback, opts.trackFields);
-        const bytes = await this.encodeServed(result);
         txn = await this.beforeWrite(ctx, result, null);
         created = true;
-        return bytes;
+        // Encoded after the hooks, which complete the object; a failure here is reverted by the caller.
+        return await this.encodeServed(result);
       }
       let old = current === guess?.kv ? deepCopy(guess.object) : this.decode(current);
       if (this.def.batchConversion) old = await this.served(old);
@@ -379,9 +386,8 @@ export class GenericStore {
       // Nothing changed: hand back the stored bytes, so nothing is written and the revision stays
       // (unless they are in an older storage version, which a write moves forward).
       if (jsonEqual(obj, old) && !storedInOtherVersion(this.def, this.domain, current.value)) return current.value;
-      const bytes = await this.encodeServed(obj);
       txn = await this.beforeWrite(ctx, obj, old);
-      return bytes;
+      return await this.encodeServed(obj);
     };
 
     let written: { kv: KeyValue; deleted: boolean };
