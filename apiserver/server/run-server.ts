@@ -329,11 +329,10 @@ export async function runServer(
   server.on('upgrade', newUpgradeListener(app));
   server.keepAliveTimeout = 65_000;
   if (worker.serveOnceSynced) {
-    const synced = Promise.all([rbacInformers?.synced, nodeInformers?.synced, customResources.synced]).then(() => true);
-    const timedOut = new Promise<false>((r) => setTimeout(r, SERVE_SYNC_TIMEOUT_MS, false).unref());
-    if (!(await Promise.race([synced, timedOut]))) {
-      logger.warn('serving before the informers synced', { waitedMs: SERVE_SYNC_TIMEOUT_MS });
-    }
+    const synced = Promise.all([rbacInformers?.synced, nodeInformers?.synced, customResources.synced]);
+    await withTimeout(synced, SERVE_SYNC_TIMEOUT_MS, 'informer sync').catch((err: unknown) =>
+      logger.warn('serving before the informers synced', { err: String(err) }),
+    );
   }
   await new Promise<void>((resolve, reject) => {
     server!.once('error', reject);
