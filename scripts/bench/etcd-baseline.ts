@@ -14,7 +14,7 @@ import type { BenchOptions, ScenarioResult } from './workload.js';
 export async function runEtcdBaseline(
   endpoint: string,
   options: BenchOptions,
-  measure: (run: () => Promise<ScenarioResult>) => Promise<ScenarioResult[]>,
+  measure: (run: (timedStart: () => Promise<void>) => Promise<ScenarioResult>) => Promise<ScenarioResult[]>,
 ): Promise<ScenarioResult[]> {
   const client = new Etcd3({ hosts: [endpoint] });
   const prefix = `/orch-bench/${randomBytes(4).toString('hex')}/`;
@@ -26,9 +26,9 @@ export async function runEtcdBaseline(
         await client.put(prefix + i).value(value);
       })),
     }));
-    const get = await measure(async () => ({
+    const get = await measure(async (onTimedStart) => ({
       scenario: 'etcd-get',
-      ...(await runLoad({ concurrency: options.concurrency, seconds: options.seconds, warmupSeconds: options.warmupSeconds }, async () => {
+      ...(await runLoad({ concurrency: options.concurrency, seconds: options.seconds, warmupSeconds: options.warmupSeconds, onTimedStart }, async () => {
         const v = await client.get(prefix + Math.floor(Math.random() * options.count)).buffer();
         if (!v) throw new Error('etcd-get: key missing');
       })),

@@ -24,25 +24,38 @@ export interface MeasuredPids {
   etcd?: number;
 }
 
+/** Called by a scenario when its untimed warm-up ends: CPU is counted from then on. */
+export type TimedStart = () => Promise<void>;
+
 /**
  * Runs a scenario and adds to its first result the CPU the processes used meanwhile, in percent of
  * one core (this client always, the server and etcd when their pids are known) and, for scenarios
- * that count requests, the CPU microseconds each request cost the server and etcd.
+ * that count requests, the CPU microseconds each request cost the server and etcd. A scenario with a
+ * warm-up calls `timedStart` when it ends, so that the warm-up's CPU is not charged to the timed
+ * requests.
  */
-export async function withCpuUse(pids: MeasuredPids, run: () => Promise<ScenarioResult | ScenarioResult[]>): Promise<ScenarioResult[]> {
-  const t0 = performance.now();
-  const client0 = process.cpuUsage();
-  const before = { server: await cpuSeconds(pids.server), etcd: await cpuSeconds(pids.etcd) };
-  const out = [await run()].flat();
-  const seconds = (performance.now() - t0) / 1000;
+export async function withCpuUse(
+  pids: MeasuredPids,
+  run: (timedStart: TimedStart) => Promise<ScenarioResult | ScenarioResult[]>,
+): Promise<ScenarioResult[]> {
+  const mark = async () => ({
+    t0: performance.now(),
+    client: process.cpuUsage(),
+    server: await cpuSeconds(pids.server),
+    etcd: await cpuSeconds(pids.etcd),
+  });
+  let before = await mark();
+  const out = [await run(async () => void (before = await mark()))].flat();
+  const seconds = (performance.now() - before.t0) / 1000;
   const pct = (cpu: number) => round((cpu / seconds) * 100);
-  const client = process.cpuUsage(client0);
+  const client = process.cpuUsage(before.client);
   out[0].clientCpuPct = pct((client.user + client.system) / 1e6);
   const requests = typeof out[0].count === 'number' ? out[0].count : 0;
   for (const name of ['server', 'etcd'] as const) {
     const after = await cpuSeconds(pids[name]);
-    if (after === undefined || before[name] === undefined) continue;
-    const used = after - before[name]!;
+    const start = before[name];
+    if (after === undefined || start === undefined) continue;
+    const used = after - start;
     out[0][`${name}CpuPct`] = pct(used);
     if (requests > 0) out[0][`${name}CpuUsPerReq`] = Math.round((used * 1e6) / requests);
   }
@@ -82,10 +95,10 @@ export class ServerSession {
         return;
       case 'get':
         await this.ensureObjects();
-        return this.measured(() => runGet(api, ns, options));
+        return this.measured((timedStart) => runGet(api, ns, options, timedStart));
       case 'update':
         await this.ensureObjects();
-        return this.measured(() => runUpdate(api, ns, options));
+        return this.measured((timedStart) => runUpdate(api, ns, options, timedStart));
       case 'list':
         await this.ensureObjects();
         return this.measured(() => runList(api, ns, options, this.pids.server));
@@ -119,7 +132,7 @@ export class ServerSession {
     this.objectsCreated = true;
   }
 
-  private async measured(run: () => Promise<ScenarioResult | ScenarioResult[]>): Promise<void> {
+  private async measured(run: (timedStart: TimedStart) => Promise<ScenarioResult | ScenarioResult[]>): Promise<void> {
     for (const r of await withCpuUse(this.pids, run)) {
       this.results.push(r);
       printJsonLine(this.name, r);

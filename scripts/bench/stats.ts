@@ -28,13 +28,14 @@ export interface LoadResult {
 /**
  * Runs `op` from `concurrency` callers until `count` operations ran or `seconds` passed (whichever
  * is given), timing each; op gets the operation's index and the caller's index. With
- * `warmupSeconds`, it first runs that long untimed.
+ * `warmupSeconds`, it first runs that long untimed, then awaits `onTimedStart`.
  */
 export async function runLoad(
-  opts: { concurrency: number; count?: number; seconds?: number; warmupSeconds?: number },
+  opts: { concurrency: number; count?: number; seconds?: number; warmupSeconds?: number; onTimedStart?: () => Promise<void> },
   op: (index: number, caller: number) => Promise<void>,
 ): Promise<LoadResult> {
   if (opts.warmupSeconds) await runLoad({ concurrency: opts.concurrency, seconds: opts.warmupSeconds }, op);
+  await opts.onTimedStart?.();
   const latencies: number[] = [];
   let next = 0;
   let errors = 0;
