@@ -24,7 +24,12 @@ export async function runCreateWarmup(api: ApiClient, ns: string, concurrency: n
   });
 }
 
-export async function runGet(api: ApiClient, ns: string, options: BenchOptions, onTimedStart?: () => Promise<void>): Promise<ScenarioResult> {
+export async function runGet(
+  api: ApiClient,
+  ns: string,
+  options: BenchOptions,
+  onTimedStart?: () => Promise<void>,
+): Promise<ScenarioResult> {
   const result = await runLoad(
     { concurrency: options.concurrency, seconds: options.seconds, warmupSeconds: options.warmupSeconds, onTimedStart },
     async () => {
@@ -35,7 +40,12 @@ export async function runGet(api: ApiClient, ns: string, options: BenchOptions, 
 }
 
 /** Each caller updates its own objects in turn: read once, then PUT with the resourceVersion held. */
-export async function runUpdate(api: ApiClient, ns: string, options: BenchOptions, onTimedStart?: () => Promise<void>): Promise<ScenarioResult> {
+export async function runUpdate(
+  api: ApiClient,
+  ns: string,
+  options: BenchOptions,
+  onTimedStart?: () => Promise<void>,
+): Promise<ScenarioResult> {
   type ConfigMapBody = { data: { payload: string; n?: string } } & Record<string, unknown>;
   const held = new Map<number, ConfigMapBody>();
   const perCaller = Math.floor(options.count / options.concurrency);

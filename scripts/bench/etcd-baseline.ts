@@ -28,10 +28,13 @@ export async function runEtcdBaseline(
     }));
     const get = await measure(async (onTimedStart) => ({
       scenario: 'etcd-get',
-      ...(await runLoad({ concurrency: options.concurrency, seconds: options.seconds, warmupSeconds: options.warmupSeconds, onTimedStart }, async () => {
-        const v = await client.get(prefix + Math.floor(Math.random() * options.count)).buffer();
-        if (!v) throw new Error('etcd-get: key missing');
-      })),
+      ...(await runLoad(
+        { concurrency: options.concurrency, seconds: options.seconds, warmupSeconds: options.warmupSeconds, onTimedStart },
+        async () => {
+          const v = await client.get(prefix + Math.floor(Math.random() * options.count)).buffer();
+          if (!v) throw new Error('etcd-get: key missing');
+        },
+      )),
     }));
     return [...put, ...get];
   } finally {
