@@ -25,6 +25,7 @@ import { waitReadyz } from './cluster-readyz.js';
 import { ensureClusterFiles, writeClientCertKubeconfig, writeControllerManagerKubeconfigs } from './cluster-files.js';
 import { newApiDomain } from '../apiserver/api/domain.js';
 import { OptionsError } from '../apiserver/component-base/flag/options-error.js';
+import { withServerHeapArgs } from '../apiserver/component-base/runtime/server-heap.js';
 
 const APISERVER = fileURLToPath(new URL('../apiserver/cmd/apiserver.js', import.meta.url));
 const CONTROLLER_MANAGER = fileURLToPath(new URL('../controllers/cmd/controller-manager.js', import.meta.url));
@@ -33,8 +34,8 @@ const MAX_BACKOFF_MS = 30_000;
 /** A controller manager that ran this long before failing restarts without delay growth. */
 const STABLE_RUN_MS = 60_000;
 
-function startNode(script: string, args: string[]): ChildProcess {
-  return spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
+function startNode(script: string, args: string[], nodeArgs: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
 }
 
 /** Sends SIGTERM, then SIGKILL if the child outlives STOP_GRACE_MS; resolves when it has exited. */
@@ -77,7 +78,7 @@ async function main(): Promise<void> {
     controllerKubeconfigDir: manager.controllersDir,
     controllerManagerCertDir: join(flags.dataDir, 'controller-manager'),
   };
-  const apiserver = startNode(APISERVER, [...apiserverArgs(flags, childFiles), ...flags.apiserverArgs]);
+  const apiserver = startNode(APISERVER, [...apiserverArgs(flags, childFiles), ...flags.apiserverArgs], withServerHeapArgs([]));
 
   let stopping = false;
   let controllerManager: ChildProcess | undefined;

@@ -15,6 +15,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync }
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { newApiDomain } from '../apiserver/api/domain.js';
+import { withServerHeapArgs } from '../apiserver/component-base/runtime/server-heap.js';
 import { freePorts } from '../test/support/free-ports.js';
 import { apiserverArgs, controllerManagerArgs } from './all-in-one-options.js';
 import { READY_TIMEOUT_MS, waitReadyz } from './cluster-readyz.js';
@@ -138,6 +139,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const apiservers = topology.apiservers.map((port, i) => {
     const name = `apiserver-${i + 1}`;
     const args = [
+      ...withServerHeapArgs([]),
       APISERVER,
       ...apiserverArgs({ dataDir: join(dir, name), securePort: port }, { ...childFiles, controllerManagerCertDir: '' }),
       '--bind-address=127.0.0.1',

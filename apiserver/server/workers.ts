@@ -21,6 +21,7 @@ import type { Storage } from '../storage/interfaces.js';
 import { newRemoteStorage, serveStorage, type MessagePortLike, type ServedPeer } from '../storage/remote/index.js';
 import type { ServerOptions } from './options.js';
 import { newStorage, runServer, servingCert, type RunningServer } from './run-server.js';
+import { withServerHeapArgs } from '../component-base/runtime/server-heap.js';
 
 /** How long after a worker died unexpectedly the next one starts. */
 const RESTART_DELAY_MS = 1000;
@@ -91,7 +92,7 @@ export async function runWorkers(options: ServerOptions, logger: Logger): Promis
   // Generated once here, so the workers do not race to create different ones.
   servingCert(options);
   const owned: Storage | undefined = options.storageBackend === 'sqlite' ? newStorage(options, logger) : undefined;
-  cluster.setupPrimary({ serialization: 'advanced' });
+  cluster.setupPrimary({ serialization: 'advanced', execArgv: withServerHeapArgs(process.execArgv) });
   const peers = new Map<Worker, ServedPeer>();
   let closing = false;
 

@@ -12,6 +12,7 @@ import { ensureClusterFiles, writeAdminKubeconfig, type ClusterFiles } from '../
 import { ApiClient } from './api-client.js';
 import { loadKubeconfig } from './kubeconfig.js';
 import { freePort, freePorts } from '../../test/support/free-ports.js';
+import { withServerHeapArgs } from '../../apiserver/component-base/runtime/server-heap.js';
 
 const APISERVER = fileURLToPath(new URL('../../apiserver/cmd/apiserver.js', import.meta.url));
 const START_TIMEOUT_MS = 60_000;
@@ -132,7 +133,7 @@ export async function startLocalApiServer(opts: {
   if (opts.tokens?.length) appendFileSync(files.tokensFile, opts.tokens.map((l) => `${l}\n`).join(''));
   const port = await freePort();
   return launchApiServer('orch-apiserver', dir, port, files, process.execPath, [
-    ...(opts.nodeArgs ?? []),
+    ...withServerHeapArgs(opts.nodeArgs ?? []),
     APISERVER,
     `--secure-port=${port}`,
     '--bind-address=127.0.0.1',

@@ -107,6 +107,17 @@ for (const [backend, start] of backends) {
       }
     });
 
+    it('forks its workers with the server heap settings (a larger young generation) on top of its own node arguments', async () => {
+      const pids = await eventually('two workers', async () => {
+        const found = workerPids(s.dataDir);
+        return found.length === 2 && found;
+      });
+      for (const pid of pids) {
+        const args = execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' });
+        assert.match(args, /--max-semi-space-size=32 /, args);
+      }
+    });
+
     it('a watch on one worker sees the writes made through the other, in order', async () => {
       const c = s.client;
       const ns = 'watched';
