@@ -329,8 +329,19 @@ export class GenericStore {
       }
       rollback.commit();
       await txn.commit();
-      return this.served(this.decode(kv));
+      return this.writtenObject(obj, kv);
     }
+  }
+
+  /**
+   * What a write answers: the object it wrote at the write's resourceVersion. Decoding the stored
+   * bytes gives the same unless the kind converts on the way out (a storage version, read defaults,
+   * a conversion webhook); only then is it decoded.
+   */
+  private writtenObject(obj: ApiObject, kv: KeyValue): Promise<ApiObject> | ApiObject {
+    if (this.def.conversion || this.def.batchConversion || this.def.defaultOnRead) return this.served(this.decode(kv));
+    obj.metadata.resourceVersion = String(kv.modRevision);
+    return obj;
   }
 
   /**
@@ -410,8 +421,7 @@ export class GenericStore {
       await this.hooks.afterDelete?.(gone!, { dryRun: false });
       return { object: result!, created: false };
     }
-    const object = this.decode(written.kv);
-    return { object: this.def.batchConversion ? await this.served(object) : object, created };
+    return { object: await this.writtenObject(result!, written.kv), created };
   }
 
   /**
