@@ -362,7 +362,8 @@ export class JobController implements Controller {
     const results = await Promise.allSettled(
       pods.map(async (p) => {
         await releasePod(this.ctx.client, p, this.finalizer);
-        await this.podControl.delete(p, ref);
+        // A Pod already gone sends no deletion the informer has not seen already.
+        if (!(await this.podControl.delete(p, ref))) this.expectations.deletionObserved(key, objectKey(p));
       }),
     );
     results.forEach((r, i) => {

@@ -259,7 +259,8 @@ export class ReplicaSetController implements Controller {
       const results = await Promise.allSettled(
         victims.map(async (pod) => {
           try {
-            await this.podControl.delete(pod, ref);
+            // A Pod already gone sends no deletion the informer has not seen already.
+            if (!(await this.podControl.delete(pod, ref))) this.expectations.deletionObserved(key, objectKey(pod));
           } catch (err) {
             this.expectations.deletionObserved(key, objectKey(pod));
             throw err;

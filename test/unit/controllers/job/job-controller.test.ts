@@ -5,6 +5,7 @@ import { JOBS, JobController } from '../../../../controllers/job/job-controller.
 import { formatIndexes, parseIndexes } from '../../../../controllers/job/job-util.js';
 import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
+import { notFound } from '../../../../apiserver/api/status.js';
 
 const NOW = Date.parse('2026-01-01T12:00:00Z');
 const at = (msAgo: number) => new Date(NOW - msAgo).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -173,6 +174,26 @@ describe('job controller sync', () => {
     const late = setup(job({ activeDeadlineSeconds: 30 }, { startTime: at(31_000) }), pod('run', 'Running'));
     await late.c.sync('ns/pi');
     assert.equal(late.status().conditions[0].reason, 'DeadlineExceeded');
+  });
+
+  it('a Pod found already gone when deleting is not awaited; the deletion it made is', async () => {
+    const deleted = pod('run', 'Running');
+    const { ctx, c } = setup(job({ suspend: true }), deleted, pod('gone', 'Running'));
+    ctx.fake.on((req) => {
+      if (req.method === 'DELETE' && req.path.endsWith('/gone')) throw notFound({ group: '', resource: 'pods' }, 'gone');
+      return undefined;
+    });
+    await c.sync('ns/pi');
+    assert.deepEqual(
+      ctx.fake
+        .made('DELETE', '/pods/')
+        .map((r) => r.path.split('/').at(-1))
+        .sort(),
+      ['gone', 'run'],
+    );
+    assert.equal(c.expectations.satisfied('ns/pi'), false);
+    ctx.informers.forResource(PODS).delete(deleted);
+    assert.equal(c.expectations.satisfied('ns/pi'), true);
   });
 
   it('tracks finished Pods by finalizer: uncounted first, finalizer removed, then counted', async () => {

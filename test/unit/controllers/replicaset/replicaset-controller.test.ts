@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
-import { ApiError } from '../../../../apiserver/api/status.js';
+import { ApiError, notFound } from '../../../../apiserver/api/status.js';
 import { ReplicaSetController } from '../../../../controllers/replicaset/replicaset-controller.js';
 import { REPLICASETS } from '../../../../controllers/replicaset/replicated-kind.js';
 import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
@@ -168,6 +168,30 @@ describe('replicaset controller sync', () => {
       observedGeneration: 2,
     });
     assert.equal(result?.requeueAfterMs, 60_000);
+  });
+
+  it('counts a Pod already gone when it deletes it as a deletion seen: the next sync is not held for it', async () => {
+    const ctx = newFakeContext();
+    const c = new ReplicaSetController(ctx);
+    ctx.fake.on((req) => {
+      if (req.method === 'DELETE' && req.path.endsWith('/gone')) throw notFound({ group: '', resource: 'pods' }, 'gone');
+      return undefined;
+    });
+    ctx.cache(REPLICASETS, replicaSet(1));
+    const deleted = pod('deleted', { node: 'n3' });
+    ctx.cache(PODS, pod('gone', { node: 'n1' }), pod('kept', { ready: true, node: 'n2' }), deleted);
+    await c.sync('ns/web');
+    assert.deepEqual(
+      ctx.fake
+        .made('DELETE', '/pods/')
+        .map((r) => r.path.split('/').at(-1))
+        .sort(),
+      ['deleted', 'gone'],
+    );
+    assert.equal(c.expectations.satisfied('ns/web'), false, 'the deletion it made is awaited');
+    // The informer sees the deletion it made; the Pod that was gone already sends none.
+    ctx.informers.forResource(PODS).delete(deleted);
+    assert.equal(c.expectations.satisfied('ns/web'), true);
   });
 
   it('reports a failed creation as a ReplicaFailure condition and a Warning event, and retries', async () => {
