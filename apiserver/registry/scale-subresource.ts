@@ -9,13 +9,18 @@ import { deepCopy } from '../api/object.js';
 import type { SubresourceStrategy } from '../api/strategy.js';
 import { labelSelectorFromObject, type LabelSelectorObject } from '../runtime/selectors/label-selector.js';
 
-interface Replicated {
-  spec?: { replicas?: number; selector?: unknown };
-  status?: { replicas?: number };
+/** Where a kind keeps what its Scale shows: the wanted and observed replicas and the pod selector. */
+export interface ScaleFields {
+  replicas(obj: ApiObject): number;
+  observedReplicas(obj: ApiObject): number;
+  /** The pod selector as a label selector string; empty or undefined when there is none. */
+  selector(obj: ApiObject): string | undefined;
+  /** Sets the wanted replicas on `obj` (a copy of the stored object). */
+  setReplicas(obj: ApiObject, replicas: number): void;
 }
 
-/** The scale subresource of a kind whose spec.selector reads as `selectorText` gives it. */
-export function newScaleSubresource(selectorText: (selector: unknown) => string): SubresourceStrategy {
+/** A scale subresource over the kind's fields; status.selector is omitted when empty (omitempty upstream). */
+export function newScaleSubresource(fields: ScaleFields): SubresourceStrategy {
   return {
     prepareForUpdate: (obj) => obj,
     view: {
@@ -24,8 +29,8 @@ export function newScaleSubresource(selectorText: (selector: unknown) => string)
       kind: 'Scale',
       schema: 'autoscaling.v1.Scale',
       toView(obj) {
-        const r = obj as ApiObject & Replicated;
         const m = obj.metadata;
+        const selector = fields.selector(obj);
         return {
           kind: 'Scale',
           apiVersion: 'autoscaling/v1',
@@ -36,13 +41,13 @@ export function newScaleSubresource(selectorText: (selector: unknown) => string)
             resourceVersion: m.resourceVersion,
             creationTimestamp: m.creationTimestamp,
           },
-          spec: { replicas: r.spec?.replicas ?? 0 },
-          status: { replicas: r.status?.replicas ?? 0, selector: selectorText(r.spec?.selector) },
+          spec: { replicas: fields.replicas(obj) },
+          status: { replicas: fields.observedReplicas(obj), ...(selector ? { selector } : {}) },
         };
       },
       fromView(view, old) {
-        const next = deepCopy(old) as ApiObject & Replicated;
-        next.spec = { ...next.spec, replicas: (view.spec as { replicas?: number } | undefined)?.replicas ?? 0 };
+        const next = deepCopy(old);
+        fields.setReplicas(next, (view.spec as { replicas?: number } | undefined)?.replicas ?? 0);
         if (view.metadata.resourceVersion) next.metadata.resourceVersion = view.metadata.resourceVersion;
         return next;
       },
@@ -50,13 +55,31 @@ export function newScaleSubresource(selectorText: (selector: unknown) => string)
   };
 }
 
+interface Replicated {
+  spec?: { replicas?: number; selector?: unknown };
+  status?: { replicas?: number };
+}
+
+/** A replicated workload's Scale: spec.replicas, status.replicas, and spec.selector as `selectorText` writes it. */
+function replicatedScale(selectorText: (selector: unknown) => string): SubresourceStrategy {
+  const r = (obj: ApiObject) => obj as ApiObject & Replicated;
+  return newScaleSubresource({
+    replicas: (obj) => r(obj).spec?.replicas ?? 0,
+    observedReplicas: (obj) => r(obj).status?.replicas ?? 0,
+    selector: (obj) => selectorText(r(obj).spec?.selector),
+    setReplicas(obj, replicas) {
+      r(obj).spec = { ...r(obj).spec, replicas };
+    },
+  });
+}
+
 /** apps/v1 workloads: spec.selector is a LabelSelector. */
-export const scaleSubresource = newScaleSubresource((selector) =>
+export const scaleSubresource = replicatedScale((selector) =>
   labelSelectorFromObject(selector as LabelSelectorObject | undefined).toString(),
 );
 
 /** ReplicationController: spec.selector is a label map, written `k=v,k2=v2` in key order. */
-export const mapSelectorScaleSubresource = newScaleSubresource((selector) =>
+export const mapSelectorScaleSubresource = replicatedScale((selector) =>
   Object.entries((selector ?? {}) as Record<string, string>)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([k, v]) => `${k}=${v}`)
