@@ -1,6 +1,6 @@
 /**
  * Request info: the path and method of a request parsed once into verb, group, version, resource,
- * subresource, namespace and name (Kubernetes' RequestInfoFactory, 1.28). Read everywhere through
+ * subresource, namespace and name (Kubernetes' RequestInfoFactory, 1.28), and its query. Read everywhere through
  * requestInfoFrom(req). A path that cannot be parsed is a 400, never a crash.
  */
 import * as status from '../../api/status.js';
@@ -31,6 +31,8 @@ export interface RequestInfo {
   selectedName: string;
   /** Path segments after the resource that do not fit the pattern (a 404). */
   extraParts: string[];
+  /** The query parameters, parsed once with the path. */
+  query: URLSearchParams;
 }
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
@@ -102,6 +104,7 @@ export function parseRequestInfo(method: string, rawUrl: string): RequestInfo {
     name: '',
     selectedName: '',
     extraParts: [],
+    query: url.searchParams,
   };
   let parts = splitPath(path);
   if (parts.length < 2 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;

@@ -1,18 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { newApiDomain } from '../../../../apiserver/api/domain.js';
 import type { Attributes, Authorizer } from '../../../../apiserver/authorization/interfaces.js';
 import { setUser, userFrom } from '../../../../apiserver/endpoints/request/request-user.js';
+import { parseRequestInfo, setRequestInfo } from '../../../../apiserver/endpoints/request/request-info.js';
 import { withImpersonation } from '../../../../apiserver/server/filters/with-impersonation.js';
 
-function request(headers: Record<string, string | string[]>): Request {
+function request(headers: Record<string, string | string[]>): IncomingMessage {
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
   const req = {
-    path: '/api/v1/pods',
     headers: Object.fromEntries(Object.entries(lower).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v])),
     headersDistinct: Object.fromEntries(Object.entries(lower).map(([k, v]) => [k, Array.isArray(v) ? v : [v]])),
-  } as unknown as Request;
+  } as unknown as IncomingMessage;
+  setRequestInfo(req, parseRequestInfo('GET', '/api/v1/pods'));
   setUser(req, { name: 'alice', groups: ['system:authenticated'] });
   return req;
 }
@@ -29,11 +30,12 @@ function recorder(allow: (a: Attributes) => boolean) {
   return { authorizer, asked };
 }
 
-const run = async (authorizer: Authorizer, req: Request) => {
+const run = async (authorizer: Authorizer, req: IncomingMessage) => {
   let called = false;
-  await withImpersonation(authorizer, newApiDomain())(req, {} as Response, () => {
+  const handler = () => {
     called = true;
-  });
+  };
+  await withImpersonation(handler, authorizer, newApiDomain())(req, {} as ServerResponse);
   return called;
 };
 
