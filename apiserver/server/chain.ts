@@ -54,23 +54,23 @@ export function buildHandlerChain(deps: ChainDeps): express.Express {
 }
 
 /**
- * The request and response classes for the server hosting `app`: their objects are born with the
- * prototypes express gives every request and response (app.request, app.response), so express'
- * per-request Object.setPrototypeOf finds them already in place and changes nothing — a prototype
- * switch per request gave every request and response a fresh hidden class, slowing every later
- * property access on them.
+ * The request and response classes for the server hosting `app`, made the prototypes express gives
+ * every request and response (app.request, app.response; express' own methods stay behind them):
+ * express' per-request Object.setPrototypeOf then finds them in place and changes nothing — a
+ * prototype switch per request gave every request and response a fresh hidden class, slowing every
+ * later property access on them. Subclasses, not plain constructor functions, so V8 sizes the objects
+ * for the properties their base constructors set.
  */
 export function serverClasses(app: express.Express): { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } {
-  function Request(this: IncomingMessage, ...args: ConstructorParameters<typeof IncomingMessage>) {
-    IncomingMessage.apply(this, args);
+  class Request extends IncomingMessage {}
+  class Response extends ServerResponse {}
+  for (const [cls, current, key] of [
+    [Request, app.request, 'request'],
+    [Response, app.response, 'response'],
+  ] as const) {
+    Object.setPrototypeOf(cls.prototype, Object.getPrototypeOf(current));
+    Object.defineProperty(cls.prototype, 'app', { configurable: true, enumerable: true, writable: true, value: app });
+    Object.assign(app, { [key]: cls.prototype });
   }
-  Request.prototype = app.request;
-  function Response(this: ServerResponse, ...args: ConstructorParameters<typeof ServerResponse>) {
-    ServerResponse.apply(this, args);
-  }
-  Response.prototype = app.response;
-  return {
-    IncomingMessage: Request as unknown as typeof IncomingMessage,
-    ServerResponse: Response as unknown as typeof ServerResponse,
-  };
+  return { IncomingMessage: Request, ServerResponse: Response as typeof ServerResponse };
 }
