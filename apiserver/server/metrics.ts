@@ -175,7 +175,8 @@ export function newMetrics(sources: MetricsSources): Metrics {
           longRunning.inc(labels);
           res.once('close', () => longRunning.dec(labels));
         }
-        res.once('finish', () => {
+        // 'finish' comes once: a plain listener, without once's wrapper.
+        res.on('finish', () => {
           const dryRun = info.isResourceRequest && info.query.getAll('dryRun').includes('All') ? 'All' : '';
           const { verb, group, version, resource, subresource, scope, component } = labels;
           // In Kubernetes' label order, which the exposition keeps.
