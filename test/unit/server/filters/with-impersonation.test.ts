@@ -10,6 +10,7 @@ import { withImpersonation } from '../../../../apiserver/server/filters/with-imp
 function request(headers: Record<string, string | string[]>): IncomingMessage {
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
   const req = {
+    rawHeaders: Object.entries(headers).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).flatMap((one) => [k, one])),
     headers: Object.fromEntries(Object.entries(lower).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v])),
     headersDistinct: Object.fromEntries(Object.entries(lower).map(([k, v]) => [k, Array.isArray(v) ? v : [v]])),
   } as unknown as IncomingMessage;
@@ -92,4 +93,15 @@ test('impersonating anonymous gives system:unauthenticated; no headers is a pass
   assert.equal(await run(authorizer, plain), true);
   assert.equal(userFrom(plain).name, 'alice');
   assert.equal(asked.length, 1);
+});
+
+test('any Impersonate-* header is seen, whatever its case; an extra without a user is a 400', async () => {
+  const { authorizer } = recorder(() => true);
+  const req = request({ 'IMPERSONATE-USER': 'jane' });
+  assert.equal(await run(authorizer, req), true);
+  assert.equal(userFrom(req).name, 'jane');
+  await assert.rejects(run(authorizer, request({ 'Impersonate-Extra-Scopes': 'x' })), (e: { status: { code: number; reason: string } }) => {
+    assert.deepEqual([e.status.code, e.status.reason], [400, 'BadRequest']);
+    return true;
+  });
 });
