@@ -34,9 +34,17 @@ export async function readBody(req: IncomingMessage, maxBytes: number): Promise<
   return body;
 }
 
-/** The stream's chunks until its end; a stream closed before its end (the client went away) fails. */
+/**
+ * The stream's chunks until its end; a stream closed before its end (the client went away) fails. A
+ * body that has wholly arrived (a small one usually comes with the headers) is taken in one read,
+ * without listeners.
+ */
 function collectBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  if (req.complete && !req.readableFlowing) {
+    const body = (req.read() as Buffer | null) ?? Buffer.alloc(0);
+    return body.length <= maxBytes ? Promise.resolve(body) : Promise.reject(status.requestEntityTooLarge(maxBytes));
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

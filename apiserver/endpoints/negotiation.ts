@@ -18,7 +18,23 @@ export interface MediaRange {
 
 export const SUPPORTED_MEDIA_TYPES = ['application/json', 'application/yaml', ...PROTOBUF_MEDIA_TYPES];
 
-export function parseAccept(header: string | undefined): MediaRange[] {
+/** Accept headers parsed before: clients send the same few again and again. Cleared when full (clients choose the text). */
+const parsedAccept = new Map<string, readonly Readonly<MediaRange>[]>();
+const PARSED_ACCEPT_MAX = 256;
+
+/** The media ranges of an Accept header, most preferred first; shared between requests, so read-only. */
+export function parseAccept(header: string | undefined): readonly Readonly<MediaRange>[] {
+  const key = header ?? '';
+  let ranges = parsedAccept.get(key);
+  if (ranges === undefined) {
+    if (parsedAccept.size >= PARSED_ACCEPT_MAX) parsedAccept.clear();
+    ranges = Object.freeze(parseRanges(header).map((r) => Object.freeze({ ...r, params: Object.freeze(r.params) })));
+    parsedAccept.set(key, ranges);
+  }
+  return ranges;
+}
+
+function parseRanges(header: string | undefined): MediaRange[] {
   if (!header?.trim()) return [{ type: '*', subtype: '*', params: {}, q: 1 }];
   const ranges: MediaRange[] = [];
   for (const clause of header.split(',')) {

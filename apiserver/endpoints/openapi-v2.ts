@@ -9,7 +9,7 @@
  * change while the server runs.
  */
 import { createHash } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResourceTable } from '../api/resource-table.js';
 import type { ApiDomain } from '../api/domain.js';
 import type { ResourceDef } from '../api/resource.js';
@@ -121,7 +121,7 @@ function encodingFor(accept: string | undefined): OpenApiV2Encoding {
 }
 
 /** Answers GET/HEAD /openapi/v2 in the negotiated encoding, with its ETag; 304 when If-None-Match has it. */
-export function serveOpenApiV2(req: Request, res: Response, api: OpenApiV2): void {
+export function serveOpenApiV2(req: IncomingMessage, res: ServerResponse, api: OpenApiV2): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed();
   const encoding = encodingFor(req.headers.accept);
   const etag = api.etag(encoding);

@@ -62,7 +62,7 @@ export function newResourceHandler(api: ApiContext) {
     if (def.namespaced && !namespace && verb !== 'list' && verb !== 'watch') throw status.methodNotAllowed();
     // A collection has no PUT or PATCH route (405, as Kubernetes' router answers).
     if (!info.name && (verb === 'update' || verb === 'patch')) throw status.methodNotAllowed();
-    const query = new URL(req.url ?? '/', 'http://x').searchParams;
+    const query = info.query;
     const output = negotiateOutput(req.headers.accept, api.table.domain.viewGroups, () => api.protobuf.has(def.apiVersion, def.kind));
     const scope: RequestScope = {
       api,

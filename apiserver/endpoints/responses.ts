@@ -1,5 +1,5 @@
 /** Writing answers: objects and Status errors in the negotiated encoding, with warnings. */
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import YAML from 'yaml';
 import type { Status } from '../api/status.js';
 import type { ProtobufCodec } from '../runtime/protobuf/codec.js';
@@ -28,16 +28,23 @@ export function warningHeader(text: string): string {
   return `299 - ${JSON.stringify(text)}`;
 }
 
+/**
+ * The whole answer at once: the body encoded once, the status line and every header in one
+ * writeHead (headers set earlier, e.g. Audit-Id, are kept), the body in one end — one write to the
+ * socket.
+ */
 export function writeObject(res: ServerResponse, code: number, body: unknown, opts: WriteOptions): void {
   auditFrom(res.req)?.recordResponse(body);
   let bytes: string | Buffer;
   if (opts.encoding !== 'protobuf') bytes = encodeBody(body, opts.encoding, opts.pretty);
   else if (opts.protobuf) bytes = opts.protobuf.encode(body as Record<string, unknown>);
   else throw new Error('a protobuf answer needs the protobuf codec');
-  if (opts.warnings?.length) res.setHeader('Warning', opts.warnings.map(warningHeader));
-  res.statusCode = code;
-  res.setHeader('Content-Type', opts.mediaType ?? mediaTypeOf(opts.encoding));
-  res.setHeader('Content-Length', Buffer.byteLength(bytes));
+  const headers: OutgoingHttpHeaders = {
+    'Content-Type': opts.mediaType ?? mediaTypeOf(opts.encoding),
+    'Content-Length': Buffer.byteLength(bytes),
+  };
+  if (opts.warnings?.length) headers.Warning = opts.warnings.map(warningHeader);
+  res.writeHead(code, headers);
   res.end(opts.headOnly ? undefined : bytes);
 }
 

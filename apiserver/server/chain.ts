@@ -1,7 +1,11 @@
 /**
- * The handler chain, assembled in ONE function, outermost first. Each filter is one file in
- * filters/; the error filter at the end turns anything thrown into a Status answer.
+ * The handler chain, assembled in ONE function as Kubernetes' DefaultBuildHandlerChain: each filter
+ * (one file in filters/) wraps the handler after it, so a request passes through them as plain
+ * function calls, outermost first: status errors → request info → metrics → in-flight tracking →
+ * (failed-authentication audit) → authentication → (audit) → impersonation → max in flight →
+ * authorization → router. Express hosts the composed chain as its one middleware.
  */
+import { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import type { RequestAuthenticator } from '../authentication/interfaces.js';
 import type { Authorizer } from '../authorization/interfaces.js';
@@ -9,6 +13,7 @@ import type { Logger } from '../component-base/logs/logger.js';
 import type { InFlight } from './filters/with-in-flight-tracking.js';
 import type { MaxInFlightLimit } from './filters/with-max-in-flight-limit.js';
 import type { Metrics } from './metrics.js';
+import type { Handler } from './filters/handler.js';
 import { withRequestInfo } from './filters/with-request-info.js';
 import { withAuthentication } from './filters/with-authentication.js';
 import { withAuthorization } from './filters/with-authorization.js';
@@ -30,19 +35,42 @@ export interface ChainDeps extends RouteDeps {
 }
 
 export function buildHandlerChain(deps: ChainDeps): express.Express {
+  const { audit } = deps;
+  let handler: Handler = newRouter(deps);
+  handler = withAuthorization(handler, deps.authorizer, deps.api.table.domain.group('authorization.k8s.io'));
+  handler = deps.inFlightLimit.filter(handler);
+  handler = withImpersonation(handler, deps.authorizer, deps.api.table.domain);
+  if (audit) handler = withAudit(handler, audit.policy, audit.backend, audit.apiVersion);
+  handler = withAuthentication(handler, deps.authenticator, deps.logger);
+  if (audit) handler = withFailedAuthenticationAudit(handler, audit.policy, audit.backend, audit.apiVersion);
+  handler = deps.inFlight.filter(handler);
+  handler = deps.metrics.filter(handler);
+  handler = withRequestInfo(handler);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(withRequestInfo());
-  app.use(deps.metrics.middleware());
-  app.use(deps.inFlight.middleware());
-  if (deps.audit) app.use(withFailedAuthenticationAudit(deps.audit.policy, deps.audit.backend, deps.audit.apiVersion));
-  app.use(withAuthentication(deps.authenticator, deps.logger));
-  if (deps.audit) app.use(withAudit(deps.audit.policy, deps.audit.backend, deps.audit.apiVersion));
-  app.use(withImpersonation(deps.authorizer, deps.api.table.domain));
-  app.use(deps.inFlightLimit.middleware());
-  app.use(withAuthorization(deps.authorizer, deps.api.table.domain.group('authorization.k8s.io')));
-  app.use(newRouter(deps));
-  app.use(withStatusErrors(deps.logger, deps.api.protobuf));
+  app.use(withStatusErrors(handler, deps.logger, deps.api.protobuf));
   return app;
+}
+
+/**
+ * The request and response classes for the server hosting `app`, made the prototypes express gives
+ * every request and response (app.request, app.response; express' own methods stay behind them):
+ * express' per-request Object.setPrototypeOf then finds them in place and changes nothing — a
+ * prototype switch per request gave every request and response a fresh hidden class, slowing every
+ * later property access on them. Subclasses, not plain constructor functions, so V8 sizes the objects
+ * for the properties their base constructors set.
+ */
+export function serverClasses(app: express.Express): { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } {
+  class Request extends IncomingMessage {}
+  class Response extends ServerResponse {}
+  for (const [cls, current, key] of [
+    [Request, app.request, 'request'],
+    [Response, app.response, 'response'],
+  ] as const) {
+    Object.setPrototypeOf(cls.prototype, Object.getPrototypeOf(current));
+    Object.defineProperty(cls.prototype, 'app', { configurable: true, enumerable: true, writable: true, value: app });
+    Object.assign(app, { [key]: cls.prototype });
+  }
+  return { IncomingMessage: Request, ServerResponse: Response as typeof ServerResponse };
 }

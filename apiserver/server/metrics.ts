@@ -4,17 +4,19 @@
  * objects, storage latency and admission webhooks. Everything else in the process reports through
  * the small interfaces below, so nothing outside server/ knows prom-client.
  */
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MetricsFactory, isHidden, newRegistry, serveMetrics, useInClusterAggregation } from '../component-base/metrics/registry.js';
 import { requestInfoFrom, type RequestInfo } from '../endpoints/request/request-info.js';
 import { isLongRunning } from '../endpoints/request/long-running.js';
 import type { AdmissionMetrics } from '../admission/interfaces.js';
 import type { EndpointMetrics } from '../endpoints/handlers/scope.js';
 import type { StorageObserver } from '../storage/instrumented-storage.js';
+import type { Handler } from './filters/handler.js';
 
 export interface Metrics {
-  middleware(): (req: Request, res: Response, next: NextFunction) => void;
-  handle(req: Request, res: Response): Promise<void>;
+  /** The filter that counts and times the requests of `handler`. */
+  filter(handler: Handler): Handler;
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** What admission reports. */
   admission: AdmissionMetrics;
   /** What the REST handlers report. */
@@ -164,8 +166,8 @@ export function newMetrics(sources: MetricsSources): Metrics {
         },
       };
     },
-    middleware() {
-      return (req, res, next) => {
+    filter(handler) {
+      return (req, res) => {
         const start = process.hrtime.bigint();
         const info = requestInfoFrom(req);
         const labels = requestLabels(req, info, sources.served(info));
@@ -173,13 +175,9 @@ export function newMetrics(sources: MetricsSources): Metrics {
           longRunning.inc(labels);
           res.once('close', () => longRunning.dec(labels));
         }
-        res.once('finish', () => {
-          const dryRun =
-            info.isResourceRequest &&
-            req.url.includes('dryRun=') &&
-            new URL(req.url, 'http://x').searchParams.getAll('dryRun').includes('All')
-              ? 'All'
-              : '';
+        // 'finish' comes once: a plain listener, without once's wrapper.
+        res.on('finish', () => {
+          const dryRun = info.isResourceRequest && info.query.getAll('dryRun').includes('All') ? 'All' : '';
           const { verb, group, version, resource, subresource, scope, component } = labels;
           // In Kubernetes' label order, which the exposition keeps.
           requests.inc({ verb, dry_run: dryRun, group, version, resource, subresource, scope, component, code: String(res.statusCode) });
@@ -189,7 +187,7 @@ export function newMetrics(sources: MetricsSources): Metrics {
           // A hidden metric is not observed at all: no cost per request.
           if (sloShown) sloLatency.observe(labels, seconds);
         });
-        next();
+        return handler(req, res);
       };
     },
     handle: (_req, res) => serveMetrics(registry, res, sources.clusterMetrics),
@@ -211,11 +209,11 @@ const METRIC_VERBS: Record<string, string> = {
 const CONNECT_SUBRESOURCES = new Set(['attach', 'exec', 'proxy', 'portforward']);
 
 /** A request's metric labels; resources the server does not serve are not labelled by name (user input). */
-function requestLabels(req: Request, info: RequestInfo, served: boolean): Record<(typeof REQUEST_LABELS)[number], string> {
+function requestLabels(req: IncomingMessage, info: RequestInfo, served: boolean): Record<(typeof REQUEST_LABELS)[number], string> {
   if (!info.isResourceRequest || !served) {
-    return { verb: req.method, group: '', version: '', resource: '', subresource: '', scope: '', component: 'apiserver' };
+    return { verb: req.method ?? '', group: '', version: '', resource: '', subresource: '', scope: '', component: 'apiserver' };
   }
-  let verb = METRIC_VERBS[info.verb] ?? req.method;
+  let verb = METRIC_VERBS[info.verb] ?? req.method ?? '';
   if (CONNECT_SUBRESOURCES.has(info.subresource)) verb = 'CONNECT';
   else if (verb === 'PATCH' && req.headers['content-type']?.startsWith('application/apply-patch')) verb = 'APPLY';
   const scope = info.name || info.verb === 'create' ? 'resource' : info.namespace ? 'namespace' : 'cluster';

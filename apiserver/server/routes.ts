@@ -1,5 +1,5 @@
 /** The router behind the filters: health, version, discovery, metrics, then the REST endpoints. */
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestInfoFrom } from '../endpoints/request/request-info.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from '../endpoints/discovery.js';
 import { versionInfo } from '../endpoints/version.js';
@@ -12,6 +12,7 @@ import type { HealthChecks } from '../component-base/health/health-checks.js';
 import type { Metrics } from './metrics.js';
 import type { OpenApiV3 } from '../endpoints/openapi-v3.js';
 import { serveOpenApiV2, type OpenApiV2 } from '../endpoints/openapi-v2.js';
+import type { Handler } from './filters/handler.js';
 
 export interface RouteDeps {
   api: ApiContext;
@@ -22,11 +23,11 @@ export interface RouteDeps {
   serverAddress: () => string;
 }
 
-export function newRouter(deps: RouteDeps) {
+export function newRouter(deps: RouteDeps): Handler {
   const { api, health } = deps;
   const table = api.table;
   const resources = newResourceHandler(api);
-  const answer = (req: Request, res: Response, body: unknown) => {
+  const answer = (req: IncomingMessage, res: ServerResponse, body: unknown) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed();
     const { apiVersion, kind } = body as { apiVersion?: string; kind?: string };
     const output = negotiateOutput(req.headers.accept, table.domain.viewGroups, () => api.protobuf.has(apiVersion ?? '', kind ?? ''));
@@ -34,11 +35,11 @@ export function newRouter(deps: RouteDeps) {
       encoding: output.encoding,
       mediaType: output.mediaType,
       protobuf: api.protobuf,
-      pretty: req.query.pretty === 'true',
+      pretty: requestInfoFrom(req).query.get('pretty') === 'true',
       headOnly: req.method === 'HEAD',
     });
   };
-  return async (req: Request, res: Response, _next: NextFunction) => {
+  return async (req, res) => {
     if (health.handle(req, res)) return;
     const info = requestInfoFrom(req);
     if (info.isResourceRequest) return resources(req, res);
@@ -54,7 +55,7 @@ export function newRouter(deps: RouteDeps) {
       if (doc !== undefined) {
         if (req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed();
         res.setHeader('Content-Type', 'application/json');
-        res.setHeader('Cache-Control', req.query.hash ? 'public, immutable' : 'no-cache, private');
+        res.setHeader('Cache-Control', info.query.get('hash') ? 'public, immutable' : 'no-cache, private');
         res.end(req.method === 'HEAD' ? undefined : doc);
         return;
       }

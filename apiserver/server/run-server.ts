@@ -56,7 +56,7 @@ import { instrumentStorage } from '../storage/instrumented-storage.js';
 import { newStorageMetricSources } from './storage-metrics.js';
 import { newServerAudit } from './audit.js';
 import { newMetrics } from './metrics.js';
-import { buildHandlerChain } from './chain.js';
+import { buildHandlerChain, serverClasses } from './chain.js';
 import { newOpenApiSpecs } from '../endpoints/openapi-specs.js';
 import type { Schema } from '../api/schema.js';
 import { startCustomResources } from './custom-resources.js';
@@ -325,7 +325,10 @@ export async function runServer(
     .map((f) => readFileSync(f, 'utf8'));
   const clientCA = clientCAs.length > 0 ? clientCAs.join('\n') : undefined;
   // Headers up to Go's DefaultMaxHeaderBytes, so an oversized credential is a 401 from authentication, not a 431.
-  server = createServer({ cert, key, ca: clientCA, requestCert: !!clientCA, rejectUnauthorized: false, maxHeaderSize: 1 << 20 }, app);
+  server = createServer(
+    { cert, key, ca: clientCA, requestCert: !!clientCA, rejectUnauthorized: false, maxHeaderSize: 1 << 20, ...serverClasses(app) },
+    app,
+  );
   server.on('upgrade', newUpgradeListener(app));
   server.keepAliveTimeout = 65_000;
   if (worker.serveOnceSynced) {

@@ -1,6 +1,6 @@
 /**
  * Request info: the path and method of a request parsed once into verb, group, version, resource,
- * subresource, namespace and name (Kubernetes' RequestInfoFactory, 1.28). Read everywhere through
+ * subresource, namespace and name (Kubernetes' RequestInfoFactory, 1.28), and its query. Read everywhere through
  * requestInfoFrom(req). A path that cannot be parsed is a 400, never a crash.
  */
 import * as status from '../../api/status.js';
@@ -31,6 +31,8 @@ export interface RequestInfo {
   selectedName: string;
   /** Path segments after the resource that do not fit the pattern (a 404). */
   extraParts: string[];
+  /** The query parameters, parsed once with the path. */
+  query: URLSearchParams;
 }
 
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
@@ -70,10 +72,8 @@ function selectedName(query: URLSearchParams): string {
 
 /** The path split into decoded segments (Go's URL.Path is decoded); a bad escape is a 400. */
 function splitPath(path: string): string[] {
-  const parts = path
-    .replace(/^\/+|\/+$/g, '')
-    .split('/')
-    .filter((p) => p !== '');
+  const parts = path.split('/').filter((p) => p !== '');
+  if (!path.includes('%')) return parts;
   try {
     return parts.map((p) => decodeURIComponent(p));
   } catch {
@@ -81,14 +81,33 @@ function splitPath(path: string): string[] {
   }
 }
 
-export function parseRequestInfo(method: string, rawUrl: string): RequestInfo {
+/** A path the URL parser returns as it is: no escapes, backslashes or characters it would encode. */
+const PLAIN_PATH = /^\/(?!\/)[\w\-.~!$&'()*+,;=:@/]*$/;
+/** A `.` or `..` segment, which the URL parser resolves. */
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+
+/**
+ * The request target's path and query as the WHATWG URL parser gives them. A plain path (nearly every
+ * request) is split off by hand, which yields the same: the parser would leave it as it is, and the
+ * query parameters decode the same from the raw query as from the parser's re-encoded one.
+ */
+export function splitRequestUrl(rawUrl: string): { path: string; query: URLSearchParams } {
+  const q = rawUrl.indexOf('?');
+  const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
+  if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path) && !rawUrl.includes('#')) {
+    return { path, query: new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1)) };
+  }
   let url: URL;
   try {
     url = new URL(rawUrl, 'http://x');
   } catch {
     throw status.badRequest(`malformed request URI ${JSON.stringify(rawUrl)}`);
   }
-  const path = url.pathname;
+  return { path: url.pathname, query: url.searchParams };
+}
+
+export function parseRequestInfo(method: string, rawUrl: string): RequestInfo {
+  const { path, query } = splitRequestUrl(rawUrl);
   const info: RequestInfo = {
     isResourceRequest: false,
     path,
@@ -102,6 +121,7 @@ export function parseRequestInfo(method: string, rawUrl: string): RequestInfo {
     name: '',
     selectedName: '',
     extraParts: [],
+    query,
   };
   let parts = splitPath(path);
   if (parts.length < 2 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
@@ -136,8 +156,8 @@ export function parseRequestInfo(method: string, rawUrl: string): RequestInfo {
     info.extraParts = parts.slice(2);
   }
   if (!info.name && info.verb === 'get') {
-    info.verb = watchRequested(url.searchParams) ? 'watch' : 'list';
-    info.selectedName = selectedName(url.searchParams);
+    info.verb = watchRequested(query) ? 'watch' : 'list';
+    info.selectedName = selectedName(query);
   }
   if (!info.name && info.verb === 'delete') info.verb = 'deletecollection';
   return info;

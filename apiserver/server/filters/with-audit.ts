@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AuditContext, type AuditRequest } from '../../audit/audit-context.js';
 import type { UserInfo } from '../../api/user-info.js';
 import type { AuditPolicy } from '../../audit/policy.js';
@@ -9,6 +8,7 @@ import { setAudit } from '../../endpoints/request/request-audit.js';
 import { requestInfoFrom, type RequestInfo } from '../../endpoints/request/request-info.js';
 import { isLongRunning } from '../../endpoints/request/long-running.js';
 import { userFrom } from '../../endpoints/request/request-user.js';
+import type { Handler } from './handler.js';
 
 /**
  * The audit filter (after authentication, before impersonation, as in Kubernetes): the policy picks
@@ -16,29 +16,29 @@ import { userFrom } from '../../endpoints/request/request-user.js';
  * ResponseStarted when a long-running answer starts, and at ResponseComplete. A request at level
  * None costs one policy check.
  */
-export function withAudit(policy: AuditPolicy, backend: AuditBackend, apiVersion: string) {
-  return (req: Request, res: Response, next: NextFunction) => {
+export function withAudit(handler: Handler, policy: AuditPolicy, backend: AuditBackend, apiVersion: string): Handler {
+  return (req, res) => {
     const info = requestInfoFrom(req);
     const user = userFrom(req);
     const decision = policy.decide({ ...attributesOf(info), user });
-    if (decision.level === 'None') return next();
+    if (decision.level === 'None') return handler(req, res);
     const ctx = new AuditContext(decision, auditRequest(req, info, user, apiVersion), backend);
     setAudit(req, ctx);
     res.setHeader('Audit-Id', ctx.auditID);
     ctx.emit('RequestReceived');
     if (isLongRunning(info)) {
       const writeHead = res.writeHead;
-      res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
+      res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
         ctx.emit('ResponseStarted', typeof args[0] === 'number' ? args[0] : res.statusCode);
         return writeHead.apply(this, args);
-      } as Response['writeHead'];
+      } as ServerResponse['writeHead'];
     }
     res.once('close', () => {
       const actingAs = userFrom(req);
       if (actingAs !== user) ctx.impersonated(actingAs);
       ctx.emit('ResponseComplete', res.statusCode);
     });
-    next();
+    return handler(req, res);
   };
 }
 
@@ -47,8 +47,8 @@ export function withAudit(policy: AuditPolicy, backend: AuditBackend, apiVersion
  * audit does: no user, one event at ResponseStarted whose message names the credentials tried. It
  * sits before the authentication filter; a request that authenticated has its own audit.
  */
-export function withFailedAuthenticationAudit(policy: AuditPolicy, backend: AuditBackend, apiVersion: string) {
-  return (req: Request, res: Response, next: NextFunction) => {
+export function withFailedAuthenticationAudit(handler: Handler, policy: AuditPolicy, backend: AuditBackend, apiVersion: string): Handler {
+  return (req, res) => {
     res.once('finish', () => {
       if (res.statusCode !== 401) return;
       const info = requestInfoFrom(req);
@@ -59,18 +59,18 @@ export function withFailedAuthenticationAudit(policy: AuditPolicy, backend: Audi
       ctx.recordResponse({ kind: 'Status', message: authMethods(req) });
       ctx.emit('ResponseStarted', 401);
     });
-    next();
+    return handler(req, res);
   };
 }
 
 /** What a failed authentication tried (Kubernetes' getAuthMethods). */
-function authMethods(req: Request): string {
+function authMethods(req: IncomingMessage): string {
   const methods: string[] = [];
   const auth = (req.headers.authorization ?? '').trim();
   if (/^basic\s/i.test(auth)) methods.push('basic');
   const parts = auth.split(' ');
   if (parts.length > 1 && parts[0].toLowerCase() === 'bearer') methods.push('bearer');
-  if (new URL(req.url, 'http://x').searchParams.get('access_token')?.trim()) methods.push('access_token');
+  if (requestInfoFrom(req).query.get('access_token')?.trim()) methods.push('access_token');
   const socket = req.socket as { getPeerCertificate?: () => { raw?: Buffer } };
   if (socket.getPeerCertificate?.()?.raw) methods.push('x509');
   return methods.length ? `Authentication failed, attempted: ${methods.join(', ')}` : 'Authentication failed, no credentials provided';
@@ -89,12 +89,12 @@ function attributesOf(info: RequestInfo): Omit<AuditAttributes, 'user'> {
   };
 }
 
-function auditRequest(req: Request, info: RequestInfo, user: UserInfo, apiVersion: string): AuditRequest {
+function auditRequest(req: IncomingMessage, info: RequestInfo, user: UserInfo, apiVersion: string): AuditRequest {
   const headerID = req.headers['audit-id'];
   return {
     auditID: typeof headerID === 'string' && headerID ? headerID : randomUUID(),
     apiVersion,
-    requestURI: req.originalUrl ?? req.url,
+    requestURI: req.url ?? '/',
     verb: info.verb,
     user,
     sourceIPs: sourceIPs(req),

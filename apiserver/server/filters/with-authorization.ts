@@ -3,13 +3,13 @@
  * 403 with Kubernetes' message ("User X cannot VERB resource …", or "… path …" for non-resource
  * requests), a failed decision a 500.
  */
-import type { NextFunction, Request, Response } from 'express';
 import type { UserInfo } from '../../authentication/interfaces.js';
 import type { Attributes, Authorizer } from '../../authorization/interfaces.js';
 import { type RequestInfo, requestInfoFrom } from '../../endpoints/request/request-info.js';
 import * as status from '../../api/status.js';
 import { userFrom } from '../../endpoints/request/request-user.js';
 import { auditFrom } from '../../endpoints/request/request-audit.js';
+import type { Handler } from './handler.js';
 
 /** The authorizer's view of a request (Kubernetes' GetAuthorizerAttributes). */
 export function requestAttributes(info: RequestInfo, user: UserInfo): Attributes {
@@ -45,8 +45,8 @@ export function forbiddenError(a: Attributes, reason: string): status.ApiError {
  * Allowed, or 403 with Kubernetes' "User X cannot VERB resource …" message. An audited request is
  * annotated `<authorization group>/decision` (allow or forbid) and `/reason`, as Kubernetes does.
  */
-export function withAuthorization(authorizer: Authorizer, authorizationGroup: string) {
-  return async (req: Request, _res: Response, next: NextFunction) => {
+export function withAuthorization(handler: Handler, authorizer: Authorizer, authorizationGroup: string): Handler {
+  return async (req, res) => {
     const attributes = requestAttributes(requestInfoFrom(req), userFrom(req));
     const { decision, reason } = await authorizer.authorize(attributes);
     const audit = auditFrom(req);
@@ -54,7 +54,7 @@ export function withAuthorization(authorizer: Authorizer, authorizationGroup: st
       audit.annotations[`${authorizationGroup}/decision`] = decision === 'Allow' ? 'allow' : 'forbid';
       audit.annotations[`${authorizationGroup}/reason`] = reason;
     }
-    if (decision === 'Allow') return next();
+    if (decision === 'Allow') return handler(req, res);
     throw forbiddenError(attributes, reason);
   };
 }

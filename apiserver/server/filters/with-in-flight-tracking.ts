@@ -1,7 +1,8 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isLongRunning } from '../../endpoints/request/long-running.js';
 import { requestInfoFrom } from '../../endpoints/request/request-info.js';
 import { upgradeFrom } from '../../endpoints/request/upgrade.js';
+import type { Handler } from './handler.js';
 
 /**
  * Counts requests in flight so shutdown can wait for them. Long-running requests (watches, logs,
@@ -13,15 +14,16 @@ export interface InFlight {
   drained(timeoutMs: number): Promise<void>;
   /** Ends every long-running request: watch streams end cleanly, other streams and upgraded connections are closed. */
   closeLongRunning(): void;
-  middleware(): (req: Request, res: Response, next: NextFunction) => void;
+  /** The filter that counts the requests of `handler`. */
+  filter(handler: Handler): Handler;
 }
 
 export function newInFlight(): InFlight {
   let count = 0;
   const waiters: (() => void)[] = [];
-  const watches = new Set<Response>();
+  const watches = new Set<ServerResponse>();
   /** Long-running requests that are not watches: their answer is a stream or an upgraded connection. */
-  const streams = new Set<Request>();
+  const streams = new Set<IncomingMessage>();
   const done = () => {
     count--;
     if (count === 0) waiters.splice(0).forEach((w) => w());
@@ -45,8 +47,8 @@ export function newInFlight(): InFlight {
         else req.socket.destroy();
       }
     },
-    middleware() {
-      return (req, res, next) => {
+    filter(handler) {
+      return (req, res) => {
         const info = requestInfoFrom(req);
         if (info.verb === 'watch') {
           watches.add(res);
@@ -58,7 +60,7 @@ export function newInFlight(): InFlight {
           count++;
           res.on('close', done);
         }
-        next();
+        return handler(req, res);
       };
     },
   };

@@ -1,7 +1,7 @@
-import type { NextFunction, Request, Response } from 'express';
 import { requestInfoFrom } from '../../endpoints/request/request-info.js';
 import { isLongRunning } from '../../endpoints/request/long-running.js';
 import { userFrom } from '../../endpoints/request/request-user.js';
+import type { Handler } from './handler.js';
 
 /** Requests that only read; every other verb is mutating. */
 const READ_ONLY_VERBS = new Set(['get', 'list', 'watch']);
@@ -16,7 +16,8 @@ export interface InFlightLimits {
 }
 
 export interface MaxInFlightLimit {
-  middleware(): (req: Request, res: Response, next: NextFunction) => void;
+  /** The filter that limits the requests of `handler`. */
+  filter(handler: Handler): Handler;
   /**
    * The most requests served at once, by kind, since the last call (apiserver_current_inflight_requests,
    * which Kubernetes reports as a watermark); the next period starts from what is in flight now.
@@ -33,19 +34,21 @@ export interface MaxInFlightLimit {
 export function newMaxInFlightLimit(limits: InFlightLimits): MaxInFlightLimit {
   const current = { readOnly: 0, mutating: 0 };
   const peak = { readOnly: 0, mutating: 0 };
+  // One release function per kind, made once: a request adds a listener, not a closure.
+  const release = { readOnly: () => current.readOnly--, mutating: () => current.mutating-- };
   return {
     watermark() {
       const out = { ...peak };
       Object.assign(peak, current);
       return out;
     },
-    middleware() {
-      return (req, res, next) => {
+    filter(handler) {
+      return (req, res) => {
         const info = requestInfoFrom(req);
-        if (isLongRunning(info)) return next();
+        if (isLongRunning(info)) return handler(req, res);
         const kind = READ_ONLY_VERBS.has(info.verb) ? 'readOnly' : 'mutating';
         const limit = limits[kind];
-        if (limit === 0) return next();
+        if (limit === 0) return handler(req, res);
         if (current[kind] >= limit && !userFrom(req).groups.includes(PRIVILEGED_GROUP)) {
           res.writeHead(429, {
             'Retry-After': '1',
@@ -57,8 +60,8 @@ export function newMaxInFlightLimit(limits: InFlightLimits): MaxInFlightLimit {
           return;
         }
         if (++current[kind] > peak[kind]) peak[kind] = current[kind];
-        res.once('close', () => current[kind]--);
-        next();
+        res.on('close', release[kind]);
+        return handler(req, res);
       };
     },
   };

@@ -1,10 +1,10 @@
-import type { NextFunction, Request, Response } from 'express';
 import { parseRequestInfo, setRequestInfo } from '../../endpoints/request/request-info.js';
+import type { Handler } from './handler.js';
 
-/** Parses the request's path and method once; everything later reads requestInfoFrom(req). */
-export function withRequestInfo() {
-  return (req: Request, _res: Response, next: NextFunction) => {
-    setRequestInfo(req, parseRequestInfo(req.method, req.originalUrl ?? req.url));
-    next();
+/** Parses the request's path, query and method once; everything later reads requestInfoFrom(req). */
+export function withRequestInfo(handler: Handler): Handler {
+  return (req, res) => {
+    setRequestInfo(req, parseRequestInfo(req.method ?? 'GET', req.url ?? '/'));
+    return handler(req, res);
   };
 }

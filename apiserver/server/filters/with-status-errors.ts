@@ -1,23 +1,34 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as status from '../../api/status.js';
 import { writeStatus } from '../../endpoints/responses.js';
 import { negotiateErrorOutput } from '../../endpoints/negotiation.js';
 import type { ProtobufCodec } from '../../runtime/protobuf/codec.js';
 import type { Logger } from '../../component-base/logs/logger.js';
+import type { Handler } from './handler.js';
 
 /**
- * The outermost safety net: anything thrown becomes a Status answer; what is not an ApiError is an
- * InternalError and is logged with its stack. Express' own errors (e.g. a malformed URL) map to 400.
- * The Status is written in the encoding the client accepts (JSON, YAML or protobuf), as Kubernetes does.
+ * The outermost safety net: anything the handler throws or rejects with becomes a Status answer;
+ * what is not an ApiError is an InternalError and is logged with its stack, except errors that
+ * carry an HTTP status below 500 (a library's client error), which are 400s. The Status is written
+ * in the encoding the client accepts (JSON, YAML or protobuf), as Kubernetes does; an error after
+ * the answer started ends the connection.
  */
-export function withStatusErrors(logger: Logger, protobuf?: ProtobufCodec) {
-  return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+export function withStatusErrors(
+  handler: Handler,
+  logger: Logger,
+  protobuf?: ProtobufCodec,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const answer = (err: unknown, req: IncomingMessage, res: ServerResponse) => {
     let apiErr: status.ApiError;
     if (status.isApiError(err)) apiErr = err;
     else if (typeof (err as { status?: unknown })?.status === 'number' && (err as { status: number }).status < 500) {
       apiErr = status.badRequest((err as Error).message);
     } else {
-      logger.error('internal error', { path: req.path, method: req.method, err: err instanceof Error ? err.stack : String(err) });
+      logger.error('internal error', {
+        path: req.url?.split('?')[0],
+        method: req.method,
+        err: err instanceof Error ? err.stack : String(err),
+      });
       apiErr = status.internal(err);
     }
     if (res.headersSent) {
@@ -26,5 +37,12 @@ export function withStatusErrors(logger: Logger, protobuf?: ProtobufCodec) {
     }
     const output = negotiateErrorOutput(req.headers.accept, protobuf !== undefined);
     writeStatus(res, apiErr.status, { ...output, protobuf, headOnly: req.method === 'HEAD' });
+  };
+  return (req, res) => {
+    try {
+      handler(req, res)?.catch((err: unknown) => answer(err, req, res));
+    } catch (err) {
+      answer(err, req, res);
+    }
   };
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import type { IncomingMessage } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { readBody } from '../../../apiserver/endpoints/body.js';
@@ -45,4 +46,40 @@ test('readBody: a request closed before its body ended fails', async () => {
   req.write('{"a":');
   req.destroy();
   await assert.rejects(body, /closed before its body ended/);
+});
+
+/** What readBody(req, maxBytes) gives on a real server once the whole body has arrived, for a body sent in `chunks`. */
+async function bodyOnServer(chunks: string[], maxBytes: number): Promise<string> {
+  const server = createServer((req, res) => {
+    // Wait until the body has wholly arrived: readBody then takes it in one read.
+    const read = () =>
+      readBody(req, maxBytes).then(
+        (b) => `${req.complete}:${b.toString()}`,
+        (e: ApiError) => `${req.complete}:${e.code}`,
+      );
+    const answer = () => void read().then((text) => res.end(text));
+    if (req.complete) answer();
+    else setTimeout(answer, 50);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      const req = httpRequest({ port: (server.address() as AddressInfo).port, method: 'POST', host: '127.0.0.1' }, (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve(text));
+      });
+      req.on('error', reject);
+      for (const c of chunks) req.write(c);
+      req.end();
+    });
+  } finally {
+    server.close();
+  }
+}
+
+test('readBody: a body already received is read whole; past maxBytes it is a 413', async () => {
+  assert.equal(await bodyOnServer(['{"a":', '1}'], 100), 'true:{"a":1}');
+  assert.equal(await bodyOnServer(['12345', '6789'], 5), 'true:413');
+  assert.equal(await bodyOnServer([], 5), 'true:');
 });

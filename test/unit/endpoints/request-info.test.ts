@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseRequestInfo } from '../../../apiserver/endpoints/request/request-info.js';
+import { parseRequestInfo, splitRequestUrl } from '../../../apiserver/endpoints/request/request-info.js';
 import { isApiError } from '../../../apiserver/api/status.js';
 
 /** verb, group, resource, subresource, namespace, name (path or selected) of a request. */
@@ -97,5 +97,36 @@ test('request info: what cannot be parsed is a 400', () => {
       (err: unknown) => isApiError(err, 'BadRequest') && err.status.code === 400,
       url,
     );
+  }
+});
+
+test('request URL: path and query exactly as the WHATWG URL parser gives them', () => {
+  const urls = [
+    '/api/v1/namespaces/a/configmaps/c',
+    '/api/v1/namespaces/a/configmaps?labelSelector=app%3Dx&limit=5&watch=true',
+    '/apis/apps/v1/namespaces/a/deployments/d/scale?dryRun=All&dryRun=All&pretty',
+    '/api/v1/pods?fieldSelector=metadata.name=p+q&x=a%20b&y=%E2%9C%93&z=a b',
+    '/api/v1/pods?a=1?b=2',
+    '/api/v1/pods/',
+    '/api/./v1/pods',
+    '/api/v1/../v1/pods',
+    '/api/v1/pods/..',
+    '/api/v1/pods/.x',
+    '//api/v1/pods',
+    '/api/v1/namespaces/a%2Fb/pods',
+    '/api/v1/pods#fragment',
+    '/api/v1/pods?x=1#fragment',
+    '/api\\v1\\pods',
+    '/api/v1/"pods"<x>',
+    "/api/v1/pods;x=1:@!$&'()*+,~",
+    '/api/v1/p\u00e9ds?q=\u00e9',
+    '/',
+    '',
+  ];
+  for (const raw of urls) {
+    const url = new URL(raw, 'http://x');
+    const got = splitRequestUrl(raw);
+    assert.equal(got.path, url.pathname, raw);
+    assert.deepEqual([...got.query], [...url.searchParams], raw);
   }
 });

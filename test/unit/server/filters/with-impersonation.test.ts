@@ -1,18 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { newApiDomain } from '../../../../apiserver/api/domain.js';
 import type { Attributes, Authorizer } from '../../../../apiserver/authorization/interfaces.js';
 import { setUser, userFrom } from '../../../../apiserver/endpoints/request/request-user.js';
+import { parseRequestInfo, setRequestInfo } from '../../../../apiserver/endpoints/request/request-info.js';
 import { withImpersonation } from '../../../../apiserver/server/filters/with-impersonation.js';
 
-function request(headers: Record<string, string | string[]>): Request {
+function request(headers: Record<string, string | string[]>): IncomingMessage {
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
   const req = {
-    path: '/api/v1/pods',
+    rawHeaders: Object.entries(headers).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).flatMap((one) => [k, one])),
     headers: Object.fromEntries(Object.entries(lower).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v])),
     headersDistinct: Object.fromEntries(Object.entries(lower).map(([k, v]) => [k, Array.isArray(v) ? v : [v]])),
-  } as unknown as Request;
+  } as unknown as IncomingMessage;
+  setRequestInfo(req, parseRequestInfo('GET', '/api/v1/pods'));
   setUser(req, { name: 'alice', groups: ['system:authenticated'] });
   return req;
 }
@@ -29,11 +31,12 @@ function recorder(allow: (a: Attributes) => boolean) {
   return { authorizer, asked };
 }
 
-const run = async (authorizer: Authorizer, req: Request) => {
+const run = async (authorizer: Authorizer, req: IncomingMessage) => {
   let called = false;
-  await withImpersonation(authorizer, newApiDomain())(req, {} as Response, () => {
+  const handler = () => {
     called = true;
-  });
+  };
+  await withImpersonation(handler, authorizer, newApiDomain())(req, {} as ServerResponse);
   return called;
 };
 
@@ -90,4 +93,15 @@ test('impersonating anonymous gives system:unauthenticated; no headers is a pass
   assert.equal(await run(authorizer, plain), true);
   assert.equal(userFrom(plain).name, 'alice');
   assert.equal(asked.length, 1);
+});
+
+test('any Impersonate-* header is seen, whatever its case; an extra without a user is a 400', async () => {
+  const { authorizer } = recorder(() => true);
+  const req = request({ 'IMPERSONATE-USER': 'jane' });
+  assert.equal(await run(authorizer, req), true);
+  assert.equal(userFrom(req).name, 'jane');
+  await assert.rejects(run(authorizer, request({ 'Impersonate-Extra-Scopes': 'x' })), (e: { status: { code: number; reason: string } }) => {
+    assert.deepEqual([e.status.code, e.status.reason], [400, 'BadRequest']);
+    return true;
+  });
 });
