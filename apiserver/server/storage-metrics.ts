@@ -32,8 +32,11 @@ export function newStorageMetricSources(storagePrefix: string, stores: () => Rea
     typeOf(key) {
       const known = labels();
       if (!key.startsWith(base)) return '';
-      const parts = key.slice(base.length).split('/', 2);
-      return known.get(`${base}${parts[0]}/${parts[1]}/`) ?? known.get(`${base}${parts[0]}/`) ?? '';
+      // The resource root is the key up to its first or second '/' after the base (a group's resources).
+      const first = key.indexOf('/', base.length);
+      if (first < 0) return '';
+      const second = key.indexOf('/', first + 1);
+      return (second >= 0 && known.get(key.slice(0, second + 1))) || known.get(key.slice(0, first + 1)) || '';
     },
     async count(storage) {
       const counts = new Map<string, number>();
