@@ -7,7 +7,16 @@
  */
 export type { ManagedFieldsEntry, ObjectMeta, OwnerReference } from './generated/types.js';
 
+/** The last second formatted: every write stamps the current second, often several times. */
+let lastSecond = Number.NaN;
+let lastText = '';
+
 /** RFC 3339 with second precision, as metav1.Time serializes. */
 export function timestamp(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const second = Math.floor(d.getTime() / 1000);
+  if (second !== lastSecond) {
+    lastText = d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    lastSecond = second;
+  }
+  return lastText;
 }
