@@ -56,10 +56,17 @@ function decodeOrEmpty(entries: unknown): Managed {
   }
 }
 
-/** A copy whose metadata has no managedFields (the copy shares everything else). */
+/**
+ * A copy whose metadata has no managedFields (the copy shares everything else). Built without
+ * `delete`, which would turn the copy into a slow dictionary object for the walks that follow.
+ */
 function withoutManagedFields(obj: ApiObject): ApiObject {
-  const metadata = { ...obj.metadata };
-  delete metadata.managedFields;
+  const metadata: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(obj.metadata)) {
+    if (key === 'managedFields') continue;
+    if (key === '__proto__') Object.defineProperty(metadata, key, { value, enumerable: true, writable: true, configurable: true });
+    else metadata[key] = value;
+  }
   return { ...obj, metadata };
 }
 

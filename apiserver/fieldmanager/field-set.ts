@@ -12,9 +12,14 @@ interface Child {
   set: FieldSet;
 }
 
+/** The maps of a level that has no members or no children yet: shared, never written. */
+const NO_MEMBERS: ReadonlyMap<string, PathElement> = new Map();
+const NO_CHILDREN: ReadonlyMap<string, Child> = new Map();
+
 export class FieldSet {
-  private readonly members = new Map<string, PathElement>();
-  private readonly children = new Map<string, Child>();
+  // Allocated on the first write: most levels of a set have members only (or nothing).
+  private members = NO_MEMBERS as Map<string, PathElement>;
+  private children = NO_CHILDREN as Map<string, Child>;
 
   static of(...paths: Path[]): FieldSet {
     const s = new FieldSet();
@@ -31,7 +36,12 @@ export class FieldSet {
   }
 
   addMember(pe: PathElement): void {
-    this.members.set(pe.id, pe);
+    this.setMember(pe.id, pe);
+  }
+
+  private setMember(key: string, pe: PathElement): void {
+    if (this.members === NO_MEMBERS) this.members = new Map();
+    this.members.set(key, pe);
   }
 
   /** The child set under pe, created when missing (for building a set in place). */
@@ -39,6 +49,7 @@ export class FieldSet {
     let c = this.children.get(pe.id);
     if (!c) {
       c = { pe, set: new FieldSet() };
+      if (this.children === NO_CHILDREN) this.children = new Map();
       this.children.set(pe.id, c);
     }
     return c.set;
@@ -46,7 +57,9 @@ export class FieldSet {
 
   /** Puts a child set under pe (dropped when empty). */
   setChild(pe: PathElement, set: FieldSet, key = pe.id): void {
-    if (!set.isEmpty()) this.children.set(key, { pe, set });
+    if (set.isEmpty()) return;
+    if (this.children === NO_CHILDREN) this.children = new Map();
+    this.children.set(key, { pe, set });
   }
 
   has(path: Path): boolean {
@@ -73,8 +86,8 @@ export class FieldSet {
 
   union(other: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const [k, pe] of this.members) out.members.set(k, pe);
-    for (const [k, pe] of other.members) out.members.set(k, pe);
+    for (const [k, pe] of this.members) out.setMember(k, pe);
+    for (const [k, pe] of other.members) out.setMember(k, pe);
     for (const [k, c] of this.children) {
       const o = other.children.get(k);
       out.setChild(c.pe, o ? c.set.union(o.set) : c.set, k);
@@ -85,7 +98,7 @@ export class FieldSet {
 
   intersection(other: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const [k, pe] of this.members) if (other.members.has(k)) out.members.set(k, pe);
+    for (const [k, pe] of this.members) if (other.members.has(k)) out.setMember(k, pe);
     for (const [k, c] of this.children) {
       const o = other.children.get(k);
       if (o) out.setChild(c.pe, c.set.intersection(o.set), k);
@@ -96,7 +109,7 @@ export class FieldSet {
   /** Paths of this set not in other; a member of other does not remove the paths below it. */
   difference(other: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const [k, pe] of this.members) if (!other.members.has(k)) out.members.set(k, pe);
+    for (const [k, pe] of this.members) if (!other.members.has(k)) out.setMember(k, pe);
     for (const [k, c] of this.children) {
       const o = other.children.get(k);
       out.setChild(c.pe, o ? c.set.difference(o.set) : c.set, k);
@@ -107,7 +120,7 @@ export class FieldSet {
   /** Paths of this set not in other, where a member of other also removes everything below it. */
   recursiveDifference(other: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const [k, pe] of this.members) if (!other.members.has(k)) out.members.set(k, pe);
+    for (const [k, pe] of this.members) if (!other.members.has(k)) out.setMember(k, pe);
     for (const [k, c] of this.children) {
       if (other.members.has(k)) continue;
       const o = other.children.get(k);

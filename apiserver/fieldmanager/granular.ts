@@ -26,22 +26,27 @@ function fits(atom: ListAtom | MapAtom, v: unknown): boolean {
 }
 
 /**
- * The granular atom the values (absent = undefined) are walked with, or undefined when they form a
- * leaf. Values of a deduced type are deduced one by one; when they disagree they are a leaf.
+ * The granular atom the values (absent = undefined; one or two of them) are walked with, or
+ * undefined when they form a leaf. Values of a deduced type are deduced one by one; when they
+ * disagree they are a leaf.
  */
-export function granularAtom(types: TypeResolver, schema: Schema | undefined, ...values: unknown[]): ListAtom | MapAtom | undefined {
+export function granularAtom(types: TypeResolver, schema: Schema | undefined, a: unknown, b?: unknown): ListAtom | MapAtom | undefined {
   const atom = types.atom(schema);
   let found: ListAtom | MapAtom | undefined;
-  for (const v of values) {
-    if (v === undefined || v === null) continue;
-    const a = concreteAtom(atom, v);
-    if (a.kind === 'scalar' || a.atomic || (found && found !== a)) return undefined;
-    found = a;
+  if (a !== undefined && a !== null) {
+    const c = concreteAtom(atom, a);
+    if (c.kind === 'scalar' || c.atomic) return undefined;
+    found = c;
+  }
+  if (b !== undefined && b !== null) {
+    const c = concreteAtom(atom, b);
+    if (c.kind === 'scalar' || c.atomic || (found && found !== c)) return undefined;
+    found = c;
   }
   if (!found) {
-    const a = concreteAtom(atom, undefined);
-    if (a.kind === 'scalar' || a.atomic) return undefined;
-    found = a;
+    const c = concreteAtom(atom, undefined);
+    if (c.kind === 'scalar' || c.atomic) return undefined;
+    found = c;
   }
-  return values.every((v) => fits(found!, v)) ? found : undefined;
+  return fits(found, a) && fits(found, b) ? found : undefined;
 }

@@ -29,6 +29,18 @@ interface ManagerIdentity {
   subresource?: string;
 }
 
+/**
+ * The identities of the identifiers made or parsed lately (every write encodes its entries again):
+ * identifier → identity, the oldest dropped past the bound. Identities are never changed once made.
+ */
+const IDENTITIES_CACHED = 1000;
+const identities = new Map<string, Readonly<ManagerIdentity>>();
+
+function remember(id: string, identity: ManagerIdentity): void {
+  if (identities.size >= IDENTITIES_CACHED) identities.delete(identities.keys().next().value as string);
+  identities.set(id, identity);
+}
+
 /** A manager identifier: the entry without its fields, time and (for Apply) apiVersion, as JSON. */
 export function managerIdentifier(entry: ManagerIdentity): string {
   const id: ManagerIdentity = {};
@@ -36,17 +48,23 @@ export function managerIdentifier(entry: ManagerIdentity): string {
   if (entry.operation) id.operation = entry.operation;
   if (entry.apiVersion && entry.operation !== OPERATION_APPLY) id.apiVersion = entry.apiVersion;
   if (entry.subresource) id.subresource = entry.subresource;
-  return JSON.stringify(id);
+  const text = JSON.stringify(id);
+  if (!identities.has(text)) remember(text, id);
+  return text;
 }
 
-/** The identity fields of a manager identifier. */
-export function parseManagerIdentifier(id: string): ManagerIdentity {
+/** The identity fields of a manager identifier (read-only: it may be shared). */
+export function parseManagerIdentifier(id: string): Readonly<ManagerIdentity> {
+  let identity = identities.get(id);
+  if (identity) return identity;
   try {
     const v = JSON.parse(id) as unknown;
-    return typeof v === 'object' && v !== null ? (v as ManagerIdentity) : { manager: id };
+    identity = typeof v === 'object' && v !== null ? (v as ManagerIdentity) : { manager: id };
   } catch {
-    return { manager: id };
+    identity = { manager: id };
   }
+  remember(id, identity);
+  return identity;
 }
 
 /** Thrown for managedFields that cannot be decoded. */
