@@ -15,11 +15,14 @@ export type { AdmissionAttributes, Operation };
 
 export interface AdmissionPlugin {
   readonly name: string;
-  /** Whether the plugin wants to see this operation. */
+  /** Whether the plugin wants to see this operation (asked once per operation, when the chain is built). */
   handles(operation: Operation): boolean;
   /** Mutating phase: may change attributes.object. */
   admit?(attributes: AdmissionAttributes): Promise<void>;
-  /** Validating phase, after the strategy's validation: accepts or throws an ApiError. */
+  /**
+   * Validating phase, after the strategy's validation: accepts or throws an ApiError. The object and
+   * oldObject it reads are copies, made when first read: look at the resource first.
+   */
   validate?(attributes: Readonly<AdmissionAttributes>): Promise<void>;
 }
 

@@ -12,7 +12,7 @@ import { admissionForbidden } from '../errors.js';
 import type { AdmissionAttributes, AdmissionPlugin, PluginFactory } from '../interfaces.js';
 import { type Container, type Pod, podOf } from '../pods.js';
 import { addQuantities, q, type ResourceList } from '../resource-list.js';
-import { isResource, LIMIT_RANGES, PERSISTENT_VOLUME_CLAIMS } from '../resources.js';
+import { isResource, LIMIT_RANGES, PERSISTENT_VOLUME_CLAIMS, PODS } from '../resources.js';
 
 interface LimitRangeItem {
   type: string;
@@ -164,10 +164,11 @@ function aggregate(errs: string[]): string {
 export const newLimitRanger: PluginFactory = ({ domain, reader }): AdmissionPlugin => {
   const annotation = `${domain.labelPrefix}/limit-ranger`;
   const applies = (a: AdmissionAttributes) => {
-    if (a.subresource || !a.object) return false;
-    if (a.oldObject?.metadata.deletionTimestamp) return false;
-    if (podOf(a)) return a.operation === 'CREATE';
-    return isResource(a.resource, PERSISTENT_VOLUME_CLAIMS);
+    // The resource first: a validator's object is copied when first read.
+    const pods = isResource(a.resource, PODS);
+    if (a.subresource || !(pods || isResource(a.resource, PERSISTENT_VOLUME_CLAIMS))) return false;
+    if (!a.object || a.oldObject?.metadata.deletionTimestamp) return false;
+    return pods ? a.operation === 'CREATE' : true;
   };
   const ranges = async (a: AdmissionAttributes) => (await reader.list(LIMIT_RANGES, a.namespace)) as LimitRange[];
   return {

@@ -164,7 +164,10 @@ export const newPodSecurity: PluginFactory = ({ domain, reader }, rawConfig): Ad
     name: 'PodSecurity',
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
     async validate(a) {
-      if (!a.object) return;
+      // The resource first: a validator's object is copied when first read.
+      const checked =
+        isResource(a.resource, NAMESPACES) || isResource(a.resource, PODS) || WORKLOADS.some((w) => isResource(a.resource, w));
+      if (!checked || !a.object) return;
       if (isResource(a.resource, NAMESPACES)) {
         if (!a.subresource) await validateNamespace(a);
         return;

@@ -72,14 +72,18 @@ async function refund(reader: ObjectReader, writer: ObjectWriter, namespace: str
 export const newResourceQuota: PluginFactory = ({ domain, reader, writer }): AdmissionPlugin => {
   const storageClassGroup = domain.group('storage.k8s.io');
 
+  // A validator's object is copied when first read: an update that cannot grow usage leaves it unread.
+  const mayGrowUsage = (a: AdmissionAttributes) =>
+    a.operation === 'CREATE' || (a.resource.kubernetesGroup === '' && a.resource.plural === 'persistentvolumeclaims');
+
   const usageDelta = (a: AdmissionAttributes): ResourceList | undefined => {
     const group = a.resource.kubernetesGroup;
     const resource = a.resource.plural;
-    if (a.operation === 'CREATE') return usageOf(group, resource, a.object!, storageClassGroup);
+    if (a.operation === 'CREATE') return usageOf(group, resource, () => a.object!, storageClassGroup);
     // Updates charge only what grows: a claim's storage.
     if (group !== '' || resource !== 'persistentvolumeclaims' || !a.oldObject) return undefined;
-    const now = usageOf(group, resource, a.object!, storageClassGroup);
-    const before = usageOf(group, resource, a.oldObject, storageClassGroup);
+    const now = usageOf(group, resource, () => a.object!, storageClassGroup);
+    const before = usageOf(group, resource, () => a.oldObject!, storageClassGroup);
     const grown = Object.fromEntries(Object.entries(subtractLists(now, before)).filter(([, v]) => cmp(v, '0') > 0));
     return Object.keys(grown).length ? grown : undefined;
   };
@@ -155,7 +159,8 @@ export const newResourceQuota: PluginFactory = ({ domain, reader, writer }): Adm
     name: 'ResourceQuota',
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
     async validate(a) {
-      if (!a.resource.namespaced || !a.namespace || !a.object || a.subresource) return;
+      // CREATE and UPDATE always carry the object.
+      if (!a.resource.namespaced || !a.namespace || a.subresource || !mayGrowUsage(a)) return;
       const delta = usageDelta(a);
       if (!delta) return;
       // Without a matching quota that limits this usage (or, for a pod, any matching quota: it

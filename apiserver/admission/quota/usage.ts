@@ -36,12 +36,16 @@ function podResources(spec: PodSpec, which: 'requests' | 'limits'): ResourceList
   return sum;
 }
 
-/** The usage an object of this resource (Kubernetes group and plural) adds. */
-export function usageOf(group: string, resource: string, obj: ApiObject, storageClassGroup: string): ResourceList {
+/**
+ * The usage an object of this resource (Kubernetes group and plural) adds. `object` is called only
+ * for the resources whose usage depends on the content (an admission validator's object is copied
+ * when first read).
+ */
+export function usageOf(group: string, resource: string, object: () => ApiObject, storageClassGroup: string): ResourceList {
   const usage: ResourceList = { [`count/${group ? `${resource}.${group}` : resource}`]: '1' };
   if (group === '' && LEGACY_COUNTS.has(resource)) usage[resource] = '1';
   if (group === '' && resource === 'pods') {
-    const spec = (obj as { spec?: PodSpec }).spec ?? { containers: [] };
+    const spec = (object() as { spec?: PodSpec }).spec ?? { containers: [] };
     for (const [k, v] of Object.entries(podResources(spec, 'requests'))) {
       add(usage, `requests.${k}`, v);
       if (k === 'cpu' || k === 'memory' || k === 'ephemeral-storage') add(usage, k, v);
@@ -49,7 +53,7 @@ export function usageOf(group: string, resource: string, obj: ApiObject, storage
     for (const [k, v] of Object.entries(podResources(spec, 'limits'))) add(usage, `limits.${k}`, v);
   }
   if (group === '' && resource === 'persistentvolumeclaims') {
-    const spec = (obj as { spec?: { storageClassName?: string; resources?: { requests?: ResourceList } } }).spec;
+    const spec = (object() as { spec?: { storageClassName?: string; resources?: { requests?: ResourceList } } }).spec;
     const storage = spec?.resources?.requests?.storage;
     if (storage !== undefined) add(usage, 'requests.storage', storage);
     if (spec?.storageClassName) {
@@ -59,7 +63,7 @@ export function usageOf(group: string, resource: string, obj: ApiObject, storage
     }
   }
   if (group === '' && resource === 'services') {
-    const spec = (obj as { spec?: { type?: string; ports?: unknown[] } }).spec;
+    const spec = (object() as { spec?: { type?: string; ports?: unknown[] } }).spec;
     if (spec?.type === 'LoadBalancer') usage['services.loadbalancers'] = '1';
     if (spec?.type === 'NodePort' || spec?.type === 'LoadBalancer') usage['services.nodeports'] = String(spec.ports?.length ?? 0);
   }

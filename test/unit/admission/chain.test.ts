@@ -74,3 +74,59 @@ test('a plugin sees only the operations it handles', async () => {
   await chain.validate(attrs({ operation: 'DELETE', resource: 'configmaps', namespace: 'ns', oldObject: cm() }));
   assert.deepEqual(log, ['validate OnlyDelete']);
 });
+
+/** A ConfigMap whose `data` counts how often it is read (a copy reads it once). */
+function countingReads(): { obj: ReturnType<typeof cm>; reads: () => number } {
+  let reads = 0;
+  const obj = cm();
+  Object.defineProperty(obj, 'data', {
+    enumerable: true,
+    get: () => {
+      reads++;
+      return { a: 'b' };
+    },
+  });
+  return { obj, reads: () => reads };
+}
+
+test('validators copy the object only when one reads it, and share that copy', async () => {
+  const object = countingReads();
+  const old = countingReads();
+  const seen: unknown[] = [];
+  const reader = (name: string): AdmissionPlugin => ({
+    name,
+    handles: () => true,
+    async validate(a) {
+      seen.push(a.object);
+    },
+  });
+  const ignoring: AdmissionPlugin = { name: 'Ignoring', handles: () => true, async validate() {} };
+  const a = attrs({ operation: 'UPDATE', resource: 'configmaps', namespace: 'ns', object: object.obj, oldObject: old.obj });
+
+  await newAdmissionChain([ignoring]).validate(a);
+  assert.equal(object.reads(), 0);
+
+  await newAdmissionChain([ignoring, reader('A'), reader('B')]).validate(a);
+  assert.equal(object.reads(), 1);
+  assert.equal(old.reads(), 0);
+  assert.equal(seen.length, 2);
+  assert.equal(seen[0], seen[1]);
+  assert.notEqual(seen[0], a.object);
+  assert.deepEqual(seen[0], { ...cm(), data: { a: 'b' } });
+});
+
+test('a validator may replace the object it sees without touching the stored one', async () => {
+  const chain = newAdmissionChain([
+    {
+      name: 'Replacing',
+      handles: () => true,
+      async validate(a) {
+        (a as { object?: unknown }).object = { metadata: { name: 'other' } };
+        assert.deepEqual(a.object, { metadata: { name: 'other' } });
+      },
+    },
+  ]);
+  const a = attrs({ resource: 'configmaps', namespace: 'ns', object: cm() });
+  await chain.validate(a);
+  assert.equal(a.object!.metadata.name, 'c');
+});
