@@ -40,33 +40,47 @@ const TYPE_TEXT: Record<FieldErrorType, string> = {
 
 type PathSegment = { name: string } | { index: string };
 
-/** A path from some root to a field, printed like Kubernetes' field.Path (`spec.ports[0][x]`). */
+/**
+ * A path from some root to a field, printed like Kubernetes' field.Path (`spec.ports[0][x]`). Each
+ * path points at its parent, so a child costs one small object: validation makes a child for every
+ * field it visits and prints only the few that have errors.
+ */
 export class FieldPath {
-  private constructor(private readonly segments: readonly PathSegment[]) {}
+  private constructor(
+    private readonly parent: FieldPath | undefined,
+    private readonly segment: PathSegment,
+  ) {}
 
   /** A root path made of one or more field names. */
   static of(name: string, ...moreNames: string[]): FieldPath {
-    return new FieldPath([name, ...moreNames].map((n) => ({ name: n })));
+    let p = new FieldPath(undefined, { name });
+    for (const n of moreNames) p = new FieldPath(p, { name: n });
+    return p;
   }
 
   /** The path to a (nested) field under this one. */
   child(name: string, ...moreNames: string[]): FieldPath {
-    return new FieldPath([...this.segments, ...[name, ...moreNames].map((n) => ({ name: n }))]);
+    let p = new FieldPath(this, { name });
+    for (const n of moreNames) p = new FieldPath(p, { name: n });
+    return p;
   }
 
   /** This path subscripted by a list index: `ports[0]`. */
   index(i: number): FieldPath {
-    return new FieldPath([...this.segments, { index: String(i) }]);
+    return new FieldPath(this, { index: String(i) });
   }
 
   /** This path subscripted by a map key: `labels[app]`. */
   key(k: string): FieldPath {
-    return new FieldPath([...this.segments, { index: k }]);
+    return new FieldPath(this, { index: k });
   }
 
   toString(): string {
+    const segments: PathSegment[] = [];
+    for (let p: FieldPath | undefined = this; p; p = p.parent) segments.push(p.segment);
+    segments.reverse();
     let out = '';
-    this.segments.forEach((s, i) => {
+    segments.forEach((s, i) => {
       if ('name' in s && s.name.length > 0) out += (i > 0 ? '.' : '') + s.name;
       else out += `[${'index' in s ? s.index : ''}]`;
     });

@@ -204,8 +204,13 @@ export function validateFinalizers(finalizers: string[] | undefined, path: Field
   return errs;
 }
 
+/** Printable ASCII only: each character one byte, and every one of them printable. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** ValidateFieldManager: at most 128 bytes of printable characters. */
 function validateFieldManager(manager: string, path: FieldPath): FieldError[] {
+  if (PRINTABLE_ASCII.test(manager))
+    return manager.length > FIELD_MANAGER_MAX_LENGTH ? [tooLong(path, manager, FIELD_MANAGER_MAX_LENGTH)] : [];
   const errs: FieldError[] = [];
   if (Buffer.byteLength(manager, 'utf8') > FIELD_MANAGER_MAX_LENGTH) errs.push(tooLong(path, manager, FIELD_MANAGER_MAX_LENGTH));
   let position = 0;
