@@ -14,28 +14,60 @@ function byOperation(plugins: readonly AdmissionPlugin[]): ReadonlyMap<Operation
 }
 
 /**
- * Copies one attribute for the validators on first read and keeps that copy: most validators look at
- * the resource first and never read the object, so most writes copy nothing.
+ * The attributes the validators see: the same, with object and oldObject copied when first read
+ * (and that copy kept for the validators after): most validators look at the resource first and
+ * never read the object, so most writes copy nothing. The two are accessors of the class, shared by
+ * every instance, so a view costs one ordinary object.
  */
-function copiedOnRead(view: AdmissionAttributes, key: 'object' | 'oldObject', source: ApiObject | undefined): void {
-  const settle = (value: ApiObject | undefined) => {
-    Object.defineProperty(view, key, { value, writable: true, enumerable: true, configurable: true });
-    return value;
-  };
-  Object.defineProperty(view, key, {
-    enumerable: true,
-    configurable: true,
-    get: () => settle(source && deepCopy(source)),
-    set: settle,
-  });
-}
+class ValidatingView implements AdmissionAttributes {
+  declare operation: AdmissionAttributes['operation'];
+  declare resource: AdmissionAttributes['resource'];
+  declare subresource: string;
+  declare namespace: string;
+  declare name: string;
+  declare user: AdmissionAttributes['user'];
+  declare dryRun: boolean;
+  declare warnings: string[];
+  declare auditAnnotations?: Record<string, string>;
+  declare rollback: AdmissionAttributes['rollback'];
+  #object: ApiObject | undefined;
+  #oldObject: ApiObject | undefined;
+  #objectCopied = false;
+  #oldObjectCopied = false;
 
-/** The attributes the validators see: the same, with object and oldObject copied when first read. */
-function validatingView(a: AdmissionAttributes): AdmissionAttributes {
-  const view: AdmissionAttributes = { ...a };
-  copiedOnRead(view, 'object', a.object);
-  copiedOnRead(view, 'oldObject', a.oldObject);
-  return view;
+  constructor(a: AdmissionAttributes) {
+    for (const key of Object.keys(a) as (keyof AdmissionAttributes)[]) {
+      if (key !== 'object' && key !== 'oldObject') (this as Record<string, unknown>)[key] = a[key];
+    }
+    this.#object = a.object;
+    this.#oldObject = a.oldObject;
+  }
+
+  get object(): ApiObject | undefined {
+    if (!this.#objectCopied) {
+      this.#object = this.#object && deepCopy(this.#object);
+      this.#objectCopied = true;
+    }
+    return this.#object;
+  }
+
+  set object(v: ApiObject | undefined) {
+    this.#object = v;
+    this.#objectCopied = true;
+  }
+
+  get oldObject(): ApiObject | undefined {
+    if (!this.#oldObjectCopied) {
+      this.#oldObject = this.#oldObject && deepCopy(this.#oldObject);
+      this.#oldObjectCopied = true;
+    }
+    return this.#oldObject;
+  }
+
+  set oldObject(v: ApiObject | undefined) {
+    this.#oldObject = v;
+    this.#oldObjectCopied = true;
+  }
 }
 
 /**
@@ -54,7 +86,7 @@ export function newAdmissionChain(plugins: readonly AdmissionPlugin[]): Admissio
     async validate(a) {
       const wanted = validating.get(a.operation) ?? [];
       if (wanted.length === 0) return;
-      const view = validatingView(a);
+      const view = new ValidatingView(a);
       for (const p of wanted) await p.validate!(view);
     },
   };
