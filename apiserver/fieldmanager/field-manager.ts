@@ -62,8 +62,10 @@ function decodeOrEmpty(entries: unknown): Managed {
  */
 function withoutManagedFields(obj: ApiObject): ApiObject {
   const metadata: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(obj.metadata)) {
+  const source = obj.metadata as Record<string, unknown>;
+  for (const key of Object.keys(source)) {
     if (key === 'managedFields') continue;
+    const value = source[key];
     if (key === '__proto__') Object.defineProperty(metadata, key, { value, enumerable: true, writable: true, configurable: true });
     else metadata[key] = value;
   }

@@ -30,15 +30,44 @@ interface ManagerIdentity {
 }
 
 /**
- * The identities of the identifiers made or parsed lately (every write encodes its entries again):
- * identifier → identity, the oldest dropped past the bound. Identities are never changed once made.
+ * The identities of the identifiers made or parsed lately (every write decodes and encodes its
+ * entries again): identifier → identity, the oldest dropped past the bound. Identities are never
+ * changed once made.
  */
-const IDENTITIES_CACHED = 1000;
+const IDENTIFIERS_CACHED = 1000;
 const identities = new Map<string, Readonly<ManagerIdentity>>();
 
 function remember(id: string, identity: ManagerIdentity): void {
-  if (identities.size >= IDENTITIES_CACHED) identities.delete(identities.keys().next().value as string);
+  if (identities.size >= IDENTIFIERS_CACHED) identities.delete(identities.keys().next().value as string);
   identities.set(id, identity);
+}
+
+/**
+ * Identifiers made lately, by their identity's values (manager → operation → apiVersion →
+ * subresource; '' where the identifier leaves one out). The values are compared as they are (a
+ * number is not its text), so a hit is always the identifier JSON.stringify would make. Dropped
+ * whole past the bound.
+ */
+type Level<T> = Map<unknown, T>;
+let identifiers: Level<Level<Level<Level<string>>>> = new Map();
+let identifiersCount = 0;
+
+function cachedIdentifier(manager: unknown, operation: unknown, apiVersion: unknown, subresource: unknown, make: () => string): string {
+  let byOperation = identifiers.get(manager);
+  if (!byOperation) identifiers.set(manager, (byOperation = new Map()));
+  let byVersion = byOperation.get(operation);
+  if (!byVersion) byOperation.set(operation, (byVersion = new Map()));
+  let bySubresource = byVersion.get(apiVersion);
+  if (!bySubresource) byVersion.set(apiVersion, (bySubresource = new Map()));
+  let id = bySubresource.get(subresource);
+  if (id === undefined) {
+    id = make();
+    if (++identifiersCount > IDENTIFIERS_CACHED) {
+      identifiers = new Map();
+      identifiersCount = 0;
+    } else bySubresource.set(subresource, id);
+  }
+  return id;
 }
 
 /** A manager identifier: the entry without its fields, time and (for Apply) apiVersion, as JSON. */
@@ -48,9 +77,11 @@ export function managerIdentifier(entry: ManagerIdentity): string {
   if (entry.operation) id.operation = entry.operation;
   if (entry.apiVersion && entry.operation !== OPERATION_APPLY) id.apiVersion = entry.apiVersion;
   if (entry.subresource) id.subresource = entry.subresource;
-  const text = JSON.stringify(id);
-  if (!identities.has(text)) remember(text, id);
-  return text;
+  return cachedIdentifier(id.manager ?? '', id.operation ?? '', id.apiVersion ?? '', id.subresource ?? '', () => {
+    const text = JSON.stringify(id);
+    remember(text, id);
+    return text;
+  });
 }
 
 /** The identity fields of a manager identifier (read-only: it may be shared). */

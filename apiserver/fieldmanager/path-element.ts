@@ -43,6 +43,8 @@ export class PathElementError extends Error {}
 
 /** The element of a FieldsV1 key; undefined for a prefix this version does not know (ignored, as Kubernetes does). */
 export function deserializeElement(key: string): PathElement | undefined {
+  // The common case first, keeping the key as the element's text.
+  if (key.startsWith('f:')) return { kind: 'field', id: key, name: key.slice(2) };
   const prefix = key.slice(0, 2);
   const rest = key.slice(2);
   if (prefix === 'f:') return fieldElement(rest);

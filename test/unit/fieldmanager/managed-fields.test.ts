@@ -6,6 +6,7 @@ import {
   encodeManagedFields,
   ManagedFieldsError,
   managerIdentifier,
+  parseManagerIdentifier,
 } from '../../../apiserver/fieldmanager/managed-fields.js';
 import { fieldElement } from '../../../apiserver/fieldmanager/path-element.js';
 
@@ -73,4 +74,20 @@ test('invalid entries make the list undecodable', () => {
     );
   }
   assert.throws(() => decodeManagedFields([{ ...ok, fieldsV1: { 'f:a': 1 } }]), /error decoding versioned set from entry 0/);
+});
+
+test('manager identifiers are the JSON of their identity, whatever was asked before', () => {
+  const update = { manager: 'm', operation: 'Update', apiVersion: 'v1', subresource: 'status' };
+  for (let i = 0; i < 2; i++) {
+    assert.equal(managerIdentifier(update), '{"manager":"m","operation":"Update","apiVersion":"v1","subresource":"status"}');
+    assert.equal(managerIdentifier({ manager: 'm', operation: 'Apply', apiVersion: 'v1' }), '{"manager":"m","operation":"Apply"}');
+    assert.equal(managerIdentifier({ operation: 'Update', apiVersion: 'v1' }), '{"operation":"Update","apiVersion":"v1"}');
+    // A value that is not a string is kept as it is, never confused with its text.
+    assert.equal(managerIdentifier({ manager: 5 as unknown as string, operation: 'Update' }), '{"manager":5,"operation":"Update"}');
+    assert.equal(managerIdentifier({ manager: '5', operation: 'Update' }), '{"manager":"5","operation":"Update"}');
+  }
+  for (let i = 0; i < 3000; i++)
+    assert.equal(managerIdentifier({ manager: `m${i}`, operation: 'Update' }), `{"manager":"m${i}","operation":"Update"}`);
+  assert.deepEqual(parseManagerIdentifier(managerIdentifier(update)), update);
+  assert.deepEqual(parseManagerIdentifier('{"manager":"never-made","operation":"Apply"}'), { manager: 'never-made', operation: 'Apply' });
 });
