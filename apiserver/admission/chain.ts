@@ -1,16 +1,34 @@
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from './interfaces.js';
 import { deepCopy } from '../api/object.js';
 import type { ApiObject } from '../api/object.js';
+import type { ResourceDef } from '../api/resource.js';
 import type { WriteAdmission } from '../registry/write-admission.js';
 
 /** Runs every mutating plugin in order, then (separately, later) every validating plugin on a copy. */
 export type AdmissionChain = WriteAdmission & { readonly plugins: readonly string[] };
 
-const OPERATIONS: readonly Operation[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
+/** The plugins of one phase for one resource and operation, in chain order. */
+type PluginLists = Map<Operation, readonly AdmissionPlugin[]>;
 
-/** The plugins of one phase that handle each operation, in chain order (asked once, when the chain is built). */
-function byOperation(plugins: readonly AdmissionPlugin[]): ReadonlyMap<Operation, readonly AdmissionPlugin[]> {
-  return new Map(OPERATIONS.map((op) => [op, plugins.filter((p) => p.handles(op))]));
+/**
+ * The plugins of one phase that see each resource's writes of each operation, worked out on a
+ * resource's first write and kept (plugins answer by the resource's group and names, which a
+ * definition never changes).
+ */
+function newPluginSelector(
+  plugins: readonly AdmissionPlugin[],
+): (resource: ResourceDef, operation: Operation) => readonly AdmissionPlugin[] {
+  const byResource = new WeakMap<ResourceDef, PluginLists>();
+  return (resource, operation) => {
+    let lists = byResource.get(resource);
+    if (!lists) byResource.set(resource, (lists = new Map()));
+    let list = lists.get(operation);
+    if (!list) {
+      list = plugins.filter((p) => p.handles(operation) && (p.handlesResource?.(resource) ?? true));
+      lists.set(operation, list);
+    }
+    return list;
+  };
 }
 
 /**
@@ -76,15 +94,15 @@ class ValidatingView implements AdmissionAttributes {
  * the request with that plugin's error.
  */
 export function newAdmissionChain(plugins: readonly AdmissionPlugin[]): AdmissionChain {
-  const mutating = byOperation(plugins.filter((p) => p.admit));
-  const validating = byOperation(plugins.filter((p) => p.validate));
+  const mutating = newPluginSelector(plugins.filter((p) => p.admit));
+  const validating = newPluginSelector(plugins.filter((p) => p.validate));
   return {
     plugins: plugins.map((p) => p.name),
     async admit(a) {
-      for (const p of mutating.get(a.operation) ?? []) await p.admit!(a);
+      for (const p of mutating(a.resource, a.operation)) await p.admit!(a);
     },
     async validate(a) {
-      const wanted = validating.get(a.operation) ?? [];
+      const wanted = validating(a.resource, a.operation);
       if (wanted.length === 0) return;
       const view = new ValidatingView(a);
       for (const p of wanted) await p.validate!(view);

@@ -17,6 +17,12 @@ export interface AdmissionPlugin {
   readonly name: string;
   /** Whether the plugin wants to see this operation (asked once per operation, when the chain is built). */
   handles(operation: Operation): boolean;
+  /**
+   * Whether the plugin may act on writes of this resource (asked once per resource, which keeps the
+   * answer); absent: it looks at every resource. A plugin that only checks pods says so here, and the
+   * chain does not call it for the other resources' writes.
+   */
+  handlesResource?(resource: ResourceDef): boolean;
   /** Mutating phase: may change attributes.object. */
   admit?(attributes: AdmissionAttributes): Promise<void>;
   /**

@@ -14,6 +14,7 @@ export function newCertificateApproval(domain: ApiDomain, authorizer: Authorizer
   return {
     name: 'CertificateApproval',
     handles: (op) => op === 'UPDATE',
+    handlesResource: (r) => r.group === group && r.plural === 'certificatesigningrequests',
     async validate(a) {
       if (a.subresource !== 'approval' || a.resource.group !== group || a.resource.plural !== 'certificatesigningrequests') return;
       const signerName = asCsr(a.object!).spec?.signerName ?? '';

@@ -16,6 +16,7 @@ export function newCertificateSigning(domain: ApiDomain, authorizer: Authorizer)
   return {
     name: 'CertificateSigning',
     handles: (op) => op === 'UPDATE',
+    handlesResource: (r) => r.group === group && r.plural === 'certificatesigningrequests',
     async validate(a) {
       if (a.subresource !== 'status' || a.resource.group !== group || a.resource.plural !== 'certificatesigningrequests') return;
       const csr = asCsr(a.object!);

@@ -17,6 +17,7 @@ export function newCertificateSubjectRestriction(domain: ApiDomain): ValidatingP
   return {
     name: 'CertificateSubjectRestriction',
     handles: (op) => op === 'CREATE',
+    handlesResource: (r) => r.group === group && r.plural === 'certificatesigningrequests',
     async validate(a) {
       if (a.subresource !== '' || a.resource.group !== group || a.resource.plural !== 'certificatesigningrequests') return;
       const csr = asCsr(a.object!);

@@ -15,6 +15,7 @@ export const newDefaultIngressClass: PluginFactory = ({ domain, reader }): Mutat
   return {
     name: 'DefaultIngressClass',
     handles: (op) => op === 'CREATE',
+    handlesResource: (r) => isResource(r, INGRESSES),
     async admit(a) {
       if (!isResource(a.resource, INGRESSES) || a.subresource || !a.object) return;
       const ing = a.object as { metadata: { annotations?: Record<string, string> }; spec?: { ingressClassName?: string | null } };

@@ -14,6 +14,7 @@ export const newDefaultStorageClass: PluginFactory = ({ domain, reader }): Mutat
   return {
     name: 'DefaultStorageClass',
     handles: (op) => op === 'CREATE',
+    handlesResource: (r) => isResource(r, PERSISTENT_VOLUME_CLAIMS),
     async admit(a) {
       if (!isResource(a.resource, PERSISTENT_VOLUME_CLAIMS) || a.subresource || !a.object) return;
       const pvc = a.object as { metadata: { annotations?: Record<string, string> }; spec?: { storageClassName?: string | null } };

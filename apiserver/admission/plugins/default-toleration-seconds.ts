@@ -5,6 +5,7 @@
  */
 import type { MutatingPlugin, PluginFactory } from '../interfaces.js';
 import { podOf, type Toleration } from '../pods.js';
+import { isResource, PODS } from '../resources.js';
 
 function tolerates(tolerations: Toleration[], key: string): boolean {
   return tolerations.some((t) => (t.key === key || !t.key) && (t.effect === 'NoExecute' || !t.effect));
@@ -16,6 +17,7 @@ export const newDefaultTolerationSeconds: PluginFactory = ({ domain, flags }): M
   return {
     name: 'DefaultTolerationSeconds',
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
+    handlesResource: (r) => isResource(r, PODS),
     async admit(a) {
       const pod = podOf(a);
       if (!pod) return;

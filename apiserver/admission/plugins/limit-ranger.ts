@@ -174,6 +174,7 @@ export const newLimitRanger: PluginFactory = ({ domain, reader }): AdmissionPlug
   return {
     name: 'LimitRanger',
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
+    handlesResource: (r) => isResource(r, PODS) || isResource(r, PERSISTENT_VOLUME_CLAIMS),
     async admit(a) {
       if (!applies(a)) return;
       const pod = podOf(a);

@@ -19,6 +19,7 @@ export const newPersistentVolumeClaimResize: PluginFactory = ({ domain, reader }
   return {
     name: 'PersistentVolumeClaimResize',
     handles: (op) => op === 'UPDATE',
+    handlesResource: (r) => isResource(r, PERSISTENT_VOLUME_CLAIMS),
     async validate(a) {
       if (!isResource(a.resource, PERSISTENT_VOLUME_CLAIMS) || a.subresource || !a.object || !a.oldObject) return;
       const pvc = a.object as Claim;

@@ -163,6 +163,7 @@ export const newPodSecurity: PluginFactory = ({ domain, reader }, rawConfig): Ad
   return {
     name: 'PodSecurity',
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
+    handlesResource: (r) => isResource(r, NAMESPACES) || isResource(r, PODS) || WORKLOADS.some((w) => isResource(r, w)),
     async validate(a) {
       // The resource first: a validator's object is copied when first read.
       const checked =

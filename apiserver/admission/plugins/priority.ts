@@ -8,7 +8,7 @@ import type { ApiObject } from '../../api/object.js';
 import { admissionForbidden } from '../errors.js';
 import type { AdmissionPlugin, PluginFactory } from '../interfaces.js';
 import { podOf, type Pod } from '../pods.js';
-import { isResource, PRIORITY_CLASSES } from '../resources.js';
+import { isResource, PODS, PRIORITY_CLASSES } from '../resources.js';
 
 interface PriorityClass extends ApiObject {
   value: number;
@@ -27,6 +27,7 @@ export const newPriority: PluginFactory = ({ reader }): AdmissionPlugin => {
   return {
     name: 'Priority',
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
+    handlesResource: (r) => isResource(r, PODS) || isResource(r, PRIORITY_CLASSES),
     async admit(a) {
       const pod = podOf(a);
       if (!pod) return;

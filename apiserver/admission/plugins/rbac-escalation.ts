@@ -26,6 +26,7 @@ export function newRbacEscalation(rbacGroup: string, check: RbacWriteCheck): Val
   return {
     name: 'RBACEscalation',
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
+    handlesResource: (r) => r.group === rbacGroup && KINDS.has(r.kind),
     async validate(a) {
       const kind = a.resource.kind;
       if (a.resource.group !== rbacGroup || !KINDS.has(kind) || a.subresource || !a.object) return;

@@ -9,7 +9,7 @@ import { admissionForbidden } from '../errors.js';
 import type { AdmissionAttributes, AdmissionPlugin, PluginFactory } from '../interfaces.js';
 import { podOf, type Pod, type Toleration } from '../pods.js';
 import { listsEqual } from '../resource-list.js';
-import { RUNTIME_CLASSES } from '../resources.js';
+import { isResource, PODS, RUNTIME_CLASSES } from '../resources.js';
 
 interface RuntimeClass extends ApiObject {
   overhead?: { podFixed?: Record<string, string> };
@@ -36,6 +36,7 @@ export const newRuntimeClass: PluginFactory = ({ reader }): AdmissionPlugin => {
   return {
     name: 'RuntimeClass',
     handles: (op) => op === 'CREATE',
+    handlesResource: (r) => isResource(r, PODS),
     async admit(a) {
       const p = await prepare(a);
       if (!p?.rc) return;

@@ -17,7 +17,7 @@ import { generateName } from '../../registry/object-meta-rules.js';
 import { admissionForbidden } from '../errors.js';
 import type { AdmissionAttributes, AdmissionPlugin, ObjectReader, PluginFactory } from '../interfaces.js';
 import { type Container, type Pod, podOf } from '../pods.js';
-import { SERVICE_ACCOUNTS } from '../resources.js';
+import { isResource, PODS, SERVICE_ACCOUNTS } from '../resources.js';
 
 const DEFAULT_ACCOUNT = 'default';
 const DEFAULT_ATTEMPTS = 10;
@@ -149,6 +149,7 @@ export const newServiceAccount: PluginFactory = ({ domain, reader }): AdmissionP
   return {
     name: 'ServiceAccount',
     handles: (op) => op === 'CREATE',
+    handlesResource: (r) => isResource(r, PODS),
     async admit(a) {
       const pod = podOf(a);
       if (!pod || pod.metadata.annotations?.[mirrorAnnotation] !== undefined) return;

@@ -14,6 +14,7 @@ export const newStorageObjectInUseProtection: PluginFactory = ({ domain }): Muta
   return {
     name: 'StorageObjectInUseProtection',
     handles: (op) => op === 'CREATE',
+    handlesResource: (r) => finalizers.some((f) => isResource(r, f.resource)),
     async admit(a) {
       if (a.subresource || !a.object) return;
       const finalizer = finalizers.find((f) => isResource(a.resource, f.resource))?.finalizer;

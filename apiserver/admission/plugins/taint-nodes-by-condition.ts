@@ -16,6 +16,7 @@ export const newTaintNodesByCondition: PluginFactory = ({ domain }): MutatingPlu
   return {
     name: 'TaintNodesByCondition',
     handles: (op) => op === 'CREATE',
+    handlesResource: (r) => isResource(r, NODES),
     async admit(a) {
       if (!isResource(a.resource, NODES) || a.subresource || !a.object) return;
       const node = a.object as { spec?: { taints?: Taint[] } };

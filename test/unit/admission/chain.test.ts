@@ -130,3 +130,25 @@ test('a validator may replace the object it sees without touching the stored one
   await chain.validate(a);
   assert.equal(a.object!.metadata.name, 'c');
 });
+
+test('a plugin that names its resources is called only for their writes, in its place in the chain', async () => {
+  const log: string[] = [];
+  const chain = newAdmissionChain([
+    recorder(log, 'A'),
+    recorder(log, 'PodsOnly', { handlesResource: (r) => r.kubernetesGroup === '' && r.plural === 'pods' }),
+    recorder(log, 'B'),
+  ]);
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns' } };
+  for (let i = 0; i < 2; i++) {
+    log.length = 0;
+    const a = attrs({ resource: 'configmaps', namespace: 'ns', object: cm() });
+    await chain.admit(a);
+    await chain.validate(a);
+    assert.deepEqual(log, ['admit A', 'admit B', 'validate A', 'validate B']);
+    log.length = 0;
+    const p = attrs({ resource: 'pods', namespace: 'ns', object: pod });
+    await chain.admit(p);
+    await chain.validate(p);
+    assert.deepEqual(log, ['admit A', 'admit PodsOnly', 'admit B', 'validate A', 'validate PodsOnly', 'validate B']);
+  }
+});
