@@ -26,7 +26,6 @@ function pathOf(f: Frame): string {
 }
 
 const QUOTE = 34;
-const BACKSLASH = 92;
 
 function isBlank(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
@@ -36,16 +35,27 @@ function isBlank(c: number): boolean {
 export function duplicateJsonFields(text: string): string[] {
   const found: string[] = [];
   let top: Frame | undefined;
+  // The next backslash at or after where a string scan stands (Infinity: none left): strings are
+  // skipped with indexOf, and only a backslash before the next quote makes a scan look closer.
+  let backslash = -1;
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (ch === QUOTE) {
       let j = i + 1;
       let escaped = false;
-      for (let c = text.charCodeAt(j); c !== QUOTE; c = text.charCodeAt(j)) {
-        if (c === BACKSLASH) {
-          escaped = true;
-          j += 2;
-        } else j++;
+      for (;;) {
+        const quote = text.indexOf('"', j);
+        if (backslash < j) {
+          const b = text.indexOf('\\', j);
+          backslash = b === -1 ? Number.POSITIVE_INFINITY : b;
+        }
+        if (backslash > quote) {
+          j = quote;
+          break;
+        }
+        // An escape before that quote: skip it (an escaped quote or backslash included).
+        escaped = true;
+        j = backslash + 2;
       }
       // A string is a key when it is followed (after blanks) by a colon.
       if (top?.keys) {

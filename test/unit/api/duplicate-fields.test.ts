@@ -14,6 +14,17 @@ describe('duplicateJsonFields', () => {
     assert.deepEqual(duplicateJsonFields('[{"a":1},{"a":1}]'), []);
     assert.deepEqual(duplicateJsonFields('{"a":{"b":1},"c":{"b":1}}'), []);
   });
+
+  it('skips strings ending in escaped backslashes, and long strings around escapes', () => {
+    const long = 'x'.repeat(5000);
+    const key = 'k\\"';
+    const text = JSON.stringify({ a: 'ends in \\', b: `${long}"${long}`, [key]: 1, c: [`\\${long}`, '"'] });
+    const more = [`${JSON.stringify(key)}:2`, `"b":${JSON.stringify('\\\\')}`, `"c":{"a":${JSON.stringify('\\')}}`];
+    const withDuplicates = `${text.slice(0, -1)},${more.join(',')}}`;
+    JSON.parse(withDuplicates);
+    assert.deepEqual(duplicateJsonFields(text), []);
+    assert.deepEqual(duplicateJsonFields(withDuplicates), [key, 'b', 'c']);
+  });
 });
 
 describe('duplicateYamlFields', () => {
