@@ -57,31 +57,31 @@ function walk(
   if (atom.kind === 'list') {
     const l = indexList(atom, lhs, path, true, issues);
     const r = indexList(atom, rhs, path, true, issues);
-    const child = (pe: PathElement, l: unknown, r: unknown) => {
+    for (const pe of l.order) {
       path.push(pe);
-      walk(c, path, l, r, atom.element, types, issues);
+      walk(c, path, l.items.get(pe.id), r.items.get(pe.id), atom.element, types, issues);
       path.pop();
-    };
-    for (const pe of l.order) child(pe, l.items.get(pe.id), r.items.get(pe.id));
-    for (const pe of r.order) if (!l.items.has(pe.id)) child(pe, undefined, r.items.get(pe.id));
+    }
+    for (const pe of r.order) {
+      if (l.items.has(pe.id)) continue;
+      path.push(pe);
+      walk(c, path, undefined, r.items.get(pe.id), atom.element, types, issues);
+      path.pop();
+    }
   } else {
     const lm = isJsonMap(lhs) ? lhs : {};
     const rm = isJsonMap(rhs) ? rhs : {};
-    const child = (key: string) => {
+    for (const key of Object.keys(lm)) {
       path.push(fieldElement(key));
-      walk(
-        c,
-        path,
-        Object.hasOwn(lm, key) ? lm[key] : undefined,
-        Object.hasOwn(rm, key) ? rm[key] : undefined,
-        fieldSchema(atom, key),
-        types,
-        issues,
-      );
+      walk(c, path, lm[key], Object.hasOwn(rm, key) ? rm[key] : undefined, fieldSchema(atom, key), types, issues);
       path.pop();
-    };
-    for (const key of Object.keys(lm)) child(key);
-    for (const key of Object.keys(rm)) if (!Object.hasOwn(lm, key)) child(key);
+    }
+    for (const key of Object.keys(rm)) {
+      if (Object.hasOwn(lm, key)) continue;
+      path.push(fieldElement(key));
+      walk(c, path, undefined, rm[key], fieldSchema(atom, key), types, issues);
+      path.pop();
+    }
   }
   if (lhs === undefined) c.added.insert(path);
   else if (rhs === undefined) c.removed.insert(path);

@@ -26,7 +26,23 @@ export function canonicalJson(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
-export const fieldElement = (name: string): PathElement => ({ kind: 'field', id: `f:${name}`, name });
+/**
+ * Field elements made lately, by name (elements never change, so one serves every path): the walks
+ * of every write name the same fields again. Dropped whole past the bound, as map keys are the
+ * clients' own.
+ */
+const FIELD_ELEMENTS_CACHED = 10_000;
+let fieldElements = new Map<string, PathElement>();
+
+export function fieldElement(name: string): PathElement {
+  let pe = fieldElements.get(name);
+  if (!pe) {
+    if (fieldElements.size >= FIELD_ELEMENTS_CACHED) fieldElements = new Map();
+    pe = { kind: 'field', id: `f:${name}`, name };
+    fieldElements.set(name, pe);
+  }
+  return pe;
+}
 
 export const indexElement = (index: number): PathElement => ({ kind: 'index', id: `i:${index}`, index });
 
