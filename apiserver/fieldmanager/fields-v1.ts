@@ -8,9 +8,8 @@ import { compareElements, deserializeElement, PathElementError } from './path-el
 
 export type FieldsV1 = { [key: string]: FieldsV1 };
 
-/** The FieldsV1 object of a set. */
-export function setToFields(set: FieldSet): FieldsV1 {
-  const out: FieldsV1 = {};
+/** The FieldsV1 object of a set (written into `out`, whose members come first). */
+export function setToFields(set: FieldSet, out: FieldsV1 = {}): FieldsV1 {
   const members = set.sortedMembers();
   const children = set.sortedChildren();
   let mi = 0;
@@ -27,7 +26,7 @@ export function setToFields(set: FieldSet): FieldsV1 {
       out[c.pe.id] = setToFields(c.set);
       ci++;
     } else {
-      out[c.pe.id] = { '.': {}, ...setToFields(c.set) };
+      out[c.pe.id] = setToFields(c.set, { '.': {} });
       mi++;
       ci++;
     }
@@ -48,8 +47,10 @@ export function fieldsToSet(fields: unknown): FieldSet {
 
 function readInto(set: FieldSet, fields: unknown): void {
   if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new FieldsV1Error('FieldsV1 must be a JSON object');
-  for (const [key, value] of Object.entries(fields)) {
+  const entries = fields as Record<string, unknown>;
+  for (const key of Object.keys(entries)) {
     if (key === '.') continue;
+    const value = entries[key];
     let pe;
     try {
       pe = deserializeElement(key);
@@ -60,8 +61,9 @@ function readInto(set: FieldSet, fields: unknown): void {
     if (!pe) continue;
     if (typeof value !== 'object' || value === null || Array.isArray(value))
       throw new FieldsV1Error(`the value of ${JSON.stringify(key)} must be a JSON object`);
-    const keys = Object.keys(value);
-    if (keys.length === 0 || keys.includes('.')) set.addMember(pe);
-    if (keys.some((k) => k !== '.')) readInto(set.descend(pe), value);
+    const size = Object.keys(value).length;
+    const dot = Object.hasOwn(value, '.');
+    if (size === 0 || dot) set.addMember(pe);
+    if (size > (dot ? 1 : 0)) readInto(set.descend(pe), value);
   }
 }
