@@ -57,10 +57,12 @@ function decodeOrEmpty(entries: unknown): Managed {
 }
 
 /**
- * A copy whose metadata has no managedFields (the copy shares everything else). Built without
- * `delete`, which would turn the copy into a slow dictionary object for the walks that follow.
+ * The object without managedFields: itself when it has none (a create's), else a copy whose
+ * metadata leaves them out (the copy shares everything else). Built without `delete`, which would
+ * turn the copy into a slow dictionary object for the walks that follow.
  */
 function withoutManagedFields(obj: ApiObject): ApiObject {
+  if (!Object.hasOwn(obj.metadata, 'managedFields')) return obj;
   const metadata: Record<string, unknown> = {};
   const source = obj.metadata as Record<string, unknown>;
   for (const key of Object.keys(source)) {
