@@ -1,8 +1,9 @@
 /**
  * A set of field paths, stored as a trie (structured-merge-diff's fieldpath.Set): at each level the
  * elements that are members (the path ends there) and the children (paths go deeper). A path can be
- * both, e.g. a list item that is owned and whose fields are owned. Sets are values: the operations
- * return new sets and never keep empty children.
+ * both, e.g. a list item that is owned and whose fields are owned. Sets are values: built in place
+ * (insert, addMember, descend), then never changed; the operations answer new sets or, when nothing
+ * changes, an operand, and share unchanged levels.
  */
 import type { Path, PathElement } from './path-element.js';
 import { compareElements } from './path-element.js';
@@ -85,6 +86,9 @@ export class FieldSet {
   }
 
   union(other: FieldSet): FieldSet {
+    // Sets are never changed once built, so an operand can be the answer.
+    if (other.isEmpty()) return this;
+    if (this.isEmpty()) return other;
     const out = new FieldSet();
     for (const [k, pe] of this.members) out.setMember(k, pe);
     for (const [k, pe] of other.members) out.setMember(k, pe);
@@ -108,6 +112,7 @@ export class FieldSet {
 
   /** Paths of this set not in other; a member of other does not remove the paths below it. */
   difference(other: FieldSet): FieldSet {
+    if (other.isEmpty()) return this;
     const out = new FieldSet();
     for (const [k, pe] of this.members) if (!other.members.has(k)) out.setMember(k, pe);
     for (const [k, c] of this.children) {
@@ -119,6 +124,7 @@ export class FieldSet {
 
   /** Paths of this set not in other, where a member of other also removes everything below it. */
   recursiveDifference(other: FieldSet): FieldSet {
+    if (other.isEmpty()) return this;
     const out = new FieldSet();
     for (const [k, pe] of this.members) if (!other.members.has(k)) out.setMember(k, pe);
     for (const [k, c] of this.children) {
@@ -131,7 +137,8 @@ export class FieldSet {
 
   /** Members at this level, in set order. */
   sortedMembers(): PathElement[] {
-    return [...this.members.values()].sort(compareElements);
+    const members = [...this.members.values()];
+    return members.length > 1 ? members.sort(compareElements) : members;
   }
 
   /** Children at this level, in set order. */
