@@ -15,7 +15,7 @@ export type { AdmissionAttributes, Operation };
 
 export interface AdmissionPlugin {
   readonly name: string;
-  /** Whether the plugin wants to see this operation (asked once per operation, when the chain is built). */
+  /** Whether the plugin wants to see this operation (asked once per resource and operation, which keeps the answer). */
   handles(operation: Operation): boolean;
   /**
    * Whether the plugin may act on writes of this resource (asked once per resource, which keeps the
