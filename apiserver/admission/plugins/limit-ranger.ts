@@ -168,7 +168,8 @@ export const newLimitRanger: PluginFactory = ({ domain, reader }): AdmissionPlug
     const pods = isResource(a.resource, PODS);
     if (a.subresource || !(pods || isResource(a.resource, PERSISTENT_VOLUME_CLAIMS))) return false;
     if (!a.object || a.oldObject?.metadata.deletionTimestamp) return false;
-    return pods ? a.operation === 'CREATE' : true;
+    if (podOf(a)) return a.operation === 'CREATE';
+    return !pods;
   };
   const ranges = async (a: AdmissionAttributes) => (await reader.list(LIMIT_RANGES, a.namespace)) as LimitRange[];
   return {
