@@ -5,7 +5,7 @@
  * fields are dropped like Go's zero values.
  */
 import type { Definitions, Schema } from './schema.js';
-import { resolveSchema } from './schema.js';
+import { resolveSchema, ownProperty } from './schema.js';
 
 /** How a write treats fields its schema does not know (the fieldValidation query parameter). */
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
@@ -43,7 +43,7 @@ function walkObject(obj: Record<string, unknown>, s: Schema, defs: Definitions, 
   for (const key of Object.keys(obj)) {
     const child = obj[key];
     const childPath = s.properties ? join(path, key) : `${path}[${key}]`;
-    const childSchema = s.properties?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    const childSchema = ownProperty(s.properties, key) ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
     if (!childSchema) {
       if (s.additionalProperties === true) continue;
       r.unknownFields.push(childPath);

@@ -63,3 +63,11 @@ export function resolveSchema(schema: Schema, defs: Definitions): Schema {
   }
   return s;
 }
+
+/**
+ * The schema of property `key` in a properties map: own entries only, so that a field named like an
+ * Object member (`constructor`, `toString`, `__proto__`) is looked up as a field, not found on Object.
+ */
+export function ownProperty<T>(properties: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return properties !== undefined && Object.hasOwn(properties, key) ? properties[key] : undefined;
+}

@@ -3,13 +3,13 @@
  * x-orch-patch-strategy / x-orch-patch-merge-key and list/map type markers.
  */
 import type { Definitions, Schema } from '../api/schema.js';
-import { resolveSchema } from '../api/schema.js';
+import { resolveSchema, ownProperty } from '../api/schema.js';
 import type { PatchMeta, PatchSchema } from './strategic-merge-patch.js';
 
 function childSchema(s: Schema, name: string, defs: Definitions): Schema | undefined {
   const r = resolveSchema(s, defs);
   const next = r.type === 'array' && r.items ? resolveSchema(r.items, defs) : r;
-  return next.properties?.[name] ?? (typeof next.additionalProperties === 'object' ? next.additionalProperties : undefined);
+  return ownProperty(next.properties, name) ?? (typeof next.additionalProperties === 'object' ? next.additionalProperties : undefined);
 }
 
 export function newPatchSchemaFromDefinitions(defs: Definitions, root: Schema): PatchSchema {

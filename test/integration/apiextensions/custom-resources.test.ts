@@ -83,12 +83,15 @@ describe('custom resources', () => {
         apiVersion: 'stable.example.com/v1',
         kind: 'CronTab',
         metadata: { name: 'pruned' },
-        spec: { cronSpec: '* * * * */5', unknown: 1, free: { any: { thing: true } }, size: '50%' },
+        spec: { cronSpec: '* * * * */5', unknown: 1, free: { any: { thing: true } }, size: '50%', constructor: 'c' },
         extra: 'x',
       },
     });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.body.spec.unknown, undefined);
+    // A field named like an Object member is a field the schema does not know.
+    assert.equal(Object.hasOwn(r.body.spec, 'constructor'), false, r.text);
+    assert.match(String(r.headers.warning), /unknown field \\"spec.constructor\\"/);
     assert.equal(r.body.extra, undefined);
     assert.deepEqual(r.body.spec.free, { any: { thing: true } });
     assert.equal(r.body.spec.replicas, 1);

@@ -5,6 +5,7 @@
  */
 import type { Schema } from '../../../api/schema.js';
 import { compileProgram } from '../../../runtime/cel.js';
+import { ownProperty } from '../../../api/schema.js';
 
 const toTimestamp = compileProgram('timestamp(v)').program;
 const toDuration = compileProgram('duration(v)').program;
@@ -39,7 +40,7 @@ export function withCelFormats(value: unknown, s: Schema, depth = 0): unknown {
   if (typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    const child = s.properties?.[k] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    const child = ownProperty(s.properties, k) ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
     out[k] = child ? withCelFormats(v, child, depth + 1) : v;
   }
   return out;

@@ -10,6 +10,7 @@ import type { Schema } from '../../../api/schema.js';
 import { duplicate, forbidden, invalid, required, type FieldError } from '../../../api/field-errors.js';
 import { compileProgram, type CelProgram } from '../../../runtime/cel.js';
 import { hasCelFormats, withCelFormats } from './cel-formats.js';
+import { ownProperty } from '../../../api/schema.js';
 
 type Rule = NonNullable<Schema['x-orch-validations']>[number];
 
@@ -158,7 +159,8 @@ export function newCelValidator(schema: Schema): CelValidator | undefined {
     const obj = value as Record<string, unknown>;
     const oldObj = typeof old === 'object' && old !== null && !Array.isArray(old) ? (old as Record<string, unknown>) : undefined;
     for (const [key, child] of Object.entries(obj)) {
-      const childSchema = s.properties?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+      const childSchema =
+        ownProperty(s.properties, key) ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
       if (!childSchema) continue;
       const childPath = s.properties ? (path ? `${path}.${key}` : key) : `${path}[${key}]`;
       run(child, oldObj?.[key], childSchema, childPath, errors, budget);

@@ -17,6 +17,7 @@ import {
   type FieldPath,
   fieldPath,
 } from '../../../api/field-errors.js';
+import { ownProperty } from '../../../api/schema.js';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -178,7 +179,7 @@ function checkObject(v: Record<string, unknown>, s: Schema, path: FieldPath, err
   }
   for (const name of s.required ?? []) if (!(name in v)) errors.push(required(path.child(name)));
   for (const [key, child] of Object.entries(v)) {
-    const childSchema = s.properties?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    const childSchema = ownProperty(s.properties, key) ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
     if (childSchema) check(child, childSchema, s.properties ? path.child(key) : path.key(key), errors);
   }
   if (s['x-orch-embedded-resource']) {
@@ -198,7 +199,7 @@ export function validateCustomObject(obj: Record<string, unknown>, s: Schema): F
   }
   for (const [key, value] of Object.entries(obj)) {
     if (key === 'metadata' || key === 'apiVersion' || key === 'kind') continue;
-    const child = s.properties?.[key];
+    const child = ownProperty(s.properties, key);
     if (child) check(value, child, fieldPath(key), errors);
   }
   return errors;
