@@ -7,6 +7,8 @@ import { isApiError } from '../../apiserver/api/status.js';
 import type { ApiClient } from '../client/api-client.js';
 import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-errors.js';
 import type { EventRecorder, ObjectReference } from '../events/event-recorder.js';
+import { objectKey } from '../informers/indexer.js';
+import type { Expectations } from './expectations.js';
 
 export const PODS = { group: '', version: 'v1', resource: 'pods' };
 
@@ -43,5 +45,36 @@ export class PodControl {
       this.recorder.event(controller, 'Warning', 'FailedDelete', 'Delete', `Error deleting: ${(err as Error).message}`);
       throw err;
     }
+  }
+
+  /**
+   * create() for a controller whose expectations (under `key`) await the Pod: a creation not made
+   * (or failed) will never reach the informer, so it counts as seen at once.
+   */
+  async createExpected(pod: ApiObject, controller: ObjectReference, expectations: Expectations, key: string): Promise<void> {
+    let created: ApiObject | undefined;
+    try {
+      created = await this.create(pod, controller);
+    } catch (err) {
+      expectations.creationObserved(key);
+      throw err;
+    }
+    if (!created) expectations.creationObserved(key);
+  }
+
+  /**
+   * delete() for a controller whose expectations (under `key`) await the Pod's deletion: a Pod
+   * already gone (its deletion may have been seen before the expectation) or a failed delete counts
+   * as seen at once, so the next sync is not held for it.
+   */
+  async deleteExpected(pod: ApiObject, controller: ObjectReference, expectations: Expectations, key: string): Promise<void> {
+    let deleted: boolean;
+    try {
+      deleted = await this.delete(pod, controller);
+    } catch (err) {
+      expectations.deletionObserved(key, objectKey(pod));
+      throw err;
+    }
+    if (!deleted) expectations.deletionObserved(key, objectKey(pod));
   }
 }

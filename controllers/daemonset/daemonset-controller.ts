@@ -268,22 +268,8 @@ export class DaemonSetController implements Controller {
     const ref = objectReference(ds, 'apps/v1', 'DaemonSet');
     this.expectations.expect(key, nodes.length, remove.map(objectKey));
     const results = await Promise.allSettled([
-      ...nodes.map(async (node) => {
-        try {
-          if (!(await this.podControl.create(this.newPod(ds, node, revision), ref))) this.expectations.creationObserved(key);
-        } catch (err) {
-          this.expectations.creationObserved(key);
-          throw err;
-        }
-      }),
-      ...remove.map(async (pod) => {
-        try {
-          if (!(await this.podControl.delete(pod, ref))) this.expectations.deletionObserved(key, objectKey(pod));
-        } catch (err) {
-          this.expectations.deletionObserved(key, objectKey(pod));
-          throw err;
-        }
-      }),
+      ...nodes.map((node) => this.podControl.createExpected(this.newPod(ds, node, revision), ref, this.expectations, key)),
+      ...remove.map((pod) => this.podControl.deleteExpected(pod, ref, this.expectations, key)),
     ]);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;

@@ -361,14 +361,15 @@ export class JobController implements Controller {
     this.expectations.expect(key, 0, pods.map(objectKey));
     const results = await Promise.allSettled(
       pods.map(async (p) => {
-        await releasePod(this.ctx.client, p, this.finalizer);
-        // A Pod already gone sends no deletion the informer has not seen already.
-        if (!(await this.podControl.delete(p, ref))) this.expectations.deletionObserved(key, objectKey(p));
+        try {
+          await releasePod(this.ctx.client, p, this.finalizer);
+        } catch (err) {
+          this.expectations.deletionObserved(key, objectKey(p));
+          throw err;
+        }
+        await this.podControl.deleteExpected(p, ref, this.expectations, key);
       }),
     );
-    results.forEach((r, i) => {
-      if (r.status === 'rejected') this.expectations.deletionObserved(key, objectKey(pods[i]));
-    });
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) throw failed.reason;
   }
@@ -416,12 +417,7 @@ export class JobController implements Controller {
     let next = 0;
     const { successes, error } = await slowStartBatch(count, 1, async () => {
       const pod = this.newPod(job, indexed ? indexes[next++] : undefined);
-      try {
-        if (!(await this.podControl.create(pod, ref))) this.expectations.creationObserved(key);
-      } catch (err) {
-        this.expectations.creationObserved(key);
-        throw err;
-      }
+      await this.podControl.createExpected(pod, ref, this.expectations, key);
     });
     for (let i = successes + (error ? 1 : 0); i < count; i++) this.expectations.creationObserved(key);
     if (error) throw error;

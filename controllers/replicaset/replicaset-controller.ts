@@ -227,23 +227,19 @@ export class ReplicaSetController implements Controller {
       const want = Math.min(-diff, burst);
       this.expectations.expect(key, want);
       const template = spec.template ?? {};
-      const { successes, error } = await slowStartBatch(want, 1, async () => {
-        try {
-          const created = await this.podControl.create(
-            podFromTemplate(
-              template,
-              rs.metadata.namespace ?? '',
-              rs.metadata.name!,
-              newControllerRef(rs, this.kind.apiVersion, this.kind.kind),
-            ),
-            ref,
-          );
-          if (!created) this.expectations.creationObserved(key);
-        } catch (err) {
-          this.expectations.creationObserved(key);
-          throw err;
-        }
-      });
+      const { successes, error } = await slowStartBatch(want, 1, () =>
+        this.podControl.createExpected(
+          podFromTemplate(
+            template,
+            rs.metadata.namespace ?? '',
+            rs.metadata.name!,
+            newControllerRef(rs, this.kind.apiVersion, this.kind.kind),
+          ),
+          ref,
+          this.expectations,
+          key,
+        ),
+      );
       // Creations never attempted will never be observed.
       const failed = error ? 1 : 0;
       for (let i = successes + failed; i < want; i++) this.expectations.creationObserved(key);
@@ -256,17 +252,7 @@ export class ReplicaSetController implements Controller {
       const related = this.relatedPods(rs);
       const victims = n < pods.length ? sortPodsForDeletion(pods, related, this.ctx.domain.labelPrefix).slice(0, n) : pods;
       this.expectations.expect(key, 0, victims.map(objectKey));
-      const results = await Promise.allSettled(
-        victims.map(async (pod) => {
-          try {
-            // A Pod already gone sends no deletion the informer has not seen already.
-            if (!(await this.podControl.delete(pod, ref))) this.expectations.deletionObserved(key, objectKey(pod));
-          } catch (err) {
-            this.expectations.deletionObserved(key, objectKey(pod));
-            throw err;
-          }
-        }),
-      );
+      const results = await Promise.allSettled(victims.map((pod) => this.podControl.deleteExpected(pod, ref, this.expectations, key)));
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed)
         throw Object.assign(new Error((failed.reason as Error).message), {
