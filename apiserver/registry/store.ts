@@ -165,7 +165,7 @@ export class GenericStore {
       await this.admission.admit(attributes);
       await this.admission.validate(attributes);
       const result = await action.run(this.lookup, { ...ctx, admitted: true }, name, body);
-      rollback.commit();
+      await rollback.commit();
       return result;
     } catch (err) {
       await rollback.revert();
@@ -327,8 +327,8 @@ export class GenericStore {
         if (generated && isStorageError(err, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS) continue;
         throw this.storageError(err, name);
       }
-      rollback.commit();
       await txn.commit();
+      await rollback.commit();
       return this.writtenObject(obj, kv);
     }
   }
@@ -415,8 +415,8 @@ export class GenericStore {
       await rollback.revert();
       throw this.storageError(err, name);
     }
-    rollback.commit();
     await txn.commit();
+    await rollback.commit();
     if (written.deleted) {
       await this.hooks.afterDelete?.(gone!, { dryRun: false });
       return { object: result!, created: false };
@@ -521,7 +521,7 @@ export class GenericStore {
         return outcome!;
       }
       const { kv, deleted } = await guaranteedUpdate(this.storage, key, attempt, undefined, this.writeOptions);
-      rollback.commit();
+      await rollback.commit();
       if (deleted) await this.hooks.afterDelete?.(outcome!.object, { dryRun: false });
       return deleted ? outcome! : { object: await this.served(this.decode(kv)), deleted: false };
     } catch (err) {

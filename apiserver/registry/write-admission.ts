@@ -12,10 +12,12 @@ export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 /**
  * Undo steps of admission side effects (a quota charge) for one write attempt: the store runs them,
  * newest first, when a later plugin, the strategy or the write itself fails, and drops them once the
- * write is stored.
+ * write is stored. Steps given to `onStored` run instead once the write is stored (a quota's
+ * reservation for the write, settled), before the store answers; a failed write drops them.
  */
 export interface AdmissionRollback {
   add(undo: () => Promise<void>): void;
+  onStored(step: () => Promise<void>): void;
 }
 
 export interface AdmissionAttributes {
@@ -45,20 +47,32 @@ export interface WriteAdmission {
   validate(attributes: AdmissionAttributes): Promise<void>;
 }
 
-/** A rollback list for one write attempt: `revert` runs the undo steps newest first, once. */
-export function newAdmissionRollback(): AdmissionRollback & { revert(): Promise<void>; commit(): void } {
+/**
+ * A rollback list for one write attempt: `revert` runs the undo steps newest first, once; `commit`
+ * (the write is stored) drops them and runs the stored steps, once. A failing step is skipped: each
+ * is a best effort whose failure its plugin has to make safe.
+ */
+export function newAdmissionRollback(): AdmissionRollback & { revert(): Promise<void>; commit(): Promise<void> } {
   let undo: (() => Promise<void>)[] = [];
+  let stored: (() => Promise<void>)[] = [];
   return {
     add: (u) => {
       undo.push(u);
     },
+    onStored: (step) => {
+      stored.push(step);
+    },
     async revert() {
       const steps = undo.reverse();
       undo = [];
+      stored = [];
       for (const s of steps) await s().catch(() => {});
     },
-    commit() {
+    async commit() {
+      const steps = stored;
       undo = [];
+      stored = [];
+      for (const s of steps) await s().catch(() => {});
     },
   };
 }

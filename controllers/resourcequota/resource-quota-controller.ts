@@ -2,10 +2,26 @@
  * The ResourceQuota controller: keeps every quota's `status.hard` (its spec) and `status.used` (for
  * each resource it limits) in step with the namespace's objects — recomputed when a quota changes,
  * when an object it counts changes, and every 5 minutes. Admission relies on `used` being current.
+ *
+ * `used` is what the namespace's objects use plus the quota's reservations (api/quota-reservations.ts)
+ * of writes admission charged that are not among those objects (yet): a charge comes before its
+ * object is stored, so the objects alone undercount a namespace while creates are in flight, and a
+ * quota whose `used` was lowered that way admits more than its hard limit. The informers only tell
+ * whether there is something to write; what is written is counted from consistent reads — the quota
+ * first, then the objects, listed after it, so every object stored before the quota's last settled
+ * reservation is among them — and written by compare-and-swap on that quota's resourceVersion, so no
+ * charge, refund or settle can come in between.
  */
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
+import {
+  type QuotaReservations,
+  RESERVATION_TTL_MS,
+  reservationsAnnotation,
+  reservationsOf,
+  setReservations,
+} from '../../apiserver/api/quota-reservations.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
 import type { GroupVersionResource } from '../client/api-client.js';
 import type { Informer } from '../informers/informer.js';
@@ -14,10 +30,14 @@ import type { SyncResult } from '../workqueue/run-workers.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { PODS } from '../controllerutil/pod-control.js';
-import { claimUsage, podUsage, type QuotaScopes, type ResourceList, serviceUsage, toJson } from './quota-usage.js';
+import { addQuantities, claimUsage, podUsage, type QuotaScopes, type ResourceList, serviceUsage, toJson } from './quota-usage.js';
+import { quantityFrom, ZERO_QUANTITY } from '../../apiserver/api/quantity.js';
 
 const QUOTAS = { group: '', version: 'v1', resource: 'resourcequotas' };
 const RESYNC_MS = 5 * 60_000;
+
+/** The namespace's objects of one informer's resource. */
+type ObjectsOf = (informer: Informer) => ApiObject[];
 
 /** The kinds whose objects `count/<resource>[.<group>]` can count, by that name. */
 function countedKinds(ctx: ControllerContext): Record<string, GroupVersionResource> {
@@ -56,7 +76,11 @@ export class ResourceQuotaController implements Controller {
     this.quotas.addEventHandler({
       onAdd: (q) => this.queue.add(objectKey(q)),
       onUpdate: (old, q) => {
-        if (!jsonEqual(old.spec, q.spec) || !jsonEqual(old.status, q.status)) this.queue.add(objectKey(q));
+        // A settled reservation changes only the annotation: an update's growth was counted twice
+        // (the stored claim and its reservation) by a recount in between.
+        const reservations = (o: ApiObject) => o.metadata.annotations?.[reservationsAnnotation(ctx.domain)];
+        if (!jsonEqual(old.spec, q.spec) || !jsonEqual(old.status, q.status) || reservations(old) !== reservations(q))
+          this.queue.add(objectKey(q));
       },
     });
     const touched = (obj: ApiObject) => {
@@ -79,38 +103,99 @@ export class ResourceQuotaController implements Controller {
     });
   }
 
-  /** What the namespace uses, for the resources of one quota. */
-  usage(quota: ApiObject): ResourceList {
-    const ns = quota.metadata.namespace ?? '';
+  /** What the namespace's objects use, for the resources of one quota. */
+  usage(quota: ApiObject, objectsOf: ObjectsOf = this.cached(quota.metadata.namespace ?? '')): ResourceList {
     const spec = (quota.spec ?? {}) as QuotaScopes & { hard?: Record<string, unknown> };
-    const inNs = (i: Informer) => i.indexer.byIndex(NAMESPACE_INDEX, ns);
     const used: ResourceList = new Map([
-      ...podUsage(inNs(this.pods), spec),
-      ...serviceUsage(inNs(this.services)),
-      ...claimUsage(inNs(this.claims), this.ctx.domain.group('storage.k8s.io')),
+      ...podUsage(objectsOf(this.pods), spec),
+      ...serviceUsage(objectsOf(this.services)),
+      ...claimUsage(objectsOf(this.claims), this.ctx.domain.group('storage.k8s.io')),
     ]);
     for (const [name, informer] of this.counted) {
-      const n = BigInt(inNs(informer).length);
+      const n = BigInt(objectsOf(informer).length);
       used.set(`count/${name}`, { unscaled: n, scale: 0, format: 'DecimalSI' });
       if (!name.includes('.')) used.set(name, { unscaled: n, scale: 0, format: 'DecimalSI' });
     }
     return used;
   }
 
-  async sync(key: string): Promise<SyncResult | undefined> {
-    const quota = this.quotas.indexer.get(key);
-    if (!quota) return undefined;
+  private cached(ns: string): ObjectsOf {
+    return (i) => i.indexer.byIndex(NAMESPACE_INDEX, ns);
+  }
+
+  /** The informers whose objects a quota's resources count (a name it does not know: the pods'). */
+  private sources(hard: Record<string, string>): Set<Informer> {
+    const out = new Set<Informer>();
+    for (const key of Object.keys(hard)) {
+      const name = key.startsWith('count/') ? key.slice('count/'.length) : key;
+      if (this.counted.has(name)) out.add(this.counted.get(name)!);
+      else if (name === 'services' || key.startsWith('services.')) out.add(this.services);
+      else if (name === 'persistentvolumeclaims' || key === 'requests.storage' || key.includes('.storageclass.')) out.add(this.claims);
+      else out.add(this.pods);
+    }
+    return out;
+  }
+
+  /**
+   * The status and reservations a quota should have, given the namespace's objects: the objects'
+   * usage plus every live reservation of an object not among them; reservations of objects found
+   * (and expired ones) are dropped. `write`: whether that differs from what the quota has.
+   */
+  desired(quota: ApiObject, objectsOf: ObjectsOf, sources: Iterable<Informer>, now = Date.now()) {
+    const key = reservationsAnnotation(this.ctx.domain);
     const hard = ((quota.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {}) as Record<string, string>;
-    const used = toJson(this.usage(quota), Object.keys(hard));
-    const status = { hard: { ...hard }, used };
-    if (!jsonEqual(status, quota.status ?? {})) {
-      const next = deepCopy(quota);
-      next.status = status;
-      try {
-        await this.ctx.client.resource(QUOTAS, quota.metadata.namespace).update(next, 'status');
-      } catch (err) {
-        if (!isApiError(err, 'NotFound')) throw err;
+    const used = this.usage(quota, objectsOf);
+    const found = new Set<string>();
+    for (const i of sources) for (const o of objectsOf(i)) if (o.metadata.uid) found.add(o.metadata.uid);
+    const held = reservationsOf(quota, key);
+    const kept: QuotaReservations = {};
+    let expired = false;
+    for (const [id, r] of Object.entries(held)) {
+      if (now - r.at > RESERVATION_TTL_MS) expired = true;
+      else if (r.update || !found.has(r.uid)) {
+        kept[id] = r;
+        for (const [k, v] of Object.entries(r.used)) {
+          let q = ZERO_QUANTITY;
+          try {
+            q = quantityFrom(v);
+          } catch {
+            // Admission wrote it; anything else counts as nothing.
+          }
+          used.set(k, addQuantities(used.get(k) ?? ZERO_QUANTITY, q));
+        }
       }
+    }
+    const status = { hard: { ...hard }, used: toJson(used, Object.keys(hard)) };
+    const next = deepCopy(quota);
+    next.status = status;
+    setReservations(next, key, kept);
+    return { next, write: expired || !jsonEqual(status, quota.status ?? {}) };
+  }
+
+  async sync(key: string): Promise<SyncResult | undefined> {
+    const cached = this.quotas.indexer.get(key);
+    if (!cached) return undefined;
+    const hard = ((cached.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {}) as Record<string, string>;
+    const sources = this.sources(hard);
+    const ns = cached.metadata.namespace ?? '';
+    // The caches only say whether to look: they may lag the quota (a charge whose object they have
+    // not seen yet) or the objects.
+    if (!this.desired(cached, this.cached(ns), sources).write) return { requeueAfterMs: RESYNC_MS };
+    try {
+      // A list, not a get: the controller's role lists and watches, as Kubernetes' does.
+      const name = cached.metadata.name!;
+      const quotas = await this.ctx.client.resource(QUOTAS, ns).list({ fieldSelector: `metadata.name=${name}` });
+      const quota = quotas.items.find((q) => q.metadata.name === name);
+      if (!quota) return undefined;
+      const listed = new Map<Informer, ApiObject[]>();
+      for (const i of sources) listed.set(i, (await this.ctx.client.resource(i.resource.gvr, ns).listAll()).items);
+      const { next, write } = this.desired(quota, (i) => listed.get(i) ?? [], sources);
+      if (write) await this.ctx.client.resource(QUOTAS, ns).update(next, 'status');
+    } catch (err) {
+      if (isApiError(err, 'NotFound')) return undefined;
+      // A charge, refund or settle came in between: count again.
+      if (isApiError(err, 'Conflict')) return { requeueRateLimited: true };
+      throw err;
     }
     return { requeueAfterMs: RESYNC_MS };
   }

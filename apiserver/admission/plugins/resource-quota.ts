@@ -4,13 +4,18 @@
  * `exceeded quota: …`; a pod must state the requests/limits a quota limits (`failed quota: …: must
  * specify …`). The charge is written into each quota's status.used by compare-and-swap on the quota's
  * resourceVersion, so concurrent creates through any number of replicas neither lose nor double-count
- * usage: a conflict re-reads the quota and checks again. The charge is undone (by the same CAS) when a
- * later step or the write fails; a dry run checks without charging.
+ * usage: a conflict re-reads the quota and checks again. A dry run checks without charging.
  *
- * orch has no quota controller yet: a quota whose status has not been filled counts from zero with its
- * spec.hard, and usage is never recalculated from the objects that exist.
+ * The same swap records a reservation for the write (api/quota-reservations.ts), which lets the quota
+ * controller's recount of the namespace count a charged write that is not stored yet: without it a
+ * recount between charge and store writes a lower status.used, and the quota admits more than its
+ * hard limit. Once the write is stored its reservations are settled (removed, used unchanged); when
+ * a later step or the write fails they are refunded (removed, used given back). Both act only on a
+ * reservation still there, so a reservation the controller dropped is never given back twice.
  */
+import { randomUUID } from 'node:crypto';
 import type { ApiObject } from '../../api/object.js';
+import { type QuotaReservation, reservationsAnnotation, reservationsOf, setReservations } from '../../api/quota-reservations.js';
 import * as status from '../../api/status.js';
 import { admissionForbidden } from '../errors.js';
 import type { AdmissionAttributes, AdmissionPlugin, ObjectReader, ObjectWriter, PluginFactory } from '../interfaces.js';
@@ -20,7 +25,10 @@ import { type QuotaSpec, quotaMatches } from '../quota/scopes.js';
 import { addLists, cmp, type ResourceList, subtractLists } from '../resource-list.js';
 import { RESOURCE_QUOTAS } from '../resources.js';
 
-/** Conflicts come only from other replicas (one replica charges a namespace one write at a time). */
+/**
+ * Conflicts come from other replicas, the quota controller and this replica's refunds (one replica
+ * charges and settles a namespace one write at a time).
+ */
 const CAS_ATTEMPTS = 50;
 const jitter = () => new Promise((r) => setTimeout(r, Math.random() * 10));
 
@@ -46,10 +54,23 @@ function hardOf(quota: Quota): ResourceList {
   return quota.spec?.hard ?? quota.status?.hard ?? {};
 }
 
-/** Adds `delta` to a quota's status.used by CAS; false when the quota changed meanwhile (or is gone). */
-async function charge(writer: ObjectWriter, quota: Quota, delta: ResourceList): Promise<boolean> {
+/**
+ * Adds `delta` to a quota's status.used and changes its reservations, in one CAS; false when the
+ * quota changed meanwhile (or is gone).
+ */
+async function swap(
+  writer: ObjectWriter,
+  key: string,
+  quota: Quota,
+  delta: ResourceList,
+  change: { add?: [string, QuotaReservation]; remove?: string },
+): Promise<boolean> {
   const next = structuredClone(quota);
   next.status = { hard: hardOf(quota), used: addLists(quota.status?.used ?? {}, delta) };
+  const reservations = reservationsOf(quota, key);
+  if (change.remove) delete reservations[change.remove];
+  if (change.add) reservations[change.add[0]] = change.add[1];
+  setReservations(next, key, reservations);
   try {
     await writer.replace(RESOURCE_QUOTAS, quota.metadata.namespace ?? '', next, 'status');
     return true;
@@ -59,18 +80,32 @@ async function charge(writer: ObjectWriter, quota: Quota, delta: ResourceList): 
   }
 }
 
-/** Takes `delta` back from a quota: read, subtract, CAS, until it sticks (or the quota is gone). */
-async function refund(reader: ObjectReader, writer: ObjectWriter, namespace: string, name: string, delta: ResourceList): Promise<void> {
+/**
+ * Removes reservation `id` from a quota — giving its usage back when `refund` — read, change, CAS,
+ * until it sticks; nothing when the reservation (or the quota) is gone already.
+ */
+async function release(
+  reader: ObjectReader,
+  writer: ObjectWriter,
+  key: string,
+  namespace: string,
+  name: string,
+  id: string,
+  refund: boolean,
+) {
   for (let i = 0; i < CAS_ATTEMPTS; i++) {
     const quota = (await reader.get(RESOURCE_QUOTAS, namespace, name)) as Quota | null;
     if (!quota) return;
-    const negative = subtractLists({}, delta);
-    if (await charge(writer, quota, negative)) return;
+    const reservation = reservationsOf(quota, key)[id];
+    if (!reservation) return;
+    if (await swap(writer, key, quota, refund ? subtractLists({}, reservation.used) : {}, { remove: id })) return;
+    await jitter();
   }
 }
 
 export const newResourceQuota: PluginFactory = ({ domain, reader, writer }): AdmissionPlugin => {
   const storageClassGroup = domain.group('storage.k8s.io');
+  const key = reservationsAnnotation(domain);
 
   // A validator's object is copied when first read: an update that cannot grow usage leaves it unread.
   const mayGrowUsage = (a: AdmissionAttributes) =>
@@ -129,18 +164,27 @@ export const newResourceQuota: PluginFactory = ({ domain, reader, writer }): Adm
           charges.push({ quota, delta: requested });
         }
         if (a.dryRun || charges.length === 0) return;
-        const done: typeof charges = [];
+        const uid = a.object?.metadata.uid ?? '';
+        const at = Date.now();
+        const done: { name: string; id: string }[] = [];
         let conflicted = false;
         for (const c of charges) {
-          if (await charge(writer, c.quota, c.delta)) done.push(c);
+          const id = randomUUID();
+          const reservation: QuotaReservation = { uid, ...(a.operation === 'UPDATE' ? { update: true as const } : {}), used: c.delta, at };
+          if (await swap(writer, key, c.quota, c.delta, { add: [id, reservation] })) done.push({ name: c.quota.metadata.name!, id });
           else {
             conflicted = true;
             break;
           }
         }
-        for (const c of conflicted ? done : []) await refund(reader, writer, a.namespace, c.quota.metadata.name!, c.delta);
+        const undo = (d: { name: string; id: string }) => release(reader, writer, key, a.namespace, d.name, d.id, true);
+        const settle = (d: { name: string; id: string }) => release(reader, writer, key, a.namespace, d.name, d.id, false);
+        if (conflicted) for (const d of done) await undo(d);
         if (!conflicted) {
-          for (const c of done) a.rollback.add(() => refund(reader, writer, a.namespace, c.quota.metadata.name!, c.delta));
+          for (const d of done) {
+            a.rollback.add(() => undo(d));
+            a.rollback.onStored(() => serialized(a.namespace, () => settle(d)));
+          }
           return;
         }
         if (attempt + 1 >= CAS_ATTEMPTS) {

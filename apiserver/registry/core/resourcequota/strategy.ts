@@ -1,13 +1,16 @@
 /**
  * ResourceQuota: hard limits are quota resources with non-negative (whole, for counts) quantities,
  * scopes are known, fit the limited resources and do not conflict, scope selectors are well formed;
- * scopes never change. A new quota starts with an empty status; status changes through /status.
+ * scopes never change. A new quota starts with an empty status; status changes through /status, and
+ * so does the reservations annotation that ResourceQuota admission keeps next to status.used
+ * (api/quota-reservations.ts): writes of the quota itself keep the stored one.
  */
 import { typedStrategy, typedSubresource } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { fieldPath, goTyped, invalid, required } from '../../../api/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
 import { withStatusOf } from '../../status-subresource.js';
+import { carryReservations, reservationsAnnotation } from '../../../api/quota-reservations.js';
 import { isStandardQuotaResourceName, validateResourceQuotaResourceName } from './resource-names.js';
 import { resourceListEntries } from './resource-quantities.js';
 import { ResourceNames } from '../pod-spec/resources.js';
@@ -137,8 +140,12 @@ export const resourceQuotaStrategy = typedStrategy<ResourceQuota>({
   applyDefaults(obj) {
     decodeResourceList(obj, obj.spec?.hard);
   },
-  prepareForCreate(obj) {
+  prepareForCreate(obj, ctx) {
     obj.status = {};
+    carryReservations(obj, null, reservationsAnnotation(ctx.domain));
+  },
+  prepareForUpdate(obj, old, ctx) {
+    carryReservations(obj, old, reservationsAnnotation(ctx.domain));
   },
   validate: (obj, ctx) => [...validateSpec(obj, ctx.domain.labelPrefix), ...validateStatus(obj, ctx.domain.labelPrefix)],
   validateUpdate(obj, old, ctx) {
@@ -155,8 +162,9 @@ export const resourceQuotaStrategy = typedStrategy<ResourceQuota>({
 
 /** /status: only status changes; its hard and used lists are checked. */
 export const resourceQuotaStatusStrategy = typedSubresource<ResourceQuota>({
-  prepareForUpdate(obj, old, _ctx) {
+  prepareForUpdate(obj, old, ctx) {
     const next = withStatusOf(obj, old);
+    carryReservations(next, obj, reservationsAnnotation(ctx.domain));
     decodeStatus(next);
     return next;
   },

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newResourceQuota } from '../../../../apiserver/admission/plugins/resource-quota.js';
 import { RESOURCE_QUOTAS } from '../../../../apiserver/admission/resources.js';
-import { attrs, newEnv, Objects, rejection } from '../fixture.js';
+import { reservationsAnnotation } from '../../../../apiserver/api/quota-reservations.js';
+import { attrs, domain, newEnv, Objects, rejection } from '../fixture.js';
 import { pod } from './pod-fixture.js';
 
 function world(...quotas: { name: string; spec: Record<string, unknown>; used?: Record<string, string> }[]) {
@@ -130,4 +131,36 @@ test('ResourceQuota: writes no quota limits do not queue behind one another (the
   await Promise.race([Promise.all(checks), timeout]);
   clearTimeout(timer);
   assert.equal(inFlight, 3);
+});
+
+test('ResourceQuota reserves each charge for its write: settled once stored, refunded only while still reserved', async () => {
+  const { objects, p } = world({ name: 'q', spec: { hard: { configmaps: '5' } } });
+  const quota = async () =>
+    (await objects.reader.get(RESOURCE_QUOTAS, 'ns', 'q')) as {
+      status?: { used?: Record<string, string> };
+      metadata: { annotations?: Record<string, string> };
+    };
+  const reservations = async () => JSON.parse((await quota()).metadata.annotations?.[reservationsAnnotation(domain)] ?? '{}');
+  const withUid = (name: string) => ({ ...cm(name), metadata: { ...cm(name).metadata, uid: `uid-${name}` } });
+
+  const stored = attrs({ resource: 'configmaps', namespace: 'ns', object: withUid('a') });
+  await p.validate!(stored);
+  const [reservation] = Object.values(await reservations()) as { uid: string; used: Record<string, string> }[];
+  assert.equal(reservation.uid, 'uid-a');
+  assert.deepEqual(reservation.used, { configmaps: '1' });
+  await stored.rollback.commit();
+  assert.deepEqual(await reservations(), {});
+  assert.equal((await quota()).metadata.annotations, undefined);
+  assert.deepEqual((await quota()).status?.used, { configmaps: '1' });
+
+  // A reservation someone else removed (the controller found the object, or it expired) is not
+  // given back by a later rollback: the recount that removed it counted without it.
+  const failed = attrs({ resource: 'configmaps', namespace: 'ns', object: withUid('b') });
+  await p.validate!(failed);
+  const cur = structuredClone(objects.byKey.get('/resourcequotas/ns/q')!);
+  cur.metadata.annotations = {};
+  cur.status = { hard: { configmaps: '5' }, used: { configmaps: '1' } };
+  objects.put(RESOURCE_QUOTAS, cur);
+  await failed.rollback.revert();
+  assert.deepEqual((await quota()).status?.used, { configmaps: '1' });
 });

@@ -17,9 +17,24 @@ const c = (requests?: Record<string, string>, limits?: Record<string, string>) =
   resources: { ...(requests ? { requests } : {}), ...(limits ? { limits } : {}) },
 });
 
-function setup(quotaSpec: Record<string, unknown>, ...objects: [typeof PODS, ApiObject][]) {
+/** A controller whose API server holds what its caches hold: consistent reads answer from them. */
+function fakeWithServer() {
   const ctx = newFakeContext();
   const ctl = new ResourceQuotaController(ctx);
+  ctx.fake.on((req) => {
+    if (req.method !== 'GET') return undefined;
+    const [path] = req.path.split('?');
+    const plural = path.split('/').at(-1)!;
+    const informer = [ctl.quotas, ctl.pods, ctl.services, ctl.claims, ...ctl.counted.values()].find(
+      (i) => i.resource.gvr.resource === plural,
+    );
+    return { kind: 'List', metadata: {}, items: informer?.indexer.list() ?? [] };
+  });
+  return { ctx, ctl };
+}
+
+function setup(quotaSpec: Record<string, unknown>, ...objects: [typeof PODS, ApiObject][]) {
+  const { ctx, ctl } = fakeWithServer();
   ctx.cache(QUOTAS, { metadata: { name: 'q', namespace: 'ns' }, spec: quotaSpec });
   for (const [gvr, obj] of objects) ctx.cache(gvr, obj);
   return async () => {
@@ -103,5 +118,44 @@ describe('resourcequota controller sync', () => {
       'count/configmaps': '1',
       persistentvolumeclaims: '2',
     });
+  });
+});
+
+describe('resourcequota controller and admission reservations', () => {
+  const CMS = { group: '', version: 'v1', resource: 'configmaps' };
+  const KEY = 'resourcequota.orch.io/reservations';
+  const cm = (name: string) => ({ metadata: { name, namespace: 'ns', uid: `uid-${name}` } });
+  const at = Date.now();
+  const quota = (used: string, reservations: Record<string, unknown>) => ({
+    metadata: { name: 'q', namespace: 'ns', resourceVersion: '7', annotations: { [KEY]: JSON.stringify(reservations) } },
+    spec: { hard: { configmaps: '10' } },
+    status: { hard: { configmaps: '10' }, used: { configmaps: used } },
+  });
+
+  it('counts a reservation whose object it does not find, once one it finds, none expired; writes by the read quota', async () => {
+    const { ctx, ctl } = fakeWithServer();
+    ctx.cache(CMS, cm('stored'), cm('settled'));
+    ctx.cache(
+      QUOTAS,
+      quota('9', {
+        inflight: { uid: 'uid-inflight', used: { configmaps: '1' }, at },
+        stored: { uid: 'uid-stored', used: { configmaps: '1' }, at },
+        dead: { uid: 'uid-dead', used: { configmaps: '1' }, at: at - 10 * 60_000 },
+        grown: { uid: 'uid-stored', update: true, used: { 'requests.storage': '1Gi' }, at },
+      }),
+    );
+    await ctl.sync('ns/q');
+    const put = ctx.fake.made('PUT', '/resourcequotas/q/status').at(-1)!.body;
+    assert.deepEqual(put.status.used, { configmaps: '3' });
+    assert.equal(put.metadata.resourceVersion, '7');
+    assert.deepEqual(Object.keys(JSON.parse(put.metadata.annotations[KEY])).sort(), ['grown', 'inflight']);
+  });
+
+  it('reads nothing and writes nothing when its caches agree with the quota', async () => {
+    const { ctx, ctl } = fakeWithServer();
+    ctx.cache(CMS, cm('a'));
+    ctx.cache(QUOTAS, quota('2', { b: { uid: 'uid-b', used: { configmaps: '1' }, at } }));
+    await ctl.sync('ns/q');
+    assert.deepEqual(ctx.fake.requests, []);
   });
 });
