@@ -302,6 +302,7 @@ export async function runServer(
         dialTimeoutMs: options.kubeletTimeoutMs,
       },
       metrics: metrics.endpoints,
+      logger,
       listChunking: options.featureGates.enabled('APIListChunking'),
     },
     openapi: openapi.v3,
