@@ -12,6 +12,7 @@ import type { WriteOptions } from '../responses.js';
 import { writeObject } from '../responses.js';
 import type { ConnectConfig } from './connect.js';
 import type { WatchWriterLimits } from './watch-writer.js';
+import type { WatchesPerUser } from './watches-per-user.js';
 import type { Logger } from '../../component-base/logs/logger.js';
 
 /** Server-wide state the handlers read. */
@@ -31,6 +32,8 @@ export interface ApiContext {
   metrics?: EndpointMetrics;
   /** How much a watch client may leave unread, and the size of writes to it; absent, the defaults (watch-writer.ts). */
   watchLimits?: WatchWriterLimits;
+  /** How many watches each user holds open; absent, no limit. */
+  watchesPerUser?: WatchesPerUser;
   /** Where handlers log what is not an error of the request (a watch closed as too slow). */
   logger?: Logger;
 }

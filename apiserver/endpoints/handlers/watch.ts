@@ -21,6 +21,9 @@ export async function handleWatch(s: RequestScope): Promise<void> {
   const timeoutSeconds = opts.timeoutSeconds ?? Math.floor(min * (1 + Math.random()));
   if (s.info.name) opts.fieldSelector = `metadata.name=${s.info.name}`;
   const { res } = s;
+  // Before anything is set up: past the user's limit this is a 429.
+  const release = s.api.watchesPerUser?.acquire(s.ctx.user) ?? (() => {});
+  res.once('close', release);
   let ended = false;
   let graceTimer: NodeJS.Timeout | undefined;
   const stopWatch = () => {
@@ -99,6 +102,7 @@ export async function handleWatch(s: RequestScope): Promise<void> {
   } catch (err) {
     clearTimeout(timer);
     ended = true;
+    release();
     throw err;
   }
   if (ended) {
