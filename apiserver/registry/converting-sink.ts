@@ -33,9 +33,9 @@ export function convertingSink(def: ResourceDef, sink: WatchSink): WatchSink {
       });
       return true;
     },
-    close() {
+    close(reason) {
       queue = queue.then(() => {
-        if (!failed) sink.close();
+        if (!failed) sink.close(reason);
       });
     },
     drained: sink.drained && (() => queue.then(() => sink.drained?.())),

@@ -21,8 +21,8 @@ export interface WatchSink {
    * encoder's frame) and shared with other watchers. Returns false when the client is behind (the cache then waits for drained()).
    */
   send(event: WatchEvent, frame?: (encoder?: FrameEncoder) => Buffer): unknown;
-  /** The watch ended from the server side (after an ERROR event, or a watcher too slow to follow). */
-  close(): void;
+  /** The watch ended from the server side (after an ERROR event, or `unresponsive`: a watcher too slow to follow). */
+  close(reason?: 'unresponsive'): void;
   /** Resolves once a client that was behind has caught up. */
   drained?(): Promise<void>;
 }

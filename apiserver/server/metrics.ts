@@ -102,6 +102,11 @@ export function newMetrics(sources: MetricsSources): Metrics {
     help: 'Number of events sent in watch clients',
     labelNames: ['group', 'version', 'kind'],
   });
+  const terminatedWatchers = m.counter({
+    name: 'apiserver_terminated_watchers_total',
+    help: 'Counter of watchers closed due to unresponsiveness broken by resource type.',
+    labelNames: ['resource'],
+  });
   m.gauge({
     name: 'apiserver_storage_objects',
     // Every worker counts the same store: the aggregation over workers takes one count, not the sum.
@@ -147,6 +152,8 @@ export function newMetrics(sources: MetricsSources): Metrics {
     },
     endpoints: {
       watchEvents: (group, version, kind) => watchEvents.labels({ group, version, kind }),
+      // Kubernetes labels it by group resource: "pods", "deployments.apps".
+      terminatedWatcher: (group, resource) => terminatedWatchers.inc({ resource: group ? `${resource}.${group}` : resource }),
       deprecatedApiRequested: (l) =>
         deprecatedApis.set(
           { group: l.group, version: l.version, resource: l.resource, subresource: l.subresource, removed_release: l.removedRelease },

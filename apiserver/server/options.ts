@@ -81,6 +81,8 @@ export interface ServerOptions extends AuthenticationSettings {
   maxMutatingRequestsInflight: number;
   /** --min-request-timeout in seconds, default 1800 (bounds watch timeouts). */
   minRequestTimeoutSeconds: number;
+  /** --max-watches-per-user, default 1000: watches one user may hold open on one worker (0 = no limit). */
+  maxWatchesPerUser: number;
   /** --request-timeout, default 60s. */
   requestTimeoutMs: number;
   /** --event-ttl, default 1h: Events are deleted this long after their last write. */
@@ -162,6 +164,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
   maxRequestsInflight = 400;
   maxMutatingRequestsInflight = 200;
   minRequestTimeoutSeconds = 1800;
+  maxWatchesPerUser = 1000;
   requestTimeoutMs = 60_000;
   eventTtlMs = 60 * 60_000;
   watchCache = true;
@@ -311,6 +314,12 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
     );
     fs.int(
       this,
+      'maxWatchesPerUser',
+      'max-watches-per-user',
+      'The maximum number of watches one user may hold open on one worker process (system:masters apart), or a zero value disables the limit. Watches beyond it are answered 429 with Retry-After.',
+    );
+    fs.int(
+      this,
       'minRequestTimeoutSeconds',
       'min-request-timeout',
       'An optional field indicating the minimum number of seconds a handler must keep a request open before timing it out. Currently only honored by the watch request handler, which picks a randomized value above this number as the connection timeout, to spread out load.',
@@ -454,6 +463,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
     nonNegative('max-request-bytes', this.maxRequestBytes);
     nonNegative('max-requests-inflight', this.maxRequestsInflight);
     nonNegative('max-mutating-requests-inflight', this.maxMutatingRequestsInflight);
+    nonNegative('max-watches-per-user', this.maxWatchesPerUser);
     nonNegative('min-request-timeout', this.minRequestTimeoutSeconds);
     nonNegative('request-timeout', this.requestTimeoutMs);
     nonNegative('event-ttl', this.eventTtlMs);
@@ -504,6 +514,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       maxRequestsInflight: this.maxRequestsInflight,
       maxMutatingRequestsInflight: this.maxMutatingRequestsInflight,
       minRequestTimeoutSeconds: this.minRequestTimeoutSeconds,
+      maxWatchesPerUser: this.maxWatchesPerUser,
       requestTimeoutMs: this.requestTimeoutMs,
       eventTtlMs: this.eventTtlMs,
       logLevel: this.logs.level(),

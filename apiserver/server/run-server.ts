@@ -2,6 +2,7 @@
  * One orch-apiserver: storage, the resource table and its stores, admission, authentication,
  * authorization, the handler chain on HTTPS, health checks, compaction, and graceful shutdown.
  */
+import { WatchesPerUser } from '../endpoints/handlers/watches-per-user.js';
 import { createServer, type Server } from 'node:https';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -302,6 +303,8 @@ export async function runServer(
         dialTimeoutMs: options.kubeletTimeoutMs,
       },
       metrics: metrics.endpoints,
+      logger,
+      watchesPerUser: options.maxWatchesPerUser > 0 ? new WatchesPerUser(options.maxWatchesPerUser) : undefined,
       listChunking: options.featureGates.enabled('APIListChunking'),
     },
     openapi: openapi.v3,

@@ -11,6 +11,9 @@ import type { Encoding, Output } from '../negotiation.js';
 import type { WriteOptions } from '../responses.js';
 import { writeObject } from '../responses.js';
 import type { ConnectConfig } from './connect.js';
+import type { WatchWriterLimits } from './watch-writer.js';
+import type { WatchesPerUser } from './watches-per-user.js';
+import type { Logger } from '../../component-base/logs/logger.js';
 
 /** Server-wide state the handlers read. */
 export interface ApiContext {
@@ -27,12 +30,20 @@ export interface ApiContext {
   listChunking?: boolean;
   /** Where handlers report what the server's metrics count; absent, nothing is counted. */
   metrics?: EndpointMetrics;
+  /** How much a watch client may leave unread, and the size of writes to it; absent, the defaults (watch-writer.ts). */
+  watchLimits?: WatchWriterLimits;
+  /** How many watches each user holds open; absent, no limit. */
+  watchesPerUser?: WatchesPerUser;
+  /** Where handlers log what is not an error of the request (a watch closed as too slow). */
+  logger?: Logger;
 }
 
 /** What the REST handlers report to the server's metrics. */
 export interface EndpointMetrics {
   /** The counter of events sent to watchers of a kind (apiserver_watch_events_total). */
   watchEvents(group: string, version: string, kind: string): { inc(): void };
+  /** A watch was closed because its client did not read (apiserver_terminated_watchers_total). */
+  terminatedWatcher(group: string, resource: string): void;
   /** A deprecated version was requested (apiserver_requested_deprecated_apis). */
   deprecatedApiRequested(labels: { group: string; version: string; resource: string; subresource: string; removedRelease: string }): void;
 }

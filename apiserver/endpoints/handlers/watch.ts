@@ -9,6 +9,11 @@ import type { FrameEncoder } from '../../storage/cacher/cached-object.js';
 import { renderObject } from './render-view.js';
 import type { RequestScope } from './scope.js';
 import { parseListQuery } from './query.js';
+import { DEFAULT_MAX_BACKLOG_BYTES, DEFAULT_WRITE_BYTES, WatchWriter } from './watch-writer.js';
+
+/** How long an ended watch response may wait for its client to take the rest before the connection is closed. */
+const END_GRACE_MS = 10_000;
+const DEFAULT_LIMITS = { maxBacklogBytes: DEFAULT_MAX_BACKLOG_BYTES, writeBytes: DEFAULT_WRITE_BYTES };
 
 export async function handleWatch(s: RequestScope): Promise<void> {
   const opts = parseListQuery(s.query);
@@ -16,41 +21,57 @@ export async function handleWatch(s: RequestScope): Promise<void> {
   const timeoutSeconds = opts.timeoutSeconds ?? Math.floor(min * (1 + Math.random()));
   if (s.info.name) opts.fieldSelector = `metadata.name=${s.info.name}`;
   const { res } = s;
+  // Before anything is set up: past the user's limit this is a 429.
+  const release = s.api.watchesPerUser?.acquire(s.ctx.user) ?? (() => {});
+  res.once('close', release);
   let ended = false;
-  const end = () => {
-    if (ended) return;
+  let graceTimer: NodeJS.Timeout | undefined;
+  const stopWatch = () => {
+    if (ended) return false;
     ended = true;
     clearTimeout(timer);
     watch?.stop();
-    res.end();
+    return true;
+  };
+  // Ends the response once what is queued went out; a client that never takes it is cut off later.
+  const end = () => {
+    if (!stopWatch()) return;
+    if (!res.headersSent) startStream();
+    writer.finish();
+    graceTimer = setTimeout(() => res.destroy(), END_GRACE_MS);
+    graceTimer.unref();
   };
   let watch: { stop(): void } | undefined;
   const sent = s.api.metrics?.watchEvents(s.def.group, s.def.version, s.def.kind);
   const timer = setTimeout(end, timeoutSeconds * 1000);
-  // Events sent in one tick leave in one write (one TLS record, one syscall), at the end of the tick.
-  let batch: Buffer[] = [];
-  let batchBytes = 0;
-  const writeBatch = () => {
-    if (!ended) res.write(batch.length === 1 ? batch[0] : Buffer.concat(batch, batchBytes));
-    batch = [];
-    batchBytes = 0;
+  // Events sent in one tick leave together, at the end of the tick, in writes of bounded size.
+  // A client that does not keep up is told so in the log (Kubernetes: at V(1)) and the metric.
+  const unresponsive = (unread: Record<string, number>) => {
+    s.api.metrics?.terminatedWatcher(s.def.group, s.def.plural);
+    s.api.logger?.info('closing a watch its client does not keep up with', {
+      resource: s.def.plural,
+      namespace: s.info.namespace || undefined,
+      user: s.ctx.user.name,
+      ...unread,
+    });
   };
+  const writer = new WatchWriter(res, s.api.watchLimits ?? DEFAULT_LIMITS, (unreadBytes) => {
+    stopWatch();
+    unresponsive({ unreadBytes });
+  });
   const sink = {
     send(ev: WatchEvent, frame?: (encoder?: FrameEncoder) => Buffer) {
       if (ended) return true;
       if (!res.headersSent) startStream();
       sent?.inc();
       // The cache's shared encoding fits the plain object view.
-      const bytes = frame && s.output.view === 'object' ? frame(encoder) : encodeEvent(inView(ev));
-      if (batch.length === 0) process.nextTick(writeBatch);
-      batch.push(bytes);
-      batchBytes += bytes.length;
-      return res.writableLength + batchBytes < res.writableHighWaterMark;
+      return writer.push(frame && s.output.view === 'object' ? frame(encoder) : encodeEvent(inView(ev)));
     },
-    close: end,
-    // After the batch is written: at once unless the response still has to drain.
-    drained: () =>
-      new Promise<void>((resolve) => process.nextTick(() => (res.writableNeedDrain && !ended ? res.once('drain', resolve) : resolve()))),
+    close(reason?: 'unresponsive') {
+      if (reason && !ended) unresponsive({});
+      end();
+    },
+    drained: () => writer.drained(),
   };
   const encoder = s.encoding === 'protobuf' ? s.api.protobuf : undefined;
   const encodeEvent = (ev: WatchEvent): Buffer =>
@@ -71,12 +92,17 @@ export async function handleWatch(s: RequestScope): Promise<void> {
     res.flushHeaders();
   };
   s.req.on('close', end);
-  res.on('close', end);
+  res.on('close', () => {
+    clearTimeout(graceTimer);
+    stopWatch();
+    writer.close();
+  });
   try {
     watch = await s.store.watch(s.ctx, opts, sink);
   } catch (err) {
     clearTimeout(timer);
     ended = true;
+    release();
     throw err;
   }
   if (ended) {

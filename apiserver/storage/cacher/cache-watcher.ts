@@ -5,7 +5,7 @@
  * Live events wait in the watcher's queue (references to events shared by all watchers, encoded
  * once) until the flush scheduler hands them over, several at a time when many watchers are busy.
  * Memory stays bounded: while the client is behind (its sink said so), nothing more is handed over;
- * when more than `maxPending` events wait, the client cannot keep up and the watch is closed (it
+ * when more than `maxPending` events (or `maxPendingBytes` of them) wait, the client cannot keep up and the watch is closed (it
  * resumes from the last resourceVersion it got, or re-lists) rather than buffering without bound.
  * Initial events are produced from the snapshot only as fast as the client takes them, and do not
  * count against the limit.
@@ -24,8 +24,8 @@ export interface CacheWatchSink {
    * other result: go on).
    */
   send(event: WatchEvent, frame?: (encoder?: FrameEncoder) => Buffer): unknown;
-  /** The watch ended from the server side. */
-  close(): void;
+  /** The watch ended from the server side; `unresponsive`: because the client did not keep up. */
+  close(reason?: 'unresponsive'): void;
   /** Resolves once a client that was behind has caught up. */
   drained?(): Promise<void>;
 }
@@ -43,17 +43,21 @@ export interface WatchTarget {
 export interface WatcherLimits {
   /** Live events that may wait for a client that is behind; one more closes the watch. */
   maxPending: number;
+  /** Their bytes (as stored, SharedEvent.bytes) that may wait; more closes the watch, unless one event alone. */
+  maxPendingBytes: number;
   /** How often a BOOKMARK goes out; 0 = never (the client did not allow them). */
   bookmarkIntervalMs: number;
 }
 
-type Pending = SharedEvent | { event: WatchEvent; frame?: undefined };
+type Pending = SharedEvent | { event: WatchEvent; frame?: undefined; bytes?: undefined };
 
 export class CacheWatcher {
   private initial: ApiObject[] = [];
   private initialSent = 0;
   private queue: Pending[] = [];
   private queueHead = 0;
+  /** Bytes of queue[queueHead…]. */
+  private queuedBytes = 0;
   private behind = false;
   private stopped = false;
   private bookmarks: NodeJS.Timeout | undefined;
@@ -102,12 +106,15 @@ export class CacheWatcher {
     while (!this.stopped && !this.behind) {
       let item: Pending;
       if (this.initialSent < this.initial.length) item = sharedEvent('ADDED', this.initial[this.initialSent++]);
-      else if (this.queueHead < this.queue.length) item = this.queue[this.queueHead++];
-      else {
+      else if (this.queueHead < this.queue.length) {
+        item = this.queue[this.queueHead++];
+        this.queuedBytes -= item.bytes ?? 0;
+      } else {
         this.initial = [];
         this.initialSent = 0;
         this.queue = [];
         this.queueHead = 0;
+        this.queuedBytes = 0;
         return;
       }
       if (this.sink.send(item.event, item.frame) === false) this.waitForClient();
@@ -126,22 +133,28 @@ export class CacheWatcher {
   }
 
   /** Ends the watch from the server side: the sink is closed, the client resumes or re-lists. */
-  terminate(): void {
+  terminate(reason?: 'unresponsive'): void {
     if (this.stopped) return;
     this.stop();
-    this.sink.close();
+    this.sink.close(reason);
   }
 
   private enqueue(item: Pending): void {
     if (this.stopped) return;
     this.queue.push(item);
+    this.queuedBytes += item.bytes ?? 0;
     if (this.behind) this.closeIfTooFarBehind();
     else this.scheduler.add(this);
   }
 
-  /** While the client is behind, at most maxPending live events may wait (a burst between flushes may). */
+  /**
+   * While the client is behind, at most maxPending live events, of at most maxPendingBytes, may wait
+   * (a burst between flushes may): the events are shared, but a watcher far behind holds on to ones
+   * the window let go, and its client is better served re-watching.
+   */
   private closeIfTooFarBehind(): void {
-    if (this.queue.length - this.queueHead > this.limits.maxPending) this.terminate();
+    const waiting = this.queue.length - this.queueHead;
+    if (waiting > this.limits.maxPending || (waiting > 1 && this.queuedBytes > this.limits.maxPendingBytes)) this.terminate('unresponsive');
   }
 
   private waitForClient(): void {

@@ -29,6 +29,8 @@ export interface CacherConfig {
   windowSize: number;
   /** Live events that may wait for a slow watcher before it is closed; default 1000. */
   maxPendingEvents?: number;
+  /** Their bytes (as stored) that may wait for it; default 16 MiB (one event of any size always may). */
+  maxPendingBytes?: number;
   /** How long a read waits for the caches to catch up before reading the store (ms); default 1 s. */
   freshnessTimeoutMs?: number;
   /** The least time between two snapshots a resource keeps for paged lists (ms); default 100. */
@@ -167,6 +169,7 @@ export class Cacher {
       bookmark: (revision) =>
         ({ kind: kind.def.kind, apiVersion: kind.def.apiVersion, metadata: { resourceVersion: String(revision) } }) as ApiObject,
       maxPending: this.config.maxPendingEvents ?? 1000,
+      maxPendingBytes: this.config.maxPendingBytes ?? 16 * 1024 * 1024,
       scheduler: this.scheduler,
       snapshotIntervalMs: this.config.snapshotIntervalMs ?? 100,
     });

@@ -42,8 +42,9 @@ export interface ResourceCacheOptions {
   feedRevision(): number;
   /** The BOOKMARK object of the kind, with a resourceVersion. */
   bookmark(revision: number): ApiObject;
-  /** Live events that may wait for a slow watcher before it is closed. */
+  /** Live events, and their bytes, that may wait for a slow watcher before it is closed. */
   maxPending: number;
+  maxPendingBytes: number;
   /** When watchers hand their events to their clients. */
   scheduler: FlushScheduler;
   /**
@@ -181,7 +182,7 @@ export class ResourceCache {
     const watcher = new CacheWatcher(
       sink,
       { ...target, afterRevision: after },
-      { maxPending: this.options.maxPending, bookmarkIntervalMs },
+      { maxPending: this.options.maxPending, maxPendingBytes: this.options.maxPendingBytes, bookmarkIntervalMs },
       this.options.scheduler,
       () => this.options.bookmark(this.revision),
       (w) => this.watchers.delete(w),
@@ -221,12 +222,13 @@ export class ResourceCache {
     const prev = this.objects.get(key) ?? (event.prev && this.decode(event.prev));
     if (event.type === 'delete') {
       if (this.objects.delete(key)) this.keys.delete(key);
-      return { key, revision, receivedAt, deleted: true, object: prev ? withRevision(prev, revision) : this.decode(event.kv) };
+      const bytes = event.prev?.value.length ?? event.kv.value.length;
+      return { key, revision, receivedAt, bytes, deleted: true, object: prev ? withRevision(prev, revision) : this.decode(event.kv) };
     }
     const object = this.decode(event.kv);
     if (!this.objects.has(key)) this.keys.add(key);
     this.objects.set(key, object);
-    return { key, revision, receivedAt, deleted: false, object, prev };
+    return { key, revision, receivedAt, bytes: event.kv.value.length, deleted: false, object, prev };
   }
 
   private decode(kv: KeyValue, revision?: number): ApiObject {
@@ -262,6 +264,7 @@ export class ResourceCache {
       key: event.kv.key,
       revision: event.kv.modRevision,
       receivedAt,
+      bytes: event.kv.value.length,
       deleted,
       object: this.decode(event.kv),
       prev: !deleted && event.prev ? this.decode(event.prev) : undefined,

@@ -36,6 +36,8 @@ export interface CachedChange extends Change {
   revision: number;
   /** Date.now() when the cache received it. */
   receivedAt: number;
+  /** The stored object's size: about what its event's frame costs, without encoding it. */
+  bytes: number;
   /** The events watchers were sent for it, made when first needed and shared. */
   shown?: Partial<Record<WatchEventType, SharedEvent>>;
 }
@@ -45,11 +47,13 @@ export interface SharedEvent {
   event: WatchEvent;
   /** The event as a JSON stream line, or as the encoder's frame. */
   frame(encoder?: FrameEncoder): Buffer;
+  /** About the frame's size (the stored object's), 0 when not known. */
+  bytes: number;
 }
 
 /** A shared event for an object of the cache (frozen). */
-export function sharedEvent(type: WatchEventType, object: ApiObject): SharedEvent {
-  return { event: { type, object }, frame: (encoder) => watchFrame(type, object, encoder) };
+export function sharedEvent(type: WatchEventType, object: ApiObject, bytes = 0): SharedEvent {
+  return { event: { type, object }, frame: (encoder) => watchFrame(type, object, encoder), bytes };
 }
 
 /** The event watchers get for a visible change: one per change and type, shared. */
@@ -58,5 +62,6 @@ export function shownEvent(change: CachedChange, visible: Visible): SharedEvent 
   return (shown[visible.type] ??= sharedEvent(
     visible.type,
     visible.of === 'object' ? change.object : withRevision(change.prev!, change.revision),
+    change.bytes,
   ));
 }

@@ -6,22 +6,21 @@ import { MAX_DATA_SIZE, validateDataKeys, validateImmutableData } from '../data-
 
 type Data = Record<string, string> | undefined;
 
-function size(obj: { data?: Data; binaryData?: Data }): number {
-  let n = 0;
-  for (const [k, v] of Object.entries(obj.data ?? {})) n += k.length + Buffer.byteLength(v);
-  for (const [k, v] of Object.entries(obj.binaryData ?? {})) n += k.length + Buffer.from(v, 'base64').length;
-  return n;
-}
-
 /**
- * A bound on size() from the strings' lengths alone (a UTF-16 unit is at most 3 UTF-8 bytes, base64
- * decodes to at most 3 bytes per 4 characters): when it fits, the exact size does too, unmeasured.
+ * The bytes of the values (Kubernetes counts values only, not keys), in one pass without
+ * intermediate arrays (100,000 keys are common enough in generated ConfigMaps). From the strings'
+ * lengths first (a UTF-16 unit is at most 3 UTF-8 bytes; base64 decodes to at most 3 bytes per 4
+ * characters); measured exactly only when that bound is over the limit.
  */
-function sizeBound(obj: { data?: Data; binaryData?: Data }): number {
+function tooLarge(data: Data, binaryData: Data): boolean {
+  let bound = 0;
+  for (const k in data) bound += 3 * data[k].length;
+  for (const k in binaryData) bound += Math.ceil((3 * binaryData[k].length) / 4);
+  if (bound <= MAX_DATA_SIZE) return false;
   let n = 0;
-  for (const [k, v] of Object.entries(obj.data ?? {})) n += k.length + 3 * v.length;
-  for (const [k, v] of Object.entries(obj.binaryData ?? {})) n += k.length + Math.ceil((3 * v.length) / 4);
-  return n;
+  for (const k in data) n += Buffer.byteLength(data[k]);
+  for (const k in binaryData) n += Buffer.byteLength(binaryData[k], 'base64');
+  return n > MAX_DATA_SIZE;
 }
 
 function validateConfigMap(obj: ApiObject): FieldError[] {
@@ -31,8 +30,7 @@ function validateConfigMap(obj: ApiObject): FieldError[] {
   for (const key of Object.keys(binaryData ?? {})) {
     if (data && Object.hasOwn(data, key)) errors.push(invalid('binaryData', key, 'duplicate of key present in data'));
   }
-  if (sizeBound({ data, binaryData }) > MAX_DATA_SIZE && size({ data, binaryData }) > MAX_DATA_SIZE)
-    errors.push(tooLong('', '', MAX_DATA_SIZE));
+  if (tooLarge(data, binaryData)) errors.push(tooLong('', '', MAX_DATA_SIZE));
   return errors;
 }
 

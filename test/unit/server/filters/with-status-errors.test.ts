@@ -69,3 +69,55 @@ test('withStatusErrors: an error after the answer started cuts the connection', 
   };
   assert.equal(await answer(handler), '');
 });
+
+test('withStatusErrors: a request its client aborted logs no error and writes no answer', async () => {
+  const log = new PassThrough();
+  const lines: string[] = [];
+  log.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean)));
+  let failed!: () => void;
+  const done = new Promise<void>((resolve) => (failed = resolve));
+  const server = createServer(
+    withStatusErrors(
+      async (req: IncomingMessage, res: ServerResponse) => {
+        try {
+          // What reading a body cut short rejects with (endpoints/body.ts).
+          await new Promise((_, reject) =>
+            req.once('close', () =>
+              reject(Object.assign(new Error('the request was closed before its body ended'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })),
+            ),
+          );
+        } finally {
+          setImmediate(failed);
+        }
+        res.end();
+      },
+      newLogger({ logLevel: 'debug' }, log),
+    ),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const req = request({
+      port: (server.address() as AddressInfo).port,
+      host: '127.0.0.1',
+      path: '/x',
+      method: 'POST',
+      headers: { 'content-length': '100' },
+    });
+    req.on('error', () => {});
+    req.write('{"partial":');
+    setTimeout(() => req.destroy(), 50);
+    await done;
+    await new Promise((r) => setTimeout(r, 20));
+    const parsed = lines.map((l) => JSON.parse(l) as { level: string; msg: string });
+    assert.deepEqual(
+      parsed.filter((l) => l.level === 'error'),
+      [],
+    );
+    assert.ok(
+      parsed.some((l) => l.level === 'debug' && l.msg === 'request aborted by the client'),
+      JSON.stringify(parsed),
+    );
+  } finally {
+    server.close();
+  }
+});

@@ -9,10 +9,11 @@ import type { CachedChange } from '../../../../apiserver/storage/cacher/watch-ev
 const obj = (name: string, rv: number, labels: Record<string, string> = {}): ApiObject =>
   deepFreeze({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name, namespace: 'ns', resourceVersion: String(rv), labels } });
 
-const put = (name: string, rv: number, labels?: Record<string, string>, prev?: ApiObject): CachedChange => ({
+const put = (name: string, rv: number, labels?: Record<string, string>, prev?: ApiObject, bytes = 100): CachedChange => ({
   key: `/r/cm/ns/${name}`,
   revision: rv,
   receivedAt: Date.now(),
+  bytes,
   deleted: false,
   object: obj(name, rv, labels),
   prev,
@@ -24,6 +25,7 @@ function recordingSink() {
     events: [] as WatchEvent[],
     frames: [] as string[],
     closed: false,
+    reason: undefined as string | undefined,
     behind: false,
     release: () => {},
     send(event: WatchEvent, frame?: () => Buffer) {
@@ -31,8 +33,9 @@ function recordingSink() {
       if (frame) sink.frames.push(frame().toString());
       return !sink.behind;
     },
-    close() {
+    close(reason?: 'unresponsive') {
       sink.closed = true;
+      sink.reason = reason;
     },
     drained() {
       return new Promise<void>((resolve) => (sink.release = resolve));
@@ -53,6 +56,7 @@ function watcher(
     afterRevision?: number;
     matches?: (o: ApiObject) => boolean;
     maxPending?: number;
+    maxPendingBytes?: number;
     bookmarkIntervalMs?: number;
     exactKey?: string;
   } = {},
@@ -66,7 +70,7 @@ function watcher(
       matches: opts.matches ?? all,
       afterRevision: opts.afterRevision ?? 0,
     },
-    { maxPending: opts.maxPending ?? 100, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 0 },
+    { maxPending: opts.maxPending ?? 100, maxPendingBytes: opts.maxPendingBytes ?? 1e9, bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 0 },
     new FlushScheduler(),
     () => obj('', 42) as ApiObject,
     () => stopped++,
@@ -106,7 +110,7 @@ test('follows the selection: entering is ADDED, staying MODIFIED, leaving DELETE
   const v2 = put('x', 2, { app: 'a' }, v1.object);
   const v3 = put('x', 3, { app: 'a', more: '1' }, v2.object);
   const v4 = put('x', 4, { app: 'b' }, v3.object);
-  const gone: CachedChange = { key: v4.key, revision: 5, receivedAt: 0, deleted: true, object: obj('x', 5, { app: 'b' }) };
+  const gone: CachedChange = { key: v4.key, revision: 5, receivedAt: 0, bytes: 100, deleted: true, object: obj('x', 5, { app: 'b' }) };
   for (const c of [v1, v2, v3, v4, gone]) w.offer(c);
   await flushed();
   assert.deepEqual(
@@ -163,11 +167,41 @@ test('closes a watcher that falls more than maxPending live events behind', asyn
   assert.equal(sink.closed, false, 'three waiting events are within the limit');
   w.offer(put('n5', 5));
   assert.equal(sink.closed, true);
+  assert.equal(sink.reason, 'unresponsive');
   assert.equal(w.closed, true);
   assert.equal(stopped(), 1);
   w.offer(put('n6', 6));
   await flushed();
   assert.equal(sink.events.length, 1);
+});
+
+test('closes a watcher whose waiting live events hold more than maxPendingBytes, but one event of any size may wait', async () => {
+  const sink = recordingSink();
+  const { w } = watcher(sink, { maxPending: 1000, maxPendingBytes: 1000 });
+  w.start([], []);
+  sink.behind = true;
+  w.offer(put('a', 1));
+  await flushed(); // sent; the client is now behind
+  w.offer(put('huge', 2, undefined, undefined, 5000));
+  assert.equal(sink.closed, false, 'one waiting event fits whatever its size');
+  w.offer(put('small', 3, undefined, undefined, 10));
+  assert.equal(sink.closed, true);
+  assert.equal(sink.reason, 'unresponsive');
+});
+
+test('bytes that were handed over no longer count', async () => {
+  const sink = recordingSink();
+  const { w } = watcher(sink, { maxPending: 1000, maxPendingBytes: 1000 });
+  w.start([], []);
+  for (let rv = 1; rv <= 50; rv++) w.offer(put(`n${rv}`, rv, undefined, undefined, 500));
+  await flushed();
+  assert.equal(sink.events.length, 50);
+  sink.behind = true;
+  w.offer(put('x', 51, undefined, undefined, 500));
+  await flushed(); // sent; the client is now behind
+  w.offer(put('y', 52, undefined, undefined, 500));
+  w.offer(put('z', 53, undefined, undefined, 499));
+  assert.equal(sink.closed, false, '999 bytes wait');
 });
 
 test('the initial objects do not count against the limit', async () => {
