@@ -76,7 +76,7 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
 
     describe('system namespaces', () => {
       it('exist after first start, Active, with the orch finalizer and name label', async () => {
-        for (const name of ['default', 'orch-system', 'orch-public']) {
+        for (const name of ['default', 'orch-system', 'orch-public', 'orch-node-lease']) {
           const r = await c.get(`/api/v1/namespaces/${name}`);
           assert.equal(r.status, 200, name);
           assert.equal(r.body.status.phase, 'Active');
