@@ -160,6 +160,17 @@ describe('kubectl workflows on workloads (k8s.io domain)', () => {
     assert.match(await k.ok(['rollout', 'history', 'deployment/undo']), /REVISION\s+CHANGE-CAUSE\n1\s+<none>\n3\s+<none>\n4\s+<none>\n/);
   });
 
+  it('controllers write Events as kube-controller-manager does: get events --sort-by=.lastTimestamp, describe ages', async () => {
+    const sorted = await k.ok(['get', 'events', '--sort-by=.lastTimestamp', '--field-selector=involvedObject.name=undo']);
+    assert.match(sorted, /LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE\n/);
+    assert.match(sorted, /\d+s\s+Normal\s+ScalingReplicaSet\s+deployment\/undo\s+Scaled up replica set undo-\w+ to 3/);
+    const described = await k.ok(['describe', 'deployment', 'undo']);
+    assert.match(described, /Normal\s+ScalingReplicaSet\s+\d+s\s+deployment-controller\s+Scaled up replica set undo-\w+ to 3/);
+    const event = JSON.parse(await k.ok(['get', 'events', '--field-selector=involvedObject.name=undo', '-o', 'json'])).items[0];
+    assert.deepEqual(event.source, { component: 'deployment-controller' });
+    assert.ok(event.firstTimestamp && event.lastTimestamp && event.count >= 1, JSON.stringify(event));
+  });
+
   it('kubectl expose: the Service gets Endpoints and EndpointSlices for its ready Pods', async () => {
     await k.ok(['create', 'deployment', 'api', '--image=nginx:1.25', '--replicas=2', '--port=8080']);
     await k.ok(['expose', 'deployment', 'api', '--port=80', '--target-port=8080']);
