@@ -40,6 +40,22 @@ export function parseDryRun(values: string[]): boolean {
   return values.length > 0;
 }
 
+/**
+ * The CreateOptions / UpdateOptions fields of a write's query as Go decodes and encodes them (empty
+ * ones left out): what admission webhooks get as `request.options`. A patch's are its PatchOptions
+ * made UpdateOptions (or CreateOptions), `force` left behind, as Kubernetes' patch handler does.
+ */
+export function writeQueryOptions(q: URLSearchParams): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const dryRun = q.getAll('dryRun');
+  if (dryRun.length) out.dryRun = dryRun;
+  const fieldManager = q.get('fieldManager');
+  if (fieldManager) out.fieldManager = fieldManager;
+  const fieldValidation = q.get('fieldValidation');
+  if (fieldValidation) out.fieldValidation = fieldValidation;
+  return out;
+}
+
 export function parsePretty(q: URLSearchParams): boolean {
   return queryPretty(q);
 }
