@@ -48,6 +48,7 @@ class ValidatingView implements AdmissionAttributes {
   declare warnings: string[];
   declare auditAnnotations?: Record<string, string>;
   declare rollback: AdmissionAttributes['rollback'];
+  declare options?: Record<string, unknown>;
   #object: ApiObject | undefined;
   #oldObject: ApiObject | undefined;
   #objectCopied = false;

@@ -20,7 +20,14 @@ export interface ApiDomain {
   readonly systemNamespace: string;
   /** orch-public / kube-public. */
   readonly publicNamespace: string;
-  /** Namespaces that exist from first start and can never be deleted. */
+  /** orch-node-lease / kube-node-lease: the node agents' heartbeat Leases. */
+  readonly nodeLeaseNamespace: string;
+  /**
+   * The namespaces the API server creates at start and again when they are gone (kube-apiserver's
+   * system namespaces controller): system, public, node-lease and default.
+   */
+  readonly systemNamespaces: readonly string[];
+  /** Namespaces that can never be deleted (NamespaceLifecycle): default, system and public — not node-lease. */
   readonly immortalNamespaces: readonly string[];
   /** The Table/meta group: "meta.orch.io". */
   readonly metaGroup: string;
@@ -43,6 +50,7 @@ export function newApiDomain(domain: string = DEFAULT_API_DOMAIN): ApiDomain {
   const short = kube ? 'kube' : domain.split('.')[0];
   const systemNamespace = `${short}-system`;
   const publicNamespace = `${short}-public`;
+  const nodeLeaseNamespace = `${short}-node-lease`;
   return {
     domain,
     group: (g) => (g.endsWith('.k8s.io') ? `${g.slice(0, -'k8s.io'.length)}${domain}` : g),
@@ -50,6 +58,8 @@ export function newApiDomain(domain: string = DEFAULT_API_DOMAIN): ApiDomain {
     namespaceFinalizer: kube ? 'kubernetes' : short,
     systemNamespace,
     publicNamespace,
+    nodeLeaseNamespace,
+    systemNamespaces: [systemNamespace, publicNamespace, nodeLeaseNamespace, 'default'],
     immortalNamespaces: ['default', systemNamespace, publicNamespace],
     metaGroup: `meta.${domain}`,
     extensionPrefix: kube ? 'x-kubernetes-' : 'x-orch-',

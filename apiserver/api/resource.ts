@@ -80,8 +80,17 @@ export interface ResourceDeclaration {
   trackGeneration?: true | 'with-labels' | 'create-only';
   /** Table columns after NAME; absent = NAME and Created At, as Kubernetes' default table. */
   columns?: PrinterColumn[];
-  /** Field selectors the kind supports besides metadata.name / metadata.namespace. */
+  /**
+   * The kind's field label conversion (kube-apiserver's AddFieldLabelConversionFunc for the served
+   * version): every label a field selector may name, metadata ones included, each with how its value
+   * is read ('' when it reads nothing, as a label GetAttrs does not set). Absent: the default
+   * conversion, `metadata.name` and `metadata.namespace` only.
+   */
   selectableFields?: Record<string, (obj: ApiObject) => string | undefined>;
+  /** Labels the conversion accepts as another's name (Pod `spec.host` → `spec.nodeName`). */
+  fieldLabelAliases?: Record<string, string>;
+  /** The conversion's error for another label; default `field label not supported: <label>`. */
+  unsupportedFieldLabel?: (label: string) => string;
   /** Served from another resource's stored objects, converted both ways. */
   conversion?: StorageConversion;
   /**

@@ -125,6 +125,15 @@ export function typedColumns<T extends { metadata: object }>(
   return columns as unknown as PrinterColumn[];
 }
 
+/**
+ * ObjectMetaFieldsSet: `metadata.name` and `metadata.namespace`, which most kinds' field label
+ * conversions accept (a cluster-scoped object has no namespace: it reads '').
+ */
+export const METADATA_FIELDS: Readonly<Record<string, (obj: ApiObject) => string | undefined>> = {
+  'metadata.name': (o) => o.metadata.name,
+  'metadata.namespace': (o) => o.metadata.namespace,
+};
+
 /** Field selectors whose values read the kind's generated type (see typedStrategy). */
 export function typedSelectableFields<T extends { metadata: object }>(
   fields: Record<string, (obj: T) => string | undefined>,

@@ -5,6 +5,7 @@
 import type { ApiObject } from '../api/object.js';
 import * as status from '../api/status.js';
 import { AuthenticationError, type TokenAuthenticator, type UserInfo } from './interfaces.js';
+import { withAuthenticatedGroup } from './union.js';
 
 /** A user as authentication/v1 UserInfo. */
 export function userInfoObject(user: UserInfo): Record<string, unknown> {
@@ -24,7 +25,10 @@ export function newTokenReviewHandler(tokens: TokenAuthenticator) {
     let review: Record<string, unknown>;
     try {
       const user = await tokens.authenticateToken(spec.token, audiences.length > 0 ? audiences : undefined);
-      review = user ? { authenticated: true, user: userInfoObject(user), ...(audiences.length > 0 ? { audiences } : {}) } : { user: {} };
+      // As kube-apiserver, which asks its request authenticator: every authenticated user is in system:authenticated.
+      review = user
+        ? { authenticated: true, user: userInfoObject(withAuthenticatedGroup(user)), ...(audiences.length > 0 ? { audiences } : {}) }
+        : { user: {} };
     } catch (err) {
       if (!(err instanceof AuthenticationError)) throw err;
       review = { user: {}, error: err.message };

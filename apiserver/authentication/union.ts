@@ -7,11 +7,22 @@
 import {
   ALL_AUTHENTICATED_GROUP,
   ALL_UNAUTHENTICATED_GROUP,
+  ANONYMOUS_USER,
   AuthenticationError,
   type RequestAuthenticator,
   type TokenAuthenticator,
   type UserInfo,
 } from './interfaces.js';
+
+/**
+ * AuthenticatedGroupAdder: the user with system:authenticated added, unless it is anonymous or already
+ * in system:authenticated or system:unauthenticated. Requests and TokenReviews both see users so.
+ */
+export function withAuthenticatedGroup(user: UserInfo): UserInfo {
+  if (user.name === ANONYMOUS_USER) return user;
+  if (user.groups.includes(ALL_AUTHENTICATED_GROUP) || user.groups.includes(ALL_UNAUTHENTICATED_GROUP)) return user;
+  return { ...user, groups: [...user.groups, ALL_AUTHENTICATED_GROUP] };
+}
 
 /** One authenticator made of `authenticators`, asked in order. */
 export function newUnionAuthenticator(authenticators: RequestAuthenticator[]): RequestAuthenticator {
@@ -30,8 +41,7 @@ export function newUnionAuthenticator(authenticators: RequestAuthenticator[]): R
         if (!user) continue;
         const anonymous = user.groups.includes(ALL_UNAUTHENTICATED_GROUP);
         if (anonymous && errors.length > 0) break;
-        if (anonymous || user.groups.includes(ALL_AUTHENTICATED_GROUP)) return user;
-        return { ...user, groups: [...user.groups, ALL_AUTHENTICATED_GROUP] };
+        return withAuthenticatedGroup(user);
       }
       if (errors.length > 0) throw new AuthenticationError(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
       return null;

@@ -8,7 +8,7 @@ import { warningHeader } from './responses.js';
 import { userFrom } from './request/request-user.js';
 import { auditFrom } from './request/request-audit.js';
 import type { ApiContext, RequestScope } from './handlers/scope.js';
-import { parseDryRun, parsePretty } from './handlers/query.js';
+import { parseDryRun, parsePretty, writeQueryOptions } from './handlers/query.js';
 import { handleGet, handleList } from './handlers/get.js';
 import { handleCreate } from './handlers/create.js';
 import { handleUpdate } from './handlers/update.js';
@@ -81,6 +81,7 @@ export function newResourceHandler(api: ApiContext) {
     // Admission's warnings join the decoder's in the one list the response sends.
     scope.ctx.warnings = scope.warnings;
     scope.ctx.auditAnnotations = auditFrom(req)?.annotations;
+    if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') scope.ctx.operationOptions = writeQueryOptions(query);
     if (def.deprecationWarning) reportDeprecated(api, def, info, scope.ctx.auditAnnotations);
     try {
       if (sub?.connect) await handleConnect(scope, sub.connect.kind, api.connect);

@@ -14,4 +14,10 @@ export interface RequestContext {
   admitted?: boolean;
   /** Audit annotations (admission adds to them); absent when the request is not audited. */
   auditAnnotations?: Record<string, string>;
+  /**
+   * The write's options as the client sent them, without kind and apiVersion: dryRun, fieldManager and
+   * fieldValidation of the query for a create, update or patch; the DeleteOptions of a delete.
+   * Admission sees them as the operation's CreateOptions, UpdateOptions or DeleteOptions.
+   */
+  operationOptions?: Record<string, unknown>;
 }

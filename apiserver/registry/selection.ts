@@ -2,8 +2,9 @@
 import type { ApiObject } from '../api/object.js';
 import type { ResourceDef } from '../api/resource.js';
 import * as status from '../api/status.js';
+import { METADATA_FIELDS } from '../api/strategy.js';
 import { parseLabelSelector } from '../runtime/selectors/label-selector.js';
-import { parseFieldSelector, validateFieldSelector, exactName } from '../runtime/selectors/field-selector.js';
+import { exactName, parseFieldSelector, renameFields, validateFieldSelector } from '../runtime/selectors/field-selector.js';
 
 export interface Selection {
   /** True when nothing is filtered out. */
@@ -13,10 +14,18 @@ export interface Selection {
   matches(obj: ApiObject): boolean;
 }
 
-function fieldsOf(def: ResourceDef, obj: ApiObject): Record<string, string> {
-  const fields: Record<string, string> = { 'metadata.name': obj.metadata.name ?? '' };
-  if (def.namespaced) fields['metadata.namespace'] = obj.metadata.namespace ?? '';
-  for (const [name, get] of Object.entries(def.selectableFields ?? {})) fields[name] = get(obj) ?? '';
+/** DefaultMetaV1FieldSelectorConversion's refusal, for kinds without a conversion of their own. */
+const unknownToDefault = (label: string) =>
+  `${JSON.stringify(label)} is not a known field selector: only "metadata.name", "metadata.namespace"`;
+
+/** The labels a kind's field selectors may name, with their readers (its conversion, or the default one). */
+export function fieldLabelsOf(def: ResourceDef): Readonly<Record<string, (obj: ApiObject) => string | undefined>> {
+  return def.selectableFields ?? METADATA_FIELDS;
+}
+
+function fieldsOf(labels: Readonly<Record<string, (obj: ApiObject) => string | undefined>>, obj: ApiObject): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, get] of Object.entries(labels)) fields[name] = get(obj) ?? '';
   return fields;
 }
 
@@ -28,16 +37,22 @@ export function newSelection(def: ResourceDef, labelSelector = '', fieldSelector
   } catch (err) {
     throw status.badRequest(err instanceof Error ? err.message : String(err));
   }
-  const supported = ['metadata.name', ...(def.namespaced ? ['metadata.namespace'] : []), ...Object.keys(def.selectableFields ?? {})];
+  const fieldLabels = fieldLabelsOf(def);
+  const aliases = def.fieldLabelAliases ?? {};
   try {
-    validateFieldSelector(fields, supported);
+    validateFieldSelector(
+      fields,
+      [...Object.keys(fieldLabels), ...Object.keys(aliases)],
+      def.selectableFields ? def.unsupportedFieldLabel : unknownToDefault,
+    );
   } catch (err) {
     throw status.badRequest(err instanceof Error ? err.message : String(err));
   }
+  if (Object.keys(aliases).length) fields = renameFields(fields, (label) => (Object.hasOwn(aliases, label) ? aliases[label] : label));
   const everything = labels.isEverything() && fields.isEverything();
   return {
     everything,
     name: exactName(fields),
-    matches: everything ? () => true : (obj) => labels.matches(obj.metadata.labels ?? {}) && fields.matches(fieldsOf(def, obj)),
+    matches: everything ? () => true : (obj) => labels.matches(obj.metadata.labels ?? {}) && fields.matches(fieldsOf(fieldLabels, obj)),
   };
 }

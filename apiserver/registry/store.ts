@@ -106,6 +106,13 @@ export interface DeleteResult {
   deleted: boolean;
 }
 
+/** The options object admission sees for each write (Kubernetes' GetOperationOptions). */
+const OPTIONS_KIND: Record<Exclude<Operation, 'CONNECT'>, string> = {
+  CREATE: 'CreateOptions',
+  UPDATE: 'UpdateOptions',
+  DELETE: 'DeleteOptions',
+};
+
 export class GenericStore {
   readonly def: ResourceDef;
   readonly storage: Storage;
@@ -261,6 +268,7 @@ export class GenericStore {
       oldObject,
       user: ctx.user,
       dryRun: ctx.dryRun,
+      options: operation === 'CONNECT' ? undefined : { kind: OPTIONS_KIND[operation], ...ctx.operationOptions },
     };
   }
 

@@ -32,6 +32,11 @@ export interface AdmissionAttributes {
   oldObject?: ApiObject;
   user: UserInfo;
   dryRun: boolean;
+  /**
+   * The operation's options (`kind` CreateOptions, UpdateOptions or DeleteOptions and the fields the
+   * client set; the meta group's apiVersion is the webhook's to add); absent for CONNECT.
+   */
+  options?: Record<string, unknown>;
   /** Where plugins leave warnings for the client (sent as `Warning: 299` headers). */
   warnings: string[];
   /** Where plugins leave audit annotations (`<plugin or webhook>/<key>`); absent when the request is not audited. */

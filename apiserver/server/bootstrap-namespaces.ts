@@ -1,4 +1,4 @@
-/** The namespaces that exist from first start: default and the domain's system and public ones. */
+/** The namespaces that exist from first start: the domain's system, public and node-lease ones, and default. */
 import type { ApiDomain } from '../api/domain.js';
 import * as status from '../api/status.js';
 import type { GenericStore } from '../registry/store.js';
@@ -7,7 +7,7 @@ import type { RequestContext } from '../registry/request-context.js';
 export const SYSTEM_USER = { name: 'system:apiserver', groups: ['system:masters'] };
 
 export async function ensureSystemNamespaces(namespaces: GenericStore, domain: ApiDomain): Promise<void> {
-  for (const name of domain.immortalNamespaces) {
+  for (const name of domain.systemNamespaces) {
     const ctx: RequestContext = { namespace: '', user: SYSTEM_USER, dryRun: false, now: new Date() };
     try {
       await namespaces.create(ctx, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });

@@ -8,6 +8,7 @@ import { negotiateOutput } from '../endpoints/negotiation.js';
 import { newResourceHandler, notFoundPath } from '../endpoints/resource-handler.js';
 import type { ApiContext } from '../endpoints/handlers/scope.js';
 import * as status from '../api/status.js';
+import { queryPretty } from '../runtime/query-params.js';
 import type { HealthChecks } from '../component-base/health/health-checks.js';
 import type { Metrics } from './metrics.js';
 import type { OpenApiV3 } from '../endpoints/openapi-v3.js';
@@ -35,7 +36,7 @@ export function newRouter(deps: RouteDeps): Handler {
       encoding: output.encoding,
       mediaType: output.mediaType,
       protobuf: api.protobuf,
-      pretty: requestInfoFrom(req).query.get('pretty') === 'true',
+      pretty: queryPretty(requestInfoFrom(req).query),
       headOnly: req.method === 'HEAD',
     });
   };

@@ -172,7 +172,7 @@ export async function runServer(
       nodeRules: nodeRules(policyGroups(domain)),
       storageGroup: domain.group('storage.k8s.io'),
       coordinationGroup: domain.group('coordination.k8s.io'),
-      nodeLeaseNamespace: domain.systemNamespace.replace(/-system$/, '-node-lease'),
+      nodeLeaseNamespace: domain.nodeLeaseNamespace,
     },
     abacPolicies: options.authorizationPolicyFile
       ? parsePolicyFile(readFileSync(options.authorizationPolicyFile, 'utf8'), domain.labelPrefix, options.authorizationPolicyFile)

@@ -7,6 +7,7 @@ import type { ApiDomain } from '../../apiserver/api/domain.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import type { PodTemplate } from '../controllerutil/pod-template.js';
+import { asDecoded } from '../controllerutil/template-hash.js';
 import { type DeploymentCondition, type DeploymentStatus, dReplicas, dSpec, rsReplicas, rsSpecOf } from './deployment-types.js';
 import { scaledValue } from '../controllerutil/int-or-percent.js';
 
@@ -46,7 +47,7 @@ function skippedAnnotations(domain: ApiDomain, a: DeploymentAnnotations): Set<st
   ]);
 }
 
-/** EqualIgnoreHash: the templates are equal once the pod-template-hash label is left out. */
+/** EqualIgnoreHash: the templates are equal, as Go decodes them, once the pod-template-hash label is left out. */
 export function equalIgnoreHash(a: PodTemplate | undefined, b: PodTemplate | undefined): boolean {
   const strip = (t: PodTemplate | undefined) => {
     const c = deepCopy(t ?? {});
@@ -56,7 +57,7 @@ export function equalIgnoreHash(a: PodTemplate | undefined, b: PodTemplate | und
     }
     return c;
   };
-  return jsonEqual(strip(a), strip(b));
+  return jsonEqual(asDecoded(strip(a)) ?? {}, asDecoded(strip(b)) ?? {});
 }
 
 const created = (o: ApiObject) => (o.metadata.creationTimestamp ? Date.parse(o.metadata.creationTimestamp) : 0);

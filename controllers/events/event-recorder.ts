@@ -1,15 +1,19 @@
 /**
  * Events for controllers: `recorder.event(regarding, 'Normal', 'ScalingReplicaSet', 'Scaling', note)`
- * writes an events.<domain>/v1 Event in the object's namespace, reported by the controller's name and
- * this process's identity. The EventCorrelator decides first: similar events are aggregated, repeats
- * within 6 minutes only count up the first one's `series` (a merge patch), and a source over its spam
- * limit is dropped. Writes go out one at a time in the background and never fail a sync; a backlog of
- * more than 1000 drops new events, as Kubernetes' broadcaster does.
+ * writes a core v1 Event in the object's namespace, as kube-controller-manager's controllers do
+ * (client-go's record package): `source.component` and `reportingComponent` the controller's name,
+ * `firstTimestamp` = `lastTimestamp` = now, `count` 1 — what `kubectl get events --sort-by` and
+ * `kubectl describe` read. The EventCorrelator decides first: a source over its spam limit is
+ * dropped, similar events are aggregated, and a repeat counts up the first one's `count` and
+ * `lastTimestamp` (a strategic merge patch; the Event written anew when it is gone). Writes go out one
+ * at a time in the background and never fail a sync; a backlog of more than 1000 drops new events, as
+ * Kubernetes' broadcaster does.
  */
 import type { ApiDomain } from '../../apiserver/api/domain.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
 import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import type { ApiClient } from '../client/api-client.js';
+import { isApiError } from '../../apiserver/api/status.js';
 import { EventCorrelator, Lru, CACHE_SIZE } from './event-correlator.js';
 
 export interface ObjectReference {
@@ -37,9 +41,9 @@ export function objectReference(obj: ApiObject, apiVersion: string, kind: string
 const MAX_BACKLOG = 1000;
 const MAX_NOTE_BYTES = 1024;
 
-/** A MicroTime: RFC 3339 with 6 fractional digits. */
-function microTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+/** A metav1.Time: RFC 3339 in whole seconds. */
+function time(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 function refKey(r: ObjectReference | undefined): string {
@@ -70,7 +74,7 @@ export interface EventRecorderOptions {
 export class ApiEventRecorder implements EventRecorder {
   private readonly correlator: EventCorrelator;
   /** correlation key → the written event. */
-  private readonly written = new Lru<{ namespace: string; name: string }>(CACHE_SIZE);
+  private readonly written = new Lru<{ namespace: string; name: string; firstTimestamp: string }>(CACHE_SIZE);
   private tail: Promise<void> = Promise.resolve();
   private backlog = 0;
   private seq = 0;
@@ -98,29 +102,42 @@ export class ApiEventRecorder implements EventRecorder {
     this.backlog++;
     const now = Date.now();
     const write = async () => {
-      try {
-        const existing = c.do === 'series' ? this.written.get(c.key) : undefined;
-        if (c.do === 'series' && existing) {
-          await this.events(existing.namespace).patch(existing.name, {
-            series: { count: c.count, lastObservedTime: microTime(now) },
-          });
-          return;
-        }
-        const namespace = regarding.namespace || 'default';
-        const name = `${regarding.name}.${(BigInt(now) * 1_000_000n + BigInt(this.seq++ % 1_000_000)).toString(16)}`;
+      const namespace = regarding.namespace || 'default';
+      const create = async (count: number, firstTimestamp: string, again?: string) => {
+        const name = again ?? `${regarding.name}.${(BigInt(now) * 1_000_000n + BigInt(this.seq++ % 1_000_000)).toString(16)}`;
         await this.events(namespace).create({
           metadata: { name, namespace },
-          eventTime: microTime(now),
-          reportingController: this.opts.controller,
-          reportingInstance: this.opts.instance,
-          action,
+          involvedObject: regarding,
           reason,
+          message: truncate(c.note),
+          source: { component: this.opts.controller },
+          firstTimestamp,
+          lastTimestamp: time(now),
+          count,
           type,
-          note: truncate(c.note),
-          regarding,
+          reportingComponent: this.opts.controller,
+          reportingInstance: this.opts.instance,
           ...(related ? { related } : {}),
         });
-        this.written.set(c.key, { namespace, name });
+        this.written.set(c.key, { namespace, name, firstTimestamp });
+      };
+      try {
+        const existing = c.do === 'update' ? this.written.get(c.key) : undefined;
+        if (c.do === 'update' && existing) {
+          try {
+            await this.events(existing.namespace).patch(
+              existing.name,
+              { count: c.count, lastTimestamp: time(now), message: truncate(c.note) },
+              'application/strategic-merge-patch+json',
+            );
+          } catch (err) {
+            // Gone (expired after --event-ttl): written again, keeping its count.
+            if (!isApiError(err, 'NotFound')) throw err;
+            await create(c.count, existing.firstTimestamp, existing.name);
+          }
+          return;
+        }
+        await create(1, time(now));
       } catch (err) {
         this.correlator.forget(c.key);
         this.written.delete(c.key);
@@ -138,6 +155,6 @@ export class ApiEventRecorder implements EventRecorder {
   }
 
   private events(namespace: string) {
-    return this.opts.client.resource({ group: this.opts.domain.group('events.k8s.io'), version: 'v1', resource: 'events' }, namespace);
+    return this.opts.client.resource({ group: '', version: 'v1', resource: 'events' }, namespace);
   }
 }

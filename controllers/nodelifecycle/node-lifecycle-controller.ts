@@ -80,7 +80,7 @@ export class NodeLifecycleController implements Controller {
     private readonly ctx: ControllerContext,
     private readonly opts: NodeLifecycleOptions = {},
   ) {
-    this.leaseNamespace = `${ctx.domain.systemNamespace.replace(/-system$/, '')}-node-lease`;
+    this.leaseNamespace = ctx.domain.nodeLeaseNamespace;
     this.taintPrefix = `node.${ctx.domain.labelPrefix}`;
     this.recorder = ctx.recorder('node-controller');
     this.nodes = ctx.informers.forResource(NODES);

@@ -47,7 +47,7 @@ describe('all-in-one flags', () => {
     const missing = await k.run(['get', '--raw', '/apis/rbac.authorization.orch.io']);
     assert.notEqual(missing.code, 0);
     const namespaces = (await k.ok(['get', 'ns', '-o', 'name'])).trim().split('\n').sort();
-    assert.deepEqual(namespaces, ['namespace/default', 'namespace/kube-public', 'namespace/kube-system']);
+    assert.deepEqual(namespaces, ['namespace/default', 'namespace/kube-node-lease', 'namespace/kube-public', 'namespace/kube-system']);
   });
 
   it('--api-domain and --controllers reach the controller manager: it leads on a kube-system Lease and runs', async () => {

@@ -130,7 +130,12 @@ describe('all-in-one with kubectl', () => {
 
   it('kubectl get ns lists the system namespaces', async () => {
     const out = await k.ok(['get', 'ns', '-o', 'name']);
-    assert.deepEqual(out.trim().split('\n').sort(), ['namespace/default', 'namespace/orch-public', 'namespace/orch-system']);
+    assert.deepEqual(out.trim().split('\n').sort(), [
+      'namespace/default',
+      'namespace/orch-node-lease',
+      'namespace/orch-public',
+      'namespace/orch-system',
+    ]);
   });
 
   it('kubectl api-resources and version read discovery', async () => {

@@ -2,7 +2,8 @@
  * End to end: certificates in `npm start`'s all-in-one cluster in --api-domain=k8s.io mode, driven by
  * the real kubectl. A request created with `kubectl create`, approved with `kubectl certificate
  * approve`, is signed by orch-controller-manager with the cluster CA; kubectl then authenticates
- * with the issued certificate as its CN/O. `kubectl certificate deny` leaves a request unsigned.
+ * with the issued certificate as its CN/O. `kubectl certificate deny` leaves a request unsigned;
+ * `kubectl get csr --field-selector spec.signerName=…` selects by signer.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -99,5 +100,18 @@ describe('certificates with kubectl (k8s.io mode)', () => {
     await new Promise((r) => setTimeout(r, 1000));
     assert.match(await kubectl.ok(['get', 'csr', 'bob']), /bob\s+\S+\s+kubernetes\.io\/kube-apiserver-client\s+admin\s+60m\s+Denied\s*$/m);
     assert.equal(await kubectl.ok(['get', 'csr', 'bob', '-o', 'jsonpath={.status.certificate}']), '');
+  });
+
+  it('kubectl get csr --field-selector spec.signerName selects by signer', async () => {
+    const other = await kubectl.ok(['get', 'csr', '--field-selector', 'spec.signerName=example.com/other', '-o', 'name']);
+    assert.equal(other.trim(), 'certificatesigningrequest.certificates.k8s.io/by-alice');
+    const clients = await kubectl.ok(['get', 'csr', '--field-selector=spec.signerName!=example.com/other', '-o', 'name']);
+    assert.deepEqual(clients.trim().split('\n').sort(), [
+      'certificatesigningrequest.certificates.k8s.io/alice',
+      'certificatesigningrequest.certificates.k8s.io/bob',
+    ]);
+    const bad = await kubectl.run(['get', 'csr', '--field-selector', 'spec.username=admin']);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /field label not supported: spec.username/);
   });
 });

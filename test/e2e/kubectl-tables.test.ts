@@ -6,7 +6,8 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/api-server.js';
 import { createDefaultServiceAccount } from '../support/namespaces.js';
-import { newKubectl } from '../support/kubectl.js';
+import { KUBECTL, newKubectl } from '../support/kubectl.js';
+import { startProcess } from '../support/processes.js';
 
 /** The header line of each table kubectl prints, split on runs of spaces. */
 function headers(out: string): string[][] {
@@ -58,5 +59,20 @@ describe('kubectl get against the default domain prints server-side columns', ()
   it('kubectl get -o wide adds the wide columns', async () => {
     const out = await k.ok(['get', 'svc', 'web', '-o', 'wide']);
     assert.deepEqual(headers(out), [['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE', 'SELECTOR']]);
+  });
+
+  it('kubectl get -w: a row is rendered when its event is sent, so a later object is not <invalid> old', async () => {
+    assert.equal((await server.client.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'early' } })).status, 201);
+    const watch = startProcess(KUBECTL, ['--kubeconfig', server.kubeconfig, 'get', 'configmaps', '-w'], k.env);
+    try {
+      await watch.waitFor(/early\s+0\s+\S+/, 10_000);
+      // Past the watch's start by more than the second a creationTimestamp is rounded to.
+      await new Promise((r) => setTimeout(r, 3000));
+      assert.equal((await server.client.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'late' } })).status, 201);
+      const [, age] = await watch.waitFor(/late\s+0\s+(\S+)/, 10_000);
+      assert.match(age, /^[0-2]s$/);
+    } finally {
+      await watch.stop();
+    }
   });
 });

@@ -32,7 +32,12 @@ describe('two API server replicas on one etcd', () => {
       assert.equal(ready.status, 200, ready.text);
       assert.match(ready.text, /\[\+\]etcd ok/);
       const ns = await r.kubectl.ok(['get', 'ns', '-o', 'name']);
-      assert.deepEqual(ns.trim().split('\n').sort(), ['namespace/default', 'namespace/orch-public', 'namespace/orch-system']);
+      assert.deepEqual(ns.trim().split('\n').sort(), [
+        'namespace/default',
+        'namespace/orch-node-lease',
+        'namespace/orch-public',
+        'namespace/orch-system',
+      ]);
     }
   });
 

@@ -125,6 +125,52 @@ describe('kubectl workflows on workloads (k8s.io domain)', () => {
     assert.match(events, /ScalingReplicaSet/);
   });
 
+  it('rollout undo of an applied Deployment (no resources) reuses the old ReplicaSet: history 1, 3, 4', async () => {
+    // kubectl apply sends the manifest as written; rollout undo sends the old template marshalled from
+    // Go (resources: {}, creationTimestamp: null), which must match that ReplicaSet's template.
+    const manifest = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'undo', labels: { app: 'undo' } },
+      spec: {
+        replicas: 3,
+        selector: { matchLabels: { app: 'undo' } },
+        template: { metadata: { labels: { app: 'undo' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.24' }] } },
+      },
+    };
+    await k.ok(['apply', '-f', '-'], { input: JSON.stringify(manifest) });
+    const rollOut = async () => {
+      const kubelet = actAsKubeletUntilRolledOut('undo');
+      assert.match(await k.ok(['rollout', 'status', 'deployment/undo', '--timeout=30s']), /successfully rolled out/);
+      await kubelet;
+    };
+    await rollOut();
+    await k.ok(['set', 'image', 'deployment/undo', 'nginx=nginx:1.25']);
+    await rollOut();
+    await k.ok(['set', 'image', 'deployment/undo', 'nginx=nginx:1.26']);
+    await rollOut();
+    assert.match(await k.ok(['rollout', 'undo', 'deployment/undo']), /deployment.apps\/undo rolled back/);
+    await rollOut();
+    const rss = JSON.parse(await k.ok(['get', 'rs', '-l', 'app=undo', '-o', 'json'])).items as any[];
+    assert.equal(rss.length, 3, `the 1.25 ReplicaSet is reused: ${rss.map((rs) => rs.metadata.name).join(' ')}`);
+    const revisions = rss
+      .map((rs) => `${rs.metadata.annotations['deployment.kubernetes.io/revision']}=${rs.spec.template.spec.containers[0].image}`)
+      .sort();
+    assert.deepEqual(revisions, ['1=nginx:1.24', '3=nginx:1.26', '4=nginx:1.25']);
+    assert.match(await k.ok(['rollout', 'history', 'deployment/undo']), /REVISION\s+CHANGE-CAUSE\n1\s+<none>\n3\s+<none>\n4\s+<none>\n/);
+  });
+
+  it('controllers write Events as kube-controller-manager does: get events --sort-by=.lastTimestamp, describe ages', async () => {
+    const sorted = await k.ok(['get', 'events', '--sort-by=.lastTimestamp', '--field-selector=involvedObject.name=undo']);
+    assert.match(sorted, /LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE\n/);
+    assert.match(sorted, /\d+s\s+Normal\s+ScalingReplicaSet\s+deployment\/undo\s+Scaled up replica set undo-\w+ to 3/);
+    const described = await k.ok(['describe', 'deployment', 'undo']);
+    assert.match(described, /Normal\s+ScalingReplicaSet\s+\d+s\s+deployment-controller\s+Scaled up replica set undo-\w+ to 3/);
+    const event = JSON.parse(await k.ok(['get', 'events', '--field-selector=involvedObject.name=undo', '-o', 'json'])).items[0];
+    assert.deepEqual(event.source, { component: 'deployment-controller' });
+    assert.ok(event.firstTimestamp && event.lastTimestamp && event.count >= 1, JSON.stringify(event));
+  });
+
   it('kubectl expose: the Service gets Endpoints and EndpointSlices for its ready Pods', async () => {
     await k.ok(['create', 'deployment', 'api', '--image=nginx:1.25', '--replicas=2', '--port=8080']);
     await k.ok(['expose', 'deployment', 'api', '--port=80', '--target-port=8080']);

@@ -66,7 +66,7 @@ export const newNodeRestriction: PluginFactory = ({ domain, reader }): MutatingP
   const forbiddenLabels = (keys: string[]) =>
     keys.filter((k) => within(labelNamespace(k), `node-restriction.${p}`) || (isKubernetesLabel(k) && !isKubeletLabel(k)));
   const mirrorAnnotation = `${p}/config.mirror`;
-  const nodeLeaseNamespace = domain.systemNamespace.replace(/-system$/, '-node-lease');
+  const nodeLeaseNamespace = domain.nodeLeaseNamespace;
 
   const existingPod = async (a: AdmissionAttributes, name: string): Promise<Pod> => {
     const pod = await reader.get(PODS, a.namespace, name);

@@ -65,6 +65,8 @@ export function buildReview(
     object: object ?? null,
     oldObject: oldObject ?? null,
     dryRun: a.dryRun,
+    // CreateOptions, UpdateOptions or DeleteOptions of the meta group (meta.k8s.io/v1 for k8s.io).
+    options: a.options ? { kind: a.options.kind, apiVersion: `${domain.metaGroup}/v1`, ...a.options } : undefined,
   };
   const review = { apiVersion: `${domain.group('admission.k8s.io')}/${version}`, kind: 'AdmissionReview', request };
   return { uid, version, body: Buffer.from(JSON.stringify(review)) };

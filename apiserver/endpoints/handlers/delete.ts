@@ -35,6 +35,9 @@ async function deleteOptions(s: RequestScope): Promise<DeleteOptions> {
     for (const v of opts.dryRun) if (v !== 'All') throw status.badRequest(`dryRun: Unsupported value: "${v}": supported values: "All"`);
     s.ctx.dryRun = true;
   }
+  // What admission sees as the DELETE's DeleteOptions (the meta group's, whatever apiVersion the body named).
+  const { kind: _kind, apiVersion: _apiVersion, ...fields } = opts as DeleteOptions & { kind?: unknown; apiVersion?: unknown };
+  s.ctx.operationOptions = fields;
   return opts;
 }
 

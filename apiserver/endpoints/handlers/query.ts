@@ -1,14 +1,10 @@
 /** Query parameters shared by the handlers, parsed with Kubernetes' rules. */
 import * as status from '../../api/status.js';
 import type { ListOptions } from '../../registry/list-options.js';
+import { queryBool, queryPretty } from '../../runtime/query-params.js';
 
-function boolParam(q: URLSearchParams, name: string): boolean | undefined {
-  const v = q.get(name);
-  if (v === null) return undefined;
-  if (v === '' || v === 'true' || v === '1') return true;
-  if (v === 'false' || v === '0') return false;
-  throw status.badRequest(`${name}: invalid boolean value "${v}"`);
-}
+/** Every boolean option of the query (watch, allowWatchBookmarks, orphanDependents, force…), never a 400. */
+const boolParam = queryBool;
 
 function intParam(q: URLSearchParams, name: string): number | undefined {
   const v = q.get(name);
@@ -44,8 +40,24 @@ export function parseDryRun(values: string[]): boolean {
   return values.length > 0;
 }
 
+/**
+ * The CreateOptions / UpdateOptions fields of a write's query as Go decodes and encodes them (empty
+ * ones left out): what admission webhooks get as `request.options`. A patch's are its PatchOptions
+ * made UpdateOptions (or CreateOptions), `force` left behind, as Kubernetes' patch handler does.
+ */
+export function writeQueryOptions(q: URLSearchParams): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const dryRun = q.getAll('dryRun');
+  if (dryRun.length) out.dryRun = dryRun;
+  const fieldManager = q.get('fieldManager');
+  if (fieldManager) out.fieldManager = fieldManager;
+  const fieldValidation = q.get('fieldValidation');
+  if (fieldValidation) out.fieldValidation = fieldValidation;
+  return out;
+}
+
 export function parsePretty(q: URLSearchParams): boolean {
-  return boolParam(q, 'pretty') ?? false;
+  return queryPretty(q);
 }
 
 export { boolParam, intParam };

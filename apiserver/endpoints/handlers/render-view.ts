@@ -3,12 +3,13 @@ import type { ApiList, ApiObject } from '../../api/object.js';
 import { parseIncludeObject, partialObjectMetadata, partialObjectMetadataList, toTable } from '../table.js';
 import type { RequestScope } from './scope.js';
 
-export function renderObject(s: RequestScope, obj: ApiObject, noHeaders = false): unknown {
+/** `now` is when the answer is rendered: the request's time, or for a watch event the time it is sent. */
+export function renderObject(s: RequestScope, obj: ApiObject, noHeaders = false, now: Date = s.ctx.now): unknown {
   const { view, viewApiVersion } = s.output;
   if (view === 'metadata') return partialObjectMetadata(obj, viewApiVersion);
   if (view === 'table') {
     const includeObject = parseIncludeObject(s.query.get('includeObject'));
-    return toTable(s.def, [obj], { apiVersion: viewApiVersion, includeObject, now: s.ctx.now, noHeaders });
+    return toTable(s.def, [obj], { apiVersion: viewApiVersion, includeObject, now, noHeaders });
   }
   return obj;
 }

@@ -80,7 +80,8 @@ export async function handleWatch(s: RequestScope): Promise<void> {
   let headersWritten = false;
   const inView = (ev: WatchEvent): WatchEvent => {
     if (s.output.view === 'object' || ev.type === 'BOOKMARK' || ev.type === 'ERROR') return ev;
-    const object = renderObject(s, ev.object as ApiObject, headersWritten) as Record<string, unknown>;
+    // Each row at the time it is sent (its AGE), not when the watch began.
+    const object = renderObject(s, ev.object as ApiObject, headersWritten, new Date()) as Record<string, unknown>;
     headersWritten = true;
     return { type: ev.type, object };
   };

@@ -5,6 +5,7 @@
  */
 import * as status from '../../api/status.js';
 import { validatePathSegmentName } from '../../api/validation/names.js';
+import { queryBool } from '../../runtime/query-params.js';
 import { parseFieldSelector } from '../../runtime/selectors/field-selector.js';
 import { newRequestSlot } from './request-slot.js';
 
@@ -43,18 +44,9 @@ const SPECIAL_VERBS_NO_SUBRESOURCES = new Set(['proxy']);
 
 const METHOD_VERBS: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
 
-/** Go's strconv.ParseBool; undefined when the text is not a boolean. */
-function parseBool(value: string): boolean | undefined {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
-  return undefined;
-}
-
-/** `watch=` of a list: a boolean, or — when it does not parse — anything but false/0 (as Kubernetes falls back). */
+/** `watch=` of a list, read as the list handler reads it. */
 function watchRequested(query: URLSearchParams): boolean {
-  const value = query.get('watch');
-  if (value === null) return false;
-  return parseBool(value) ?? !['false', '0'].includes(value.toLowerCase());
+  return queryBool(query, 'watch') ?? false;
 }
 
 /** The name a field selector requires exactly, when it is a valid path segment. */

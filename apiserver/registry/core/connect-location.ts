@@ -6,6 +6,7 @@
  */
 import * as status from '../../api/status.js';
 import type { Endpoints, Node, Pod, Service } from '../../api/generated/types.js';
+import { queryBool } from '../../runtime/query-params.js';
 
 /** How the API server reaches node agents (--kubelet-port, --kubelet-preferred-address-types). */
 export interface NodeAgentOptions {
@@ -62,6 +63,9 @@ const PASSED: Record<string, readonly string[]> = {
   portforward: ['ports'],
 };
 
+/** The boolean PodLogOptions passed on to the node agent. */
+const LOG_FLAGS = new Set(['follow', 'previous', 'timestamps']);
+
 /** The stream flags of exec and attach, as the node agent's query names them. */
 const STREAM_PARAMS: Record<string, string> = { stdin: 'input', stdout: 'output', stderr: 'error', tty: 'tty' };
 
@@ -85,7 +89,10 @@ export function podAgentLocation(
     // exec and attach streams are named as the node agent names them: stdin → input, stdout → output, stderr → error.
     const agentKey = STREAM_PARAMS[key] && kind !== 'log' ? STREAM_PARAMS[key] : key;
     if (STREAM_PARAMS[key] && kind !== 'log') {
-      if (values.some((v) => v === 'true' || v === '1')) passed.append(agentKey, '1');
+      if (queryBool(query, key)) passed.append(agentKey, '1');
+    } else if (LOG_FLAGS.has(key)) {
+      // decoded into PodLogOptions, then written again for the node agent only when set
+      if (queryBool(query, key)) passed.append(key, 'true');
     } else for (const v of values) passed.append(agentKey, v);
   }
   const { host, port } = nodeAgent(node, opts);

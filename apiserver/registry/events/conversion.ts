@@ -54,4 +54,6 @@ export const EVENTS_V1_FIELD_LABELS: Readonly<Record<string, string>> = {
   reason: 'reason',
   reportingController: 'reportingComponent',
   type: 'type',
+  'metadata.namespace': 'metadata.namespace',
+  'metadata.name': 'metadata.name',
 };

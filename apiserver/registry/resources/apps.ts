@@ -2,7 +2,7 @@
 import type { ResourceDeclaration } from '../../api/resource.js';
 import { deploymentStrategy } from '../apps/deployment/strategy.js';
 import { deploymentColumns } from '../apps/deployment/columns.js';
-import { replicaSetSelectableFields, replicaSetStrategy } from '../apps/replicaset/strategy.js';
+import { replicaSetStrategy } from '../apps/replicaset/strategy.js';
 import { replicaSetColumns } from '../apps/replicaset/columns.js';
 import { statefulSetStrategy } from '../apps/statefulset/strategy.js';
 import { statefulSetColumns } from '../apps/statefulset/columns.js';
@@ -53,7 +53,6 @@ export const appsResources: ResourceDeclaration[] = [
     strategy: replicaSetStrategy,
     subresources: { status: statusCountersSubresource(replicaSetStatusRules), scale: scaleSubresource },
     columns: replicaSetColumns,
-    selectableFields: replicaSetSelectableFields,
   },
   {
     ...apps,

@@ -1,6 +1,6 @@
 /** batch/v1: Job, CronJob. */
 import type { ResourceDeclaration } from '../../api/resource.js';
-import { jobSelectableFields, jobStatusRules, jobStrategy } from '../batch/job/strategy.js';
+import { jobSelectableFields, jobStatusRules, jobStrategy, unsupportedJobFieldLabel } from '../batch/job/strategy.js';
 import { jobColumns } from '../batch/job/columns.js';
 import { cronJobStrategy } from '../batch/cronjob/strategy.js';
 import { cronJobColumns } from '../batch/cronjob/columns.js';
@@ -28,6 +28,7 @@ export const batchResources: ResourceDeclaration[] = [
     trackGeneration: true,
     columns: jobColumns,
     selectableFields: jobSelectableFields,
+    unsupportedFieldLabel: unsupportedJobFieldLabel,
   },
   {
     kubernetesGroup: 'batch',

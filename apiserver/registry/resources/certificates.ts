@@ -17,5 +17,10 @@ export const certificatesResources: ResourceDeclaration[] = [
     strategy: csrStrategy,
     subresources: { status: csrStatusStrategy, approval: csrApprovalStrategy },
     columns: csrColumns,
+    // The v1 conversion: no metadata.namespace.
+    selectableFields: {
+      'metadata.name': (o) => o.metadata.name,
+      'spec.signerName': (o) => (o.spec as { signerName?: string } | undefined)?.signerName,
+    },
   },
 ];

@@ -24,7 +24,7 @@ export const coreControllerResources: ResourceDeclaration[] = [
     subresources: { status: statusCountersSubresource(replicaSetStatusRules), scale: mapSelectorScaleSubresource },
     trackGeneration: true,
     columns: replicationControllerColumns,
-    selectableFields: replicationControllerSelectableFields as ResourceDeclaration['selectableFields'],
+    selectableFields: replicationControllerSelectableFields,
   },
   {
     kubernetesGroup: '',

@@ -4,7 +4,7 @@ import { bindPodAction, podBindingSubresource } from '../core/pod/binding.js';
 import { evictPodAction, podEvictionSubresource } from '../core/pod/eviction.js';
 import { podEphemeralContainersSubresource } from '../core/pod/ephemeral-containers.js';
 import { podConnectSubresources } from '../core/connect-subresources.js';
-import { podSelectableFields, podStrategy } from '../core/pod/strategy.js';
+import { podFieldLabelAliases, podSelectableFields, podStrategy } from '../core/pod/strategy.js';
 import { podStatusSubresource } from '../core/pod/status.js';
 import { podColumns } from '../core/pod/columns.js';
 
@@ -32,6 +32,7 @@ export const corePodResources: KindDeclaration[] = [
     actions: { binding: bindPodAction, eviction: evictPodAction },
     columns: podColumns,
     selectableFields: podSelectableFields,
+    fieldLabelAliases: podFieldLabelAliases,
   },
   {
     kubernetesGroup: '',

@@ -1,7 +1,7 @@
 /** The core group's service-networking kinds: Service (with IP/port allocation) and Endpoints. */
 import { serviceProxySubresource } from '../core/connect-subresources.js';
 import type { KindDeclaration } from './kind-declaration.js';
-import { serviceSelectableFields, serviceStatusStrategy, serviceStrategy } from '../core/service/strategy.js';
+import { serviceStatusStrategy, serviceStrategy } from '../core/service/strategy.js';
 import { serviceColumns } from '../core/service/columns.js';
 import { newServiceAllocationHooks } from '../core/service/allocation-hooks.js';
 import { endpointsStrategy } from '../core/endpoints/strategy.js';
@@ -24,7 +24,6 @@ export const coreServiceResources: KindDeclaration[] = [
     subresources: { status: serviceStatusStrategy, proxy: serviceProxySubresource },
     allowCreateOnUpdate: true,
     columns: serviceColumns,
-    selectableFields: serviceSelectableFields,
     hooks: newServiceAllocationHooks,
   },
   {

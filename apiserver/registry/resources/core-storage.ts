@@ -20,7 +20,6 @@ export const coreStorageResources: ResourceDeclaration[] = [
     strategy: persistentVolumeStrategy,
     subresources: { status: persistentVolumeStatusStrategy },
     columns: persistentVolumeColumns,
-    selectableFields: { name: (o) => o.metadata.name },
   },
   {
     kubernetesGroup: '',
@@ -36,6 +35,5 @@ export const coreStorageResources: ResourceDeclaration[] = [
     strategy: persistentVolumeClaimStrategy,
     subresources: { status: persistentVolumeClaimStatusStrategy },
     columns: persistentVolumeClaimColumns,
-    selectableFields: { name: (o) => o.metadata.name },
   },
 ];

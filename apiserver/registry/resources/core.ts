@@ -1,5 +1,6 @@
 /** The core group (`/api/v1`) kinds served. */
 import type { ResourceDeclaration } from '../../api/resource.js';
+import { METADATA_FIELDS } from '../../api/strategy.js';
 import { configMapStrategy } from '../core/configmap/strategy.js';
 import { secretStrategy } from '../core/secret/strategy.js';
 import { serviceAccountStrategy } from '../core/serviceaccount/strategy.js';
@@ -24,7 +25,11 @@ export const coreResources: ResourceDeclaration[] = [
     subresources: { status: statusSubresource, finalize: namespaceFinalizeStrategy },
     returnDeletedObject: true,
     columns: [{ name: 'Status', type: 'string', cell: (o) => (o.status as { phase?: string } | undefined)?.phase ?? '' }, AGE_COLUMN],
-    selectableFields: { 'status.phase': (o) => (o.status as { phase?: string } | undefined)?.phase },
+    // AddFieldLabelConversionsForNamespace: no metadata.namespace.
+    selectableFields: {
+      'status.phase': (o) => (o.status as { phase?: string } | undefined)?.phase,
+      'metadata.name': (o) => o.metadata.name,
+    },
   },
   {
     kubernetesGroup: '',
@@ -54,7 +59,7 @@ export const coreResources: ResourceDeclaration[] = [
       { name: 'Data', type: 'integer', cell: (o) => countKeys(o.data) },
       AGE_COLUMN,
     ],
-    selectableFields: { type: (o) => o.type as string | undefined },
+    selectableFields: { type: (o) => o.type as string | undefined, ...METADATA_FIELDS },
   },
   {
     kubernetesGroup: '',

@@ -122,11 +122,20 @@ export function parseFieldSelector(selector: string): FieldSelector {
   return new FieldSelector(terms);
 }
 
-/** Rejects a selector naming a field the kind cannot select on (`field label not supported: <name>`). */
-export function validateFieldSelector(sel: FieldSelector, supported: readonly string[]): void {
+/** Rejects a selector naming a field the kind cannot select on (by default `field label not supported: <name>`). */
+export function validateFieldSelector(
+  sel: FieldSelector,
+  supported: readonly string[],
+  unsupported: (label: string) => string = (label) => `field label not supported: ${label}`,
+): void {
   for (const r of sel.requirements()) {
-    if (!supported.includes(r.field)) throw new SelectorParseError(`field label not supported: ${r.field}`);
+    if (!supported.includes(r.field)) throw new SelectorParseError(unsupported(r.field));
   }
+}
+
+/** The selector with each field renamed by `rename` (a field label conversion); values and operators kept. */
+export function renameFields(sel: FieldSelector, rename: (label: string) => string): FieldSelector {
+  return new FieldSelector(sel.requirements().map((r) => ({ ...r, field: rename(r.field) })));
 }
 
 /** The name when the selector is exactly `metadata.name=<x>` (a single-object list or watch). */

@@ -106,6 +106,35 @@ describe('admission webhooks: the operations that reach them', () => {
     assert.equal((await s.client.delete(`${CM}/gone`)).status, 200);
   });
 
+  it("request.options is the operation's CreateOptions, UpdateOptions or DeleteOptions of the meta group", async () => {
+    const rules = [cmRule(['CREATE', 'UPDATE', 'DELETE'])];
+    await withHook(
+      'validating',
+      rules,
+      {},
+      () => ({ allowed: true }),
+      async (reviews) => {
+        const created = await s.client.post(`${CM}?fieldManager=maker&fieldValidation=Strict`, { metadata: { name: 'opts' } });
+        assert.equal(created.status, 201, created.text);
+        const put = await s.client.put(`${CM}/opts?dryRun=All`, { ...created.body, data: { a: '1' } });
+        assert.equal(put.status, 200, put.text);
+        const patched = await s.client.patch(`${CM}/opts?fieldManager=patcher`, { data: { b: '2' } }, 'application/merge-patch+json');
+        assert.equal(patched.status, 200, patched.text);
+        const deleted = await s.client.delete(`${CM}/opts`, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' });
+        assert.equal(deleted.status, 200, deleted.text);
+        assert.deepEqual(
+          reviews().map((r) => [r.request.operation, r.request.options]),
+          [
+            ['CREATE', { kind: 'CreateOptions', apiVersion: 'meta.orch.io/v1', fieldManager: 'maker', fieldValidation: 'Strict' }],
+            ['UPDATE', { kind: 'UpdateOptions', apiVersion: 'meta.orch.io/v1', dryRun: ['All'] }],
+            ['UPDATE', { kind: 'UpdateOptions', apiVersion: 'meta.orch.io/v1', fieldManager: 'patcher' }],
+            ['DELETE', { kind: 'DeleteOptions', apiVersion: 'meta.orch.io/v1', propagationPolicy: 'Background' }],
+          ],
+        );
+      },
+    );
+  });
+
   it('a patch that breaks the schema fails the request (Fail) with why, or is dropped (Ignore)', async () => {
     const breaking = () => ({ allowed: true, patch: [{ op: 'add', path: '/data/a', value: 5 }] });
     await withHook('mutating', [cmRule(['CREATE'])], {}, breaking, async () => {

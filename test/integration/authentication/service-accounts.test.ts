@@ -136,6 +136,7 @@ describe('service-account tokens', () => {
     assert.equal(review.status, 201, review.text);
     assert.equal(review.body.status.authenticated, true);
     assert.equal(review.body.status.user.username, 'system:serviceaccount:default:robot');
+    assert.deepEqual(review.body.status.user.groups, ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated']);
     assert.deepEqual(review.body.status.audiences, ['vault']);
     const bad = await s.client.post('/apis/authentication.orch.io/v1beta1/tokenreviews', {
       apiVersion: 'authentication.orch.io/v1beta1',

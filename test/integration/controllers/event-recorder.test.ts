@@ -1,7 +1,8 @@
 /**
- * The controllers' event recorder against a real orch-apiserver: events.<domain>/v1 Events written
- * in the object's namespace, repeats counted in the first one's series, and core v1 clients (kubectl
- * describe) seeing them as the conversion shows them.
+ * The controllers' event recorder against a real orch-apiserver: core v1 Events written in the
+ * object's namespace as kube-controller-manager writes them (source, firstTimestamp, lastTimestamp,
+ * count), repeats counted up in the first one, written anew when it is gone, and events.<domain>/v1
+ * clients seeing them as the conversion shows them.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,7 +24,7 @@ describe('event recorder against orch-apiserver', () => {
     await srv?.stop();
   });
 
-  it('writes an Event, then counts repeats in its series', async () => {
+  it('writes a core Event with source, timestamps and count, then counts repeats in it', async () => {
     const cm = await srv.client.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'watched' } });
     const recorder = new ApiEventRecorder({
       client,
@@ -36,21 +37,33 @@ describe('event recorder against orch-apiserver', () => {
     for (let i = 0; i < 3; i++) recorder.event(regarding, 'Warning', 'Bad', 'Check', 'still bad');
     recorder.event(regarding, 'Normal', 'Good', 'Check', 'fine now');
     await recorder.flush();
-    const events = (await srv.client.get('/apis/events.orch.io/v1/namespaces/default/events')).body.items as any[];
-    const bad = events.filter((e) => e.reason === 'Bad');
-    assert.equal(bad.length, 1, 'one Event for three occurrences');
-    assert.equal(bad[0].series.count, 3);
-    assert.ok(bad[0].series.lastObservedTime);
-    assert.match(bad[0].metadata.name, /^watched\.[0-9a-f]+$/);
-    assert.deepEqual(
-      [bad[0].type, bad[0].action, bad[0].note, bad[0].reportingController, bad[0].reportingInstance],
-      ['Warning', 'Check', 'still bad', 'test-controller', 'host-1'],
-    );
-    assert.equal(events.filter((e) => e.reason === 'Good').length, 1);
     const core = (await srv.client.get('/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dwatched')).body
       .items as any[];
-    const coreBad = core.find((e) => e.reason === 'Bad');
-    assert.equal(coreBad.series.count, 3);
-    assert.equal(coreBad.involvedObject.uid, cm.body.metadata.uid);
+    const bad = core.filter((e) => e.reason === 'Bad');
+    assert.equal(bad.length, 1, 'one Event for three occurrences');
+    assert.match(bad[0].metadata.name, /^watched\.[0-9a-f]+$/);
+    assert.deepEqual(
+      [bad[0].type, bad[0].message, bad[0].count, bad[0].source, bad[0].reportingComponent, bad[0].involvedObject.uid],
+      ['Warning', 'still bad', 3, { component: 'test-controller' }, 'test-controller', cm.body.metadata.uid],
+    );
+    assert.match(bad[0].firstTimestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    assert.ok(bad[0].lastTimestamp >= bad[0].firstTimestamp);
+    const good = core.find((e) => e.reason === 'Good');
+    assert.equal(good.count, 1);
+    assert.equal(good.firstTimestamp, good.lastTimestamp);
+
+    const v1 = (await srv.client.get(`/apis/events.orch.io/v1/namespaces/default/events/${bad[0].metadata.name}`)).body;
+    assert.deepEqual(
+      [v1.note, v1.regarding.name, v1.deprecatedCount, v1.deprecatedSource, v1.reportingController],
+      ['still bad', 'watched', 3, { component: 'test-controller' }, 'test-controller'],
+    );
+
+    // Gone (as after --event-ttl): the next repeat writes it again under its name, still counting.
+    assert.equal((await srv.client.delete(`/api/v1/namespaces/default/events/${bad[0].metadata.name}`)).status, 200);
+    recorder.event(regarding, 'Warning', 'Bad', 'Check', 'still bad');
+    await recorder.flush();
+    const again = (await srv.client.get(`/api/v1/namespaces/default/events/${bad[0].metadata.name}`)).body;
+    assert.equal(again.count, 4);
+    assert.equal(again.firstTimestamp, bad[0].firstTimestamp);
   });
 });

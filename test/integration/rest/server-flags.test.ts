@@ -96,9 +96,9 @@ describe('--authorization-mode', () => {
 });
 
 describe('--api-domain', () => {
-  it('k8s.io answers as Kubernetes: kube-system, kubernetes.io labels and finalizer', async () => {
+  it('k8s.io answers as Kubernetes: kube-system, kube-public, kube-node-lease, kubernetes.io labels and finalizer', async () => {
     const s = await start(['--api-domain=k8s.io']);
-    for (const name of ['default', 'kube-system', 'kube-public']) {
+    for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
       const r = await s.client.get(`/api/v1/namespaces/${name}`);
       assert.equal(r.status, 200, name);
       assert.equal(r.body.metadata.labels['kubernetes.io/metadata.name'], name);

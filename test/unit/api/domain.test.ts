@@ -13,6 +13,8 @@ describe('newApiDomain', () => {
     assert.equal(d.metaGroup, 'meta.orch.io');
     assert.deepEqual(d.viewGroups, ['meta.orch.io', 'meta.k8s.io']);
     assert.deepEqual(d.immortalNamespaces, ['default', 'orch-system', 'orch-public']);
+    assert.equal(d.nodeLeaseNamespace, 'orch-node-lease');
+    assert.deepEqual(d.systemNamespaces, ['orch-system', 'orch-public', 'orch-node-lease', 'default']);
     assert.equal(d.labelPrefix, 'orch.io');
     assert.equal(d.namespaceFinalizer, 'orch');
   });
@@ -21,6 +23,8 @@ describe('newApiDomain', () => {
     const d = newApiDomain('k8s.io');
     assert.equal(d.group('storage.k8s.io'), 'storage.k8s.io');
     assert.deepEqual(d.immortalNamespaces, ['default', 'kube-system', 'kube-public']);
+    assert.equal(d.nodeLeaseNamespace, 'kube-node-lease');
+    assert.deepEqual(d.systemNamespaces, ['kube-system', 'kube-public', 'kube-node-lease', 'default']);
     assert.equal(d.labelPrefix, 'kubernetes.io');
     assert.equal(d.namespaceFinalizer, 'kubernetes');
     assert.deepEqual(d.viewGroups, ['meta.k8s.io']);

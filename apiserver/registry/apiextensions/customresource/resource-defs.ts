@@ -10,7 +10,7 @@ import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '
 import type { ApiDomain } from '../../../api/domain.js';
 import type { ApiObject } from '../../../api/object.js';
 import type { ResourceDef, StorageConversion } from '../../../api/resource.js';
-import type { SubresourceStrategy } from '../../../api/strategy.js';
+import { METADATA_FIELDS, type SubresourceStrategy } from '../../../api/strategy.js';
 import { ALL_VERBS } from '../../../api/resource.js';
 import type { Schema } from '../../../api/schema.js';
 import { apiVersionOf } from '../../../api/object.js';
@@ -112,6 +112,8 @@ export function customResourceServing(
       shortNames: crd.status?.acceptedNames?.shortNames ?? names.shortNames,
       categories: crd.status?.acceptedNames?.categories ?? names.categories,
       namespaced: scope === 'Namespaced',
+      // crConverter.ConvertFieldLabel: metadata.name, and metadata.namespace when namespaced.
+      selectableFields: scope === 'Namespaced' ? METADATA_FIELDS : { 'metadata.name': METADATA_FIELDS['metadata.name'] },
       schema: name,
       schemaRef: { $ref: `#/definitions/${name}` },
       nameRule: 'dns-subdomain',

@@ -1,5 +1,5 @@
 /** apps/v1 ReplicaSet: replicas default 1, the template's pod defaults, ValidateReplicaSetSpec, an immutable selector. */
-import { type StrategyContext, typedSelectableFields, typedStrategy } from '../../../api/strategy.js';
+import { type StrategyContext, typedStrategy } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath } from '../../../api/field-errors.js';
 import type { ReplicaSet, ReplicaSetSpec } from '../../../api/generated/types.js';
@@ -43,9 +43,4 @@ export const replicaSetStrategy = typedStrategy<ReplicaSet>({
   },
   validate: validateReplicaSet,
   validateUpdate: (obj, old, ctx) => [...validateReplicaSet(obj, ctx), ...validateSelectorUnchanged(replicaSetSpec(obj), old.spec ?? {})],
-});
-
-/** ReplicaSet fields usable in field selectors. */
-export const replicaSetSelectableFields = typedSelectableFields<ReplicaSet>({
-  'status.replicas': (o) => String(o.status?.replicas ?? 0),
 });

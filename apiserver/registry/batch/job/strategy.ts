@@ -5,7 +5,7 @@
  * `batch.<prefix>/` forms, the prefix from the API domain); ValidateJob and ValidateJobSpecUpdate.
  */
 import type { ApiDomain } from '../../../api/domain.js';
-import { typedSelectableFields, typedStrategy } from '../../../api/strategy.js';
+import { METADATA_FIELDS, typedSelectableFields, typedStrategy } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, invalid, required } from '../../../api/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
@@ -212,8 +212,12 @@ export const jobStrategy = typedStrategy<Job>({
 
 /** Job fields usable in field selectors. */
 export const jobSelectableFields = typedSelectableFields<Job>({
+  ...METADATA_FIELDS,
   'status.successful': (o) => String(o.status?.succeeded ?? 0),
 });
+
+/** The Job conversion's own refusal. */
+export const unsupportedJobFieldLabel = (label: string) => `field label ${JSON.stringify(label)} not supported for Job`;
 
 /** jobs/status: the counters validateJobStatus checks. */
 export const jobStatusRules: StatusRules<JobStatus> = { nonNegative: ['active', 'succeeded', 'failed', 'ready'], bounded: [] };

@@ -1,5 +1,5 @@
 /** core/v1 Event: Kubernetes' legacy event validation (involvedObject namespace, reporting fields). */
-import { type Strategy, typedSelectableFields } from '../../../api/strategy.js';
+import { METADATA_FIELDS, type Strategy, typedSelectableFields } from '../../../api/strategy.js';
 import type { CoreV1Event } from '../../../api/generated/types.js';
 import { legacyValidateEvent } from '../../events/validation.js';
 
@@ -21,4 +21,5 @@ export const eventSelectableFields = typedSelectableFields<CoreV1Event>({
   reportingComponent: (o) => o.reportingComponent,
   source: (o) => o.source?.component,
   type: (o) => o.type,
+  ...METADATA_FIELDS,
 });

@@ -56,5 +56,6 @@ export const nodeStatusStrategy = typedSubresource<Node>({
 
 /** Field selectors of nodes besides metadata ones. */
 export const nodeSelectableFields: Record<string, (obj: ApiObject) => string | undefined> = {
+  'metadata.name': (o) => o.metadata.name,
   'spec.unschedulable': (o) => String(isPlainObject(o.spec) && o.spec.unschedulable === true),
 };

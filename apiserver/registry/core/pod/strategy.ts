@@ -3,7 +3,7 @@
  * the scheduling-gated condition, full PodSpec validation (ValidatePodCreate) and the update rules of
  * ValidatePodUpdate.
  */
-import { type StrategyContext, typedSelectableFields, typedStrategy } from '../../../api/strategy.js';
+import { METADATA_FIELDS, type StrategyContext, typedSelectableFields, typedStrategy } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, forbidden } from '../../../api/field-errors.js';
 import { setPodOnlyDefaults, setPodSpecDefaults } from '../pod-spec/defaults.js';
@@ -110,5 +110,11 @@ export const podSelectableFields = typedSelectableFields<Pod>({
   'spec.hostNetwork': (o) => String(o.spec?.hostNetwork === true),
   'status.phase': (o) => o.status?.phase,
   'status.podIP': (o) => o.status?.podIPs?.[0]?.ip,
+  // Accepted by the conversion, never set by GetAttrs: it reads ''.
+  'status.podIPs': () => '',
   'status.nominatedNodeName': (o) => o.status?.nominatedNodeName,
+  ...METADATA_FIELDS,
 });
+
+/** Old v1 clients' `spec.host`, converted to `spec.nodeName`. */
+export const podFieldLabelAliases = { 'spec.host': 'spec.nodeName' };

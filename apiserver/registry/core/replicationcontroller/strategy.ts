@@ -6,7 +6,8 @@
  */
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, goTyped, invalid, required } from '../../../api/field-errors.js';
-import { typedStrategy, type StrategyContext } from '../../../api/strategy.js';
+import { METADATA_FIELDS, typedStrategy, type StrategyContext } from '../../../api/strategy.js';
+import type { ApiObject } from '../../../api/object.js';
 import { validateLabels } from '../../../api/validation/object-meta.js';
 import type { ReplicationController, ReplicationControllerSpec } from '../../../api/generated/types.js';
 import { dropDisabledTemplateFields, setTemplateDefaults } from '../pod-spec/template.js';
@@ -75,6 +76,7 @@ export const replicationControllerStrategy = typedStrategy<ReplicationController
 });
 
 /** ReplicationController fields usable in field selectors. */
-export const replicationControllerSelectableFields: Record<string, (obj: { status?: unknown }) => string | undefined> = {
+export const replicationControllerSelectableFields: Record<string, (obj: ApiObject) => string | undefined> = {
+  ...METADATA_FIELDS,
   'status.replicas': (o) => String((o.status as { replicas?: number } | undefined)?.replicas ?? 0),
 };

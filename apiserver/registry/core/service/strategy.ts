@@ -4,7 +4,7 @@
  * allocation hooks (allocation-hooks.ts).
  */
 import type { Service } from '../../../api/generated/types.js';
-import { typedSelectableFields, typedStrategy, typedSubresource } from '../../../api/strategy.js';
+import { typedStrategy, typedSubresource } from '../../../api/strategy.js';
 import { withStatusOf } from '../../status-subresource.js';
 import { setServiceDefaults } from './defaults.js';
 import { dropTypeDependentFields, normalizeClusterIPs, patchAllocatedValues } from './linked-fields.js';
@@ -34,10 +34,4 @@ export const serviceStrategy = typedStrategy<Service>({
 export const serviceStatusStrategy = typedSubresource<Service>({
   prepareForUpdate: withStatusOf,
   validateUpdate: validateServiceStatus,
-});
-
-/** Field selectors of Services besides metadata.name/namespace (Kubernetes' ServiceToSelectableFields). */
-export const serviceSelectableFields = typedSelectableFields<Service>({
-  'spec.clusterIP': (o) => specOf(o).clusterIP ?? '',
-  'spec.type': (o) => specOf(o).type ?? '',
 });

@@ -108,6 +108,22 @@ describe('deployment controller sync', () => {
     assert.ok(status.conditions.some((x: any) => x.type === 'Progressing' && x.reason === 'NewReplicaSetCreated'));
   });
 
+  it('rollout undo: the template kubectl sends back (resources: {}, creationTimestamp: null) reuses the old ReplicaSet', async () => {
+    const d = deployment({ image: 'v1', generation: 3 });
+    const t = (d.spec as any).template;
+    t.metadata.creationTimestamp = null;
+    t.spec.containers[0].resources = {};
+    const { ctx, c } = setup(
+      d,
+      replicaSet('v1', { replicas: 0, revision: 1, agoMs: 120_000 }),
+      replicaSet('v2', { replicas: 3, available: 3, revision: 2 }),
+    );
+    await c.sync('ns/web');
+    assert.deepEqual(ctx.fake.made('POST', '/replicasets'), [], 'no new ReplicaSet');
+    const back = ctx.fake.made('PUT', `/replicasets/web-${computeHash(template('v1'))}`).at(-1);
+    assert.equal(back?.body.metadata.annotations[REV], '3');
+  });
+
   it('rolls within maxSurge: a new ReplicaSet of 1 next to the old 3, revision 2', async () => {
     const { ctx, c } = setup(deployment(), replicaSet('v1', { replicas: 3, available: 3, revision: 1 }));
     await c.sync('ns/web');

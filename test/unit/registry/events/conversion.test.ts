@@ -117,6 +117,8 @@ describe('events.k8s.io/v1 field selectors', () => {
       reason: 'Pulled',
       reportingController: 'orch.io/kubelet',
       type: 'Normal',
+      'metadata.namespace': served.metadata.namespace,
+      'metadata.name': served.metadata.name,
     });
   });
 });
