@@ -13,7 +13,6 @@ import { writeObject } from '../responses.js';
 import type { ConnectConfig } from './connect.js';
 import type { WatchWriterLimits } from './watch-writer.js';
 import type { WatchesPerUser } from './watches-per-user.js';
-import type { Logger } from '../../component-base/logs/logger.js';
 
 /** Server-wide state the handlers read. */
 export interface ApiContext {
@@ -35,7 +34,7 @@ export interface ApiContext {
   /** How many watches each user holds open; absent, no limit. */
   watchesPerUser?: WatchesPerUser;
   /** Where handlers log what is not an error of the request (a watch closed as too slow). */
-  logger?: Logger;
+  logger?: { info(message: string, meta?: Record<string, unknown>): void };
 }
 
 /** What the REST handlers report to the server's metrics. */
