@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { ApiDomain } from '../../api/domain.js';
 import * as status from '../../api/status.js';
 import { ALL_AUTHENTICATED_GROUP, ALL_UNAUTHENTICATED_GROUP, ANONYMOUS_USER, type UserInfo } from '../../authentication/interfaces.js';
-import { ALL_SERVICE_ACCOUNTS_GROUP } from '../../authentication/service-account-claims.js';
+import { ALL_SERVICE_ACCOUNTS_GROUP, splitServiceAccountUsername } from '../../authentication/service-account-claims.js';
 import type { Attributes, Authorizer } from '../../authorization/interfaces.js';
 import { setUser, userFrom } from '../../endpoints/request/request-user.js';
 import { requestInfoFrom } from '../../endpoints/request/request-info.js';
@@ -13,14 +13,19 @@ const GROUP = 'impersonate-group';
 const UID = 'impersonate-uid';
 const EXTRA = 'impersonate-extra-';
 const PREFIX = 'impersonate-';
-const SA_PREFIX = 'system:serviceaccount:';
 
 /**
  * Impersonate-User / -Group / -Uid / -Extra-<key>: the authenticated user must be allowed the verb
  * `impersonate` on each value (users or serviceaccounts, groups, uids and userextras/<key> of the
  * authentication group, the value as resource name); the request then continues as the impersonated
- * user, with the headers removed. A group, uid or extra without a user is a 400. A request without
- * Impersonate-* headers passes straight through.
+ * user, with the headers removed. A user name is a service account only when it is one exactly
+ * (`system:serviceaccount:<namespace>:<name>`, both valid names: Kubernetes' SplitUsername); any
+ * other name, `system:serviceaccount:team:nobody:system:masters` too, is a plain user, checked on
+ * `users` with the whole name. A group, uid or extra without a user is a 400, and so is a second
+ * Impersonate-User or Impersonate-Uid header: Node joins repeated headers into one value ("a, b"),
+ * which would be checked and used as a name nobody sent (Kubernetes reads the first and ignores the
+ * others; refusing leaves no doubt which one counts). A request without Impersonate-* headers passes
+ * straight through.
  */
 export function withImpersonation(handler: Handler, authorizer: Authorizer, domain: ApiDomain): Handler {
   const authGroup = domain.group('authentication.k8s.io');
@@ -49,9 +54,15 @@ export function withImpersonation(handler: Handler, authorizer: Authorizer, doma
     const requester = userFrom(req);
     const checks: Omit<Attributes, 'user' | 'verb' | 'resourceRequest' | 'apiVersion' | 'path'>[] = [];
     const none = { subresource: '', namespace: '' };
-    if (username.startsWith(SA_PREFIX)) {
-      const [namespace, name] = username.slice(SA_PREFIX.length).split(':');
-      checks.push({ apiGroup: '', resource: 'serviceaccounts', subresource: '', namespace: namespace ?? '', name: name ?? '' });
+    const serviceAccount = splitServiceAccountUsername(username);
+    if (serviceAccount) {
+      checks.push({
+        apiGroup: '',
+        resource: 'serviceaccounts',
+        subresource: '',
+        namespace: serviceAccount.namespace,
+        name: serviceAccount.name,
+      });
     } else {
       checks.push({ ...none, apiGroup: '', resource: 'users', name: username });
     }
@@ -82,9 +93,8 @@ export function withImpersonation(handler: Handler, authorizer: Authorizer, doma
     const impersonated: UserInfo = { name: username, groups: [...groups] };
     if (uid !== undefined) impersonated.uid = uid;
     if (Object.keys(extra).length > 0) impersonated.extra = extra;
-    if (username.startsWith(SA_PREFIX)) {
-      const namespace = username.slice(SA_PREFIX.length).split(':')[0];
-      impersonated.groups.push(ALL_SERVICE_ACCOUNTS_GROUP, `${ALL_SERVICE_ACCOUNTS_GROUP}:${namespace}`);
+    if (serviceAccount) {
+      impersonated.groups.push(ALL_SERVICE_ACCOUNTS_GROUP, `${ALL_SERVICE_ACCOUNTS_GROUP}:${serviceAccount.namespace}`);
     }
     if (username === ANONYMOUS_USER) {
       if (!impersonated.groups.includes(ALL_UNAUTHENTICATED_GROUP)) impersonated.groups.push(ALL_UNAUTHENTICATED_GROUP);
@@ -113,7 +123,12 @@ function values(req: IncomingMessage, header: string): string[] {
   return req.headersDistinct[header] ?? [];
 }
 
+/** The one value of a header that may come once; a second one is a 400 (req.headers would join them with ", "). */
 function single(req: IncomingMessage, header: string): string | undefined {
-  const v = req.headers[header];
-  return typeof v === 'string' ? v : undefined;
+  const all = req.headersDistinct[header];
+  if (all === undefined || all.length === 0) return undefined;
+  if (all.length > 1) throw status.badRequest(`only one ${HEADER_NAMES[header] ?? header} header may be sent, got ${all.length}`);
+  return all[0];
 }
+
+const HEADER_NAMES: Record<string, string> = { [USER]: 'Impersonate-User', [UID]: 'Impersonate-Uid' };

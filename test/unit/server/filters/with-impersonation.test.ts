@@ -105,3 +105,53 @@ test('any Impersonate-* header is seen, whatever its case; an extra without a us
     return true;
   });
 });
+
+test('a user name that is not exactly system:serviceaccount:<ns>:<name> is a plain user, checked with the whole name', async () => {
+  // Allowed: impersonating the account team/nobody, nothing else.
+  const { authorizer, asked } = recorder((a) => a.resource === 'serviceaccounts' && a.namespace === 'team' && a.name === 'nobody');
+  const name = 'system:serviceaccount:team:nobody:system:masters';
+  await assert.rejects(run(authorizer, request({ 'Impersonate-User': name })), (e: { status: { code: number; message: string } }) => {
+    assert.equal(e.status.code, 403);
+    assert.match(e.status.message, /cannot impersonate resource "users"/);
+    return true;
+  });
+  assert.deepEqual(asked, [`impersonate /users /${name}`]);
+
+  // Allowed as that user, it stays a user: no service-account groups.
+  const anyone = recorder(() => true);
+  for (const malformed of [
+    name,
+    'system:serviceaccount:team',
+    'system:serviceaccount:Team:bot',
+    'system:serviceaccount:team:',
+    'system:serviceaccount::bot',
+  ]) {
+    const req = request({ 'Impersonate-User': malformed });
+    assert.equal(await run(anyone.authorizer, req), true);
+    assert.deepEqual(userFrom(req), { name: malformed, groups: ['system:authenticated'] });
+  }
+  assert.deepEqual(anyone.asked, [
+    `impersonate /users /${name}`,
+    'impersonate /users /system:serviceaccount:team',
+    'impersonate /users /system:serviceaccount:Team:bot',
+    'impersonate /users /system:serviceaccount:team:',
+    'impersonate /users /system:serviceaccount::bot',
+  ]);
+});
+
+test('a second Impersonate-User or Impersonate-Uid header is a 400, asked of nobody (Node would join them into one name)', async () => {
+  const { authorizer, asked } = recorder(() => true);
+  const cases: [Record<string, string | string[]>, string][] = [
+    [{ 'Impersonate-User': ['jane', 'system:admin'] }, 'only one Impersonate-User header may be sent, got 2'],
+    [{ 'Impersonate-User': 'jane', 'Impersonate-Uid': ['u1', 'u2'] }, 'only one Impersonate-Uid header may be sent, got 2'],
+  ];
+  for (const [headers, message] of cases) {
+    const req = request(headers);
+    await assert.rejects(run(authorizer, req), (e: { status: { code: number; reason: string; message: string } }) => {
+      assert.deepEqual([e.status.code, e.status.reason, e.status.message], [400, 'BadRequest', message]);
+      return true;
+    });
+    assert.equal(userFrom(req).name, 'alice');
+  }
+  assert.deepEqual(asked, []);
+});
