@@ -257,6 +257,7 @@ export class GenericStore {
       subresource,
       namespace: ctx.namespace,
       name,
+      requestName: ctx.requestName,
       object,
       oldObject,
       user: ctx.user,
