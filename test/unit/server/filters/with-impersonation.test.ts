@@ -60,10 +60,57 @@ test('every value is its own impersonate check, the value as resource name', asy
   assert.deepEqual(userFrom(req), {
     name: 'system:serviceaccount:ns:bot',
     uid: 'u1',
-    groups: ['a,b', 'c', 'system:serviceaccounts', 'system:serviceaccounts:ns', 'system:authenticated'],
+    // Groups given are the whole list: no system:serviceaccounts groups (Kubernetes' groupsSpecified).
+    groups: ['a,b', 'c', 'system:authenticated'],
     extra: { scopes: ['x', 'y'] },
   });
   assert.equal(req.headers['impersonate-user'], undefined);
+});
+
+test('a service account without Impersonate-Group gets its fixed groups', async () => {
+  const { authorizer } = recorder(() => true);
+  const req = request({ 'Impersonate-User': 'system:serviceaccount:ns:bot' });
+  assert.equal(await run(authorizer, req), true);
+  assert.deepEqual(userFrom(req), {
+    name: 'system:serviceaccount:ns:bot',
+    groups: ['system:serviceaccounts', 'system:serviceaccounts:ns', 'system:authenticated'],
+  });
+});
+
+test('system:authenticated is not added when system:unauthenticated is among the groups given', async () => {
+  const { authorizer } = recorder(() => true);
+  const cases: [Record<string, string | string[]>, string[]][] = [
+    [{ 'Impersonate-User': 'jane', 'Impersonate-Group': 'system:unauthenticated' }, ['system:unauthenticated']],
+    [{ 'Impersonate-User': 'jane', 'Impersonate-Group': ['devs', 'system:authenticated'] }, ['devs', 'system:authenticated']],
+    [{ 'Impersonate-User': 'jane', 'Impersonate-Group': 'devs' }, ['devs', 'system:authenticated']],
+    [{ 'Impersonate-User': 'system:anonymous', 'Impersonate-Group': 'devs' }, ['devs', 'system:unauthenticated']],
+    [{ 'Impersonate-User': 'system:serviceaccount:ns:bot', 'Impersonate-Group': 'system:unauthenticated' }, ['system:unauthenticated']],
+  ];
+  for (const [headers, groups] of cases) {
+    const req = request(headers);
+    assert.equal(await run(authorizer, req), true);
+    assert.deepEqual(userFrom(req).groups, groups, JSON.stringify(headers));
+  }
+});
+
+test('an empty Impersonate-User or Impersonate-Uid is as if it were not sent', async () => {
+  const { authorizer, asked } = recorder(() => true);
+  const req = request({ 'Impersonate-User': '' });
+  assert.equal(await run(authorizer, req), true);
+  assert.deepEqual(userFrom(req), { name: 'alice', groups: ['system:authenticated'] });
+  assert.deepEqual(asked, []);
+  // With something else to impersonate it is a user missing.
+  await assert.rejects(
+    run(authorizer, request({ 'Impersonate-User': '', 'Impersonate-Group': 'devs' })),
+    (e: { status: { code: number } }) => {
+      assert.equal(e.status.code, 400);
+      return true;
+    },
+  );
+  const withUid = request({ 'Impersonate-User': 'jane', 'Impersonate-Uid': '' });
+  assert.equal(await run(authorizer, withUid), true);
+  assert.deepEqual(userFrom(withUid), { name: 'jane', groups: ['system:authenticated'] });
+  assert.deepEqual(asked, ['impersonate /users /jane']);
 });
 
 test('one refused value refuses the request (resourceNames restrict what may be impersonated)', async () => {
