@@ -134,7 +134,11 @@ export async function runWorkers(options: ServerOptions, logger: Logger): Promis
       if (closing) return;
       logger.error('API server worker died; starting another', { pid: worker.process.pid, code, signal });
       setTimeout(() => {
-        if (!closing) start().catch((err: unknown) => logger.error('API server worker failed to start', { err: String(err) }));
+        // A worker stopped by shutdown before it listened did not fail to start.
+        if (!closing)
+          start().catch((err: unknown) => {
+            if (!closing) logger.error('API server worker failed to start', { err: String(err) });
+          });
       }, RESTART_DELAY_MS).unref();
     });
     return new Promise((resolve, reject) => {
