@@ -4,17 +4,27 @@
  * starts a new one when one dies, and on shutdown stops them all gracefully (SIGTERM, each drains as
  * one server does).
  *
- * The workers share one listening socket and each accepts its own connections (the cluster module's
- * SCHED_NONE), so a connection is only ever owned by the kernel's accept queue or by one worker: when
- * a worker dies the kernel closes what it had accepted (its clients see a reset and retry) and the
- * others accept what it had not. Node's default on Linux, SCHED_RR, has the supervisor accept and
- * pass each connection over IPC; one passed to a worker that dies before taking it stays open in the
- * supervisor and is never read or answered, and a client without a timeout waits forever. The
- * balance (two workers, measured on two cores) is that of SCHED_RR for connections that come one
- * after another (the busier worker took 51% of 32 connections opened 5 ms apart, as under SCHED_RR;
- * 47–53% of the requests of 32 clients making short connections for 5 s, 45–55% under SCHED_RR);
- * only a burst of connections opened at the same moment splits less evenly (the busier worker took
- * 62% on average, 53% under SCHED_RR), as the worker woken first accepts several. (Node 20 has no
+ * The supervisor listens on the secure port and hands each connection to a worker over its IPC
+ * channel (server/hand-over.ts): the next in turn that has nothing unacknowledged, else the one with
+ * the fewest. It keeps its copy until the worker acknowledges; when a worker dies, a connection whose
+ * hand-over message was never written goes to another worker, and one that was written is closed
+ * (its client sees the connection end and retries). Node's cluster round-robin (SCHED_RR, the
+ * default on Linux) balances the same way but never closes a connection handed to a worker that dies
+ * before it acknowledges: the client waits forever. SCHED_NONE (the workers accept on the shared
+ * socket) strands nothing, but the kernel wakes whichever worker it likes, and a burst of
+ * connections goes mostly to one. Measured with two workers on two cores (busier worker's share;
+ * held connections counted per process with ss, the harness's own among them, short connections
+ * by the workers' CPU time; from scripts not kept, loads as described):
+ *
+ *                                               SCHED_RR        SCHED_NONE       hand-over
+ *   32 connections opened 5 ms apart            52%             55%              52%
+ *   32 opened at once, 10 rounds (mean, worst)  56%, 67%        69%, 97%         52%, 52%
+ *   32 keep-alive clients, 3 rounds of 5 s      52%, 55%, 52%   55%, 100%, 97%   52%, 52%, 55%
+ *   32 clients of short connections, 5 s        52% CPU         55% CPU          51% CPU
+ *   supervisor CPU per connection               0.29 ms         0.10 ms          0.26 ms
+ *
+ * With 20 connections handed to two stopped workers and one of them SIGKILLed: SCHED_RR left one
+ * open and unanswered, the hand-over closed one and the other worker answered 19. (Node 20 has no
  * `reusePort`; with it, from Node 22.12, each worker could bind its own socket and the kernel would
  * spread connections by hash, but a dead worker's queued connections would be reset, not taken over.)
  *
@@ -36,6 +46,7 @@ import { newRemoteStorage, serveStorage, type MessagePortLike, type ServedPeer }
 import type { ServerOptions } from './options.js';
 import { newStorage, runServer, servingCert, type RunningServer } from './run-server.js';
 import { withServerHeapArgs } from '../component-base/runtime/server-heap.js';
+import { newDispatcher, serveHandedOver } from './hand-over.js';
 
 /** How long after a worker died unexpectedly the next one starts. */
 const RESTART_DELAY_MS = 1000;
@@ -60,6 +71,7 @@ export function runWorker(options: ServerOptions): Promise<RunningServer> {
     storage: options.storageBackend === 'sqlite' ? newRemoteStorage(parent) : undefined,
     clusterMetrics: newMetricsRequester(parent),
     serveOnceSynced: true,
+    serve: (server) => serveHandedOver(server, { send: (m) => process.send!(m), on: (event, l) => process.on(event, l) }),
   });
 }
 
@@ -102,20 +114,26 @@ function answerMetricsRequests(worker: Worker): void {
   });
 }
 
-/** Starts the workers; resolves once every one listens. `close()` stops them and the owned store. */
+/** Starts the workers; resolves once every one serves. `close()` stops them and the owned store. */
 export async function runWorkers(options: ServerOptions, logger: Logger): Promise<RunningServer> {
   // Generated once here, so the workers do not race to create different ones.
   servingCert(options);
   const owned: Storage | undefined = options.storageBackend === 'sqlite' ? newStorage(options, logger) : undefined;
-  // Before the first fork, and whatever NODE_CLUSTER_SCHED_POLICY says: see the comment at the top.
+  // The workers listen on nothing through the cluster module (the supervisor hands the secure
+  // port's connections over itself, see the comment at the top); should one, on a socket of its own.
   cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ serialization: 'advanced', execArgv: withServerHeapArgs(process.execArgv) });
   const peers = new Map<Worker, ServedPeer>();
   let closing = false;
+  const dispatcher = newDispatcher(options.securePort, options.bindAddress, (err) =>
+    logger.error('accepting a connection failed', { err: String(err) }),
+  );
 
   const start = (): Promise<number> => {
     const worker = cluster.fork();
     answerMetricsRequests(worker);
+    const serving = dispatcher.attach(worker);
+    worker.once('disconnect', () => dispatcher.detach(worker));
     if (owned) {
       const port: MessagePortLike = {
         send: (m) => {
@@ -129,6 +147,7 @@ export async function runWorkers(options: ServerOptions, logger: Logger): Promis
       peers.set(worker, serveStorage(owned, port));
     }
     worker.once('exit', (code, signal) => {
+      dispatcher.detach(worker);
       peers.get(worker)?.close();
       peers.delete(worker);
       if (closing) return;
@@ -142,8 +161,8 @@ export async function runWorkers(options: ServerOptions, logger: Logger): Promis
       }, RESTART_DELAY_MS).unref();
     });
     return new Promise((resolve, reject) => {
-      worker.once('listening', (address) => resolve(address.port));
-      worker.once('exit', (code) => reject(new Error(`API server worker exited with code ${code} before it listened`)));
+      serving.then(resolve, reject);
+      worker.once('exit', (code) => reject(new Error(`API server worker exited with code ${code} before it served`)));
     });
   };
 
@@ -152,6 +171,7 @@ export async function runWorkers(options: ServerOptions, logger: Logger): Promis
     [port] = await Promise.all(Array.from({ length: options.workers }, start));
   } catch (err) {
     closing = true;
+    dispatcher.close();
     await stopWorkers();
     await owned?.close();
     throw err;
@@ -178,6 +198,8 @@ export async function runWorkers(options: ServerOptions, logger: Logger): Promis
     close: () =>
       (closed ??= (async () => {
         closing = true;
+        // No new connections first; then each worker drains what it has, as one server does.
+        dispatcher.close();
         await stopWorkers();
         for (const peer of peers.values()) peer.close();
         await owned?.close();
