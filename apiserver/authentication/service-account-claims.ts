@@ -5,6 +5,7 @@
  * `kubernetes.io/serviceaccount/*` claims and the fixed issuer `kubernetes/serviceaccount`.
  */
 import { LEGACY_CLAIM_PREFIX, LEGACY_ISSUER, legacyTokenClaims } from '../api/serviceaccount/legacy-token-claims.js';
+import { nameIsDNSLabel, nameIsDNSSubdomain } from '../api/validation/names.js';
 import type { UserInfo } from './interfaces.js';
 
 /** Group of every service account. */
@@ -87,6 +88,22 @@ export function readClaims(payload: Record<string, unknown>): ServiceAccountClai
 
 export function serviceAccountUsername(namespace: string, name: string): string {
   return `system:serviceaccount:${namespace}:${name}`;
+}
+
+const SERVICE_ACCOUNT_USERNAME_PREFIX = 'system:serviceaccount:';
+
+/**
+ * The namespace and name of a service account's user name, or undefined when `username` is not one
+ * serviceAccountUsername makes (Kubernetes' serviceaccount.SplitUsername): exactly two parts after
+ * the prefix, a namespace name and an account name that are valid as such.
+ */
+export function splitServiceAccountUsername(username: string): { namespace: string; name: string } | undefined {
+  if (!username.startsWith(SERVICE_ACCOUNT_USERNAME_PREFIX)) return undefined;
+  const parts = username.slice(SERVICE_ACCOUNT_USERNAME_PREFIX.length).split(':');
+  if (parts.length !== 2) return undefined;
+  const [namespace, name] = parts;
+  if (nameIsDNSLabel(namespace, false).length > 0 || nameIsDNSSubdomain(name, false).length > 0) return undefined;
+  return { namespace, name };
 }
 
 /** The user a token's claims name: the account, its groups, and the bound Pod in extra. */

@@ -75,7 +75,7 @@ export function newResourceHandler(api: ApiContext) {
       encoding: output.encoding,
       output,
       pretty: parsePretty(query),
-      ctx: { namespace, user: userFrom(req), dryRun: parseDryRun(query.getAll('dryRun')), now: new Date() },
+      ctx: { namespace, requestName: info.name, user: userFrom(req), dryRun: parseDryRun(query.getAll('dryRun')), now: new Date() },
       warnings: def.deprecationWarning ? [def.deprecationWarning] : [],
     };
     // Admission's warnings join the decoder's in the one list the response sends.

@@ -4,6 +4,11 @@ import type { UserInfo } from '../api/user-info.js';
 export interface RequestContext {
   /** The request's namespace ('' for cluster-scoped resources and all-namespace lists). */
   namespace: string;
+  /**
+   * The name the request's path addressed (Kubernetes' requestInfo.Name): '' for a create by POST to
+   * the collection, whatever name the object carries. Absent for writes not made by a request.
+   */
+  requestName?: string;
   user: UserInfo;
   dryRun: boolean;
   /** One clock reading per request. */

@@ -264,6 +264,7 @@ export class GenericStore {
       subresource,
       namespace: ctx.namespace,
       name,
+      requestName: ctx.requestName,
       object,
       oldObject,
       user: ctx.user,

@@ -26,6 +26,8 @@ export interface AdmissionAttributes {
   subresource: string;
   namespace: string;
   name: string;
+  /** The name the request's path addressed: '' for a create by POST (RequestContext.requestName). */
+  requestName?: string;
   /** The object being written (absent for DELETE). */
   object?: ApiObject;
   /** The stored object (UPDATE, DELETE). */

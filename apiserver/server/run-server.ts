@@ -113,6 +113,11 @@ export interface WorkerEnvironment {
    * without the custom resources (404).
    */
   serveOnceSynced?: boolean;
+  /**
+   * Serves `server` on connections handed over by the supervisor instead of listening itself;
+   * resolves with the port the supervisor listens on (server/workers.ts).
+   */
+  serve?: (server: Server) => Promise<number>;
 }
 
 /** How long a worker waits for its informers before it serves anyway (its /readyz then says what is missing). */
@@ -285,6 +290,8 @@ export async function runServer(
   const inFlight = newInFlight();
   const audit = newServerAudit(options.audit, domain, logger);
   let server: Server | undefined;
+  /** The port a worker's supervisor listens on (the worker's own server does not listen). */
+  let servedPort: number | undefined;
   const app = buildHandlerChain({
     api: {
       table: served,
@@ -318,7 +325,7 @@ export async function runServer(
     authenticator: authentication.authenticator,
     authorizer: authorization.authorizer,
     serverAddress: () =>
-      `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${(server?.address() as AddressInfo | null)?.port ?? options.securePort}`,
+      `${options.bindAddress === '0.0.0.0' ? '127.0.0.1' : options.bindAddress}:${(server?.address() as AddressInfo | null)?.port ?? servedPort ?? options.securePort}`,
   });
 
   const { cert, key } = servingCert(options);
@@ -340,11 +347,14 @@ export async function runServer(
       logger.warn('serving before the informers synced', { err: String(err) }),
     );
   }
-  await new Promise<void>((resolve, reject) => {
-    server!.once('error', reject);
-    server!.listen(options.securePort, options.bindAddress, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  if (worker.serve) servedPort = await worker.serve(server);
+  else {
+    await new Promise<void>((resolve, reject) => {
+      server!.once('error', reject);
+      server!.listen(options.securePort, options.bindAddress, () => resolve());
+    });
+  }
+  const port = servedPort ?? (server.address() as AddressInfo).port;
   logger.info('serving securely', { address: options.bindAddress, port, storage: options.storageBackend, domain: domain.domain });
 
   let bootstrapping = true;

@@ -1,7 +1,9 @@
 /**
  * Keeps RBAC writes from granting more than the writer holds: every create or update of a Role,
  * ClusterRole, RoleBinding or ClusterRoleBinding is put to the escalation check (given by the
- * server; authorization/rbac/escalation.ts), whose refusal is a 403 on the object.
+ * server; authorization/rbac/escalation.ts), whose refusal is a 403 on the object. The check gets the
+ * name the request addressed, as Kubernetes' RoleEscalationAuthorized reads requestInfo.Name: '' for
+ * a create by POST, so an `escalate` grant restricted by resourceNames never covers a POST create.
  */
 import type { ApiObject } from '../../api/object.js';
 import * as status from '../../api/status.js';
@@ -14,7 +16,8 @@ const KINDS = new Set(['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding
 export type RbacWriteCheck = (write: {
   kind: RbacWriteKind;
   namespace: string;
-  name: string;
+  /** The name the request addressed: '' for a create by POST to the collection. */
+  requestName: string;
   user: UserInfo;
   object: ApiObject;
   oldObject?: ApiObject;
@@ -33,7 +36,8 @@ export function newRbacEscalation(rbacGroup: string, check: RbacWriteCheck): Val
       const refusal = await check({
         kind: kind as RbacWriteKind,
         namespace: a.namespace,
-        name: a.name,
+        // A write made by no request (absent): a create is taken as a POST, the narrower reading.
+        requestName: a.requestName ?? (a.operation === 'CREATE' ? '' : a.name),
         user: a.user,
         object: a.object,
         oldObject: a.oldObject,

@@ -16,7 +16,13 @@ export interface RbacWrite {
   kind: RbacKind;
   /** The object's namespace ('' for the cluster-scoped kinds). */
   namespace: string;
-  name: string;
+  /**
+   * The name the request addressed (Kubernetes' requestInfo.Name), which `escalate` is authorized
+   * against: '' for a create by POST, so an `escalate` grant restricted by resourceNames covers
+   * updates (and PUT or apply creates) of those names, never a POST create. `bind` is authorized
+   * against the roleRef's name instead, as Kubernetes' BindingAuthorized.
+   */
+  requestName: string;
   user: UserInfo;
   /** A Role, ClusterRole, RoleBinding or ClusterRoleBinding, as `kind` says. */
   object: object;
@@ -84,7 +90,7 @@ export class EscalationCheck {
 
   private async roleRefusal(w: RbacWrite): Promise<string | undefined> {
     const resource = w.kind === 'Role' ? 'roles' : 'clusterroles';
-    if (await this.allowed(w.user, 'escalate', resource, w.namespace, w.name)) return undefined;
+    if (await this.allowed(w.user, 'escalate', resource, w.namespace, w.requestName)) return undefined;
     if (onlyGcFieldsChange(w.object, w.oldObject)) return undefined;
     const role = w.object as Role;
     const missing = this.notHeld(w.user, w.namespace, role.rules ?? []);

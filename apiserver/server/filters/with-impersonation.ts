@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { ApiDomain } from '../../api/domain.js';
 import * as status from '../../api/status.js';
 import { ALL_AUTHENTICATED_GROUP, ALL_UNAUTHENTICATED_GROUP, ANONYMOUS_USER, type UserInfo } from '../../authentication/interfaces.js';
-import { ALL_SERVICE_ACCOUNTS_GROUP } from '../../authentication/service-account-claims.js';
+import { ALL_SERVICE_ACCOUNTS_GROUP, splitServiceAccountUsername } from '../../authentication/service-account-claims.js';
 import type { Attributes, Authorizer } from '../../authorization/interfaces.js';
 import { setUser, userFrom } from '../../endpoints/request/request-user.js';
 import { requestInfoFrom } from '../../endpoints/request/request-info.js';
@@ -13,13 +13,23 @@ const GROUP = 'impersonate-group';
 const UID = 'impersonate-uid';
 const EXTRA = 'impersonate-extra-';
 const PREFIX = 'impersonate-';
-const SA_PREFIX = 'system:serviceaccount:';
 
 /**
  * Impersonate-User / -Group / -Uid / -Extra-<key>: the authenticated user must be allowed the verb
  * `impersonate` on each value (users or serviceaccounts, groups, uids and userextras/<key> of the
  * authentication group, the value as resource name); the request then continues as the impersonated
- * user, with the headers removed. A group, uid or extra without a user is a 400. A request without
+ * user, with the headers removed. A user name is a service account only when it is one exactly
+ * (`system:serviceaccount:<namespace>:<name>`, both valid names: Kubernetes' SplitUsername); any
+ * other name, `system:serviceaccount:team:nobody:system:masters` too, is a plain user, checked on
+ * `users` with the whole name. A group, uid or extra without a user is a 400, and so is a second
+ * Impersonate-User or Impersonate-Uid header: Node joins repeated headers into one value ("a, b"),
+ * which would be checked and used as a name nobody sent (Kubernetes reads the first and ignores the
+ * others; refusing leaves no doubt which one counts). An empty Impersonate-User or Impersonate-Uid
+ * is as if it were not sent. As in Kubernetes (1.28 impersonation.go), groups given are the
+ * impersonated user's groups: a service account gets system:serviceaccounts and
+ * system:serviceaccounts:<namespace> only when no Impersonate-Group came; system:authenticated is
+ * added to a user other than system:anonymous unless the groups hold it or system:unauthenticated,
+ * and system:unauthenticated to system:anonymous unless they hold it. A request without
  * Impersonate-* headers passes straight through.
  */
 export function withImpersonation(handler: Handler, authorizer: Authorizer, domain: ApiDomain): Handler {
@@ -49,9 +59,15 @@ export function withImpersonation(handler: Handler, authorizer: Authorizer, doma
     const requester = userFrom(req);
     const checks: Omit<Attributes, 'user' | 'verb' | 'resourceRequest' | 'apiVersion' | 'path'>[] = [];
     const none = { subresource: '', namespace: '' };
-    if (username.startsWith(SA_PREFIX)) {
-      const [namespace, name] = username.slice(SA_PREFIX.length).split(':');
-      checks.push({ apiGroup: '', resource: 'serviceaccounts', subresource: '', namespace: namespace ?? '', name: name ?? '' });
+    const serviceAccount = splitServiceAccountUsername(username);
+    if (serviceAccount) {
+      checks.push({
+        apiGroup: '',
+        resource: 'serviceaccounts',
+        subresource: '',
+        namespace: serviceAccount.namespace,
+        name: serviceAccount.name,
+      });
     } else {
       checks.push({ ...none, apiGroup: '', resource: 'users', name: username });
     }
@@ -82,13 +98,14 @@ export function withImpersonation(handler: Handler, authorizer: Authorizer, doma
     const impersonated: UserInfo = { name: username, groups: [...groups] };
     if (uid !== undefined) impersonated.uid = uid;
     if (Object.keys(extra).length > 0) impersonated.extra = extra;
-    if (username.startsWith(SA_PREFIX)) {
-      const namespace = username.slice(SA_PREFIX.length).split(':')[0];
-      impersonated.groups.push(ALL_SERVICE_ACCOUNTS_GROUP, `${ALL_SERVICE_ACCOUNTS_GROUP}:${namespace}`);
+    // Groups given are the whole list: a service account gets its fixed groups only when none are.
+    if (serviceAccount && groups.length === 0) {
+      impersonated.groups.push(ALL_SERVICE_ACCOUNTS_GROUP, `${ALL_SERVICE_ACCOUNTS_GROUP}:${serviceAccount.namespace}`);
     }
+    const has = (g: string) => impersonated.groups.includes(g);
     if (username === ANONYMOUS_USER) {
-      if (!impersonated.groups.includes(ALL_UNAUTHENTICATED_GROUP)) impersonated.groups.push(ALL_UNAUTHENTICATED_GROUP);
-    } else if (!impersonated.groups.includes(ALL_AUTHENTICATED_GROUP)) {
+      if (!has(ALL_UNAUTHENTICATED_GROUP)) impersonated.groups.push(ALL_UNAUTHENTICATED_GROUP);
+    } else if (!has(ALL_AUTHENTICATED_GROUP) && !has(ALL_UNAUTHENTICATED_GROUP)) {
       impersonated.groups.push(ALL_AUTHENTICATED_GROUP);
     }
     for (const header of Object.keys(req.headers)) if (header.startsWith(PREFIX)) delete req.headers[header];
@@ -113,7 +130,15 @@ function values(req: IncomingMessage, header: string): string[] {
   return req.headersDistinct[header] ?? [];
 }
 
+/**
+ * The one value of a header that may come once; a second one is a 400 (req.headers would join them
+ * with ", "). An empty value is no value, as in Kubernetes (`len(headers.Get(...)) > 0`).
+ */
 function single(req: IncomingMessage, header: string): string | undefined {
-  const v = req.headers[header];
-  return typeof v === 'string' ? v : undefined;
+  const all = req.headersDistinct[header];
+  if (all === undefined || all.length === 0) return undefined;
+  if (all.length > 1) throw status.badRequest(`only one ${HEADER_NAMES[header] ?? header} header may be sent, got ${all.length}`);
+  return all[0] === '' ? undefined : all[0];
 }
+
+const HEADER_NAMES: Record<string, string> = { [USER]: 'Impersonate-User', [UID]: 'Impersonate-Uid' };

@@ -25,6 +25,7 @@ describe('RBAC authorization', () => {
       tokens: [
         'jane-token,jane,1001,"devs"',
         'sa-token,system:serviceaccount:team:builder,1002,"system:serviceaccounts,system:serviceaccounts:team"',
+        'esc-token,esc,1003,""',
       ],
     });
     jane = newTestClient({ url: s.url, token: 'jane-token', ca: s.ca });
@@ -166,6 +167,51 @@ describe('RBAC authorization', () => {
     const rb2 = { metadata: { name: 'jane-binds' }, roleRef: ref('Role', 'binder'), subjects: [{ kind: 'User', name: 'jane' }] };
     assert.equal((await s.client.post(`${RBAC}/namespaces/team/rolebindings`, rb2)).status, 201);
     await eventually(async () => (await jane.post(`${RBAC}/namespaces/team/rolebindings`, bindMore)).status === 201, 'jane binds reader');
+  });
+
+  it('escalate restricted by resourceNames covers updates of those names, never a create by POST (the empty name)', async () => {
+    const esc = newTestClient({ url: s.url, token: 'esc-token', ca: s.ca });
+    try {
+      const rbac = ['rbac.authorization.orch.io'];
+      const escalator = {
+        metadata: { name: 'escalates-x' },
+        rules: [
+          { verbs: ['create', 'update', 'get'], apiGroups: rbac, resources: ['roles', 'clusterroles'] },
+          { verbs: ['escalate'], apiGroups: rbac, resources: ['roles', 'clusterroles'], resourceNames: ['x'] },
+        ],
+      };
+      assert.equal((await s.client.post(`${RBAC}/clusterroles`, escalator)).status, 201);
+      const crb = {
+        metadata: { name: 'esc-escalates-x' },
+        roleRef: { apiGroup: rbac[0], kind: 'ClusterRole', name: 'escalates-x' },
+        subjects: [{ kind: 'User', name: 'esc' }],
+      };
+      assert.equal((await s.client.post(`${RBAC}/clusterrolebindings`, crb)).status, 201);
+      const empty = { metadata: { name: 'nothing' }, rules: [] };
+      await eventually(async () => (await esc.post(`${RBAC}/namespaces/team/roles`, empty)).status === 201, 'esc writes a role');
+
+      const everything = [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }];
+      const notHeld =
+        'user "esc" (groups=["system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n' +
+        '{APIGroups:["*"], Resources:["*"], Verbs:["*"]}';
+      const role = await esc.post(`${RBAC}/namespaces/team/roles`, { metadata: { name: 'x' }, rules: everything });
+      assert.equal(role.status, 403);
+      assert.equal(role.body.message, `roles.rbac.authorization.orch.io "x" is forbidden: ${notHeld}`);
+      const clusterRole = await esc.post(`${RBAC}/clusterroles`, { metadata: { name: 'x' }, rules: everything });
+      assert.equal(clusterRole.status, 403);
+      assert.equal(clusterRole.body.message, `clusterroles.rbac.authorization.orch.io "x" is forbidden: ${notHeld}`);
+      assert.equal((await s.client.get(`${RBAC}/namespaces/team/roles/x`)).status, 404);
+      assert.equal((await s.client.get(`${RBAC}/clusterroles/x`)).status, 404);
+
+      // Addressing the name (an update, or a PUT that creates) is what the grant covers, as in Kubernetes.
+      assert.equal((await s.client.post(`${RBAC}/namespaces/team/roles`, { metadata: { name: 'x' }, rules: [] })).status, 201);
+      const x = (await esc.get(`${RBAC}/namespaces/team/roles/x`)).body;
+      assert.equal((await esc.put(`${RBAC}/namespaces/team/roles/x`, { ...x, rules: everything })).status, 200);
+      const put = await esc.put(`${RBAC}/clusterroles/x`, { metadata: { name: 'x' }, rules: everything });
+      assert.equal(put.status, 201);
+    } finally {
+      esc.close();
+    }
   });
 
   it('roleRef cannot change', async () => {

@@ -70,7 +70,7 @@ test('escalation: a role writer must hold every rule of the role, in its namespa
   const write = (rules: unknown[], namespace = 'a') => ({
     kind: 'Role' as const,
     namespace,
-    name: 'r',
+    requestName: 'r',
     user: jane,
     object: role(namespace, 'r', rules as never),
   });
@@ -90,18 +90,45 @@ test('escalation: a role writer must hold every rule of the role, in its namespa
 
 test('escalation: `escalate` on the role (restricted by resourceNames) lets a writer grant what they lack', async () => {
   const { check } = setup({ escalate: ['r'] });
-  const write = (name: string) => ({ kind: 'Role' as const, namespace: 'a', name, user: jane, object: role('a', name, secretRules) });
+  const old = role('a', 'r', []);
+  const write = (name: string) => ({
+    kind: 'Role' as const,
+    namespace: 'a',
+    requestName: name,
+    user: jane,
+    object: role('a', name, secretRules),
+    oldObject: { ...old, metadata: { ...old.metadata, name } },
+  });
   assert.equal(await check.refusal(write('r')), undefined);
   assert.match((await check.refusal(write('other'))) ?? '', /attempting to grant RBAC permissions not currently held/);
+});
+
+test('escalation: a create by POST is authorized against the empty name, which `escalate` restricted by resourceNames never covers', async () => {
+  // As Kubernetes' RoleEscalationAuthorized, which reads requestInfo.Name ('' when POSTing to the collection).
+  const all = [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }];
+  const { check } = setup({ escalate: ['r'] });
+  const post = { kind: 'Role' as const, namespace: 'a', requestName: '', user: jane, object: role('a', 'r', all) };
+  assert.match((await check.refusal(post)) ?? '', /attempting to grant RBAC permissions not currently held:\n\{APIGroups:\["\*"\]/);
+  // A PUT or apply that creates addresses the name, as in Kubernetes (whose Update path checks it).
+  assert.equal(await check.refusal({ ...post, requestName: 'r' }), undefined);
+  // `escalate` on every name covers a POST create.
+  const { check: anyName } = setup({ escalate: [] });
+  assert.equal(await anyName.refusal(post), undefined);
 });
 
 test('escalation: an update that only changes what a garbage collector changes is never refused', async () => {
   const { check } = setup();
   const old = role('a', 'r', secretRules);
   const updated = { ...old, metadata: { ...old.metadata, finalizers: ['x'], ownerReferences: [] } };
-  assert.equal(await check.refusal({ kind: 'Role', namespace: 'a', name: 'r', user: jane, object: updated, oldObject: old }), undefined);
+  assert.equal(
+    await check.refusal({ kind: 'Role', namespace: 'a', requestName: 'r', user: jane, object: updated, oldObject: old }),
+    undefined,
+  );
   const widened = { ...old, rules: [...secretRules, ...podRules] };
-  assert.notEqual(await check.refusal({ kind: 'Role', namespace: 'a', name: 'r', user: jane, object: widened, oldObject: old }), undefined);
+  assert.notEqual(
+    await check.refusal({ kind: 'Role', namespace: 'a', requestName: 'r', user: jane, object: widened, oldObject: old }),
+    undefined,
+  );
 });
 
 test('escalation: an aggregationRule takes cluster-admin', async () => {
@@ -109,7 +136,7 @@ test('escalation: an aggregationRule takes cluster-admin', async () => {
   const agg = { ...clusterRole('agg', []), aggregationRule: { clusterRoleSelectors: [{ matchLabels: { x: 'y' } }] } };
   const admin = { name: 'admin-ish', groups: ['admins'] };
   assert.equal(
-    await check.refusal({ kind: 'ClusterRole', namespace: '', name: 'agg', user: jane, object: agg }),
+    await check.refusal({ kind: 'ClusterRole', namespace: '', requestName: 'agg', user: jane, object: agg }),
     'must have cluster-admin privileges to use the aggregationRule',
   );
   const { check: check2, cache } = setup();
@@ -121,14 +148,14 @@ test('escalation: an aggregationRule takes cluster-admin', async () => {
     ]),
   );
   cache.put('ClusterRoleBinding', binding('', 'admins', 'ClusterRole', 'all', [{ kind: 'Group', name: 'admins' }]));
-  assert.equal(await check2.refusal({ kind: 'ClusterRole', namespace: '', name: 'agg', user: admin, object: agg }), undefined);
+  assert.equal(await check2.refusal({ kind: 'ClusterRole', namespace: '', requestName: 'agg', user: admin, object: agg }), undefined);
 });
 
 test('escalation: a binding writer must hold the role, or `bind` it by name', async () => {
   const bindingTo = (roleName: string) => ({
     kind: 'RoleBinding' as const,
     namespace: 'a',
-    name: 'b',
+    requestName: 'b',
     user: jane,
     object: binding('a', 'b', 'ClusterRole', roleName, [user('bob')]),
   });

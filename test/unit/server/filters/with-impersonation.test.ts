@@ -60,10 +60,57 @@ test('every value is its own impersonate check, the value as resource name', asy
   assert.deepEqual(userFrom(req), {
     name: 'system:serviceaccount:ns:bot',
     uid: 'u1',
-    groups: ['a,b', 'c', 'system:serviceaccounts', 'system:serviceaccounts:ns', 'system:authenticated'],
+    // Groups given are the whole list: no system:serviceaccounts groups (Kubernetes' groupsSpecified).
+    groups: ['a,b', 'c', 'system:authenticated'],
     extra: { scopes: ['x', 'y'] },
   });
   assert.equal(req.headers['impersonate-user'], undefined);
+});
+
+test('a service account without Impersonate-Group gets its fixed groups', async () => {
+  const { authorizer } = recorder(() => true);
+  const req = request({ 'Impersonate-User': 'system:serviceaccount:ns:bot' });
+  assert.equal(await run(authorizer, req), true);
+  assert.deepEqual(userFrom(req), {
+    name: 'system:serviceaccount:ns:bot',
+    groups: ['system:serviceaccounts', 'system:serviceaccounts:ns', 'system:authenticated'],
+  });
+});
+
+test('system:authenticated is not added when system:unauthenticated is among the groups given', async () => {
+  const { authorizer } = recorder(() => true);
+  const cases: [Record<string, string | string[]>, string[]][] = [
+    [{ 'Impersonate-User': 'jane', 'Impersonate-Group': 'system:unauthenticated' }, ['system:unauthenticated']],
+    [{ 'Impersonate-User': 'jane', 'Impersonate-Group': ['devs', 'system:authenticated'] }, ['devs', 'system:authenticated']],
+    [{ 'Impersonate-User': 'jane', 'Impersonate-Group': 'devs' }, ['devs', 'system:authenticated']],
+    [{ 'Impersonate-User': 'system:anonymous', 'Impersonate-Group': 'devs' }, ['devs', 'system:unauthenticated']],
+    [{ 'Impersonate-User': 'system:serviceaccount:ns:bot', 'Impersonate-Group': 'system:unauthenticated' }, ['system:unauthenticated']],
+  ];
+  for (const [headers, groups] of cases) {
+    const req = request(headers);
+    assert.equal(await run(authorizer, req), true);
+    assert.deepEqual(userFrom(req).groups, groups, JSON.stringify(headers));
+  }
+});
+
+test('an empty Impersonate-User or Impersonate-Uid is as if it were not sent', async () => {
+  const { authorizer, asked } = recorder(() => true);
+  const req = request({ 'Impersonate-User': '' });
+  assert.equal(await run(authorizer, req), true);
+  assert.deepEqual(userFrom(req), { name: 'alice', groups: ['system:authenticated'] });
+  assert.deepEqual(asked, []);
+  // With something else to impersonate it is a user missing.
+  await assert.rejects(
+    run(authorizer, request({ 'Impersonate-User': '', 'Impersonate-Group': 'devs' })),
+    (e: { status: { code: number } }) => {
+      assert.equal(e.status.code, 400);
+      return true;
+    },
+  );
+  const withUid = request({ 'Impersonate-User': 'jane', 'Impersonate-Uid': '' });
+  assert.equal(await run(authorizer, withUid), true);
+  assert.deepEqual(userFrom(withUid), { name: 'jane', groups: ['system:authenticated'] });
+  assert.deepEqual(asked, ['impersonate /users /jane']);
 });
 
 test('one refused value refuses the request (resourceNames restrict what may be impersonated)', async () => {
@@ -104,4 +151,54 @@ test('any Impersonate-* header is seen, whatever its case; an extra without a us
     assert.deepEqual([e.status.code, e.status.reason], [400, 'BadRequest']);
     return true;
   });
+});
+
+test('a user name that is not exactly system:serviceaccount:<ns>:<name> is a plain user, checked with the whole name', async () => {
+  // Allowed: impersonating the account team/nobody, nothing else.
+  const { authorizer, asked } = recorder((a) => a.resource === 'serviceaccounts' && a.namespace === 'team' && a.name === 'nobody');
+  const name = 'system:serviceaccount:team:nobody:system:masters';
+  await assert.rejects(run(authorizer, request({ 'Impersonate-User': name })), (e: { status: { code: number; message: string } }) => {
+    assert.equal(e.status.code, 403);
+    assert.match(e.status.message, /cannot impersonate resource "users"/);
+    return true;
+  });
+  assert.deepEqual(asked, [`impersonate /users /${name}`]);
+
+  // Allowed as that user, it stays a user: no service-account groups.
+  const anyone = recorder(() => true);
+  for (const malformed of [
+    name,
+    'system:serviceaccount:team',
+    'system:serviceaccount:Team:bot',
+    'system:serviceaccount:team:',
+    'system:serviceaccount::bot',
+  ]) {
+    const req = request({ 'Impersonate-User': malformed });
+    assert.equal(await run(anyone.authorizer, req), true);
+    assert.deepEqual(userFrom(req), { name: malformed, groups: ['system:authenticated'] });
+  }
+  assert.deepEqual(anyone.asked, [
+    `impersonate /users /${name}`,
+    'impersonate /users /system:serviceaccount:team',
+    'impersonate /users /system:serviceaccount:Team:bot',
+    'impersonate /users /system:serviceaccount:team:',
+    'impersonate /users /system:serviceaccount::bot',
+  ]);
+});
+
+test('a second Impersonate-User or Impersonate-Uid header is a 400, asked of nobody (Node would join them into one name)', async () => {
+  const { authorizer, asked } = recorder(() => true);
+  const cases: [Record<string, string | string[]>, string][] = [
+    [{ 'Impersonate-User': ['jane', 'system:admin'] }, 'only one Impersonate-User header may be sent, got 2'],
+    [{ 'Impersonate-User': 'jane', 'Impersonate-Uid': ['u1', 'u2'] }, 'only one Impersonate-Uid header may be sent, got 2'],
+  ];
+  for (const [headers, message] of cases) {
+    const req = request(headers);
+    await assert.rejects(run(authorizer, req), (e: { status: { code: number; reason: string; message: string } }) => {
+      assert.deepEqual([e.status.code, e.status.reason, e.status.message], [400, 'BadRequest', message]);
+      return true;
+    });
+    assert.equal(userFrom(req).name, 'alice');
+  }
+  assert.deepEqual(asked, []);
 });
