@@ -174,7 +174,11 @@ export function decodeObject(
   }
   if (value.metadata === undefined || value.metadata === null) value.metadata = {};
   const { errors, unknownFields } = checkAgainstSchema(value, def.schemaRef, defs);
-  if (errors.length && !def.unstructured) throw status.badRequest(`${what}: ${errors.join('; ')}`);
+  // A custom resource's own fields are checked by its strategy (422), but its metadata is typed as
+  // every object's: Kubernetes refuses a wrong type there at decoding (400), and the metadata rules
+  // that follow read names, labels and annotations as strings.
+  const refused = def.unstructured ? errors.filter((e) => e.startsWith('metadata.') || e.startsWith('metadata:')) : errors;
+  if (refused.length) throw status.badRequest(`${what}: ${refused.join('; ')}`);
   const messages = [
     ...[...protobufUnknownFields, ...unknownFields].map((f) => `unknown field "${f}"`),
     ...duplicateFields.map((f) => `duplicate field "${f}"`),
