@@ -151,6 +151,11 @@ export interface DecodedObject {
  * A body as an object of the resource's kind: apiVersion/kind must match when given, types must
  * match the schema, unknown fields are dropped (reported as warnings, or a 400 when Strict).
  */
+/** A body's value in a message: a string as it is, anything else as JSON (String() of an array holding an object with a member named toString throws). */
+function shown(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
 /** What decoding needs to know of the kind a body must be. */
 export type DecodableKind = Pick<ResourceDef, 'kind' | 'version' | 'apiVersion' | 'schemaRef' | 'unstructured'>;
 
@@ -166,11 +171,11 @@ export function decodeObject(
   if (!isPlainObject(value)) throw status.badRequest(`${what}: the body is not a JSON object`);
   if (value.apiVersion !== undefined && value.apiVersion !== def.apiVersion) {
     throw status.badRequest(
-      `${what}: the API version in the data (${String(value.apiVersion)}) does not match the expected API version (${def.apiVersion})`,
+      `${what}: the API version in the data (${shown(value.apiVersion)}) does not match the expected API version (${def.apiVersion})`,
     );
   }
   if (value.kind !== undefined && value.kind !== def.kind) {
-    throw status.badRequest(`${what}: the kind in the data (${String(value.kind)}) does not match the expected kind (${def.kind})`);
+    throw status.badRequest(`${what}: the kind in the data (${shown(value.kind)}) does not match the expected kind (${def.kind})`);
   }
   if (value.metadata === undefined || value.metadata === null) value.metadata = {};
   const { errors, unknownFields } = checkAgainstSchema(value, def.schemaRef, defs);

@@ -132,3 +132,14 @@ test('decodeObject: a custom resource field of the wrong type is left to the str
   );
   assert.deepEqual(object.spec, { replicas: 'many' });
 });
+
+test('decodeObject: an apiVersion or kind of another type is a 400 naming it as JSON (an array holding an object with a toString member was a 500)', () => {
+  for (const field of ['apiVersion', 'kind']) {
+    const value = { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'a' }, [field]: [[null], { toString: 'x' }] };
+    assert.throws(
+      () => decodeObject(value, cronTab, cronTabDefinitions, 'Warn'),
+      (err: unknown) =>
+        err instanceof ApiError && err.status.code === 400 && (err.status.message ?? '').includes('([[null],{"toString":"x"}])'),
+    );
+  }
+});
