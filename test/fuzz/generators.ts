@@ -641,17 +641,15 @@ function queryInput(lane: Lane): Input {
         },
         expect: {},
       };
-    default:
-      return {
-        category: 'query',
-        req: {
-          method: r.pick(['GET', 'GET', 'GET', 'PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND']),
-          path: oddPath(lane) + query(r, randomParams(r, LIST_PARAMS)),
-          streamMs: 150,
-          ...(r.chance(0.5) ? { body: '{}', headers: { 'Content-Type': 'application/json' } } : {}),
-        },
-        expect: {},
-      };
+    default: {
+      // A write to an odd path may land anywhere (an empty segment is the collection, `..` its parent: a
+      // DELETE of every CRD), so it is a dry run.
+      const method = r.pick(['GET', 'GET', 'GET', 'PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND']);
+      const params = randomParams(r, LIST_PARAMS).filter(([k]) => k !== 'dryRun');
+      if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) params.push(['dryRun', 'All']);
+      const body = r.chance(0.5) ? { body: '{}', headers: { 'Content-Type': 'application/json' } } : {};
+      return { category: 'query', req: { method, path: oddPath(lane) + query(r, params), streamMs: 150, ...body }, expect: {} };
+    }
   }
 }
 
