@@ -2,7 +2,8 @@
 // Runs every compiled test file (dist/test/**/*.test.js) with node's test runner.
 // Arguments are substrings that select files: `node scripts/run-tests.mjs storage` runs the storage tests.
 // Without arguments every test runs but the fault tests (test/faults/, long: they kill and restart
-// processes); `--faults` runs those (npm run test:faults).
+// processes) and the fuzz tests (test/fuzz/, minutes of random inputs); `--faults` runs the first
+// (npm run test:faults), `--fuzz` the second (npm run test:fuzz).
 // Compiled files whose test/**/*.test.ts is gone (moved or deleted; tsc leaves their output) are not run.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,11 +20,12 @@ function find(dir) {
 }
 
 const FAULTS = join('dist', 'test', 'faults');
+const FUZZ = join('dist', 'test', 'fuzz');
 const args = process.argv.slice(2);
-const filters = args.map((a) => (a === '--faults' ? FAULTS : a));
+const filters = args.map((a) => (a === '--faults' ? FAULTS : a === '--fuzz' ? FUZZ : a));
 const files = find('dist/test')
   .filter((f) => existsSync(f.slice('dist/'.length).replace(/\.js$/, '.ts')))
-  .filter((f) => (filters.length === 0 ? !f.startsWith(FAULTS) : filters.some((s) => f.includes(s))))
+  .filter((f) => (filters.length === 0 ? !f.startsWith(FAULTS) && !f.startsWith(FUZZ) : filters.some((s) => f.includes(s))))
   .sort();
 if (files.length === 0) {
   console.error('no test files matched');

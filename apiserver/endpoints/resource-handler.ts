@@ -4,7 +4,7 @@ import * as status from '../api/status.js';
 import type { ResourceDef, Verb } from '../api/resource.js';
 import { requestInfoFrom, type RequestInfo } from './request/request-info.js';
 import { negotiateOutput } from './negotiation.js';
-import { warningHeader } from './responses.js';
+import { warningHeaders } from './responses.js';
 import { userFrom } from './request/request-user.js';
 import { auditFrom } from './request/request-audit.js';
 import type { ApiContext, RequestScope } from './handlers/scope.js';
@@ -92,7 +92,7 @@ export function newResourceHandler(api: ApiContext) {
       else await HANDLERS[verb](scope);
     } catch (err) {
       // An error answer carries the warnings gathered so far, as Kubernetes' do.
-      if (scope.warnings.length && !res.headersSent) res.setHeader('Warning', scope.warnings.map(warningHeader));
+      if (scope.warnings.length && !res.headersSent) res.setHeader('Warning', warningHeaders(scope.warnings));
       throw err;
     }
   };

@@ -23,9 +23,39 @@ export function encodeBody(body: unknown, encoding: Exclude<Encoding, 'protobuf'
   return pretty ? `${JSON.stringify(body, null, 2)}\n` : `${JSON.stringify(body)}\n`;
 }
 
-/** A Warning header value, RFC 7234 style as Kubernetes sends it: `299 - "text"`. */
+/** Kubernetes' bounds on an answer's warnings (filters/warning.go): runes in all, and each once over it. */
+export const WARNINGS_MAX_RUNES = 4 * 1024;
+export const WARNING_TRUNCATED_RUNES = 256;
+
+/**
+ * A Warning header value, RFC 7234 style as Kubernetes sends it: `299 - "text"`. The text is quoted
+ * as JSON, and every character beyond printable ASCII escaped as \uXXXX: Node refuses header
+ * characters beyond U+00FF (and controls and DEL) and sends the rest as UTF-8 while its clients read
+ * latin-1, so only ASCII arrives as it was sent.
+ */
 export function warningHeader(text: string): string {
-  return `299 - ${JSON.stringify(text)}`;
+  return `299 - ${JSON.stringify(text).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}`;
+}
+
+/**
+ * The Warning header values of an answer, bounded as Kubernetes' warning recorder bounds them: each
+ * text once; once their runes exceed WARNINGS_MAX_RUNES, every warning is cut to
+ * WARNING_TRUNCATED_RUNES and no more are added after that budget is spent again. A body of thousands
+ * of unknown or duplicate fields gets a few kilobytes of warnings, not headers no client reads.
+ */
+export function warningHeaders(texts: readonly string[]): string[] {
+  const unique = [...new Set(texts)].filter((t) => t !== '');
+  const runes = unique.map((t) => [...t]);
+  if (runes.reduce((n, r) => n + r.length, 0) <= WARNINGS_MAX_RUNES) return unique.map(warningHeader);
+  const out: string[] = [];
+  let written = 0;
+  for (const r of runes) {
+    if (written >= WARNINGS_MAX_RUNES) break;
+    const cut = r.length > WARNING_TRUNCATED_RUNES ? r.slice(0, WARNING_TRUNCATED_RUNES) : r;
+    written += cut.length;
+    out.push(warningHeader(cut.join('')));
+  }
+  return out;
 }
 
 /**
@@ -43,7 +73,7 @@ export function writeObject(res: ServerResponse, code: number, body: unknown, op
     'Content-Type': opts.mediaType ?? mediaTypeOf(opts.encoding),
     'Content-Length': Buffer.byteLength(bytes),
   };
-  if (opts.warnings?.length) headers.Warning = opts.warnings.map(warningHeader);
+  if (opts.warnings?.length) headers.Warning = warningHeaders(opts.warnings);
   res.writeHead(code, headers);
   res.end(opts.headOnly ? undefined : bytes);
 }

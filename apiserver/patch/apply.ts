@@ -40,6 +40,8 @@ export function applyPatch(fm: FieldManager, live: ApiObject | null, body: unkno
       `error decoding YAML: json: cannot unmarshal ${jsonTypeName(body)} into Go value of type map[string]interface {}`,
     );
   }
+  // `metadata: null` is no metadata, as every other write decodes it (the merge dropped the live metadata with it).
+  if (body.metadata === null) delete body.metadata;
   const object = fm.apply(live, body as ApiObject, o.manager, o.force);
   const duplicates = o.duplicateFields.map((f) => `duplicate field "${f}"`);
   if (o.validation === 'Strict' && duplicates.length) throw status.badRequest(`error strict decoding YAML: ${duplicates.join(', ')}`);

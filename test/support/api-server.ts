@@ -49,6 +49,8 @@ export interface TestServerOptions {
 export interface TestServer {
   url: string;
   port: number;
+  /** The server's process id: this process for an in-process server, else the child's (the supervisor of its workers). */
+  pid: number;
   /** The CA of the serving certificate (PEM). */
   ca: string;
   /** The admin bearer token (user admin in system:masters). */
@@ -73,6 +75,7 @@ export interface TestServer {
 /** A started server before its clients exist: where it listens and how it stops. */
 interface Running {
   port: number;
+  pid: number;
   /** Rejects when the server stops by itself (a child process exiting). */
   died: Promise<never>;
   shutdown(): Promise<void>;
@@ -133,6 +136,7 @@ async function startIn(dataDir: string, ownsDir: boolean, opts: TestServerOption
   return {
     url,
     port: running.port,
+    pid: running.pid,
     ca,
     token,
     client,
@@ -165,7 +169,7 @@ async function startInProcess(args: string[], log: ServerLog, resources?: readon
   // The server logs at its --v level into the log, which shows warnings (or everything with ORCH_TEST_LOG).
   const server = await runServer(options, newLogger(options, log.stream), {}, resources);
   let closing: Promise<void> | undefined;
-  return { port: server.port, died: new Promise<never>(() => {}), shutdown: () => (closing ??= server.close()) };
+  return { port: server.port, pid: process.pid, died: new Promise<never>(() => {}), shutdown: () => (closing ??= server.close()) };
 }
 
 async function startChild(args: string[], nodeArgs: string[], log: ServerLog, startedAt: number): Promise<Running> {
@@ -196,7 +200,7 @@ async function startChild(args: string[], nodeArgs: string[], log: ServerLog, st
   died.catch(() => {});
   try {
     const port = await Promise.race([listeningPort(log, startedAt), died]);
-    return { port, died, shutdown };
+    return { port, pid: child.pid!, died, shutdown };
   } catch (err) {
     await shutdown();
     throw err;

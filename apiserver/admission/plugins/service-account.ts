@@ -79,7 +79,7 @@ function usesSecrets(pod: Pod): boolean {
   if ((pod.spec.imagePullSecrets ?? []).length) return true;
   for (const v of pod.spec.volumes ?? [])
     if (v.secret || (v.projected as { sources?: { secret?: unknown }[] } | undefined)?.sources?.some((s) => s.secret)) return true;
-  const containers = [...(pod.spec.initContainers ?? []), ...pod.spec.containers, ...(pod.spec.ephemeralContainers ?? [])];
+  const containers = [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? []), ...(pod.spec.ephemeralContainers ?? [])];
   return containers.some(
     (c) =>
       ((c.env as EnvVar[] | undefined) ?? []).some((e) => e.valueFrom?.secretKeyRef) ||
@@ -102,10 +102,11 @@ export const newServiceAccount: PluginFactory = ({ domain, reader }): AdmissionP
   };
 
   const mountToken = (pod: Pod) => {
-    const existing = (pod.spec.volumes ?? []).find((v) => v.name.startsWith(volumePrefix));
+    // Admission runs before validation: a pod may come without containers, or with volumes without names.
+    const existing = (pod.spec.volumes ?? []).find((v) => typeof v.name === 'string' && v.name.startsWith(volumePrefix));
     const volumeName = existing?.name ?? generateName(volumePrefix);
     let needed = false;
-    for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) {
+    for (const c of [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? [])]) {
       if ((c.volumeMounts ?? []).some((m) => m.mountPath === mountPath)) continue;
       c.volumeMounts = [...(c.volumeMounts ?? []), { name: volumeName, readOnly: true, mountPath }];
       needed = true;

@@ -4,7 +4,7 @@ import type { RequestScope } from './scope.js';
 import { respond } from './scope.js';
 import { parseListQuery } from './query.js';
 import { renderList, renderObject } from './render-view.js';
-import { warningHeader } from '../responses.js';
+import { warningHeaders } from '../responses.js';
 import { auditFrom } from '../request/request-audit.js';
 
 /** GET/HEAD of one object (or its subresource view); a non-zero resourceVersion means "not older than". */
@@ -34,7 +34,7 @@ const LIST_CHUNK_BYTES = 64 * 1024;
  */
 async function streamList(s: RequestScope, list: ApiList): Promise<void> {
   const { res } = s;
-  if (s.warnings.length) res.setHeader('Warning', s.warnings.map(warningHeader));
+  if (s.warnings.length) res.setHeader('Warning', warningHeaders(s.warnings));
   res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json');
   const head = JSON.stringify({ ...list, items: [] });

@@ -185,6 +185,18 @@ describe('patch types', () => {
   });
 
   describe('application/apply-patch+yaml', () => {
+    it('takes metadata: null as no metadata, creating and updating (it was a 500: the merge lost the metadata)', async () => {
+      const url = path(NS, 'configmaps', 'null-metadata');
+      const body = 'apiVersion: v1\nkind: ConfigMap\nmetadata: null\ndata: {a: "1"}\n';
+      const created = await patch(c, `${url}?fieldManager=tester`, body, APPLY);
+      assert.equal(created.status, 201, created.text);
+      assert.equal(created.body.metadata.name, 'null-metadata');
+      const updated = await patch(c, `${url}?fieldManager=tester`, body.replace('"1"', '"2"'), APPLY);
+      assert.equal(updated.status, 200, updated.text);
+      assert.deepEqual(updated.body.data, { a: '2' });
+      assert.equal(updated.body.metadata.uid, created.body.metadata.uid);
+    });
+
     it('creates a missing object (201) from YAML, then updates it (200) from JSON', async () => {
       const url = path(NS, 'services', 'applied');
       const yaml = [

@@ -3,7 +3,9 @@ import { createServer, request as httpRequest, type IncomingMessage } from 'node
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import { readBody } from '../../../apiserver/endpoints/body.js';
+import { decodeObject, readBody } from '../../../apiserver/endpoints/body.js';
+import type { Definitions } from '../../../apiserver/api/schema.js';
+import { definitions } from '../../../apiserver/api/generated/definitions.js';
 import { ApiError } from '../../../apiserver/api/status.js';
 
 /** A request body stream with the given headers. */
@@ -82,4 +84,62 @@ test('readBody: a body already received is read whole; past maxBytes it is a 413
   assert.equal(await bodyOnServer(['{"a":', '1}'], 100), 'true:{"a":1}');
   assert.equal(await bodyOnServer(['12345', '6789'], 5), 'true:413');
   assert.equal(await bodyOnServer([], 5), 'true:');
+});
+
+/** A custom resource's decoding: its schema with metadata typed as every object's, its own fields unchecked here. */
+const cronTab = {
+  kind: 'CronTab',
+  version: 'v1',
+  apiVersion: 'stable.example.com/v1',
+  schemaRef: { $ref: '#/definitions/test.CronTab' },
+  unstructured: true,
+};
+const cronTabDefinitions = {
+  ...definitions,
+  'test.CronTab': {
+    type: 'object',
+    properties: {
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: { $ref: '#/definitions/meta.v1.ObjectMeta' },
+      spec: { type: 'object', properties: { replicas: { type: 'integer' } } },
+    },
+  },
+} as Definitions;
+
+test('decodeObject: a custom resource with metadata of the wrong type is a 400 (its annotations, labels or name reached validation as objects: a 500)', () => {
+  for (const metadata of [
+    { name: 'a', annotations: [{ note: 'x' }] },
+    { name: 'a', labels: { app: ['x'] } },
+    { name: [['a']] },
+    { name: { toString: {} } },
+    { name: 'a', annotations: { note: null } },
+  ]) {
+    assert.throws(
+      () => decodeObject({ apiVersion: cronTab.apiVersion, kind: 'CronTab', metadata }, cronTab, cronTabDefinitions, 'Warn'),
+      (err: unknown) => err instanceof ApiError && err.status.code === 400 && /metadata\./.test(err.status.message ?? ''),
+      JSON.stringify(metadata),
+    );
+  }
+});
+
+test('decodeObject: a custom resource field of the wrong type is left to the strategy (a 422 there), as before', () => {
+  const { object } = decodeObject(
+    { apiVersion: cronTab.apiVersion, kind: 'CronTab', metadata: { name: 'a' }, spec: { replicas: 'many' } },
+    cronTab,
+    cronTabDefinitions,
+    'Warn',
+  );
+  assert.deepEqual(object.spec, { replicas: 'many' });
+});
+
+test('decodeObject: an apiVersion or kind of another type is a 400 naming it as JSON (an array holding an object with a toString member was a 500)', () => {
+  for (const field of ['apiVersion', 'kind']) {
+    const value = { apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'a' }, [field]: [[null], { toString: 'x' }] };
+    assert.throws(
+      () => decodeObject(value, cronTab, cronTabDefinitions, 'Warn'),
+      (err: unknown) =>
+        err instanceof ApiError && err.status.code === 400 && (err.status.message ?? '').includes('([[null],{"toString":"x"}])'),
+    );
+  }
 });

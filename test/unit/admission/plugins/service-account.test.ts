@@ -113,3 +113,15 @@ test('ServiceAccount: mirror pods may not name an account or use secrets', async
     /a mirror pod may not reference secrets/,
   );
 });
+
+test('ServiceAccount: a pod without containers, or with a volume without a name, is left to validation (it was a 500: containers not iterable)', async () => {
+  const p = world({ metadata: { name: 'default', namespace: 'ns' } });
+  const noContainers = pod({});
+  delete (noContainers.spec as Record<string, unknown>).containers;
+  await p.admit!(a(noContainers));
+  await p.validate!(a(noContainers));
+  assert.equal((noContainers.spec as Spec).volumes, undefined, 'no container, so no token to mount');
+  const unnamed = pod({ volumes: [{ emptyDir: {} }] });
+  await p.admit!(a(unnamed));
+  assert.equal((unnamed.spec as Spec).volumes!.length, 2);
+});
