@@ -4,7 +4,6 @@
  * (apiVersion/kind, types) and pruned of unknown fields as fieldValidation says.
  */
 import type { IncomingMessage } from 'node:http';
-import YAML from 'yaml';
 import type { ApiObject } from '../api/object.js';
 import { isPlainObject } from '../api/object.js';
 import type { ResourceDef } from '../api/resource.js';
@@ -16,8 +15,9 @@ import type { ProtobufCodec } from '../runtime/protobuf/codec.js';
 import { ProtobufError } from '../runtime/protobuf/wire-reader.js';
 import { auditFrom } from './request/request-audit.js';
 import { duplicateJsonFields, duplicateYamlFields } from '../api/duplicate-fields.js';
+import { DepthError, MAX_YAML_DEPTH, checkJsonDepth, depthOf, parseYamlDocuments } from './body-depth.js';
 
-export const MAX_JSON_DEPTH = 1000;
+export { MAX_JSON_DEPTH, MAX_YAML_DEPTH } from './body-depth.js';
 
 /**
  * The request's body, refused (413) beyond maxBytes. Read with plain stream events, not `for await`:
@@ -74,19 +74,6 @@ function collectBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   });
 }
 
-function depthOf(value: unknown): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [v, d] = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
-    if (d > max) max = d;
-    if (max > MAX_JSON_DEPTH) return max;
-    for (const child of Object.values(v)) stack.push([child, d + 1]);
-  }
-  return max;
-}
-
 /** A parsed body and the keys it held twice (the last one wins, as in Kubernetes' lenient decoding). */
 export interface ParsedDocument {
   value: unknown;
@@ -113,7 +100,11 @@ export function parseObjectBody(raw: Buffer, type: string, codec: ProtobufCodec,
   }
 }
 
-/** Parses a JSON or YAML document (by media type) into a JSON value. */
+/**
+ * Parses a JSON or YAML document (by media type) into a JSON value. Nesting is bounded before anything
+ * recurses (body-depth.ts): JSON by a scan of the text, YAML by the parser's stack, and a YAML value once more
+ * after its aliases are resolved.
+ */
 export function parseDocument(raw: Buffer, type: string): ParsedDocument {
   const text = raw.toString('utf8');
   if (text.trim() === '') throw status.badRequest('the request body is empty');
@@ -121,17 +112,19 @@ export function parseDocument(raw: Buffer, type: string): ParsedDocument {
   let parsed: ParsedDocument;
   try {
     if (yaml) {
-      const docs = YAML.parseAllDocuments(text, { uniqueKeys: false });
-      if (!Array.isArray(docs)) throw new Error('invalid YAML');
+      const docs = parseYamlDocuments(text);
       if (docs.length !== 1) throw new Error('the body must hold exactly one YAML document');
       if (docs[0].errors.length) throw docs[0].errors[0];
-      parsed = { value: docs[0].toJS({ maxAliasCount: 100 }), duplicateFields: duplicateYamlFields(docs[0]) };
-    } else parsed = { value: JSON.parse(text), duplicateFields: [] };
+      parsed = { value: docs[0].toJS({ maxAliasCount: 100 }), duplicateFields: [] };
+      if (depthOf(parsed.value, MAX_YAML_DEPTH) > MAX_YAML_DEPTH) throw new DepthError(MAX_YAML_DEPTH);
+      parsed.duplicateFields = duplicateYamlFields(docs[0]);
+    } else {
+      checkJsonDepth(text);
+      parsed = { value: JSON.parse(text), duplicateFields: duplicateJsonFields(text) };
+    }
   } catch (err) {
     throw status.badRequest(`error decoding ${yaml ? 'YAML' : 'JSON'}: ${(err as Error).message}`);
   }
-  if (depthOf(parsed.value) > MAX_JSON_DEPTH) throw status.badRequest(`the request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
-  if (!yaml) parsed.duplicateFields = duplicateJsonFields(text);
   return parsed;
 }
 
