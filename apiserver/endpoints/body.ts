@@ -15,9 +15,9 @@ import type { ProtobufCodec } from '../runtime/protobuf/codec.js';
 import { ProtobufError } from '../runtime/protobuf/wire-reader.js';
 import { auditFrom } from './request/request-audit.js';
 import { duplicateJsonFields, duplicateYamlFields } from '../api/duplicate-fields.js';
-import { DepthError, MAX_YAML_DEPTH, checkJsonDepth, depthOf, parseYamlDocuments } from './body-depth.js';
+import { MAX_YAML_DEPTH, checkJsonDepth, depthOf, parseYamlAsJson, parseYamlDocuments, tooDeep } from './body-limits.js';
 
-export { MAX_JSON_DEPTH, MAX_YAML_DEPTH } from './body-depth.js';
+export { MAX_JSON_DEPTH, MAX_YAML_DEPTH, MAX_YAML_TOKENS } from './body-limits.js';
 
 /**
  * The request's body, refused (413) beyond maxBytes. Read with plain stream events, not `for await`:
@@ -101,31 +101,31 @@ export function parseObjectBody(raw: Buffer, type: string, codec: ProtobufCodec,
 }
 
 /**
- * Parses a JSON or YAML document (by media type) into a JSON value. Nesting is bounded before anything
- * recurses (body-depth.ts): JSON by a scan of the text, YAML by the parser's stack, and a YAML value once more
- * after its aliases are resolved.
+ * Parses a JSON or YAML document (by media type) into a JSON value, within the limits of body-limits.ts:
+ * nesting is bounded before anything recurses (JSON by a scan of the text, YAML by the parser's stack, and a
+ * YAML value once more after its aliases are resolved), YAML's tokens are counted, and YAML that is JSON is
+ * parsed as JSON.
  */
 export function parseDocument(raw: Buffer, type: string): ParsedDocument {
   const text = raw.toString('utf8');
   if (text.trim() === '') throw status.badRequest('the request body is empty');
   const yaml = type === 'application/yaml' || type === 'application/apply-patch+yaml';
-  let parsed: ParsedDocument;
   try {
-    if (yaml) {
-      const docs = parseYamlDocuments(text);
-      if (docs.length !== 1) throw new Error('the body must hold exactly one YAML document');
-      if (docs[0].errors.length) throw docs[0].errors[0];
-      parsed = { value: docs[0].toJS({ maxAliasCount: 100 }), duplicateFields: [] };
-      if (depthOf(parsed.value, MAX_YAML_DEPTH) > MAX_YAML_DEPTH) throw new DepthError(MAX_YAML_DEPTH);
-      parsed.duplicateFields = duplicateYamlFields(docs[0]);
-    } else {
+    if (!yaml) {
       checkJsonDepth(text);
-      parsed = { value: JSON.parse(text), duplicateFields: duplicateJsonFields(text) };
+      return { value: JSON.parse(text), duplicateFields: duplicateJsonFields(text) };
     }
+    const json = parseYamlAsJson(text);
+    if (json) return { value: json.value, duplicateFields: duplicateJsonFields(text) };
+    const docs = parseYamlDocuments(text);
+    if (docs.length !== 1) throw new Error('the body must hold exactly one YAML document');
+    if (docs[0].errors.length) throw docs[0].errors[0];
+    const value = docs[0].toJS({ maxAliasCount: 100 });
+    if (depthOf(value, MAX_YAML_DEPTH) > MAX_YAML_DEPTH) throw tooDeep(MAX_YAML_DEPTH);
+    return { value, duplicateFields: duplicateYamlFields(docs[0]) };
   } catch (err) {
     throw status.badRequest(`error decoding ${yaml ? 'YAML' : 'JSON'}: ${(err as Error).message}`);
   }
-  return parsed;
 }
 
 export function parseFieldValidation(v: string | null): FieldValidation {

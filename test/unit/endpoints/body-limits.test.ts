@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  DepthError,
+  BodyLimitError,
   MAX_JSON_DEPTH,
   MAX_YAML_DEPTH,
+  MAX_YAML_TOKENS,
   checkJsonDepth,
   depthOf,
+  parseYamlAsJson,
   parseYamlDocuments,
-} from '../../../apiserver/endpoints/body-depth.js';
+} from '../../../apiserver/endpoints/body-limits.js';
 import { parseDocument } from '../../../apiserver/endpoints/body.js';
 import { ApiError } from '../../../apiserver/api/status.js';
 
@@ -35,12 +37,12 @@ function timed(fn: () => void): number {
 
 test('checkJsonDepth: counts open arrays and objects, not brackets inside strings', () => {
   assert.doesNotThrow(() => checkJsonDepth(nested(MAX_JSON_DEPTH)));
-  assert.throws(() => checkJsonDepth(nested(MAX_JSON_DEPTH + 1)), DepthError);
+  assert.throws(() => checkJsonDepth(nested(MAX_JSON_DEPTH + 1)), BodyLimitError);
   assert.doesNotThrow(() => checkJsonDepth(`[${'{"a":'.repeat(9)}1${'}'.repeat(9)}]`, 10));
-  assert.throws(() => checkJsonDepth(`[${'{"a":'.repeat(10)}1${'}'.repeat(10)}]`, 10), /^DepthError: exceeded max depth of 10$/);
+  assert.throws(() => checkJsonDepth(`[${'{"a":'.repeat(10)}1${'}'.repeat(10)}]`, 10), /^BodyLimitError: exceeded max depth of 10$/);
   // Brackets in strings, escaped quotes and escaped backslashes before a closing quote.
   assert.doesNotThrow(() => checkJsonDepth(`["${'['.repeat(50)}", "\\"[[[[", "\\\\", {"k\\\\": "[["}]`, 2));
-  assert.throws(() => checkJsonDepth('["\\\\", [[]]]', 2), DepthError);
+  assert.throws(() => checkJsonDepth('["\\\\", [[]]]', 2), BodyLimitError);
   // Siblings do not add up.
   assert.doesNotThrow(() => checkJsonDepth(`[${Array(100).fill(nested(5)).join(',')}]`, 6));
 });
@@ -52,9 +54,9 @@ test('parseYamlDocuments: refuses flow and block nesting past the limit before c
   // Keys that are collections: the value is shallow (the key is stringified), composing it is not.
   const explicitKeys = (n: number) => `${'{? '.repeat(n)}1${'}'.repeat(n)}`;
   for (const [name, make] of Object.entries({ nested, block, compact, flowMaps, explicitKeys })) {
-    assert.throws(() => parseYamlDocuments(make(MAX_YAML_DEPTH + 3)), DepthError, name);
+    assert.throws(() => parseYamlDocuments(make(MAX_YAML_DEPTH + 3)), BodyLimitError, name);
     // Block nesting needs a wider indent per level: 2,000 levels are 2 MB.
-    assert.throws(() => parseYamlDocuments(make(make === block ? 2000 : 100_000)), DepthError, name);
+    assert.throws(() => parseYamlDocuments(make(make === block ? 2000 : 100_000)), BodyLimitError, name);
   }
   for (const make of [nested, block, compact, flowMaps]) {
     const docs = parseYamlDocuments(make(MAX_YAML_DEPTH));
@@ -103,4 +105,37 @@ test('parseDocument: aliases cannot nest a YAML value past the limit', () => {
   for (let i = 1; i < 21; i++) lines.push(`- &a${i} ${'['.repeat(24)}*a${i - 1}${']'.repeat(24)}`);
   assert.equal(decode(lines.join('\n'), 'application/yaml'), 'error decoding YAML: exceeded max depth of 500');
   assert.equal(decode(lines.slice(0, 10).join('\n'), 'application/yaml'), 'ok');
+});
+
+test('parseYamlDocuments: refuses more than MAX_YAML_TOKENS tokens, counted as they are read', () => {
+  assert.equal(MAX_YAML_TOKENS, 250_000);
+  assert.throws(() => parseYamlDocuments('- []\n'.repeat(10), MAX_YAML_DEPTH, 40), /^BodyLimitError: more than 40 YAML tokens/);
+  assert.equal(parseYamlDocuments('- []\n'.repeat(5), MAX_YAML_DEPTH, 40).length, 1);
+  // 3 MB of `- []` lines (6 s in the yaml library) is refused at once.
+  let message = '';
+  const ms = timed(() => {
+    message = decode(`a:\n${'- []\n'.repeat(600_000)}`, 'application/yaml');
+  });
+  assert.equal(message, 'error decoding YAML: more than 250000 YAML tokens (send a body this large as JSON)');
+  assert.ok(ms < 2000, `took ${ms} ms`);
+});
+
+test('parseYamlAsJson: a YAML body that is JSON is parsed as JSON, with its duplicates; anything else is left to YAML', () => {
+  assert.deepEqual(parseYamlAsJson(' {"a": [1, "x", null]}\n'), { value: { a: [1, 'x', null] } });
+  assert.equal(parseYamlAsJson('a: 1'), undefined);
+  assert.equal(parseYamlAsJson("{a: 1, 'b': [2]}"), undefined);
+  // Deeper than the YAML limit, or brackets the scan cannot tell from YAML's quoting: YAML decides.
+  assert.equal(parseYamlAsJson(nested(MAX_YAML_DEPTH + 1)), undefined);
+  assert.equal(parseYamlAsJson(`['${'['.repeat(600)}']`), undefined);
+  assert.equal(decode(`['${'['.repeat(600)}']`, 'application/yaml'), 'ok');
+  // A large JSON body sent as YAML (kubectl's server-side apply) decodes as JSON, with no token limit.
+  const data: Record<string, string> = {};
+  for (let i = 0; i < 100_000; i++) data[`k${i}`] = `v${i}`;
+  const body = Buffer.from(JSON.stringify({ kind: 'ConfigMap', metadata: { name: 'x', labels: { a: '1' } }, data }));
+  const parsed = parseDocument(body, 'application/apply-patch+yaml');
+  assert.equal(Object.keys((parsed.value as { data: object }).data).length, 100_000);
+  assert.deepEqual(parseDocument(Buffer.from('{"metadata": {"name": "a", "name": "b"}}'), 'application/yaml'), {
+    value: { metadata: { name: 'b' } },
+    duplicateFields: ['metadata.name'],
+  });
 });
