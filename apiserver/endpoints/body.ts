@@ -13,6 +13,7 @@ import * as status from '../api/status.js';
 import { PROTOBUF_MEDIA_TYPES, mediaType } from './negotiation.js';
 import type { ProtobufCodec } from '../runtime/protobuf/codec.js';
 import { ProtobufError } from '../runtime/protobuf/wire-reader.js';
+import { decodeUtf8, wellFormed } from '../runtime/protobuf/utf8.js';
 import { auditFrom } from './request/request-audit.js';
 import { duplicateJsonFields, duplicateYamlFields } from '../api/duplicate-fields.js';
 import { MAX_YAML_DEPTH, checkJsonDepth, depthOf, parseYamlAsJson, parseYamlDocuments, tooDeep } from './body-limits.js';
@@ -100,16 +101,54 @@ export function parseObjectBody(raw: Buffer, type: string, codec: ProtobufCodec,
   }
 }
 
+/** A JSON or YAML escape of a UTF-16 surrogate, which may stand alone. */
+const SURROGATE_ESCAPE = /\\(u|U0000)[dD][89a-fA-F]/;
+
+/**
+ * The value with every lone surrogate in its strings and keys replaced by U+FFFD, as Go's decoders do
+ * (a JSON "\ud800" is U+FFFD in Kubernetes, so it answers and stores U+FFFD). Walked without recursion.
+ */
+function withoutLoneSurrogates(value: unknown): unknown {
+  if (typeof value === 'string') return wellFormed(value);
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        if (typeof v[i] === 'string') v[i] = wellFormed(v[i]);
+        else if (typeof v[i] === 'object' && v[i] !== null) stack.push(v[i]);
+      }
+    } else if (typeof v === 'object' && v !== null) {
+      const obj = v as Record<string, unknown>;
+      for (const key of Object.keys(obj)) {
+        let child = obj[key];
+        if (typeof child === 'string') child = wellFormed(child);
+        else if (typeof child === 'object' && child !== null) stack.push(child);
+        const k = wellFormed(key);
+        if (k !== key) delete obj[key];
+        Object.defineProperty(obj, k, { value: child, writable: true, enumerable: true, configurable: true });
+      }
+    }
+  }
+  return value;
+}
+
 /**
  * Parses a JSON or YAML document (by media type) into a JSON value, within the limits of body-limits.ts:
  * nesting is bounded before anything recurses (JSON by a scan of the text, YAML by the parser's stack, and a
  * YAML value once more after its aliases are resolved), YAML's tokens are counted, and YAML that is JSON is
- * parsed as JSON.
+ * parsed as JSON. Text is read as Go reads it: each byte of invalid UTF-8 is U+FFFD, so is a lone surrogate.
  */
 export function parseDocument(raw: Buffer, type: string): ParsedDocument {
-  const text = raw.toString('utf8');
+  const text = decodeUtf8(raw);
   if (text.trim() === '') throw status.badRequest('the request body is empty');
   const yaml = type === 'application/yaml' || type === 'application/apply-patch+yaml';
+  const parsed = decodeText(text, yaml);
+  if (SURROGATE_ESCAPE.test(text)) parsed.value = withoutLoneSurrogates(parsed.value);
+  return parsed;
+}
+
+function decodeText(text: string, yaml: boolean): ParsedDocument {
   try {
     if (!yaml) {
       checkJsonDepth(text);
