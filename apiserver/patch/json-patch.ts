@@ -34,6 +34,18 @@ export const MAX_JSON_PATCH_OPERATIONS = 10000;
  */
 export const MAX_JSON_PATCH_COPY_BYTES = 3 * 1024 * 1024;
 
+/**
+ * How deep a patched document may nest: request bodies' limit (endpoints' MAX_JSON_DEPTH), which what
+ * follows the patch relies on. Copies into their own leaves double the depth (nine of them in 1 MB of patch
+ * made 500,000 levels, past what structuredClone can take); Kubernetes refuses the result when it decodes it,
+ * past its own 10,000.
+ */
+export const MAX_PATCHED_DEPTH = 1000;
+
+function tooDeep(): PatchError {
+  return new PatchError('invalid', `the patched object exceeded max depth of ${MAX_PATCHED_DEPTH}`);
+}
+
 type JsonObject = Record<string, unknown>;
 type Container = JsonObject | unknown[];
 
@@ -76,34 +88,67 @@ function jsonStringSize(s: string): number {
 }
 
 /**
- * The length of a value's compact JSON encoding (what the Go library counts for a copy), counted by walking
- * it, not by serializing it. A walk never costs more than the value's own size, which the body limit and
- * the copy limit itself bound.
+ * The length of a value's compact JSON encoding (what the Go library counts for a copy) and its depth (1 for
+ * an object or array of scalars), counted by walking it, not by serializing it, without recursion. A walk
+ * never costs more than the value's own size, which the body limit and the copy limit itself bound.
  */
-export function jsonSize(value: unknown): number {
+export function jsonMeasure(value: unknown): { size: number; depth: number } {
   let size = 0;
+  let depth = 0;
   const stack: unknown[] = [value];
+  const depths: number[] = [1];
   while (stack.length) {
     const v = stack.pop();
+    const d = depths.pop()!;
     if (typeof v === 'string') size += jsonStringSize(v);
     else if (typeof v === 'number') size += String(v).length;
     else if (typeof v === 'boolean') size += v ? 4 : 5;
     else if (v === null || v === undefined) size += 4;
-    else if (Array.isArray(v)) {
-      // Brackets and the commas between elements.
-      size += 2 + Math.max(v.length - 1, 0);
-      for (const e of v) stack.push(e);
-    } else {
-      const keys = Object.keys(v);
-      // Braces, commas, and each key with its colon.
-      size += 2 + Math.max(keys.length - 1, 0);
-      for (const k of keys) {
-        size += jsonStringSize(k) + 1;
-        stack.push((v as JsonObject)[k]);
+    else {
+      if (d > depth) depth = d;
+      if (Array.isArray(v)) {
+        // Brackets and the commas between elements.
+        size += 2 + Math.max(v.length - 1, 0);
+        for (const e of v) {
+          stack.push(e);
+          depths.push(d + 1);
+        }
+      } else {
+        const keys = Object.keys(v);
+        // Braces, commas, and each key with its colon.
+        size += 2 + Math.max(keys.length - 1, 0);
+        for (const k of keys) {
+          size += jsonStringSize(k) + 1;
+          stack.push((v as JsonObject)[k]);
+          depths.push(d + 1);
+        }
       }
     }
   }
-  return size;
+  return { size, depth };
+}
+
+export function jsonSize(value: unknown): number {
+  return jsonMeasure(value).size;
+}
+
+/** Whether a value nests deeper than `max` (1 for an object or array of scalars); walks its containers only. */
+function deeperThan(value: unknown, max: number): boolean {
+  const stack: unknown[] = [value];
+  const depths: number[] = [1];
+  while (stack.length) {
+    const v = stack.pop();
+    const d = depths.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (d > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) {
+        stack.push(child);
+        depths.push(d + 1);
+      }
+    }
+  }
+  return false;
 }
 
 /** An error inside an operation: `error in add for path: '/a': <cause>`-style wrapping is done by the caller. */
@@ -336,14 +381,17 @@ function applyOperation(doc: unknown, op: JsonObject, run: PatchRun): unknown {
       const path = decodeMember(op, 'path', 'copy operation', false);
       const target = findObject(doc, path);
       if (!target) throw missing(`copy operation does not apply: doc is missing destination path: ${path}`);
-      // Counted before the value is cloned, so a copy past the limit costs no memory.
-      run.copiedBytes += jsonSize(value ?? null);
+      // Counted before the value is cloned, so a copy past a limit costs no memory.
+      const { size, depth } = jsonMeasure(value ?? null);
+      run.copiedBytes += size;
       if (run.maxCopyBytes > 0 && run.copiedBytes > run.maxCopyBytes) {
         throw new PatchError(
           'invalid',
           `Unable to complete the copy, the accumulated size increase of copy is ${run.copiedBytes}, exceeding the limit ${run.maxCopyBytes}`,
         );
       }
+      // The copy's root sits one level below its container, which is as deep as the path is long.
+      if (path.split('/').length - 1 + depth > MAX_PATCHED_DEPTH) throw tooDeep();
       wrap('error while adding value during copy', () => add(target.con, target.key, structuredClone(value ?? null)));
       return doc;
     }
@@ -382,5 +430,7 @@ export function applyJsonPatch(doc: unknown, patch: unknown, options: JsonPatchO
   const run: PatchRun = { copiedBytes: 0, maxCopyBytes: options.maxCopyBytes ?? MAX_JSON_PATCH_COPY_BYTES };
   let result = structuredClone(doc);
   for (const op of patch as (JsonObject | null)[]) result = applyOperation(result, op ?? {}, run);
+  // Adds and moves into deep paths nest too, without copying: one walk of the result.
+  if (deeperThan(result, MAX_PATCHED_DEPTH)) throw tooDeep();
   return result;
 }

@@ -85,6 +85,22 @@ describe('bodies that took a worker down', () => {
     await alive();
   });
 
+  it('9 copies of a 990-deep object into its own innermost object (1 MB, 500,000 levels): 422, not a stack overflow', async () => {
+    let chain: unknown = {};
+    for (let i = 0; i < 990; i++) chain = { a: chain };
+    const patch: unknown[] = [{ op: 'add', path: '/spec', value: chain }];
+    let leaf = '/a'.repeat(990);
+    for (let i = 0; i < 9; i++) {
+      patch.push({ op: 'copy', from: '/spec', path: `/spec${leaf}/b` });
+      leaf = `${leaf}/b${leaf}`;
+    }
+    const { r, ms } = await timed(() => s.client.patch(CONFIGMAP, patch, JSON_PATCH));
+    assert.equal(r.status, 422, r.text);
+    assert.equal(r.body.details.causes[0].message, 'Invalid value: null: the patched object exceeded max depth of 1000');
+    assert.ok(ms < QUICK_MS, `took ${ms} ms`);
+    await alive();
+  });
+
   it('YAML nested 1.45M levels (2.9 MB), a SelfSubjectAccessReview by a user without bindings: 400 exceeded max depth', async (t) => {
     const body = nested(1_450_000);
     const { r, ms } = await timed(() => nobody.request('POST', SSAR, { raw: body, contentType: 'application/yaml' }));

@@ -3,10 +3,12 @@ import assert from 'node:assert/strict';
 import {
   MAX_JSON_PATCH_COPY_BYTES,
   MAX_JSON_PATCH_OPERATIONS,
+  MAX_PATCHED_DEPTH,
   PatchError,
   type JsonPatchOptions,
   type PatchErrorKind,
   applyJsonPatch,
+  jsonMeasure,
   jsonSize,
 } from '../../../apiserver/patch/json-patch.js';
 
@@ -416,4 +418,35 @@ test('copies may add at most MAX_JSON_PATCH_COPY_BYTES (Kubernetes: JSONPatchMax
   );
   // move and add copy nothing.
   assert.deepEqual(applyJsonPatch({ a: 'xxx' }, [{ op: 'move', from: '/a', path: '/b' }], { maxCopyBytes: 1 }), { b: 'xxx' });
+});
+
+test('a patched document nests at most MAX_PATCHED_DEPTH levels: copies into their own leaves are refused before cloning', () => {
+  assert.equal(MAX_PATCHED_DEPTH, 1000);
+  const measured = { a: [1, { b: [] }], c: 'x' };
+  assert.deepEqual(jsonMeasure(measured), { size: JSON.stringify(measured).length, depth: 4 });
+  let chain: unknown = {};
+  for (let i = 0; i < 990; i++) chain = { a: chain };
+  // Each copy of /spec into its own innermost object doubles the depth: 9 of them (1 MB) made 500,000 levels.
+  const patch: unknown[] = [{ op: 'add', path: '/spec', value: chain }];
+  let leaf = '/a'.repeat(990);
+  for (let i = 0; i < 9; i++) {
+    patch.push({ op: 'copy', from: '/spec', path: `/spec${leaf}/b` });
+    leaf = `${leaf}/b${leaf}`;
+  }
+  fails({}, patch, 'invalid', 'the patched object exceeded max depth of 1000');
+  // Adds nest too: each add below the last one's innermost object.
+  // (The chain's innermost object is level 992 of the document; 10 more levels below it are too many.)
+  let ten: unknown = {};
+  for (let i = 0; i < 9; i++) ten = { a: ten };
+  const adds = [
+    { op: 'add', path: '/x', value: chain },
+    { op: 'add', path: `/x${'/a'.repeat(990)}/b`, value: ten },
+  ];
+  fails({}, adds, 'invalid', 'the patched object exceeded max depth of 1000');
+  assert.ok(applyJsonPatch({}, adds.slice(0, 1)));
+  // At the limit exactly: the root, then /x and 998 levels below it.
+  let v: unknown = {};
+  for (let i = 0; i < 998; i++) v = { a: v };
+  assert.ok(applyJsonPatch({}, [{ op: 'add', path: '/x', value: v }]));
+  fails({}, [{ op: 'add', path: '/x', value: { a: v } }], 'invalid', 'the patched object exceeded max depth of 1000');
 });
