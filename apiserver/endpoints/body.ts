@@ -4,7 +4,6 @@
  * (apiVersion/kind, types) and pruned of unknown fields as fieldValidation says.
  */
 import type { IncomingMessage } from 'node:http';
-import YAML from 'yaml';
 import type { ApiObject } from '../api/object.js';
 import { isPlainObject } from '../api/object.js';
 import type { ResourceDef } from '../api/resource.js';
@@ -14,10 +13,12 @@ import * as status from '../api/status.js';
 import { PROTOBUF_MEDIA_TYPES, mediaType } from './negotiation.js';
 import type { ProtobufCodec } from '../runtime/protobuf/codec.js';
 import { ProtobufError } from '../runtime/protobuf/wire-reader.js';
+import { decodeUtf8, wellFormed } from '../runtime/protobuf/utf8.js';
 import { auditFrom } from './request/request-audit.js';
 import { duplicateJsonFields, duplicateYamlFields } from '../api/duplicate-fields.js';
+import { MAX_YAML_DEPTH, checkJsonDepth, depthOf, parseYamlAsJson, parseYamlDocuments, tooDeep } from './body-limits.js';
 
-export const MAX_JSON_DEPTH = 1000;
+export { MAX_JSON_DEPTH, MAX_YAML_DEPTH, MAX_YAML_TOKENS } from './body-limits.js';
 
 /**
  * The request's body, refused (413) beyond maxBytes. Read with plain stream events, not `for await`:
@@ -74,19 +75,6 @@ function collectBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   });
 }
 
-function depthOf(value: unknown): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [v, d] = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
-    if (d > max) max = d;
-    if (max > MAX_JSON_DEPTH) return max;
-    for (const child of Object.values(v)) stack.push([child, d + 1]);
-  }
-  return max;
-}
-
 /** A parsed body and the keys it held twice (the last one wins, as in Kubernetes' lenient decoding). */
 export interface ParsedDocument {
   value: unknown;
@@ -113,26 +101,70 @@ export function parseObjectBody(raw: Buffer, type: string, codec: ProtobufCodec,
   }
 }
 
-/** Parses a JSON or YAML document (by media type) into a JSON value. */
+/** A JSON or YAML escape of a UTF-16 surrogate, which may stand alone. */
+const SURROGATE_ESCAPE = /\\(u|U0000)[dD][89a-fA-F]/;
+
+/**
+ * The value with every lone surrogate in its strings and keys replaced by U+FFFD, as Go's decoders do
+ * (a JSON "\ud800" is U+FFFD in Kubernetes, so it answers and stores U+FFFD). Walked without recursion.
+ */
+function withoutLoneSurrogates(value: unknown): unknown {
+  if (typeof value === 'string') return wellFormed(value);
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        if (typeof v[i] === 'string') v[i] = wellFormed(v[i]);
+        else if (typeof v[i] === 'object' && v[i] !== null) stack.push(v[i]);
+      }
+    } else if (typeof v === 'object' && v !== null) {
+      const obj = v as Record<string, unknown>;
+      for (const key of Object.keys(obj)) {
+        let child = obj[key];
+        if (typeof child === 'string') child = wellFormed(child);
+        else if (typeof child === 'object' && child !== null) stack.push(child);
+        const k = wellFormed(key);
+        if (k !== key) delete obj[key];
+        Object.defineProperty(obj, k, { value: child, writable: true, enumerable: true, configurable: true });
+      }
+    }
+  }
+  return value;
+}
+
+/**
+ * Parses a JSON or YAML document (by media type) into a JSON value, within the limits of body-limits.ts:
+ * nesting is bounded before anything recurses (JSON by a scan of the text, YAML by the parser's stack, and a
+ * YAML value once more after its aliases are resolved), YAML's tokens are counted, and YAML that is JSON is
+ * parsed as JSON. Text is read as Go reads it: each byte of invalid UTF-8 is U+FFFD, so is a lone surrogate.
+ */
 export function parseDocument(raw: Buffer, type: string): ParsedDocument {
-  const text = raw.toString('utf8');
+  const text = decodeUtf8(raw);
   if (text.trim() === '') throw status.badRequest('the request body is empty');
   const yaml = type === 'application/yaml' || type === 'application/apply-patch+yaml';
-  let parsed: ParsedDocument;
+  const parsed = decodeText(text, yaml);
+  if (SURROGATE_ESCAPE.test(text)) parsed.value = withoutLoneSurrogates(parsed.value);
+  return parsed;
+}
+
+function decodeText(text: string, yaml: boolean): ParsedDocument {
   try {
-    if (yaml) {
-      const docs = YAML.parseAllDocuments(text, { uniqueKeys: false });
-      if (!Array.isArray(docs)) throw new Error('invalid YAML');
-      if (docs.length !== 1) throw new Error('the body must hold exactly one YAML document');
-      if (docs[0].errors.length) throw docs[0].errors[0];
-      parsed = { value: docs[0].toJS({ maxAliasCount: 100 }), duplicateFields: duplicateYamlFields(docs[0]) };
-    } else parsed = { value: JSON.parse(text), duplicateFields: [] };
+    if (!yaml) {
+      checkJsonDepth(text);
+      return { value: JSON.parse(text), duplicateFields: duplicateJsonFields(text) };
+    }
+    const json = parseYamlAsJson(text);
+    if (json) return { value: json.value, duplicateFields: duplicateJsonFields(text) };
+    const docs = parseYamlDocuments(text);
+    if (docs.length !== 1) throw new Error('the body must hold exactly one YAML document');
+    if (docs[0].errors.length) throw docs[0].errors[0];
+    const value = docs[0].toJS({ maxAliasCount: 100 });
+    if (depthOf(value, MAX_YAML_DEPTH) > MAX_YAML_DEPTH) throw tooDeep(MAX_YAML_DEPTH);
+    return { value, duplicateFields: duplicateYamlFields(docs[0]) };
   } catch (err) {
     throw status.badRequest(`error decoding ${yaml ? 'YAML' : 'JSON'}: ${(err as Error).message}`);
   }
-  if (depthOf(parsed.value) > MAX_JSON_DEPTH) throw status.badRequest(`the request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
-  if (!yaml) parsed.duplicateFields = duplicateJsonFields(text);
-  return parsed;
 }
 
 export function parseFieldValidation(v: string | null): FieldValidation {

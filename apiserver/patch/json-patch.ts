@@ -27,6 +27,25 @@ export class PatchError extends Error {
 /** Kubernetes' maxJSONPatchOperations. */
 export const MAX_JSON_PATCH_OPERATIONS = 10000;
 
+/**
+ * Kubernetes' JSONPatchMaxCopyBytes (3 MiB, the json-patch library's AccumulatedCopySizeLimit): the most
+ * bytes, as JSON, that the `copy` operations of one patch may add. Without it each copy can double the
+ * document (40 operations of a few bytes each ask for terabytes).
+ */
+export const MAX_JSON_PATCH_COPY_BYTES = 3 * 1024 * 1024;
+
+/**
+ * How deep a patched document may nest: request bodies' limit (endpoints' MAX_JSON_DEPTH), which what
+ * follows the patch relies on. Copies into their own leaves double the depth (nine of them in 1 MB of patch
+ * made 500,000 levels, past what structuredClone can take); Kubernetes refuses the result when it decodes it,
+ * past its own 10,000.
+ */
+export const MAX_PATCHED_DEPTH = 1000;
+
+function tooDeep(): PatchError {
+  return new PatchError('invalid', `the patched object exceeded max depth of ${MAX_PATCHED_DEPTH}`);
+}
+
 type JsonObject = Record<string, unknown>;
 type Container = JsonObject | unknown[];
 
@@ -47,6 +66,89 @@ function jsonKind(v: unknown): string {
 /** Sets an own property, also for the key `__proto__`. */
 function setOwn(obj: JsonObject, key: string, value: unknown): void {
   Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** Characters Go's encoding/json writes as more than their UTF-8 bytes (HTML-escaped, as json.Marshal). */
+const ESCAPED = /["\\\u0000-\u001f<>&\u2028\u2029]/;
+
+/** The extra bytes of one character's escape beyond its UTF-8 bytes: `\"`, `\n`, `\u003c`... */
+function escapeExtra(code: number): number {
+  if (code === 0x22 || code === 0x5c || code === 0x0a || code === 0x0d || code === 0x09) return 1;
+  if (code < 0x20 || code === 0x3c || code === 0x3e || code === 0x26) return 5;
+  if (code === 0x2028 || code === 0x2029) return 3;
+  return 0;
+}
+
+/** A string's length as a JSON string in Go (quotes, escapes, UTF-8; a lone surrogate is U+FFFD, 3 bytes). */
+function jsonStringSize(s: string): number {
+  let size = Buffer.byteLength(s, 'utf8') + 2;
+  if (!ESCAPED.test(s)) return size;
+  for (let i = 0; i < s.length; i++) size += escapeExtra(s.charCodeAt(i));
+  return size;
+}
+
+/**
+ * The length of a value's compact JSON encoding (what the Go library counts for a copy) and its depth (1 for
+ * an object or array of scalars), counted by walking it, not by serializing it, without recursion. A walk
+ * never costs more than the value's own size, which the body limit and the copy limit itself bound.
+ */
+export function jsonMeasure(value: unknown): { size: number; depth: number } {
+  let size = 0;
+  let depth = 0;
+  const stack: unknown[] = [value];
+  const depths: number[] = [1];
+  while (stack.length) {
+    const v = stack.pop();
+    const d = depths.pop()!;
+    if (typeof v === 'string') size += jsonStringSize(v);
+    else if (typeof v === 'number') size += String(v).length;
+    else if (typeof v === 'boolean') size += v ? 4 : 5;
+    else if (v === null || v === undefined) size += 4;
+    else {
+      if (d > depth) depth = d;
+      if (Array.isArray(v)) {
+        // Brackets and the commas between elements.
+        size += 2 + Math.max(v.length - 1, 0);
+        for (const e of v) {
+          stack.push(e);
+          depths.push(d + 1);
+        }
+      } else {
+        const keys = Object.keys(v);
+        // Braces, commas, and each key with its colon.
+        size += 2 + Math.max(keys.length - 1, 0);
+        for (const k of keys) {
+          size += jsonStringSize(k) + 1;
+          stack.push((v as JsonObject)[k]);
+          depths.push(d + 1);
+        }
+      }
+    }
+  }
+  return { size, depth };
+}
+
+export function jsonSize(value: unknown): number {
+  return jsonMeasure(value).size;
+}
+
+/** Whether a value nests deeper than `max` (1 for an object or array of scalars); walks its containers only. */
+function deeperThan(value: unknown, max: number): boolean {
+  const stack: unknown[] = [value];
+  const depths: number[] = [1];
+  while (stack.length) {
+    const v = stack.pop();
+    const d = depths.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (d > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) {
+        stack.push(child);
+        depths.push(d + 1);
+      }
+    }
+  }
+  return false;
 }
 
 /** An error inside an operation: `error in add for path: '/a': <cause>`-style wrapping is done by the caller. */
@@ -207,8 +309,14 @@ function missing(message: string): PatchError {
   return new PatchError('invalid', `${message}: ${MISSING}`);
 }
 
+/** What the operations of one patch share: the bytes its copies have added so far. */
+interface PatchRun {
+  copiedBytes: number;
+  maxCopyBytes: number;
+}
+
 /** Applies one operation to `doc` in place; returns the new document (replace of "" swaps it). */
-function applyOperation(doc: unknown, op: JsonObject): unknown {
+function applyOperation(doc: unknown, op: JsonObject, run: PatchRun): unknown {
   const kind = typeof op.op === 'string' && Object.hasOwn(op, 'op') ? op.op : 'unknown';
   switch (kind) {
     case 'add': {
@@ -273,6 +381,17 @@ function applyOperation(doc: unknown, op: JsonObject): unknown {
       const path = decodeMember(op, 'path', 'copy operation', false);
       const target = findObject(doc, path);
       if (!target) throw missing(`copy operation does not apply: doc is missing destination path: ${path}`);
+      // Counted before the value is cloned, so a copy past a limit costs no memory.
+      const { size, depth } = jsonMeasure(value ?? null);
+      run.copiedBytes += size;
+      if (run.maxCopyBytes > 0 && run.copiedBytes > run.maxCopyBytes) {
+        throw new PatchError(
+          'invalid',
+          `Unable to complete the copy, the accumulated size increase of copy is ${run.copiedBytes}, exceeding the limit ${run.maxCopyBytes}`,
+        );
+      }
+      // The copy's root sits one level below its container, which is as deep as the path is long.
+      if (path.split('/').length - 1 + depth > MAX_PATCHED_DEPTH) throw tooDeep();
       wrap('error while adding value during copy', () => add(target.con, target.key, structuredClone(value ?? null)));
       return doc;
     }
@@ -281,12 +400,18 @@ function applyOperation(doc: unknown, op: JsonObject): unknown {
   }
 }
 
+export interface JsonPatchOptions {
+  /** The most bytes the patch's copies may add (default MAX_JSON_PATCH_COPY_BYTES; 0 = no limit). */
+  maxCopyBytes?: number;
+}
+
 /**
  * Applies an RFC 6902 patch (already parsed from JSON) to a JSON document and returns the result; neither
  * input is modified. Throws PatchError: bad-request when the patch is not an array of objects, too-large past
- * MAX_JSON_PATCH_OPERATIONS, test-failed for a failing `test`, invalid for any other operation that does not apply.
+ * MAX_JSON_PATCH_OPERATIONS, test-failed for a failing `test`, invalid for any other operation that does not apply
+ * and for copies that add more than MAX_JSON_PATCH_COPY_BYTES.
  */
-export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
+export function applyJsonPatch(doc: unknown, patch: unknown, options: JsonPatchOptions = {}): unknown {
   if (patch === null) return structuredClone(doc);
   if (!Array.isArray(patch)) {
     throw new PatchError('bad-request', `json: cannot unmarshal ${jsonKind(patch)} into Go value of type jsonpatch.Patch`);
@@ -302,7 +427,10 @@ export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
       `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`,
     );
   }
+  const run: PatchRun = { copiedBytes: 0, maxCopyBytes: options.maxCopyBytes ?? MAX_JSON_PATCH_COPY_BYTES };
   let result = structuredClone(doc);
-  for (const op of patch as (JsonObject | null)[]) result = applyOperation(result, op ?? {});
+  for (const op of patch as (JsonObject | null)[]) result = applyOperation(result, op ?? {}, run);
+  // Adds and moves into deep paths nest too, without copying: one walk of the result.
+  if (deeperThan(result, MAX_PATCHED_DEPTH)) throw tooDeep();
   return result;
 }

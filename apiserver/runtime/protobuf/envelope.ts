@@ -5,6 +5,7 @@
  */
 import protobuf from 'protobufjs';
 import { ProtobufError, WIRE_BYTES, WireReader } from './wire-reader.js';
+import { wellFormed } from './utf8.js';
 
 export const PROTOBUF_MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
@@ -19,7 +20,7 @@ export interface Envelope {
 /** Magic + runtime.Unknown around a message, every field written as Kubernetes' Go code writes it. */
 export function encodeEnvelope(apiVersion: string, kind: string, raw: Uint8Array): Buffer {
   const w = protobuf.Writer.create();
-  w.uint32(0x0a).fork().uint32(0x0a).string(apiVersion).uint32(0x12).string(kind).ldelim();
+  w.uint32(0x0a).fork().uint32(0x0a).string(wellFormed(apiVersion)).uint32(0x12).string(wellFormed(kind)).ldelim();
   w.uint32(0x12).bytes(raw);
   w.uint32(0x1a).string('');
   w.uint32(0x22).string('');
@@ -67,7 +68,7 @@ export function decodeEnvelope(bytes: Uint8Array): Envelope {
 /** One watch stream frame: length prefix + WatchEvent {type, object {raw: envelope}}. */
 export function encodeWatchFrame(type: string, envelope: Uint8Array): Buffer {
   const w = protobuf.Writer.create();
-  w.uint32(0x0a).string(type);
+  w.uint32(0x0a).string(wellFormed(type));
   w.uint32(0x12).fork().uint32(0x0a).bytes(envelope).ldelim();
   const event = w.finish();
   const frame = Buffer.allocUnsafe(4 + event.length);

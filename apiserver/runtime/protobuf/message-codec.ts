@@ -7,6 +7,7 @@
 import protobuf from 'protobufjs';
 import type { FieldDescriptor, MessageDescriptor, Scalar } from './message-types.js';
 import { ProtobufError, WIRE_BYTES, WIRE_FIXED64, WIRE_VARINT, WireReader } from './wire-reader.js';
+import { wellFormed } from './utf8.js';
 
 type Json = Record<string, unknown>;
 
@@ -52,7 +53,7 @@ function memoized(desc: MessageDescriptor, value: Json): Uint8Array {
 function encodeScalar(w: protobuf.Writer, scalar: Scalar, v: unknown): void {
   switch (scalar) {
     case 'string':
-      w.string(typeof v === 'string' ? v : String(v));
+      w.string(wellFormed(typeof v === 'string' ? v : String(v)));
       return;
     case 'bytes':
       w.bytes(Buffer.from(String(v), 'base64'));
@@ -89,7 +90,7 @@ function encodeField(w: protobuf.Writer, f: FieldDescriptor, v: unknown): void {
     if (!isObject(v)) throw new ProtobufError(`${f.name}: expected an object, got ${typeof v}`);
     for (const key of Object.keys(v).sort()) {
       w.uint32(tag(f.number, WIRE_BYTES)).fork();
-      w.uint32(tag(1, WIRE_BYTES)).string(key);
+      w.uint32(tag(1, WIRE_BYTES)).string(wellFormed(key));
       if (v[key] !== null && v[key] !== undefined) encodeValue(w, 2, f, v[key]);
       w.ldelim();
     }
@@ -120,18 +121,22 @@ function encodeBody(w: protobuf.Writer, desc: MessageDescriptor, v: unknown): vo
       return;
     }
     case 'quantity':
-      w.uint32(tag(1, WIRE_BYTES)).string(String(v));
+      w.uint32(tag(1, WIRE_BYTES)).string(wellFormed(String(v)));
       return;
     case 'int-or-string':
       if (typeof v === 'number') w.uint32(tag(1, WIRE_VARINT)).int64(0).uint32(tag(2, WIRE_VARINT)).int32(v);
-      else w.uint32(tag(1, WIRE_VARINT)).int64(1).uint32(tag(3, WIRE_BYTES)).string(String(v));
+      else
+        w.uint32(tag(1, WIRE_VARINT))
+          .int64(1)
+          .uint32(tag(3, WIRE_BYTES))
+          .string(wellFormed(String(v)));
       return;
     case 'raw-json':
       w.uint32(tag(1, WIRE_BYTES)).bytes(Buffer.from(JSON.stringify(v)));
       return;
     case 'string-array':
       if (!Array.isArray(v)) throw new ProtobufError(`${desc.name}: expected an array`);
-      for (const s of v) w.uint32(tag(1, WIRE_BYTES)).string(String(s));
+      for (const s of v) w.uint32(tag(1, WIRE_BYTES)).string(wellFormed(String(s)));
       return;
     case 'props-or-array':
       if (Array.isArray(v)) encodeField(w, desc.byNumber.get(2)!, v);

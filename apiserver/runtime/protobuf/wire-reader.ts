@@ -4,14 +4,14 @@
  * nothing), varints longer than 10 bytes fail, and groups (wire types 3 and 4, never used by
  * Kubernetes' messages) are refused. Errors are ProtobufError; callers turn them into 400s.
  */
+import { decodeUtf8 } from './utf8.js';
+
 export class ProtobufError extends Error {}
 
 export const WIRE_VARINT = 0;
 export const WIRE_FIXED64 = 1;
 export const WIRE_BYTES = 2;
 export const WIRE_FIXED32 = 5;
-
-const utf8 = new TextDecoder('utf-8');
 
 export class WireReader {
   pos: number;
@@ -93,7 +93,7 @@ export class WireReader {
   }
 
   string(): string {
-    return utf8.decode(this.bytes());
+    return decodeUtf8(this.bytes());
   }
 
   /** A tag: [field number, wire type]. */

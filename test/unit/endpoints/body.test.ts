@@ -3,7 +3,7 @@ import { createServer, request as httpRequest, type IncomingMessage } from 'node
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import { decodeObject, readBody } from '../../../apiserver/endpoints/body.js';
+import { decodeObject, parseDocument, readBody } from '../../../apiserver/endpoints/body.js';
 import type { Definitions } from '../../../apiserver/api/schema.js';
 import { definitions } from '../../../apiserver/api/generated/definitions.js';
 import { ApiError } from '../../../apiserver/api/status.js';
@@ -142,4 +142,19 @@ test('decodeObject: an apiVersion or kind of another type is a 400 naming it as 
         err instanceof ApiError && err.status.code === 400 && (err.status.message ?? '').includes('([[null],{"toString":"x"}])'),
     );
   }
+});
+
+test('parseDocument: lone surrogates and invalid UTF-8 become U+FFFD, as Go decodes them; pairs stay', () => {
+  const json = (text: string | Buffer) => parseDocument(Buffer.from(text), 'application/json').value;
+  assert.deepEqual(json('{"a": "\\ud800", "\\udc00k": ["x\\ud800y", {"b": "\\udfff"}], "ok": "\\ud83d\\ude00"}'), {
+    a: '\ufffd',
+    '\ufffdk': ['x\ufffdy', { b: '\ufffd' }],
+    ok: '😀',
+  });
+  assert.deepEqual(parseDocument(Buffer.from('a: "\\ud800"\nb: ["\\U0000DC00"]\n'), 'application/yaml').value, {
+    a: '\ufffd',
+    b: ['\ufffd'],
+  });
+  // A cut 4-byte sequence is three bytes, each one U+FFFD (utf8.DecodeRune); WHATWG decoding makes it one.
+  assert.deepEqual(json(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xf0, 0x9f, 0x98, 0x22, 0x7d])), { a: '\ufffd\ufffd\ufffd' });
 });

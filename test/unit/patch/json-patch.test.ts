@@ -1,10 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_JSON_PATCH_OPERATIONS, PatchError, type PatchErrorKind, applyJsonPatch } from '../../../apiserver/patch/json-patch.js';
+import {
+  MAX_JSON_PATCH_COPY_BYTES,
+  MAX_JSON_PATCH_OPERATIONS,
+  MAX_PATCHED_DEPTH,
+  PatchError,
+  type JsonPatchOptions,
+  type PatchErrorKind,
+  applyJsonPatch,
+  jsonMeasure,
+  jsonSize,
+} from '../../../apiserver/patch/json-patch.js';
 
-function fails(doc: unknown, patch: unknown, kind: PatchErrorKind, message: string): void {
+function fails(doc: unknown, patch: unknown, kind: PatchErrorKind, message: string, options?: JsonPatchOptions): void {
   assert.throws(
-    () => applyJsonPatch(doc, patch),
+    () => applyJsonPatch(doc, patch, options),
     (err: unknown) => {
       assert.ok(err instanceof PatchError, `expected PatchError, got ${String(err)}`);
       assert.equal(err.kind, kind);
@@ -337,4 +347,106 @@ test('__proto__ is an ordinary member', () => {
   assert.equal(Object.getPrototypeOf(result), Object.prototype);
   assert.deepEqual(Object.keys(result), ['__proto__']);
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+test('jsonSize counts the compact JSON bytes Go writes, HTML escapes and all', () => {
+  const values: unknown[] = [null, true, false, 0, -1.5, 1e21, 'ab', '', 'é€😀', { a: [1, { b: 'c' }], d: {} }, [], [[], [null]]];
+  for (const v of values) assert.equal(jsonSize(v), Buffer.byteLength(JSON.stringify(v)), JSON.stringify(v));
+  // Go escapes <, >, &, U+2028 and U+2029 as \u003c..., and control characters other than \n \r \t as \u00XX.
+  assert.equal(jsonSize('<a&b>'), 2 + 2 + 3 * 6);
+  assert.equal(jsonSize('\u2028'), 8);
+  assert.equal(jsonSize('"\\\n\r\t'), 12);
+  assert.equal(jsonSize('\b'), 8);
+  assert.equal(jsonSize({ 'k"': 'v' }), 11);
+  // A lone surrogate is written as U+FFFD (3 bytes).
+  assert.equal(jsonSize('\ud800'), 5);
+});
+
+/** The 4.5 KB patch that took a worker down: 40 copies of a 1 KB annotation map into itself. */
+function annotationCopies(count: number): { doc: unknown; patch: unknown[] } {
+  const annotations: Record<string, string> = {};
+  for (let i = 0; i < 20; i++) annotations[`k${i}`] = 'v'.repeat(40);
+  const patch = Array.from({ length: count }, (_, i) => ({
+    op: 'copy',
+    from: '/metadata/annotations',
+    path: `/metadata/annotations/c${i}`,
+  }));
+  return { doc: { metadata: { name: 'x', annotations } }, patch };
+}
+
+/** add /spec {"a":[0]}, then copies of /spec/a appended to itself: each doubles its size ([0], [0,[0]], ...). */
+function arrayCopies(count: number): unknown[] {
+  return [{ op: 'add', path: '/spec', value: { a: [0] } }, ...Array(count).fill({ op: 'copy', from: '/spec/a', path: '/spec/a/-' })];
+}
+
+test('copies may add at most MAX_JSON_PATCH_COPY_BYTES (Kubernetes: JSONPatchMaxCopyBytes), counted before copying', () => {
+  assert.equal(MAX_JSON_PATCH_COPY_BYTES, 3 * 1024 * 1024);
+  for (const [doc, patch] of [Object.values(annotationCopies(40)), [{}, arrayCopies(30)]] as [unknown, unknown[]][]) {
+    const started = performance.now();
+    assert.throws(
+      () => applyJsonPatch(doc, patch),
+      (err: unknown) => {
+        assert.ok(err instanceof PatchError);
+        assert.equal(err.kind, 'invalid');
+        assert.match(
+          err.message,
+          /^Unable to complete the copy, the accumulated size increase of copy is \d+, exceeding the limit 3145728$/,
+        );
+        return true;
+      },
+    );
+    // About 0.5 s on an idle machine for the array (3 MiB of [0,[0]] is a million small arrays to clone).
+    assert.ok(performance.now() - started < 5000, `took ${performance.now() - started} ms`);
+  }
+  // The exact count: the k-th copy copies 2^(k+2)-1 bytes ([0] is 3, [0,[0]] is 7...): 3+7+15+31 = 56 fit in 100, 56+63 do not.
+  assert.equal(jsonSize(applyJsonPatch({}, arrayCopies(4), { maxCopyBytes: 100 })), 63 + '{"spec":{"a":}}'.length);
+  fails(
+    {},
+    arrayCopies(5),
+    'invalid',
+    'Unable to complete the copy, the accumulated size increase of copy is 119, exceeding the limit 100',
+    { maxCopyBytes: 100 },
+  );
+  // Exactly at the limit is allowed; one byte more is not.
+  assert.deepEqual(applyJsonPatch({ a: 'xx' }, [{ op: 'copy', from: '/a', path: '/b' }], { maxCopyBytes: 4 }), { a: 'xx', b: 'xx' });
+  fails(
+    { a: 'xxx' },
+    [{ op: 'copy', from: '/a', path: '/b' }],
+    'invalid',
+    'Unable to complete the copy, the accumulated size increase of copy is 5, exceeding the limit 4',
+    { maxCopyBytes: 4 },
+  );
+  // move and add copy nothing.
+  assert.deepEqual(applyJsonPatch({ a: 'xxx' }, [{ op: 'move', from: '/a', path: '/b' }], { maxCopyBytes: 1 }), { b: 'xxx' });
+});
+
+test('a patched document nests at most MAX_PATCHED_DEPTH levels: copies into their own leaves are refused before cloning', () => {
+  assert.equal(MAX_PATCHED_DEPTH, 1000);
+  const measured = { a: [1, { b: [] }], c: 'x' };
+  assert.deepEqual(jsonMeasure(measured), { size: JSON.stringify(measured).length, depth: 4 });
+  let chain: unknown = {};
+  for (let i = 0; i < 990; i++) chain = { a: chain };
+  // Each copy of /spec into its own innermost object doubles the depth: 9 of them (1 MB) made 500,000 levels.
+  const patch: unknown[] = [{ op: 'add', path: '/spec', value: chain }];
+  let leaf = '/a'.repeat(990);
+  for (let i = 0; i < 9; i++) {
+    patch.push({ op: 'copy', from: '/spec', path: `/spec${leaf}/b` });
+    leaf = `${leaf}/b${leaf}`;
+  }
+  fails({}, patch, 'invalid', 'the patched object exceeded max depth of 1000');
+  // Adds nest too: each add below the last one's innermost object.
+  // (The chain's innermost object is level 992 of the document; 10 more levels below it are too many.)
+  let ten: unknown = {};
+  for (let i = 0; i < 9; i++) ten = { a: ten };
+  const adds = [
+    { op: 'add', path: '/x', value: chain },
+    { op: 'add', path: `/x${'/a'.repeat(990)}/b`, value: ten },
+  ];
+  fails({}, adds, 'invalid', 'the patched object exceeded max depth of 1000');
+  assert.ok(applyJsonPatch({}, adds.slice(0, 1)));
+  // At the limit exactly: the root, then /x and 998 levels below it.
+  let v: unknown = {};
+  for (let i = 0; i < 998; i++) v = { a: v };
+  assert.ok(applyJsonPatch({}, [{ op: 'add', path: '/x', value: v }]));
+  fails({}, [{ op: 'add', path: '/x', value: { a: v } }], 'invalid', 'the patched object exceeded max depth of 1000');
 });

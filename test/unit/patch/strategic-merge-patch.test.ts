@@ -285,3 +285,47 @@ test('newPatchSchemaFromTable looks fields up by dotted path', () => {
   assert.equal(s.lookup(['spec']), undefined);
   assert.equal(s.lookup(['toString']), undefined);
 });
+
+test('long merge lists merge in linear time: 20,000 elements on each side (44 s when each lookup scanned the list)', () => {
+  const n = 20_000;
+  const names = Array.from({ length: n }, (_, i) => `c${i}`);
+  const original = { metadata: { finalizers: names }, spec: { containers: names.map((name) => ({ name, image: 'old' })) } };
+  const patchNames = [...names.slice(0, 2), ...names.map((name) => `${name}x`)];
+  const started = performance.now();
+  const result = patched(
+    {
+      metadata: { finalizers: [...names.slice(0, 10), ...names.map((f) => `${f}x`)] },
+      spec: {
+        containers: patchNames.map((name, i) => (i < 2 ? { name, image: 'new' } : { name })),
+        '$setElementOrder/containers': patchNames.map((name) => ({ name })),
+      },
+    },
+    original,
+  );
+  const ms = performance.now() - started;
+  // Patch elements in patch order, then the server-only ones in their original order.
+  assert.deepEqual((result.metadata as { finalizers: string[] }).finalizers, [
+    ...names.slice(0, 10),
+    ...names.map((f) => `${f}x`),
+    ...names.slice(10),
+  ]);
+  const containers = (result.spec as { containers: { name: string; image?: string }[] }).containers;
+  assert.deepEqual(
+    containers.map((c) => c.name),
+    [...patchNames, ...names.slice(2)],
+  );
+  assert.deepEqual(containers.slice(0, 3), [{ name: 'c0', image: 'new' }, { name: 'c1', image: 'new' }, { name: 'c0x' }]);
+  assert.ok(ms < 3000, `took ${ms} ms`);
+});
+
+test('a list of $patch: delete elements removes each keyed element in one pass', () => {
+  const n = 20_000;
+  const containers = Array.from({ length: n }, (_, i) => ({ name: `c${i}` }));
+  const started = performance.now();
+  const result = patched(
+    { spec: { containers: containers.slice(1).map(({ name }) => ({ name, $patch: 'delete' })) } },
+    { spec: { containers } },
+  );
+  assert.deepEqual((result.spec as { containers: unknown[] }).containers, [{ name: 'c0' }]);
+  assert.ok(performance.now() - started < 3000);
+});
