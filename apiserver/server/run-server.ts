@@ -175,7 +175,7 @@ export async function runServer(
       nodeLeaseNamespace: domain.nodeLeaseNamespace,
     },
     abacPolicies: options.authorizationPolicyFile
-      ? parsePolicyFile(readFileSync(options.authorizationPolicyFile, 'utf8'), domain.labelPrefix, options.authorizationPolicyFile)
+      ? parsePolicyFile(readFileSync(options.authorizationPolicyFile, 'utf8'), domain, options.authorizationPolicyFile)
       : undefined,
     webhook: options.authorizationWebhookConfigFile
       ? {
