@@ -5,6 +5,7 @@
  * all-in-one sets on a child itself (the generated TLS files, the controller manager's kubeconfig…),
  * is a bad command line; so is a value a child would refuse, found before anything starts.
  */
+import { createServer, type AddressInfo } from 'node:net';
 import { Command, type ComponentOptions } from '../apiserver/component-base/cli/command.js';
 import type { Flag, FlagSet } from '../apiserver/component-base/flag/flag-set.js';
 import { OptionsError } from '../apiserver/component-base/flag/options-error.js';
@@ -71,8 +72,15 @@ export type ChildFiles = Pick<
 /** The issuer of service-account tokens, as Kubernetes names its in-cluster API address. */
 export const SERVICE_ACCOUNT_ISSUER = 'https://orch.default.svc';
 
-/** The flags the all-in-one sets on orch-apiserver itself; the user's come after them. */
-export function apiserverArgs(o: Pick<AllInOneOptions, 'dataDir' | 'securePort'>, files: ChildFiles): string[] {
+/**
+ * The flags the all-in-one sets on orch-apiserver itself; the user's come after them. With
+ * `controllerManagerPort`, ComponentStatus probes the controller manager there.
+ */
+export function apiserverArgs(
+  o: Pick<AllInOneOptions, 'dataDir' | 'securePort'>,
+  files: ChildFiles,
+  controllerManagerPort?: number,
+): string[] {
   return [
     `--data-dir=${o.dataDir}`,
     `--secure-port=${o.securePort}`,
@@ -83,25 +91,39 @@ export function apiserverArgs(o: Pick<AllInOneOptions, 'dataDir' | 'securePort'>
     `--service-account-issuer=${SERVICE_ACCOUNT_ISSUER}`,
     `--service-account-signing-key-file=${files.serviceAccountKeyFile}`,
     `--service-account-key-file=${files.serviceAccountPublicKeyFile}`,
+    ...(controllerManagerPort ? [`--controller-manager-port=${controllerManagerPort}`] : []),
   ];
 }
 
 /**
  * The flags the all-in-one sets on orch-controller-manager itself. Its /healthz and /metrics port
- * is picked free (and logged), so several clusters fit on one host; approved certificate requests
+ * is picked free (`securePort`, which the all-in-one also gives the API server's ComponentStatus
+ * probe; 0: by the controller manager, logged), so several clusters fit on one host; approved certificate requests
  * are signed by the cluster CA, which the API server trusts for client certificates, and token
  * Secrets with the service-account key, whose public half the API server verifies tokens with.
  */
-export function controllerManagerArgs(files: ChildFiles): string[] {
+export function controllerManagerArgs(files: ChildFiles, securePort = 0): string[] {
   return [
     `--kubeconfig=${files.controllerManagerKubeconfigFile}`,
     `--controller-kubeconfig-dir=${files.controllerKubeconfigDir}`,
-    '--secure-port=0',
+    `--secure-port=${securePort}`,
     `--cert-dir=${files.controllerManagerCertDir}`,
     `--cluster-signing-cert-file=${files.caFile}`,
     `--cluster-signing-key-file=${files.caKeyFile}`,
     `--service-account-private-key-file=${files.serviceAccountKeyFile}`,
   ];
+}
+
+/** A port free on 127.0.0.1 now (the system picks it), for a child to listen on. */
+export function freeLocalPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** Stand-ins for the generated files: checking a child's command line needs only that they are given. */
@@ -129,7 +151,7 @@ interface Child {
 export function parseAllInOne(argv: string[]): { help: true } | { help: false; options: AllInOneOptions } {
   const own = allInOneCommand.flagSet().fs;
   const children: Child[] = [
-    { command: apiserverCommand, flags: apiserverCommand.flagSet().fs, fixed: (o) => apiserverArgs(o, SOME_FILES), args: [] },
+    { command: apiserverCommand, flags: apiserverCommand.flagSet().fs, fixed: (o) => apiserverArgs(o, SOME_FILES, 10257), args: [] },
     {
       command: controllerManagerCommand,
       flags: controllerManagerCommand.flagSet().fs,

@@ -20,7 +20,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { allInOneCommand, apiserverArgs, controllerManagerArgs, parseAllInOne, type AllInOneOptions } from './all-in-one-options.js';
+import {
+  allInOneCommand,
+  apiserverArgs,
+  controllerManagerArgs,
+  freeLocalPort,
+  parseAllInOne,
+  type AllInOneOptions,
+} from './all-in-one-options.js';
 import { waitReadyz } from './cluster-readyz.js';
 import { ensureClusterFiles, writeClientCertKubeconfig, writeControllerManagerKubeconfigs } from './cluster-files.js';
 import { newApiDomain } from '../apiserver/api/domain.js';
@@ -78,7 +85,13 @@ async function main(): Promise<void> {
     controllerKubeconfigDir: manager.controllersDir,
     controllerManagerCertDir: join(flags.dataDir, 'controller-manager'),
   };
-  const apiserver = startNode(APISERVER, [...apiserverArgs(flags, childFiles), ...flags.apiserverArgs], withServerHeapArgs([]));
+  // The controller manager's port, picked now so the API server's ComponentStatus probes where it listens.
+  const controllerManagerPort = await freeLocalPort();
+  const apiserver = startNode(
+    APISERVER,
+    [...apiserverArgs(flags, childFiles, controllerManagerPort), ...flags.apiserverArgs],
+    withServerHeapArgs([]),
+  );
 
   let stopping = false;
   let controllerManager: ChildProcess | undefined;
@@ -113,7 +126,10 @@ async function main(): Promise<void> {
   let backoffMs = 1000;
   const runControllerManager = (): void => {
     const startedAt = Date.now();
-    controllerManager = startNode(CONTROLLER_MANAGER, [...controllerManagerArgs(childFiles), ...flags.controllerManagerArgs]);
+    controllerManager = startNode(CONTROLLER_MANAGER, [
+      ...controllerManagerArgs(childFiles, controllerManagerPort),
+      ...flags.controllerManagerArgs,
+    ]);
     controllerManager.on('exit', (code, signal) => {
       if (stopping || code === 0) return;
       if (Date.now() - startedAt >= STABLE_RUN_MS) backoffMs = 1000;

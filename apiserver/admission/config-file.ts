@@ -1,6 +1,7 @@
 /**
- * --admission-control-config-file: an AdmissionConfiguration (apiserver.config.k8s.io/v1, or its orch
- * name apiserver.config.<domain>/v1; v1alpha1 accepted as Kubernetes does) whose `plugins` give each
+ * --admission-control-config-file: an AdmissionConfiguration (apiserver.config.k8s.io/v1 or
+ * apiserver.k8s.io/v1alpha1 as Kubernetes 1.28 reads them, or the domain's names of those groups,
+ * config-versions.ts) whose `plugins` give each
  * plugin's configuration by `path` (relative to the file) or embedded `configuration`. As Kubernetes, a
  * file in the legacy form (an `imagePolicy` or `podNodeSelectorPluginConfig` document) configures those
  * two plugins with the whole file.
@@ -8,11 +9,11 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { configTypeProblem } from '../api/config-versions.js';
+import type { ApiDomain } from '../api/domain.js';
 
 /** Plugin name → its configuration (parsed YAML/JSON). */
 export type PluginConfigs = ReadonlyMap<string, unknown>;
-
-const KINDS = /^apiserver(\.config)?\.[a-z0-9.-]+\/(v1|v1alpha1)$/;
 
 function readDocument(path: string, what: string): unknown {
   let text: string;
@@ -33,7 +34,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Reads the file; an empty path means no configuration. Throws an Error that names the problem. */
-export function readAdmissionConfiguration(path: string): PluginConfigs {
+export function readAdmissionConfiguration(path: string, domain: ApiDomain): PluginConfigs {
   const configs = new Map<string, unknown>();
   if (!path) return configs;
   const doc = readDocument(path, 'admission control configuration');
@@ -43,11 +44,8 @@ export function readAdmissionConfiguration(path: string): PluginConfigs {
     configs.set('PodNodeSelector', doc);
     return configs;
   }
-  if (doc.kind !== 'AdmissionConfiguration' || typeof doc.apiVersion !== 'string' || !KINDS.test(doc.apiVersion)) {
-    throw new Error(
-      `admission control configuration ${JSON.stringify(path)}: want kind AdmissionConfiguration, apiVersion apiserver.config.k8s.io/v1, got kind ${JSON.stringify(doc.kind)}, apiVersion ${JSON.stringify(doc.apiVersion)}`,
-    );
-  }
+  const wrongType = configTypeProblem('AdmissionConfiguration', doc, domain);
+  if (wrongType) throw new Error(`admission control configuration ${JSON.stringify(path)}: ${wrongType}`);
   const plugins = doc.plugins ?? [];
   if (!Array.isArray(plugins)) throw new Error(`admission control configuration ${JSON.stringify(path)}: plugins must be a list`);
   plugins.forEach((entry, i) => {

@@ -38,7 +38,7 @@ export function enabledPluginNames(o: Pick<AdmissionOptions, 'enablePlugins' | '
  * Kubernetes).
  */
 export function newAdmissionFromOptions(o: AdmissionOptions, env: PluginEnv, builtIn: readonly AdmissionPlugin[] = []): AdmissionChain {
-  const configs = readAdmissionConfiguration(o.configFile);
+  const configs = readAdmissionConfiguration(o.configFile, env.domain);
   const enabled = new Set(enabledPluginNames(o));
   const plugins = PLUGIN_TABLE.filter((p) => enabled.has(p.name)).map((p) => {
     try {

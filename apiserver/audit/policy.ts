@@ -7,6 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
+import { configTypeProblem } from '../api/config-versions.js';
+import type { ApiDomain } from '../api/domain.js';
 import {
   LEVELS,
   STAGES,
@@ -100,25 +102,25 @@ function groupResourceMatches(gr: GroupResources, a: AuditAttributes, combined: 
   );
 }
 
-/** Reads and checks a policy file (YAML or JSON, kind Policy of `apiVersion`); throws naming what is wrong. */
-export function loadPolicyFile(file: string, apiVersion: string): Policy {
+/** Reads and checks a policy file (YAML or JSON, kind Policy of audit.k8s.io/v1 or the domain's audit group); throws naming what is wrong. */
+export function loadPolicyFile(file: string, domain: ApiDomain): Policy {
   let doc: unknown;
   try {
     doc = parse(readFileSync(file, 'utf8'));
   } catch (err) {
     throw new Error(`loading audit policy file: ${(err as Error).message}`);
   }
-  return checkPolicy(doc, apiVersion, file);
+  return checkPolicy(doc, domain, file);
 }
 
-export function checkPolicy(doc: unknown, apiVersion: string, file = 'policy'): Policy {
+export function checkPolicy(doc: unknown, domain: ApiDomain, file = 'policy'): Policy {
   const fail = (why: string): never => {
     throw new Error(`loading audit policy file ${file}: ${why}`);
   };
   if (typeof doc !== 'object' || doc === null) fail('not an object');
   const p = doc as Record<string, unknown>;
-  if (p.kind !== 'Policy' || p.apiVersion !== apiVersion)
-    fail(`want kind Policy of apiVersion ${apiVersion}, got ${String(p.kind)} of ${String(p.apiVersion)}`);
+  const wrongType = configTypeProblem('AuditPolicy', p, domain);
+  if (wrongType) fail(wrongType);
   const rules = p.rules;
   if (!Array.isArray(rules) || rules.length === 0) fail('no rules: a policy with no rules audits nothing');
   const stages = (v: unknown, at: string): Stage[] | undefined => {

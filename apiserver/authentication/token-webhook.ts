@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { assertKubeconfigType } from '../api/config-versions.js';
 import { httpsJson, type HttpsJsonOptions } from './https-json.js';
 import { AuthenticationError, type TokenAuthenticator, type UserInfo } from './interfaces.js';
 
@@ -33,6 +34,7 @@ export function readWebhookConfig(file: string): WebhookTarget {
     clusters?: Named<'cluster'>[];
     users?: Named<'user'>[];
   };
+  assertKubeconfigType(doc, file);
   const pick = <K extends string>(list: Named<K>[] | undefined, name: string | undefined) =>
     list?.find((e) => e.name === name) ?? list?.[0];
   const context = pick(doc.contexts, doc['current-context'])?.context;

@@ -1,12 +1,14 @@
 /**
  * --authorization-mode=ABAC with --authorization-policy-file (Kubernetes' ABAC authorizer): one JSON
  * policy per line, `{"apiVersion": "abac.authorization.<prefix>/v1beta1", "kind": "Policy",
- * "spec": {...}}` (<prefix> as the API domain's labels: kubernetes.io, orch.io); blank lines and
+ * "spec": {...}}` (<prefix> kubernetes.io, or the API domain's label prefix) or a v0 one; blank lines and
  * `#` comments are skipped. A policy matches its user and/or group (`*` for any); a readonly one
  * only get/list/watch; then either a resource request in its namespace, resource and apiGroup
  * (each `*` for any) or a non-resource path (exact, `*`, or a prefix ending in `*`). Any match
  * allows; nothing matching is no opinion.
  */
+import { configTypeProblem, versionOf } from '../api/config-versions.js';
+import type { ApiDomain } from '../api/domain.js';
 import type { UserInfo } from '../api/user-info.js';
 import type { Attributes, Authorizer, RuleResolver, RulesResult } from './interfaces.js';
 
@@ -25,9 +27,29 @@ export class PolicyFileError extends Error {
   override name = 'PolicyFileError';
 }
 
-/** The policies of a policy file's text; `labelPrefix` names the accepted apiVersion. */
-export function parsePolicyFile(text: string, labelPrefix: string, file = 'policy file'): AbacPolicySpec[] {
-  const apiVersion = `abac.authorization.${labelPrefix}/v1beta1`;
+/** A v0 (unversioned) policy as v1beta1's spec, as Kubernetes converts it. */
+function fromV0(p: { user?: string; group?: string; readonly?: boolean; resource?: string; namespace?: string }): AbacPolicySpec {
+  const out: AbacPolicySpec = { apiGroup: '*', namespace: p.namespace || '*', resource: p.resource || '*' };
+  if (p.user) out.user = p.user;
+  if (p.group) out.group = p.group;
+  if (p.readonly) out.readonly = true;
+  // Unset user and group, or either `*`, is every authenticated subject.
+  if ((!p.user && !p.group) || p.user === '*' || p.group === '*') {
+    out.group = ALL_AUTHENTICATED;
+    delete out.user;
+  }
+  if (!p.namespace && !p.resource) out.nonResourcePath = '*';
+  return out;
+}
+
+const ALL_AUTHENTICATED = 'system:authenticated';
+
+/**
+ * The policies of a policy file's text. A line is a Policy of abac.authorization.kubernetes.io/v1beta1
+ * (`spec`) or /v0 (fields at the top), or an unversioned v0 policy without apiVersion and kind; the
+ * domain's name of the group (abac.authorization.orch.io) is accepted too.
+ */
+export function parsePolicyFile(text: string, domain: ApiDomain, file = 'policy file'): AbacPolicySpec[] {
   const policies: AbacPolicySpec[] = [];
   text.split('\n').forEach((raw, i) => {
     const line = raw.trim();
@@ -38,10 +60,14 @@ export function parsePolicyFile(text: string, labelPrefix: string, file = 'polic
     } catch (err) {
       throw new PolicyFileError(`${file} line ${i + 1}: ${(err as Error).message}`);
     }
-    if (doc.apiVersion !== apiVersion || doc.kind !== 'Policy' || typeof doc.spec !== 'object' || doc.spec === null) {
-      throw new PolicyFileError(`${file} line ${i + 1}: not a ${apiVersion} Policy`);
-    }
-    policies.push(doc.spec as AbacPolicySpec);
+    if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new PolicyFileError(`${file} line ${i + 1}: not an object`);
+    const wrongType = configTypeProblem('AbacPolicy', doc, domain, { allowUntyped: true });
+    if (wrongType) throw new PolicyFileError(`${file} line ${i + 1}: ${wrongType}`);
+    if (typeof doc.apiVersion === 'string' && versionOf(doc.apiVersion) === 'v1beta1') {
+      if (typeof doc.spec !== 'object' || doc.spec === null)
+        throw new PolicyFileError(`${file} line ${i + 1}: a v1beta1 Policy needs a spec`);
+      policies.push(doc.spec as AbacPolicySpec);
+    } else policies.push(fromV0(doc as Parameters<typeof fromV0>[0]));
   });
   return policies;
 }

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { assertKubeconfigType } from '../api/config-versions.js';
 import type { Attributes, AuthorizationResult, Authorizer, RuleResolver } from './interfaces.js';
 
 export interface WebhookConfig {
@@ -41,6 +42,7 @@ export function loadWebhookKubeconfig(file: string): Endpoint {
     contexts?: Named<{ context?: { cluster?: string; user?: string } }>[];
     'current-context'?: string;
   };
+  assertKubeconfigType(cfg, file);
   const context = cfg.contexts?.find((c) => c.name === cfg['current-context'])?.context;
   const cluster = (cfg.clusters?.find((c) => c.name === context?.cluster) ?? cfg.clusters?.[0])?.cluster;
   const user = (cfg.users?.find((u) => u.name === context?.user) ?? cfg.users?.[0])?.user ?? {};

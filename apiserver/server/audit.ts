@@ -43,6 +43,6 @@ export function newServerAudit(settings: AuditSettings, domain: ApiDomain, logge
     );
   }
   if (backends.length === 0) return undefined;
-  const policy = new AuditPolicy(loadPolicyFile(settings.policyFile, apiVersion), (g) => domain.group(g));
+  const policy = new AuditPolicy(loadPolicyFile(settings.policyFile, domain), (g) => domain.group(g));
   return { policy, backend: unionBackend(backends), apiVersion };
 }

@@ -1,7 +1,9 @@
 /**
  * The probes behind ComponentStatus (registry/core/componentstatus/): the storage (`etcd-0`, asked for
- * its current revision), and the controller manager and scheduler on their default local secure ports
- * (`GET https://127.0.0.1:<port>/healthz`, certificate not verified, as kube-apiserver's probes do).
+ * its current revision), and the controller manager and scheduler on their local secure ports
+ * (`GET https://127.0.0.1:<port>/healthz`, certificate not verified, as kube-apiserver's probes do):
+ * Kubernetes' defaults 10257 and 10259, the controller manager's moved by --controller-manager-port
+ * (the all-in-one runs its controller manager on a free port and says which).
  */
 import { request } from 'node:https';
 import type { Storage } from '../storage/interfaces.js';
@@ -50,6 +52,11 @@ async function probeStorage(storage: Storage): Promise<ComponentHealth> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** LOCAL_COMPONENTS with the controller manager at `controllerManagerPort`. */
+export function localComponents(controllerManagerPort: number): { name: string; port: number }[] {
+  return LOCAL_COMPONENTS.map((c) => (c.name === 'controller-manager' ? { ...c, port: controllerManagerPort } : c));
 }
 
 export function newComponentProbes(storage: Storage, components = LOCAL_COMPONENTS): ComponentProbes {

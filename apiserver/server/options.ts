@@ -101,6 +101,11 @@ export interface ServerOptions extends AuthenticationSettings {
   defaultWatchCacheSize: number;
   /** --kubelet-port, default 10250: the node agent port when a Node does not publish one. */
   kubeletPort: number;
+  /**
+   * --controller-manager-port, default 10257 (orch's own): where ComponentStatus probes the local
+   * controller manager, https://127.0.0.1:<port>/healthz; kube-apiserver always probes 10257.
+   */
+  controllerManagerPort: number;
   /** --kubelet-preferred-address-types: the Node address types to reach node agents by, in order. */
   kubeletPreferredAddressTypes: string[];
   /** --kubelet-client-certificate / --kubelet-client-key: the client certificate shown to node agents. */
@@ -173,6 +178,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
   serviceClusterIPRange = DEFAULT_SERVICE_CLUSTER_IP_RANGE;
   serviceNodePortRange = parsePortRange(DEFAULT_NODE_PORT_RANGE);
   kubeletPort = 10250;
+  controllerManagerPort = 10257;
   kubeletPreferredAddressTypes = [...DEFAULT_PREFERRED_ADDRESS_TYPES];
   kubeletClientCertificate = '';
   kubeletClientKey = '';
@@ -339,6 +345,12 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       'The number of worker processes serving the secure port, each a replica of the API server with its own watch cache; 1 serves from this process alone. On the embedded store the first process owns the file and the others reach it through it.',
     );
     fs.int(this, 'kubeletPort', 'kubelet-port', 'DEPRECATED: kubelet port.');
+    fs.int(
+      this,
+      'controllerManagerPort',
+      'controller-manager-port',
+      "The secure port of the local controller manager, whose https://127.0.0.1:<port>/healthz the controller-manager ComponentStatus reports (the controller manager's --secure-port).",
+    );
     fs.strings(
       this,
       'kubeletPreferredAddressTypes',
@@ -470,6 +482,9 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
     serviceClusterIPRanges(this.serviceClusterIPRange);
     nonNegative('default-watch-cache-size', this.defaultWatchCacheSize);
     checkPort('kubelet-port', this.kubeletPort);
+    if (this.controllerManagerPort < 1 || this.controllerManagerPort > 65535) {
+      throw new OptionsError(`--controller-manager-port ${this.controllerManagerPort} must be between 1 and 65535, inclusive`);
+    }
     nonNegative('kubelet-timeout', this.kubeletTimeoutMs);
     if ((this.kubeletClientCertificate === '') !== (this.kubeletClientKey === '')) {
       throw new OptionsError('--kubelet-client-certificate and --kubelet-client-key must be specified together');
@@ -524,6 +539,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       workers: this.workers,
       defaultWatchCacheSize: this.defaultWatchCacheSize,
       kubeletPort: this.kubeletPort,
+      controllerManagerPort: this.controllerManagerPort,
       kubeletPreferredAddressTypes: this.kubeletPreferredAddressTypes,
       kubeletClientCertificate: this.kubeletClientCertificate || undefined,
       kubeletClientKey: this.kubeletClientKey || undefined,

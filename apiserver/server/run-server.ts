@@ -26,7 +26,7 @@ import { newServiceAllocators, SERVICE_ALLOCATORS } from '../registry/core/servi
 import { COMPONENT_PROBES } from '../registry/core/componentstatus/components.js';
 import { SERVICE_ENDPOINTS_CLEANUP } from '../registry/core/service/endpoints-cleanup.js';
 import { newEndpointsCleanup } from './endpoints-cleanup.js';
-import { newComponentProbes } from './component-probes.js';
+import { localComponents, newComponentProbes } from './component-probes.js';
 import { newUpgradeListener } from './upgrade-listener.js';
 import { ensureDefaultService } from '../registry/core/service/default-service.js';
 import { adoptServiceRanges } from '../registry/core/service/adopt-ranges.js';
@@ -180,7 +180,7 @@ export async function runServer(
       nodeLeaseNamespace: domain.nodeLeaseNamespace,
     },
     abacPolicies: options.authorizationPolicyFile
-      ? parsePolicyFile(readFileSync(options.authorizationPolicyFile, 'utf8'), domain.labelPrefix, options.authorizationPolicyFile)
+      ? parsePolicyFile(readFileSync(options.authorizationPolicyFile, 'utf8'), domain, options.authorizationPolicyFile)
       : undefined,
     webhook: options.authorizationWebhookConfigFile
       ? {
@@ -218,7 +218,7 @@ export async function runServer(
   const serviceAllocators = newServiceAllocators(storage, options.etcdPrefix, serviceNetwork, logger);
   const hookEnv = newStoreHookEnv([
     { dependency: SERVICE_ALLOCATORS, value: serviceAllocators },
-    { dependency: COMPONENT_PROBES, value: newComponentProbes(storage) },
+    { dependency: COMPONENT_PROBES, value: newComponentProbes(storage, localComponents(options.controllerManagerPort)) },
     { dependency: SERVICE_ENDPOINTS_CLEANUP, value: newEndpointsCleanup(() => stores?.get(table.lookup('', 'v1', 'endpoints')!)) },
   ]);
   // Authenticators read ServiceAccounts, Secrets and Pods through the stores; the stores serve what they answer.

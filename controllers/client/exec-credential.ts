@@ -1,6 +1,6 @@
 /**
  * Exec credential plugins (client-go's exec authenticator): run the kubeconfig's command, read an
- * ExecCredential (client.authentication.<domain>/v1 or v1beta1) from its stdout, and use its token or
+ * ExecCredential (client.authentication.k8s.io or .<domain>, /v1 or /v1beta1: the kubeconfig's) from its stdout, and use its token or
  * client certificate until expirationTimestamp passes or the server answers 401 to it.
  *
  * The plugin gets the kubeconfig's env on top of this process's environment, plus <PREFIX>_EXEC_INFO

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { configTypeProblem, isAcceptedApiVersion, versionOf } from '../../apiserver/api/config-versions.js';
 import { isPlainObject } from '../../apiserver/api/object.js';
 import type { ApiDomain } from '../../apiserver/api/domain.js';
 import { newApiDomain } from '../../apiserver/api/domain.js';
@@ -91,6 +92,9 @@ export function parseKubeconfig(text: string, baseDir: string, opts: KubeconfigO
     throw new KubeconfigError(`error loading config: ${(err as Error).message}`);
   }
   if (!isPlainObject(doc)) throw new KubeconfigError('invalid configuration: no configuration has been provided');
+  const domain = opts.domain ?? newApiDomain();
+  const wrongType = configTypeProblem('Kubeconfig', doc, domain, { allowUntyped: true });
+  if (wrongType) throw new KubeconfigError(`error loading config: ${wrongType}`);
   const contextName = opts.context ?? str(doc['current-context']);
   if (!contextName) throw new KubeconfigError('invalid configuration: no configuration has been provided');
   const context = section(find(doc.contexts, contextName), 'context');
@@ -100,7 +104,6 @@ export function parseKubeconfig(text: string, baseDir: string, opts: KubeconfigO
   const cluster = section(find(doc.clusters, clusterName), 'cluster');
   if (!cluster) throw new KubeconfigError(`invalid configuration: cluster ${JSON.stringify(clusterName)} not found`);
   const user = section(find(doc.users, userName), 'user') ?? {};
-  const domain = opts.domain ?? newApiDomain();
   const path = (p: string) => (isAbsolute(p) ? p : resolve(baseDir, p));
 
   const server = str(cluster.server);
@@ -112,7 +115,7 @@ export function parseKubeconfig(text: string, baseDir: string, opts: KubeconfigO
     caPem: dataOrFile(cluster['certificate-authority-data'], cluster['certificate-authority'], path),
     proxyUrl: str(cluster['proxy-url']) || undefined,
     disableCompression: cluster['disable-compression'] === true,
-    execExtension: execExtension(cluster.extensions, `${domain.group('client.authentication.k8s.io')}/exec`),
+    execExtension: execExtension(cluster.extensions, domain),
   };
   const config: RestConfig = {
     server,
@@ -152,8 +155,14 @@ function dataOrFile(data: unknown, file: unknown, path: (p: string) => string): 
   }
 }
 
-function execExtension(extensions: unknown, name: string): unknown {
-  return find(extensions, name)?.extension;
+/** The cluster's exec extension, under Kubernetes' name or the domain's (the domain's wins). */
+function execExtension(extensions: unknown, domain: ApiDomain): unknown {
+  const names = [`${domain.group('client.authentication.k8s.io')}/exec`, 'client.authentication.k8s.io/exec'];
+  for (const name of names) {
+    const found = find(extensions, name);
+    if (found) return found.extension;
+  }
+  return undefined;
 }
 
 /** clientcmd's validation and defaulting of an exec stanza, with its messages. */
@@ -165,15 +174,15 @@ function execConfig(exec: Record<string, unknown>, user: string, path: (p: strin
   if (!apiVersion) problems.push(`apiVersion must be specified for ${user} to use exec authentication plugin`);
   const env = (Array.isArray(exec.env) ? exec.env : []).map((e) => ({ name: str((e as Named)?.name), value: str((e as Named)?.value) }));
   if (env.some((e) => !e.name)) problems.push(`env variable name must be specified for ${user} to use exec authentication plugin`);
-  const group = domain.group('client.authentication.k8s.io');
+  const accepted = isAcceptedApiVersion('ExecCredential', apiVersion, domain);
   let mode = str(exec.interactiveMode);
-  if (!mode && apiVersion === `${group}/v1beta1`) mode = 'IfAvailable';
+  if (!mode && accepted && versionOf(apiVersion) === 'v1beta1') mode = 'IfAvailable';
   if (!mode) problems.push(`interactiveMode must be specified for ${user} to use exec authentication plugin`);
   else if (!(INTERACTIVE_MODES as readonly string[]).includes(mode))
     problems.push(`invalid interactiveMode for ${user}: ${JSON.stringify(mode)}`);
   if (problems.length === 1) throw new KubeconfigError(`invalid configuration: ${problems[0]}`);
   if (problems.length > 1) throw new KubeconfigError(`invalid configuration: [${problems.join(', ')}]`);
-  if (apiVersion !== `${group}/v1` && apiVersion !== `${group}/v1beta1`) {
+  if (!accepted) {
     throw new KubeconfigError(`exec plugin: invalid apiVersion ${JSON.stringify(apiVersion)}`);
   }
   return {

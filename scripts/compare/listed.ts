@@ -117,7 +117,7 @@ export const LISTED: ListedDifference[] = [
     step: /^deployment-(apply|watch)$/,
     path: /^(body|events\.\d+)\.metadata\.generation$/,
     reason:
-      "a Deployment's generation moves with its spec only; Kubernetes also bumps it when the annotations change, which its deployment controller writes through /status (orch's status subresource keeps the stored metadata, so its controller writes the revision annotation through the main resource)",
+      "a Deployment's generation moves with its spec only; Kubernetes also bumps it when the annotations change through the main resource (its deployment controller writes the revision annotation through /status; orch's still writes it through the main resource)",
   },
   {
     script: /^kind-rules$/,

@@ -1,10 +1,13 @@
 /**
  * DefaultIngressClass: an Ingress created without spec.ingressClassName and without the legacy
  * `<prefix>/ingress.class` annotation gets the default IngressClass
- * (`ingressclass.<prefix>/is-default-class: "true"`; the newest wins when several are).
+ * (`ingressclass.<prefix>/is-default-class: "true"`). Several defaults: the newest wins with
+ * --api-domain=k8s.io (Kubernetes ≥ 1.26), the create is refused in the default domain (the seed;
+ * Kubernetes < 1.26, default-class.ts).
  */
 import type { MutatingPlugin, PluginFactory } from '../interfaces.js';
-import { pickDefaultClass } from '../default-class.js';
+import { admissionForbidden } from '../errors.js';
+import { defaultClasses, manyDefaultsRefusal } from '../default-class.js';
 import { INGRESS_CLASSES, isResource } from '../resources.js';
 
 const INGRESSES = { group: 'networking.k8s.io', resource: 'ingresses' };
@@ -21,7 +24,10 @@ export const newDefaultIngressClass: PluginFactory = ({ domain, reader }): Mutat
       const ing = a.object as { metadata: { annotations?: Record<string, string> }; spec?: { ingressClassName?: string | null } };
       if (ing.spec?.ingressClassName !== undefined && ing.spec.ingressClassName !== null) return;
       if (ing.metadata.annotations?.[legacyAnnotation] !== undefined) return;
-      const def = pickDefaultClass(await reader.list(INGRESS_CLASSES, ''), (c) => c.metadata.annotations?.[defaultKey] === 'true');
+      const found = defaultClasses(await reader.list(INGRESS_CLASSES, ''), (c) => c.metadata.annotations?.[defaultKey] === 'true');
+      const refusal = manyDefaultsRefusal(domain, found, 'IngressClasses');
+      if (refusal) throw admissionForbidden(a, refusal);
+      const def = found.chosen;
       if (!def) return;
       ing.spec = { ...ing.spec, ingressClassName: def.metadata.name };
     },

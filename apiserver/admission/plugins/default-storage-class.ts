@@ -1,10 +1,12 @@
 /**
  * DefaultStorageClass: a PersistentVolumeClaim created without a class (no storageClassName, no beta
  * class annotation) gets the default StorageClass (`storageclass.<prefix>/is-default-class: "true"`,
- * beta form too; the newest wins when several are).
+ * beta form too). Several defaults: the newest wins with --api-domain=k8s.io (Kubernetes ≥ 1.26), the
+ * create is refused in the default domain (the seed; Kubernetes < 1.26, default-class.ts).
  */
 import type { MutatingPlugin, PluginFactory } from '../interfaces.js';
-import { pickDefaultClass } from '../default-class.js';
+import { admissionForbidden } from '../errors.js';
+import { defaultClasses, manyDefaultsRefusal } from '../default-class.js';
 import { isResource, PERSISTENT_VOLUME_CLAIMS, STORAGE_CLASSES } from '../resources.js';
 
 export const newDefaultStorageClass: PluginFactory = ({ domain, reader }): MutatingPlugin => {
@@ -20,9 +22,12 @@ export const newDefaultStorageClass: PluginFactory = ({ domain, reader }): Mutat
       const pvc = a.object as { metadata: { annotations?: Record<string, string> }; spec?: { storageClassName?: string | null } };
       if (pvc.metadata.annotations?.[betaClass] !== undefined) return;
       if (pvc.spec?.storageClassName !== undefined && pvc.spec.storageClassName !== null) return;
-      const def = pickDefaultClass(await reader.list(STORAGE_CLASSES, ''), (c) =>
+      const found = defaultClasses(await reader.list(STORAGE_CLASSES, ''), (c) =>
         defaultKeys.some((k) => c.metadata.annotations?.[k] === 'true'),
       );
+      const refusal = manyDefaultsRefusal(domain, found, 'StorageClasses');
+      if (refusal) throw admissionForbidden(a, refusal);
+      const def = found.chosen;
       if (!def) return;
       pvc.spec = { ...pvc.spec, storageClassName: def.metadata.name };
     },

@@ -5,6 +5,8 @@
  * its buckets empty is refused with 429 `limit reached on type <type> for key <key>`.
  */
 import type { ApiObject } from '../../api/object.js';
+import { assertConfigType } from '../../api/config-versions.js';
+import type { ApiDomain } from '../../api/domain.js';
 import * as status from '../../api/status.js';
 import type { AdmissionAttributes, PluginFactory, ValidatingPlugin } from '../interfaces.js';
 import { isResource } from '../resources.js';
@@ -20,7 +22,8 @@ interface Limit {
   cacheSize: number;
 }
 
-function readConfig(config: unknown): Limit[] {
+function readConfig(config: unknown, domain: ApiDomain): Limit[] {
+  assertConfigType('EventRateLimit', config, domain, '', { allowUntyped: true });
   const limits = (config as { limits?: unknown } | undefined)?.limits;
   if (!Array.isArray(limits) || limits.length === 0) throw new Error('limits: Required value: must not be empty');
   return limits.map((l: Partial<Limit>, i) => {
@@ -91,8 +94,8 @@ function keyOf(type: LimitType, a: AdmissionAttributes): string {
   }
 }
 
-export const newEventRateLimit: PluginFactory = (_env, config): ValidatingPlugin => {
-  const limits = readConfig(config).map((limit) => ({ limit, buckets: new Buckets(limit) }));
+export const newEventRateLimit: PluginFactory = ({ domain }, config): ValidatingPlugin => {
+  const limits = readConfig(config, domain).map((limit) => ({ limit, buckets: new Buckets(limit) }));
   return {
     name: 'EventRateLimit',
     handles: (op) => op === 'CREATE' || op === 'UPDATE',

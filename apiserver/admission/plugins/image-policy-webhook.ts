@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { assertKubeconfigType } from '../../api/config-versions.js';
 import { admissionForbidden } from '../errors.js';
 import type { MutatingPlugin, PluginFactory } from '../interfaces.js';
 import { allContainers, podOf } from '../pods.js';
@@ -46,6 +47,7 @@ function readBackend(file: string): Backend {
   const kc = parse(readFileSync(file, 'utf8')) as {
     clusters?: { cluster?: { server?: string; 'certificate-authority-data'?: string; 'certificate-authority'?: string } }[];
   };
+  assertKubeconfigType(kc, `kubeConfigFile ${file}`);
   const cluster = kc.clusters?.[0]?.cluster;
   if (!cluster?.server) throw new Error(`kubeConfigFile ${file}: no cluster server`);
   const caData = cluster['certificate-authority-data'];

@@ -7,7 +7,7 @@ import { readWebhookCredentials } from '../webhook/credentials.js';
 
 export const newMutatingAdmissionWebhook: PluginFactory = (env, config): MutatingPlugin => {
   const source = newHookSource(env, MUTATING_WEBHOOK_CONFIGURATIONS);
-  const dispatcher = newDispatcher(env, 'admit', readWebhookCredentials(config));
+  const dispatcher = newDispatcher(env, 'admit', readWebhookCredentials(config, env.domain));
   return {
     name: 'MutatingAdmissionWebhook',
     handles: () => true,

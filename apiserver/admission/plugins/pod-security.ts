@@ -14,6 +14,8 @@
  */
 import type { ApiObject } from '../../api/object.js';
 import { jsonEqual } from '../../api/object.js';
+import { assertConfigType } from '../../api/config-versions.js';
+import type { ApiDomain } from '../../api/domain.js';
 import * as status from '../../api/status.js';
 import { type FieldError, invalid as invalidField } from '../../api/field-errors.js';
 import { admissionForbidden } from '../errors.js';
@@ -43,7 +45,8 @@ function isVersion(v: string): boolean {
   return v === 'latest' || /^v1\.(0|[1-9][0-9]*)$/.test(v);
 }
 
-function readConfig(config: unknown): Config {
+function readConfig(config: unknown, domain: ApiDomain): Config {
+  if (config !== undefined && config !== null) assertConfigType('PodSecurity', config, domain, '', { allowUntyped: true });
   const c = (config ?? {}) as {
     defaults?: Record<string, string>;
     exemptions?: { usernames?: string[]; runtimeClasses?: string[]; namespaces?: string[] };
@@ -99,7 +102,7 @@ function significant(spec: PodSpec | undefined): unknown {
 }
 
 export const newPodSecurity: PluginFactory = ({ domain, reader }, rawConfig): AdmissionPlugin => {
-  const config = readConfig(rawConfig);
+  const config = readConfig(rawConfig, domain);
   const label = (mode: Mode, suffix = '') => `pod-security.${domain.labelPrefix}/${mode}${suffix}`;
 
   /** The namespace's policy per mode, or the field errors of its labels. */

@@ -5,6 +5,8 @@
  * namespace's whitelist (`scheduler.alpha.<prefix>/tolerationsWhitelist`, else the configuration's
  * `whitelist`; empty allows all), else 403.
  */
+import { assertConfigType } from '../../api/config-versions.js';
+import type { ApiDomain } from '../../api/domain.js';
 import * as status from '../../api/status.js';
 import { admissionForbidden } from '../errors.js';
 import type { AdmissionAttributes, AdmissionPlugin, PluginFactory } from '../interfaces.js';
@@ -17,8 +19,9 @@ interface Config {
   whitelist?: Toleration[];
 }
 
-function readConfig(config: unknown): Config {
+function readConfig(config: unknown, domain: ApiDomain): Config {
   if (config === undefined || config === null) return {};
+  assertConfigType('PodTolerationRestriction', config, domain, '', { allowUntyped: true });
   const c = config as Config;
   if ((c.default !== undefined && !Array.isArray(c.default)) || (c.whitelist !== undefined && !Array.isArray(c.whitelist))) {
     throw new Error('default and whitelist must be lists of tolerations');
@@ -27,7 +30,7 @@ function readConfig(config: unknown): Config {
 }
 
 export const newPodTolerationRestriction: PluginFactory = ({ domain, reader }, config): AdmissionPlugin => {
-  const cfg = readConfig(config);
+  const cfg = readConfig(config, domain);
   const defaultsKey = `scheduler.alpha.${domain.labelPrefix}/defaultTolerations`;
   const whitelistKey = `scheduler.alpha.${domain.labelPrefix}/tolerationsWhitelist`;
   const memoryPressure = `node.${domain.labelPrefix}/memory-pressure`;

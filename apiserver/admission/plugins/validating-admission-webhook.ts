@@ -7,7 +7,7 @@ import { readWebhookCredentials } from '../webhook/credentials.js';
 
 export const newValidatingAdmissionWebhook: PluginFactory = (env, config): ValidatingPlugin => {
   const source = newHookSource(env, VALIDATING_WEBHOOK_CONFIGURATIONS);
-  const dispatcher = newDispatcher(env, 'validating', readWebhookCredentials(config));
+  const dispatcher = newDispatcher(env, 'validating', readWebhookCredentials(config, env.domain));
   return {
     name: 'ValidatingAdmissionWebhook',
     handles: () => true,

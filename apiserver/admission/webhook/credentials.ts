@@ -8,6 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { assertConfigType, assertKubeconfigType } from '../../api/config-versions.js';
+import type { ApiDomain } from '../../api/domain.js';
 
 export interface Credentials {
   cert?: string;
@@ -31,10 +33,12 @@ interface KubeconfigUser {
 export type CredentialsFor = (hostPort: string, port: number) => Credentials | undefined;
 
 /** Reads the plugin configuration's kubeConfigFile; no configuration → no credentials. */
-export function readWebhookCredentials(config: unknown): CredentialsFor {
+export function readWebhookCredentials(config: unknown, domain: ApiDomain): CredentialsFor {
+  if (config !== undefined && config !== null) assertConfigType('WebhookAdmission', config, domain, '', { allowUntyped: true });
   const file = (config as { kubeConfigFile?: string } | undefined)?.kubeConfigFile;
   if (!file) return () => undefined;
   const kc = parse(readFileSync(file, 'utf8')) as { users?: KubeconfigUser[] } | null;
+  assertKubeconfigType(kc, `kubeConfigFile ${file}`);
   const base = dirname(file);
   const byName = new Map<string, Credentials>();
   for (const u of kc?.users ?? []) {

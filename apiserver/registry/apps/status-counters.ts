@@ -9,7 +9,7 @@ import { fieldPath, invalid } from '../../api/field-errors.js';
 import type { SubresourceStrategy } from '../../api/strategy.js';
 import { typedSubresource } from '../../api/strategy.js';
 import type { DaemonSetStatus, DeploymentStatus, ReplicaSetStatus, StatefulSetStatus } from '../../api/generated/types.js';
-import { withStatusOf } from '../status-subresource.js';
+import { REQUEST_METADATA, type StatusMetadata, withStatusOf } from '../status-subresource.js';
 import { validateNonnegative } from '../core/pod-spec/value-checks.js';
 
 /** The number fields of a status `S`. */
@@ -26,10 +26,10 @@ export interface StatusRules<S> {
 /** A status as the rules read it: its counters by name (only number fields are named, see Counter). */
 type Counters = Partial<Record<string, number>>;
 
-/** The status subresource of a kind with these rules. */
-export function statusCountersSubresource<S>(rules: StatusRules<S>): SubresourceStrategy {
+/** The status subresource of a kind with these rules; `keep`: the request's metadata it keeps (status-subresource.ts). */
+export function statusCountersSubresource<S>(rules: StatusRules<S>, keep: StatusMetadata = REQUEST_METADATA): SubresourceStrategy {
   return typedSubresource<{ metadata: object; status?: Counters }>({
-    prepareForUpdate: withStatusOf,
+    prepareForUpdate: (obj, old) => withStatusOf(obj, old, keep),
     validateUpdate(obj, old) {
       const s = obj.status ?? {};
       const path = fieldPath('status');
@@ -48,6 +48,9 @@ export function statusCountersSubresource<S>(rules: StatusRules<S>): Subresource
 }
 
 const ABOVE_REPLICAS = 'cannot be greater than status.replicas';
+
+/** A Deployment's /status keeps the stored labels (deploymentStatusStrategy: `Labels = old.Labels`), the rest of the request's metadata. */
+export const DEPLOYMENT_STATUS_METADATA: StatusMetadata = { ...REQUEST_METADATA, labels: false };
 
 export const deploymentStatusRules: StatusRules<DeploymentStatus> = {
   nonNegative: [

@@ -90,8 +90,9 @@ export const csrStatusStrategy = typedSubresource<CertificateSigningRequest>({
 export const csrApprovalStrategy = typedSubresource<CertificateSigningRequest>({
   prepareForUpdate(obj, old, ctx) {
     const conditions = deepCopy(obj.status?.conditions);
-    const next = deepCopy(old);
-    next.status = { ...next.status, conditions };
+    // The request's metadata, as csrApprovalStrategy (it resets only spec and status).
+    const next = withStatusOf(obj, old);
+    next.status = { ...deepCopy(old.status), conditions };
     if (conditions === undefined) delete next.status.conditions;
     populateConditionTimestamps(next, old, ctx.now);
     return next;

@@ -2,7 +2,7 @@
 import type { FieldError, FieldPath } from '../../api/field-errors.js';
 import { duplicate, fieldPath, required } from '../../api/field-errors.js';
 import type { SubresourceStrategy } from '../../api/strategy.js';
-import { statusSubresource } from '../status-subresource.js';
+import { storedMetadataStatusSubresource } from '../status-subresource.js';
 
 export function validateConditions(conditions: { type?: string }[] | undefined, path: FieldPath = fieldPath('status')): FieldError[] {
   const errs: FieldError[] = [];
@@ -16,8 +16,8 @@ export function validateConditions(conditions: { type?: string }[] | undefined, 
   return errs;
 }
 
-/** /status: only status changes, its conditions checked. */
+/** /status: only status changes (the metadata is reset too, as Kubernetes' flow-control status strategies), its conditions checked. */
 export const conditionsStatusSubresource: SubresourceStrategy = {
-  prepareForUpdate: statusSubresource.prepareForUpdate,
+  prepareForUpdate: storedMetadataStatusSubresource.prepareForUpdate,
   validateUpdate: (obj) => validateConditions((obj.status as { conditions?: { type?: string }[] } | undefined)?.conditions),
 };

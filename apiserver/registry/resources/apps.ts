@@ -13,6 +13,7 @@ import { controllerRevisionStrategy } from '../apps/controllerrevision/strategy.
 import { controllerRevisionColumns } from '../apps/controllerrevision/columns.js';
 import {
   daemonSetStatusRules,
+  DEPLOYMENT_STATUS_METADATA,
   deploymentStatusRules,
   replicaSetStatusRules,
   statusCountersSubresource,
@@ -38,7 +39,7 @@ export const appsResources: ResourceDeclaration[] = [
     schema: 'apps.v1.Deployment',
     nameRule: 'dns-subdomain',
     strategy: deploymentStrategy,
-    subresources: { status: statusCountersSubresource(deploymentStatusRules), scale: scaleSubresource },
+    subresources: { status: statusCountersSubresource(deploymentStatusRules, DEPLOYMENT_STATUS_METADATA), scale: scaleSubresource },
     columns: deploymentColumns,
   },
   {

@@ -5,8 +5,7 @@ import { configMapStrategy } from '../core/configmap/strategy.js';
 import { secretStrategy } from '../core/secret/strategy.js';
 import { serviceAccountStrategy } from '../core/serviceaccount/strategy.js';
 import { eventStrategy, eventSelectableFields } from '../core/event/strategy.js';
-import { namespaceFinalizeStrategy, namespaceStrategy } from '../core/namespace/strategy.js';
-import { statusSubresource } from '../status-subresource.js';
+import { namespaceFinalizeStrategy, namespaceStatusStrategy, namespaceStrategy } from '../core/namespace/strategy.js';
 import { eventColumns } from '../core/event/columns.js';
 import { AGE_COLUMN, countKeys } from '../../api/printers/columns.js';
 
@@ -22,7 +21,7 @@ export const coreResources: ResourceDeclaration[] = [
     schema: 'core.v1.Namespace',
     nameRule: 'dns-label',
     strategy: namespaceStrategy,
-    subresources: { status: statusSubresource, finalize: namespaceFinalizeStrategy },
+    subresources: { status: namespaceStatusStrategy, finalize: namespaceFinalizeStrategy },
     returnDeletedObject: true,
     columns: [{ name: 'Status', type: 'string', cell: (o) => (o.status as { phase?: string } | undefined)?.phase ?? '' }, AGE_COLUMN],
     // AddFieldLabelConversionsForNamespace: no metadata.namespace.

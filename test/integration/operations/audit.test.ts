@@ -14,7 +14,8 @@ import { createDefaultServiceAccount, createNamespace } from '../../support/name
 import { startWebhookServer, type WebhookServer } from '../../support/webhook-server.js';
 import { eventually } from '../../support/eventually.js';
 
-const POLICY = `apiVersion: audit.orch.io/v1
+// Kubernetes' apiVersion: an operator's existing policy file works in the default domain (the domain's audit.orch.io/v1 too, unit-tested).
+const POLICY = `apiVersion: audit.k8s.io/v1
 kind: Policy
 omitStages: [RequestReceived]
 rules:

@@ -497,19 +497,20 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         assert.equal((await c.get('/api/v1/namespaces/finalize-me')).status, 404);
       });
 
-      it('updates status only through /status', async () => {
+      it("updates status only through /status, which takes the request's labels (Kubernetes' namespace status strategy)", async () => {
         await createNamespace(c, 'stat');
         const cur = (await c.get('/api/v1/namespaces/stat')).body;
         const main = await c.put('/api/v1/namespaces/stat', { ...cur, status: { phase: 'Terminating' } });
         assert.equal(main.body.status.phase, 'Active');
         const st = await c.put('/api/v1/namespaces/stat/status', {
           ...main.body,
-          metadata: { ...main.body.metadata, labels: { ignored: 'yes' } },
+          metadata: { ...main.body.metadata, labels: { kept: 'yes' } },
           status: { phase: 'Active', conditions: [{ type: 'Test', status: 'True' }] },
         });
         assert.equal(st.status, 200, st.text);
         assert.equal(st.body.status.conditions[0].type, 'Test');
-        assert.equal(st.body.metadata.labels.ignored, undefined);
+        // The request's labels, and the name label again (Canonicalize).
+        assert.deepEqual(st.body.metadata.labels, { kept: 'yes', 'orch.io/metadata.name': 'stat' });
         const get = await c.get('/api/v1/namespaces/stat/status');
         assert.equal(get.status, 200);
         assert.equal(get.body.status.conditions[0].type, 'Test');

@@ -2,8 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuditPolicy, checkPolicy } from '../../../apiserver/audit/policy.js';
 import type { AuditAttributes, Policy } from '../../../apiserver/audit/types.js';
+import { newApiDomain } from '../../../apiserver/api/domain.js';
 
 const V = 'audit.orch.io/v1';
+const D = newApiDomain();
 const group = (g: string) => (g.endsWith('.k8s.io') ? g.replace(/k8s\.io$/, 'orch.io') : g);
 const attrs = (over: Partial<AuditAttributes>): AuditAttributes => ({
   user: { name: 'jane', groups: ['devs', 'system:authenticated'] },
@@ -85,14 +87,28 @@ describe('audit policy', () => {
 
   it('refuses files of another kind or version, bad levels and stages, and mixed rules', () => {
     const ok = { apiVersion: V, kind: 'Policy', rules: [{ level: 'Metadata' }] };
-    assert.deepEqual(checkPolicy(ok, V).rules, [{ level: 'Metadata' }]);
-    assert.throws(() => checkPolicy({ ...ok, apiVersion: 'audit.k8s.io/v1beta1' }, V), /want kind Policy of apiVersion audit.orch.io\/v1/);
-    assert.throws(() => checkPolicy({ ...ok, rules: [{ level: 'Everything' }] }, V), /rules\[0\]\.level: Unsupported value: "Everything"/);
-    assert.throws(() => checkPolicy({ ...ok, omitStages: ['Later'] }, V), /omitStages: Unsupported value: "Later"/);
+    assert.deepEqual(checkPolicy(ok, D).rules, [{ level: 'Metadata' }]);
     assert.throws(
-      () => checkPolicy({ ...ok, rules: [{ level: 'None', namespaces: ['a'], nonResourceURLs: ['/x'] }] }, V),
+      () => checkPolicy({ ...ok, apiVersion: 'audit.k8s.io/v1beta1' }, D),
+      /want kind Policy of apiVersion audit.k8s.io\/v1, audit.orch.io\/v1; got kind "Policy" of apiVersion "audit.k8s.io\/v1beta1"/,
+    );
+    assert.throws(() => checkPolicy({ ...ok, kind: 'AuditPolicy' }, D), /want kind Policy/);
+    assert.throws(() => checkPolicy({ ...ok, rules: [{ level: 'Everything' }] }, D), /rules\[0\]\.level: Unsupported value: "Everything"/);
+    assert.throws(() => checkPolicy({ ...ok, omitStages: ['Later'] }, D), /omitStages: Unsupported value: "Later"/);
+    assert.throws(
+      () => checkPolicy({ ...ok, rules: [{ level: 'None', namespaces: ['a'], nonResourceURLs: ['/x'] }] }, D),
       /rules cannot apply to both regular resources and non-resource URLs/,
     );
-    assert.throws(() => checkPolicy({ ...ok, rules: [] }, V), /no rules/);
+    assert.throws(() => checkPolicy({ ...ok, rules: [] }, D), /no rules/);
+  });
+
+  it("accepts Kubernetes' audit.k8s.io/v1 in the default domain, and only it in k8s.io", () => {
+    const kube = { apiVersion: 'audit.k8s.io/v1', kind: 'Policy', rules: [{ level: 'Metadata' }] };
+    assert.deepEqual(checkPolicy(kube, D).rules, [{ level: 'Metadata' }]);
+    assert.deepEqual(checkPolicy(kube, newApiDomain('k8s.io')).rules, [{ level: 'Metadata' }]);
+    assert.throws(
+      () => checkPolicy({ ...kube, apiVersion: V }, newApiDomain('k8s.io')),
+      /want kind Policy of apiVersion audit.k8s.io\/v1;/,
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { OptionsError } from '../../../apiserver/component-base/flag/options-error.js';
-import { allInOneCommand, parseAllInOne } from '../../../scripts/all-in-one-options.js';
+import { allInOneCommand, apiserverArgs, controllerManagerArgs, parseAllInOne } from '../../../scripts/all-in-one-options.js';
 
 function options(...argv: string[]) {
   const parsed = parseAllInOne(argv);
@@ -70,6 +70,25 @@ describe('all-in-one command line', () => {
     fails(['--tls-cert-file=/a.crt'], '--tls-cert-file is set by the all-in-one for orch-apiserver');
     fails(['--kubeconfig', 'k'], '--kubeconfig is set by the all-in-one for orch-controller-manager');
     fails(['--cert-dir=/c'], '--cert-dir is set by the all-in-one for orch-controller-manager');
+    fails(['--controller-manager-port=1'], '--controller-manager-port is set by the all-in-one for orch-apiserver');
+  });
+
+  it("gives the controller manager's port to both: its --secure-port and the API server's ComponentStatus probe", () => {
+    const files = {
+      caFile: 'ca.crt',
+      caKeyFile: 'ca.key',
+      certFile: 'a.crt',
+      keyFile: 'a.key',
+      serviceAccountKeyFile: 'sa.key',
+      serviceAccountPublicKeyFile: 'sa.pub',
+      controllerManagerKubeconfigFile: 'cm.kubeconfig',
+      controllerKubeconfigDir: 'controllers',
+      controllerManagerCertDir: 'cm',
+    };
+    assert.ok(apiserverArgs({ dataDir: 'd', securePort: 6443 }, files, 41234).includes('--controller-manager-port=41234'));
+    assert.ok(controllerManagerArgs(files, 41234).includes('--secure-port=41234'));
+    assert.ok(!apiserverArgs({ dataDir: 'd', securePort: 6443 }, files).some((a) => a.startsWith('--controller-manager-port')));
+    assert.ok(controllerManagerArgs(files).includes('--secure-port=0'));
   });
 
   it("checks its own values and the children's before starting anything", () => {

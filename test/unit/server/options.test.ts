@@ -70,6 +70,7 @@ test('defaults', () => {
     workers: availableParallelism(),
     defaultWatchCacheSize: 10_000,
     kubeletPort: 10250,
+    controllerManagerPort: 10257,
     kubeletPreferredAddressTypes: ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'],
     kubeletClientCertificate: undefined,
     kubeletClientKey: undefined,
@@ -263,6 +264,7 @@ test('every flag, in both --flag=value and --flag value forms', () => {
     workers: 3,
     defaultWatchCacheSize: 500,
     kubeletPort: 10250,
+    controllerManagerPort: 10257,
     kubeletPreferredAddressTypes: ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'],
     kubeletClientCertificate: undefined,
     kubeletClientKey: undefined,
@@ -345,6 +347,8 @@ test('bad ports, addresses and numbers', () => {
   fails(['--secure-port=http'], 'invalid argument "http" for "--secure-port" flag: strconv.ParseInt: parsing "http": invalid syntax');
   fails(['--secure-port=-1'], /^--secure-port -1 must be between 0 and 65535/);
   assert.equal(parseServerOptions(['--secure-port=0']).securePort, 0);
+  assert.equal(parseServerOptions(['--controller-manager-port=41001']).controllerManagerPort, 41001);
+  fails(['--controller-manager-port=0'], '--controller-manager-port 0 must be between 1 and 65535, inclusive');
   fails(['--bind-address=localhost'], 'invalid argument "localhost" for "--bind-address" flag: failed to parse IP: "localhost"');
   fails(['--min-request-timeout=-5'], '--min-request-timeout can not be negative value');
   fails(['--event-ttl=-1s'], '--event-ttl can not be negative value');

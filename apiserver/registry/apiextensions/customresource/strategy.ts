@@ -5,7 +5,7 @@
 import type { Schema } from '../../../api/schema.js';
 import type { Strategy, SubresourceStrategy } from '../../../api/strategy.js';
 import type { ApiObject } from '../../../api/object.js';
-import { statusSubresource } from '../../status-subresource.js';
+import { storedMetadataStatusSubresource } from '../../status-subresource.js';
 import { applySchemaDefaults, hasDefaults } from './defaulting.js';
 import { validateCustomObject } from './schema-validation.js';
 import { newCelValidator } from './cel-rules.js';
@@ -31,11 +31,14 @@ export function newCustomResourceStrategy(schema: Schema): Strategy {
   };
 }
 
-/** /status of a custom resource: only status changes, and the object must still match its schema and rules. */
+/**
+ * /status of a custom resource: only status changes (the stored object, metadata included, with the
+ * request's status, as apiextensions' statusStrategy), and the object must still match its schema and rules.
+ */
 export function customResourceStatus(schema: Schema): SubresourceStrategy {
   const validate = newValidation(schema);
   return {
-    prepareForUpdate: statusSubresource.prepareForUpdate,
+    prepareForUpdate: storedMetadataStatusSubresource.prepareForUpdate,
     validateUpdate: (obj, old) => validate(obj, old),
   };
 }

@@ -10,6 +10,7 @@ import type { FieldError } from '../../../api/field-errors.js';
 import { invalid } from '../../../api/field-errors.js';
 import { isQualifiedName } from '../../../api/validation/names.js';
 import * as status from '../../../api/status.js';
+import { withStatusOf } from '../../status-subresource.js';
 
 function spec(obj: Namespace): NamespaceSpec {
   return obj.spec ?? {};
@@ -61,6 +62,18 @@ export const namespaceStrategy = typedStrategy<Namespace>({
     return (spec(obj).finalizers?.length ?? 0) > 0 ? 'graceful' : 'delete';
   },
   pendingFinalization: (obj) => (spec(obj).finalizers?.length ?? 0) > 0,
+});
+
+/**
+ * /status: the request's status and metadata (namespaceStatusStrategy resets only the spec); the name
+ * label is set again, as Kubernetes' Canonicalize does on every write.
+ */
+export const namespaceStatusStrategy = typedSubresource<Namespace>({
+  prepareForUpdate(obj, old, ctx) {
+    const next = withStatusOf(obj, old);
+    setNameLabel(next, ctx);
+    return next;
+  },
 });
 
 /** /finalize: only spec.finalizers changes (the namespace controller's way to let it go). */

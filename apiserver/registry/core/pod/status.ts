@@ -10,7 +10,7 @@ import { isQualifiedName, nameIsDNSSubdomain } from '../../../api/validation/nam
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
 import { typedSubresource } from '../../../api/strategy.js';
 import type { Pod, PodStatus } from '../../../api/generated/types.js';
-import { withStatusOf } from '../../status-subresource.js';
+import { REQUEST_METADATA, withStatusOf } from '../../status-subresource.js';
 import { isValidIP } from '../pod-spec/value-checks.js';
 
 const SYSTEM_CONDITIONS = ['PodScheduled', 'Ready', 'Initialized'];
@@ -57,7 +57,8 @@ function validatePodStatusUpdate(obj: Pod, old: Pod): FieldError[] {
  */
 export const podStatusSubresource = typedSubresource<Pod>({
   prepareForUpdate(obj, old) {
-    const next = withStatusOf(obj, old);
+    // podStatusStrategy keeps the stored owner references, the rest of the request's metadata.
+    const next = withStatusOf(obj, old, { ...REQUEST_METADATA, ownerReferences: false });
     const status = { ...podStatus(next) };
     if (!status.qosClass && podStatus(old).qosClass) status.qosClass = podStatus(old).qosClass;
     if ((status.podIPs ?? []).length === 0 && status.podIP) status.podIPs = [{ ip: status.podIP }];

@@ -32,6 +32,6 @@ export const serviceStrategy = typedStrategy<Service>({
 
 /** /status: only status changes (spec and metadata come from the stored object), validated. */
 export const serviceStatusStrategy = typedSubresource<Service>({
-  prepareForUpdate: withStatusOf,
+  prepareForUpdate: (obj, old) => withStatusOf(obj, old),
   validateUpdate: validateServiceStatus,
 });

@@ -16,6 +16,6 @@ export const ingressStrategy = typedStrategy<Ingress>({
 
 /** /status: only the load-balancer status changes, and it is validated. */
 export const ingressStatusStrategy = typedSubresource<Ingress>({
-  prepareForUpdate: withStatusOf,
+  prepareForUpdate: (obj, old) => withStatusOf(obj, old),
   validateUpdate: validateIngressStatus,
 });

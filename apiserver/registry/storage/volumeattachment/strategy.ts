@@ -5,7 +5,7 @@ import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { fieldPath, forbidden, invalid, required, tooLong } from '../../../api/field-errors.js';
 import { nameIsDNSSubdomain } from '../../../api/validation/names.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
-import { withStatusOf } from '../../status-subresource.js';
+import { STORED_METADATA, withStatusOf } from '../../status-subresource.js';
 import { validatePersistentVolumeSpec } from '../../core/persistentvolume/spec-validation.js';
 import { validateCSIDriverName } from '../../core/pod-spec/volume-sources.js';
 import type {
@@ -77,10 +77,10 @@ export const volumeAttachmentStrategy = typedStrategy<VolumeAttachment>({
   validateUpdate: (obj, old, ctx) => [...validateAttachment(obj, ctx.domain), ...validateSpecUnchanged(obj, old)],
 });
 
-/** /status: only status changes, then the whole attachment is checked again. */
+/** /status: only status changes (metadata too: ResetObjectMetaForStatus), then the whole attachment is checked again. */
 export const volumeAttachmentStatusStrategy = typedSubresource<VolumeAttachment>({
   prepareForUpdate(obj, old, _ctx) {
-    const next = withStatusOf(obj, old);
+    const next = withStatusOf(obj, old, STORED_METADATA);
     defaultAttached(next);
     return next;
   },

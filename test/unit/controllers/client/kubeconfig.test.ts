@@ -126,10 +126,27 @@ describe('kubeconfig', () => {
       );
     });
 
-    it("accepts only the domain's ExecCredential versions", () => {
+    it("accepts Kubernetes' ExecCredential versions and the domain's, and no other", () => {
+      // A kubeconfig written for Kubernetes (aws, gke, kubelogin plugins) works in the default domain.
+      assert.equal(
+        exec({ apiVersion: 'client.authentication.k8s.io/v1', command: 'p', interactiveMode: 'Never' })?.apiVersion,
+        'client.authentication.k8s.io/v1',
+      );
+      assert.equal(exec({ apiVersion: 'client.authentication.k8s.io/v1beta1', command: 'p' })?.interactiveMode, 'IfAvailable');
       assert.throws(
-        () => exec({ apiVersion: 'client.authentication.k8s.io/v1', command: 'p', interactiveMode: 'Never' }),
-        new KubeconfigError('exec plugin: invalid apiVersion "client.authentication.k8s.io/v1"'),
+        () => exec({ apiVersion: 'client.authentication.k8s.io/v1alpha1', command: 'p', interactiveMode: 'Never' }),
+        new KubeconfigError('exec plugin: invalid apiVersion "client.authentication.k8s.io/v1alpha1"'),
+      );
+      assert.throws(
+        () =>
+          parseKubeconfig(
+            config({ exec: { apiVersion: 'client.authentication.orch.io/v1', command: 'p', interactiveMode: 'Never' } }),
+            dir,
+            {
+              domain: newApiDomain('k8s.io'),
+            },
+          ),
+        new KubeconfigError('exec plugin: invalid apiVersion "client.authentication.orch.io/v1"'),
       );
       const k8s = parseKubeconfig(
         config({ exec: { apiVersion: 'client.authentication.k8s.io/v1', command: 'p', interactiveMode: 'Never' } }),
@@ -152,6 +169,16 @@ describe('kubeconfig', () => {
         'current-context': 'c',
       });
       assert.deepEqual(parseKubeconfig(text, dir).cluster.execExtension, { audience: 'orch' });
+      const kube = text.replace('client.authentication.orch.io/exec', 'client.authentication.k8s.io/exec');
+      assert.deepEqual(parseKubeconfig(kube, dir).cluster.execExtension, { audience: 'orch' });
+    });
+
+    it('reads a kubeconfig of apiVersion v1 (or none), not another', () => {
+      assert.throws(
+        () => parseKubeconfig(config({}).replace('apiVersion: v1', 'apiVersion: v2'), dir),
+        /error loading config: want kind Config of apiVersion v1; got kind "Config" of apiVersion "v2"/,
+      );
+      assert.equal(parseKubeconfig(config({}).replace('apiVersion: v1\n', ''), dir).server, 'https://one:6443');
     });
   });
 });

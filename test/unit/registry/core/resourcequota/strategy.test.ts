@@ -29,12 +29,12 @@ describe('ResourceQuota strategy: the reservations annotation changes only throu
     assert.deepEqual(dropped.metadata.annotations, { [KEY]: '{"r":1}' });
   });
 
-  it('a /status write sets it with status.used (and changes no other metadata)', () => {
+  it("a /status write sets it with status.used (its other annotations are the request's, as Kubernetes' quota status strategy)", () => {
     const stored = quota({ [KEY]: '{"r":1}', other: 'x' });
     const next = resourceQuotaStatusStrategy.prepareForUpdate(quota({ other: 'y' }, '2'), stored, ctx);
-    assert.deepEqual(next.metadata.annotations, { other: 'x' });
+    assert.deepEqual(next.metadata.annotations, { other: 'y' });
     assert.deepEqual((next.status as { used: unknown }).used, { configmaps: '2' });
-    const set = resourceQuotaStatusStrategy.prepareForUpdate(quota({ [KEY]: '{"s":1}' }), stored, ctx);
+    const set = resourceQuotaStatusStrategy.prepareForUpdate(quota({ [KEY]: '{"s":1}', other: 'x' }), stored, ctx);
     assert.deepEqual(set.metadata.annotations, { [KEY]: '{"s":1}', other: 'x' });
   });
 });
