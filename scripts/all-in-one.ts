@@ -10,7 +10,14 @@
  * only what system:public-info-viewer allows), prints one line once /readyz answers ok, and keeps
  * orch-controller-manager running (restarted with backoff when it fails) with least privilege: it
  * runs as system:kube-controller-manager and each controller as its own ServiceAccount. SIGINT/SIGTERM stop
- * everything; if the API server dies, so does this process, with a non-zero code.
+ * everything, the controller manager first (so it still gives its Lease back and closes its watches
+ * through a live API server), then the API server; if the API server dies, so does this process, with
+ * a non-zero code.
+ *
+ * It says what it does on stdout, each line prefixed `all-in-one: ` (creating the cluster files,
+ * starting, waiting for ready, stopping); the children's JSON log lines on stderr carry their
+ * `component`. The children run in their own process group: Ctrl+C in a terminal signals the whole
+ * foreground group, and the API server must not stop before the controller manager.
  *
  *   node dist/scripts/all-in-one.js [--data-dir DIR] [--secure-port PORT] [orch-apiserver and
  *                                   orch-controller-manager flags, e.g. --etcd-servers URLS]
@@ -18,6 +25,7 @@
  * Its command line is read by all-in-one-options.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -41,8 +49,26 @@ const MAX_BACKOFF_MS = 30_000;
 /** A controller manager that ran this long before failing restarts without delay growth. */
 const STABLE_RUN_MS = 60_000;
 
+/** Children still running, signalled if this process exits without stopping them (a crash). */
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGTERM');
+});
+
+/** A child in its own process group (detached), so a terminal's Ctrl+C reaches only this process. */
 function startNode(script: string, args: string[], nodeArgs: string[] = []): ChildProcess {
-  return spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+function say(line: string): void {
+  process.stdout.write(`all-in-one: ${line}\n`);
+}
+
+function seconds(since: number): string {
+  return `${((Date.now() - since) / 1000).toFixed(1)}s`;
 }
 
 /** Sends SIGTERM, then SIGKILL if the child outlives STOP_GRACE_MS; resolves when it has exited. */
@@ -72,6 +98,9 @@ async function main(): Promise<void> {
     process.stderr.write(`all-in-one: ${err.message}\n`);
     process.exit(2);
   }
+  const firstStart = !existsSync(join(flags.dataDir, 'certs', 'ca.crt'));
+  const began = Date.now();
+  if (firstStart) say(`first start: creating the CA, certificates, keys and kubeconfigs in ${flags.dataDir}…`);
   const files = ensureClusterFiles(flags.dataDir);
   const server = `https://127.0.0.1:${flags.securePort}`;
   const kubeconfigFile = join(flags.dataDir, 'admin.kubeconfig');
@@ -85,8 +114,11 @@ async function main(): Promise<void> {
     controllerKubeconfigDir: manager.controllersDir,
     controllerManagerCertDir: join(flags.dataDir, 'controller-manager'),
   };
+  if (firstStart) say(`created the cluster files in ${seconds(began)}`);
   // The controller manager's port, picked now so the API server's ComponentStatus probes where it listens.
   const controllerManagerPort = await freeLocalPort();
+  const store = flags.apiserverArgs.some((a) => a.startsWith('--etcd-servers')) ? 'etcd' : `the embedded store in ${flags.dataDir}`;
+  say(`starting the API server on ${server} (${store})…`);
   const apiserver = startNode(
     APISERVER,
     [...apiserverArgs(flags, childFiles, controllerManagerPort), ...flags.apiserverArgs],
@@ -97,11 +129,19 @@ async function main(): Promise<void> {
   let controllerManager: ChildProcess | undefined;
   let restartTimer: NodeJS.Timeout | undefined;
   const shutdown = async (code: number): Promise<never> => {
+    if (stopping) return new Promise<never>(() => {});
     stopping = true;
     clearTimeout(restartTimer);
     // The controller manager first, so it can still give its Lease back through the API server.
-    if (controllerManager) await stopChild(controllerManager);
-    await stopChild(apiserver);
+    if (controllerManager && controllerManager.exitCode === null && controllerManager.signalCode === null) {
+      say('stopping the controller manager…');
+      await stopChild(controllerManager);
+    }
+    if (apiserver.exitCode === null && apiserver.signalCode === null) {
+      say('stopping the API server…');
+      await stopChild(apiserver);
+    }
+    say('stopped');
     process.exit(code);
   };
   process.on('SIGINT', () => void shutdown(0));
@@ -113,14 +153,21 @@ async function main(): Promise<void> {
     void shutdown(code || 1);
   });
 
+  say('waiting for the API server to be ready (/readyz)…');
+  const waiting = setInterval(() => {
+    if (!stopping) say(`still waiting for the API server (${seconds(began)})…`);
+  }, 10_000);
   try {
     await waitReadyz(`https://127.0.0.1:${flags.securePort}`, files);
   } catch (err) {
+    clearInterval(waiting);
     if (stopping) return;
     process.stderr.write(`all-in-one: ${(err as Error).message}\n`);
     await shutdown(1);
   }
+  clearInterval(waiting);
   if (stopping) return;
+  say(`the API server is ready (${seconds(began)}); starting the controller manager…`);
   process.stdout.write(`orch is ready: kubectl --kubeconfig ${kubeconfigFile} get ns\n`);
 
   let backoffMs = 1000;

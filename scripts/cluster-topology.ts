@@ -8,7 +8,11 @@
  * ports picked the first time: a later start on the same directory reuses them, so etcd members find
  * their peers and the kubeconfigs stay right (the "restart everything" case).
  *
- * Every process can be signalled (kill -9, SIGSTOP/SIGCONT) and started again on its own.
+ * Every process can be signalled (kill -9, SIGSTOP/SIGCONT) and started again on its own. With
+ * `supervise` (npm run cluster) a process that exits unasked is reported and started again, as a
+ * supervisor (systemd's Restart=on-failure) would: after 1 s, then twice as long each time it fails
+ * again, at most 30 s, back to 1 s once it has run a minute. The fault tests leave it off: they kill
+ * and restart processes themselves.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -48,6 +52,13 @@ export interface ClusterOptions {
   apiserverArgs?: string[];
   /** More orch-proxy flags. */
   proxyArgs?: string[];
+  /**
+   * Restart every process that exits when not asked to (after it was ready once), with backoff, and
+   * tell `say` (one line each: the exit, with the name, pid and signal or code, then the return).
+   * The processes run in process groups of their own then, so a terminal's Ctrl+C reaches only this
+   * process, which stops them in order. Off by default.
+   */
+  supervise?: { say: (line: string) => void; initialBackoffMs?: number };
 }
 
 /** The ports of one cluster, picked once and kept in topology.json. */
@@ -127,7 +138,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       '--log-level=warn',
       ...(options.unsafeNoFsync ? ['--unsafe-no-fsync'] : []),
     ];
-    return newMember(dir, name, clientUrl, 'etcd', args, () => waitHttp(`${clientUrl}/health`));
+    return newMember(dir, name, clientUrl, 'etcd', args, () => waitHttp(`${clientUrl}/health`), options.supervise);
   });
   const etcdEndpoints = etcd.map((m) => m.url);
 
@@ -155,7 +166,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       ...(options.apiserverArgs ?? []),
     ];
     const replicaUrl = `https://127.0.0.1:${port}`;
-    return newMember(dir, name, replicaUrl, process.execPath, args, () => waitReadyz(replicaUrl, files));
+    return newMember(dir, name, replicaUrl, process.execPath, args, () => waitReadyz(replicaUrl, files), options.supervise);
   });
 
   const proxy = newMember(
@@ -179,12 +190,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       ...(options.proxyArgs ?? []),
     ],
     () => waitHttp(`http://127.0.0.1:${topology.proxyMetrics}/readyz`),
+    options.supervise,
   );
 
   const controllerManagers = Array.from({ length: options.controllerManagers ?? 2 }, (_, i) => {
     const name = `controller-manager-${i + 1}`;
     const args = [CONTROLLER_MANAGER, ...controllerManagerArgs({ ...childFiles, controllerManagerCertDir: join(dir, name) })];
-    return newMember(dir, name, url, process.execPath, args, async () => {});
+    return newMember(dir, name, url, process.execPath, args, async () => {}, options.supervise);
   });
 
   const all = [...etcd, ...apiservers, proxy, ...controllerManagers];
@@ -239,11 +251,51 @@ async function ensureTopology(dir: string, replicas: number, port: number): Prom
   return topology;
 }
 
-function newMember(dir: string, name: string, url: string, command: string, args: string[], ready: () => Promise<void>): Member {
+const MAX_BACKOFF_MS = 30_000;
+/** A process that ran this long before it died is restarted after the initial delay again. */
+const STABLE_RUN_MS = 60_000;
+
+function newMember(
+  dir: string,
+  name: string,
+  url: string,
+  command: string,
+  args: string[],
+  ready: () => Promise<void>,
+  supervise?: ClusterOptions['supervise'],
+): Member {
   const logFile = join(dir, 'logs', `${name}.log`);
   let child: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
-  return {
+  /** Set by stop(), cleared by start(): an exit now was asked for. */
+  let stopRequested = false;
+  /** Whether it was ready once (only then does the supervisor restart it). */
+  let wasReady = false;
+  const initialBackoffMs = supervise?.initialBackoffMs ?? 1000;
+  let backoffMs = initialBackoffMs;
+  let restarts = 0;
+  let restartTimer: NodeJS.Timeout | undefined;
+
+  const onUnaskedExit = (pid: number | undefined, startedAt: number, code: number | null, signal: NodeJS.Signals | null): void => {
+    if (!supervise || stopRequested || !wasReady) return;
+    if (Date.now() - startedAt >= STABLE_RUN_MS) backoffMs = initialBackoffMs;
+    restarts++;
+    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    supervise.say(`ERROR ${name} (pid ${pid}) ${how}; restarting it in ${backoffMs / 1000}s (restart ${restarts}; log: ${logFile})`);
+    restartTimer = setTimeout(() => {
+      restartTimer = undefined;
+      if (stopRequested) return;
+      const began = Date.now();
+      member.start().then(
+        () => supervise.say(`${name} is back (pid ${child?.pid}), ready ${((Date.now() - began) / 1000).toFixed(1)}s after the restart`),
+        // Died during start-up: its exit schedules the next try. Started but not ready: it runs on, watched.
+        (err: unknown) => supervise.say(`ERROR ${name} did not come back: ${(err as Error).message}`),
+      );
+    }, backoffMs);
+    backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+  };
+
+  const member: Member = {
     name,
     url,
     child: () => child,
@@ -252,24 +304,34 @@ function newMember(dir: string, name: string, url: string, command: string, args
     },
     async start() {
       if (child) throw new Error(`${name} is running`);
+      stopRequested = false;
       const out = createWriteStream(logFile, { flags: 'a' });
-      const c = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: withoutEtcdVariables(process.env) });
+      const c = spawn(command, args, {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: withoutEtcdVariables(process.env),
+        detached: supervise !== undefined,
+      });
       c.stdout?.pipe(out, { end: false });
       c.stderr?.pipe(out, { end: false });
       child = c;
+      const startedAt = Date.now();
       exited = new Promise((resolve) =>
-        c.once('exit', () => {
+        c.once('exit', (code, signal) => {
           if (child === c) child = undefined;
           out.end();
           resolve();
+          onUnaskedExit(c.pid, startedAt, code, signal);
         }),
       );
       const died = exited.then(() => {
         throw new Error(`${name} exited during start-up`);
       });
       await Promise.race([ready(), died]);
+      wasReady = true;
     },
     async stop() {
+      stopRequested = true;
+      clearTimeout(restartTimer);
       const c = child;
       if (!c) return;
       c.kill('SIGCONT'); // a stopped process cannot handle SIGTERM
@@ -283,6 +345,7 @@ function newMember(dir: string, name: string, url: string, command: string, args
       return readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
     },
   };
+  return member;
 }
 
 /** Resolves once GET `url` answers 200. */

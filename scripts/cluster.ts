@@ -1,8 +1,11 @@
 /**
  * `npm run cluster`: the highly available shape as local processes (see cluster-topology.ts): 3 etcd
  * members, --replicas orch-apiserver replicas, orch-proxy on --secure-port in front of them and 2
- * leader-elected controller managers. Prints the kubeconfig paths once the front door answers; Ctrl+C
- * stops everything (the data directory stays, and a later run on it starts the same cluster again).
+ * leader-elected controller managers. Prints the kubeconfig paths and the processes' pids once the
+ * front door answers. It supervises them: a process that dies unasked (kill -9, a crash) is reported on
+ * stderr (`cluster: ERROR apiserver-1 (pid 1234) was killed by SIGKILL; restarting it in 1s …`) and
+ * started again with backoff (1 s, doubling, at most 30 s), then reported back. Ctrl+C stops
+ * everything, in order (the data directory stays, and a later run on it starts the same cluster again).
  *
  *   node dist/scripts/cluster.js [--data-dir DIR] [--replicas N] [--secure-port PORT]
  */
@@ -48,7 +51,15 @@ const clusterCommand = new Command<ClusterCommandOptions>({
 });
 
 const options = clusterCommand.execute();
-const cluster = await startCluster({ dir: options.dataDir, replicas: options.replicas, port: options.securePort }).catch((err: unknown) => {
+const say = (line: string): void => {
+  process.stderr.write(`cluster: ${line}\n`);
+};
+const cluster = await startCluster({
+  dir: options.dataDir,
+  replicas: options.replicas,
+  port: options.securePort,
+  supervise: { say },
+}).catch((err: unknown) => {
   process.stderr.write(`cluster: ${(err as Error).message}\n`);
   process.exit(1);
 });
@@ -60,12 +71,18 @@ const stop = (): void => {
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+const members = [...cluster.etcd, ...cluster.apiservers, cluster.proxy, ...cluster.controllerManagers];
+// The processes run in process groups of their own: if this one ends without stopping them, so do they.
+process.on('exit', () => {
+  for (const m of members) m.child()?.kill('SIGTERM');
+});
 process.stdout.write(
   [
     `orch cluster is ready at ${cluster.url} (${options.replicas} replicas, 3 etcd members, 2 controller managers; logs in ${options.dataDir}/logs)`,
     `kubeconfig (client certificate): ${cluster.kubeconfig}`,
     `kubeconfig (token): ${cluster.tokenKubeconfig}`,
     `kubectl --kubeconfig ${cluster.kubeconfig} get ns`,
+    `processes: ${members.map((m) => `${m.name} (pid ${m.child()?.pid})`).join(', ')}`,
     '',
   ].join('\n'),
 );

@@ -12,7 +12,8 @@ const options = apiserverCommand.execute();
 try {
   const { runServer } = await import('../server/run-server.js');
   const { isWorkerProcess, runWorker, runWorkers } = await import('../server/workers.js');
-  const { newLogger } = await import('../component-base/logs/logger.js');
+  const { newLogger, setLogComponent } = await import('../component-base/logs/logger.js');
+  setLogComponent('orch-apiserver');
   const server = isWorkerProcess
     ? await runWorker(options)
     : options.workers > 1

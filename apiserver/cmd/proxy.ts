@@ -9,6 +9,8 @@ import { proxyCommand } from '../frontdoor/options.js';
 const options = proxyCommand.execute();
 
 try {
+  const { setLogComponent } = await import('../component-base/logs/logger.js');
+  setLogComponent('orch-proxy');
   const { runProxy } = await import('../frontdoor/run-proxy.js');
   const proxy = await runProxy(options);
   let stopping = false;

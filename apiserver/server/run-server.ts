@@ -250,7 +250,9 @@ export async function runServer(
 
   const health = newHealthChecks({
     livezGracePeriodMs: options.livezGracePeriodMs,
-    onFailure: (endpoint, failures) => logger.warn('health check failed', { endpoint, failures }),
+    // While starting (post-start hooks not done) or draining, /readyz failing is its job: verbose, as kube-apiserver's V(2).
+    onFailure: (endpoint, failures) =>
+      logger.log(failures.every((f) => f.pending) ? 'verbose' : 'warn', 'health check failed', { endpoint, failures }),
   });
   health.add(
     options.storageBackend === 'etcd3' ? 'etcd' : 'storage',

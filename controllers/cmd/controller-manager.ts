@@ -9,6 +9,8 @@ import { controllerManagerCommand } from '../app/options.js';
 const options = controllerManagerCommand.execute();
 
 try {
+  const { setLogComponent } = await import('../../apiserver/component-base/logs/logger.js');
+  setLogComponent('orch-controller-manager');
   const { runControllerManager } = await import('../app/controller-manager.js');
   const manager = await runControllerManager(options);
   const stop = (): void => {

@@ -2,9 +2,12 @@
  * The wiring every controller repeats, once: enqueue an informer's objects, wait until the informers'
  * caches have synced, then either run workers over the queue until the signal aborts (the queue is
  * shut down then) or call a periodic pass until it aborts. Failures are logged with what failed and
- * the item's key, never thrown.
+ * the item's key, never thrown: as warnings, except a Conflict (the object changed since the cache
+ * read it; the item is retried from a fresher cache), which is what optimistic concurrency looks like
+ * in a healthy cluster and is logged at verbose.
  */
 import type { ApiObject } from '../../apiserver/api/object.js';
+import { isApiError } from '../../apiserver/api/status.js';
 import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import { sleep } from '../informers/backoff.js';
 import { objectKey } from '../informers/indexer.js';
@@ -57,7 +60,10 @@ export async function runQueueWorkers<T>(signal: AbortSignal, spec: QueueWorkers
   if (!(await waitForCacheSync(signal, spec.informers))) return;
   spec.onSynced?.();
   await runWorkers(spec.queue, spec.workers, spec.sync, (item, err) =>
-    spec.logger.warn(`${spec.failure} failed`, { [spec.itemField]: item, error: (err as Error).message }),
+    spec.logger.log(isApiError(err, 'Conflict') ? 'verbose' : 'warn', `${spec.failure} failed`, {
+      [spec.itemField]: item,
+      error: (err as Error).message,
+    }),
   );
 }
 

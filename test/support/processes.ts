@@ -11,8 +11,12 @@ export interface Proc {
   exited: Promise<number | null>;
 }
 
-export function startProcess(cmd: string, args: string[], env: Record<string, string> = {}): Proc {
-  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `cmd`. `detached` puts it in a process group of its own, as a shell does with a foreground
+ * job: `process.kill(-proc.child.pid, 'SIGINT')` then signals the group, like Ctrl+C in a terminal.
+ */
+export function startProcess(cmd: string, args: string[], env: Record<string, string> = {}, opts: { detached?: boolean } = {}): Proc {
+  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: opts.detached });
   let out = '';
   const listeners = new Set<() => void>();
   const onData = (d: Buffer) => {

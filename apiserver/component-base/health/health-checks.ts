@@ -45,7 +45,15 @@ export interface HealthChecksOptions {
 export interface HealthFailure {
   name: string;
   reason: string;
+  /**
+   * The failure says the server is starting or stopping (a post-start hook not finished yet, the
+   * shutdown check), which is what /readyz is for, not that something is wrong.
+   */
+  pending: boolean;
 }
+
+/** Thrown by the checks whose failure means "not yet" or "going away" (HealthFailure.pending). */
+class PendingCheck extends Error {}
 
 interface NamedCheck {
   name: string;
@@ -64,7 +72,7 @@ export function newHealthChecks(options: HealthChecksOptions = {}): HealthChecks
   const shutdownCheck: NamedCheck = {
     name: 'shutdown',
     check: () => {
-      if (shuttingDown) throw new Error('process is shutting down');
+      if (shuttingDown) throw new PendingCheck('process is shutting down');
     },
   };
 
@@ -93,7 +101,7 @@ export function newHealthChecks(options: HealthChecksOptions = {}): HealthChecks
       add(
         `poststarthook/${name}`,
         () => {
-          if (!done) throw new Error('not finished');
+          if (!done) throw new PendingCheck('not finished');
         },
         ENDPOINTS,
       );
@@ -160,7 +168,7 @@ async function serveAll(
     if (excluded.delete(c.name)) out += `[+]${c.name} excluded: ok\n`;
     else if (err) {
       out += `[-]${c.name} failed: reason withheld\n`;
-      failures.push({ name: c.name, reason: err.message });
+      failures.push({ name: c.name, reason: err.message, pending: err instanceof PendingCheck });
     } else out += `[+]${c.name} ok\n`;
   });
   if (excluded.size > 0) {

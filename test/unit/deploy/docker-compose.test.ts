@@ -24,6 +24,7 @@ const FILE = join(ROOT, 'docker-compose.yml');
 const SERVICE_KEYS = new Set([
   'image',
   'build',
+  'entrypoint',
   'command',
   'environment',
   'volumes',
@@ -79,6 +80,8 @@ test('every service uses only known keys, valid values and existing references',
       if (s.build.dockerfile) assert.ok(existsSync(join(ROOT, s.build.context, s.build.dockerfile)), `${name}: ${s.build.dockerfile}`);
     }
     if (s.restart !== undefined) assert.ok(RESTART.has(s.restart), `${name}: restart ${s.restart}`);
+    // The image's entrypoint is orch-apiserver: a service built from it that gives `node …` sets it aside.
+    if (s.build && s.command?.[0] === 'node') assert.deepEqual(s.entrypoint, [], `${name}: entrypoint [] before a node command`);
     if (s.command !== undefined) {
       assert.ok(Array.isArray(s.command) && s.command.every((a) => typeof a === 'string'), `${name}: command is not a list of strings`);
     }

@@ -81,8 +81,24 @@ test('a failing check fails the endpoint with the verbose list and withholds the
   assert.deepEqual(await fetch('/livez'), { status: 200, body: 'ok', contentType: 'text/plain; charset=utf-8', nosniff: 'nosniff' });
   assert.deepEqual(failures[0], {
     endpoint: 'healthz',
-    list: [{ name: 'etcd', reason: 'dial tcp 127.0.0.1:2379: connect: connection refused' }],
+    list: [{ name: 'etcd', reason: 'dial tcp 127.0.0.1:2379: connect: connection refused', pending: false }],
   });
+});
+
+test('an unfinished post-start hook and the shutdown check fail as pending (starting or stopping, not broken)', async (t) => {
+  const failures: { endpoint: string; list: unknown[] }[] = [];
+  const health = newHealthChecks({ onFailure: (endpoint, list) => failures.push({ endpoint, list }) });
+  const done = health.addPostStartHook('bootstrap-controller');
+  const fetch = await serve(t, health);
+  assert.equal((await fetch('/readyz')).status, 500);
+  assert.deepEqual(failures.pop(), {
+    endpoint: 'readyz',
+    list: [{ name: 'poststarthook/bootstrap-controller', reason: 'not finished', pending: true }],
+  });
+  done();
+  health.startShutdown();
+  assert.equal((await fetch('/readyz')).status, 500);
+  assert.deepEqual(failures.pop(), { endpoint: 'readyz', list: [{ name: 'shutdown', reason: 'process is shutting down', pending: true }] });
 });
 
 test('exclude skips checks; unknown names are warned about', async (t) => {

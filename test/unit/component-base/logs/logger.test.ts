@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { newLogger } from '../../../../apiserver/component-base/logs/logger.js';
+import { newLogger, setLogComponent } from '../../../../apiserver/component-base/logs/logger.js';
 
 function capture(level: string) {
   const stream = new PassThrough();
@@ -41,4 +41,18 @@ test('entries below the level are dropped', async () => {
     verbose.lines.map((l) => l.msg),
     ['visible'],
   );
+});
+
+test("every line names the process's component (setLogComponent) right after msg, unless the entry names its own", async (t) => {
+  t.after(() => setLogComponent(undefined));
+  const { logger, lines } = capture('info');
+  logger.info('before');
+  setLogComponent('orch-apiserver');
+  logger.info('after', { port: 1 });
+  logger.info('own', { component: 'cacher' });
+  await new Promise((r) => setImmediate(r));
+  assert.equal(lines[0].component, undefined);
+  assert.deepEqual(Object.keys(lines[1]).slice(0, 4), ['ts', 'level', 'msg', 'component']);
+  assert.equal(lines[1].component, 'orch-apiserver');
+  assert.equal(lines[2].component, 'cacher');
 });

@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
+import { PassThrough } from 'node:stream';
+import { conflict } from '../../../../apiserver/api/status.js';
 import { newLogger } from '../../../../apiserver/component-base/logs/logger.js';
 import {
   enqueueChanges,
@@ -70,6 +72,43 @@ describe('controller wiring', () => {
     await running;
     queue.add('ns/after');
     assert.equal(queue.len(), 0, 'the queue is shut down');
+  });
+
+  it('logs a failed sync as a warning, a Conflict (retried from a fresher cache) only at verbose', async () => {
+    const ctx = newFakeContext();
+    const informer = ctx.informers.forResource(CONFIGMAPS);
+    informer.replace([]);
+    const stream = new PassThrough();
+    const lines: { level: string; key: string }[] = [];
+    stream.on('data', (d: Buffer) => {
+      for (const l of d.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+    });
+    const queue = new WorkQueue<string>();
+    const abort = new AbortController();
+    const running = runQueueWorkers(abort.signal, {
+      queue,
+      informers: [informer],
+      workers: 1,
+      sync: async (key) => {
+        if (key === 'ns/conflict') throw conflict({ group: '', resource: 'configmaps' }, 'conflict', 'the object has been modified');
+        if (key === 'ns/broken') throw new Error('boom');
+      },
+      logger: newLogger({ logLevel: 'verbose' }, stream),
+      failure: 'syncing a test object',
+      itemField: 'key',
+    });
+    queue.add('ns/conflict');
+    queue.add('ns/broken');
+    for (let i = 0; i < 100 && lines.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    abort.abort();
+    await running;
+    assert.deepEqual(
+      lines.slice(0, 2).map((l) => [l.key, l.level]),
+      [
+        ['ns/conflict', 'verbose'],
+        ['ns/broken', 'warn'],
+      ],
+    );
   });
 
   it('returns without syncing when the signal aborts before the caches sync', async () => {
