@@ -818,6 +818,18 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         assert.ok(Date.now() - started < 3000);
       });
 
+      it('timeoutSeconds=0 is the default timeout, and one beyond what a timer holds (2^31 ms) is no immediate end', async () => {
+        const watches = await Promise.all(
+          ['0', '2147484', '9007199254740993'].map((t) => c.watch(`${CM('watched')}?watch=1&timeoutSeconds=${t}&resourceVersion=0`)),
+        );
+        const ended = await Promise.race([
+          Promise.any(watches.map((w, i) => w.ended.then(() => i))),
+          new Promise((r) => setTimeout(() => r('none'), 1000)),
+        ]);
+        assert.equal(ended, 'none');
+        for (const w of watches) w.close();
+      });
+
       it('watches all namespaces', async () => {
         const rv = (await c.get('/api/v1/configmaps')).body.metadata.resourceVersion;
         const w = await c.watch(`/api/v1/configmaps?watch=1&resourceVersion=${rv}`);
