@@ -212,6 +212,28 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         assert.equal((await c.delete(CM('crud', 'gone'))).status, 404);
       });
 
+      it('a DeleteOptions field of another type is a 400 naming it (a toString member made it a 500); a null one is absent', async () => {
+        await c.post(CM('crud'), cm('typed'));
+        const cases: [Record<string, unknown>, string][] = [
+          [{ kind: { toString: 'x' } }, 'json: cannot unmarshal object into Go struct field DeleteOptions.kind of type string'],
+          [{ dryRun: [{ toString: 'x' }] }, 'json: cannot unmarshal object into Go struct field DeleteOptions.dryRun of type string'],
+          [
+            { gracePeriodSeconds: 1.5 },
+            'json: cannot unmarshal number 1.5 into Go struct field DeleteOptions.gracePeriodSeconds of type int64',
+          ],
+          [
+            { preconditions: { uid: ['x'] } },
+            'json: cannot unmarshal array into Go struct field Preconditions.preconditions.uid of type types.UID',
+          ],
+        ];
+        for (const [body, message] of cases) {
+          const r = await c.delete(CM('crud', 'typed'), body);
+          assert.deepEqual([r.status, r.body.message], [400, message]);
+        }
+        const ok = await c.delete(CM('crud', 'typed'), { kind: null, dryRun: null, preconditions: { uid: null } });
+        assert.equal(ok.status, 200, ok.text);
+      });
+
       it('checks DeleteOptions preconditions (409)', async () => {
         const created = (await c.post(CM('crud'), cm('pre'))).body;
         const r = await c.delete(CM('crud', 'pre'), { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid: 'not-the-uid' } });
