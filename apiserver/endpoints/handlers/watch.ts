@@ -2,7 +2,7 @@
  * WATCH: a chunked stream of `{"type":…,"object":…}` lines, or of length-prefixed protobuf WatchEvent
  * frames (`…protobuf;stream=watch`). Ends after timeoutSeconds (default: a
  * random time in [min-request-timeout, 2×min-request-timeout], as Kubernetes spreads reconnects), when
- * the client goes away, or after an ERROR event.
+ * the client goes away, or after an ERROR event. A HEAD watch ends once it is established.
  */
 import type { ApiObject, WatchEvent } from '../../api/object.js';
 import type { FrameEncoder } from '../../storage/cacher/cached-object.js';
@@ -115,4 +115,7 @@ export async function handleWatch(s: RequestScope): Promise<void> {
     return;
   }
   if (!res.headersSent) startStream();
+  // A HEAD answer has no body, so its client takes it as complete with the headers: one left open
+  // would hold the connection, and the client's next request on it would wait behind the stream.
+  if (s.req.method === 'HEAD') end();
 }

@@ -4,6 +4,7 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { Agent, request as httpsRequest } from 'node:https';
 import type { TestServer } from '../../support/api-server.js';
 import type { TestClient } from '../../support/http-client.js';
 import { newTestClient } from '../../support/http-client.js';
@@ -838,6 +839,33 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         const started = Date.now();
         await w.ended;
         assert.ok(Date.now() - started < 3000);
+      });
+
+      it('a HEAD watch answers its headers and ends: the connection serves the next request (it stalled behind the stream)', async () => {
+        const agent = new Agent({ ca: s.ca, keepAlive: true, maxSockets: 1 });
+        const send = (method: string, path: string) =>
+          new Promise<{ status: number; ms: number }>((resolve, reject) => {
+            const started = Date.now();
+            const url = new URL(s.url);
+            const r = httpsRequest(
+              { host: url.hostname, port: url.port, method, path, agent, headers: { Authorization: `Bearer ${s.token}` } },
+              (res) => {
+                res.resume();
+                res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: Date.now() - started }));
+              },
+            );
+            r.setTimeout(5000, () => r.destroy(new Error(`${method} ${path}: no answer within 5 s`)));
+            r.on('error', reject);
+            r.end();
+          });
+        try {
+          const head = await send('HEAD', `${CM('watched')}?watch=1`);
+          assert.equal(head.status, 200);
+          const next = await send('GET', CM('watched'));
+          assert.equal(next.status, 200);
+        } finally {
+          agent.destroy();
+        }
       });
 
       it('timeoutSeconds=0 is the default timeout, and one beyond what a timer holds (2^31 ms) is no immediate end', async () => {
