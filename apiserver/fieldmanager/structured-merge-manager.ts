@@ -75,6 +75,10 @@ export function newStructuredMergeManager(o: StructuredMergeOptions): Manager {
       const next = { fields: result.managers, times: managed.times };
       if (result.object === null) return { object: null, managed: next };
       const object = dropNulls(result.object) as ApiObject;
+      // An object always has metadata, as Kubernetes' typed objects do: the prune takes all of it when
+      // the applier last applied some (labels, say), applies none now and nobody else owns any. The
+      // object is then nameless, which the patch handler answers with a 400.
+      if (!isJsonMap(object.metadata)) object.metadata = {};
       o.applyDefaults(object);
       return { object, managed: next };
     },

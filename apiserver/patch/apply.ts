@@ -13,6 +13,8 @@ import type { FieldManager } from '../fieldmanager/field-manager.js';
 export const APPLY_PATCH_TYPE = 'application/apply-patch+yaml';
 
 export interface ApplyOptions {
+  /** The name in the URL, which the applied object must have. */
+  name: string;
   manager: string;
   force: boolean;
   validation: FieldValidation;
@@ -45,5 +47,10 @@ export function applyPatch(fm: FieldManager, live: ApiObject | null, body: unkno
   const object = fm.apply(live, body as ApiObject, o.manager, o.force);
   const duplicates = o.duplicateFields.map((f) => `duplicate field "${f}"`);
   if (o.validation === 'Strict' && duplicates.length) throw status.badRequest(`error strict decoding YAML: ${duplicates.join(', ')}`);
+  // Kubernetes' checkName: the name is not taken from the URL (a configuration without one creates
+  // nothing, and one whose metadata the merge pruned is refused); a different name is refused by the store.
+  const name = object.metadata.name;
+  if (typeof name !== 'string' || name === '')
+    throw status.badRequest(`the name of the object (${o.name} based on URL) was undeterminable: name must be provided`);
   return { object, warnings: o.validation === 'Warn' ? duplicates : [] };
 }

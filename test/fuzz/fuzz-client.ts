@@ -2,7 +2,8 @@
  * The fuzz suite's HTTPS sender: any method, path, headers and body bytes, timed from the request to
  * the last byte of the answer (to the response headers for a watch, which it reads briefly and
  * closes). Nothing is parsed for it to throw on: the caller gets status, headers and bytes, or the
- * transport error; a request not answered within `abortMs` is aborted and reported as such.
+ * transport error; a request not answered within `abortMs` is aborted and reported as such, saying
+ * whether its headers had come (a stream read as a whole answer never ends).
  */
 import { Agent, request as httpsRequest } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -45,6 +46,8 @@ export function newFuzzClient(opts: { url: string; ca: string; token?: string; a
       };
       if (req.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(req.body));
       let settled = false;
+      /** When the answer's headers came (a request aborted after them never ended its body). */
+      let headersMs: number | undefined;
       const done = (a: Omit<FuzzAnswer, 'ms'>) => {
         if (settled) return;
         settled = true;
@@ -54,11 +57,11 @@ export function newFuzzClient(opts: { url: string; ca: string; token?: string; a
       let r: ReturnType<typeof httpsRequest>;
       try {
         r = httpsRequest({ host: base.hostname, port: base.port, path: req.path, method: req.method, headers, agent }, (res) => {
+          headersMs = performance.now() - start;
           const chunks: Buffer[] = [];
           const finish = (error?: string) =>
             done({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks), ...(error ? { error } : {}) });
           if (req.streamMs !== undefined && res.statusCode === 200) {
-            const headersMs = performance.now() - start;
             res.on('data', (c: Buffer) => chunks.length < 64 && chunks.push(c));
             res.on('error', () => {});
             setTimeout(() => {
@@ -66,7 +69,7 @@ export function newFuzzClient(opts: { url: string; ca: string; token?: string; a
               settled = true;
               clearTimeout(timer);
               res.destroy();
-              resolve({ status: 200, headers: res.headers, bytes: Buffer.concat(chunks), ms: headersMs });
+              resolve({ status: 200, headers: res.headers, bytes: Buffer.concat(chunks), ms: headersMs! });
             }, req.streamMs);
             res.on('end', () => finish());
             return;
@@ -81,7 +84,11 @@ export function newFuzzClient(opts: { url: string; ca: string; token?: string; a
         return;
       }
       const timer = setTimeout(() => {
-        done({ status: 0, headers: {}, bytes: Buffer.alloc(0), error: `no answer within ${opts.abortMs} ms` });
+        const error =
+          headersMs === undefined
+            ? `no answer within ${opts.abortMs} ms`
+            : `the answer's headers came after ${Math.round(headersMs)} ms, its end not within ${opts.abortMs} ms`;
+        done({ status: 0, headers: {}, bytes: Buffer.alloc(0), error });
         r.destroy();
       }, opts.abortMs);
       r.on('error', (err) =>

@@ -563,12 +563,20 @@ function queryInput(lane: Lane): Input {
   ]);
   const own = itemPath(kind, lane.namespace, laneName(lane, kind));
   switch (mode) {
-    case 'list':
+    case 'list': {
+      // A list whose random parameters name watch (any value but false or 0) is a watch: its answer
+      // never ends, so it is read as one.
+      const params = randomParams(r, LIST_PARAMS);
       return {
         category: 'query',
-        req: { method: 'GET', path: readCollection(lane, kind) + query(r, randomParams(r, LIST_PARAMS)) },
+        req: {
+          method: 'GET',
+          path: readCollection(lane, kind) + query(r, params),
+          ...(params.some(([k]) => k === 'watch') ? { streamMs: 150 } : {}),
+        },
         expect: {},
       };
+    }
     case 'watch':
       return {
         category: 'query',

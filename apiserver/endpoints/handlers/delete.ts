@@ -9,6 +9,53 @@ import type { RequestScope } from './scope.js';
 import { respond } from './scope.js';
 import { boolParam, intParam, parseListQuery } from './query.js';
 
+/** JSON's name of a value's type, as Go's decoding errors name it. */
+function jsonType(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return `number ${v}`;
+  return typeof v === 'boolean' ? 'bool' : typeof v;
+}
+
+const isString = (v: unknown) => typeof v === 'string';
+/** DeleteOptions' fields and their Go types. */
+const FIELD_TYPES: Record<string, [goType: string, ok: (v: unknown) => boolean]> = {
+  kind: ['string', isString],
+  apiVersion: ['string', isString],
+  gracePeriodSeconds: ['int64', (v) => Number.isSafeInteger(v)],
+  orphanDependents: ['bool', (v) => typeof v === 'boolean'],
+  propagationPolicy: ['v1.DeletionPropagation', isString],
+};
+
+/**
+ * The body's fields of another type than Go decodes them into are a 400 naming them (a kind or dryRun
+ * entry with a member named toString made the message's String() throw: a 500); null ones are absent.
+ */
+function checkFieldTypes(body: Record<string, unknown>): void {
+  const bad = (field: string, v: unknown, goType: string) =>
+    status.badRequest(`json: cannot unmarshal ${jsonType(v)} into Go struct field ${field} of type ${goType}`);
+  for (const [field, v] of Object.entries(body)) {
+    if (v === null) {
+      delete body[field];
+      continue;
+    }
+    const known = Object.hasOwn(FIELD_TYPES, field) ? FIELD_TYPES[field] : undefined;
+    if (known && !known[1](v)) throw bad(`DeleteOptions.${field}`, v, known[0]);
+    if (field === 'dryRun') {
+      if (!Array.isArray(v)) throw bad('DeleteOptions.dryRun', v, '[]string');
+      const wrong = v.find((x) => !isString(x));
+      if (wrong !== undefined) throw bad('DeleteOptions.dryRun', wrong, 'string');
+    }
+    if (field === 'preconditions') {
+      if (!isPlainObject(v)) throw bad('DeleteOptions.preconditions', v, 'v1.Preconditions');
+      for (const key of ['uid', 'resourceVersion']) {
+        if (v[key] === null) delete v[key];
+        else if (v[key] !== undefined && !isString(v[key]))
+          throw bad(`Preconditions.preconditions.${key}`, v[key], key === 'uid' ? 'types.UID' : 'string');
+      }
+    }
+  }
+}
+
 async function deleteOptions(s: RequestScope): Promise<DeleteOptions> {
   const raw = await readBody(s.req, s.api.maxRequestBytes);
   let opts: DeleteOptions = {};
@@ -17,8 +64,8 @@ async function deleteOptions(s: RequestScope): Promise<DeleteOptions> {
     const type = asked === 'application/yaml' || PROTOBUF_MEDIA_TYPES.includes(asked) ? asked : 'application/json';
     const body = parseObjectBody(raw, type, s.api.protobuf, { apiVersion: 'v1', kind: 'DeleteOptions' }).value;
     if (!isPlainObject(body)) throw status.badRequest('DeleteOptions: the body is not a JSON object');
-    if (body.kind !== undefined && body.kind !== 'DeleteOptions')
-      throw status.badRequest(`expected DeleteOptions, got ${String(body.kind)}`);
+    checkFieldTypes(body);
+    if (body.kind !== undefined && body.kind !== 'DeleteOptions') throw status.badRequest(`expected DeleteOptions, got ${body.kind}`);
     opts = body as DeleteOptions;
   }
   const grace = intParam(s.query, 'gracePeriodSeconds');

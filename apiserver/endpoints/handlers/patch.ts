@@ -54,7 +54,7 @@ export async function handlePatch(s: RequestScope): Promise<void> {
       s.ctx,
       s.info.name,
       (old) => {
-        const r = applyPatch(fm, old, patch, { manager, force, validation, duplicateFields });
+        const r = applyPatch(fm, old, patch, { name: s.info.name, manager, force, validation, duplicateFields });
         s.warnings.splice(0, s.warnings.length, ...r.warnings);
         return (applied = r.object);
       },

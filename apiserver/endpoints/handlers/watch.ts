@@ -2,7 +2,7 @@
  * WATCH: a chunked stream of `{"type":…,"object":…}` lines, or of length-prefixed protobuf WatchEvent
  * frames (`…protobuf;stream=watch`). Ends after timeoutSeconds (default: a
  * random time in [min-request-timeout, 2×min-request-timeout], as Kubernetes spreads reconnects), when
- * the client goes away, or after an ERROR event.
+ * the client goes away, or after an ERROR event. A HEAD watch ends once it is established.
  */
 import type { ApiObject, WatchEvent } from '../../api/object.js';
 import type { FrameEncoder } from '../../storage/cacher/cached-object.js';
@@ -13,12 +13,15 @@ import { DEFAULT_MAX_BACKLOG_BYTES, DEFAULT_WRITE_BYTES, WatchWriter } from './w
 
 /** How long an ended watch response may wait for its client to take the rest before the connection is closed. */
 const END_GRACE_MS = 10_000;
+/** The longest delay a Node timer holds (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const DEFAULT_LIMITS = { maxBacklogBytes: DEFAULT_MAX_BACKLOG_BYTES, writeBytes: DEFAULT_WRITE_BYTES };
 
 export async function handleWatch(s: RequestScope): Promise<void> {
   const opts = parseListQuery(s.query);
   const min = s.api.minRequestTimeoutSeconds;
-  const timeoutSeconds = opts.timeoutSeconds ?? Math.floor(min * (1 + Math.random()));
+  // 0 is the default, as in Kubernetes.
+  const timeoutSeconds = opts.timeoutSeconds || Math.floor(min * (1 + Math.random()));
   if (s.info.name) opts.fieldSelector = `metadata.name=${s.info.name}`;
   const { res } = s;
   // Before anything is set up: past the user's limit this is a 429.
@@ -43,7 +46,8 @@ export async function handleWatch(s: RequestScope): Promise<void> {
   };
   let watch: { stop(): void } | undefined;
   const sent = s.api.metrics?.watchEvents(s.def.group, s.def.version, s.def.kind);
-  const timer = setTimeout(end, timeoutSeconds * 1000);
+  // A longer delay than a timer holds would fire at once (Node makes it 1 ms): ~24.8 days is as good as decades.
+  const timer = setTimeout(end, Math.min(timeoutSeconds * 1000, MAX_TIMER_MS));
   // Events sent in one tick leave together, at the end of the tick, in writes of bounded size.
   // A client that does not keep up is told so in the log (Kubernetes: at V(1)) and the metric.
   const unresponsive = (unread: Record<string, number>) => {
@@ -111,4 +115,7 @@ export async function handleWatch(s: RequestScope): Promise<void> {
     return;
   }
   if (!res.headersSent) startStream();
+  // A HEAD answer has no body, so its client takes it as complete with the headers: one left open
+  // would hold the connection, and the client's next request on it would wait behind the stream.
+  if (s.req.method === 'HEAD') end();
 }

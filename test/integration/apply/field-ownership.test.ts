@@ -187,6 +187,32 @@ describe('field ownership', () => {
       assert.equal(r.body.spec.publishNotReadyAddresses, undefined);
       assert.equal(r.body.spec.sessionAffinity, 'None');
     });
+
+    it('a configuration without metadata: the URL does not name it, and pruning the metadata last applied takes the name (400)', async () => {
+      const url = path(NS, 'configmaps', 'bare');
+      const bare = { apiVersion: 'v1', kind: 'ConfigMap', data: { a: '1' } };
+      const nameless = 'the name of the object (bare based on URL) was undeterminable: name must be provided';
+      const created = await apply(c, url, configMap('bare', { a: '1' }, { labels: { app: 'x' } }), 'alice');
+      assert.equal(created.status, 201, created.text);
+      // alice last applied the labels and nobody else owns metadata: dropping it drops all of it, the name too.
+      const pruned = await apply(c, url, bare, 'alice');
+      assert.equal(pruned.status, 400, pruned.text);
+      assert.equal(pruned.body.message, nameless);
+      const kept = await c.get(url);
+      assert.deepEqual(
+        [kept.body.metadata.labels, kept.body.metadata.resourceVersion],
+        [{ app: 'x' }, created.body.metadata.resourceVersion],
+      );
+      // bob applied no metadata before: the live metadata stays.
+      const other = await apply(c, url, bare, 'bob');
+      assert.equal(other.status, 200, other.text);
+      assert.deepEqual([other.body.metadata.name, other.body.metadata.labels], ['bare', { app: 'x' }]);
+      // Nor does a create take the URL's name.
+      const missing = await apply(c, path(NS, 'configmaps', 'bare-new'), bare, 'alice');
+      assert.equal(missing.status, 400, missing.text);
+      assert.equal(missing.body.message, nameless.replace('bare', 'bare-new'));
+      assert.equal((await c.get(path(NS, 'configmaps', 'bare-new'))).status, 404);
+    });
   });
 
   describe('4. list and map types from the schema', () => {

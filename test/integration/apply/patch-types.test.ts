@@ -188,10 +188,13 @@ describe('patch types', () => {
     it('takes metadata: null as no metadata, creating and updating (it was a 500: the merge lost the metadata)', async () => {
       const url = path(NS, 'configmaps', 'null-metadata');
       const body = 'apiVersion: v1\nkind: ConfigMap\nmetadata: null\ndata: {a: "1"}\n';
-      const created = await patch(c, `${url}?fieldManager=tester`, body, APPLY);
+      // No metadata, no name: the URL's is not taken (Kubernetes' checkName).
+      const nameless = await patch(c, `${url}?fieldManager=tester`, body, APPLY);
+      assert.equal(nameless.status, 400, nameless.text);
+      assert.equal(nameless.body.message, 'the name of the object (null-metadata based on URL) was undeterminable: name must be provided');
+      const created = await patch(c, `${url}?fieldManager=creator`, body.replace('null', '{name: null-metadata}'), APPLY);
       assert.equal(created.status, 201, created.text);
-      assert.equal(created.body.metadata.name, 'null-metadata');
-      const updated = await patch(c, `${url}?fieldManager=tester`, body.replace('"1"', '"2"'), APPLY);
+      const updated = await patch(c, `${url}?fieldManager=tester&force=true`, body.replace('"1"', '"2"'), APPLY);
       assert.equal(updated.status, 200, updated.text);
       assert.deepEqual(updated.body.data, { a: '2' });
       assert.equal(updated.body.metadata.uid, created.body.metadata.uid);

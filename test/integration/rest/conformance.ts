@@ -4,6 +4,7 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { Agent, request as httpsRequest } from 'node:https';
 import type { TestServer } from '../../support/api-server.js';
 import type { TestClient } from '../../support/http-client.js';
 import { newTestClient } from '../../support/http-client.js';
@@ -210,6 +211,28 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         });
         assert.equal((await c.get(CM('crud', 'gone'))).status, 404);
         assert.equal((await c.delete(CM('crud', 'gone'))).status, 404);
+      });
+
+      it('a DeleteOptions field of another type is a 400 naming it (a toString member made it a 500); a null one is absent', async () => {
+        await c.post(CM('crud'), cm('typed'));
+        const cases: [Record<string, unknown>, string][] = [
+          [{ kind: { toString: 'x' } }, 'json: cannot unmarshal object into Go struct field DeleteOptions.kind of type string'],
+          [{ dryRun: [{ toString: 'x' }] }, 'json: cannot unmarshal object into Go struct field DeleteOptions.dryRun of type string'],
+          [
+            { gracePeriodSeconds: 1.5 },
+            'json: cannot unmarshal number 1.5 into Go struct field DeleteOptions.gracePeriodSeconds of type int64',
+          ],
+          [
+            { preconditions: { uid: ['x'] } },
+            'json: cannot unmarshal array into Go struct field Preconditions.preconditions.uid of type types.UID',
+          ],
+        ];
+        for (const [body, message] of cases) {
+          const r = await c.delete(CM('crud', 'typed'), body);
+          assert.deepEqual([r.status, r.body.message], [400, message]);
+        }
+        const ok = await c.delete(CM('crud', 'typed'), { kind: null, dryRun: null, preconditions: { uid: null } });
+        assert.equal(ok.status, 200, ok.text);
       });
 
       it('checks DeleteOptions preconditions (409)', async () => {
@@ -817,6 +840,45 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         const started = Date.now();
         await w.ended;
         assert.ok(Date.now() - started < 3000);
+      });
+
+      it('a HEAD watch answers its headers and ends: the connection serves the next request (it stalled behind the stream)', async () => {
+        const agent = new Agent({ ca: s.ca, keepAlive: true, maxSockets: 1 });
+        const send = (method: string, path: string) =>
+          new Promise<{ status: number; ms: number }>((resolve, reject) => {
+            const started = Date.now();
+            const url = new URL(s.url);
+            const r = httpsRequest(
+              { host: url.hostname, port: url.port, method, path, agent, headers: { Authorization: `Bearer ${s.token}` } },
+              (res) => {
+                res.resume();
+                res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: Date.now() - started }));
+              },
+            );
+            r.setTimeout(5000, () => r.destroy(new Error(`${method} ${path}: no answer within 5 s`)));
+            r.on('error', reject);
+            r.end();
+          });
+        try {
+          const head = await send('HEAD', `${CM('watched')}?watch=1`);
+          assert.equal(head.status, 200);
+          const next = await send('GET', CM('watched'));
+          assert.equal(next.status, 200);
+        } finally {
+          agent.destroy();
+        }
+      });
+
+      it('timeoutSeconds=0 is the default timeout, and one beyond what a timer holds (2^31 ms) is no immediate end', async () => {
+        const watches = await Promise.all(
+          ['0', '2147484', '9007199254740993'].map((t) => c.watch(`${CM('watched')}?watch=1&timeoutSeconds=${t}&resourceVersion=0`)),
+        );
+        const ended = await Promise.race([
+          Promise.any(watches.map((w, i) => w.ended.then(() => i))),
+          new Promise((r) => setTimeout(() => r('none'), 1000)),
+        ]);
+        assert.equal(ended, 'none');
+        for (const w of watches) w.close();
       });
 
       it('watches all namespaces', async () => {

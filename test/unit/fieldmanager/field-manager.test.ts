@@ -125,6 +125,15 @@ test('an applied null removes the field (then defaulted) and the applier keeps o
   assert.deepEqual(summary(cleared), ['applier/Apply {"f:spec":{"f:args":{},"f:replicas":{}}}']);
 });
 
+test('an apply that prunes all the metadata answers an object with empty metadata, not none', () => {
+  const live = manager().apply(null, widget({ replicas: 2 }, { labels: { app: 'x' } }), 'applier', false);
+  // The applier last applied labels and nobody else owns metadata: pruning them takes the name too.
+  const config = { apiVersion: 'test.orch.io/v1', kind: 'Widget', spec: { replicas: 2 } } as unknown as ApiObject;
+  const pruned = manager().apply(live, config, 'applier', false);
+  assert.deepEqual(Object.keys(pruned.metadata), ['managedFields']);
+  assert.deepEqual(summary(pruned), ['applier/Apply {"f:spec":{"f:replicas":{}}}']);
+});
+
 test('apply checks its configuration: apiVersion and kind, no managedFields, the schema, keyable lists', () => {
   const bad = (config: ApiObject, status: number, message: string) =>
     assert.throws(
