@@ -8,7 +8,8 @@
  * - a nullable node loses its type, items and properties (null would fail them), and is no longer
  *   required by its parent;
  * - a node that keeps unknown fields loses its items and properties, and an object one its type;
- * - an array left without items loses its type (kubectl cannot model an array of nothing).
+ * - an array left without items loses its type (kubectl cannot model an array of nothing);
+ * - empty `properties` are left out.
  * Reads the source schema (`x-orch-` markers) and returns a new one; the input is not changed.
  */
 import type { Json } from './openapi-common.js';
@@ -40,6 +41,8 @@ function reduce(node: Json): Json {
     if (out.type === 'object') delete out.type;
   }
   if (out.type === 'array' && out.items === undefined) delete out.type;
+  // An object the schema gives no properties is `properties: {}` in the source (pruning reads it); Go omits it.
+  if (isObject(out.properties) && Object.keys(out.properties).length === 0) delete out.properties;
   if (Array.isArray(out.required) && isObject(node.properties)) {
     const props = node.properties as Record<string, Json>;
     const required = out.required.filter((name) => !(isObject(props[name]) && props[name].nullable === true));

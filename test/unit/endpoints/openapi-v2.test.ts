@@ -254,6 +254,7 @@ const CMP_CRD = {
                   one: { type: 'string', anyOf: [{ maxLength: 3 }, { minLength: 10 }] },
                   ios: { 'x-kubernetes-int-or-string': true },
                   plain: { type: 'array', items: { type: 'integer' } },
+                  bare: { type: 'object' },
                 },
               },
             },
@@ -292,6 +293,7 @@ describe('the OpenAPI v2 document of custom resources', () => {
         one: { type: 'string' },
         ios: { 'x-kubernetes-int-or-string': true },
         plain: { type: 'array', items: { type: 'integer' } },
+        bare: { type: 'object' },
       },
     });
   });
