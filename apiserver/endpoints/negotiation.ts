@@ -90,12 +90,14 @@ export function mediaTypeOf(encoding: Encoding): string {
  * first, then the order given); views are served in v1 and v1beta1 for each of the domain's view
  * groups (`g=meta.orch.io` or `g=meta.k8s.io`), answered in the group asked for. Protobuf is offered
  * for objects only when their kind has a protobuf form (`hasProtobuf()`, asked only then), for PartialObjectMetadata
- * always, for Tables never (as Kubernetes). 406 when nothing fits.
+ * always, for Tables never (as Kubernetes). Tables only when `hasTable`: a kind without a table form (Kubernetes'
+ * storage without a TableConvertor: the reviews) skips Table ranges. 406 when nothing fits.
  */
 export function negotiateOutput(
   accept: string | undefined,
   viewGroups: readonly string[],
   hasProtobuf: () => boolean = () => false,
+  hasTable = true,
 ): Output {
   for (const r of parseAccept(accept)) {
     const found = encodingOf(r);
@@ -108,7 +110,7 @@ export function negotiateOutput(
     const view = VIEWS[r.params.as];
     const version = r.params.v ?? '';
     const group = r.params.g ?? '';
-    if (encoding === 'protobuf' && view === 'table') continue;
+    if (view === 'table' && (encoding === 'protobuf' || !hasTable)) continue;
     if (view && viewGroups.includes(group) && (version === 'v1' || version === 'v1beta1')) {
       return { encoding, mediaType, view, viewApiVersion: `${group}/${version}` };
     }

@@ -4,7 +4,8 @@
  * the v3 documents cannot answer) downloads to build its client-side schema model before validating
  * `create -f` / `apply -f`, and that `kubectl explain` reads when told to use OpenAPI v2.
  *
- * Paths and schemas are those of the v3 documents (openapi-common.ts), in swagger 2.0 shapes; schema
+ * Paths and schemas are those of the v3 documents (openapi-common.ts), in swagger 2.0 shapes (custom
+ * resources' schemas reduced as Kubernetes publishes them in v2: openapi-v2-custom.ts); schema
  * references stay `#/definitions/<name>`. Both encodings are built on first use and kept: they never
  * change while the server runs.
  */
@@ -19,6 +20,7 @@ import { PATCH_CONTENT_TYPES } from './handlers/patch.js';
 import { PROTOBUF_MEDIA_TYPES, parseAccept } from './negotiation.js';
 import { versionInfo } from './version.js';
 import { encodeGnosticDocument } from './openapi-v2-gnostic.js';
+import { customSchemaV2 } from './openapi-v2-custom.js';
 import {
   CLIENT_GVK,
   operationGvk,
@@ -77,7 +79,18 @@ function pathItem(def: ResourceDef, p: ResourcePath, domain: ApiDomain): Json {
   };
 }
 
+/** The definition names of the custom resources' schemas, which v2 publishes reduced (openapi-v2-custom.ts). */
+function customDefinitions(table: ResourceTable): Set<string> {
+  const names = new Set<string>();
+  for (const def of table.all()) {
+    const ref = def.unstructured ? def.schemaRef.$ref : undefined;
+    if (typeof ref === 'string' && ref.startsWith(DEFINITIONS)) names.add(ref.slice(DEFINITIONS.length));
+  }
+  return names;
+}
+
 function document(table: ResourceTable, defs: Definitions): Json {
+  const custom = customDefinitions(table);
   return {
     swagger: '2.0',
     info: { title: 'orch', version: versionInfo().gitVersion },
@@ -85,7 +98,10 @@ function document(table: ResourceTable, defs: Definitions): Json {
     definitions: Object.fromEntries(
       Object.keys(defs)
         .sort()
-        .map((name) => [name, publishSchema(defs[name], table.domain, DEFINITIONS)]),
+        .map((name) => [
+          name,
+          publishSchema(custom.has(name) ? customSchemaV2(defs[name] as Json) : defs[name], table.domain, DEFINITIONS),
+        ]),
     ),
   };
 }

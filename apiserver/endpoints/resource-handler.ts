@@ -63,7 +63,13 @@ export function newResourceHandler(api: ApiContext) {
     // A collection has no PUT or PATCH route (405, as Kubernetes' router answers).
     if (!info.name && (verb === 'update' || verb === 'patch')) throw status.methodNotAllowed();
     const query = info.query;
-    const output = negotiateOutput(req.headers.accept, api.table.domain.viewGroups, () => api.protobuf.has(def.apiVersion, def.kind));
+    // The ephemeral kinds (the reviews) have no Table form: as=Table is 406, as Kubernetes answers them.
+    const output = negotiateOutput(
+      req.headers.accept,
+      api.table.domain.viewGroups,
+      () => api.protobuf.has(def.apiVersion, def.kind),
+      !def.ephemeral,
+    );
     const scope: RequestScope = {
       api,
       def,

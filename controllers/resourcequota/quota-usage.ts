@@ -3,7 +3,7 @@
  * their compute requests and limits (the larger of the containers' sum and any init container, plus
  * overhead; only Pods that are not terminal), within the quota's scopes; Services (with load
  * balancers and node ports); PersistentVolumeClaims with their storage, per storage class too; and
- * plain counts (`configmaps`, `secrets`, `count/<resource>[.<group>]`).
+ * plain counts (`configmaps`, `secrets`, `replicationcontrollers`, `resourcequotas`, `count/<resource>[.<group>]`).
  */
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { formatQuantity, type Quantity, quantityFrom, ZERO_QUANTITY } from '../../apiserver/api/quantity.js';

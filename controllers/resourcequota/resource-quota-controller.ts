@@ -44,6 +44,7 @@ function countedKinds(ctx: ControllerContext): Record<string, GroupVersionResour
   return {
     configmaps: { group: '', version: 'v1', resource: 'configmaps' },
     secrets: { group: '', version: 'v1', resource: 'secrets' },
+    replicationcontrollers: { group: '', version: 'v1', resource: 'replicationcontrollers' },
     resourcequotas: QUOTAS,
     'deployments.apps': { group: 'apps', version: 'v1', resource: 'deployments' },
     'replicasets.apps': { group: 'apps', version: 'v1', resource: 'replicasets' },

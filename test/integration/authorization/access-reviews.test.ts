@@ -74,6 +74,22 @@ describe('access reviews', () => {
     );
   });
 
+  it('has no Table form: asked only as=Table, a review is 406 (as kube-apiserver, whose reviews have no table convertor)', async () => {
+    const sar = { spec: { nonResourceAttributes: { path: '/', verb: 'get' } } };
+    const table = await jane.request('POST', `${AUTHZ}/selfsubjectaccessreviews`, {
+      body: sar,
+      headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
+    });
+    assert.equal(table.status, 406);
+    assert.equal(table.body.reason, 'NotAcceptable');
+    const either = await jane.request('POST', `${AUTHZ}/selfsubjectaccessreviews`, {
+      body: sar,
+      headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io, application/json' },
+    });
+    assert.equal(either.status, 201);
+    assert.equal(either.body.kind, 'SelfSubjectAccessReview');
+  });
+
   it('SubjectAccessReview asks about anyone, for those allowed to create one', async () => {
     const sar = {
       spec: { user: 'jane', groups: ['devs'], resourceAttributes: { namespace: 'team', verb: 'watch', resource: 'configmaps' } },

@@ -46,4 +46,16 @@ describe('negotiateOutput', () => {
     const table = negotiateOutput('application/json;as=Table;v=v1;g=meta.orch.io', VIEWS, yes);
     assert.deepEqual([table.view, table.viewApiVersion], ['table', 'meta.orch.io/v1']);
   });
+
+  it('skips Table ranges for a kind without a table form (a SelfSubjectAccessReview asked as=Table is 406)', () => {
+    const asTable = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+    assert.throws(
+      () => negotiateOutput(asTable, VIEWS, yes, false),
+      (e) => isApiError(e, 'NotAcceptable'),
+    );
+    assert.equal(negotiateOutput(`${asTable}, application/json`, VIEWS, yes, false).view, 'object');
+    assert.equal(negotiateOutput(asTable, VIEWS, yes, true).view, 'table');
+    const partial = negotiateOutput('application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io', VIEWS, yes, false);
+    assert.equal(partial.view, 'metadata');
+  });
 });

@@ -16,6 +16,8 @@ import { coreResources } from '../../../apiserver/registry/resources/core.js';
 import { definitions } from '../../../apiserver/api/generated/definitions.js';
 import { newOpenApiV2, OPENAPI_V2_PROTOBUF } from '../../../apiserver/endpoints/openapi-v2.js';
 import { encodeGnosticDocument } from '../../../apiserver/endpoints/openapi-v2-gnostic.js';
+import type { CustomResourceDefinition } from '../../../apiserver/api/generated/types.js';
+import { customResourceServing } from '../../../apiserver/registry/apiextensions/customresource/resource-defs.js';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import { newKubectl } from '../../support/kubectl.js';
 
@@ -214,6 +216,98 @@ describe('the OpenAPI v2 document', () => {
         encodeGnosticDocument({ swagger: '2.0', paths: { '/a': { get: { parameters: [{ name: 'c', in: 'cookie', type: 'string' }] } } } }),
       /unknown parameter location "cookie"/,
     );
+  });
+});
+
+/** A CRD whose v1 keeps unknown fields at the root and whose v2 has what swagger 2.0 cannot say. */
+const CMP_CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'cmps.cmp.example.com' },
+  spec: {
+    group: 'cmp.example.com',
+    scope: 'Namespaced',
+    names: { plural: 'cmps', singular: 'cmp', kind: 'Cmp' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+      },
+      {
+        name: 'v2',
+        served: true,
+        storage: false,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            description: 'Cmp v2',
+            properties: {
+              spec: {
+                type: 'object',
+                required: ['nul', 'one'],
+                properties: {
+                  free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { a: { type: 'string' } } },
+                  arr: { type: 'array', 'x-kubernetes-preserve-unknown-fields': true, items: { type: 'string' } },
+                  nul: { type: 'string', nullable: true },
+                  one: { type: 'string', anyOf: [{ maxLength: 3 }, { minLength: 10 }] },
+                  ios: { 'x-kubernetes-int-or-string': true },
+                  plain: { type: 'array', items: { type: 'integer' } },
+                  bare: { type: 'object' },
+                },
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+} as unknown as CustomResourceDefinition;
+
+describe('the OpenAPI v2 document of custom resources', () => {
+  const domain = newApiDomain('k8s.io');
+  const table = newResourceTable(domain, coreResources);
+  const served = customResourceServing(CMP_CRD, domain);
+  table.setCustom('cmps.cmp.example.com', served.defs);
+  const api = newOpenApiV2(table, { ...definitions, ...served.definitions });
+  const doc: Json = JSON.parse(api.json());
+  const gvk = (version: string) => [{ group: 'cmp.example.com', kind: 'Cmp', version }];
+
+  it('publishes a root that keeps unknown fields as a bare object with its group-version-kind (kubectl then accepts any field)', () => {
+    assert.deepEqual(doc.definitions['com.example.cmp.v1.Cmp'], { type: 'object', 'x-kubernetes-group-version-kind': gvk('v1') });
+  });
+
+  it('leaves out junctors, types of nullable and unknown-keeping nodes, their items and properties, and nullable requirements', () => {
+    const v2 = doc.definitions['com.example.cmp.v2.Cmp'];
+    assert.equal(v2.description, 'Cmp v2');
+    assert.deepEqual(v2['x-kubernetes-group-version-kind'], gvk('v2'));
+    assert.deepEqual(Object.keys(v2.properties).sort(), ['apiVersion', 'kind', 'metadata', 'spec']);
+    assert.deepEqual(v2.properties.spec, {
+      type: 'object',
+      required: ['one'],
+      properties: {
+        free: { 'x-kubernetes-preserve-unknown-fields': true },
+        arr: { 'x-kubernetes-preserve-unknown-fields': true },
+        nul: {},
+        one: { type: 'string' },
+        ios: { 'x-kubernetes-int-or-string': true },
+        plain: { type: 'array', items: { type: 'integer' } },
+        bare: { type: 'object' },
+      },
+    });
+  });
+
+  it('still encodes as protobuf (gnostic has no nullable, anyOf, oneOf or not)', () => {
+    const msg = decode(api.protobuf());
+    assert.ok(byName(msg.definitions.additional_properties, 'com.example.cmp.v2.Cmp'));
+  });
+
+  it('keeps the schema whole where decoding and the v3 documents read it', () => {
+    const spec = served.definitions['com.example.cmp.v2.Cmp'].properties!.spec;
+    assert.ok(spec.properties!.nul.nullable);
+    assert.ok(spec.properties!.one.anyOf);
+    assert.deepEqual(spec.required, ['nul', 'one']);
   });
 });
 

@@ -121,6 +121,19 @@ describe('resourcequota controller sync', () => {
   });
 });
 
+describe('resourcequota controller counts', () => {
+  it('counts ReplicationControllers under their legacy name and count/ (conformance: the life of a replication controller)', async () => {
+    const RCS = { group: '', version: 'v1', resource: 'replicationcontrollers' };
+    const rc = (name: string) => ({ metadata: { name, namespace: 'ns' }, spec: { replicas: 0 } });
+    const status = await setup(
+      { hard: { replicationcontrollers: '5', 'count/replicationcontrollers': '5' } },
+      [RCS, rc('a')],
+      [RCS, rc('b')],
+    )();
+    assert.deepEqual(status.used, { replicationcontrollers: '2', 'count/replicationcontrollers': '2' });
+  });
+});
+
 describe('resourcequota controller and admission reservations', () => {
   const CMS = { group: '', version: 'v1', resource: 'configmaps' };
   const KEY = 'resourcequota.orch.io/reservations';
