@@ -58,7 +58,7 @@ describe('node bootstrap walk-through', () => {
       `--cluster-signing-cert-file=${ca.certFile}`,
       `--cluster-signing-key-file=${ca.keyFile}`,
     ]);
-    await manager.waitFor(/"started controller","controller":"certificatesigningrequest-signing-controller"/, 30_000);
+    await manager.waitFor(/"msg":"started controller".*"controller":"certificatesigningrequest-signing-controller"/, 30_000);
     const token = await srv.client.post('/api/v1/namespaces/orch-system/secrets', {
       metadata: { name: `bootstrap-token-${TOKEN_ID}` },
       type: 'bootstrap.orch.io/token',

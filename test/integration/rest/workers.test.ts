@@ -57,7 +57,7 @@ for (const [backend, start] of backends) {
       for (const deadline = Date.now() + 30_000; !s.logs().includes('"msg":"workers serving"') && Date.now() < deadline; ) {
         await new Promise((r) => setTimeout(r, 100));
       }
-      assert.match(s.logs(), /"msg":"workers serving","workers":2,/);
+      assert.match(s.logs(), /"msg":"workers serving".*"workers":2,/);
       const c = s.client;
       const ns = 'alternating';
       await createNamespace(c, ns);
