@@ -15,7 +15,7 @@ import type { ProtobufCodec } from '../runtime/protobuf/codec.js';
 import { ProtobufError } from '../runtime/protobuf/wire-reader.js';
 import { decodeUtf8, wellFormed } from '../runtime/protobuf/utf8.js';
 import { auditFrom } from './request/request-audit.js';
-import { duplicateJsonFields, duplicateYamlFields } from '../api/duplicate-fields.js';
+import { duplicateJsonFields, duplicateJsonKeysAsYaml, duplicateYamlKeys, yamlUnmarshalErrors } from '../api/duplicate-fields.js';
 import { MAX_YAML_DEPTH, checkJsonDepth, depthOf, parseYamlAsJson, parseYamlDocuments, tooDeep } from './body-limits.js';
 
 export { MAX_JSON_DEPTH, MAX_YAML_DEPTH, MAX_YAML_TOKENS } from './body-limits.js';
@@ -78,7 +78,13 @@ function collectBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
 /** A parsed body and the keys it held twice (the last one wins, as in Kubernetes' lenient decoding). */
 export interface ParsedDocument {
   value: unknown;
+  /** A JSON body's: paths, `duplicate field "spec.foo"` in Kubernetes' words. */
   duplicateFields: string[];
+  /**
+   * A YAML body's (JSON text sent as YAML too), as sigs.k8s.io/yaml's strict conversion words them:
+   * `line 9: key "foo" already set in map`, one a duplicate.
+   */
+  yamlDuplicates?: string[];
   /** Fields a protobuf body held that its message does not define ("spec.#12"). */
   unknownFields?: string[];
 }
@@ -155,13 +161,13 @@ function decodeText(text: string, yaml: boolean): ParsedDocument {
       return { value: JSON.parse(text), duplicateFields: duplicateJsonFields(text) };
     }
     const json = parseYamlAsJson(text);
-    if (json) return { value: json.value, duplicateFields: duplicateJsonFields(text) };
+    if (json) return { value: json.value, duplicateFields: [], yamlDuplicates: duplicateJsonKeysAsYaml(text) };
     const docs = parseYamlDocuments(text);
     if (docs.length !== 1) throw new Error('the body must hold exactly one YAML document');
     if (docs[0].errors.length) throw docs[0].errors[0];
     const value = docs[0].toJS({ maxAliasCount: 100 });
     if (depthOf(value, MAX_YAML_DEPTH) > MAX_YAML_DEPTH) throw tooDeep(MAX_YAML_DEPTH);
-    return { value, duplicateFields: duplicateYamlFields(docs[0]) };
+    return { value, duplicateFields: [], yamlDuplicates: duplicateYamlKeys(docs[0], text) };
   } catch (err) {
     throw status.badRequest(`error decoding ${yaml ? 'YAML' : 'JSON'}: ${(err as Error).message}`);
   }
@@ -198,6 +204,7 @@ export function decodeObject(
   validation: FieldValidation,
   duplicateFields: string[] = [],
   protobufUnknownFields: string[] = [],
+  yamlDuplicates: string[] = [],
 ): DecodedObject {
   const what = `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}`;
   if (!isPlainObject(value)) throw status.badRequest(`${what}: the body is not a JSON object`);
@@ -220,8 +227,12 @@ export function decodeObject(
     ...[...protobufUnknownFields, ...unknownFields].map((f) => `unknown field "${f}"`),
     ...duplicateFields.map((f) => `duplicate field "${f}"`),
   ];
-  if (validation === 'Strict' && messages.length) throw status.badRequest(`strict decoding error: ${messages.join(', ')}`);
-  return { object: value as ApiObject, warnings: validation === 'Warn' ? messages : [] };
+  // A YAML body's duplicates come first, as one error of the YAML conversion (one warning a line).
+  if (validation === 'Strict' && (yamlDuplicates.length || messages.length)) {
+    const errors = yamlDuplicates.length ? [yamlUnmarshalErrors(yamlDuplicates), ...messages] : messages;
+    throw status.badRequest(`strict decoding error: ${errors.join(', ')}`);
+  }
+  return { object: value as ApiObject, warnings: validation === 'Warn' ? [...yamlDuplicates, ...messages] : [] };
 }
 
 /** Content types accepted for object bodies (create, update). */

@@ -9,6 +9,7 @@ import { isPlainObject } from '../api/object.js';
 import * as status from '../api/status.js';
 import type { FieldValidation } from '../api/schema-check.js';
 import type { FieldManager } from '../fieldmanager/field-manager.js';
+import { yamlUnmarshalErrors } from '../api/duplicate-fields.js';
 
 export const APPLY_PATCH_TYPE = 'application/apply-patch+yaml';
 
@@ -18,8 +19,8 @@ export interface ApplyOptions {
   manager: string;
   force: boolean;
   validation: FieldValidation;
-  /** Paths of keys the body held twice. */
-  duplicateFields: string[];
+  /** Keys the body held twice, as yaml.v2 words them (`line 9: key "foo" already set in map`). */
+  yamlDuplicates: string[];
 }
 
 export interface AppliedObject {
@@ -45,8 +46,11 @@ export function applyPatch(fm: FieldManager, live: ApiObject | null, body: unkno
   // `metadata: null` is no metadata, as every other write decodes it (the merge dropped the live metadata with it).
   if (body.metadata === null) delete body.metadata;
   const object = fm.apply(live, body as ApiObject, o.manager, o.force);
-  const duplicates = o.duplicateFields.map((f) => `duplicate field "${f}"`);
-  if (o.validation === 'Strict' && duplicates.length) throw status.badRequest(`error strict decoding YAML: ${duplicates.join(', ')}`);
+  // Kubernetes decodes the body once more with sigs.k8s.io/yaml's UnmarshalStrict, whose error wraps yaml.v2's.
+  const duplicates = o.yamlDuplicates;
+  if (o.validation === 'Strict' && duplicates.length) {
+    throw status.badRequest(`error strict decoding YAML: error converting YAML to JSON: ${yamlUnmarshalErrors(duplicates)}`);
+  }
   // Kubernetes' checkName: the name is not taken from the URL (a configuration without one creates
   // nothing, and one whose metadata the merge pruned is refused); a different name is refused by the store.
   const name = object.metadata.name;

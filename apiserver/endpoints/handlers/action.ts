@@ -27,7 +27,15 @@ export async function handleAction(s: RequestScope, kind: SubresourceKind): Prom
   const validation = parseFieldValidation(s.query.get('fieldValidation'));
   const decodable = bodyKind(kind);
   const body = parseObjectBody(await readBody(s.req, s.api.maxRequestBytes), type, s.api.protobuf, decodable);
-  const { object, warnings } = decodeObject(body.value, decodable, s.api.definitions, validation, body.duplicateFields, body.unknownFields);
+  const { object, warnings } = decodeObject(
+    body.value,
+    decodable,
+    s.api.definitions,
+    validation,
+    body.duplicateFields,
+    body.unknownFields,
+    body.yamlDuplicates,
+  );
   // Typed, as admission sees it (a Binding, an Eviction), whether or not the client named its kind.
   object.apiVersion = decodable.apiVersion;
   object.kind = decodable.kind;

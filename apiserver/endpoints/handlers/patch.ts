@@ -45,7 +45,7 @@ export async function handlePatch(s: RequestScope): Promise<void> {
   );
   const validation = parseFieldValidation(s.query.get('fieldValidation'));
   const raw = await readBody(s.req, s.api.maxRequestBytes);
-  const { value: patch, duplicateFields } = parseDocument(raw, isApply ? type : 'application/json');
+  const { value: patch, duplicateFields, yamlDuplicates = [] } = parseDocument(raw, isApply ? type : 'application/json');
   const fm = newRequestFieldManager(s.store, s.api.definitions, s.ctx, s.info.subresource);
   if (isApply) {
     // Apply creates a missing object (201) and needs no prior read; a resourceVersion it sends is a precondition.
@@ -54,7 +54,7 @@ export async function handlePatch(s: RequestScope): Promise<void> {
       s.ctx,
       s.info.name,
       (old) => {
-        const r = applyPatch(fm, old, patch, { name: s.info.name, manager, force, validation, duplicateFields });
+        const r = applyPatch(fm, old, patch, { name: s.info.name, manager, force, validation, yamlDuplicates });
         s.warnings.splice(0, s.warnings.length, ...r.warnings);
         return (applied = r.object);
       },

@@ -10,7 +10,15 @@ export async function readObjectBody(s: RequestScope): Promise<ApiObject> {
   const type = requireContentType(s.req, OBJECT_CONTENT_TYPES);
   const validation = parseFieldValidation(s.query.get('fieldValidation'));
   const body = parseObjectBody(await readBody(s.req, s.api.maxRequestBytes), type, s.api.protobuf, s.def);
-  const { object, warnings } = decodeObject(body.value, s.def, s.api.definitions, validation, body.duplicateFields, body.unknownFields);
+  const { object, warnings } = decodeObject(
+    body.value,
+    s.def,
+    s.api.definitions,
+    validation,
+    body.duplicateFields,
+    body.unknownFields,
+    body.yamlDuplicates,
+  );
   s.warnings.push(...warnings);
   return object;
 }

@@ -66,7 +66,15 @@ export async function handleSubresourceView(s: RequestScope, view: SubresourceVi
     (old) => {
       if (!old) throw status.notFound(s.store.groupResource, s.info.name);
       const value = verb === 'update' ? body.value : patched(s, view, type, view.toView(old), body.value);
-      const decoded = decodeObject(value, kind, s.api.definitions, validation, body.duplicateFields, body.unknownFields);
+      const decoded = decodeObject(
+        value,
+        kind,
+        s.api.definitions,
+        validation,
+        body.duplicateFields,
+        body.unknownFields,
+        body.yamlDuplicates,
+      );
       s.warnings.splice(0, s.warnings.length, ...decoded.warnings);
       return view.fromView(decoded.object, old);
     },

@@ -136,6 +136,7 @@ test('parseYamlAsJson: a YAML body that is JSON is parsed as JSON, with its dupl
   assert.equal(Object.keys((parsed.value as { data: object }).data).length, 100_000);
   assert.deepEqual(parseDocument(Buffer.from('{"metadata": {"name": "a", "name": "b"}}'), 'application/yaml'), {
     value: { metadata: { name: 'b' } },
-    duplicateFields: ['metadata.name'],
+    duplicateFields: [],
+    yamlDuplicates: ['line 1: key "name" already set in map'],
   });
 });
