@@ -74,8 +74,8 @@ export function parseYamlDocuments(text: string, max = MAX_YAML_DEPTH, maxTokens
     }
     yield* parser.end();
   }
-  const docs = Array.from(new Composer({ uniqueKeys: false }).compose(tokens()));
-  return docs.some((d) => d.errors.length) ? YAML.parseAllDocuments(text, { uniqueKeys: false }) : docs;
+  const docs = Array.from(new Composer({ uniqueKeys: false, logLevel: 'error' }).compose(tokens()));
+  return docs.some((d) => d.errors.length) ? YAML.parseAllDocuments(text, { uniqueKeys: false, logLevel: 'error' }) : docs;
 }
 
 /**
