@@ -11,6 +11,12 @@
  * first, then the objects, listed after it, so every object stored before the quota's last settled
  * reservation is among them — and written by compare-and-swap on that quota's resourceVersion, so no
  * charge, refund or settle can come in between.
+ *
+ * `count/<resource>[.<group>]` counts any resource's objects (Kubernetes' generic object-count
+ * evaluator): a resource outside the fixed informers is found by discovery and gets a shared informer
+ * of its own, listed in the same consistent read. A name that no served resource answers to (an
+ * unknown group or resource, discovery failing) keeps the used value the quota has — charges
+ * admission made stay counted — rather than a 0 that would let the quota admit past its hard limit.
  */
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
@@ -32,9 +38,23 @@ import type { WorkQueue } from '../workqueue/work-queue.js';
 import { PODS } from '../controllerutil/pod-control.js';
 import { addQuantities, claimUsage, podUsage, type QuotaScopes, type ResourceList, serviceUsage, toJson } from './quota-usage.js';
 import { quantityFrom, ZERO_QUANTITY } from '../../apiserver/api/quantity.js';
+import { countedResource } from '../../apiserver/api/quota-usage.js';
+import type { DiscoveryResult } from '../client/discovery.js';
 
 const QUOTAS = { group: '', version: 'v1', resource: 'resourcequotas' };
 const RESYNC_MS = 5 * 60_000;
+/** How long a discovery is used, and how soon a name it did not know asks again. */
+const DISCOVERY_TTL_MS = 30_000;
+const DISCOVERY_RETRY_MS = 2_000;
+
+/** The objects a quota's resources count: the informers to list, and which one each count name counts. */
+export interface QuotaSources {
+  informers: Set<Informer>;
+  /** count name → the informer of the resource it counts (those outside pods, services and claims). */
+  counts: Map<string, Informer>;
+  /** Count names no served resource answers to: their used value is kept. */
+  unresolved: string[];
+}
 
 /** The namespace's objects of one informer's resource. */
 type ObjectsOf = (informer: Informer) => ApiObject[];
@@ -87,9 +107,64 @@ export class ResourceQuotaController implements Controller {
     const touched = (obj: ApiObject) => {
       for (const q of this.quotas.indexer.byIndex(NAMESPACE_INDEX, obj.metadata.namespace ?? '')) this.queue.add(objectKey(q));
     };
-    const watch = { onAdd: touched, onUpdate: (_o: ApiObject, n: ApiObject) => touched(n), onDelete: touched };
-    for (const i of new Set([this.pods, this.services, this.claims, ...this.counted.values()]))
-      if (i !== this.quotas) i.addEventHandler(watch);
+    this.watch = { onAdd: touched, onUpdate: (_o: ApiObject, n: ApiObject) => touched(n), onDelete: touched };
+    this.fixed = new Set([this.quotas, this.pods, this.services, this.claims, ...this.counted.values()]);
+    for (const i of this.fixed) this.watched(i);
+  }
+
+  private readonly watch: Parameters<Informer['addEventHandler']>[0];
+  private readonly watching = new WeakSet<Informer>();
+  /** The informers made at start, which the workers wait for. */
+  private readonly fixed: Set<Informer>;
+  private discovery?: { at: number; result?: DiscoveryResult; error?: unknown };
+
+  /** Recounts a namespace's quotas when an object of the informer changes (once per informer). */
+  private watched(i: Informer): Informer {
+    if (i !== this.quotas && !this.watching.has(i)) {
+      this.watching.add(i);
+      i.addEventHandler(this.watch);
+    }
+    return i;
+  }
+
+  /** Discovery, read again when older than its TTL or (for a name it did not know) than the retry interval. */
+  private async discovered(stale: number): Promise<DiscoveryResult | undefined> {
+    const now = Date.now();
+    if (!this.discovery || now - this.discovery.at > stale) {
+      try {
+        this.discovery = { at: now, result: await this.ctx.discover() };
+      } catch (error) {
+        this.discovery = { at: now, error };
+      }
+    }
+    return this.discovery.result;
+  }
+
+  /** The informer of the namespaced, listable resource a count name counts; undefined when none is served. */
+  private async resolve(name: string): Promise<Informer | undefined> {
+    const fixed = this.counted.get(name.startsWith('count/') ? name.slice('count/'.length) : name);
+    if (fixed) return fixed;
+    const wanted = countedResource(name);
+    if (!wanted) return undefined;
+    const find = (d: DiscoveryResult | undefined) =>
+      d?.resources.find(
+        (r) =>
+          r.preferred &&
+          r.namespaced &&
+          r.group === wanted.group &&
+          r.resource === wanted.resource &&
+          r.verbs.includes('list') &&
+          r.verbs.includes('watch'),
+      );
+    const found = find(await this.discovered(DISCOVERY_TTL_MS)) ?? find(await this.discovered(DISCOVERY_RETRY_MS));
+    if (!found) {
+      this.ctx.logger.verbose('resourcequota: no served resource counts this quota name; its used value is kept', {
+        name,
+        ...(this.discovery?.error ? { error: String(this.discovery.error) } : {}),
+      });
+      return undefined;
+    }
+    return this.watched(this.ctx.informers.forResource({ group: found.group, version: found.version, resource: found.resource }));
   }
 
   run(signal: AbortSignal): Promise<void> {
@@ -105,34 +180,51 @@ export class ResourceQuotaController implements Controller {
   }
 
   /** What the namespace's objects use, for the resources of one quota. */
-  usage(quota: ApiObject, objectsOf: ObjectsOf = this.cached(quota.metadata.namespace ?? '')): ResourceList {
+  usage(
+    quota: ApiObject,
+    objectsOf: ObjectsOf = this.cached(quota.metadata.namespace ?? ''),
+    counts: Map<string, Informer> = this.fixedCounts(),
+  ): ResourceList {
     const spec = (quota.spec ?? {}) as QuotaScopes & { hard?: Record<string, unknown> };
     const used: ResourceList = new Map([
       ...podUsage(objectsOf(this.pods), spec),
       ...serviceUsage(objectsOf(this.services)),
       ...claimUsage(objectsOf(this.claims), this.ctx.domain.group('storage.k8s.io')),
     ]);
-    for (const [name, informer] of this.counted) {
-      const n = BigInt(objectsOf(informer).length);
-      used.set(`count/${name}`, { unscaled: n, scale: 0, format: 'DecimalSI' });
-      if (!name.includes('.')) used.set(name, { unscaled: n, scale: 0, format: 'DecimalSI' });
-    }
+    for (const [name, informer] of counts) used.set(name, { unscaled: BigInt(objectsOf(informer).length), scale: 0, format: 'DecimalSI' });
     return used;
+  }
+
+  /** The count names of the fixed informers (`count/configmaps`, `configmaps`, `count/jobs.batch`…). */
+  private fixedCounts(): Map<string, Informer> {
+    const out = new Map<string, Informer>();
+    for (const [name, informer] of this.counted) {
+      out.set(`count/${name}`, informer);
+      if (!name.includes('.')) out.set(name, informer);
+    }
+    return out;
   }
 
   private cached(ns: string): ObjectsOf {
     return (i) => i.indexer.byIndex(NAMESPACE_INDEX, ns);
   }
 
-  /** The informers whose objects a quota's resources count (a name it does not know: the pods'). */
-  private sources(hard: Record<string, string>): Set<Informer> {
-    const out = new Set<Informer>();
+  /** The objects a quota's resources count (a name it does not know otherwise: the pods'). */
+  async sources(hard: Record<string, string>): Promise<QuotaSources> {
+    const out: QuotaSources = { informers: new Set(), counts: new Map(), unresolved: [] };
     for (const key of Object.keys(hard)) {
       const name = key.startsWith('count/') ? key.slice('count/'.length) : key;
-      if (this.counted.has(name)) out.add(this.counted.get(name)!);
-      else if (name === 'services' || key.startsWith('services.')) out.add(this.services);
-      else if (name === 'persistentvolumeclaims' || key === 'requests.storage' || key.includes('.storageclass.')) out.add(this.claims);
-      else out.add(this.pods);
+      if (name === 'pods') out.informers.add(this.pods);
+      else if (name === 'services' || key.startsWith('services.')) out.informers.add(this.services);
+      else if (name === 'persistentvolumeclaims' || key === 'requests.storage' || key.includes('.storageclass.'))
+        out.informers.add(this.claims);
+      else if (countedResource(key)) {
+        const informer = await this.resolve(key);
+        if (informer) {
+          out.informers.add(informer);
+          out.counts.set(key, informer);
+        } else out.unresolved.push(key);
+      } else out.informers.add(this.pods);
     }
     return out;
   }
@@ -142,12 +234,12 @@ export class ResourceQuotaController implements Controller {
    * usage plus every live reservation of an object not among them; reservations of objects found
    * (and expired ones) are dropped. `write`: whether that differs from what the quota has.
    */
-  desired(quota: ApiObject, objectsOf: ObjectsOf, sources: Iterable<Informer>, now = Date.now()) {
+  desired(quota: ApiObject, objectsOf: ObjectsOf, sources: QuotaSources, now = Date.now()) {
     const key = reservationsAnnotation(this.ctx.domain);
     const hard = ((quota.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {}) as Record<string, string>;
-    const used = this.usage(quota, objectsOf);
+    const used = this.usage(quota, objectsOf, sources.counts);
     const found = new Set<string>();
-    for (const i of sources) for (const o of objectsOf(i)) if (o.metadata.uid) found.add(o.metadata.uid);
+    for (const i of sources.informers) for (const o of objectsOf(i)) if (o.metadata.uid) found.add(o.metadata.uid);
     const held = reservationsOf(quota, key);
     const kept: QuotaReservations = {};
     let expired = false;
@@ -167,6 +259,9 @@ export class ResourceQuotaController implements Controller {
       }
     }
     const status = { hard: { ...hard }, used: toJson(used, Object.keys(hard)) };
+    // Nothing counted them: what admission charged stays (reservations included).
+    const had = (quota.status as { used?: Record<string, string> } | undefined)?.used ?? {};
+    for (const k of sources.unresolved) status.used[k] = had[k] ?? '0';
     const next = deepCopy(quota);
     next.status = status;
     setReservations(next, key, kept);
@@ -177,11 +272,12 @@ export class ResourceQuotaController implements Controller {
     const cached = this.quotas.indexer.get(key);
     if (!cached) return undefined;
     const hard = ((cached.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {}) as Record<string, string>;
-    const sources = this.sources(hard);
+    const sources = await this.sources(hard);
     const ns = cached.metadata.namespace ?? '';
     // The caches only say whether to look: they may lag the quota (a charge whose object they have
-    // not seen yet) or the objects.
-    if (!this.desired(cached, this.cached(ns), sources).write) return { requeueAfterMs: RESYNC_MS };
+    // not seen yet) or the objects; an informer just made for a resource has not listed it yet.
+    const fresh = [...sources.informers].some((i) => !this.fixed.has(i) && !i.hasSynced());
+    if (!fresh && !this.desired(cached, this.cached(ns), sources).write) return { requeueAfterMs: RESYNC_MS };
     try {
       // A list, not a get: the controller's role lists and watches, as Kubernetes' does.
       const name = cached.metadata.name!;
@@ -189,7 +285,7 @@ export class ResourceQuotaController implements Controller {
       const quota = quotas.items.find((q) => q.metadata.name === name);
       if (!quota) return undefined;
       const listed = new Map<Informer, ApiObject[]>();
-      for (const i of sources) listed.set(i, (await this.ctx.client.resource(i.resource.gvr, ns).listAll()).items);
+      for (const i of sources.informers) listed.set(i, (await this.ctx.client.resource(i.resource.gvr, ns).listAll()).items);
       const { next, write } = this.desired(quota, (i) => listed.get(i) ?? [], sources);
       if (write) await this.ctx.client.resource(QUOTAS, ns).update(next, 'status');
     } catch (err) {

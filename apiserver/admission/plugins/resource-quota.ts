@@ -112,7 +112,8 @@ export const newResourceQuota: PluginFactory = ({ domain, reader, writer }): Adm
     a.operation === 'CREATE' || (a.resource.kubernetesGroup === '' && a.resource.plural === 'persistentvolumeclaims');
 
   const usageDelta = (a: AdmissionAttributes): ResourceList | undefined => {
-    const group = a.resource.kubernetesGroup;
+    // Served group names, as the quota controller finds the resources by discovery.
+    const group = a.resource.group;
     const resource = a.resource.plural;
     if (a.operation === 'CREATE') return usageOf(group, resource, () => a.object!, storageClassGroup);
     // Updates charge only what grows: a claim's storage.
