@@ -1,5 +1,5 @@
 /**
- * ResourceQuota: a write that adds usage (a create; a claim that grows) must fit every matching quota
+ * ResourceQuota: a write that adds usage (a create; a claim or a service that grows) must fit every matching quota
  * of its namespace (used + requested ≤ hard for each resource the quota limits), else 403
  * `exceeded quota: …`; a pod must state the requests/limits a quota limits (`failed quota: …: must
  * specify …`). The charge is written into each quota's status.used by compare-and-swap on the quota's
@@ -108,16 +108,19 @@ export const newResourceQuota: PluginFactory = ({ domain, reader, writer }): Adm
   const key = reservationsAnnotation(domain);
 
   // A validator's object is copied when first read: an update that cannot grow usage leaves it unread.
-  const mayGrowUsage = (a: AdmissionAttributes) =>
-    a.operation === 'CREATE' || (a.resource.kubernetesGroup === '' && a.resource.plural === 'persistentvolumeclaims');
+  // Updates grow usage only for claims (storage) and services (a type change to NodePort or
+  // LoadBalancer, more ports), as Kubernetes' evaluators for them charge updates.
+  const growsOnUpdate = (a: AdmissionAttributes) =>
+    a.resource.group === '' && (a.resource.plural === 'persistentvolumeclaims' || a.resource.plural === 'services');
+  const mayGrowUsage = (a: AdmissionAttributes) => a.operation === 'CREATE' || growsOnUpdate(a);
 
   const usageDelta = (a: AdmissionAttributes): ResourceList | undefined => {
     // Served group names, as the quota controller finds the resources by discovery.
     const group = a.resource.group;
     const resource = a.resource.plural;
     if (a.operation === 'CREATE') return usageOf(group, resource, () => a.object!, storageClassGroup);
-    // Updates charge only what grows: a claim's storage.
-    if (group !== '' || resource !== 'persistentvolumeclaims' || !a.oldObject) return undefined;
+    // Updates charge only what grows: a claim's storage, a service's node ports and load balancers.
+    if (!growsOnUpdate(a) || !a.oldObject) return undefined;
     const now = usageOf(group, resource, () => a.object!, storageClassGroup);
     const before = usageOf(group, resource, () => a.oldObject!, storageClassGroup);
     const grown = Object.fromEntries(Object.entries(subtractLists(now, before)).filter(([, v]) => cmp(v, '0') > 0));

@@ -54,4 +54,25 @@ describe('ResourceQuota on two replicas', () => {
     const used = (await a.client.get(`${QUOTA}/secrets`)).body.status.used;
     assert.deepEqual(used, { secrets: '1' });
   });
+
+  it('charges a service update that adds node ports: ClusterIP to NodePort past services.nodeports is refused', async () => {
+    const q = await a.client.post(QUOTA, { metadata: { name: 'nodeports' }, spec: { hard: { 'services.nodeports': '2' } } });
+    assert.equal(q.status, 201, q.text);
+    const SVC = `/api/v1/namespaces/${NS}/services`;
+    const ports = [80, 81, 82].map((port) => ({ name: `p${port}`, port }));
+    assert.equal((await a.client.post(SVC, { metadata: { name: 'web' }, spec: { ports } })).status, 201);
+    const svc = (await a.client.get(`${SVC}/web`)).body;
+    // Three ports as NodePort are three node ports: over the quota's two, from either replica.
+    const grown = await b.client.put(`${SVC}/web`, { ...svc, spec: { ...svc.spec, type: 'NodePort' } });
+    assert.equal(grown.status, 403, grown.text);
+    assert.match(
+      grown.body.message,
+      /exceeded quota: nodeports, requested: services.nodeports=3, used: services.nodeports=0, limited: services.nodeports=2/,
+    );
+    assert.equal((await a.client.get(`${SVC}/web`)).body.spec.type, 'ClusterIP');
+    // Two ports fit.
+    const fits = await a.client.put(`${SVC}/web`, { ...svc, spec: { ...svc.spec, type: 'NodePort', ports: ports.slice(0, 2) } });
+    assert.equal(fits.status, 200, fits.text);
+    assert.deepEqual((await a.client.get(`${QUOTA}/nodeports`)).body.status.used, { 'services.nodeports': '2' });
+  });
 });
