@@ -103,7 +103,7 @@ export function mutateValue(r: Random, value: Json, rounds = r.int(1, 4)): Json 
         );
         break;
       case 7: // the node's string, as a number or boolean, or the reverse
-        root = setAt(root, path, typeof node === 'string' ? (r.chance(0.5) ? Number(node) || 7 : true) : String(node));
+        root = setAt(root, path, typeof node === 'string' ? (r.chance(0.5) ? Number(node) || 7 : true) : textOf(node));
         break;
       case 8: // its type's wrapper: a scalar as an array or object
         root = setAt(root, path, r.chance(0.5) ? [node] : { value: node });
@@ -197,5 +197,14 @@ export function mutateJsonText(r: Random, text: string): Buffer {
       return Buffer.from(`${'['.repeat(nestingDepth(r))}${r.chance(0.5) ? ']'.repeat(r.int(0, 100)) : ''}`);
     default:
       return mutateBytes(r, Buffer.from(text));
+  }
+}
+
+/** A value's text as String gives it; a value String cannot convert (an object whose toString is not a function, from an earlier mutation) as JSON. */
+function textOf(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return JSON.stringify(value) ?? 'x';
   }
 }
