@@ -218,8 +218,20 @@ export async function runFuzz(t: TestContext, s: TestServer, settings: FuzzSetti
   const report: FuzzReport = { inputs: 0, perCategory: {}, readBacks: 0, peakRss: baselineRss, baselineRss, failures: [], failureCount: 0 };
   for (const c of enabled) report.perCategory[c] = { inputs: 0, refused: 0, byStatus: {}, maxMs: 0, slowest: '' };
   const outDir = join(tmpdir(), `orch-fuzz-${settings.seed}-${label}`);
+  /** Each lane's last inputs, with when they ran: what held the server shows here when other lanes' requests time out. */
+  const recent = new Map<number, { category: string; what: string; since: number; until?: number }[]>();
   const fail = (f: Failure) => {
     report.failureCount++;
+    if (f.what.startsWith('took') && f.lane !== undefined && f.answer) {
+      const end = performance.now();
+      const start = end - f.answer.ms;
+      const overlapping = [...recent.entries()]
+        .filter(([lane]) => lane !== f.lane)
+        .flatMap(([lane, xs]) => xs.filter((x) => x.since <= end && (x.until ?? end) >= start).map((x) => ({ lane, ...x })));
+      f.detail = `${f.detail ? `${f.detail}\n` : ''}    other lanes meanwhile: ${overlapping
+        .map((x) => `lane ${x.lane} ${x.category} ${Math.round((x.until ?? end) - x.since)} ms${x.until ? '' : ' (in flight)'}: ${x.what}`)
+        .join('\n      ')}`;
+    }
     if (report.failures.length >= MAX_FAILURES) return;
     report.failures.push(f);
     if (f.request) {
@@ -293,7 +305,17 @@ export async function runFuzz(t: TestContext, s: TestServer, settings: FuzzSetti
       const stats = report.perCategory[category];
       stats.inputs++;
       const unauthenticated = input.req.headers?.Authorization !== undefined;
+      const entry: { category: string; what: string; since: number; until?: number } = {
+        category,
+        what: `${input.req.method} ${input.req.path.slice(0, 300)} (${input.req.body?.length ?? 0} bytes${input.req.streamMs !== undefined ? ', a stream' : ''})`,
+        since: performance.now(),
+      };
+      const mine = recent.get(index) ?? [];
+      mine.push(entry);
+      if (mine.length > 4) mine.shift();
+      recent.set(index, mine);
       const a = await (unauthenticated ? anonymous : client).send(input.req);
+      entry.until = performance.now();
       if (a.refused) {
         stats.refused++;
         continue;
