@@ -99,11 +99,20 @@ function enc(r: Random, s: string): string {
 /** Percent sequences that decode to no valid UTF-8, or do not decode at all. */
 const BAD_PERCENT = ['%ED%A0%80', '%FF', '%C0%80', '%', '%Z', '%zz', '%E2%82', '%00', '%2F', '%252F', '%u0041'];
 
+/**
+ * A query of `params`, now and then mangled (bad percent sequences, a key without its value, odd
+ * separators). `dryRun` is never mangled and always stands on its own after an '&': it is what keeps a
+ * write to a sentinel or a collection harmless, and `pretty=1;dryRun=All` is one parameter, `pretty`
+ * (a deletecollection of every CRD, the sentinel's among them, was sent that way).
+ */
 function query(r: Random, params: [string, string][]): string {
   if (params.length === 0) return '';
-  return `?${params
+  const mangled = params
+    .filter(([k]) => k !== 'dryRun')
     .map(([k, v]) => (r.chance(0.04) ? `${k}=${r.pick(BAD_PERCENT)}` : r.chance(0.02) ? enc(r, k) : `${enc(r, k)}=${enc(r, v)}`))
-    .join(r.chance(0.97) ? '&' : r.pick([';', '&&', '&=&']))}`;
+    .join(r.chance(0.97) ? '&' : r.pick([';', '&&', '&=&']));
+  const dry = params.filter(([k]) => k === 'dryRun').map(([k, v]) => `${k}=${enc(r, v)}`);
+  return `?${[mangled, ...dry].filter((p) => p !== '').join('&')}`;
 }
 
 function kindFor(r: Random, only?: (k: FuzzKind) => boolean): FuzzKind {
