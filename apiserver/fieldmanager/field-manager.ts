@@ -82,7 +82,12 @@ function setManagedFields(obj: ApiObject, managed: Managed): void {
 
 /** An applied object as error messages name it: `namespace/name; /v1, Kind=ConfigMap`. */
 function describe(obj: ApiObject): string {
-  return `${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''}; ${gvkString(obj.apiVersion, obj.kind)}`;
+  return `${textOf(obj.metadata?.namespace)}/${textOf(obj.metadata?.name)}; ${gvkString(obj.apiVersion, obj.kind)}`;
+}
+
+/** A field of an applied object as text: it may be of any type (an object with a toString member made String throw). */
+function textOf(value: unknown): string {
+  return value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /** Wrong types and undeclared fields of an applied object, as `.path: problem`. */

@@ -200,6 +200,17 @@ describe('patch types', () => {
       assert.equal(updated.body.metadata.uid, created.body.metadata.uid);
     });
 
+    it('a name or namespace of another type is a 400 naming the field (a name holding a toString member was a 500)', async () => {
+      const url = path(NS, 'secrets', 'odd-name');
+      for (const name of ['{toString: {a: b}}', '[x]', '{a: 1}']) {
+        const body = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: ${name}\n  namespace: ${NS}\n`;
+        const r = await patch(c, `${url}?fieldManager=tester&force=true`, body, APPLY);
+        assert.equal(r.status, 400, r.text);
+        assert.match(r.body.message, /\.metadata\.name: expected string/);
+      }
+      assert.equal((await c.get(url)).status, 404);
+    });
+
     it('creates a missing object (201) from YAML, then updates it (200) from JSON', async () => {
       const url = path(NS, 'services', 'applied');
       const yaml = [
