@@ -251,14 +251,14 @@ export async function runFuzz(t: TestContext, s: TestServer, settings: FuzzSetti
     const end = performance.now();
     return a.ms - stalls.within(end - a.ms, end);
   };
-  const client = newFuzzClient({ url: s.url, ca: s.ca, token: s.token, abortMs: ABORT_MS });
-  const anonymous = newFuzzClient({ url: s.url, ca: s.ca, abortMs: ABORT_MS });
+  const client = newFuzzClient({ url: s.url, ca: s.ca, token: s.token, abortMs: ABORT_MS, stalledWithin: stalls.within });
+  const anonymous = newFuzzClient({ url: s.url, ca: s.ca, abortMs: ABORT_MS, stalledWithin: stalls.within });
   const codec = newProtobufCodec(newApiDomain(), definitions);
   const deadline = Date.now() + seconds * 1000;
   let running = true;
 
   // The server beside the lanes: alive, the same processes, ready, within its memory.
-  const monitorClient = newFuzzClient({ url: s.url, ca: s.ca, token: s.token, abortMs: ABORT_MS });
+  const monitorClient = newFuzzClient({ url: s.url, ca: s.ca, token: s.token, abortMs: ABORT_MS, stalledWithin: stalls.within });
   let lastReadyz = 0;
   let rssOver = false;
   const monitor = (async () => {
