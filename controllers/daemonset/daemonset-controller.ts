@@ -14,7 +14,7 @@
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { jsonEqual } from '../../apiserver/api/object.js';
 import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import type { Informer } from '../informers/informer.js';
@@ -29,23 +29,16 @@ import {
   newControllerRef,
   readFromServer,
 } from '../controllerutil/controller-ref.js';
-import {
-  CONTROLLERREVISIONS,
-  ControllerHistory,
-  DEFAULT_REVISION_HISTORY_LIMIT,
-  REVISION_LABEL,
-} from '../controllerutil/controller-history.js';
+import { CONTROLLERREVISIONS, DAEMONSETS, NODES, PODS } from '../controllerutil/resources.js';
+import { ControllerHistory, DEFAULT_REVISION_HISTORY_LIMIT, REVISION_LABEL } from '../controllerutil/controller-history.js';
 import { Expectations } from '../controllerutil/expectations.js';
 import { updateStatusFromCache } from '../controllerutil/update-status.js';
 import { type PodSchedulingSpec, podFitsNode, type Toleration } from '../controllerutil/node-eligibility.js';
-import { PodControl, PODS } from '../controllerutil/pod-control.js';
+import { PodControl } from '../controllerutil/pod-control.js';
 import { isPodAvailable, isPodReady, podNodeName, podStatus } from '../controllerutil/pod-status.js';
 import { podFromTemplate, type PodTemplate } from '../controllerutil/pod-template.js';
 import { computeHash } from '../controllerutil/template-hash.js';
-import { NODES } from '../podgc/pod-gc-controller.js';
 import { allowsSurge, type DaemonSetStrategy, excessPods, rollingUpdate } from './rolling-update.js';
-
-export const DAEMONSETS = { group: 'apps', version: 'v1', resource: 'daemonsets' };
 
 interface DaemonSetSpec {
   selector?: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };

@@ -11,13 +11,13 @@
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-errors.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
 import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
-import { PODS } from '../controllerutil/pod-control.js';
+import { ENDPOINTS, PODS, SERVICES } from '../controllerutil/resources.js';
 import { isPodReady, podNodeName } from '../controllerutil/pod-status.js';
 import {
   findPort,
@@ -71,8 +71,6 @@ export function subsetContent(subsets: EndpointSubset[] | undefined): string[] {
   return lines.sort();
 }
 
-export const SERVICES = { group: '', version: 'v1', resource: 'services' };
-export const ENDPOINTS = { group: '', version: 'v1', resource: 'endpoints' };
 /** Endpoints hold at most this many addresses. */
 export const MAX_ENDPOINTS_CAPACITY = 1000;
 

@@ -10,7 +10,7 @@
 import { isIPv6 } from 'node:net';
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { jsonEqual } from '../../apiserver/api/object.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { GroupVersionResource } from '../client/api-client.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
@@ -19,7 +19,7 @@ import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controlle
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { newControllerRef } from '../controllerutil/controller-ref.js';
 import { type EndpointGroup, type SliceEndpoint, type SlicePort, SliceReconciler } from '../controllerutil/slice-reconciler.js';
-import { PODS } from '../controllerutil/pod-control.js';
+import { PODS, SERVICES } from '../controllerutil/resources.js';
 import { isPodReady, podNodeName } from '../controllerutil/pod-status.js';
 import {
   findPort,
@@ -32,7 +32,6 @@ import {
   serviceSpec,
   shouldPodBeInEndpoints,
 } from '../controllerutil/service-endpoints.js';
-import { SERVICES } from '../endpoints/endpoints-controller.js';
 
 export const MAX_ENDPOINTS_PER_SLICE = 100;
 

@@ -14,7 +14,7 @@ import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { EventRecorder, ObjectReference } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import type { Informer } from '../informers/informer.js';
@@ -30,7 +30,8 @@ import {
   readFromServer,
 } from '../controllerutil/controller-ref.js';
 import { Expectations } from '../controllerutil/expectations.js';
-import { PodControl, PODS } from '../controllerutil/pod-control.js';
+import { JOBS, PODS } from '../controllerutil/resources.js';
+import { PodControl } from '../controllerutil/pod-control.js';
 import { isPodActive, isPodReady, podStatus } from '../controllerutil/pod-status.js';
 import { sortPodsForDeletion } from '../controllerutil/pod-ranking.js';
 import { podFromTemplate } from '../controllerutil/pod-template.js';
@@ -49,7 +50,6 @@ import {
 } from './job-util.js';
 import { hasFinalizer, releasePod, terminalPhase, trackingFinalizer, type UncountedPods } from './pod-tracking.js';
 
-export const JOBS = { group: 'batch', version: 'v1', resource: 'jobs' };
 const BACKOFF_BASE_MS = 10_000;
 const BACKOFF_MAX_MS = 6 * 60_000;
 /** Queue keys of Pods whose tracking finalizer may outlive their Job. */

@@ -12,7 +12,7 @@ import type { ApiObject } from '../../apiserver/api/object.js';
 import { jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import type { Informer } from '../informers/informer.js';
@@ -29,7 +29,8 @@ import {
 } from '../controllerutil/controller-ref.js';
 import { Expectations } from '../controllerutil/expectations.js';
 import { updateStatusFromCache } from '../controllerutil/update-status.js';
-import { PodControl, PODS } from '../controllerutil/pod-control.js';
+import { PODS } from '../controllerutil/resources.js';
+import { PodControl } from '../controllerutil/pod-control.js';
 import { isPodActive, isPodReady } from '../controllerutil/pod-status.js';
 import { sortPodsForDeletion } from '../controllerutil/pod-ranking.js';
 import { podFromTemplate } from '../controllerutil/pod-template.js';
