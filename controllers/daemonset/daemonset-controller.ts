@@ -20,7 +20,7 @@ import { objectReference } from '../events/event-recorder.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
-import { runQueueWorkers } from '../controllerutil/run-controller.js';
+import { enqueueControllers, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import {
   claimObjects,
@@ -28,6 +28,7 @@ import {
   ensureControllerIndex,
   newControllerRef,
   readFromServer,
+  resolveControllerRef,
 } from '../controllerutil/controller-ref.js';
 import { CONTROLLERREVISIONS, DAEMONSETS, NODES, PODS } from '../controllerutil/resources.js';
 import { ControllerHistory, DEFAULT_REVISION_HISTORY_LIMIT, REVISION_LABEL } from '../controllerutil/controller-history.js';
@@ -109,19 +110,10 @@ export class DaemonSetController implements Controller {
       hashLabel: REVISION_LABEL,
       hash: (ds, _data, collisionCount) => computeHash(dsSpec(ds).template, collisionCount),
     });
-    this.sets.addEventHandler({
-      onAdd: (s) => this.queue.add(objectKey(s)),
-      onUpdate: (_o, s) => this.queue.add(objectKey(s)),
-      onDelete: (s) => {
-        this.expectations.delete(objectKey(s));
-        this.queue.add(objectKey(s));
-      },
-    });
+    enqueueControllers(this.sets, this.queue, this.expectations);
     const owner = (pod: ApiObject) => {
-      const ref = controllerRefOf(pod);
-      if (ref?.kind !== 'DaemonSet') return undefined;
-      const ds = this.sets.indexer.get(`${pod.metadata.namespace}/${ref.name}`);
-      return ds?.metadata.uid === ref.uid ? objectKey(ds) : undefined;
+      const ds = resolveControllerRef(this.sets.indexer, pod.metadata.namespace, controllerRefOf(pod), 'DaemonSet');
+      return ds ? objectKey(ds) : undefined;
     };
     this.pods.addEventHandler({
       onAdd: (pod) => {

@@ -20,7 +20,7 @@ import { objectReference } from '../events/event-recorder.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
-import { runQueueWorkers } from '../controllerutil/run-controller.js';
+import { enqueueControllers, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import {
   claimObjects,
@@ -28,6 +28,7 @@ import {
   ensureControllerIndex,
   newControllerRef,
   readFromServer,
+  resolveControllerRef,
 } from '../controllerutil/controller-ref.js';
 import { Expectations } from '../controllerutil/expectations.js';
 import { JOBS, PODS } from '../controllerutil/resources.js';
@@ -99,14 +100,7 @@ export class JobController implements Controller {
     this.jobs = ctx.informers.forResource(JOBS);
     this.pods = ctx.informers.forResource(PODS);
     ensureControllerIndex(this.pods.indexer);
-    this.jobs.addEventHandler({
-      onAdd: (j) => this.queue.add(objectKey(j)),
-      onUpdate: (_o, j) => this.queue.add(objectKey(j)),
-      onDelete: (j) => {
-        this.expectations.delete(objectKey(j));
-        this.queue.add(objectKey(j));
-      },
-    });
+    enqueueControllers(this.jobs, this.queue, this.expectations);
     this.pods.addEventHandler({
       onAdd: (p) => {
         const job = this.ownerOf(p);
@@ -135,10 +129,7 @@ export class JobController implements Controller {
   }
 
   private ownerOf(pod: ApiObject): ApiObject | undefined {
-    const ref = controllerRefOf(pod);
-    if (ref?.kind !== 'Job') return undefined;
-    const job = this.jobs.indexer.get(`${pod.metadata.namespace}/${ref.name}`);
-    return job?.metadata.uid === ref.uid ? job : undefined;
+    return resolveControllerRef(this.jobs.indexer, pod.metadata.namespace, controllerRefOf(pod), 'Job');
   }
 
   run(signal: AbortSignal): Promise<void> {
