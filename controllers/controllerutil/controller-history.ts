@@ -15,8 +15,8 @@ import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX } from '../informers/indexer.js';
 import { claimObjects, newControllerRef } from './controller-ref.js';
 import type { PodTemplate } from './pod-template.js';
+import { CONTROLLERREVISIONS } from './resources.js';
 
-export const CONTROLLERREVISIONS: GroupVersionResource = { group: 'apps', version: 'v1', resource: 'controllerrevisions' };
 export const DEFAULT_REVISION_HISTORY_LIMIT = 10;
 /** The label naming the revision a Pod was made from (apps/v1 ControllerRevisionHashLabelKey). */
 export const REVISION_LABEL = 'controller-revision-hash';

@@ -9,8 +9,7 @@ import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-error
 import type { EventRecorder, ObjectReference } from '../events/event-recorder.js';
 import { objectKey } from '../informers/indexer.js';
 import type { Expectations } from './expectations.js';
-
-export const PODS = { group: '', version: 'v1', resource: 'pods' };
+import { PODS } from './resources.js';
 
 export class PodControl {
   constructor(

@@ -14,6 +14,7 @@ import { objectKey } from '../informers/indexer.js';
 import type { Informer } from '../informers/informer.js';
 import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
+import type { Expectations } from './expectations.js';
 
 /** Waits for every informer's first list; false when the signal aborted first. */
 export async function waitForCacheSync(signal: AbortSignal, informers: Iterable<Informer>): Promise<boolean> {
@@ -36,6 +37,21 @@ export function enqueueChanges(
     onAdd: enqueue,
     onUpdate: (_old, obj) => enqueue(obj),
     ...(opts.deletes === false ? {} : { onDelete: enqueue }),
+  });
+}
+
+/**
+ * Queues every controller object (a ReplicaSet, a Job, a DaemonSet) the informer adds, updates or
+ * deletes; a deleted one's expectations are forgotten first.
+ */
+export function enqueueControllers(informer: Informer, queue: WorkQueue<string>, expectations: Expectations): void {
+  informer.addEventHandler({
+    onAdd: (obj) => queue.add(objectKey(obj)),
+    onUpdate: (_old, obj) => queue.add(objectKey(obj)),
+    onDelete: (obj) => {
+      expectations.delete(objectKey(obj));
+      queue.add(objectKey(obj));
+    },
   });
 }
 

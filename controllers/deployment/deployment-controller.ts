@@ -11,7 +11,7 @@ import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import type { Informer } from '../informers/informer.js';
@@ -26,9 +26,8 @@ import {
   ensureControllerIndex,
   newControllerRef,
 } from '../controllerutil/controller-ref.js';
-import { PODS } from '../controllerutil/pod-control.js';
+import { DEPLOYMENTS, PODS, REPLICASETS } from '../controllerutil/resources.js';
 import { computeHash } from '../controllerutil/template-hash.js';
-import { REPLICASETS } from '../replicaset/replicated-kind.js';
 import { type DeploymentStatus, dReplicas, dSpec, dStatus, rsReplicas, rsSpecOf, rsStatusOf } from './deployment-types.js';
 import {
   byCreation,
@@ -55,8 +54,6 @@ import {
 } from './deployment-util.js';
 import { calculateStatus, rolloutStatus } from './deployment-status.js';
 import { podStatus } from '../controllerutil/pod-status.js';
-
-export const DEPLOYMENTS = { group: 'apps', version: 'v1', resource: 'deployments' };
 
 export interface DeploymentControllerOptions {
   workers?: number;

@@ -13,7 +13,7 @@ import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import { labelSelectorFromObject } from '../../apiserver/runtime/selectors/label-selector.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { GroupVersionResource } from '../client/api-client.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
@@ -21,11 +21,8 @@ import type { SyncResult } from '../workqueue/run-workers.js';
 import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { controllerRefOf } from '../controllerutil/controller-ref.js';
-import { PODS } from '../controllerutil/pod-control.js';
+import { DEPLOYMENTS, PODS, REPLICASETS, STATEFULSETS } from '../controllerutil/resources.js';
 import { isPodReady } from '../controllerutil/pod-status.js';
-import { REPLICASETS } from '../replicaset/replicated-kind.js';
-import { DEPLOYMENTS } from '../deployment/deployment-controller.js';
-import { STATEFULSETS } from '../statefulset/statefulset-controller.js';
 import { scaledValue } from '../controllerutil/int-or-percent.js';
 
 /** An evicted Pod counts as disrupted this long, unless its deletion is seen first. */

@@ -7,14 +7,13 @@
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX } from '../informers/indexer.js';
 import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
-import { PODS } from '../controllerutil/pod-control.js';
+import { PODS, PVCS } from '../controllerutil/resources.js';
 import { podStatus } from '../controllerutil/pod-status.js';
-import { PVCS } from '../statefulset/statefulset-controller.js';
 
 /** The claims a Pod uses (names, in its namespace). */
 export function claimsOf(pod: ApiObject): string[] {

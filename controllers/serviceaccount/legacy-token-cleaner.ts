@@ -8,7 +8,7 @@
  */
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import { runPeriodically } from '../controllerutil/run-controller.js';
 import type { Informer } from '../informers/informer.js';
 import { podSecretNames } from './pod-secret-names.js';

@@ -10,8 +10,8 @@
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
-import type { GroupVersionResource } from '../client/api-client.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
+import { SECRETS, SERVICEACCOUNTS as SERVICE_ACCOUNTS } from '../controllerutil/resources.js';
 import type { Informer } from '../informers/informer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';
@@ -19,8 +19,6 @@ import type { WorkQueue } from '../workqueue/work-queue.js';
 import type { SigningKey } from '../../apiserver/api/serviceaccount/signing-key.js';
 import { signLegacyToken } from './legacy-token.js';
 
-const SECRETS: GroupVersionResource = { group: '', version: 'v1', resource: 'secrets' };
-const SERVICE_ACCOUNTS: GroupVersionResource = { group: '', version: 'v1', resource: 'serviceaccounts' };
 const WORKERS = 5;
 
 type Data = Record<string, string>;

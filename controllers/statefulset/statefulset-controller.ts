@@ -17,7 +17,7 @@ import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-errors.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
@@ -33,20 +33,12 @@ import {
   newControllerRef,
   readFromServer,
 } from '../controllerutil/controller-ref.js';
-import {
-  CONTROLLERREVISIONS,
-  ControllerHistory,
-  DEFAULT_REVISION_HISTORY_LIMIT,
-  REVISION_LABEL,
-} from '../controllerutil/controller-history.js';
-import { PODS } from '../controllerutil/pod-control.js';
+import { CONTROLLERREVISIONS, PODS, PVCS, STATEFULSETS } from '../controllerutil/resources.js';
+import { ControllerHistory, DEFAULT_REVISION_HISTORY_LIMIT, REVISION_LABEL } from '../controllerutil/controller-history.js';
 import { isPodAvailable, isPodReady, podStatus } from '../controllerutil/pod-status.js';
 import { podFromTemplate, type PodTemplate } from '../controllerutil/pod-template.js';
 import { computeHash } from '../controllerutil/template-hash.js';
 import { claimIsStale, claimOwnerRefs, type RetentionPolicy } from './claim-retention.js';
-
-export const STATEFULSETS = { group: 'apps', version: 'v1', resource: 'statefulsets' };
-export const PVCS = { group: '', version: 'v1', resource: 'persistentvolumeclaims' };
 
 interface StatefulSetSpec {
   replicas?: number;

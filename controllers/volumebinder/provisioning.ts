@@ -12,7 +12,7 @@ import type { ApiObject } from '../../apiserver/api/object.js';
 import type { ApiClient, GroupVersionResource } from '../client/api-client.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
-import { PVCS } from '../statefulset/statefulset-controller.js';
+import { PVCS } from '../controllerutil/resources.js';
 
 export function storageClassesResource(domain: ApiDomain): GroupVersionResource {
   return { group: domain.group('storage.k8s.io'), version: 'v1', resource: 'storageclasses' };

@@ -20,16 +20,14 @@ import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { compareQuantities, quantityFrom, ZERO_QUANTITY } from '../../apiserver/api/quantity.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import { labelSelectorFromObject } from '../../apiserver/runtime/selectors/label-selector.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import type { Informer } from '../informers/informer.js';
 import { objectKey } from '../informers/indexer.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
-import { PVS } from '../pvprotection/pv-protection-controller.js';
-import { PVCS } from '../statefulset/statefulset-controller.js';
-import { PODS } from '../controllerutil/pod-control.js';
+import { PODS, PVCS, PVS } from '../controllerutil/resources.js';
 import { NAMESPACE_INDEX } from '../informers/indexer.js';
 import { ClaimProvisioning, storageClassesResource } from './provisioning.js';
 

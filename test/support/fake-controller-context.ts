@@ -9,7 +9,7 @@ import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy } from '../../apiserver/api/object.js';
 import { newLogger } from '../../apiserver/component-base/logs/logger.js';
 import { type ApiClient, ResourceClient, type GroupVersionResource } from '../../controllers/client/api-client.js';
-import type { ControllerContext } from '../../controllers/app/controller-context.js';
+import type { ControllerContext } from '../../controllers/controllerutil/controller-context.js';
 import type { EventRecorder, ObjectReference } from '../../controllers/events/event-recorder.js';
 import { InformerFactory } from '../../controllers/informers/informer-factory.js';
 import { WorkQueue } from '../../controllers/workqueue/work-queue.js';

@@ -25,6 +25,36 @@ test('an upward import is found and named: file → import', () => {
   assert.match(found[2], /^apiserver\/storage\/multi\.ts → apiserver\/registry\/store\.ts: /);
 });
 
+test("no controller imports the controller manager's composition root; its binary does", () => {
+  assert.match(
+    violation('controllers/deployment/deployment-controller.ts', 'controllers/app/controller-manager.ts') ?? '',
+    /only controllers\/app\/, controllers\/cmd\/ import/,
+  );
+  assert.ok(violation('controllers/controllerutil/x.ts', 'controllers/app/known-controllers.ts'));
+  assert.equal(violation('controllers/cmd/controller-manager.ts', 'controllers/app/options.ts'), undefined);
+  assert.equal(violation('controllers/app/known-controllers.ts', 'controllers/deployment/descriptor.ts'), undefined);
+  assert.equal(violation('controllers/deployment/descriptor.ts', 'controllers/controllerutil/controller-context.ts'), undefined);
+  assert.equal(violation('scripts/all-in-one.ts', 'controllers/app/options.ts'), undefined);
+  // A synthetic tree: the checker names the controller that reaches up, in a static import, a type
+  // import spread over lines and a lazy import alike.
+  const sources = new Map([
+    ['controllers/job/bad.ts', "import type { ControllerContext } from '../app/controller-context.js';\n"],
+    ['controllers/ttl/multi.ts', "import type {\n  A,\n  B,\n} from '../app/options.js';\n"],
+    ['controllers/podgc/lazy.ts', "export const load = () => import('../app/metrics.js');\n"],
+    ['controllers/job/fine.ts', "import type { ControllerContext } from '../controllerutil/controller-context.js';\n"],
+    ['controllers/cmd/entry.ts', "import { controllerManagerCommand } from '../app/options.js';\n"],
+  ]);
+  const found = upwardImports(sources);
+  assert.deepEqual(
+    found.map((f) => f.split(':')[0]),
+    [
+      'controllers/job/bad.ts → controllers/app/controller-context.ts',
+      'controllers/ttl/multi.ts → controllers/app/options.ts',
+      'controllers/podgc/lazy.ts → controllers/app/metrics.ts',
+    ],
+  );
+});
+
 test('the rules between the towers', () => {
   assert.equal(violation('apiserver/admission/chain.ts', 'apiserver/fieldmanager/manager.ts'), undefined, 'same floor');
   assert.equal(violation('apiserver/cmd/apiserver.ts', 'apiserver/api/object.ts'), undefined);

@@ -24,6 +24,13 @@ const COMPONENT_BASE_USERS = ['apiserver/server', 'apiserver/frontdoor', 'apiser
 /** What the controller manager, a client of the API, may import from apiserver/. */
 const CONTROLLERS_MAY_IMPORT = ['apiserver/api', 'apiserver/runtime', COMPONENT_BASE];
 
+/**
+ * The controller manager's composition root: it imports every controller (through their
+ * descriptors) and no controller imports it; only the binary's entry may.
+ */
+const CONTROLLERS_ROOT = 'controllers/app/';
+const CONTROLLERS_ROOT_USERS = [CONTROLLERS_ROOT, 'controllers/cmd/'];
+
 /** The layer a repository path belongs to: `apiserver/<folder>`, `controllers` or `scripts`. */
 export function layerOf(path: string): string | undefined {
   const parts = path.split('/');
@@ -42,6 +49,8 @@ export function violation(from: string, to: string): string | undefined {
   const source = layerOf(from);
   const target = layerOf(to);
   if (!source) return `${from} is in no layer (add its folder to the floors)`;
+  if (source === 'controllers' && to.startsWith(CONTROLLERS_ROOT) && !CONTROLLERS_ROOT_USERS.some((p) => from.startsWith(p)))
+    return `only ${CONTROLLERS_ROOT_USERS.join(', ')} import the controller manager's composition root (${CONTROLLERS_ROOT}): controllers get what they need from controllers/controllerutil/`;
   if (!target || target === source) return undefined;
   // Scripts (benchmarks, the launcher, the generator) sit on top of everything, test support included.
   if (source === 'scripts') return undefined;

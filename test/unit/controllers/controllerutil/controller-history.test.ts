@@ -3,12 +3,8 @@ import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { alreadyExists } from '../../../../apiserver/api/status.js';
 import { labelSelectorFromObject } from '../../../../apiserver/runtime/selectors/label-selector.js';
-import {
-  CONTROLLERREVISIONS,
-  ControllerHistory,
-  RevisionCollisionError,
-  revisionData,
-} from '../../../../controllers/controllerutil/controller-history.js';
+import { CONTROLLERREVISIONS } from '../../../../controllers/controllerutil/resources.js';
+import { ControllerHistory, RevisionCollisionError, revisionData } from '../../../../controllers/controllerutil/controller-history.js';
 import { computeHash } from '../../../../controllers/controllerutil/template-hash.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 

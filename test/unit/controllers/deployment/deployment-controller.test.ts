@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
-import { DEPLOYMENTS, DeploymentController } from '../../../../controllers/deployment/deployment-controller.js';
+import { DEPLOYMENTS, REPLICASETS } from '../../../../controllers/controllerutil/resources.js';
+import { DeploymentController } from '../../../../controllers/deployment/deployment-controller.js';
 import { computeHash } from '../../../../controllers/controllerutil/template-hash.js';
-import { REPLICASETS } from '../../../../controllers/replicaset/replicated-kind.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
 const REV = 'deployment.orch.io/revision';
