@@ -9,7 +9,7 @@ import { fieldPath, invalid } from '../../api/field-errors.js';
 import type { SubresourceStrategy } from '../../api/strategy.js';
 import { typedSubresource } from '../../api/strategy.js';
 import type { DaemonSetStatus, DeploymentStatus, ReplicaSetStatus, StatefulSetStatus } from '../../api/generated/types.js';
-import { REQUEST_METADATA, type StatusMetadata, withStatusOf } from '../status-subresource.js';
+import { REQUEST_METADATA, type StatusMetadata, withStatusOf } from '../generic/status-subresource.js';
 import { validateNonnegative } from '../core/pod-spec/value-checks.js';
 
 /** The number fields of a status `S`. */

@@ -13,9 +13,9 @@ import { newApiDomain } from '../../../apiserver/api/domain.js';
 import { newResourceTable } from '../../../apiserver/api/resource-table.js';
 import type { ApiObject, WatchEvent } from '../../../apiserver/api/object.js';
 import { newAdmissionChain } from '../../../apiserver/admission/chain.js';
-import { GenericStore } from '../../../apiserver/registry/store.js';
+import { GenericStore } from '../../../apiserver/registry/generic/store.js';
 import * as status from '../../../apiserver/api/status.js';
-import type { RequestContext } from '../../../apiserver/registry/request-context.js';
+import type { RequestContext } from '../../../apiserver/registry/generic/request-context.js';
 
 const domain = newApiDomain();
 const table = newResourceTable(domain, [

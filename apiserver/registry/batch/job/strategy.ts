@@ -10,7 +10,7 @@ import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, invalid, required } from '../../../api/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
 import { isDNS1123Label } from '../../../api/validation/names.js';
-import { generateName } from '../../object-meta-rules.js';
+import { generateName } from '../../generic/object-meta-rules.js';
 import { validateLabelSelector } from '../../core/pod-spec/label-selector.js';
 import { semanticEqual } from '../../core/pod-spec/semantic-equal.js';
 import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';

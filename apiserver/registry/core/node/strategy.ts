@@ -6,7 +6,7 @@
 import { type ApiObject, isPlainObject } from '../../../api/object.js';
 import { typedStrategy, typedSubresource } from '../../../api/strategy.js';
 import type { Node } from '../../../api/generated/types.js';
-import { withStatusOf } from '../../status-subresource.js';
+import { withStatusOf } from '../../generic/status-subresource.js';
 import { decodeResourceList } from '../pod-spec/quantities.js';
 import { validateNode, validateNodeUpdate } from './validation.js';
 

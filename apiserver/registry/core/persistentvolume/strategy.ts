@@ -10,7 +10,7 @@ import type { PersistentVolume, PersistentVolumeSpec, VolumeNodeAffinity } from 
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, forbidden, invalid } from '../../../api/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
-import { withStatusOf } from '../../status-subresource.js';
+import { withStatusOf } from '../../generic/status-subresource.js';
 import { validatePersistentVolumeSpec } from './spec-validation.js';
 import { applyVolumeSourceDefaults, VOLUME_SOURCE_FIELDS } from './volume-sources.js';
 import { specDiff } from '../pod/update.js';

@@ -11,7 +11,7 @@ import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, forbidden, invalid, required } from '../../../api/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
 import { compareQuantities } from '../../../api/quantity.js';
-import { withStatusOf } from '../../status-subresource.js';
+import { withStatusOf } from '../../generic/status-subresource.js';
 import { specDiff } from '../pod/update.js';
 import { resourceListEntries, validateBasicResource } from '../resourcequota/resource-quantities.js';
 import { validateClaimSpec } from '../pod-spec/claim-template.js';

@@ -11,10 +11,10 @@ import * as status from '../../../api/status.js';
 import type { SubresourceStrategy } from '../../../api/strategy.js';
 import type { Eviction, Pod, PodDisruptionBudget } from '../../../api/generated/types.js';
 import { labelSelectorFromObject } from '../../../runtime/selectors/label-selector.js';
-import { successStatus, type StoreAction } from '../../actions.js';
-import type { DeleteOptions } from '../../delete-options.js';
-import type { GenericStore } from '../../store.js';
-import type { RequestContext } from '../../request-context.js';
+import { successStatus, type StoreAction } from '../../generic/actions.js';
+import type { DeleteOptions } from '../../generic/delete-options.js';
+import type { GenericStore } from '../../generic/store.js';
+import type { RequestContext } from '../../generic/request-context.js';
 
 /** The pods/eviction subresource: create only, performed by evictPodAction. */
 export const podEvictionSubresource: SubresourceStrategy = {

@@ -4,7 +4,7 @@
  * Services — the part of Kubernetes' repair controllers that makes a range change safe. Ranges whose
  * state matches the flags are left alone, without reading any Service.
  */
-import type { GenericStore } from '../../store.js';
+import type { GenericStore } from '../../generic/store.js';
 import type { ServiceAllocators } from './allocator/service-allocators.js';
 import { heldNodePorts } from './allocate-node-ports.js';
 import type { ServiceSpec } from './service-spec.js';

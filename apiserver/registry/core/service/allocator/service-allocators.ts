@@ -12,7 +12,7 @@ import { newClusterIPAllocator } from './cluster-ip-allocator.js';
 import type { NodePortAllocator } from './node-port-allocator.js';
 import { newNodePortAllocator } from './node-port-allocator.js';
 import type { PortRange } from './port-range.js';
-import type { HookDependency } from '../../../store-hooks.js';
+import type { HookDependency } from '../../../generic/store-hooks.js';
 
 /** The service network as configured: CIDRs from parseServiceClusterIPRanges, the node-port range. */
 export interface ServiceNetworkConfig {
