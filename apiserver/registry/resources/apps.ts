@@ -18,7 +18,7 @@ import {
   replicaSetStatusRules,
   statusCountersSubresource,
   statefulSetStatusRules,
-} from '../apps/status-counters.js';
+} from '../shared/workload/status-counters.js';
 
 /** What every apps/v1 workload declares alike. */
 const apps: Pick<ResourceDeclaration, 'kubernetesGroup' | 'version' | 'namespaced' | 'trackGeneration'> = {

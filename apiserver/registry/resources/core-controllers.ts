@@ -5,7 +5,7 @@ import { replicationControllerColumns } from '../core/replicationcontroller/colu
 import { podTemplateStrategy } from '../core/podtemplate/strategy.js';
 import { podTemplateColumns } from '../core/podtemplate/columns.js';
 import { mapSelectorScaleSubresource } from '../generic/scale-subresource.js';
-import { replicaSetStatusRules, statusCountersSubresource } from '../apps/status-counters.js';
+import { replicaSetStatusRules, statusCountersSubresource } from '../shared/workload/status-counters.js';
 
 export const coreControllerResources: ResourceDeclaration[] = [
   {

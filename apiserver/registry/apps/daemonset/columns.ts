@@ -3,7 +3,7 @@ import type { PrinterColumn } from '../../../api/resource.js';
 import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
 import type { DaemonSet } from '../../../api/generated/types.js';
-import { formatLabelSelector, selectorColumn, templateContainerColumns } from '../../core/pod-spec/template-columns.js';
+import { formatLabelSelector, selectorColumn, templateContainerColumns } from '../../shared/pod-spec/template-columns.js';
 
 type Counter = 'desiredNumberScheduled' | 'currentNumberScheduled' | 'numberReady' | 'updatedNumberScheduled' | 'numberAvailable';
 const count = (field: Counter) => (o: DaemonSet) => o.status?.[field] ?? 0;

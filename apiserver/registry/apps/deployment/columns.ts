@@ -3,7 +3,7 @@ import type { PrinterColumn } from '../../../api/resource.js';
 import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
 import type { Deployment } from '../../../api/generated/types.js';
-import { selectorColumn, templateContainerColumns } from '../../core/pod-spec/template-columns.js';
+import { selectorColumn, templateContainerColumns } from '../../shared/pod-spec/template-columns.js';
 
 export const deploymentColumns: PrinterColumn[] = [
   ...typedColumns<Deployment>([

@@ -3,7 +3,7 @@ import type { PrinterColumn } from '../../../api/resource.js';
 import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
 import type { StatefulSet } from '../../../api/generated/types.js';
-import { templateContainerColumns } from '../../core/pod-spec/template-columns.js';
+import { templateContainerColumns } from '../../shared/pod-spec/template-columns.js';
 
 export const statefulSetColumns: PrinterColumn[] = [
   ...typedColumns<StatefulSet>([

@@ -13,11 +13,11 @@ import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.j
 import { compareQuantities } from '../../../api/quantity.js';
 import { withStatusOf } from '../../generic/status-subresource.js';
 import { specDiff } from '../pod/update.js';
-import { resourceListEntries, validateBasicResource } from '../resourcequota/resource-quantities.js';
-import { validateClaimSpec } from '../pod-spec/claim-template.js';
-import { setClaimSpecDefaults } from '../pod-spec/defaults.js';
-import { decodeResourceList, readQuantity } from '../pod-spec/quantities.js';
-import { semanticEqual } from '../pod-spec/semantic-equal.js';
+import { resourceListEntries, validateBasicResource } from '../../shared/pod-spec/resource-quantities.js';
+import { validateClaimSpec } from '../../shared/pod-spec/claim-template.js';
+import { setClaimSpecDefaults } from '../../shared/pod-spec/defaults.js';
+import { decodeResourceList, readQuantity } from '../../shared/pod-spec/quantities.js';
+import { semanticEqual } from '../../shared/pod-spec/semantic-equal.js';
 import type { PersistentVolumeClaim, PersistentVolumeClaimSpec as ClaimSpec, TypedObjectReference } from '../../../api/generated/types.js';
 
 const spec = (obj: PersistentVolumeClaim): ClaimSpec => obj.spec ?? {};

@@ -3,7 +3,7 @@ import type { PrinterColumn } from '../../../api/resource.js';
 import { AGE_COLUMN, formatSelector } from '../../../api/printers/columns.js';
 import type { ReplicationController } from '../../../api/generated/types.js';
 import { typedColumns } from '../../../api/strategy.js';
-import { templateContainerColumns } from '../pod-spec/template-columns.js';
+import { templateContainerColumns } from '../../shared/pod-spec/template-columns.js';
 
 const rc = (o: unknown) => o as ReplicationController;
 

@@ -12,9 +12,9 @@ import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.j
 import { withStatusOf } from '../../generic/status-subresource.js';
 import { carryReservations, reservationsAnnotation } from '../../../api/quota-reservations.js';
 import { isStandardQuotaResourceName, validateResourceQuotaResourceName } from './resource-names.js';
-import { resourceListEntries } from './resource-quantities.js';
-import { ResourceNames } from '../pod-spec/resources.js';
-import { decodeResourceList } from '../pod-spec/quantities.js';
+import { resourceListEntries } from '../../shared/pod-spec/resource-quantities.js';
+import { ResourceNames } from '../../shared/pod-spec/resources.js';
+import { decodeResourceList } from '../../shared/pod-spec/quantities.js';
 import type { ResourceQuota } from '../../../api/generated/types.js';
 
 const SCOPES = ['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'PriorityClass', 'CrossNamespacePodAffinity'];

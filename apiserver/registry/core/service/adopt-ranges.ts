@@ -9,7 +9,7 @@ import type { ServiceAllocators } from './allocator/service-allocators.js';
 import { heldNodePorts } from './allocate-node-ports.js';
 import type { ServiceSpec } from './service-spec.js';
 import { EXTERNAL_NAME, isHeadless, specOf } from './service-spec.js';
-import { familyOf } from '../../networking/ip.js';
+import { familyOf } from '../../shared/network/ip.js';
 
 export async function adoptServiceRanges(al: ServiceAllocators, services: GenericStore): Promise<void> {
   let specs: Promise<ServiceSpec[]> | undefined;

@@ -6,8 +6,8 @@ import { fieldPath, forbidden, invalid, required, tooLong } from '../../../api/f
 import { nameIsDNSSubdomain } from '../../../api/validation/names.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
 import { STORED_METADATA, withStatusOf } from '../../generic/status-subresource.js';
-import { validatePersistentVolumeSpec } from '../../core/persistentvolume/spec-validation.js';
-import { validateCSIDriverName } from '../../core/pod-spec/volume-sources.js';
+import { validatePersistentVolumeSpec } from '../../shared/persistent-volume/spec-validation.js';
+import { validateCSIDriverName } from '../../shared/pod-spec/volume-sources.js';
 import type {
   VolumeAttachment,
   VolumeAttachmentSource,

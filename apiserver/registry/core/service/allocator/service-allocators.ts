@@ -5,8 +5,8 @@
  * `<etcd-prefix>/ranges/` with Kubernetes' key names, shared by every replica on the same store.
  */
 import type { Storage } from '../../../../storage/interfaces.js';
-import type { IPFamily } from '../../../networking/ip.js';
-import { parseCIDR } from '../../../networking/ip.js';
+import type { IPFamily } from '../../../shared/network/ip.js';
+import { parseCIDR } from '../../../shared/network/ip.js';
 import type { ClusterIPAllocator } from './cluster-ip-allocator.js';
 import { newClusterIPAllocator } from './cluster-ip-allocator.js';
 import type { NodePortAllocator } from './node-port-allocator.js';

@@ -7,7 +7,7 @@ import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { forbidden, invalid, notSupported, required } from '../../../api/field-errors.js';
 import type { ApiDomain } from '../../../api/domain.js';
 import { nameIsDNSSubdomain } from '../../../api/validation/names.js';
-import { resourceListEntries, validateBasicResource, validatePositiveQuantityValue } from '../resourcequota/resource-quantities.js';
+import { resourceListEntries, validateBasicResource, validatePositiveQuantityValue } from '../pod-spec/resource-quantities.js';
 import { validateNodeSelector } from '../pod-spec/scheduling.js';
 import type { NodeSelectorTerm } from '../../../api/generated/types.js';
 import { validateVolumeSources } from './volume-sources.js';

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorMessage, fieldPath } from '../../../../../apiserver/api/field-errors.js';
-import { validatePodSpec, validatePodTemplateSpec } from '../../../../../apiserver/registry/core/pod-spec/pod-spec.js';
-import { setPodSpecDefaults } from '../../../../../apiserver/registry/core/pod-spec/defaults.js';
+import { validatePodSpec, validatePodTemplateSpec } from '../../../../../apiserver/registry/shared/pod-spec/pod-spec.js';
+import { setPodSpecDefaults } from '../../../../../apiserver/registry/shared/pod-spec/defaults.js';
 import type { Container, ContainerPort, PodSpec, Sysctl } from '../../../../../apiserver/api/generated/types.js';
 import { LABEL_ERR, ctx, object } from '../../helpers.js';
 

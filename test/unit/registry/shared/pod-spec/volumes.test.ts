@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorMessage, fieldPath } from '../../../../../apiserver/api/field-errors.js';
-import { validateVolumes } from '../../../../../apiserver/registry/core/pod-spec/volumes.js';
+import { validateVolumes } from '../../../../../apiserver/registry/shared/pod-spec/volumes.js';
 import type { Volume } from '../../../../../apiserver/api/generated/types.js';
 import { type Decoded, LABEL_ERR } from '../../helpers.js';
 

@@ -3,14 +3,14 @@
  * template's labels, a valid template that restarts Always without activeDeadlineSeconds, and a
  * selector that never changes.
  */
-import type { FieldError, FieldPath } from '../../api/field-errors.js';
-import { fieldPath, forbidden, goTyped, invalid, notSupported, required } from '../../api/field-errors.js';
-import { FIELD_IMMUTABLE_ERROR_MSG } from '../../api/validation/object-meta.js';
-import { type LabelSelector, type LabelSelectorObject, labelSelectorFromObject } from '../../runtime/selectors/label-selector.js';
-import { validateLabelSelector } from '../core/pod-spec/label-selector.js';
-import { type PodSpecOptions, validatePodTemplateSpec } from '../core/pod-spec/pod-spec.js';
-import { semanticEqual } from '../core/pod-spec/semantic-equal.js';
-import type { DeploymentSpec, PodTemplateSpec } from '../../api/generated/types.js';
+import type { FieldError, FieldPath } from '../../../api/field-errors.js';
+import { fieldPath, forbidden, goTyped, invalid, notSupported, required } from '../../../api/field-errors.js';
+import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
+import { type LabelSelector, type LabelSelectorObject, labelSelectorFromObject } from '../../../runtime/selectors/label-selector.js';
+import { validateLabelSelector } from '../pod-spec/label-selector.js';
+import { type PodSpecOptions, validatePodTemplateSpec } from '../pod-spec/pod-spec.js';
+import { semanticEqual } from '../pod-spec/semantic-equal.js';
+import type { DeploymentSpec, PodTemplateSpec } from '../../../api/generated/types.js';
 
 /** The fields these rules read, shared by the generated apps/v1 specs (and batch/v1's JobSpec). */
 export type WorkloadSpec = Partial<Pick<DeploymentSpec, 'selector' | 'template'>>;

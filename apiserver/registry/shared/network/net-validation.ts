@@ -3,9 +3,9 @@
  * EndpointSlices and Ingresses (apimachinery's util/validation and core validation helpers), with
  * Kubernetes' exact messages.
  */
-import type { FieldError, FieldRef } from '../../api/field-errors.js';
-import { invalid, notSupported, required } from '../../api/field-errors.js';
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, maxLenError, regexError } from '../../api/validation/names.js';
+import type { FieldError, FieldRef } from '../../../api/field-errors.js';
+import { invalid, notSupported, required } from '../../../api/field-errors.js';
+import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, maxLenError, regexError } from '../../../api/validation/names.js';
 import { isLinkLocalMulticast, isLinkLocalUnicast, isLoopback, isUnspecified, parseIP } from './ip.js';
 
 /** The protocols of Service, Endpoints and EndpointSlice ports, sorted as Kubernetes lists them. */

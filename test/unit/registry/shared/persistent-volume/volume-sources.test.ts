@@ -5,7 +5,7 @@ import { newApiDomain } from '../../../../../apiserver/api/domain.js';
 import {
   applyVolumeSourceDefaults,
   validateVolumeSources,
-} from '../../../../../apiserver/registry/core/persistentvolume/volume-sources.js';
+} from '../../../../../apiserver/registry/shared/persistent-volume/volume-sources.js';
 
 const orch = newApiDomain();
 const check = (spec: Record<string, unknown>, pvName = 'pv', domain = orch) =>

@@ -4,13 +4,13 @@
  * (ValidateDeploymentStatus, ValidateReplicaSetStatus, ValidateStatefulSetStatus,
  * validateDaemonSetStatus, validateJobStatus, ValidatePodDisruptionBudgetStatusUpdate).
  */
-import type { FieldError } from '../../api/field-errors.js';
-import { fieldPath, invalid } from '../../api/field-errors.js';
-import type { SubresourceStrategy } from '../../api/strategy.js';
-import { typedSubresource } from '../../api/strategy.js';
-import type { DaemonSetStatus, DeploymentStatus, ReplicaSetStatus, StatefulSetStatus } from '../../api/generated/types.js';
-import { REQUEST_METADATA, type StatusMetadata, withStatusOf } from '../generic/status-subresource.js';
-import { validateNonnegative } from '../core/pod-spec/value-checks.js';
+import type { FieldError } from '../../../api/field-errors.js';
+import { fieldPath, invalid } from '../../../api/field-errors.js';
+import type { SubresourceStrategy } from '../../../api/strategy.js';
+import { typedSubresource } from '../../../api/strategy.js';
+import type { DaemonSetStatus, DeploymentStatus, ReplicaSetStatus, StatefulSetStatus } from '../../../api/generated/types.js';
+import { REQUEST_METADATA, type StatusMetadata, withStatusOf } from '../../generic/status-subresource.js';
+import { validateNonnegative } from '../pod-spec/value-checks.js';
 
 /** The number fields of a status `S`. */
 type Counter<S> = { [K in keyof S]-?: NonNullable<S[K]> extends number ? K : never }[keyof S] & string;

@@ -7,8 +7,8 @@ import type { FieldError, FieldPath, FieldRef } from '../../../api/field-errors.
 import { invalid } from '../../../api/field-errors.js';
 import type { Quantity } from '../../../api/quantity.js';
 import { formatQuantity, quantitySign, scaledValue } from '../../../api/quantity.js';
-import { readQuantity } from '../pod-spec/quantities.js';
-import { IS_NEGATIVE_ERROR_MSG } from '../pod-spec/value-checks.js';
+import { readQuantity } from './quantities.js';
+import { IS_NEGATIVE_ERROR_MSG } from './value-checks.js';
 
 /** ValidateNonnegativeQuantity. */
 export function validateNonnegativeQuantity(q: Quantity, path: FieldRef): FieldError[] {

@@ -12,7 +12,7 @@ import {
   isUnspecified,
   parseCIDR,
   parseIP,
-} from '../../../../apiserver/registry/networking/ip.js';
+} from '../../../../../apiserver/registry/shared/network/ip.js';
 
 test('IPv4 parses like ParseIPSloppy: four decimal parts, leading zeros allowed', () => {
   assert.deepEqual(parseIP('10.0.0.1'), { family: 'IPv4', value: 0x0a000001n });

@@ -1,12 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorMessage } from '../../../../apiserver/api/field-errors.js';
+import { errorMessage } from '../../../../../apiserver/api/field-errors.js';
 import {
   legacyValidateEvent,
   validateEventCreate,
   validateEventUpdate,
   type CoreEvent,
-} from '../../../../apiserver/registry/events/validation.js';
+} from '../../../../../apiserver/registry/shared/event/validation.js';
 
 const messages = (errs: { field: string }[]) => errs.map((e) => errorMessage(e as never));
 

@@ -3,12 +3,12 @@
  * ValidateEventUpdate with that request version), over the core form of the event: field paths are
  * the core field names, as in Kubernetes, whose validation runs on the internal (core-shaped) object.
  */
-import type { ApiObject } from '../../api/object.js';
-import { jsonEqual } from '../../api/object.js';
-import type { FieldError } from '../../api/field-errors.js';
-import { invalid, required } from '../../api/field-errors.js';
-import { isDNS1123Subdomain, isQualifiedName } from '../../api/validation/names.js';
-import { FIELD_IMMUTABLE_ERROR_MSG } from '../../api/validation/object-meta.js';
+import type { ApiObject } from '../../../api/object.js';
+import { jsonEqual } from '../../../api/object.js';
+import type { FieldError } from '../../../api/field-errors.js';
+import { invalid, required } from '../../../api/field-errors.js';
+import { isDNS1123Subdomain, isQualifiedName } from '../../../api/validation/names.js';
+import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
 
 const REPORTING_INSTANCE_LIMIT = 128;
 const ACTION_LIMIT = 128;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { errorMessage } from '../../../../apiserver/api/field-errors.js';
+import { errorMessage } from '../../../../../apiserver/api/field-errors.js';
 import {
   isDomainPrefixedPath,
   isFullyQualifiedDomainName,
@@ -11,7 +11,7 @@ import {
   validateNonSpecialIP,
   validatePortNumOrName,
   validateProtocol,
-} from '../../../../apiserver/registry/networking/net-validation.js';
+} from '../../../../../apiserver/registry/shared/network/net-validation.js';
 
 const messages = (errs: Parameters<typeof errorMessage>[0][]) => errs.map(errorMessage);
 

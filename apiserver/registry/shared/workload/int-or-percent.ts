@@ -2,10 +2,10 @@
  * Int-or-percent values of rollout and disruption budgets (maxUnavailable, maxSurge, minAvailable):
  * apps validation's ValidatePositiveIntOrPercent, IsNotMoreThan100Percent and getIntOrPercentValue.
  */
-import type { FieldError, FieldPath } from '../../api/field-errors.js';
-import { invalid } from '../../api/field-errors.js';
-import type { IntOrString } from '../../api/generated/types.js';
-import { isValidPercent, validateNonnegative } from '../core/pod-spec/value-checks.js';
+import type { FieldError, FieldPath } from '../../../api/field-errors.js';
+import { invalid } from '../../../api/field-errors.js';
+import type { IntOrString } from '../../../api/generated/types.js';
+import { isValidPercent, validateNonnegative } from '../pod-spec/value-checks.js';
 
 /** ValidatePositiveIntOrPercent: a non-negative integer or a percent string. */
 export function validatePositiveIntOrPercent(value: IntOrString | undefined, path: FieldPath): FieldError[] {
