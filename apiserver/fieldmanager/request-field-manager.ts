@@ -4,7 +4,8 @@
  */
 import type { ApiObject } from '../api/object.js';
 import type { Definitions } from '../api/schema.js';
-import type { GenericStore, TrackFields } from '../registry/generic/store.js';
+import type { GenericStore } from '../registry/generic/store.js';
+import type { TrackFields } from '../registry/generic/object-store.js';
 import type { RequestContext } from '../registry/generic/request-context.js';
 import { FieldManager } from './field-manager.js';
 

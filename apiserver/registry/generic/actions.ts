@@ -9,13 +9,13 @@
  */
 import type { ApiObject } from '../../api/object.js';
 import type { UserInfo } from '../../api/user-info.js';
-import type { GenericStore } from './store.js';
+import type { ObjectStore } from './object-store.js';
 import type { RequestContext } from './request-context.js';
 import type { StoreHookEnv } from './store-hooks.js';
 
 /** The stores an action reads and writes, by Kubernetes group ('' core), version and plural. */
 export interface StoreLookup {
-  store(kubernetesGroup: string, version: string, plural: string): GenericStore;
+  store(kubernetesGroup: string, version: string, plural: string): ObjectStore;
 }
 
 /** What an action answers: the HTTP code and the object (a Status or an object). */

@@ -6,7 +6,7 @@ import type { ApiObject } from '../../api/object.js';
 import * as status from '../../api/status.js';
 import type { KeyValue } from '../../storage/interfaces.js';
 import type { Cacher } from '../../storage/cacher/cacher.js';
-import type { GenericStore } from './store.js';
+import type { ReadSource } from './read-source.js';
 import type { RequestContext } from './request-context.js';
 import { parseResourceVersion } from './list-options.js';
 import { waitForRevision } from './wait-for-revision.js';
@@ -18,7 +18,7 @@ export interface GetOptions {
 }
 
 export async function getObject(
-  store: GenericStore,
+  store: ReadSource,
   ctx: RequestContext,
   name: string,
   opts: GetOptions,
@@ -31,7 +31,7 @@ export async function getObject(
 
 /** The object from the watch cache when it can answer for rv; undefined when the store has to. */
 async function getFromCache(
-  store: GenericStore,
+  store: ReadSource,
   ctx: RequestContext,
   name: string,
   rv: number | undefined,
@@ -44,7 +44,7 @@ async function getFromCache(
   return obj;
 }
 
-async function getFromStorage(store: GenericStore, ctx: RequestContext, name: string): Promise<ApiObject> {
+async function getFromStorage(store: ReadSource, ctx: RequestContext, name: string): Promise<ApiObject> {
   let kv: KeyValue | null;
   try {
     kv = await store.storage.get(store.keys.objectKey(ctx.namespace, name));

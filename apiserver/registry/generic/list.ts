@@ -2,7 +2,7 @@
 import type { ApiList, ApiObject } from '../../api/object.js';
 import * as status from '../../api/status.js';
 import { isStorageError } from '../../storage/errors.js';
-import type { GenericStore } from './store.js';
+import type { ReadSource } from './read-source.js';
 import type { RequestContext } from './request-context.js';
 import { planList, type ListOptions, type ReadPlan } from './list-options.js';
 import { decodeContinue, encodeContinue, CONTINUE_EXPIRED_MESSAGE } from './continue-token.js';
@@ -12,7 +12,7 @@ import type { CachedPage } from '../../storage/cacher/resource-cache.js';
 import { waitForRevision } from './wait-for-revision.js';
 
 /** The list; served from the watch cache when given one and the options allow (see listFromCache). GenericStore.list calls it. */
-export async function listObjects(store: GenericStore, ctx: RequestContext, opts: ListOptions, cacher?: Cacher): Promise<ApiList> {
+export async function listObjects(store: ReadSource, ctx: RequestContext, opts: ListOptions, cacher?: Cacher): Promise<ApiList> {
   const plan = planList(opts);
   const selection = newSelection(store.def, opts.labelSelector, opts.fieldSelector);
   const prefix = store.keys.listPrefix(ctx.namespace);
@@ -74,7 +74,7 @@ export async function listObjects(store: GenericStore, ctx: RequestContext, opts
 }
 
 /** The list object; `next` (the key to continue at, relative) adds a continue token for `revision`. */
-function newList(store: GenericStore, revision: number, items: ApiObject[], next?: string, remaining?: number): ApiList {
+function newList(store: ReadSource, revision: number, items: ApiObject[], next?: string, remaining?: number): ApiList {
   const list: ApiList = {
     apiVersion: store.def.apiVersion,
     kind: store.def.listKind,
@@ -95,7 +95,7 @@ function newList(store: GenericStore, revision: number, items: ApiObject[], next
  * it (continueFromCache), else in the store like any other. Undefined when the store has to answer.
  */
 async function listFromCache(
-  store: GenericStore,
+  store: ReadSource,
   cacher: Cacher,
   plan: ReadPlan,
   prefix: string,
@@ -113,7 +113,7 @@ async function listFromCache(
  * answer at that revision. Undefined when the store has to answer (and 410 once compacted).
  */
 async function continueFromCache(
-  store: GenericStore,
+  store: ReadSource,
   cacher: Cacher,
   revision: number,
   prefix: string,
@@ -127,7 +127,7 @@ async function continueFromCache(
 }
 
 /** The list of a page from the cache. */
-function pageList(store: GenericStore, page: CachedPage, selection: Selection): ApiList {
+function pageList(store: ReadSource, page: CachedPage, selection: Selection): ApiList {
   const next = page.lastKey === undefined ? undefined : `${store.keys.relative(page.lastKey)}\u0000`;
   return newList(store, page.revision, page.items, next, selection.everything ? page.remaining : undefined);
 }

@@ -49,6 +49,8 @@ import { DEFAULT_BOOKMARK_INTERVAL_MS, watchObjects, type Watch, type WatchSink 
 import { convertingSink } from './converting-sink.js';
 import type { ActionResult, ComputedObjects, StoreAction, StoreLookup } from './actions.js';
 import { getComputed, listComputed } from './computed.js';
+import type { DeleteResult, ObjectStore, TrackFields, UpdateFn, UpdateOptions, UpdateResult } from './object-store.js';
+import type { ReadSource } from './read-source.js';
 
 const GENERATE_NAME_ATTEMPTS = 8;
 
@@ -79,31 +81,10 @@ export interface StoreConfig {
   eventTtlSeconds?: number;
 }
 
-/** Computes the object to write from the stored one (null when absent): a PUT body, a patch result. */
-export type UpdateFn = (old: ApiObject | null) => Promise<ApiObject> | ApiObject;
-
-/**
- * Records field ownership (fieldmanager/) on the object a write is about to store, given the stored
- * object (null on create). Runs after defaulting and before admission and the strategy, as Kubernetes'
- * field manager does — for a subresource, after the subresource has taken its part of the request.
- */
-export type TrackFields = (obj: ApiObject, live: ApiObject | null) => ApiObject;
-
-export interface UpdateResult {
-  object: ApiObject;
-  created: boolean;
-}
-
 /** An object from the watch cache and the stored state it stands for. */
 interface CachedState {
   kv: KeyValue;
   object: ApiObject;
-}
-
-export interface DeleteResult {
-  object: ApiObject;
-  /** False when the object stays (finalizers, graceful deletion). */
-  deleted: boolean;
 }
 
 /** The options object admission sees for each write (Kubernetes' GetOperationOptions). */
@@ -113,7 +94,7 @@ const OPTIONS_KIND: Record<Exclude<Operation, 'CONNECT'>, string> = {
   DELETE: 'DeleteOptions',
 };
 
-export class GenericStore {
+export class GenericStore implements ObjectStore, ReadSource {
   readonly def: ResourceDef;
   readonly storage: Storage;
   readonly keys: KeyScheme;
@@ -357,12 +338,7 @@ export class GenericStore {
    * Update (PUT, PATCH, subresources): one optimistic-concurrency loop around compute → prepare → write.
    * A missing object is created when the kind allows it (or `allowCreate` says so, as apply does).
    */
-  async update(
-    ctx: RequestContext,
-    name: string,
-    compute: UpdateFn,
-    opts: { subresource?: string; allowCreate?: boolean; trackFields?: TrackFields } = {},
-  ): Promise<UpdateResult> {
+  async update(ctx: RequestContext, name: string, compute: UpdateFn, opts: UpdateOptions = {}): Promise<UpdateResult> {
     const key = this.keys.objectKey(ctx.namespace, name);
     const subresource = opts.subresource ?? '';
     let created = false;

@@ -7,7 +7,7 @@ import type { ApiObject, WatchEvent } from '../../api/object.js';
 import * as status from '../../api/status.js';
 import { isStorageError } from '../../storage/errors.js';
 import type { StorageEvent, StorageWatcher } from '../../storage/interfaces.js';
-import type { GenericStore } from './store.js';
+import type { ReadSource } from './read-source.js';
 import type { RequestContext } from './request-context.js';
 import { planWatch, type ListOptions } from './list-options.js';
 import { newSelection, type Selection } from './selection.js';
@@ -40,7 +40,7 @@ export interface WatchConfig {
 
 export const DEFAULT_BOOKMARK_INTERVAL_MS = 60_000;
 
-function toWatchEvent(store: GenericStore, selection: Selection, ev: StorageEvent): WatchEvent | undefined {
+function toWatchEvent(store: ReadSource, selection: Selection, ev: StorageEvent): WatchEvent | undefined {
   const deleted = ev.type === 'delete';
   // A delete's kv carries the deletion's revision; prev is shown at the event's revision.
   const change = { deleted, object: store.decode(ev.kv), prev: !deleted && ev.prev ? store.decode(ev.prev, ev.kv.modRevision) : undefined };
@@ -50,7 +50,7 @@ function toWatchEvent(store: GenericStore, selection: Selection, ev: StorageEven
 
 /** The watch served from the resource's cache; undefined when the store has to serve it. */
 async function watchFromCache(
-  store: GenericStore,
+  store: ReadSource,
   opts: ListOptions,
   after: number | undefined,
   target: { prefix: string; exactKey: boolean; matches: Selection['matches'] },
@@ -69,7 +69,7 @@ async function watchFromCache(
 }
 
 export async function watchObjects(
-  store: GenericStore,
+  store: ReadSource,
   ctx: RequestContext,
   opts: ListOptions,
   sink: WatchSink,
