@@ -7,7 +7,6 @@
  */
 import type { Storage, KeyValue, WriteOptions } from '../../storage/interfaces.js';
 import type { Cacher } from '../../storage/cacher/cacher.js';
-import { guaranteedUpdate } from '../../storage/guaranteed-update.js';
 import { isStorageError } from '../../storage/errors.js';
 import type { ApiList, ApiObject } from '../../api/object.js';
 import { deepCopy, jsonEqual } from '../../api/object.js';
@@ -41,6 +40,8 @@ import { validateForCreate, validateForUpdate } from './validate-object.js';
 import { resetStatusForMainResource } from './status-subresource.js';
 import { checkDeletePreconditions, type DeleteOptions } from './delete-options.js';
 import { NO_TRANSACTION, type HookTransaction, type StoreHooks } from './store-hooks.js';
+import { WriteTransaction } from './write-transaction.js';
+import { dryRunTarget, storageTarget, type WriteTarget } from './write-target.js';
 import { deletionFinalizers } from './deletion-propagation.js';
 import { getObject, type GetOptions } from './get.js';
 import { listObjects } from './list.js';
@@ -110,6 +111,9 @@ export class GenericStore implements ObjectStore, ReadSource {
   readonly createAction: StoreAction | undefined;
   /** What every write of this kind passes to storage: a TTL for kinds that expire. */
   private readonly writeOptions: WriteOptions | undefined;
+  /** Where writes go (write-target.ts): the storage, or for a dry run a stand-in that stores nothing. */
+  private readonly storageTarget: WriteTarget;
+  private readonly dryRunTarget: WriteTarget;
 
   constructor(config: StoreConfig) {
     this.def = config.def;
@@ -125,6 +129,8 @@ export class GenericStore implements ObjectStore, ReadSource {
     this.computed = config.computed;
     this.lookup = config.lookup;
     this.writeOptions = config.def.expiresAfterEventTtl && config.eventTtlSeconds ? { ttlSeconds: config.eventTtlSeconds } : undefined;
+    this.storageTarget = storageTarget(config.storage);
+    this.dryRunTarget = dryRunTarget(config.storage);
   }
 
   /** CONNECT admission of a proxied subresource (pods/exec, …): `options` is its options object (PodExecOptions). */
@@ -147,17 +153,16 @@ export class GenericStore implements ObjectStore, ReadSource {
     // As Kubernetes' create handler: the action is a CREATE of its own kind (a Binding on pods/binding),
     // admitted before it runs; the writes it makes are not admitted again (BindingREST and EvictionREST
     // write the pod with ValidateAllObjectFunc).
-    const rollback = newAdmissionRollback();
-    const attributes = this.attributes(ctx, rollback, 'CREATE', name, body, undefined, subresource);
+    const txn = new WriteTransaction();
+    const attributes = this.attributes(ctx, txn.admission, 'CREATE', name, body, undefined, subresource);
     try {
       await this.admission.admit(attributes);
       await this.admission.validate(attributes);
       const result = await action.run(this.lookup, { ...ctx, admitted: true }, name, body);
-      await rollback.commit();
+      await txn.commit();
       return result;
-    } catch (err) {
-      await rollback.revert();
-      throw err;
+    } finally {
+      await txn.end();
     }
   }
 
@@ -282,45 +287,31 @@ export class GenericStore implements ObjectStore, ReadSource {
 
   async create(ctx: RequestContext, input: ApiObject, opts: { trackFields?: TrackFields } = {}): Promise<ApiObject> {
     const generated = !input.metadata.name && !!input.metadata.generateName;
+    const target = this.writeTarget(ctx);
     for (let attempt = 1; ; attempt++) {
-      const rollback = newAdmissionRollback();
-      let obj: ApiObject;
-      let txn: HookTransaction;
-      let bytes: Buffer;
+      const txn = new WriteTransaction();
+      let name = input.metadata.name ?? '';
       try {
-        obj = await this.prepareCreate(ctx, input, rollback, opts.trackFields);
-        txn = await this.beforeWrite(ctx, obj, null);
+        const obj = await this.prepareCreate(ctx, input, txn.admission, opts.trackFields);
+        name = obj.metadata.name!;
+        txn.hooks = await this.beforeWrite(ctx, obj, null);
+        // Encoded after the hooks, which complete the object (a Service's cluster IPs and families).
+        const kv = await target.create(this.keys.objectKey(ctx.namespace, name), await this.encodeServed(obj), this.writeOptions);
+        if (!kv) return obj;
+        await txn.commit();
+        return await this.writtenObject(obj, kv);
       } catch (err) {
-        await rollback.revert();
-        throw err;
-      }
-      // Encoded after the hooks, which complete the object (a Service's cluster IPs and families).
-      try {
-        bytes = await this.encodeServed(obj);
-      } catch (err) {
-        await txn.revert();
-        await rollback.revert();
-        throw err;
-      }
-      const name = obj.metadata.name!;
-      if (ctx.dryRun) {
-        await rollback.revert();
-        if (await this.storage.get(this.keys.objectKey(ctx.namespace, name))) throw status.alreadyExists(this.groupResource, name);
-        return obj;
-      }
-      let kv: KeyValue;
-      try {
-        kv = await this.storage.create(this.keys.objectKey(ctx.namespace, name), bytes, this.writeOptions);
-      } catch (err) {
-        await txn.revert();
-        await rollback.revert();
         if (generated && isStorageError(err, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS) continue;
         throw this.storageError(err, name);
+      } finally {
+        await txn.end();
       }
-      await txn.commit();
-      await rollback.commit();
-      return this.writtenObject(obj, kv);
     }
+  }
+
+  /** Where this request's writes go: the storage, or for a dry run its stand-in that stores nothing (write-target.ts). */
+  private writeTarget(ctx: RequestContext): WriteTarget {
+    return ctx.dryRun ? this.dryRunTarget : this.storageTarget;
   }
 
   /**
@@ -343,28 +334,24 @@ export class GenericStore implements ObjectStore, ReadSource {
     const subresource = opts.subresource ?? '';
     let created = false;
     let result: ApiObject | undefined;
-    // The hook transaction of the latest attempt, and the stored object when the update deleted it.
-    let txn: HookTransaction = NO_TRANSACTION;
-    let rollback = newAdmissionRollback();
+    // The stored object when the update deleted it.
     let gone: ApiObject | undefined;
     // The watch cache's object, the first attempt's state (the write's revision compare checks it).
     let guess: CachedState | undefined;
+    const txn = new WriteTransaction();
 
     const attempt = async (current: KeyValue | null): Promise<Buffer | null> => {
       created = false;
-      await txn.revert();
-      txn = NO_TRANSACTION;
-      await rollback.revert();
-      rollback = newAdmissionRollback();
+      await txn.restart();
       if (!current) {
         if (subresource || !(this.def.allowCreateOnUpdate || opts.allowCreate)) throw status.notFound(this.groupResource, name);
         const input = await compute(null);
         ensureNameMatches(input, name);
         if (input.metadata.resourceVersion) throw status.notFound(this.groupResource, name);
-        result = await this.prepareCreate(ctx, input, rollback, opts.trackFields);
-        txn = await this.beforeWrite(ctx, result, null);
+        result = await this.prepareCreate(ctx, input, txn.admission, opts.trackFields);
+        txn.hooks = await this.beforeWrite(ctx, result, null);
         created = true;
-        // Encoded after the hooks, which complete the object; a failure here is reverted by the caller.
+        // Encoded after the hooks, which complete the object.
         return await this.encodeServed(result);
       }
       let old = current === guess?.kv ? deepCopy(guess.object) : this.decode(current);
@@ -373,7 +360,7 @@ export class GenericStore implements ObjectStore, ReadSource {
       ensureNameMatches(input, name);
       const rv = input.metadata.resourceVersion;
       if (rv && rv !== old.metadata.resourceVersion) throw status.conflict(this.groupResource, name, status.OBJECT_MODIFIED);
-      const obj = await this.prepareUpdate(ctx, input, old, subresource, rollback, opts.trackFields);
+      const obj = await this.prepareUpdate(ctx, input, old, subresource, txn.admission, opts.trackFields);
       result = obj;
       if (obj.metadata.deletionTimestamp && !this.pendingFinalization(obj)) {
         gone = old;
@@ -382,31 +369,25 @@ export class GenericStore implements ObjectStore, ReadSource {
       // Nothing changed: hand back the stored bytes, so nothing is written and the revision stays
       // (unless they are in an older storage version, which a write moves forward).
       if (jsonEqual(obj, old) && !storedInOtherVersion(this.def, this.domain, current.value)) return current.value;
-      txn = await this.beforeWrite(ctx, obj, old);
+      txn.hooks = await this.beforeWrite(ctx, obj, old);
       return await this.encodeServed(obj);
     };
 
-    let written: { kv: KeyValue; deleted: boolean };
     try {
-      if (ctx.dryRun) {
-        await attempt(await this.storage.get(key));
-        await rollback.revert();
-        return { object: result!, created };
-      }
       guess = await this.cachedState(key);
-      written = await guaranteedUpdate(this.storage, key, attempt, guess?.kv, this.writeOptions);
+      const written = await this.writeTarget(ctx).update(key, attempt, guess?.kv, this.writeOptions);
+      if (!written) return { object: result!, created };
+      await txn.commit();
+      if (written.deleted) {
+        await this.hooks.afterDelete?.(gone!, { dryRun: false });
+        return { object: result!, created: false };
+      }
+      return { object: await this.writtenObject(result!, written.kv), created };
     } catch (err) {
-      await txn.revert();
-      await rollback.revert();
       throw this.storageError(err, name);
+    } finally {
+      await txn.end();
     }
-    await txn.commit();
-    await rollback.commit();
-    if (written.deleted) {
-      await this.hooks.afterDelete?.(gone!, { dryRun: false });
-      return { object: result!, created: false };
-    }
-    return { object: await this.writtenObject(result!, written.kv), created };
   }
 
   /**
@@ -471,15 +452,14 @@ export class GenericStore implements ObjectStore, ReadSource {
   async delete(ctx: RequestContext, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
     const key = this.keys.objectKey(ctx.namespace, name);
     let outcome: DeleteResult | undefined;
-    let rollback = newAdmissionRollback();
+    const txn = new WriteTransaction();
     const attempt = async (current: KeyValue | null): Promise<Buffer | null> => {
-      await rollback.revert();
-      rollback = newAdmissionRollback();
+      await txn.restart();
       if (!current) throw status.notFound(this.groupResource, name);
       const old = await this.served(this.decode(current));
       checkDeletePreconditions({ group: this.def.group, kind: this.def.kind }, old, options);
       // As Kubernetes' AdmissionToValidateObjectDeleteFunc: mutating then validating admission, both seeing the stored object.
-      const attributes = this.attributes(ctx, rollback, 'DELETE', name, undefined, deepCopy(old));
+      const attributes = this.attributes(ctx, txn.admission, 'DELETE', name, undefined, deepCopy(old));
       await this.admissionOf(ctx).admit(attributes);
       await this.admissionOf(ctx).validate(attributes);
       const obj = deepCopy(old);
@@ -500,18 +480,15 @@ export class GenericStore implements ObjectStore, ReadSource {
       return this.encodeServed(obj);
     };
     try {
-      if (ctx.dryRun) {
-        await attempt(await this.storage.get(key));
-        await rollback.revert();
-        return outcome!;
-      }
-      const { kv, deleted } = await guaranteedUpdate(this.storage, key, attempt, undefined, this.writeOptions);
-      await rollback.commit();
-      if (deleted) await this.hooks.afterDelete?.(outcome!.object, { dryRun: false });
-      return deleted ? outcome! : { object: await this.served(this.decode(kv)), deleted: false };
+      const written = await this.writeTarget(ctx).update(key, attempt, undefined, this.writeOptions);
+      if (!written) return outcome!;
+      await txn.commit();
+      if (written.deleted) await this.hooks.afterDelete?.(outcome!.object, { dryRun: false });
+      return written.deleted ? outcome! : { object: await this.served(this.decode(written.kv)), deleted: false };
     } catch (err) {
-      await rollback.revert();
       throw this.storageError(err, name);
+    } finally {
+      await txn.end();
     }
   }
 }
