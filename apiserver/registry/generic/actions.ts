@@ -4,7 +4,7 @@
  * disruption budgets allow it) or is only answered, never stored (TokenReview, the access reviews,
  * serviceaccounts/token: `answerAction` over what the server computes) — and computed kinds, whose
  * objects are not stored but made on each read (ComponentStatus). A kind's declaration names its
- * actions (resources/kind-declaration.ts), the server wires the answers (newStores' `answers`); every
+ * actions (kind-declaration.ts), the server wires the answers (newStores' `answers`); every
  * action is admitted as a CREATE of its kind before it runs (GenericStore.act).
  */
 import type { ApiObject } from '../../api/object.js';

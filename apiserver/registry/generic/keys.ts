@@ -5,7 +5,7 @@ import { storageResource } from './conversion.js';
 /**
  * Storage keys: `<prefix>/<group>/<resource>/<namespace>/<name>`, the group left out for the core
  * group as Kubernetes does (`/registry/configmaps/default/x`), the namespace for cluster-scoped kinds.
- * A kind with a storage conversion uses the keys of the resource it shares (registry/conversion.ts).
+ * A kind with a storage conversion uses the keys of the resource it shares (conversion.ts).
  */
 export interface KeyScheme {
   /** The key of one object. */
