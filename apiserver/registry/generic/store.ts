@@ -1,9 +1,11 @@
 /**
  * The generic store: one per served resource. Object ↔ storage key, metadata, finalizers and graceful
  * deletion, dry run, admission, the kind's strategy and its hooks (store-hooks.ts: run after
- * validation, right before each write, committed or reverted with it) — in named steps. Reads
+ * validation, right before each write) — in named steps. Each write is one WriteTransaction
+ * (write-transaction.ts), committed once the write is stored and reverted otherwise, and goes to a
+ * WriteTarget (write-target.ts): the storage, or for a dry run a stand-in that stores nothing. Reads
  * (get/list/watch, with their resourceVersion rules and the watch cache) live in get.ts, list.ts and
- * watch.ts: everything that reads a kind's objects reads through the store.
+ * watch.ts over the narrow ReadSource: everything that reads a kind's objects reads through the store.
  */
 import type { Storage, KeyValue, WriteOptions } from '../../storage/interfaces.js';
 import type { Cacher } from '../../storage/cacher/cacher.js';
