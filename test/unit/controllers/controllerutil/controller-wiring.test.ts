@@ -60,13 +60,26 @@ describe('what the workload and endpoints controllers share', () => {
     const queue = new WorkQueue<string>();
     enqueueServicesOfPods(pods, services, queue);
     const running = obj('Pod', 'p1', { status: { podIP: '10.0.0.1', phase: 'Running' } }, { labels: { app: 'web' } });
-    const deleting = obj('Pod', 'p2', { status: { podIP: '10.0.0.2' } }, { labels: { app: 'web' }, deletionTimestamp: '2026-01-01T00:00:00Z' });
+    const deleting = obj(
+      'Pod',
+      'p2',
+      { status: { podIP: '10.0.0.2' } },
+      { labels: { app: 'web' }, deletionTimestamp: '2026-01-01T00:00:00Z' },
+    );
     const noIp = obj('Pod', 'p3', {}, { labels: { app: 'web' } });
     pods.add(running);
     pods.add(deleting);
     pods.add(noIp);
-    assert.deepEqual(endpointPods(web, pods, false).map((p) => p.metadata.name), ['p1']);
-    assert.deepEqual(endpointPods(web, pods, true).map((p) => p.metadata.name).sort(), ['p1', 'p2']);
+    assert.deepEqual(
+      endpointPods(web, pods, false).map((p) => p.metadata.name),
+      ['p1'],
+    );
+    assert.deepEqual(
+      endpointPods(web, pods, true)
+        .map((p) => p.metadata.name)
+        .sort(),
+      ['p1', 'p2'],
+    );
     assert.deepEqual(endpointPods(none, pods, true), []);
     // Three adds, each for web alone (the queue keeps a key once).
     assert.equal(queue.len(), 1);
