@@ -38,7 +38,7 @@ export const AUDIT_FLAGS = {
     type: intValue,
     default: 0,
     usage: 'The maximum number of days to retain old audit log files based on the timestamp encoded in their filename.',
-    doc: 'Rotate at this many megabytes into `<name>-<UTC time>.<ext>`; keep this many backups, for this many days (`0` = no limit)',
+    doc: 'Days to keep rotated files (`0` = no limit)',
     check: notNegativeNumber,
   }),
   logMaxBackup: flag({
@@ -47,7 +47,7 @@ export const AUDIT_FLAGS = {
     default: 0,
     usage:
       "The maximum number of old audit log files to retain. Setting a value of 0 will mean there's no restriction on the number of files.",
-    doc: 'Rotate at this many megabytes into `<name>-<UTC time>.<ext>`; keep this many backups, for this many days (`0` = no limit)',
+    doc: 'Rotated files to keep (`0` = no limit)',
     check: notNegativeNumber,
   }),
   logMaxSize: flag({
@@ -55,7 +55,7 @@ export const AUDIT_FLAGS = {
     type: intValue,
     default: 0,
     usage: 'The maximum size in megabytes of the audit log file before it gets rotated.',
-    doc: 'Rotate at this many megabytes into `<name>-<UTC time>.<ext>`; keep this many backups, for this many days (`0` = no limit)',
+    doc: 'Rotate at this many megabytes into `<name>-<UTC time>.<ext>` (`0` = no limit)',
     check: notNegativeNumber,
   }),
   logFormat: flag({
@@ -86,7 +86,7 @@ export const AUDIT_FLAGS = {
     type: intValue,
     default: 400,
     usage: 'The maximum size of a batch. Only used in batch mode.',
-    doc: 'A batch leaves when it is this big or this old (mode `batch`, the only one)',
+    doc: 'A batch leaves when it holds this many events',
     check: positiveBatchSize,
   }),
   webhookBatchMaxWaitMs: flag({
@@ -94,7 +94,7 @@ export const AUDIT_FLAGS = {
     type: durationValue,
     default: 30_000,
     usage: "The amount of time to wait before force writing the batch that hadn't reached the max size. Only used in batch mode.",
-    doc: 'A batch leaves when it is this big or this old (mode `batch`, the only one)',
+    doc: '… or when it is this old',
     check: positiveBatchWait,
   }),
   webhookInitialBackoffMs: flag({

@@ -104,6 +104,7 @@ export const AUTHENTICATION_FLAGS = {
     usage:
       'File containing PEM-encoded x509 RSA or ECDSA private or public keys, used to verify ServiceAccount tokens. The specified file can contain multiple keys, and the flag can be specified multiple times with different files. If unspecified, --tls-private-key-file is used.',
     doc: 'Public or private PEM keys verifying service-account tokens (repeatable)',
+    defaultDoc: '`--tls-private-key-file`',
   }),
   serviceAccountLookup: flag({
     name: 'service-account-lookup',
@@ -119,6 +120,7 @@ export const AUTHENTICATION_FLAGS = {
     usage:
       'Identifiers of the API. The service account token authenticator will validate that tokens used against the API are bound to at least one of these audiences. If --service-account-issuer is configured and this flag is not, this field defaults to a single element list containing the issuer URL.',
     doc: 'Audiences a bound token must name one of',
+    defaultDoc: 'the issuers',
   }),
   serviceAccountMaxTokenExpirationMs: flag({
     name: 'service-account-max-token-expiration',
@@ -142,21 +144,21 @@ export const AUTHENTICATION_FLAGS = {
     type: stringsValue,
     default: [],
     usage: 'List of request headers to inspect for usernames. X-Remote-User is common.',
-    doc: 'Headers naming the user, groups and extra (e.g. `X-Remote-User`, `X-Remote-Group`, `X-Remote-Extra-`)',
+    doc: 'Headers naming the user (e.g. `X-Remote-User`)',
   }),
   requestHeaderGroupHeaders: flag({
     name: 'requestheader-group-headers',
     type: stringsValue,
     default: [],
     usage: 'List of request headers to inspect for groups. X-Remote-Group is suggested.',
-    doc: 'Headers naming the user, groups and extra (e.g. `X-Remote-User`, `X-Remote-Group`, `X-Remote-Extra-`)',
+    doc: 'Headers naming the groups (e.g. `X-Remote-Group`)',
   }),
   requestHeaderExtraHeadersPrefix: flag({
     name: 'requestheader-extra-headers-prefix',
     type: stringsValue,
     default: [],
     usage: 'List of request header prefixes to inspect. X-Remote-Extra- is suggested.',
-    doc: 'Headers naming the user, groups and extra (e.g. `X-Remote-User`, `X-Remote-Group`, `X-Remote-Extra-`)',
+    doc: 'Prefixes of headers naming extra values (e.g. `X-Remote-Extra-`)',
   }),
   requestHeaderAllowedNames: flag({
     name: 'requestheader-allowed-names',
@@ -165,6 +167,7 @@ export const AUTHENTICATION_FLAGS = {
     usage:
       'List of client certificate common names to allow to provide usernames in headers specified by --requestheader-username-headers. If empty, any client certificate validated by the authorities in --requestheader-client-ca-file is allowed.',
     doc: 'CNs of proxy certificates allowed to assert identities',
+    defaultDoc: '(none = any)',
   }),
   enableBootstrapTokenAuth: flag({
     name: 'enable-bootstrap-token-auth',
@@ -204,14 +207,14 @@ export const AUTHENTICATION_FLAGS = {
     default: '',
     usage:
       'The URL of the OpenID issuer, only HTTPS scheme will be accepted. If set, it will be used to verify the OIDC JSON Web Token (JWT).',
-    doc: 'OpenID Connect issuer (https) and the audience its ID tokens must name',
+    doc: 'OpenID Connect issuer (https)',
   }),
   oidcClientID: flag({
     name: 'oidc-client-id',
     type: stringValue,
     default: '',
     usage: 'The client ID for the OpenID Connect client, must be set if oidc-issuer-url is set.',
-    doc: 'OpenID Connect issuer (https) and the audience its ID tokens must name',
+    doc: "The audience the issuer's ID tokens must name",
   }),
   oidcCAFile: flag({
     name: 'oidc-ca-file',
@@ -220,6 +223,7 @@ export const AUTHENTICATION_FLAGS = {
     usage:
       "If set, the OpenID server's certificate will be verified by one of the authorities in the oidc-ca-file, otherwise the host's root CA set will be used.",
     doc: "CA of the issuer's TLS certificate",
+    defaultDoc: 'system roots',
   }),
   oidcUsernameClaim: flag({
     name: 'oidc-username-claim',
@@ -227,7 +231,7 @@ export const AUTHENTICATION_FLAGS = {
     default: 'sub',
     usage:
       "The OpenID claim to use as the user name. Note that claims other than the default ('sub') is not guaranteed to be unique and immutable.",
-    doc: 'Claim naming the user and its prefix (`-` for none; none by default for `email`)',
+    doc: 'Claim naming the user',
   }),
   oidcUsernamePrefix: flag({
     name: 'oidc-username-prefix',
@@ -235,7 +239,8 @@ export const AUTHENTICATION_FLAGS = {
     default: '',
     usage:
       "If provided, all usernames will be prefixed with this value. If not provided, username claims other than 'email' are prefixed by the issuer URL to avoid clashes. To skip any prefixing, provide the value '-'.",
-    doc: 'Claim naming the user and its prefix (`-` for none; none by default for `email`)',
+    doc: 'Prefix of the user name (`-` for none)',
+    defaultDoc: 'issuer + `#` (none for `email`)',
   }),
   oidcGroupsClaim: flag({
     name: 'oidc-groups-claim',
@@ -243,14 +248,14 @@ export const AUTHENTICATION_FLAGS = {
     default: '',
     usage:
       'If provided, the name of a custom OpenID Connect claim for specifying user groups. The claim value is expected to be a string or array of strings.',
-    doc: 'Claim naming the groups and their prefix',
+    doc: 'Claim naming the groups',
   }),
   oidcGroupsPrefix: flag({
     name: 'oidc-groups-prefix',
     type: stringValue,
     default: '',
     usage: 'If provided, all groups will be prefixed with this value to prevent conflicts with other authentication strategies.',
-    doc: 'Claim naming the groups and their prefix',
+    doc: 'Prefix of the group names',
   }),
   oidcRequiredClaims: flag({
     name: 'oidc-required-claim',

@@ -178,6 +178,7 @@ export const STORAGE_FLAGS = {
     usage:
       "The storage backend for persistence. Options: 'etcd3', 'sqlite'. Defaults to 'etcd3' when --etcd-servers is set, else 'sqlite'.",
     doc: '`etcd3` or `sqlite`',
+    defaultDoc: '`etcd3` with `--etcd-servers`, else `sqlite`',
   }),
   dataDir: flag({
     name: 'data-dir',
@@ -372,14 +373,14 @@ export const SERVER_FLAGS = {
     type: stringValue,
     default: '',
     usage: 'Path to a client cert file for TLS.',
-    doc: 'Client certificate shown to node agents, given together',
+    doc: 'Client certificate shown to node agents, given with `--kubelet-client-key`',
   }),
   kubeletClientKey: flag({
     name: 'kubelet-client-key',
     type: stringValue,
     default: '',
     usage: 'Path to a client key file for TLS.',
-    doc: 'Client certificate shown to node agents, given together',
+    doc: 'Its private key, given with `--kubelet-client-certificate`',
   }),
   kubeletCertificateAuthority: flag({
     name: 'kubelet-certificate-authority',
@@ -470,6 +471,7 @@ export const API_FLAGS = {
     usage:
       'A set of key=value pairs that enable or disable built-in APIs. Supported options are:\nv1=true|false for the core API group\n<group>/<version>=true|false for a specific API group and version (e.g. apps/v1=true)\n<group>/<version>/<resource>=true|false for one resource of a group version\napi/all=true|false controls all API versions\napi/ga=true|false controls all API versions of the form v[0-9]+\napi/beta=true|false controls all API versions of the form v[0-9]+beta[0-9]+\napi/alpha=true|false controls all API versions of the form v[0-9]+alpha[0-9]+',
     doc: '`key=value` list of served APIs: `api/all`, `api/ga`, `api/beta`, `api/alpha`, `<group>/<version>`, `<group>/<version>/<resource>` (`v1` or `api/v1` for the core group, which stays on); resource entries win over version entries, which win over `api/*`',
+    defaultDoc: '(all but alpha)',
   }),
 };
 
