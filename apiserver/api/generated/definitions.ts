@@ -455,6 +455,11 @@ export const definitions: Definitions = {
         "group": "admissionregistration.k8s.io",
         "kind": "ValidatingAdmissionPolicy",
         "version": "v1beta1"
+      },
+      {
+        "group": "admissionregistration.k8s.io",
+        "kind": "ValidatingAdmissionPolicy",
+        "version": "v1"
       }
     ]
   },
@@ -479,6 +484,11 @@ export const definitions: Definitions = {
         "group": "admissionregistration.k8s.io",
         "kind": "ValidatingAdmissionPolicyBinding",
         "version": "v1beta1"
+      },
+      {
+        "group": "admissionregistration.k8s.io",
+        "kind": "ValidatingAdmissionPolicyBinding",
+        "version": "v1"
       }
     ]
   },
