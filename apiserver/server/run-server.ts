@@ -210,6 +210,7 @@ export async function runServer(
       equivalents: access.equivalents,
       metrics: metrics.admission,
       resourcesOfKind: (group, kind) => table.all().filter((d) => d.group === group && d.kind === kind && !d.conversion),
+      resourceFor: (group, version, plural) => table.lookup(group, version, plural),
       definitions: defs,
     },
     [newRbacEscalation(rbacGroup, (write) => escalation.refusal(write))],

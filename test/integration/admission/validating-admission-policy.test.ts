@@ -291,6 +291,37 @@ describe('ValidatingAdmissionPolicy', () => {
     );
   });
 
+  it('writes the type checking of its validations against the matched kinds to status', async () => {
+    const p = await s.client.post(`${AR}/validatingadmissionpolicies`, {
+      metadata: { name: 'typo.example.com' },
+      spec: {
+        matchConstraints: { resourceRules: deploymentRules },
+        validations: [
+          { expression: 'object.spec.replicsa > 1' },
+          { expression: 'object.spec.replicas > 1', messageExpression: "'n=' + string(object.spec.replica)" },
+        ],
+      },
+    });
+    assert.equal(p.status, 201);
+    const checked = await eventually('the status', async () => {
+      const r = await s.client.get(`${AR}/validatingadmissionpolicies/typo.example.com`);
+      return r.body.status?.observedGeneration === 1 && r.body;
+    });
+    assert.deepEqual(checked.status.typeChecking.expressionWarnings, [
+      {
+        fieldRef: 'spec.validations[0].expression',
+        warning:
+          "apps/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replicsa'\n | object.spec.replicsa > 1\n | ...........^\n",
+      },
+      {
+        fieldRef: 'spec.validations[1].messageExpression',
+        warning:
+          "apps/v1, Kind=Deployment: ERROR: <input>:1:26: undefined field 'replica'\n | 'n=' + string(object.spec.replica)\n | .........................^\n",
+      },
+    ]);
+    await s.client.delete(`${AR}/validatingadmissionpolicies/typo.example.com`);
+  });
+
   it('refuses a policy whose expression does not compile with a 422 naming the field', async () => {
     const r = await s.client.post(`${AR}/validatingadmissionpolicies`, {
       metadata: { name: 'bad.example.com' },
