@@ -1,10 +1,12 @@
 /**
  * The CEL environment of admission policies: @bufbuild/cel's standard library plus the Kubernetes
  * libraries policies use (the strings extension: lowerAscii, split, join, replace, …; the lists
- * library: isSorted, sum, min, max, indexOf, lastIndexOf). One environment, built once.
+ * library: isSorted, sum, min, max, indexOf, lastIndexOf; quantity and URL: cel-kubernetes-quantity-url.ts).
+ * One environment, built once.
  */
 import { type CelEnv, type CelFunc, type CelList, CelScalar, celEnv, celMethod, listType } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
+import { QUANTITY_AND_URL_FUNCS } from './cel-kubernetes-quantity-url.js';
 
 const { INT, BOOL, DYN } = CelScalar;
 const LIST = listType(DYN);
@@ -34,9 +36,22 @@ function sum(list: CelList): Comparable {
   throw new Error('no such overload');
 }
 
+/** CEL equality of list elements: scalars by value, lists and maps element by element. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Symbol.iterator in a && Symbol.iterator in b && !(a instanceof Map) && !(b instanceof Map)) {
+    const xs = [...(a as Iterable<unknown>)];
+    const ys = [...(b as Iterable<unknown>)];
+    return xs.length === ys.length && xs.every((x, i) => sameValue(x, ys[i]));
+  }
+  if (a instanceof Map && b instanceof Map) return a.size === b.size && [...a].every(([k, v]) => b.has(k) && sameValue(v, b.get(k)));
+  return false;
+}
+
 function indexOf(list: CelList, value: unknown, last: boolean): bigint {
   const xs = [...list];
-  const eq = (x: unknown) => x === value || (typeof x === typeof value && JSON.stringify(x) === JSON.stringify(value));
+  const eq = (x: unknown) => sameValue(x, value);
   if (!last) return BigInt(xs.findIndex(eq));
   for (let i = xs.length - 1; i >= 0; i--) if (eq(xs[i])) return BigInt(i);
   return -1n;
@@ -65,7 +80,7 @@ const LISTS: CelFunc[] = [
   }),
 ];
 
-export const KUBERNETES_CEL_FUNCS: readonly CelFunc[] = [...strings, ...LISTS];
+export const KUBERNETES_CEL_FUNCS: readonly CelFunc[] = [...strings, ...LISTS, ...QUANTITY_AND_URL_FUNCS];
 
 let env: CelEnv | undefined;
 /** The admission policies' environment (built on first use). */
