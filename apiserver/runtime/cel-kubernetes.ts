@@ -1,11 +1,12 @@
 /**
  * The CEL environment of admission policies: @bufbuild/cel's standard library plus the Kubernetes
  * libraries policies use (the strings extension: lowerAscii, split, join, replace, …; the lists
- * library: isSorted, sum, min, max, indexOf, lastIndexOf; quantity and URL: cel-kubernetes-quantity-url.ts).
+ * library: isSorted, sum, min, max, indexOf, lastIndexOf; quantity and URL: cel-kubernetes-quantity-url.ts; the authorizer: cel-kubernetes-authz.ts).
  * One environment, built once.
  */
 import { type CelEnv, type CelFunc, type CelList, CelScalar, celEnv, celMethod, listType } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
+import { AUTHZ_FUNCS } from './cel-kubernetes-authz.js';
 import { QUANTITY_AND_URL_FUNCS } from './cel-kubernetes-quantity-url.js';
 
 const { INT, BOOL, DYN } = CelScalar;
@@ -80,7 +81,7 @@ const LISTS: CelFunc[] = [
   }),
 ];
 
-export const KUBERNETES_CEL_FUNCS: readonly CelFunc[] = [...strings, ...LISTS, ...QUANTITY_AND_URL_FUNCS];
+export const KUBERNETES_CEL_FUNCS: readonly CelFunc[] = [...strings, ...LISTS, ...QUANTITY_AND_URL_FUNCS, ...AUTHZ_FUNCS];
 
 let env: CelEnv | undefined;
 /** The admission policies' environment (built on first use). */

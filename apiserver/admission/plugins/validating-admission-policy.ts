@@ -13,8 +13,9 @@ import type * as status from '../../api/status.js';
 import { admissionForbidden } from '../errors.js';
 import type { AdmissionAttributes, PluginFactory, ValidatingPlugin } from '../interfaces.js';
 import { NAMESPACES, isResource } from '../resources.js';
+import type { AuthorizerAnswer } from '../../runtime/cel-kubernetes-authz.js';
 import type { CompiledPolicy } from '../policy/compiled-policy.js';
-import { evaluatePolicy } from '../policy/evaluate.js';
+import { evaluatePolicyAuthorized } from '../policy/evaluate.js';
 import { type Matched, matchResources } from '../policy/match-resources.js';
 import { collectParams } from '../policy/params.js';
 import { type Binding, newPolicySource } from '../policy/policy-source.js';
@@ -70,6 +71,7 @@ export const newValidatingAdmissionPolicy: PluginFactory = (env): ValidatingPlug
     ns: { labels?: Record<string, string>; object: ApiObject | null },
     denials: Denial[],
     annotations: Map<string, string[]>,
+    answers: Map<string, AuthorizerAnswer>,
   ): Promise<void> {
     const configError = (message: string) => {
       if (policy.failurePolicy === 'Ignore') return;
@@ -80,7 +82,12 @@ export const newValidatingAdmissionPolicy: PluginFactory = (env): ValidatingPlug
     if (params instanceof Error) return configError(params.message);
     const actions = binding.spec.validationActions ?? [];
     for (const param of params) {
-      const result = evaluatePolicy(policy, { attributes: a, matched, params: param, namespaceObject: ns.object });
+      const result = await evaluatePolicyAuthorized(
+        policy,
+        { attributes: a, matched, params: param, namespaceObject: ns.object },
+        env.authorizer,
+        answers,
+      );
       for (const d of result.decisions) {
         if (d.action !== 'deny') continue;
         if (actions.includes('Deny')) denials.push({ policy: policy.name, binding: binding.name, message: d.message, reason: d.reason });
@@ -110,6 +117,8 @@ export const newValidatingAdmissionPolicy: PluginFactory = (env): ValidatingPlug
       const active = await source.current();
       if (active.length === 0) return;
       const denials: Denial[] = [];
+      // The authorizer's answers, kept for the request.
+      const answers = new Map<string, AuthorizerAnswer>();
       let ns: { labels?: Record<string, string>; object: ApiObject | null } | undefined;
       for (const { policy, bindings } of active) {
         if (bindings.length === 0) continue;
@@ -122,7 +131,7 @@ export const newValidatingAdmissionPolicy: PluginFactory = (env): ValidatingPlug
           continue;
         }
         const annotations = new Map<string, string[]>();
-        for (const b of bindings) await runBinding(policy, b, matched, a, ns, denials, annotations);
+        for (const b of bindings) await runBinding(policy, b, matched, a, ns, denials, annotations, answers);
         if (a.auditAnnotations) for (const [key, values] of annotations) a.auditAnnotations[`${policy.name}/${key}`] = values.join(', ');
       }
       if (denials.length) throw denialError(a, denials[0]);

@@ -4,10 +4,19 @@
  * a denial with its messageExpression, message or `failed expression: …`, and its reason; an error:
  * failurePolicy), then the audit annotations (a string, or null to leave it out). Cost: each
  * expression's bound (comprehensions times the largest collection it may visit, as for CRD rules) must
- * stay within the per-call limit, and all of them within the request's budget.
+ * stay within the per-call limit, and all of them within the request's budget. `authorizer` and
+ * `authorizerRequestResource` answer through evaluatePolicyAuthorized.
  */
 import type { ApiObject } from '../../api/object.js';
 import { PER_CALL_COST_LIMIT, RUNTIME_COST_BUDGET, runtimeCost } from '../../registry/apiextensions/customresource/cel-rules.js';
+import type { Authorizer } from '../../authorization/interfaces.js';
+import {
+  type AuthorizerAnswer,
+  type AuthorizerCheck,
+  authorizerValue,
+  requestResourceValue,
+  withAuthorizerContext,
+} from '../../runtime/cel-kubernetes-authz.js';
 import type { AdmissionAttributes } from '../interfaces.js';
 import type { CompiledExpression, CompiledPolicy } from './compiled-policy.js';
 import type { Matched } from './match-resources.js';
@@ -74,8 +83,14 @@ export function evaluatePolicy(policy: CompiledPolicy, input: EvaluationInput): 
     params: input.params,
     namespaceObject: input.namespaceObject,
     variables,
-    authorizer: null,
-    authorizerRequestResource: null,
+    authorizer: authorizerValue(),
+    authorizerRequestResource: requestResourceValue({
+      group: matched.target.group,
+      resource: matched.target.resource,
+      subresource: matched.target.subresource,
+      namespace: a.namespace,
+      name: a.name,
+    }),
   };
   const failed = (message: string): PolicyResult => ({
     skipped: false,
@@ -153,4 +168,56 @@ function failureMessage(v: CompiledPolicy['validations'][number], run: (e: Compi
   }
   if (v.message?.trim()) return v.message.trim();
   return `failed expression: ${v.expression.trim()}`;
+}
+
+/** How many times an evaluation runs again for the authorizer checks it asked for (each round may ask for more). */
+const AUTHORIZER_ROUNDS = 3;
+
+/** The authorizer's answer to a check, for the request's user or the service account the check names. */
+async function authorize(authorizer: Authorizer, a: AdmissionAttributes, c: AuthorizerCheck): Promise<AuthorizerAnswer> {
+  const sa = c.serviceAccount;
+  const user = sa
+    ? {
+        name: `system:serviceaccount:${sa.namespace}:${sa.name}`,
+        groups: ['system:serviceaccounts', `system:serviceaccounts:${sa.namespace}`, 'system:authenticated'],
+      }
+    : a.user;
+  try {
+    const r = await authorizer.authorize({
+      user,
+      verb: c.verb ?? '',
+      resourceRequest: c.path === undefined,
+      apiGroup: c.group ?? '',
+      apiVersion: '*',
+      resource: c.resource ?? '',
+      subresource: c.subresource ?? '',
+      namespace: c.namespace ?? '',
+      name: c.name ?? '',
+      path: c.path ?? '',
+    });
+    return { allowed: r.decision === 'Allow', reason: r.reason, error: '' };
+  } catch (err) {
+    return { allowed: false, reason: '', error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * evaluatePolicy with the `authorizer` variable answering: an evaluation that asked for checks it had
+ * no answer to runs again once they are authorized (answers are kept for the request: Kubernetes'
+ * caching authorizer).
+ */
+export async function evaluatePolicyAuthorized(
+  policy: CompiledPolicy,
+  input: EvaluationInput,
+  authorizer: Authorizer,
+  answers: Map<string, AuthorizerAnswer> = new Map(),
+): Promise<PolicyResult> {
+  for (let round = 0; ; round++) {
+    const pending = new Set<string>();
+    const result = withAuthorizerContext({ answers, pending }, () => evaluatePolicy(policy, input));
+    if (pending.size === 0 || round === AUTHORIZER_ROUNDS) return result;
+    await Promise.all(
+      [...pending].map(async (key) => answers.set(key, await authorize(authorizer, input.attributes, JSON.parse(key) as AuthorizerCheck))),
+    );
+  }
 }

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { compilePolicy } from '../../../../apiserver/admission/policy/compiled-policy.js';
-import { evaluatePolicy } from '../../../../apiserver/admission/policy/evaluate.js';
+import { evaluatePolicy, evaluatePolicyAuthorized } from '../../../../apiserver/admission/policy/evaluate.js';
 import { matchResources } from '../../../../apiserver/admission/policy/match-resources.js';
 import type { PolicySpec } from '../../../../apiserver/registry/admissionregistration/policy-types.js';
 import { attrs } from '../fixture.js';
@@ -186,4 +186,57 @@ test('the lists and strings libraries are there', () => {
 test('an expression that does not compile makes the policy a configuration error', () => {
   const p = compilePolicy('p', { validations: [{ expression: 'object.(' }] });
   assert.match(p.configurationError ?? '', /^compilation error: /);
+});
+
+test('the authorizer answers checks for the request user or a service account, asked again once authorized', async () => {
+  const asked: string[] = [];
+  const authorizer = {
+    authorize: async (x: {
+      user: { name: string };
+      verb: string;
+      resource: string;
+      apiGroup: string;
+      namespace: string;
+      apiVersion: string;
+    }) => {
+      asked.push(`${x.user.name} ${x.verb} ${x.apiGroup}/${x.resource} in ${x.namespace} (${x.apiVersion})`);
+      return {
+        decision: x.user.name === 'admin' ? ('Allow' as const) : ('NoOpinion' as const),
+        reason: x.user.name === 'admin' ? 'masters' : '',
+      };
+    },
+  };
+  const a = attrs({ group: 'apps', resource: 'deployments', namespace: 'ns', object: deploy(1) });
+  const matched = matchResources(
+    { equivalents: () => [] },
+    { ...RULES, matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {} },
+    a,
+    {},
+  );
+  assert.ok(matched);
+  const policy = compilePolicy('p', {
+    matchConstraints: RULES,
+    validations: [
+      { expression: "authorizer.group('').resource('secrets').namespace('ns').check('get').allowed()" },
+      {
+        expression: "authorizer.serviceAccount('ns', 'robot').group('').resource('secrets').check('get').allowed()",
+        message: 'robot may not',
+      },
+      { expression: "authorizerRequestResource.check('delete').reason() == 'masters'" },
+    ],
+  });
+  const r = await evaluatePolicyAuthorized(policy, { attributes: a, matched, params: null, namespaceObject: null }, authorizer as never);
+  assert.deepEqual(
+    r.decisions.map((d) => [d.action, d.message]),
+    [
+      ['admit', ''],
+      ['deny', 'robot may not'],
+      ['admit', ''],
+    ],
+  );
+  assert.deepEqual(asked.sort(), [
+    'admin delete apps/deployments in ns (*)',
+    'admin get /secrets in ns (*)',
+    'system:serviceaccount:ns:robot get /secrets in  (*)',
+  ]);
 });
