@@ -350,6 +350,35 @@ describe('ValidatingAdmissionPolicy', () => {
     assert.match(noActions.body.message, /spec\.validationActions: Required value: at least one validation action is required/);
   });
 
+  it('answers malformed policies and bindings with a 4xx, never a 5xx', async () => {
+    const policies = [
+      { validations: [null], matchConstraints: { resourceRules: [null] } },
+      { paramKind: null, matchConstraints: null, validations: null, auditAnnotations: [null], variables: [null], matchConditions: [null] },
+      {
+        matchConstraints: { resourceRules: deploymentRules, namespaceSelector: null },
+        validations: [{ expression: 'x'.repeat(10_000) + '(' }],
+      },
+      {
+        matchConstraints: { resourceRules: deploymentRules },
+        validations: [{ expression: '[1,2].all(x, [1,2].all(y, [1,2].all(z, true)))' }],
+        variables: [{ name: 'a', expression: 'variables.a' }],
+      },
+      'not an object',
+    ];
+    for (const [i, spec] of policies.entries()) {
+      const r = await s.client.post(`${AR}/validatingadmissionpolicies`, { metadata: { name: `malformed-${i}` }, spec });
+      assert.ok(r.status < 500, `${i}: ${r.status} ${r.text}`);
+      if (r.status === 201) await s.client.delete(`${AR}/validatingadmissionpolicies/malformed-${i}`);
+    }
+    for (const [i, spec] of [
+      { paramRef: null, matchResources: null, validationActions: null },
+      { policyName: 3, paramRef: { selector: null } },
+    ].entries()) {
+      const r = await s.client.post(`${AR}/validatingadmissionpolicybindings`, { metadata: { name: `malformed-${i}` }, spec });
+      assert.ok(r.status < 500, `binding ${i}: ${r.status} ${r.text}`);
+    }
+  });
+
   it('with a missing param, failurePolicy Fail refuses and Ignore admits', async () => {
     const spec = (failurePolicy: string) => ({
       failurePolicy,
