@@ -356,7 +356,7 @@ describe('ValidatingAdmissionPolicy', () => {
       { paramKind: null, matchConstraints: null, validations: null, auditAnnotations: [null], variables: [null], matchConditions: [null] },
       {
         matchConstraints: { resourceRules: deploymentRules, namespaceSelector: null },
-        validations: [{ expression: 'x'.repeat(10_000) + '(' }],
+        validations: [{ expression: `${'x'.repeat(10_000)}(` }],
       },
       {
         matchConstraints: { resourceRules: deploymentRules },
