@@ -54,6 +54,20 @@ const DESCRIPTION_FIELDS = new Set([
   'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps',
 ]);
 
+/**
+ * Versions served with another version's definition, the same shape (the definitions predate them):
+ * ValidatingAdmissionPolicy went GA in Kubernetes 1.30 with v1beta1's fields. Their kinds are added
+ * to the definition's group-version-kinds, so the protobuf codec maps them to the same message.
+ */
+const ALSO_SERVED_AS: Record<string, { group: string; kind: string; version: string }[]> = {
+  'io.k8s.api.admissionregistration.v1beta1.ValidatingAdmissionPolicy': [
+    { group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicy', version: 'v1' },
+  ],
+  'io.k8s.api.admissionregistration.v1beta1.ValidatingAdmissionPolicyBinding': [
+    { group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicyBinding', version: 'v1' },
+  ],
+};
+
 export function shortName(name: string): string {
   return name
     .replace(/^io\.k8s\.api\./, '')
@@ -99,6 +113,8 @@ export function generate(defs: Record<string, Json>, roots: string[]): Record<st
     const refs = new Set<string>();
     const converted = convert(def, refs) as Json;
     if (FORMATS[name]) converted.format = FORMATS[name];
+    if (ALSO_SERVED_AS[name])
+      converted['x-orch-group-version-kind'] = [...((converted['x-orch-group-version-kind'] as Json[]) ?? []), ...ALSO_SERVED_AS[name]];
     if (PRESERVED.has(name)) converted['x-orch-preserve-unknown-fields'] = true;
     if (DESCRIPTION_FIELDS.has(name)) converted.properties = { ...(converted.properties as Json), description: { type: 'string' } };
     out[shortName(name)] = converted;

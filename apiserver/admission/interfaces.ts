@@ -89,6 +89,8 @@ export interface PluginEnv {
   metrics: AdmissionMetrics;
   /** The served resources of a kind in a served group (a REST mapping). */
   resourcesOfKind(group: string, kind: string): ResourceDef[];
+  /** The served resource of a group, version and plural (ValidatingAdmissionPolicy type-checks against its schema); absent: none is known. */
+  resourceFor?(group: string, version: string, plural: string): ResourceDef | undefined;
   /** The schemas the resources' `schemaRef`s point into (a mutating webhook's patched object is checked against them). */
   definitions: Definitions;
 }

@@ -33,6 +33,7 @@ import { newPodNodeSelector } from './plugins/pod-node-selector.js';
 import { newPodTolerationRestriction } from './plugins/pod-toleration-restriction.js';
 import { newMutatingAdmissionWebhook } from './plugins/mutating-admission-webhook.js';
 import { newValidatingAdmissionWebhook } from './plugins/validating-admission-webhook.js';
+import { newValidatingAdmissionPolicy } from './plugins/validating-admission-policy.js';
 import { newResourceQuota } from './plugins/resource-quota.js';
 import { newPriority } from './plugins/priority.js';
 import { newRuntimeClass } from './plugins/runtime-class.js';
@@ -79,6 +80,7 @@ export const PLUGIN_TABLE: readonly PluginEntry[] = [
   { name: 'DefaultIngressClass', factory: newDefaultIngressClass, defaultOn: true },
   { name: 'DenyServiceExternalIPs', factory: newDenyServiceExternalIPs, defaultOn: false },
   { name: 'MutatingAdmissionWebhook', factory: newMutatingAdmissionWebhook, defaultOn: true },
+  { name: 'ValidatingAdmissionPolicy', factory: newValidatingAdmissionPolicy, defaultOn: true },
   { name: 'ValidatingAdmissionWebhook', factory: newValidatingAdmissionWebhook, defaultOn: true },
   { name: 'ResourceQuota', factory: newResourceQuota, defaultOn: true },
   { name: 'AlwaysDeny', factory: newAlwaysDeny, defaultOn: false },

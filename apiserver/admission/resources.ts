@@ -29,3 +29,11 @@ export const VALIDATING_WEBHOOK_CONFIGURATIONS: KubeResource = {
 export function isResource(def: { kubernetesGroup: string; plural: string }, r: KubeResource): boolean {
   return def.kubernetesGroup === r.group && def.plural === r.resource;
 }
+export const VALIDATING_ADMISSION_POLICIES: KubeResource = {
+  group: 'admissionregistration.k8s.io',
+  resource: 'validatingadmissionpolicies',
+};
+export const VALIDATING_ADMISSION_POLICY_BINDINGS: KubeResource = {
+  group: 'admissionregistration.k8s.io',
+  resource: 'validatingadmissionpolicybindings',
+};

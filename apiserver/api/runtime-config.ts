@@ -3,7 +3,7 @@
  * are served. Keys are `api/all`, `api/ga`, `api/beta`, `api/alpha` (true or false), `<group>/<version>`
  * and `<group>/<version>/<resource>` (a value of "" means true); the core group is `v1` or `api/v1`.
  * Version keys override the api/* ones and resource keys override both. Every declared version is
- * served by default except alpha ones. Unknown groups are ignored, as in Kubernetes; an unknown version
+ * served by default except alpha ones and the betas Kubernetes turns off (OFF_BY_DEFAULT). Unknown groups are ignored, as in Kubernetes; an unknown version
  * of a known group is an error.
  */
 import type { ResourceDef } from './resource.js';
@@ -15,11 +15,14 @@ const MATCHERS: [string, (version: string) => boolean][] = [
   ['api/alpha', (v) => /^v\d+alpha\d+$/.test(v)],
 ];
 
+/** Beta versions Kubernetes serves only when asked (new betas are off by default since 1.24), by their Kubernetes group. */
+const OFF_BY_DEFAULT = new Set(['admissionregistration.k8s.io/v1beta1']);
+
 /** Whether each declared resource is served; throws an Error with Kubernetes' wording for a bad entry. */
 export function servedResources(defs: readonly ResourceDef[], overrides: ReadonlyMap<string, string>): (def: ResourceDef) => boolean {
   const versionOn = new Map<string, boolean>();
   const gv = (d: ResourceDef) => `${d.group}/${d.version}`;
-  for (const d of defs) versionOn.set(gv(d), !/alpha/.test(d.version));
+  for (const d of defs) versionOn.set(gv(d), !/alpha/.test(d.version) && !OFF_BY_DEFAULT.has(`${d.kubernetesGroup}/${d.version}`));
   for (const [key, match] of MATCHERS) {
     const value = overrides.get(key);
     if (value === undefined) continue;

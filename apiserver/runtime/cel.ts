@@ -2,7 +2,7 @@
  * matchConditions in CEL, evaluated with @bufbuild/cel (a maintained CEL implementation, not a
  * home-made one). JSON values become CEL values (objects → maps, whole numbers → int).
  */
-import { celEnv, isCelError, parse, plan, run } from '@bufbuild/cel';
+import { type CelEnv, celEnv, isCelError, parse, plan, run } from '@bufbuild/cel';
 
 type CelInput = Parameters<typeof run>[1] extends Record<string, infer V> | undefined ? V : never;
 
@@ -40,13 +40,19 @@ export function evaluateCondition(expression: string, vars: Record<string, unkno
   return out;
 }
 
+let standard: CelEnv | undefined;
+const defaultEnv = () => (standard ??= celEnv());
+
 /** A compiled expression: evaluate with JSON variables; the result, or an Error when evaluation fails. */
 export type CelProgram = (vars: Record<string, unknown>) => unknown;
 
-/** Parses and plans an expression once, for rules evaluated on every write; throws when it does not parse. */
-export function compileProgram(expression: string): { program: CelProgram; ast: unknown } {
+/**
+ * Parses and plans an expression once, for rules evaluated on every write; throws when it does not parse.
+ * `env`: the functions it may call (default: the standard library).
+ */
+export function compileProgram(expression: string, env: CelEnv = defaultEnv()): { program: CelProgram; ast: unknown } {
   const ast = parse(expression);
-  const planned = plan(celEnv(), ast);
+  const planned = plan(env, ast);
   const program: CelProgram = (vars) => {
     try {
       const out = planned(Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, toCel(v)])) as never);

@@ -42,6 +42,7 @@ export function newServerAdmission(
       equivalents: access.equivalents,
       metrics: metrics.admission,
       resourcesOfKind: (group, kind) => table.all().filter((d) => d.group === group && d.kind === kind && !d.conversion),
+      resourceFor: (group, version, plural) => table.lookup(group, version, plural),
       definitions,
     },
     [newRbacEscalation(authz.rbacGroup, (write) => authz.escalation.refusal(write))],

@@ -205,6 +205,23 @@ export function manifest(d: string): ManifestObject[] {
     },
     {
       apiVersion: `admissionregistration.${d}/v1`,
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'vap.example.com' },
+      spec: {
+        matchConstraints: {
+          resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] }],
+        },
+        validations: [{ expression: 'object.spec.replicas <= 100' }],
+      },
+    },
+    {
+      apiVersion: `admissionregistration.${d}/v1`,
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: 'vap-binding' },
+      spec: { policyName: 'vap.example.com', validationActions: ['Deny'] },
+    },
+    {
+      apiVersion: `admissionregistration.${d}/v1`,
       kind: 'MutatingWebhookConfiguration',
       metadata: { name: 'mwc' },
       webhooks: [

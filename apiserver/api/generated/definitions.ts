@@ -271,6 +271,358 @@ export const definitions: Definitions = {
     },
     "type": "object"
   },
+  "admissionregistration.v1beta1.AuditAnnotation": {
+    "properties": {
+      "key": {
+        "type": "string"
+      },
+      "valueExpression": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "key",
+      "valueExpression"
+    ],
+    "type": "object"
+  },
+  "admissionregistration.v1beta1.ExpressionWarning": {
+    "properties": {
+      "fieldRef": {
+        "type": "string"
+      },
+      "warning": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "fieldRef",
+      "warning"
+    ],
+    "type": "object"
+  },
+  "admissionregistration.v1beta1.MatchCondition": {
+    "properties": {
+      "expression": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name",
+      "expression"
+    ],
+    "type": "object"
+  },
+  "admissionregistration.v1beta1.MatchResources": {
+    "properties": {
+      "excludeResourceRules": {
+        "items": {
+          "$ref": "#/definitions/admissionregistration.v1beta1.NamedRuleWithOperations"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "matchPolicy": {
+        "type": "string"
+      },
+      "namespaceSelector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      },
+      "objectSelector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      },
+      "resourceRules": {
+        "items": {
+          "$ref": "#/definitions/admissionregistration.v1beta1.NamedRuleWithOperations"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      }
+    },
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
+  "admissionregistration.v1beta1.NamedRuleWithOperations": {
+    "properties": {
+      "apiGroups": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "apiVersions": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "operations": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "resourceNames": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "resources": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "scope": {
+        "type": "string"
+      }
+    },
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
+  "admissionregistration.v1beta1.ParamKind": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      }
+    },
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
+  "admissionregistration.v1beta1.ParamRef": {
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "namespace": {
+        "type": "string"
+      },
+      "parameterNotFoundAction": {
+        "type": "string"
+      },
+      "selector": {
+        "$ref": "#/definitions/meta.v1.LabelSelector"
+      }
+    },
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
+  "admissionregistration.v1beta1.TypeChecking": {
+    "properties": {
+      "expressionWarnings": {
+        "items": {
+          "$ref": "#/definitions/admissionregistration.v1beta1.ExpressionWarning"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      }
+    },
+    "type": "object"
+  },
+  "admissionregistration.v1beta1.ValidatingAdmissionPolicy": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/admissionregistration.v1beta1.ValidatingAdmissionPolicySpec"
+      },
+      "status": {
+        "$ref": "#/definitions/admissionregistration.v1beta1.ValidatingAdmissionPolicyStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "admissionregistration.k8s.io",
+        "kind": "ValidatingAdmissionPolicy",
+        "version": "v1beta1"
+      },
+      {
+        "group": "admissionregistration.k8s.io",
+        "kind": "ValidatingAdmissionPolicy",
+        "version": "v1"
+      }
+    ]
+  },
+  "admissionregistration.v1beta1.ValidatingAdmissionPolicyBinding": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/admissionregistration.v1beta1.ValidatingAdmissionPolicyBindingSpec"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "admissionregistration.k8s.io",
+        "kind": "ValidatingAdmissionPolicyBinding",
+        "version": "v1beta1"
+      },
+      {
+        "group": "admissionregistration.k8s.io",
+        "kind": "ValidatingAdmissionPolicyBinding",
+        "version": "v1"
+      }
+    ]
+  },
+  "admissionregistration.v1beta1.ValidatingAdmissionPolicyBindingSpec": {
+    "properties": {
+      "matchResources": {
+        "$ref": "#/definitions/admissionregistration.v1beta1.MatchResources"
+      },
+      "paramRef": {
+        "$ref": "#/definitions/admissionregistration.v1beta1.ParamRef"
+      },
+      "policyName": {
+        "type": "string"
+      },
+      "validationActions": {
+        "items": {
+          "type": "string"
+        },
+        "type": "array",
+        "x-orch-list-type": "set"
+      }
+    },
+    "type": "object"
+  },
+  "admissionregistration.v1beta1.ValidatingAdmissionPolicySpec": {
+    "properties": {
+      "auditAnnotations": {
+        "items": {
+          "$ref": "#/definitions/admissionregistration.v1beta1.AuditAnnotation"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "failurePolicy": {
+        "type": "string"
+      },
+      "matchConditions": {
+        "items": {
+          "$ref": "#/definitions/admissionregistration.v1beta1.MatchCondition"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "name"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "name",
+        "x-orch-patch-strategy": "merge"
+      },
+      "matchConstraints": {
+        "$ref": "#/definitions/admissionregistration.v1beta1.MatchResources"
+      },
+      "paramKind": {
+        "$ref": "#/definitions/admissionregistration.v1beta1.ParamKind"
+      },
+      "validations": {
+        "items": {
+          "$ref": "#/definitions/admissionregistration.v1beta1.Validation"
+        },
+        "type": "array",
+        "x-orch-list-type": "atomic"
+      },
+      "variables": {
+        "items": {
+          "$ref": "#/definitions/admissionregistration.v1beta1.Variable"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "name"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "name",
+        "x-orch-patch-strategy": "merge"
+      }
+    },
+    "type": "object"
+  },
+  "admissionregistration.v1beta1.ValidatingAdmissionPolicyStatus": {
+    "properties": {
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/meta.v1.Condition"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "type"
+        ],
+        "x-orch-list-type": "map"
+      },
+      "observedGeneration": {
+        "format": "int64",
+        "type": "integer"
+      },
+      "typeChecking": {
+        "$ref": "#/definitions/admissionregistration.v1beta1.TypeChecking"
+      }
+    },
+    "type": "object"
+  },
+  "admissionregistration.v1beta1.Validation": {
+    "properties": {
+      "expression": {
+        "type": "string"
+      },
+      "message": {
+        "type": "string"
+      },
+      "messageExpression": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "expression"
+    ],
+    "type": "object"
+  },
+  "admissionregistration.v1beta1.Variable": {
+    "properties": {
+      "expression": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name",
+      "expression"
+    ],
+    "type": "object",
+    "x-orch-map-type": "atomic"
+  },
   "api.resource.Quantity": {
     "type": "string",
     "format": "quantity"

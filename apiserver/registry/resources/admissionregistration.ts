@@ -1,7 +1,11 @@
-/** admissionregistration.k8s.io/v1 (served as admissionregistration.<domain>/v1): webhook configurations. */
+/**
+ * admissionregistration.k8s.io/v1 (served as admissionregistration.<domain>/v1): webhook configurations
+ * and validating admission policies with their bindings (policies also as v1beta1, off by default).
+ */
 import type { ResourceDeclaration } from '../../api/resource.js';
 import { AGE_COLUMN } from '../../api/printers/columns.js';
 import type { PrinterColumn } from '../../api/resource.js';
+import { validatingAdmissionPolicyResources } from './admissionregistration-policies.js';
 import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from '../admissionregistration/strategy.js';
 
 /** WEBHOOKS (how many) and AGE, as kubectl prints both configurations. */
@@ -44,4 +48,5 @@ export const admissionregistrationResources: ResourceDeclaration[] = [
     trackGeneration: true,
     columns: webhookColumns,
   },
+  ...validatingAdmissionPolicyResources,
 ];

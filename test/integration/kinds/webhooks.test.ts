@@ -36,6 +36,9 @@ describe('admissionregistration.orch.io/v1 webhook configurations', () => {
       r.body.resources.map((x: any) => [x.name, x.namespaced, x.categories]),
       [
         ['mutatingwebhookconfigurations', false, ['api-extensions']],
+        ['validatingadmissionpolicies', false, ['api-extensions']],
+        ['validatingadmissionpolicies/status', false, undefined],
+        ['validatingadmissionpolicybindings', false, ['api-extensions']],
         ['validatingwebhookconfigurations', false, ['api-extensions']],
       ],
     );

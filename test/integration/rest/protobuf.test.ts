@@ -71,7 +71,8 @@ describe('protobuf', () => {
   let s: TestServer;
   let c: TestClient;
   before(async () => {
-    s = await startTestServer();
+    // Every declared version served, the betas off by default too (ValidatingAdmissionPolicy v1beta1).
+    s = await startTestServer({ args: ['--runtime-config=admissionregistration.orch.io/v1beta1=true'] });
     c = s.client;
   });
   after(async () => {

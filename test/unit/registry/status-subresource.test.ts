@@ -46,6 +46,7 @@ const EXPECTED: Record<string, Field[]> = {
   'flowcontrol.apiserver.k8s.io/flowschemas': [],
   'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': [],
   'apiextensions.k8s.io/customresourcedefinitions': ALL,
+  'admissionregistration.k8s.io/validatingadmissionpolicies': [],
 };
 
 const owner = (name: string) => [{ apiVersion: 'v1', kind: 'ConfigMap', name, uid: `uid-${name}` }];

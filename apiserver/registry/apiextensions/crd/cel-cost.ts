@@ -5,8 +5,8 @@
  * list literal 10, a map literal 30, and a comprehension its step and condition times the most
  * elements its range may hold. Sizes come from the schema's bounds carried by the types (cel-types.ts).
  */
-import type { Checked, Comprehension, Node, NodeValue } from './cel-type-check.js';
-import { MAX_REQUEST_BYTES, type CelT } from './cel-types.js';
+import type { Checked, Comprehension, Node, NodeValue } from '../../shared/cel-schema/cel-type-check.js';
+import { MAX_REQUEST_BYTES, type CelT } from '../../shared/cel-schema/cel-types.js';
 
 /** cel-go's uint64 costs saturate at their maximum. */
 const MAX = 2 ** 64 - 1;

@@ -3,7 +3,7 @@
  * `['quoted name']` steps (for names that are not identifiers, or map keys) that must name a field the
  * schema declares, or (either form) a key of a map (additionalProperties).
  */
-import { isObject, type JsonSchemaProps } from './json-schema.js';
+import { isObject, type JsonSchemaProps } from '../../shared/cel-schema/json-schema.js';
 
 /** Whether the path refers to a field of the schema. */
 export function validRuleFieldPath(path: string, schema: JsonSchemaProps): boolean {

@@ -7,9 +7,9 @@
  */
 import { forbidden, invalid, type FieldError, type FieldPath } from '../../../api/field-errors.js';
 import { compileRule } from '../customresource/cel-rules.js';
-import { ext, isObject, type JsonSchemaProps } from './json-schema.js';
-import { typeCheck, type Checked } from './cel-type-check.js';
-import { DYN, schemaCelType, type CelT } from './cel-types.js';
+import { ext, isObject, type JsonSchemaProps } from '../../shared/cel-schema/json-schema.js';
+import { typeCheck, type Checked } from '../../shared/cel-schema/cel-type-check.js';
+import { DYN, schemaCelType, type CelT } from '../../shared/cel-schema/cel-types.js';
 import { estimateCost, unboundedCardinality } from './cel-cost.js';
 
 /** Kubernetes' StaticEstimatedCostLimit: the most one rule may be estimated to cost. */

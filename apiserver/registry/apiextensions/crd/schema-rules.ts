@@ -5,7 +5,7 @@
  * without types). Extension names in the errors are the domain's (`x-orch-list-type`).
  */
 import { forbidden, invalid, notSupported, required, type FieldError, type FieldPath } from '../../../api/field-errors.js';
-import { ext, isObject, type JsonSchemaProps } from './json-schema.js';
+import { ext, isObject, type JsonSchemaProps } from '../../shared/cel-schema/json-schema.js';
 import { validRuleFieldPath } from './cel-field-path.js';
 
 type Level = 'root' | 'field' | 'item';

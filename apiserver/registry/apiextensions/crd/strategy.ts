@@ -6,7 +6,7 @@
  */
 import { typedStrategy } from '../../../api/strategy.js';
 import type { CustomResourceDefinition } from '../../../api/generated/types.js';
-import { isObject, dropUnknownKeywords, type JsonSchemaProps } from './json-schema.js';
+import { isObject, dropUnknownKeywords, type JsonSchemaProps } from '../../shared/cel-schema/json-schema.js';
 import { validateCrd, validateCrdUpdate } from './validation.js';
 import { cleanupFinalizer, setCondition } from './conditions.js';
 

@@ -7,7 +7,7 @@
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '../../../api/generated/types.js';
 import { fieldPath, forbidden, invalid, notSupported, required, type FieldError, type FieldPath } from '../../../api/field-errors.js';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain } from '../../../api/validation/names.js';
-import { isObject, type JsonSchemaProps } from './json-schema.js';
+import { isObject, type JsonSchemaProps } from '../../shared/cel-schema/json-schema.js';
 import { validateCrdSchema } from './schema-rules.js';
 import { validateCelRules } from './cel-rules-check.js';
 

@@ -74,7 +74,12 @@ function largestCollection(v: unknown, depth = 0): number {
  * largest collection's elements.
  */
 function evaluationCost(r: CompiledRule, value: unknown): number {
-  return r.comprehensionDepth === 0 ? PER_ELEMENT_COST : PER_ELEMENT_COST * largestCollection(value) ** r.comprehensionDepth;
+  return runtimeCost(r.comprehensionDepth, value);
+}
+
+/** The bound above for an expression whose comprehensions nest `comprehensionDepth` deep, over a value (admission policies use it too). */
+export function runtimeCost(comprehensionDepth: number, value: unknown): number {
+  return comprehensionDepth === 0 ? PER_ELEMENT_COST : PER_ELEMENT_COST * largestCollection(value) ** comprehensionDepth;
 }
 
 export interface CelValidator {

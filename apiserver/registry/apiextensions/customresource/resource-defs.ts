@@ -14,7 +14,7 @@ import { METADATA_FIELDS, type SubresourceStrategy } from '../../../api/strategy
 import { ALL_VERBS } from '../../../api/resource.js';
 import type { Schema } from '../../../api/schema.js';
 import { apiVersionOf } from '../../../api/object.js';
-import { toSchema, type JsonSchemaProps } from '../crd/json-schema.js';
+import { toSchema, type JsonSchemaProps } from '../../shared/cel-schema/json-schema.js';
 import { customResourceColumns } from './columns.js';
 import { customResourceScale } from './scale.js';
 import { customResourceStatus, newCustomResourceStrategy } from './strategy.js';

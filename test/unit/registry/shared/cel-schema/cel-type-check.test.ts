@@ -4,8 +4,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { typeCheck } from '../../../../apiserver/registry/apiextensions/crd/cel-type-check.js';
-import { celTypeName, schemaCelType, type CelT } from '../../../../apiserver/registry/apiextensions/crd/cel-types.js';
+import { typeCheck } from '../../../../../apiserver/registry/shared/cel-schema/cel-type-check.js';
+import { celTypeName, schemaCelType, type CelT } from '../../../../../apiserver/registry/shared/cel-schema/cel-types.js';
 
 const SPEC = {
   type: 'object',

@@ -6,7 +6,7 @@
  * cel-go prints them (`ERROR: <input>:1:15: … | source | ...^`). Where a type is not known (dyn) the
  * checker accepts, as cel-go does.
  */
-import { celEnv, parse, type CelType } from '@bufbuild/cel';
+import { type CelEnv, celEnv, parse, type CelType } from '@bufbuild/cel';
 import { celTypeName, DYN, scalar, type CelScalarKind, type CelT } from './cel-types.js';
 
 /** A parsed expression node, as @bufbuild/cel's parser returns it. */
@@ -58,12 +58,15 @@ function fromLibraryType(t: CelType): CelT {
   }
 }
 
-let overloadTable: Map<string, Overload[]> | undefined;
+const overloadTables = new WeakMap<CelEnv, Map<string, Overload[]>>();
+let standardEnv: CelEnv | undefined;
 /** The library's functions by name, with their signatures. */
-function overloads(): Map<string, Overload[]> {
+function overloads(env: CelEnv = (standardEnv ??= celEnv())): Map<string, Overload[]> {
+  let overloadTable = overloadTables.get(env);
   if (overloadTable) return overloadTable;
   overloadTable = new Map();
-  for (const f of celEnv().funcs) {
+  overloadTables.set(env, overloadTable);
+  for (const f of env.funcs) {
     const list = overloadTable.get(f.name) ?? [];
     list.push({
       target: f.target && fromLibraryType(f.target),
@@ -132,7 +135,10 @@ class Checker {
   readonly types = new Map<Node, CelT>();
   private scopes: Map<string, CelT>[];
 
-  constructor(vars: Record<string, CelT>) {
+  constructor(
+    vars: Record<string, CelT>,
+    private readonly env?: CelEnv,
+  ) {
     this.scopes = [new Map(Object.entries(vars))];
   }
 
@@ -269,7 +275,7 @@ class Checker {
         return nomatch();
       }
     }
-    const candidates = overloads().get(fn);
+    const candidates = overloads(this.env).get(fn);
     if (!candidates) return this.fail(node, `undeclared reference to '${fn}' (in container '')`);
     const matching = candidates.filter(
       (o) =>
@@ -316,14 +322,15 @@ export interface Checked {
   types: Map<Node, CelT>;
 }
 
-export function typeCheck(source: string, vars: Record<string, CelT>): Checked | { error: string } {
+/** `env`: the functions the expression may call (default: the standard library). */
+export function typeCheck(source: string, vars: Record<string, CelT>, env?: CelEnv): Checked | { error: string } {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(source);
   } catch (err) {
     return { error: formatParseError(source, err instanceof Error ? err.message : String(err)) };
   }
-  const checker = new Checker(vars);
+  const checker = new Checker(vars, env);
   const expr = parsed.expr as unknown as Node;
   const type = checker.check(expr);
   if (checker.errors.length === 0) return { type, expr, types: checker.types };

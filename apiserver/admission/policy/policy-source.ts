@@ -1,0 +1,121 @@
+/**
+ * The policies and their bindings, kept current by watches on both (as Kubernetes' informers feed its
+ * policy controller): a change marks the set stale and the next request reads both lists again, so a
+ * policy or binding acts on the first request after it is stored. Each policy is compiled once per resourceVersion; bindings are grouped under the
+ * policy they name (a binding of a missing policy does nothing). Policies run in name order, their
+ * bindings in name order. A policy whose status has not seen its generation gets its type checking
+ * written to status (observedGeneration, typeChecking.expressionWarnings), as Kubernetes' policy
+ * status controller writes it; that write is in the background and a conflict leaves it to another.
+ */
+import type { ApiObject } from '../../api/object.js';
+import type { BindingSpec, PolicySpec } from '../../registry/admissionregistration/policy-types.js';
+import type { PluginEnv } from '../interfaces.js';
+import { VALIDATING_ADMISSION_POLICIES, VALIDATING_ADMISSION_POLICY_BINDINGS } from '../resources.js';
+import { compilePolicy, type CompiledPolicy } from './compiled-policy.js';
+import { typeCheckPolicy } from './type-checking.js';
+
+export interface Binding {
+  name: string;
+  spec: BindingSpec;
+}
+
+export interface ActivePolicy {
+  policy: CompiledPolicy;
+  bindings: Binding[];
+}
+
+export interface PolicySource {
+  current(): Promise<ActivePolicy[]>;
+}
+
+const byName = (x: ApiObject, y: ApiObject) => ((x.metadata.name ?? '') < (y.metadata.name ?? '') ? -1 : 1);
+
+export function newPolicySource(env: PluginEnv): PolicySource {
+  let cached: Promise<ActivePolicy[]> | undefined;
+  let generation = 0;
+  const compiled = new Map<string, { resourceVersion: string; policy: CompiledPolicy }>();
+  let source: PolicySource;
+  let reloading = false;
+  const changed = () => {
+    generation++;
+    cached = undefined;
+    // Read again soon even without a request, so a new policy's status is written.
+    if (reloading) return;
+    reloading = true;
+    setTimeout(() => {
+      reloading = false;
+      source.current().catch(() => {});
+    }, 50).unref();
+  };
+  env.watch(VALIDATING_ADMISSION_POLICIES, changed);
+  env.watch(VALIDATING_ADMISSION_POLICY_BINDINGS, changed);
+
+  const compiledOf = (p: ApiObject): CompiledPolicy => {
+    const name = p.metadata.name ?? '';
+    const rv = p.metadata.resourceVersion ?? '';
+    const hit = compiled.get(name);
+    if (hit && hit.resourceVersion === rv) return hit.policy;
+    const policy = compilePolicy(name, p.spec as PolicySpec | undefined);
+    compiled.set(name, { resourceVersion: rv, policy });
+    return policy;
+  };
+
+  /** Generations whose status was written (or is being), by policy name. */
+  const checkedGeneration = new Map<string, number>();
+  const writeStatus = (p: ApiObject) => {
+    const { resourceFor } = env;
+    const name = p.metadata.name ?? '';
+    const generation = p.metadata.generation ?? 0;
+    const observed = (p.status as { observedGeneration?: number } | undefined)?.observedGeneration;
+    if (!resourceFor || observed === generation || checkedGeneration.get(name) === generation) return;
+    checkedGeneration.set(name, generation);
+    let expressionWarnings: ReturnType<typeof typeCheckPolicy>;
+    try {
+      expressionWarnings = typeCheckPolicy((p.spec as PolicySpec | undefined) ?? {}, resourceFor, env.definitions);
+    } catch {
+      expressionWarnings = [];
+    }
+    const status = { observedGeneration: generation, typeChecking: expressionWarnings.length ? { expressionWarnings } : {} };
+    env.writer.replace(VALIDATING_ADMISSION_POLICIES, '', { ...p, status }, 'status').catch(() => {
+      if (checkedGeneration.get(name) === generation) checkedGeneration.delete(name);
+    });
+  };
+
+  const load = async (): Promise<ActivePolicy[]> => {
+    const [policies, bindings] = await Promise.all([
+      env.reader.list(VALIDATING_ADMISSION_POLICIES, ''),
+      env.reader.list(VALIDATING_ADMISSION_POLICY_BINDINGS, ''),
+    ]);
+    policies.sort(byName);
+    bindings.sort(byName);
+    const names = new Set(policies.map((p) => p.metadata.name ?? ''));
+    for (const name of compiled.keys()) if (!names.has(name)) compiled.delete(name);
+    for (const name of checkedGeneration.keys()) if (!names.has(name)) checkedGeneration.delete(name);
+    for (const p of policies) writeStatus(p);
+    return policies.map((p) => ({
+      policy: compiledOf(p),
+      bindings: bindings
+        .filter((b) => (b.spec as BindingSpec | undefined)?.policyName === p.metadata.name)
+        .map((b) => ({ name: b.metadata.name ?? '', spec: (b.spec as BindingSpec | undefined) ?? {} })),
+    }));
+  };
+
+  source = {
+    current() {
+      if (cached) return cached;
+      const mine = generation;
+      const p = load();
+      cached = p;
+      p.then(
+        () => {
+          if (generation !== mine && cached === p) cached = undefined;
+        },
+        () => {
+          if (cached === p) cached = undefined;
+        },
+      );
+      return p;
+    },
+  };
+  return source;
+}
