@@ -20,6 +20,7 @@ import { MetricsOptions } from '../component-base/metrics/metrics-options.js';
 import { FeatureGateOptions, type FeatureGates } from '../component-base/featuregate/orch-features.js';
 import { AuthenticationOptions, type AuthenticationSettings } from './authentication-options.js';
 import { AuditOptions, type AuditSettings } from './audit-options.js';
+import { AggregatorOptions, type AggregatorSettings } from './aggregator-options.js';
 import { AUTHORIZATION_MODES, type AuthorizationMode } from '../authorization/interfaces.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseServiceClusterIPRanges } from '../registry/core/service/allocator/service-cidrs.js';
 import { formatPortRange, parsePortRange, type PortRange } from '../registry/core/service/allocator/port-range.js';
@@ -121,6 +122,8 @@ export interface ServerOptions extends AuthenticationSettings {
   admissionFlags: AdmissionFlags;
   /** --audit-*. */
   audit: AuditSettings;
+  /** --proxy-client-*, --enable-aggregator-routing. */
+  aggregator: AggregatorSettings;
   /** --runtime-config: which group versions and resources are served (api/runtime-config.ts). */
   runtimeConfig: ReadonlyMap<string, string>;
   /** --feature-gates. */
@@ -194,6 +197,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
   readonly features = new FeatureGateOptions();
   readonly authentication = new AuthenticationOptions();
   readonly audit = new AuditOptions();
+  readonly aggregator = new AggregatorOptions();
   runtimeConfig = new Map<string, string>();
 
   addFlags(fs: FlagSet): void {
@@ -414,6 +418,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       'A set of key=value pairs that enable or disable built-in APIs. Supported options are:\nv1=true|false for the core API group\n<group>/<version>=true|false for a specific API group and version (e.g. apps/v1=true)\n<group>/<version>/<resource>=true|false for one resource of a group version\napi/all=true|false controls all API versions\napi/ga=true|false controls all API versions of the form v[0-9]+\napi/beta=true|false controls all API versions of the form v[0-9]+beta[0-9]+\napi/alpha=true|false controls all API versions of the form v[0-9]+alpha[0-9]+',
     );
     this.audit.addFlags(fs);
+    this.aggregator.addFlags(fs);
     this.metrics.addFlags(fs);
     this.features.addFlags(fs);
   }
@@ -445,6 +450,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
     this.logs.validate();
     this.metrics.validate();
     this.audit.validate();
+    this.aggregator.validate();
     try {
       servedResources(newResourceTable(newApiDomain(this.apiDomain), allResources).all(), this.runtimeConfig);
     } catch (err) {
@@ -551,6 +557,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
         defaultUnreachableTolerationSeconds: this.defaultUnreachableTolerationSeconds,
       },
       audit: this.audit.complete(),
+      aggregator: this.aggregator.complete(),
       runtimeConfig: this.runtimeConfig,
       featureGates: this.features.gates,
       featureGateWarnings: this.features.gates.warnings,

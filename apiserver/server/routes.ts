@@ -14,6 +14,7 @@ import type { Metrics } from './metrics.js';
 import type { OpenApiV3 } from '../endpoints/openapi-v3.js';
 import { serveOpenApiV2, type OpenApiV2 } from '../endpoints/openapi-v2.js';
 import type { Handler } from './filters/handler.js';
+import type { GroupVersions } from '../api/resource-table.js';
 
 export interface RouteDeps {
   api: ApiContext;
@@ -22,12 +23,15 @@ export interface RouteDeps {
   health: HealthChecks;
   metrics: Metrics;
   serverAddress: () => string;
+  /** The groups /apis lists, from the served ones (the aggregation layer merges its APIServices' in); default as served. */
+  discoveryGroups?: (local: GroupVersions[]) => GroupVersions[];
 }
 
 export function newRouter(deps: RouteDeps): Handler {
   const { api, health } = deps;
   const table = api.table;
   const resources = newResourceHandler(api);
+  const groups = () => (deps.discoveryGroups ? deps.discoveryGroups(table.groups()) : table.groups());
   const answer = (req: IncomingMessage, res: ServerResponse, body: unknown) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed();
     const { apiVersion, kind } = body as { apiVersion?: string; kind?: string };
@@ -48,7 +52,7 @@ export function newRouter(deps: RouteDeps): Handler {
     if (path === '/metrics') return deps.metrics.handle(req, res);
     if (path === '/version') return answer(req, res, versionInfo());
     if (path === '/api') return answer(req, res, apiVersions(table, deps.serverAddress()));
-    if (path === '/apis') return answer(req, res, apiGroupList(table));
+    if (path === '/apis') return answer(req, res, apiGroupList(groups()));
     if (path === '/openapi/v2') return serveOpenApiV2(req, res, deps.openapiV2);
     if (path === '/openapi/v3') return answer(req, res, deps.openapi.index());
     if (path.startsWith('/openapi/v3/')) {
@@ -70,7 +74,7 @@ export function newRouter(deps: RouteDeps): Handler {
       if (doc) return answer(req, res, doc);
     }
     if (path.startsWith('/apis/') && path.split('/').length === 3) {
-      const doc = apiGroup(table, path.split('/')[2]);
+      const doc = apiGroup(groups(), path.split('/')[2]);
       if (doc) return answer(req, res, doc);
     }
     throw notFoundPath();

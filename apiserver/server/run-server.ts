@@ -67,6 +67,7 @@ import { reconcileDefaultPolicy } from './bootstrap-rbac.js';
 import { newReviewKinds } from './review-kinds.js';
 import { ensureSystemPriorityClasses } from './bootstrap-priority-classes.js';
 import { ensureFlowControlBootstrap } from './bootstrap-flowcontrol.js';
+import { newAggregator } from './aggregator/new-aggregator.js';
 
 export interface RunningServer {
   port: number;
@@ -289,6 +290,9 @@ export async function runServer(
   });
   const crdSynced = health.addPostStartHook('apiextensions/crd-informer-synced');
   void customResources.synced.then(crdSynced);
+  // The aggregation layer: APIServices, remote ones proxied to their extension servers.
+  const builtInGroups = new Set(resources.map((r) => domain.group(r.kubernetesGroup)));
+  const aggregator = newAggregator({ options, table: served, builtInGroups, stores, crdSynced: customResources.synced, logger });
   const inFlight = newInFlight();
   const audit = newServerAudit(options.audit, domain, logger);
   let server: Server | undefined;
@@ -323,6 +327,8 @@ export async function runServer(
     inFlight,
     inFlightLimit,
     audit,
+    aggregator,
+    discoveryGroups: aggregator.groups,
     logger,
     authenticator: authentication.authenticator,
     authorizer: authorization.authorizer,
@@ -397,6 +403,7 @@ export async function runServer(
       await closed;
       await bootstrap;
       customResources.stop();
+      aggregator.stop();
       rbacInformers?.stop();
       nodeInformers?.stop();
       await compactor.stop();

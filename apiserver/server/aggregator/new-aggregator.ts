@@ -1,0 +1,162 @@
+/**
+ * The aggregation layer of one API server, wired: the APIService informer and cache, the proxy to
+ * extension servers (front-proxy certificate: the flags' files, or one generated under --cert-dir),
+ * the availability controller, the local APIServices' registration and the merged discovery groups.
+ */
+import { readFileSync } from 'node:fs';
+import type { APIService, APIServiceCondition, Endpoints, Service } from '../../api/generated/types.js';
+import type { ApiObject } from '../../api/object.js';
+import { deepCopy } from '../../api/object.js';
+import type { GroupVersions, ResourceTable } from '../../api/resource-table.js';
+import type { ResourceDef } from '../../api/resource.js';
+import * as status from '../../api/status.js';
+import { ensureCA, ensureClientCert } from '../../component-base/certs/certs.js';
+import type { Logger } from '../../component-base/logs/logger.js';
+import type { IdentityHeaderNames } from '../../frontdoor/identity.js';
+import type { GenericStore } from '../../registry/store.js';
+import { SYSTEM_USER } from '../bootstrap-namespaces.js';
+import type { Handler } from '../filters/handler.js';
+import type { ServerOptions } from '../options.js';
+import { startStoreInformer } from '../store-informer.js';
+import { newApiServiceCache } from './api-services.js';
+import { setCondition, startAvailableController } from './available-controller.js';
+import { startLocalApiServices } from './local-api-services.js';
+import { mergedGroups } from './merged-groups.js';
+import { AGGREGATOR_GROUP, builtInPriority, CUSTOM_RESOURCE_PRIORITY } from './priorities.js';
+import { newAggregatorProxy } from './proxy.js';
+import type { ServiceReader } from './resolve-endpoint.js';
+import { withAggregation } from './with-aggregation.js';
+
+export interface Aggregator {
+  filter(next: Handler): Handler;
+  /** The groups of /apis and /apis/<group>: the served ones merged with the APIServices'. */
+  groups(local: readonly GroupVersions[]): GroupVersions[];
+  stop(): void;
+}
+
+export interface AggregatorDeps {
+  options: Pick<ServerOptions, 'aggregator' | 'certDir' | 'requestHeader' | 'requestTimeoutMs'>;
+  /** The served table. */
+  table: ResourceTable;
+  /** The built-in kinds' served groups. */
+  builtInGroups: ReadonlySet<string>;
+  stores: Map<ResourceDef, GenericStore>;
+  /** Resolves once the CRDs stored at start are served. */
+  crdSynced: Promise<void>;
+  logger: Logger;
+}
+
+/** The front-proxy client certificate: the flags' files, or <cert-dir>/front-proxy-client.crt signed by front-proxy-ca.crt. */
+export function frontProxyClient(options: AggregatorDeps['options']): { cert: string; key: string } {
+  const { proxyClientCertFile, proxyClientKeyFile } = options.aggregator;
+  if (proxyClientCertFile && proxyClientKeyFile) {
+    return { cert: readFileSync(proxyClientCertFile, 'utf8'), key: readFileSync(proxyClientKeyFile, 'utf8') };
+  }
+  const ca = ensureCA(options.certDir, 'front-proxy-ca');
+  const pair = ensureClientCert(options.certDir, 'front-proxy-client', ca, { cn: 'front-proxy-client' });
+  return { cert: pair.certPem, key: pair.keyPem };
+}
+
+/** The identity header names extension servers read: the first of each --requestheader-*-headers, or Kubernetes' usual ones. */
+export function headerNames(requestHeader: ServerOptions['requestHeader']): IdentityHeaderNames {
+  return {
+    usernameHeader: requestHeader?.usernameHeaders[0] ?? 'X-Remote-User',
+    groupHeader: requestHeader?.groupHeaders[0] ?? 'X-Remote-Group',
+    extraHeaderPrefix: requestHeader?.extraHeaderPrefixes[0] ?? 'X-Remote-Extra-',
+  };
+}
+
+export function newAggregator(d: AggregatorDeps): Aggregator {
+  const { table, stores, logger } = d;
+  const domain = table.domain;
+  const store = (group: string, version: string, plural: string) => stores.get(table.lookup(group, version, plural)!)!;
+  const apiServices = store(domain.group(AGGREGATOR_GROUP), 'v1', 'apiservices');
+  const ctx = (namespace = '') => ({ namespace, user: SYSTEM_USER, dryRun: false, now: new Date() });
+  const cachedGet = async <T>(s: GenericStore, namespace: string, name: string): Promise<T | undefined> => {
+    try {
+      return (await s.get(ctx(namespace), name, { resourceVersion: '0' })) as unknown as T;
+    } catch (err) {
+      if (status.isApiError(err, 'NotFound')) return undefined;
+      throw err;
+    }
+  };
+  const reader: ServiceReader = {
+    service: (ns, name) => cachedGet<Service>(store('', 'v1', 'services'), ns, name),
+    endpoints: (ns, name) => cachedGet<Endpoints>(store('', 'v1', 'endpoints'), ns, name),
+  };
+  const names = headerNames(d.options.requestHeader);
+  const client = frontProxyClient(d.options);
+  const proxy = newAggregatorProxy({
+    clientCert: client.cert,
+    clientKey: client.key,
+    headerNames: names,
+    reader,
+    endpointRouting: d.options.aggregator.enableAggregatorRouting,
+    requestTimeoutMs: d.options.requestTimeoutMs,
+  });
+  const cache = newApiServiceCache();
+  const informer = startStoreInformer(apiServices, cache, { logger });
+  const writeCondition = async (name: string, condition: APIServiceCondition) => {
+    await apiServices.update(
+      ctx(),
+      name,
+      (old) => {
+        if (!old) throw status.notFound(apiServices.groupResource, name);
+        const next = deepCopy(old) as unknown as APIService;
+        setCondition(next, condition);
+        return next as unknown as ApiObject;
+      },
+      { subresource: 'status' },
+    );
+  };
+  const available = startAvailableController({
+    cache,
+    reader,
+    endpointRouting: d.options.aggregator.enableAggregatorRouting,
+    tls: proxy.tls,
+    headerNames: names,
+    writeCondition,
+    logger,
+  });
+  let local: { stop(): void } | undefined;
+  let stopped = false;
+  void informer.synced.then(() => {
+    if (stopped) return;
+    local = startLocalApiServices({
+      table,
+      builtInGroups: d.builtInGroups,
+      cache,
+      create: async (obj) => {
+        try {
+          await apiServices.create(ctx(), obj);
+        } catch (err) {
+          if (!status.isApiError(err, 'AlreadyExists')) throw err;
+        }
+      },
+      delete: async (name) => {
+        try {
+          await apiServices.delete(ctx(), name);
+        } catch (err) {
+          if (!status.isApiError(err, 'NotFound')) throw err;
+        }
+      },
+      synced: d.crdSynced,
+      logger,
+    });
+  });
+  const priorityOf = (group: string, version: string) => {
+    if (!d.builtInGroups.has(group)) return CUSTOM_RESOURCE_PRIORITY;
+    return builtInPriority(table.all().find((x) => x.group === group)?.kubernetesGroup ?? group, version);
+  };
+  return {
+    filter: (next) => withAggregation(next, cache, proxy),
+    groups: (localGroups) => mergedGroups(localGroups, cache.all(), priorityOf, domain.group(AGGREGATOR_GROUP)),
+    stop() {
+      stopped = true;
+      local?.stop();
+      available.stop();
+      informer.stop();
+      proxy.close();
+    },
+  };
+}
