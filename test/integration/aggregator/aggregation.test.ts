@@ -1,0 +1,153 @@
+/**
+ * The aggregation layer against a real extension server (issue 27): local APIServices listed, a
+ * remote one proxied after orch's authentication with the front-proxy identity and without the
+ * caller's credentials, a watch streamed through, discovery merged, and the bad cases — a service
+ * that does not exist, a server that fails or hangs — answered with the Available condition and 503.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { eventually } from '../../support/eventually.js';
+import { type ExtensionServer, registration, startExtensionServer } from '../../support/extension-server.js';
+
+const AR = '/apis/apiregistration.orch.io/v1/apiservices';
+
+describe('aggregation layer', () => {
+  let s: TestServer;
+  let ext: ExtensionServer;
+
+  const condition = async (name: string) => {
+    const r = await s.client.get(`${AR}/${name}`);
+    return (r.body.status?.conditions ?? []).find((c: { type: string }) => c.type === 'Available');
+  };
+
+  before(async () => {
+    s = await startTestServer();
+    const frontProxyCA = readFileSync(join(s.dataDir, 'certs', 'front-proxy-ca.crt'), 'utf8');
+    ext = await startExtensionServer({ frontProxyCA, serviceName: 'metrics-server', namespace: 'default' });
+    const reg = registration('default', 'metrics-server', ext.port, ext.ca);
+    const svc = await s.client.post('/api/v1/namespaces/default/services', reg.service);
+    assert.equal(svc.status, 201, svc.text);
+    const created = await s.client.post(AR, reg.apiService('apiregistration.orch.io/v1'));
+    assert.equal(created.status, 201, created.text);
+    await eventually('v1beta1.metrics.k8s.io Available', async () => (await condition('v1beta1.metrics.k8s.io'))?.status === 'True');
+  });
+  after(async () => {
+    await s?.stop();
+    await ext?.close();
+  });
+
+  it('registers a local APIService per served group version, available at once', async () => {
+    const apps = await eventually('v1.apps', async () => {
+      const r = await s.client.get(`${AR}/v1.apps`);
+      return r.status === 200 && r.body;
+    });
+    assert.deepEqual(apps.spec, { group: 'apps', version: 'v1', groupPriorityMinimum: 17800, versionPriority: 15 });
+    assert.equal(apps.status.conditions[0].reason, 'Local');
+    const core = await s.client.get(`${AR}/v1.`);
+    assert.equal(core.body.spec.groupPriorityMinimum, 18000);
+  });
+
+  it('proxies a request with the front-proxy identity, never the caller credentials', async () => {
+    ext.seen.length = 0;
+    const r = await s.client.request('GET', '/apis/metrics.k8s.io/v1beta1/nodes', { headers: { 'X-Remote-User': 'mallory' } });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.kind, 'NodeMetricsList');
+    const seen = ext.seen.find((x) => x.url.startsWith('/apis/metrics.k8s.io/v1beta1/nodes'))!;
+    assert.equal(seen.clientCN, 'front-proxy-client');
+    assert.equal(seen.headers['x-remote-user'], 'admin');
+    assert.equal(seen.headers['x-remote-group'], 'system:masters, system:authenticated');
+    assert.equal(seen.headers.authorization, undefined);
+  });
+
+  it('names an impersonated user, not the impersonation headers', async () => {
+    ext.seen.length = 0;
+    const r = await s.client.request('GET', '/apis/metrics.k8s.io/v1beta1/nodes', { headers: { 'Impersonate-User': 'jane' } });
+    assert.equal(r.status, 200, r.text);
+    const seen = ext.seen.find((x) => x.url.startsWith('/apis/metrics.k8s.io/v1beta1/nodes'))!;
+    assert.equal(seen.headers['x-remote-user'], 'jane');
+    assert.equal(seen.headers['x-remote-group'], 'system:authenticated');
+    assert.equal(seen.headers['impersonate-user'], undefined);
+    assert.equal(seen.headers.authorization, undefined);
+  });
+
+  it('refuses an unauthenticated caller before proxying', async () => {
+    ext.seen.length = 0;
+    const r = await s.anonymous.get('/apis/metrics.k8s.io/v1beta1/nodes');
+    assert.ok(r.status === 401 || r.status === 403, String(r.status));
+    assert.equal(ext.seen.length, 0);
+  });
+
+  it('streams a watch through', async () => {
+    const w = await s.client.watch('/apis/metrics.k8s.io/v1beta1/nodes?watch=true');
+    try {
+      assert.equal(w.status, 200);
+      assert.equal((await w.next(5000)).type, 'ADDED');
+      assert.equal((await w.next(5000)).type, 'MODIFIED');
+    } finally {
+      w.close();
+    }
+  });
+
+  it('merges the group into discovery, by priority', async () => {
+    const apis = await s.client.get('/apis');
+    const names = apis.body.groups.map((g: { name: string }) => g.name);
+    assert.equal(names[0], 'apiregistration.orch.io');
+    assert.ok(names.includes('metrics.k8s.io'));
+    // groupPriorityMinimum 100 sorts below every built-in group (1000 and more).
+    assert.equal(names.at(-1), 'metrics.k8s.io');
+    const group = await s.client.get('/apis/metrics.k8s.io');
+    assert.equal(group.body.preferredVersion.groupVersion, 'metrics.k8s.io/v1beta1');
+    const resources = await s.client.get('/apis/metrics.k8s.io/v1beta1');
+    assert.deepEqual(
+      resources.body.resources.map((r: { name: string }) => r.name),
+      ['nodes', 'pods'],
+    );
+  });
+
+  it('answers 503 for an APIService whose service does not exist, with its condition', async () => {
+    const reg = registration('default', 'nowhere', 1, ext.ca, 'nothing.example.com', 'v1');
+    assert.equal((await s.client.post(AR, reg.apiService('apiregistration.orch.io/v1'))).status, 201);
+    const c = await eventually('ServiceNotFound', async () => {
+      const c = await condition('v1.nothing.example.com');
+      return c?.reason === 'ServiceNotFound' && c;
+    });
+    assert.equal(c.status, 'False');
+    assert.equal(c.message, 'service/nowhere in "default" is not present');
+    const r = await s.client.get('/apis/nothing.example.com/v1/things');
+    assert.equal(r.status, 503);
+    assert.equal(r.body.message, 'service unavailable');
+  });
+
+  it('marks a failing extension server unavailable and answers 503, then recovers', async () => {
+    ext.failing = true;
+    try {
+      // The status write is what the controller reacts to; an update of the APIService makes it check again.
+      await s.client.patch(`${AR}/v1beta1.metrics.k8s.io`, { metadata: { labels: { poke: '1' } } }, 'application/merge-patch+json');
+      const c = await eventually('FailedDiscoveryCheck', async () => {
+        const c = await condition('v1beta1.metrics.k8s.io');
+        return c?.reason === 'FailedDiscoveryCheck' && c;
+      });
+      assert.match(c.message, /bad status from https:\/\/localhost:\d+\/apis\/metrics\.k8s\.io\/v1beta1: 500/);
+      assert.equal((await s.client.get('/apis/metrics.k8s.io/v1beta1/nodes')).status, 503);
+    } finally {
+      ext.failing = false;
+    }
+    await s.client.patch(`${AR}/v1beta1.metrics.k8s.io`, { metadata: { labels: { poke: '2' } } }, 'application/merge-patch+json');
+    await eventually('available again', async () => (await condition('v1beta1.metrics.k8s.io'))?.status === 'True');
+  });
+
+  it('refuses an invalid APIService with Kubernetes messages', async () => {
+    const r = await s.client.post(AR, {
+      apiVersion: 'apiregistration.orch.io/v1',
+      kind: 'APIService',
+      metadata: { name: 'wrong' },
+      spec: { group: 'a.example.com', version: 'v1', groupPriorityMinimum: 0, versionPriority: 5000, caBundle: 'eA==' },
+    });
+    assert.equal(r.status, 422);
+    const fields = r.body.details.causes.map((c: { field: string }) => c.field).sort();
+    assert.deepEqual(fields, ['metadata.name', 'spec.caBundle', 'spec.groupPriorityMinimum', 'spec.versionPriority']);
+  });
+});
