@@ -27,6 +27,8 @@ export interface ExtensionServer {
   seen: SeenRequest[];
   /** Answers discovery and everything with 500 while set. */
   failing: boolean;
+  /** Never answers while set. */
+  hanging: boolean;
   close(): Promise<void>;
 }
 
@@ -69,7 +71,7 @@ export async function startExtensionServer(opts: {
   const ca = ensureCA(dir);
   const serving = ensureServingCert(dir, ca, [`${opts.serviceName}.${opts.namespace}.svc`]);
   const seen: SeenRequest[] = [];
-  const state = { failing: false };
+  const state = { failing: false, hanging: false };
   const server: Server = createServer(
     { cert: serving.certPem, key: serving.keyPem, ca: opts.frontProxyCA, requestCert: true, rejectUnauthorized: false },
     (req, res) => {
@@ -82,7 +84,7 @@ export async function startExtensionServer(opts: {
       };
       if (!clientCN) return json(401, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 401, reason: 'Unauthorized' });
       const url = new URL(req.url ?? '/', 'https://x');
-      if (url.pathname === '/hang') return; // never answers
+      if (url.pathname === '/hang' || state.hanging) return; // never answers
       if (state.failing) return json(500, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 500 });
       const path = url.pathname.replace(/\/+$/, '');
       if (path === `/apis/${GV}`) return json(200, resourceList);
@@ -124,6 +126,12 @@ export async function startExtensionServer(opts: {
     },
     set failing(v: boolean) {
       state.failing = v;
+    },
+    get hanging() {
+      return state.hanging;
+    },
+    set hanging(v: boolean) {
+      state.hanging = v;
     },
     close: () =>
       new Promise<void>((resolve) => {

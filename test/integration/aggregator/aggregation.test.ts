@@ -24,7 +24,7 @@ describe('aggregation layer', () => {
   };
 
   before(async () => {
-    s = await startTestServer();
+    s = await startTestServer({ args: ['--request-timeout=2s'] });
     const frontProxyCA = readFileSync(join(s.dataDir, 'certs', 'front-proxy-ca.crt'), 'utf8');
     ext = await startExtensionServer({ frontProxyCA, serviceName: 'metrics-server', namespace: 'default' });
     const reg = registration('default', 'metrics-server', ext.port, ext.ca);
@@ -149,5 +149,25 @@ describe('aggregation layer', () => {
     assert.equal(r.status, 422);
     const fields = r.body.details.causes.map((c: { field: string }) => c.field).sort();
     assert.deepEqual(fields, ['metadata.name', 'spec.caBundle', 'spec.groupPriorityMinimum', 'spec.versionPriority']);
+  });
+
+  it('answers 504 for a request the extension server never answers, and marks it unavailable', async () => {
+    const started = Date.now();
+    ext.hanging = true;
+    try {
+      const r = await s.client.get('/apis/metrics.k8s.io/v1beta1/nodes');
+      assert.equal(r.status, 504, r.text);
+      assert.equal(r.body.reason, 'Timeout');
+      assert.ok(Date.now() - started < 10_000);
+      await s.client.patch(`${AR}/v1beta1.metrics.k8s.io`, { metadata: { labels: { poke: '3' } } }, 'application/merge-patch+json');
+      const c = await eventually('FailedDiscoveryCheck on a hang', async () => {
+        const c = await condition('v1beta1.metrics.k8s.io');
+        return c?.reason === 'FailedDiscoveryCheck' && c;
+      });
+      assert.match(c.message, /Timeout|timed out/);
+      assert.equal((await s.client.get('/apis/metrics.k8s.io/v1beta1/nodes')).status, 503);
+    } finally {
+      ext.hanging = false;
+    }
   });
 });
