@@ -292,7 +292,15 @@ export async function runServer(
   void customResources.synced.then(crdSynced);
   // The aggregation layer: APIServices, remote ones proxied to their extension servers.
   const builtInGroups = new Set(resources.map((r) => domain.group(r.kubernetesGroup)));
-  const aggregator = newAggregator({ options, table: served, builtInGroups, stores, crdSynced: customResources.synced, logger });
+  const aggregator = newAggregator({
+    options,
+    table: served,
+    declared: table,
+    builtInGroups,
+    stores,
+    crdSynced: customResources.synced,
+    logger,
+  });
   const inFlight = newInFlight();
   const audit = newServerAudit(options.audit, domain, logger);
   let server: Server | undefined;
