@@ -25,6 +25,8 @@ export interface RouteDeps {
   serverAddress: () => string;
   /** The groups /apis lists, from the served ones (the aggregation layer merges its APIServices' in); default as served. */
   discoveryGroups?: (local: GroupVersions[]) => GroupVersions[];
+  /** The OpenAPI v3 index's paths, from the served ones (the aggregation layer adds its APIServices'); default as served. */
+  openapiV3Paths?: (local: Record<string, unknown>) => Record<string, unknown>;
 }
 
 export function newRouter(deps: RouteDeps): Handler {
@@ -54,7 +56,10 @@ export function newRouter(deps: RouteDeps): Handler {
     if (path === '/api') return answer(req, res, apiVersions(table, deps.serverAddress()));
     if (path === '/apis') return answer(req, res, apiGroupList(groups()));
     if (path === '/openapi/v2') return serveOpenApiV2(req, res, deps.openapiV2);
-    if (path === '/openapi/v3') return answer(req, res, deps.openapi.index());
+    if (path === '/openapi/v3') {
+      const index = deps.openapi.index() as { paths: Record<string, unknown> };
+      return answer(req, res, deps.openapiV3Paths ? { ...index, paths: deps.openapiV3Paths(index.paths) } : index);
+    }
     if (path.startsWith('/openapi/v3/')) {
       const doc = deps.openapi.document(path.slice('/openapi/v3/'.length));
       if (doc !== undefined) {

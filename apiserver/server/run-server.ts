@@ -337,6 +337,7 @@ export async function runServer(
     audit,
     aggregator,
     discoveryGroups: aggregator.groups,
+    openapiV3Paths: aggregator.openapiV3Paths,
     logger,
     authenticator: authentication.authenticator,
     authorizer: authorization.authorizer,

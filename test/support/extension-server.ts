@@ -2,7 +2,8 @@
  * A small extension API server for aggregation tests: HTTPS with its own CA (its certificate names
  * `<service>.<namespace>.svc`), requiring a client certificate from orch's front-proxy CA, serving
  * `metrics.k8s.io/v1beta1` NodeMetrics and PodMetrics (lists, a watch that sends one event at once and
- * one later), a path that never answers (`/hang`), and recording every request's headers.
+ * one later), its OpenAPI v3 document, a path that never answers (`/hang`), and recording every
+ * request's headers.
  */
 import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -88,6 +89,8 @@ export async function startExtensionServer(opts: {
       if (state.failing) return json(500, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 500 });
       const path = url.pathname.replace(/\/+$/, '');
       if (path === `/apis/${GV}`) return json(200, resourceList);
+      if (path === `/openapi/v3/apis/${GV}`)
+        return json(200, { openapi: '3.0.0', info: { title: 'metrics', version: GV }, paths: { [`/apis/${GV}/nodes`]: {} } });
       const user = String(req.headers['x-remote-user'] ?? '');
       if (path === `/apis/${GV}/nodes`) {
         if (url.searchParams.get('watch') === 'true') {

@@ -18,7 +18,7 @@ import { SYSTEM_USER } from '../bootstrap-namespaces.js';
 import type { Handler } from '../filters/handler.js';
 import type { ServerOptions } from '../options.js';
 import { startStoreInformer } from '../store-informer.js';
-import { newApiServiceCache } from './api-services.js';
+import { isAvailable, newApiServiceCache } from './api-services.js';
 import { setCondition, startAvailableController } from './available-controller.js';
 import { startLocalApiServices } from './local-api-services.js';
 import { mergedGroups } from './merged-groups.js';
@@ -31,6 +31,8 @@ export interface Aggregator {
   filter(next: Handler): Handler;
   /** The groups of /apis and /apis/<group>: the served ones merged with the APIServices'. */
   groups(local: readonly GroupVersions[]): GroupVersions[];
+  /** The OpenAPI v3 index's paths with each available remote APIService's document (served by its extension server). */
+  openapiV3Paths(local: Record<string, unknown>): Record<string, unknown>;
   stop(): void;
 }
 
@@ -74,7 +76,7 @@ export function newAggregator(d: AggregatorDeps): Aggregator {
   const store = (group: string, version: string, plural: string) => stores.get(d.declared.lookup(group, version, plural)!)!;
   const apiServicesDef = d.declared.lookup(domain.group(AGGREGATOR_GROUP), 'v1', 'apiservices');
   // A server declaring no APIService kind (tests serving a few kinds) has no aggregation layer.
-  if (!apiServicesDef) return { filter: (next) => next, groups: (local) => [...local], stop() {} };
+  if (!apiServicesDef) return { filter: (next) => next, groups: (local) => [...local], openapiV3Paths: (local) => local, stop() {} };
   const apiServices = stores.get(apiServicesDef)!;
   const ctx = (namespace = '') => ({ namespace, user: SYSTEM_USER, dryRun: false, now: new Date() });
   const cachedGet = async <T>(s: GenericStore, namespace: string, name: string): Promise<T | undefined> => {
@@ -156,6 +158,15 @@ export function newAggregator(d: AggregatorDeps): Aggregator {
   return {
     filter: (next) => withAggregation(next, cache, proxy),
     groups: (localGroups) => mergedGroups(localGroups, cache.all(), priorityOf, domain.group(AGGREGATOR_GROUP)),
+    openapiV3Paths(localPaths) {
+      const paths = { ...localPaths };
+      for (const s of cache.all()) {
+        if (!s.spec?.service || !isAvailable(s)) continue;
+        const path = `apis/${s.spec.group}/${s.spec.version}`;
+        paths[path] = { serverRelativeURL: `/openapi/v3/${path}` };
+      }
+      return paths;
+    },
     stop() {
       stopped = true;
       local?.stop();

@@ -107,6 +107,15 @@ describe('aggregation layer', () => {
     );
   });
 
+  it("lists the extension server's OpenAPI v3 document and proxies it", async () => {
+    const index = await s.client.get('/openapi/v3');
+    assert.deepEqual(index.body.paths['apis/metrics.k8s.io/v1beta1'], { serverRelativeURL: '/openapi/v3/apis/metrics.k8s.io/v1beta1' });
+    assert.ok(index.body.paths['apis/apps/v1'], 'the local documents stay');
+    const doc = await s.client.get('/openapi/v3/apis/metrics.k8s.io/v1beta1');
+    assert.equal(doc.status, 200);
+    assert.deepEqual(Object.keys(doc.body.paths), ['/apis/metrics.k8s.io/v1beta1/nodes']);
+  });
+
   it('answers 503 for an APIService whose service does not exist, with its condition', async () => {
     const reg = registration('default', 'nowhere', 1, ext.ca, 'nothing.example.com', 'v1');
     assert.equal((await s.client.post(AR, reg.apiService('apiregistration.orch.io/v1'))).status, 201);
