@@ -61,12 +61,26 @@ export function ensureCA(dir: string, base = 'ca'): CertKeyFiles {
   return writePair(dir, base, { certPem: forge.pki.certificateToPem(cert), keyPem: key.pem });
 }
 
-/** Loads <dir>/<base>.crt and .key when both exist, else issues a client certificate for `subject` signed by `ca` there. */
+/** `<dir>/<base>.crt` and `.key` when signed by `ca` for `subject` and not about to expire; otherwise issued anew. */
 export function ensureClientCert(dir: string, base: string, ca: CertKeyPair, subject: ClientCertSubject): CertKeyFiles {
   const certFile = join(dir, `${base}.crt`);
   const keyFile = join(dir, `${base}.key`);
   if (existsSync(certFile) && existsSync(keyFile)) {
-    return { certFile, keyFile, certPem: readFileSync(certFile, 'utf8'), keyPem: readFileSync(keyFile, 'utf8') };
+    const pair = { certFile, keyFile, certPem: readFileSync(certFile, 'utf8'), keyPem: readFileSync(keyFile, 'utf8') };
+    try {
+      const cert = new X509Certificate(pair.certPem);
+      const wantSubject = [...(subject.orgs ?? []).map((o) => `O=${o}`), `CN=${subject.cn}`].join('\n');
+      if (
+        cert.verify(new X509Certificate(ca.certPem).publicKey) &&
+        cert.checkPrivateKey(createPrivateKey(pair.keyPem)) &&
+        cert.subject === wantSubject &&
+        Date.parse(cert.validTo) - Date.now() > RENEW_BEFORE_MS
+      ) {
+        return pair;
+      }
+    } catch {
+      // unreadable: issued anew below
+    }
   }
   return writePair(dir, base, newClientCert(ca, subject));
 }
