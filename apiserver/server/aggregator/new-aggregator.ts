@@ -1,7 +1,8 @@
 /**
  * The aggregation layer of one API server, wired: the APIService informer and cache, the proxy to
  * extension servers (front-proxy certificate: the flags' files, or one generated under --cert-dir),
- * the availability controller, the local APIServices' registration and the merged discovery groups.
+ * the availability controller, the local APIServices' registration, the merged discovery groups and
+ * the authentication ConfigMap extension servers read.
  */
 import { readFileSync } from 'node:fs';
 import type { APIService, APIServiceCondition, Endpoints, Service } from '../../api/generated/types.js';
@@ -26,6 +27,7 @@ import { AGGREGATOR_GROUP, builtInPriority, CUSTOM_RESOURCE_PRIORITY } from './p
 import { newAggregatorProxy } from './proxy.js';
 import type { ServiceReader } from './resolve-endpoint.js';
 import { withAggregation } from './with-aggregation.js';
+import { AUTHENTICATION_CONFIGMAP, type AuthenticationFacts, authenticationConfigMap } from './authentication-configmap.js';
 
 export interface Aggregator {
   filter(next: Handler): Handler;
@@ -37,7 +39,7 @@ export interface Aggregator {
 }
 
 export interface AggregatorDeps {
-  options: Pick<ServerOptions, 'aggregator' | 'certDir' | 'requestHeader' | 'requestTimeoutMs'>;
+  options: Pick<ServerOptions, 'aggregator' | 'certDir' | 'requestHeader' | 'requestTimeoutMs' | 'clientCAFile'>;
   /** The served table. */
   table: ResourceTable;
   /** Every declared resource (the stores' keys): APIServices are kept even when their group is not served. */
@@ -51,14 +53,29 @@ export interface AggregatorDeps {
 }
 
 /** The front-proxy client certificate: the flags' files, or <cert-dir>/front-proxy-client.crt signed by front-proxy-ca.crt. */
-export function frontProxyClient(options: AggregatorDeps['options']): { cert: string; key: string } {
+export function frontProxyClient(options: AggregatorDeps['options']): { cert: string; key: string; ca?: string } {
   const { proxyClientCertFile, proxyClientKeyFile } = options.aggregator;
   if (proxyClientCertFile && proxyClientKeyFile) {
     return { cert: readFileSync(proxyClientCertFile, 'utf8'), key: readFileSync(proxyClientKeyFile, 'utf8') };
   }
   const ca = ensureCA(options.certDir, 'front-proxy-ca');
-  const pair = ensureClientCert(options.certDir, 'front-proxy-client', ca, { cn: 'front-proxy-client' });
-  return { cert: pair.certPem, key: pair.keyPem };
+  const pair = ensureClientCert(options.certDir, 'front-proxy-client', ca, { cn: FRONT_PROXY_CLIENT_CN });
+  return { cert: pair.certPem, key: pair.keyPem, ca: ca.certPem };
+}
+
+/** The CN of the generated front-proxy client certificate (kubeadm's). */
+export const FRONT_PROXY_CLIENT_CN = 'front-proxy-client';
+
+/** What extension servers are told to trust: the --requestheader-* flags, else the generated front-proxy CA. */
+function authenticationFacts(
+  options: AggregatorDeps['options'],
+  names: IdentityHeaderNames,
+  generatedCA?: string,
+): AuthenticationFacts | undefined {
+  const clientCA = options.clientCAFile ? readFileSync(options.clientCAFile, 'utf8') : undefined;
+  const rh = options.requestHeader;
+  if (rh) return { clientCA, requestHeaderCA: readFileSync(rh.clientCAFile, 'utf8'), allowedNames: rh.allowedNames, names };
+  return generatedCA ? { clientCA, requestHeaderCA: generatedCA, allowedNames: [FRONT_PROXY_CLIENT_CN], names } : undefined;
 }
 
 /** The identity header names extension servers read: the first of each --requestheader-*-headers, or Kubernetes' usual ones. */
@@ -127,6 +144,29 @@ export function newAggregator(d: AggregatorDeps): Aggregator {
   });
   let local: { stop(): void } | undefined;
   let stopped = false;
+  let publishRetry: NodeJS.Timeout | undefined;
+  const facts = authenticationFacts(d.options, names, client.ca);
+  const publish = async (): Promise<void> => {
+    if (!facts || stopped) return;
+    const desired = authenticationConfigMap(domain.systemNamespace, facts);
+    try {
+      await store('', 'v1', 'configmaps').update(
+        ctx(domain.systemNamespace),
+        AUTHENTICATION_CONFIGMAP,
+        (old) => {
+          if (old && JSON.stringify(old.data) === JSON.stringify(desired.data)) return old;
+          return old ? { ...old, data: desired.data } : desired;
+        },
+        { allowCreate: true },
+      );
+    } catch (err) {
+      // The system namespace is made by the bootstrap, which may not have run yet.
+      logger.verbose("publishing the extension servers' authentication ConfigMap failed, retrying", { err: String(err) });
+      publishRetry = setTimeout(() => void publish(), 1000);
+      publishRetry.unref();
+    }
+  };
+  void publish();
   void informer.synced.then(() => {
     if (stopped) return;
     local = startLocalApiServices({
@@ -169,6 +209,7 @@ export function newAggregator(d: AggregatorDeps): Aggregator {
     },
     stop() {
       stopped = true;
+      clearTimeout(publishRetry);
       local?.stop();
       available.stop();
       informer.stop();

@@ -50,6 +50,18 @@ describe('aggregation layer', () => {
     assert.equal(core.body.spec.groupPriorityMinimum, 18000);
   });
 
+  it('publishes extension-apiserver-authentication for extension servers', async () => {
+    const cm = await eventually('the ConfigMap', async () => {
+      const r = await s.client.get('/api/v1/namespaces/orch-system/configmaps/extension-apiserver-authentication');
+      return r.status === 200 && r.body;
+    });
+    assert.equal(cm.data['requestheader-client-ca-file'], readFileSync(join(s.dataDir, 'certs', 'front-proxy-ca.crt'), 'utf8'));
+    assert.equal(cm.data['requestheader-allowed-names'], '["front-proxy-client"]');
+    assert.equal(cm.data['requestheader-username-headers'], '["X-Remote-User"]');
+    assert.equal(cm.data['requestheader-group-headers'], '["X-Remote-Group"]');
+    assert.equal(cm.data['requestheader-extra-headers-prefix'], '["X-Remote-Extra-"]');
+  });
+
   it('proxies a request with the front-proxy identity, never the caller credentials', async () => {
     ext.seen.length = 0;
     const r = await s.client.request('GET', '/apis/metrics.k8s.io/v1beta1/nodes', { headers: { 'X-Remote-User': 'mallory' } });
