@@ -50,6 +50,29 @@ describe('aggregation layer', () => {
     assert.equal(core.body.spec.groupPriorityMinimum, 18000);
   });
 
+  it("registers a CRD's group version as a local APIService and removes it with the CRD", async () => {
+    const crd = {
+      apiVersion: 'apiextensions.orch.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.agg.example.com' },
+      spec: {
+        group: 'agg.example.com',
+        scope: 'Namespaced',
+        names: { plural: 'widgets', kind: 'Widget' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }],
+      },
+    };
+    assert.equal((await s.client.post('/apis/apiextensions.orch.io/v1/customresourcedefinitions', crd)).status, 201);
+    const registered = await eventually('v1.agg.example.com', async () => {
+      const r = await s.client.get(`${AR}/v1.agg.example.com`);
+      return r.status === 200 && r.body;
+    });
+    assert.deepEqual(registered.spec, { group: 'agg.example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 100 });
+    assert.equal(registered.metadata.labels['kube-aggregator.orch.io/automanaged'], 'true');
+    await s.client.delete('/apis/apiextensions.orch.io/v1/customresourcedefinitions/widgets.agg.example.com');
+    await eventually('v1.agg.example.com removed', async () => (await s.client.get(`${AR}/v1.agg.example.com`)).status === 404);
+  });
+
   it('publishes extension-apiserver-authentication for extension servers', async () => {
     const cm = await eventually('the ConfigMap', async () => {
       const r = await s.client.get('/api/v1/namespaces/orch-system/configmaps/extension-apiserver-authentication');
