@@ -89,6 +89,9 @@ export async function startExtensionServer(opts: {
       if (state.failing) return json(500, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 500 });
       const path = url.pathname.replace(/\/+$/, '');
       if (path === `/apis/${GV}`) return json(200, resourceList);
+      // Any other group version it is registered for: an empty resource list.
+      const other = /^\/apis\/([^/]+\/[^/]+)$/.exec(path);
+      if (other) return json(200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: other[1], resources: [] });
       if (path === `/openapi/v3/apis/${GV}`)
         return json(200, { openapi: '3.0.0', info: { title: 'metrics', version: GV }, paths: { [`/apis/${GV}/nodes`]: {} } });
       const user = String(req.headers['x-remote-user'] ?? '');
@@ -119,6 +122,14 @@ export async function startExtensionServer(opts: {
       });
     },
   );
+  // An upgrade (as `kubectl exec` would make of a resource of its own) switches to an echo of what follows.
+  server.on('upgrade', (req, socket) => {
+    const clientCN = (socket as TLSSocket).authorized ? String((socket as TLSSocket).getPeerCertificate().subject?.CN ?? '') : '';
+    seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, clientCN });
+    socket.on('error', () => socket.destroy());
+    socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n');
+    socket.pipe(socket);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,

@@ -42,12 +42,20 @@ function discoveryCheck(
   timeoutMs: number,
 ): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const req = httpsRequest(url, { ...tls, rejectUnauthorized: false, headers, agent: false, timeout: timeoutMs }, (res) => {
-      res.resume();
-      const code = res.statusCode ?? 0;
-      resolve(code >= 200 && code < 300 ? undefined : `failing or missing response from ${url}: bad status from ${url}: ${code}`);
-      res.on('error', () => {});
-    });
+    // As kube-aggregator's check: the serving certificate is not verified (the caBundle is the proxy's concern).
+    const { ca: _ca, ...client } = tls;
+    let req: ReturnType<typeof httpsRequest>;
+    try {
+      req = httpsRequest(url, { ...client, rejectUnauthorized: false, headers, agent: false, timeout: timeoutMs }, (res) => {
+        res.resume();
+        const code = res.statusCode ?? 0;
+        resolve(code >= 200 && code < 300 ? undefined : `failing or missing response from ${url}: bad status from ${url}: ${code}`);
+        res.on('error', () => {});
+      });
+    } catch (err) {
+      resolve(`failing or missing response from ${url}: ${String(err)}`);
+      return;
+    }
     const timer = setTimeout(() => {
       req.destroy();
       resolve(`timed out waiting for ${url}`);

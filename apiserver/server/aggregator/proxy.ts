@@ -157,18 +157,24 @@ export function newAggregatorProxy(o: AggregatorProxyOptions): AggregatorProxy {
       });
       res.once('close', done);
       const target = { protocol: 'https:', host: endpoint.host, port: endpoint.port };
-      proxy.web(
-        req,
-        res,
-        { target: target as unknown as httpProxy.ProxyTargetUrl, agent: agentFor(s), headers: headers as Record<string, string> },
-        (err) => {
-          if (over) return;
-          if (!res.headersSent) {
-            writeStatus(res, status.serviceUnavailable(`error trying to reach service: ${err.message}`).status);
-          } else res.destroy(err);
-          done();
-        },
-      );
+      const failed = (err: Error) => {
+        if (over) return;
+        if (!res.headersSent) {
+          writeStatus(res, status.serviceUnavailable(`error trying to reach service: ${err.message}`).status);
+        } else res.destroy(err);
+        done();
+      };
+      try {
+        proxy.web(
+          req,
+          res,
+          { target: target as unknown as httpProxy.ProxyTargetUrl, agent: agentFor(s), headers: headers as Record<string, string> },
+          failed,
+        );
+      } catch (err) {
+        // A caBundle that is no certificate fails as the TLS context is made.
+        failed(err instanceof Error ? err : new Error(String(err)));
+      }
     });
   }
 
@@ -181,17 +187,7 @@ export function newAggregatorProxy(o: AggregatorProxyOptions): AggregatorProxy {
     options: TlsOptions,
   ): Promise<void> {
     return new Promise((resolve) => {
-      const out = httpsRequest({
-        ...options,
-        host: endpoint.host,
-        port: endpoint.port,
-        method: req.method,
-        path: req.url,
-        headers: { ...headers, host: hostPort(endpoint) },
-        agent: false,
-      });
-      passUpgradeAnswer(out, socket, head, { done: resolve });
-      out.on('error', (err) => {
+      const refuse = (err: Error) => {
         if (!socket.destroyed) {
           const body = JSON.stringify(status.serviceUnavailable(`error trying to reach service: ${err.message}`).status);
           socket.end(
@@ -199,7 +195,24 @@ export function newAggregatorProxy(o: AggregatorProxyOptions): AggregatorProxy {
           );
         }
         resolve();
-      });
+      };
+      let out: ClientRequest;
+      try {
+        out = httpsRequest({
+          ...options,
+          host: endpoint.host,
+          port: endpoint.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...headers, host: hostPort(endpoint) },
+          agent: false,
+        });
+      } catch (err) {
+        refuse(err instanceof Error ? err : new Error(String(err)));
+        return;
+      }
+      passUpgradeAnswer(out, socket, head, { done: resolve });
+      out.on('error', refuse);
       out.end();
     });
   }

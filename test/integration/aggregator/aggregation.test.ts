@@ -7,6 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
 import { eventually } from '../../support/eventually.js';
@@ -124,6 +125,46 @@ describe('aggregation layer', () => {
     } finally {
       w.close();
     }
+  });
+
+  it('joins an upgrade to the extension server, with the front-proxy identity', async () => {
+    ext.seen.length = 0;
+    const url = new URL(s.url);
+    const echoed = await new Promise<string>((resolve, reject) => {
+      const req = httpsRequest({
+        host: url.hostname,
+        port: url.port,
+        ca: s.ca,
+        path: '/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/web-1/exec',
+        headers: { Authorization: `Bearer ${s.token}`, Connection: 'Upgrade', Upgrade: 'echo' },
+      });
+      req.on('upgrade', (res, socket) => {
+        assert.equal(res.statusCode, 101);
+        socket.once('data', (d: Buffer) => {
+          socket.destroy();
+          resolve(d.toString());
+        });
+        socket.write('ping');
+      });
+      req.on('response', (res) => reject(new Error(`answered ${res.statusCode}`)));
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(echoed, 'ping');
+    const seen = ext.seen.find((x) => x.url.endsWith('/exec'))!;
+    assert.equal(seen.clientCN, 'front-proxy-client');
+    assert.equal(seen.headers['x-remote-user'], 'admin');
+    assert.equal(seen.headers.authorization, undefined);
+  });
+
+  it('answers 503 when the caBundle does not verify the extension server', async () => {
+    const reg = registration('default', 'metrics-server', ext.port, 'not a certificate', 'badca.example.com', 'v1');
+    assert.equal((await s.client.post(AR, reg.apiService('apiregistration.orch.io/v1'))).status, 201);
+    // The availability check does not verify the serving certificate (as kube-aggregator's): it passes.
+    await eventually('v1.badca.example.com available', async () => (await condition('v1.badca.example.com'))?.status === 'True');
+    const r = await s.client.get('/apis/badca.example.com/v1/things');
+    assert.equal(r.status, 503, r.text);
+    assert.match(r.body.message, /^error trying to reach service: /);
   });
 
   it('merges the group into discovery, by priority', async () => {
