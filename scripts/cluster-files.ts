@@ -5,15 +5,15 @@
  * key pair, and certs/controllers/ with one client certificate per controller), optionally
  * tokens.csv (a random admin token, user admin in system:masters), and kubeconfigs. Used by all-in-one, deploy/init-cluster.mjs and the benchmarks.
  */
-import { X509Certificate, createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { parseTokenFile } from '../apiserver/authentication/token-file.js';
 import {
   ensureCA,
+  ensureClientCert,
   ensureServingCert,
-  newClientCert,
   type CertKeyFiles,
   type CertKeyPair,
   type ClientCertSubject,
@@ -44,9 +44,6 @@ export interface ClusterFiles {
 /** The identities Kubernetes gives the admin and the controller manager. */
 export const ADMIN_SUBJECT: ClientCertSubject = { cn: 'admin', orgs: ['system:masters'] };
 export const CONTROLLER_MANAGER_SUBJECT: ClientCertSubject = { cn: SYSTEM_USERS.kubeControllerManager };
-
-/** A client certificate stored for this long before expiry is replaced. */
-const RENEW_BEFORE_MS = 30 * 24 * 60 * 60 * 1000;
 
 /**
  * Creates or reuses, in `dir`: the CA, a serving certificate for the default hosts plus `hosts`,
@@ -127,33 +124,6 @@ export function ensureFrontProxyFiles(dir: string): { caFile: string; client: Ce
   const certDir = join(dir, 'certs', 'front-proxy');
   const ca = ensureCA(certDir);
   return { caFile: ca.certFile, client: ensureClientCert(certDir, 'proxy-client', ca, { cn: FRONT_PROXY_CN }) };
-}
-
-/** `<dir>/<name>.crt` and `.key` when signed by `ca` for `subject` and not about to expire; otherwise issued anew. */
-function ensureClientCert(dir: string, name: string, ca: CertKeyPair, subject: ClientCertSubject): CertKeyFiles {
-  const certFile = join(dir, `${name}.crt`);
-  const keyFile = join(dir, `${name}.key`);
-  if (existsSync(certFile) && existsSync(keyFile)) {
-    const pair = { certFile, keyFile, certPem: readFileSync(certFile, 'utf8'), keyPem: readFileSync(keyFile, 'utf8') };
-    try {
-      const cert = new X509Certificate(pair.certPem);
-      const wantSubject = [...(subject.orgs ?? []).map((o) => `O=${o}`), `CN=${subject.cn}`].join('\n');
-      if (
-        cert.verify(new X509Certificate(ca.certPem).publicKey) &&
-        cert.checkPrivateKey(createPrivateKey(pair.keyPem)) &&
-        cert.subject === wantSubject &&
-        Date.parse(cert.validTo) - Date.now() > RENEW_BEFORE_MS
-      ) {
-        return pair;
-      }
-    } catch {
-      // unreadable: issued anew below
-    }
-  }
-  const pair = newClientCert(ca, subject);
-  writeSecret(keyFile, pair.keyPem);
-  writeFileSync(certFile, pair.certPem);
-  return { certFile, keyFile, ...pair };
 }
 
 /** The service-account signing key pair in `dir`, an RSA key generated the first time. */

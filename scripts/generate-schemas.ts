@@ -74,6 +74,7 @@ export function shortName(name: string): string {
     .replace(/^io\.k8s\.apimachinery\.pkg\.apis\.meta\./, 'meta.')
     .replace(/^io\.k8s\.apimachinery\.pkg\./, '')
     .replace(/^io\.k8s\.apiextensions-apiserver\.pkg\.apis\./, '')
+    .replace(/^io\.k8s\.kube-aggregator\.pkg\.apis\./, '')
     .replace(/^io\.k8s\./, '');
 }
 

@@ -34,19 +34,17 @@ export function apiVersions(table: ResourceTable, serverAddress: string) {
   };
 }
 
-export function apiGroupList(table: ResourceTable) {
+/** /apis: the groups given (the table's, merged with the aggregation layer's), the legacy core group aside. */
+export function apiGroupList(groups: readonly GroupVersions[]) {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
-    groups: table
-      .groups()
-      .filter((g) => g.group !== '')
-      .map(groupDoc),
+    groups: groups.filter((g) => g.group !== '').map(groupDoc),
   };
 }
 
-export function apiGroup(table: ResourceTable, group: string) {
-  const g = table.groups().find((x) => x.group === group && group !== '');
+export function apiGroup(groups: readonly GroupVersions[], group: string) {
+  const g = groups.find((x) => x.group === group && group !== '');
   return g && { kind: 'APIGroup', apiVersion: 'v1', ...groupDoc(g) };
 }
 

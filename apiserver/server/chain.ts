@@ -3,7 +3,7 @@
  * (one file in filters/) wraps the handler after it, so a request passes through them as plain
  * function calls, outermost first: status errors → request info → metrics → in-flight tracking →
  * (failed-authentication audit) → authentication → (audit) → impersonation → max in flight →
- * authorization → router. Express hosts the composed chain as its one middleware.
+ * authorization → aggregation (remote APIServices) → router. Express hosts the composed chain as its one middleware.
  */
 import { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
@@ -22,6 +22,7 @@ import { withAudit, withFailedAuthenticationAudit } from './filters/with-audit.j
 import type { ServerAudit } from './audit.js';
 import { withStatusErrors } from './filters/with-status-errors.js';
 import { newRouter, type RouteDeps } from './routes.js';
+import type { Aggregator } from './aggregator/new-aggregator.js';
 
 export interface ChainDeps extends RouteDeps {
   authenticator: RequestAuthenticator;
@@ -32,11 +33,14 @@ export interface ChainDeps extends RouteDeps {
   logger: Logger;
   /** Absent: nothing is audited, and the chain has no audit filter. */
   audit?: ServerAudit;
+  /** Absent: no aggregation layer (every group version is local). */
+  aggregator?: Aggregator;
 }
 
 export function buildHandlerChain(deps: ChainDeps): express.Express {
   const { audit } = deps;
   let handler: Handler = newRouter(deps);
+  if (deps.aggregator) handler = deps.aggregator.filter(handler);
   handler = withAuthorization(handler, deps.authorizer, deps.api.table.domain.group('authorization.k8s.io'));
   handler = deps.inFlightLimit.filter(handler);
   handler = withImpersonation(handler, deps.authorizer, deps.api.table.domain);

@@ -31,6 +31,7 @@ import { MetricsOptions } from '../component-base/metrics/metrics-options.js';
 import { FeatureGateOptions, type FeatureGates } from '../component-base/featuregate/orch-features.js';
 import { AuthenticationOptions, type AuthenticationSettings } from './authentication-options.js';
 import { AuditOptions, type AuditSettings } from './audit-options.js';
+import { AggregatorOptions, type AggregatorSettings } from './aggregator-options.js';
 import { AUTHORIZATION_MODES, type AuthorizationMode } from '../authorization/interfaces.js';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseServiceClusterIPRanges } from '../registry/core/service/allocator/service-cidrs.js';
 import { formatPortRange, parsePortRange, type PortRange } from '../registry/core/service/allocator/port-range.js';
@@ -126,6 +127,8 @@ export interface ServerOptions extends AuthenticationSettings {
   admissionFlags: AdmissionFlags;
   /** --audit-*. */
   audit: AuditSettings;
+  /** --proxy-client-*, --enable-aggregator-routing. */
+  aggregator: AggregatorSettings;
   /** --runtime-config: which group versions and resources are served (api/runtime-config.ts). */
   runtimeConfig: ReadonlyMap<string, string>;
   /** --feature-gates. */
@@ -508,6 +511,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
   readonly features = new FeatureGateOptions();
   readonly authentication = new AuthenticationOptions();
   readonly audit = new AuditOptions();
+  readonly aggregator = new AggregatorOptions();
 
   /** In kube-apiserver's order of --help. */
   addFlags(fs: FlagSet): void {
@@ -518,6 +522,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
     this.logs.addFlags(fs);
     fs.table(API_FLAGS, this.values);
     this.audit.addFlags(fs);
+    this.aggregator.addFlags(fs);
     this.metrics.addFlags(fs);
     this.features.addFlags(fs);
   }
@@ -543,6 +548,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
     this.logs.validate();
     this.metrics.validate();
     this.audit.validate();
+    this.aggregator.validate();
     try {
       servedResources(newResourceTable(newApiDomain(v.apiDomain), allResources).all(), v.runtimeConfig);
     } catch (err) {
@@ -613,6 +619,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
         defaultUnreachableTolerationSeconds: v.defaultUnreachableTolerationSeconds,
       },
       audit: this.audit.complete(),
+      aggregator: this.aggregator.complete(),
       runtimeConfig: v.runtimeConfig,
       featureGates: this.features.gates,
       featureGateWarnings: this.features.gates.warnings,

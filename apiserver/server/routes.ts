@@ -14,6 +14,7 @@ import type { Metrics } from './metrics.js';
 import type { OpenApiV3 } from '../endpoints/openapi-v3.js';
 import { serveOpenApiV2, type OpenApiV2 } from '../endpoints/openapi-v2.js';
 import type { Handler } from './filters/handler.js';
+import type { GroupVersions } from '../api/resource-table.js';
 
 export interface RouteDeps {
   api: ApiContext;
@@ -22,12 +23,17 @@ export interface RouteDeps {
   health: HealthChecks;
   metrics: Metrics;
   serverAddress: () => string;
+  /** The groups /apis lists, from the served ones (the aggregation layer merges its APIServices' in); default as served. */
+  discoveryGroups?: (local: GroupVersions[]) => GroupVersions[];
+  /** The OpenAPI v3 index's paths, from the served ones (the aggregation layer adds its APIServices'); default as served. */
+  openapiV3Paths?: (local: Record<string, unknown>) => Record<string, unknown>;
 }
 
 export function newRouter(deps: RouteDeps): Handler {
   const { api, health } = deps;
   const table = api.table;
   const resources = newResourceHandler(api);
+  const groups = () => (deps.discoveryGroups ? deps.discoveryGroups(table.groups()) : table.groups());
   const answer = (req: IncomingMessage, res: ServerResponse, body: unknown) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed();
     const { apiVersion, kind } = body as { apiVersion?: string; kind?: string };
@@ -48,9 +54,12 @@ export function newRouter(deps: RouteDeps): Handler {
     if (path === '/metrics') return deps.metrics.handle(req, res);
     if (path === '/version') return answer(req, res, versionInfo());
     if (path === '/api') return answer(req, res, apiVersions(table, deps.serverAddress()));
-    if (path === '/apis') return answer(req, res, apiGroupList(table));
+    if (path === '/apis') return answer(req, res, apiGroupList(groups()));
     if (path === '/openapi/v2') return serveOpenApiV2(req, res, deps.openapiV2);
-    if (path === '/openapi/v3') return answer(req, res, deps.openapi.index());
+    if (path === '/openapi/v3') {
+      const index = deps.openapi.index() as { paths: Record<string, unknown> };
+      return answer(req, res, deps.openapiV3Paths ? { ...index, paths: deps.openapiV3Paths(index.paths) } : index);
+    }
     if (path.startsWith('/openapi/v3/')) {
       const doc = deps.openapi.document(path.slice('/openapi/v3/'.length));
       if (doc !== undefined) {
@@ -70,7 +79,7 @@ export function newRouter(deps: RouteDeps): Handler {
       if (doc) return answer(req, res, doc);
     }
     if (path.startsWith('/apis/') && path.split('/').length === 3) {
-      const doc = apiGroup(table, path.split('/')[2]);
+      const doc = apiGroup(groups(), path.split('/')[2]);
       if (doc) return answer(req, res, doc);
     }
     throw notFoundPath();

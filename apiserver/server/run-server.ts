@@ -34,6 +34,7 @@ import { startServerInformers } from './server-informers.js';
 import { newHttpsServer, ServedAddress, serveHttps } from './https-server.js';
 import { newServerShutdown } from './server-shutdown.js';
 import type { WorkerEnvironment } from './worker-environment.js';
+import { newAggregator } from './aggregator/new-aggregator.js';
 
 export interface RunningServer {
   port: number;
@@ -98,6 +99,17 @@ export async function runServer(
     health,
     logger,
   });
+  // The aggregation layer: APIServices, remote ones proxied to their extension servers.
+  const builtInGroups = new Set(resources.map((r) => domain.group(r.kubernetesGroup)));
+  const aggregator = newAggregator({
+    options,
+    table: served,
+    declared: table,
+    builtInGroups,
+    stores,
+    crdSynced: informers.customResources.synced,
+    logger,
+  });
   const inFlight = newInFlight();
   const audit = newServerAudit(options.audit, domain, logger);
   const address = new ServedAddress(options);
@@ -130,6 +142,9 @@ export async function runServer(
     inFlight,
     inFlightLimit: metered.inFlightLimit,
     audit,
+    aggregator,
+    discoveryGroups: aggregator.groups,
+    openapiV3Paths: aggregator.openapiV3Paths,
     logger,
     authenticator: authentication.authenticator,
     authorizer: authz.authorization.authorizer,
@@ -140,6 +155,18 @@ export async function runServer(
   const port = await serveHttps(server, address, options, worker, informers.synced, logger);
   logger.info('serving securely', { address: options.bindAddress, port, storage: options.storageBackend, domain: domain.domain });
   bootstrap.start({ domain, table, stores, serviceAllocators, logger }, port);
-  const close = newServerShutdown({ options, logger, health, bootstrap, server, inFlight, access, informers, storage: metered, audit });
+  const close = newServerShutdown({
+    options,
+    logger,
+    health,
+    bootstrap,
+    server,
+    inFlight,
+    access,
+    informers,
+    aggregator,
+    storage: metered,
+    audit,
+  });
   return { port, close };
 }

@@ -13,6 +13,7 @@ import type { MeteredStorage } from './metered-storage.js';
 import type { ServerOptions } from './options.js';
 import type { ServerAudit } from './audit.js';
 import type { ServerInformers } from './server-informers.js';
+import type { Aggregator } from './aggregator/new-aggregator.js';
 
 export interface ShutdownParts {
   options: ServerOptions;
@@ -23,12 +24,13 @@ export interface ShutdownParts {
   inFlight: InFlight;
   access: AdmissionAccess;
   informers: ServerInformers;
+  aggregator: Aggregator;
   storage: MeteredStorage;
   audit?: ServerAudit;
 }
 
 export function newServerShutdown(parts: ShutdownParts): () => Promise<void> {
-  const { options, logger, health, bootstrap, server, inFlight, access, informers, storage, audit } = parts;
+  const { options, logger, health, bootstrap, server, inFlight, access, informers, aggregator, storage, audit } = parts;
   let closing: Promise<void> | undefined;
   return () =>
     (closing ??= (async () => {
@@ -45,6 +47,7 @@ export function newServerShutdown(parts: ShutdownParts): () => Promise<void> {
       await closed;
       await bootstrapped;
       informers.stop();
+      aggregator.stop();
       await storage.compactor.stop();
       await storage.cacher?.close();
       await storage.storage.close();

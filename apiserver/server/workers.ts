@@ -47,6 +47,7 @@ import type { ServerOptions } from './options.js';
 import { runServer, type RunningServer } from './run-server.js';
 import { newStorage } from './metered-storage.js';
 import { servingCert } from './https-server.js';
+import { frontProxyClient } from './aggregator/new-aggregator.js';
 import { withServerHeapArgs } from '../component-base/runtime/server-heap.js';
 import { newDispatcher, serveHandedOver } from './hand-over.js';
 
@@ -120,6 +121,7 @@ function answerMetricsRequests(worker: Worker): void {
 export async function runWorkers(options: ServerOptions, logger: Logger): Promise<RunningServer> {
   // Generated once here, so the workers do not race to create different ones.
   servingCert(options);
+  frontProxyClient(options);
   const owned: Storage | undefined = options.storageBackend === 'sqlite' ? newStorage(options, logger) : undefined;
   // The workers listen on nothing through the cluster module (the supervisor hands the secure
   // port's connections over itself, see the comment at the top); should one, on a socket of its own.

@@ -1,6 +1,6 @@
 /**
  * End to end (issue 18): with --api-domain=k8s.io, `kubectl api-resources` lists exactly the built-in
- * resources kube-apiserver 1.28 lists — aggregation aside, and the review kinds
+ * resources kube-apiserver 1.28 lists (APIService included, issue 27) — the review kinds
  * (TokenReview, SubjectAccessReview, …) that their own issues add — with the same short names, API
  * versions, scopes and kinds; and the discovery documents carry Kubernetes' storage version hashes.
  */
@@ -31,6 +31,7 @@ services svc v1 true Service
 mutatingwebhookconfigurations - admissionregistration.k8s.io/v1 false MutatingWebhookConfiguration
 validatingwebhookconfigurations - admissionregistration.k8s.io/v1 false ValidatingWebhookConfiguration
 customresourcedefinitions crd,crds apiextensions.k8s.io/v1 false CustomResourceDefinition
+apiservices - apiregistration.k8s.io/v1 false APIService
 controllerrevisions - apps/v1 true ControllerRevision
 daemonsets ds apps/v1 true DaemonSet
 deployments deploy apps/v1 true Deployment

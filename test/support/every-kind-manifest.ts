@@ -262,5 +262,11 @@ export function manifest(d: string): ManifestObject[] {
         versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }],
       },
     },
+    {
+      apiVersion: `apiregistration.${d}/v1`,
+      kind: 'APIService',
+      metadata: { name: 'v1.local.every.example.com' },
+      spec: { group: 'local.every.example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10 },
+    },
   ];
 }

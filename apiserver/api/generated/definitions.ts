@@ -1168,6 +1168,123 @@ export const definitions: Definitions = {
     ],
     "type": "object"
   },
+  "apiregistration.v1.APIService": {
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "metadata": {
+        "$ref": "#/definitions/meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/apiregistration.v1.APIServiceSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/apiregistration.v1.APIServiceStatus"
+      }
+    },
+    "type": "object",
+    "x-orch-group-version-kind": [
+      {
+        "group": "apiregistration.k8s.io",
+        "kind": "APIService",
+        "version": "v1"
+      }
+    ]
+  },
+  "apiregistration.v1.APIServiceCondition": {
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type",
+      "status"
+    ],
+    "type": "object"
+  },
+  "apiregistration.v1.APIServiceSpec": {
+    "properties": {
+      "caBundle": {
+        "format": "byte",
+        "type": "string",
+        "x-orch-list-type": "atomic"
+      },
+      "group": {
+        "type": "string"
+      },
+      "groupPriorityMinimum": {
+        "format": "int32",
+        "type": "integer"
+      },
+      "insecureSkipTLSVerify": {
+        "type": "boolean"
+      },
+      "service": {
+        "$ref": "#/definitions/apiregistration.v1.ServiceReference"
+      },
+      "version": {
+        "type": "string"
+      },
+      "versionPriority": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "required": [
+      "groupPriorityMinimum",
+      "versionPriority"
+    ],
+    "type": "object"
+  },
+  "apiregistration.v1.APIServiceStatus": {
+    "properties": {
+      "conditions": {
+        "items": {
+          "$ref": "#/definitions/apiregistration.v1.APIServiceCondition"
+        },
+        "type": "array",
+        "x-orch-list-map-keys": [
+          "type"
+        ],
+        "x-orch-list-type": "map",
+        "x-orch-patch-merge-key": "type",
+        "x-orch-patch-strategy": "merge"
+      }
+    },
+    "type": "object"
+  },
+  "apiregistration.v1.ServiceReference": {
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "namespace": {
+        "type": "string"
+      },
+      "port": {
+        "format": "int32",
+        "type": "integer"
+      }
+    },
+    "type": "object"
+  },
   "apps.v1.ControllerRevision": {
     "properties": {
       "apiVersion": {

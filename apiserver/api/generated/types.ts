@@ -383,6 +383,47 @@ export interface WebhookConversion {
   conversionReviewVersions: string[];
 }
 
+/** apiregistration.v1.APIService */
+export interface APIService {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: APIServiceSpec;
+  status?: APIServiceStatus;
+}
+
+/** apiregistration.v1.APIServiceCondition */
+export interface APIServiceCondition {
+  lastTransitionTime?: Time;
+  message?: string;
+  reason?: string;
+  status: string;
+  type: string;
+}
+
+/** apiregistration.v1.APIServiceSpec */
+export interface APIServiceSpec {
+  caBundle?: string;
+  group?: string;
+  groupPriorityMinimum: number;
+  insecureSkipTLSVerify?: boolean;
+  service?: ApiregistrationV1ServiceReference;
+  version?: string;
+  versionPriority: number;
+}
+
+/** apiregistration.v1.APIServiceStatus */
+export interface APIServiceStatus {
+  conditions?: APIServiceCondition[];
+}
+
+/** apiregistration.v1.ServiceReference */
+export interface ApiregistrationV1ServiceReference {
+  name?: string;
+  namespace?: string;
+  port?: number;
+}
+
 /** apps.v1.ControllerRevision */
 export interface ControllerRevision {
   apiVersion?: string;

@@ -38,10 +38,10 @@ export function defaultServingHosts(): string[] {
   return ['localhost', '127.0.0.1', '::1', hostname()];
 }
 
-/** Loads <dir>/ca.crt and ca.key, creating a new self-signed CA there the first time. */
-export function ensureCA(dir: string): CertKeyFiles {
-  const certFile = join(dir, 'ca.crt');
-  const keyFile = join(dir, 'ca.key');
+/** Loads <dir>/<base>.crt and .key (ca.crt, ca.key), creating a new self-signed CA there the first time. */
+export function ensureCA(dir: string, base = 'ca'): CertKeyFiles {
+  const certFile = join(dir, `${base}.crt`);
+  const keyFile = join(dir, `${base}.key`);
   const haveCert = existsSync(certFile);
   if (haveCert !== existsSync(keyFile)) {
     throw new Error(
@@ -58,7 +58,31 @@ export function ensureCA(dir: string): CertKeyFiles {
     { name: 'subjectKeyIdentifier' },
   ]);
   cert.sign(key.forge, forge.md.sha256.create());
-  return writePair(dir, 'ca', { certPem: forge.pki.certificateToPem(cert), keyPem: key.pem });
+  return writePair(dir, base, { certPem: forge.pki.certificateToPem(cert), keyPem: key.pem });
+}
+
+/** `<dir>/<base>.crt` and `.key` when signed by `ca` for `subject` and not about to expire; otherwise issued anew. */
+export function ensureClientCert(dir: string, base: string, ca: CertKeyPair, subject: ClientCertSubject): CertKeyFiles {
+  const certFile = join(dir, `${base}.crt`);
+  const keyFile = join(dir, `${base}.key`);
+  if (existsSync(certFile) && existsSync(keyFile)) {
+    const pair = { certFile, keyFile, certPem: readFileSync(certFile, 'utf8'), keyPem: readFileSync(keyFile, 'utf8') };
+    try {
+      const cert = new X509Certificate(pair.certPem);
+      const wantSubject = [...(subject.orgs ?? []).map((o) => `O=${o}`), `CN=${subject.cn}`].join('\n');
+      if (
+        cert.verify(new X509Certificate(ca.certPem).publicKey) &&
+        cert.checkPrivateKey(createPrivateKey(pair.keyPem)) &&
+        cert.subject === wantSubject &&
+        Date.parse(cert.validTo) - Date.now() > RENEW_BEFORE_MS
+      ) {
+        return pair;
+      }
+    } catch {
+      // unreadable: issued anew below
+    }
+  }
+  return writePair(dir, base, newClientCert(ca, subject));
 }
 
 /**

@@ -27,6 +27,7 @@ import { authorizationResources } from './authorization.js';
 import { flowcontrolResources } from './flowcontrol.js';
 import { autoscalingResources } from './autoscaling.js';
 import { apiextensionsResources } from './apiextensions.js';
+import { apiregistrationResources } from './apiregistration.js';
 import { coreControllerResources } from './core-controllers.js';
 
 export const allResources: readonly KindDeclaration[] = [
@@ -54,4 +55,5 @@ export const allResources: readonly KindDeclaration[] = [
   ...authenticationResources,
   ...flowcontrolResources,
   ...apiextensionsResources,
+  ...apiregistrationResources,
 ];

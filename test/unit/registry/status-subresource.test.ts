@@ -47,6 +47,8 @@ const EXPECTED: Record<string, Field[]> = {
   'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': [],
   'apiextensions.k8s.io/customresourcedefinitions': ALL,
   'admissionregistration.k8s.io/validatingadmissionpolicies': [],
+  // kube-aggregator's apiServerStatusStrategy keeps the stored spec, labels, annotations, finalizers and owners.
+  'apiregistration.k8s.io/apiservices': [],
 };
 
 const owner = (name: string) => [{ apiVersion: 'v1', kind: 'ConfigMap', name, uid: `uid-${name}` }];
