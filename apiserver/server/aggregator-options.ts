@@ -23,7 +23,8 @@ export const AGGREGATOR_FLAGS = {
     default: '',
     usage:
       'Client certificate used to prove the identity of the aggregator or kube-apiserver when it must call out during a request. This includes proxying requests to a user api-server and calling out to webhook admission plugins. If not given (with --proxy-client-key-file), one is generated in --cert-dir, signed by the front-proxy CA there (front-proxy-ca.crt).',
-    doc: 'The client certificate orch presents to extension API servers (APIServices); generated under `--cert-dir`, with a front-proxy CA of its own, when not given',
+    doc: 'The client certificate orch presents to extension API servers (APIServices), with a front-proxy CA of its own when generated',
+    defaultDoc: 'generated in `--cert-dir`',
   }),
   proxyClientKeyFile: flag({
     name: 'proxy-client-key-file',
