@@ -2,7 +2,8 @@
  * The handler chain, assembled in ONE function as Kubernetes' DefaultBuildHandlerChain: each filter
  * (one file in filters/) wraps the handler after it, so a request passes through them as plain
  * function calls, outermost first: status errors → request info → metrics → in-flight tracking →
- * (failed-authentication audit) → authentication → (audit) → impersonation → max in flight →
+ * (failed-authentication audit) → authentication → (audit) → impersonation → priority and fairness
+ * (or, without it, max in flight) →
  * authorization → router. Express hosts the composed chain as its one middleware.
  */
 import { IncomingMessage, ServerResponse } from 'node:http';
@@ -30,6 +31,8 @@ export interface ChainDeps extends RouteDeps {
   inFlightLimit: MaxInFlightLimit;
   metrics: Metrics;
   logger: Logger;
+  /** API Priority and Fairness; absent (--enable-priority-and-fairness=false): the in-flight limits. */
+  priorityAndFairness?: { filter(handler: Handler): Handler };
   /** Absent: nothing is audited, and the chain has no audit filter. */
   audit?: ServerAudit;
 }
@@ -38,7 +41,7 @@ export function buildHandlerChain(deps: ChainDeps): express.Express {
   const { audit } = deps;
   let handler: Handler = newRouter(deps);
   handler = withAuthorization(handler, deps.authorizer, deps.api.table.domain.group('authorization.k8s.io'));
-  handler = deps.inFlightLimit.filter(handler);
+  handler = deps.priorityAndFairness ? deps.priorityAndFairness.filter(handler) : deps.inFlightLimit.filter(handler);
   handler = withImpersonation(handler, deps.authorizer, deps.api.table.domain);
   if (audit) handler = withAudit(handler, audit.policy, audit.backend, audit.apiVersion);
   handler = withAuthentication(handler, deps.authenticator, deps.logger);

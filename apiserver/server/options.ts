@@ -79,6 +79,8 @@ export interface ServerOptions extends AuthenticationSettings {
   maxRequestsInflight: number;
   /** --max-mutating-requests-inflight, default 200: mutating requests served at once (0 = no limit). */
   maxMutatingRequestsInflight: number;
+  /** --enable-priority-and-fairness, default true: API Priority and Fairness shares those seats; false keeps the in-flight limits. */
+  enablePriorityAndFairness: boolean;
   /** --min-request-timeout in seconds, default 1800 (bounds watch timeouts). */
   minRequestTimeoutSeconds: number;
   /** --max-watches-per-user, default 1000: watches one user may hold open on one worker (0 = no limit). */
@@ -168,6 +170,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
   maxRequestBytes = 3145728;
   maxRequestsInflight = 400;
   maxMutatingRequestsInflight = 200;
+  enablePriorityAndFairness = true;
   minRequestTimeoutSeconds = 1800;
   maxWatchesPerUser = 1000;
   requestTimeoutMs = 60_000;
@@ -317,6 +320,12 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       'maxMutatingRequestsInflight',
       'max-mutating-requests-inflight',
       'The maximum number of mutating requests in flight, or a zero value disables the limit completely. Requests beyond it are answered 429 with Retry-After.',
+    );
+    fs.bool(
+      this,
+      'enablePriorityAndFairness',
+      'enable-priority-and-fairness',
+      'If true, replace the max-in-flight handler with an enhanced one that queues and dispatches with priority and fairness',
     );
     fs.int(
       this,
@@ -528,6 +537,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       maxRequestBytes: this.maxRequestBytes,
       maxRequestsInflight: this.maxRequestsInflight,
       maxMutatingRequestsInflight: this.maxMutatingRequestsInflight,
+      enablePriorityAndFairness: this.enablePriorityAndFairness,
       minRequestTimeoutSeconds: this.minRequestTimeoutSeconds,
       maxWatchesPerUser: this.maxWatchesPerUser,
       requestTimeoutMs: this.requestTimeoutMs,

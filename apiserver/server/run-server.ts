@@ -67,6 +67,7 @@ import { reconcileDefaultPolicy } from './bootstrap-rbac.js';
 import { newReviewKinds } from './review-kinds.js';
 import { ensureSystemPriorityClasses } from './bootstrap-priority-classes.js';
 import { ensureFlowControlBootstrap } from './bootstrap-flowcontrol.js';
+import { flowControlFromOptions } from './flowcontrol/start-flow-control.js';
 
 export interface RunningServer {
   port: number;
@@ -290,6 +291,11 @@ export async function runServer(
   const crdSynced = health.addPostStartHook('apiextensions/crd-informer-synced');
   void customResources.synced.then(crdSynced);
   const inFlight = newInFlight();
+  const flowControl = flowControlFromOptions(
+    options,
+    { table, stores, storage, metrics: metrics.factory, logger },
+    worker.serve ? options.workers : 1,
+  );
   const audit = newServerAudit(options.audit, domain, logger);
   let server: Server | undefined;
   /** The port a worker's supervisor listens on (the worker's own server does not listen). */
@@ -322,6 +328,8 @@ export async function runServer(
     metrics,
     inFlight,
     inFlightLimit,
+    priorityAndFairness: flowControl,
+    flowControlDump: flowControl?.serveDump,
     audit,
     logger,
     authenticator: authentication.authenticator,
@@ -344,7 +352,7 @@ export async function runServer(
   server.on('upgrade', newUpgradeListener(app));
   server.keepAliveTimeout = 65_000;
   if (worker.serveOnceSynced) {
-    const synced = Promise.all([rbacInformers?.synced, nodeInformers?.synced, customResources.synced]);
+    const synced = Promise.all([rbacInformers?.synced, nodeInformers?.synced, customResources.synced, flowControl?.synced]);
     await withTimeout(synced, SERVE_SYNC_TIMEOUT_MS, 'informer sync').catch((err: unknown) =>
       logger.warn('serving before the informers synced', { err: String(err) }),
     );
@@ -399,6 +407,7 @@ export async function runServer(
       customResources.stop();
       rbacInformers?.stop();
       nodeInformers?.stop();
+      flowControl?.stop();
       await compactor.stop();
       await cacher?.close();
       await storage.close();
