@@ -1,6 +1,6 @@
 /**
  * Objects stored per resource, for the LIST work estimate (Kubernetes' storage object count tracker,
- * which refreshes every minute; here every `intervalMs`, default 10 s): one `limit=1` list of each
+ * which refreshes every minute; here every `intervalMs`, default 2 s, so a LIST flood right after a bulk load is estimated as such): one `limit=1` list of each
  * stored resource's key prefix, its count the items plus what remains.
  */
 import type { ResourceDef } from '../../api/resource.js';
@@ -15,7 +15,7 @@ export interface ObjectCounts {
 export function startObjectCounts(
   storage: Storage,
   stores: () => ReadonlyMap<ResourceDef, GenericStore>,
-  intervalMs = 10_000,
+  intervalMs = 2_000,
 ): ObjectCounts {
   const counts = new Map<string, number>();
   let stopped = false;

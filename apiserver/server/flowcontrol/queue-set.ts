@@ -3,9 +3,10 @@
  * request is admitted while its seats fit the level's current limit (a request wider than the whole
  * limit runs alone); otherwise a Reject level answers 429 and a Queue level puts it in the shortest
  * (by waiting seats) of its flow's shuffle-sharded hand of queues, or rejects it when that queue
- * holds queueLengthLimit requests. Freed seats go to the head of the queue with the least virtual
- * dispatch time R: dispatching adds seats × G (3 ms) to its queue's R and the request's end corrects
- * that by its real duration, so a flow's share is of seat-seconds, not of requests. An Exempt level
+ * holds queueLengthLimit requests. Freed seats go to the head with the least virtual finish time
+ * (its queue's virtual dispatch time R plus its seats × G): dispatching adds seats × G to its queue's R and the request's end corrects
+ * that by its real duration, so a flow's share is of seat-seconds, not of requests; G starts at
+ * Kubernetes' 3 ms and follows the requests' real durations. An Exempt level
  * only counts. Pure: the clock is passed in; nothing here knows HTTP.
  */
 import { dealHand } from './shuffle-shard.js';
@@ -18,8 +19,14 @@ export interface QueuingConfig {
 
 export type RejectReason = 'queue-full' | 'concurrency-limit' | 'time-out' | 'cancelled';
 
-/** Estimated service time of a seat (Kubernetes' G). */
+/** Estimated service time of a seat at first (Kubernetes' G, which stays at 3 ms). */
 const G_SECONDS = 0.003;
+/**
+ * How fast the estimate follows the requests' real durations. Kubernetes' fixed 3 ms fits requests
+ * served in milliseconds; under a flood of LISTs that take a second each on one event loop, a queue's
+ * R would lag its real service until each request ends, and a light flow would wait behind many.
+ */
+const G_SMOOTHING = 0.05;
 
 /** One request known to a level, from its arrival to its end. */
 export interface Ticket {
@@ -76,6 +83,8 @@ export class QueueSet {
   /** The requests executing now (for the dumps). */
   readonly running = new Set<Ticket>();
   private currentR = 0;
+  /** The estimated service time of a seat (Kubernetes' G, 3 ms), followed by what requests took. */
+  private g = G_SECONDS;
   private enqueues = 0;
   private demandHigh = 0;
   private demandIntegral = 0;
@@ -140,7 +149,8 @@ export class QueueSet {
       q.executing--;
       q.seatsInUse -= t.seats;
       const seconds = (this.now() - (t.startedAt ?? this.now())) / 1000;
-      q.nextDispatchR -= t.seats * (G_SECONDS - seconds);
+      q.nextDispatchR -= t.seats * (this.g - seconds);
+      this.g += (seconds - this.g) * G_SMOOTHING;
     }
     this.dispatch();
   }
@@ -164,6 +174,13 @@ export class QueueSet {
 
   get nextR(): number {
     return this.currentR;
+  }
+
+  /** The level's virtual time: the least R of the queues waiting, else the R of the last dispatch. */
+  private virtualTime(): number {
+    let least = Number.POSITIVE_INFINITY;
+    for (const q of this.queues) if (q.waiting.length > 0 && q.nextDispatchR < least) least = q.nextDispatchR;
+    return least === Number.POSITIVE_INFINITY ? this.currentR : least;
   }
 
   private noteDemand(): void {
@@ -200,8 +217,9 @@ export class QueueSet {
     const q = best!;
     if (q.waiting.length >= cfg.queueLengthLimit) return this.reject('queue-full');
     this.noteDemand();
-    // A queue coming back from idle starts at the level's virtual time, not behind it.
-    if (q.waiting.length === 0 && q.seatsInUse === 0) q.nextDispatchR = Math.max(q.nextDispatchR, this.currentR);
+    // A queue coming back from idle starts at the level's virtual time: an idle flow neither saves
+    // up service nor falls behind.
+    if (q.waiting.length === 0) q.nextDispatchR = Math.max(q.nextDispatchR, this.virtualTime());
     t.queueIndex = q.index;
     q.waiting.push(t);
     q.waitingSeats += t.seats;
@@ -221,7 +239,16 @@ export class QueueSet {
   private dispatchOne(self: Ticket | undefined): boolean {
     if (this.waiting === 0) return false;
     let best: Queue | undefined;
-    for (const q of this.queues) if (q.waiting.length > 0 && (!best || q.nextDispatchR < best.nextDispatchR)) best = q;
+    // The least virtual finish time of a head (its queue's R plus its seats × G), as Kubernetes picks.
+    let bestFinish = Number.POSITIVE_INFINITY;
+    for (const q of this.queues) {
+      if (q.waiting.length === 0) continue;
+      const finish = q.nextDispatchR + q.waiting[0].seats * this.g;
+      if (finish < bestFinish) {
+        bestFinish = finish;
+        best = q;
+      }
+    }
     const q = best!;
     const t = q.waiting[0];
     if (!this.fits(t.seats)) return false;
@@ -230,8 +257,8 @@ export class QueueSet {
     q.waitingSeats -= t.seats;
     this.waiting--;
     this.waitingSeats -= t.seats;
-    this.currentR = Math.max(this.currentR, q.nextDispatchR);
-    q.nextDispatchR += t.seats * G_SECONDS;
+    this.currentR = q.nextDispatchR;
+    q.nextDispatchR += t.seats * this.g;
     q.executing++;
     q.seatsInUse += t.seats;
     this.start(t);
