@@ -200,9 +200,10 @@ export async function runFlood(target: ApiTarget, options: FloodOptions, log: (l
     await measureProtected(clients, Math.min(1, options.seconds));
     const unloaded = await measureProtected(clients, options.seconds);
     const flooder = await startFlooder(target, options.flooderConcurrency);
-    // The flood has built its queues once it is rejected (or after 15 s, whatever it did).
+    // The flood has built its queues once it is rejected (or after 5 × the phase, at most 15 s).
     const floodStart = performance.now();
-    while (flooder.progress().rejected === 0 && performance.now() - floodStart < 15_000) await new Promise((r) => setTimeout(r, 100));
+    const buildUpMs = Math.min(15_000, options.seconds * 5000);
+    while (flooder.progress().rejected === 0 && performance.now() - floodStart < buildUpMs) await new Promise((r) => setTimeout(r, 100));
     log(`apf-flood: the flooder's first 429 after ${round((performance.now() - floodStart) / 1000)}s`);
     const flood = await measureProtected(clients, options.seconds);
     const flooded = await flooder.stop();
