@@ -125,19 +125,43 @@ export function newFlowControlMetrics(m: MetricsFactory, controller: () => Confi
     (l) => l.limits.nominalCL,
   );
   perLevel('apiserver_flowcontrol_current_r', 'R(time of last change)', 'ALPHA', (l) => l.queueSet.nextR);
+  // One set of labelled children per (level, schema): the hot path observes without hashing labels.
+  const children = new Map<string, ReturnType<typeof bind>>();
+  const bind = (priority_level: string, flow_schema: string) => {
+    const labels = { priority_level, flow_schema };
+    return {
+      dispatched: dispatched.labels(labels),
+      inqueue: inqueue.labels(labels),
+      inqueueSeats: inqueueSeats.labels(labels),
+      executing: executing.labels(labels),
+      executingSeats: executingSeats.labels(labels),
+      waitTrue: wait.labels({ ...labels, execute: 'true' }),
+      waitFalse: wait.labels({ ...labels, execute: 'false' }),
+      execution: execution.labels({ ...labels, type: 'regular' }),
+      seats: seats.labels(labels),
+    };
+  };
+  const of = (l: string, s: string) => {
+    const key = `${l}\0${s}`;
+    let c = children.get(key);
+    if (!c) children.set(key, (c = bind(l, s)));
+    return c;
+  };
   return {
     rejected: (l, s, reason) => rejected.inc({ priority_level: l, flow_schema: s, reason }),
-    dispatched: (l, s) => dispatched.inc({ priority_level: l, flow_schema: s }),
+    dispatched: (l, s) => of(l, s).dispatched.inc(),
     waiting(l, s, delta, n) {
-      inqueue.inc({ priority_level: l, flow_schema: s }, delta);
-      inqueueSeats.inc({ priority_level: l, flow_schema: s }, delta * n);
+      const c = of(l, s);
+      c.inqueue.inc(delta);
+      c.inqueueSeats.inc(delta * n);
     },
     executing(l, s, delta, n) {
-      executing.inc({ priority_level: l, flow_schema: s }, delta);
-      executingSeats.inc({ priority_level: l, flow_schema: s }, delta * n);
+      const c = of(l, s);
+      c.executing.inc(delta);
+      c.executingSeats.inc(delta * n);
     },
-    waited: (l, s, executed, seconds) => wait.observe({ priority_level: l, flow_schema: s, execute: String(executed) }, seconds),
-    executed: (l, s, seconds) => execution.observe({ priority_level: l, flow_schema: s, type: 'regular' }, seconds),
-    estimatedSeats: (l, s, n) => seats.observe({ priority_level: l, flow_schema: s }, n),
+    waited: (l, s, executed, seconds) => (executed ? of(l, s).waitTrue : of(l, s).waitFalse).observe(seconds),
+    executed: (l, s, seconds) => of(l, s).execution.observe(seconds),
+    estimatedSeats: (l, s, n) => of(l, s).seats.observe(n),
   };
 }
