@@ -144,7 +144,12 @@ export class ConfigController {
     const q = pl.spec!.limited?.limitResponse;
     const queuing: QueuingConfig | undefined =
       !exempt && q?.type === 'Queue'
-        ? { queues: q.queuing?.queues ?? 64, handSize: q.queuing?.handSize ?? 8, queueLengthLimit: q.queuing?.queueLengthLimit ?? 50 }
+        ? {
+            // Validation keeps these positive; a stored object that is not still only queues within bounds.
+            queues: Math.max(1, q.queuing?.queues ?? 64),
+            handSize: Math.max(1, q.queuing?.handSize ?? 8),
+            queueLengthLimit: Math.max(0, q.queuing?.queueLengthLimit ?? 50),
+          }
         : undefined;
     const old = this.levelStates.get(name);
     const initialCL = Math.max(1, limits.nominalCL - Math.floor(limits.lendableCL / 2));
