@@ -9,6 +9,7 @@
  *                    [--rbac-role-bindings 10000] [--rbac-cluster-role-bindings 1000]
  *                    [--targets etcd,sqlite] [--server-node-args "--cpu-prof ..."]
  *                    [--compare PATH/kube-apiserver] [--big-list-count 50000] [--workers N]
+ *                    [--apf-objects 5000] [--apf-flooders 400]
  *
  * With --kubeconfig it measures that server (orch or any other), in a fresh namespace it leaves
  * behind; --etcd adds the raw etcd baselines, --server-pid the server's RSS around the lists.
@@ -31,7 +32,10 @@
  * JWT, repeated or fresh), webhooks (creates with 0, 1 and 3 local validating webhooks),
  * custom-resources (create and LIST of custom objects with a 20-field schema and two CEL rules
  * against the same for ConfigMaps, scripts/bench/crd-scenario.ts) and protobuf (self-started: JSON
- * against protobuf for the codec, GET, LIST and watch fan-out, scripts/bench/protobuf-scenario.ts).
+ * against protobuf for the codec, GET, LIST and watch fan-out, scripts/bench/protobuf-scenario.ts)
+ * and apf-flood (self-started: one user LISTs --apf-objects ConfigMaps from --apf-flooders
+ * connections while system:masters GETs, the controller manager renews its Lease and another tenant
+ * GETs, each timed unloaded and flooded, scripts/bench/apf-flood-scenario.ts).
  * Each prints a JSON line as it
  * finishes; a table and the issue's targets follow.
  */
@@ -47,11 +51,12 @@ import {
 } from './bench/local-cluster.js';
 import { runRbacGet } from './bench/rbac-scenario.js';
 import { runProtobuf } from './bench/protobuf-scenario.js';
+import { runApfFlood } from './bench/apf-flood-scenario.js';
 import { formatTable, formatTargets, printJsonLine, type TargetResults } from './bench/report.js';
 import { SERVER_SCENARIOS, ServerSession, type ServerScenario, withCpuUse } from './bench/server-session.js';
 import { DEFAULT_OPTIONS, type BenchOptions, type ScenarioResult } from './bench/workload.js';
 
-const SCENARIOS = ['etcd-put', 'etcd-get', ...SERVER_SCENARIOS, 'rbac-get', 'authn', 'protobuf'] as const;
+const SCENARIOS = ['etcd-put', 'etcd-get', ...SERVER_SCENARIOS, 'rbac-get', 'authn', 'protobuf', 'apf-flood'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const DEFAULT_SCENARIOS = SCENARIOS.filter((s) => s !== 'list-big');
 const COMPARE_SCENARIOS: Scenario[] = ['create', 'get', 'update', 'list', 'watch', 'list-big'];
@@ -86,6 +91,8 @@ const NUMERIC: Record<string, keyof BenchOptions> = {
   '--warmup-seconds': 'warmupSeconds',
   '--rbac-role-bindings': 'rbacRoleBindings',
   '--rbac-cluster-role-bindings': 'rbacClusterRoleBindings',
+  '--apf-objects': 'apfObjects',
+  '--apf-flooders': 'apfFlooders',
 };
 
 function parseFlags(argv: string[]): Flags {
@@ -265,6 +272,14 @@ async function main(): Promise<void> {
         const results = await runProtobuf(flags.options, (line) => process.stderr.write(`${line}\n`));
         for (const r of results) printJsonLine('orch-protobuf', r);
         servers.push({ name: 'orch-protobuf', results });
+      }
+    }
+    if (flags.scenarios.has('apf-flood')) {
+      if (flags.kubeconfig) process.stderr.write('bench: apf-flood needs a server the bench starts itself; skipped with --kubeconfig\n');
+      else {
+        const results = await runApfFlood(flags.options, flags.workers, (line) => process.stderr.write(`${line}\n`));
+        for (const r of results) printJsonLine('orch-apf', r);
+        servers.push({ name: 'orch-apf', results });
       }
     }
     for (const s of servers) all.push({ target: s.name, results: s.results });

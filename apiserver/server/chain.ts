@@ -2,8 +2,9 @@
  * The handler chain, assembled in ONE function as Kubernetes' DefaultBuildHandlerChain: each filter
  * (one file in filters/) wraps the handler after it, so a request passes through them as plain
  * function calls, outermost first: status errors → request info → metrics → in-flight tracking →
- * (failed-authentication audit) → authentication → (audit) → impersonation → max in flight →
- * authorization → aggregation (remote APIServices) → router. Express hosts the composed chain as its one middleware.
+ * (failed-authentication audit) → authentication → (audit) → impersonation → priority and fairness
+ * (or, without it, max in flight) → authorization → aggregation (remote APIServices) → router. Express
+ * hosts the composed chain as its one middleware.
  */
 import { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
@@ -31,6 +32,8 @@ export interface ChainDeps extends RouteDeps {
   inFlightLimit: MaxInFlightLimit;
   metrics: Metrics;
   logger: Logger;
+  /** API Priority and Fairness; absent (--enable-priority-and-fairness=false): the in-flight limits. */
+  priorityAndFairness?: { filter(handler: Handler): Handler };
   /** Absent: nothing is audited, and the chain has no audit filter. */
   audit?: ServerAudit;
   /** Absent: no aggregation layer (every group version is local). */
@@ -42,7 +45,7 @@ export function buildHandlerChain(deps: ChainDeps): express.Express {
   let handler: Handler = newRouter(deps);
   if (deps.aggregator) handler = deps.aggregator.filter(handler);
   handler = withAuthorization(handler, deps.authorizer, deps.api.table.domain.group('authorization.k8s.io'));
-  handler = deps.inFlightLimit.filter(handler);
+  handler = deps.priorityAndFairness ? deps.priorityAndFairness.filter(handler) : deps.inFlightLimit.filter(handler);
   handler = withImpersonation(handler, deps.authorizer, deps.api.table.domain);
   if (audit) handler = withAudit(handler, audit.policy, audit.backend, audit.apiVersion);
   handler = withAuthentication(handler, deps.authenticator, deps.logger);

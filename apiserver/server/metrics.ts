@@ -21,6 +21,8 @@ export interface Metrics {
   admission: AdmissionMetrics;
   /** What the REST handlers report. */
   endpoints: EndpointMetrics;
+  /** Declares more metrics in this registry (API Priority and Fairness'). */
+  factory: MetricsFactory;
   /** Times storage requests (etcd_request_duration_seconds); typeOf comes from the sources. */
   storage(typeOf: (key: string) => string): StorageObserver;
 }
@@ -138,6 +140,7 @@ export function newMetrics(sources: MetricsSources): Metrics {
     stabilityLevel: 'STABLE',
   });
   return {
+    factory: m,
     admission: {
       webhookRejection: (l) =>
         webhookRejections.inc({

@@ -85,6 +85,8 @@ export interface ServerOptions extends AuthenticationSettings {
   maxRequestsInflight: number;
   /** --max-mutating-requests-inflight: mutating requests served at once (0 = no limit). */
   maxMutatingRequestsInflight: number;
+  /** --enable-priority-and-fairness: API Priority and Fairness shares those seats; false keeps the in-flight limits. */
+  enablePriorityAndFairness: boolean;
   /** --min-request-timeout in seconds (bounds watch timeouts). */
   minRequestTimeoutSeconds: number;
   /** --max-watches-per-user: watches one user may hold open on one worker (0 = no limit). */
@@ -282,7 +284,7 @@ export const SERVER_FLAGS = {
     default: 400,
     usage:
       'The maximum number of non-mutating requests in flight (watches and other long-running requests apart), or a zero value disables the limit completely. Requests beyond it are answered 429 with Retry-After.',
-    doc: 'Read-only requests served at once (watches, proxies, exec/attach/port-forward and logs apart); more are answered `429` with `Retry-After: 1` at once; `0` = no limit; `system:masters` is always served',
+    doc: "With API Priority and Fairness (the default): together with the next flag, the seats the priority levels share by their nominal shares (each of `--workers` processes holds its share, seats / workers); FlowSchemas classify each request, queues are shuffle-sharded and fair, a LIST takes up to 10 seats by the objects it reads, a watch holds one seat only while it starts; beyond a level's queues or wait (a quarter of the request's timeout) the answer is `429` with `Retry-After`; answers carry `X-Kubernetes-PF-FlowSchema-UID` / `-PriorityLevel-UID`; `/debug/api_priority_and_fairness/dump_{priority_levels,queues,requests}`. Without it: read-only requests served at once (watches, proxies, exec/attach/port-forward and logs apart); more are answered `429` with `Retry-After: 1` at once; `0` = no limit; `system:masters` is always served",
     check: nonNegative,
   }),
   maxMutatingRequestsInflight: flag({
@@ -293,6 +295,13 @@ export const SERVER_FLAGS = {
       'The maximum number of mutating requests in flight, or a zero value disables the limit completely. Requests beyond it are answered 429 with Retry-After.',
     doc: 'The same for mutating requests',
     check: nonNegative,
+  }),
+  enablePriorityAndFairness: flag({
+    name: 'enable-priority-and-fairness',
+    type: boolValue,
+    default: true,
+    usage: 'If true, replace the max-in-flight handler with an enhanced one that queues and dispatches with priority and fairness',
+    doc: '`false`: the two limits above as plain in-flight limits',
   }),
   maxWatchesPerUser: flag({
     name: 'max-watches-per-user',
@@ -596,6 +605,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       maxRequestBytes: v.maxRequestBytes,
       maxRequestsInflight: v.maxRequestsInflight,
       maxMutatingRequestsInflight: v.maxMutatingRequestsInflight,
+      enablePriorityAndFairness: v.enablePriorityAndFairness,
       minRequestTimeoutSeconds: v.minRequestTimeoutSeconds,
       maxWatchesPerUser: v.maxWatchesPerUser,
       requestTimeoutMs: v.requestTimeoutMs,

@@ -27,6 +27,8 @@ export interface RouteDeps {
   discoveryGroups?: (local: GroupVersions[]) => GroupVersions[];
   /** The OpenAPI v3 index's paths, from the served ones (the aggregation layer adds its APIServices'); default as served. */
   openapiV3Paths?: (local: Record<string, unknown>) => Record<string, unknown>;
+  /** API Priority and Fairness' /debug/api_priority_and_fairness/ dumps, when it is on. */
+  flowControlDump?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 export function newRouter(deps: RouteDeps): Handler {
@@ -52,6 +54,7 @@ export function newRouter(deps: RouteDeps): Handler {
     if (info.isResourceRequest) return resources(req, res);
     const path = info.path.replace(/\/+$/, '') || '/';
     if (path === '/metrics') return deps.metrics.handle(req, res);
+    if (deps.flowControlDump?.(req, res)) return;
     if (path === '/version') return answer(req, res, versionInfo());
     if (path === '/api') return answer(req, res, apiVersions(table, deps.serverAddress()));
     if (path === '/apis') return answer(req, res, apiGroupList(groups()));

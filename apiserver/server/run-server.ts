@@ -35,6 +35,7 @@ import { newHttpsServer, ServedAddress, serveHttps } from './https-server.js';
 import { newServerShutdown } from './server-shutdown.js';
 import type { WorkerEnvironment } from './worker-environment.js';
 import { newAggregator } from './aggregator/new-aggregator.js';
+import { flowControlFromOptions } from './flowcontrol/start-flow-control.js';
 
 export interface RunningServer {
   port: number;
@@ -111,6 +112,11 @@ export async function runServer(
     logger,
   });
   const inFlight = newInFlight();
+  const flowControl = flowControlFromOptions(
+    options,
+    { table, stores, storage, metrics: metrics.factory, logger },
+    worker.serve ? options.workers : 1,
+  );
   const audit = newServerAudit(options.audit, domain, logger);
   const address = new ServedAddress(options);
   const app = buildHandlerChain({
@@ -141,6 +147,8 @@ export async function runServer(
     metrics,
     inFlight,
     inFlightLimit: metered.inFlightLimit,
+    priorityAndFairness: flowControl,
+    flowControlDump: flowControl?.serveDump,
     audit,
     aggregator,
     discoveryGroups: aggregator.groups,
@@ -152,7 +160,7 @@ export async function runServer(
   });
 
   const server = newHttpsServer(options, app);
-  const port = await serveHttps(server, address, options, worker, informers.synced, logger);
+  const port = await serveHttps(server, address, options, worker, () => Promise.all([informers.synced(), flowControl?.synced]), logger);
   logger.info('serving securely', { address: options.bindAddress, port, storage: options.storageBackend, domain: domain.domain });
   bootstrap.start({ domain, table, stores, serviceAllocators, logger }, port);
   const close = newServerShutdown({
@@ -165,6 +173,7 @@ export async function runServer(
     access,
     informers,
     aggregator,
+    flowControl,
     storage: metered,
     audit,
   });

@@ -25,12 +25,14 @@ export interface ShutdownParts {
   access: AdmissionAccess;
   informers: ServerInformers;
   aggregator: Aggregator;
+  /** API Priority and Fairness, when it is on. */
+  flowControl?: { stop(): void };
   storage: MeteredStorage;
   audit?: ServerAudit;
 }
 
 export function newServerShutdown(parts: ShutdownParts): () => Promise<void> {
-  const { options, logger, health, bootstrap, server, inFlight, access, informers, aggregator, storage, audit } = parts;
+  const { options, logger, health, bootstrap, server, inFlight, access, informers, aggregator, flowControl, storage, audit } = parts;
   let closing: Promise<void> | undefined;
   return () =>
     (closing ??= (async () => {
@@ -48,6 +50,7 @@ export function newServerShutdown(parts: ShutdownParts): () => Promise<void> {
       await bootstrapped;
       informers.stop();
       aggregator.stop();
+      flowControl?.stop();
       await storage.compactor.stop();
       await storage.cacher?.close();
       await storage.storage.close();

@@ -23,6 +23,9 @@ export interface BenchOptions {
   /** rbac-get: RoleBindings and ClusterRoleBindings present (of other subjects). */
   rbacRoleBindings: number;
   rbacClusterRoleBindings: number;
+  /** apf-flood: ConfigMaps the flooder LISTs, and its connections. */
+  apfObjects: number;
+  apfFlooders: number;
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -39,6 +42,8 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   warmupSeconds: 5,
   rbacRoleBindings: 10_000,
   rbacClusterRoleBindings: 1_000,
+  apfObjects: 5_000,
+  apfFlooders: 400,
 };
 
 /** One scenario's figures, printed as a table row and a JSON line. */

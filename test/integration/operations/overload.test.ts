@@ -1,5 +1,5 @@
 /**
- * --max-requests-inflight / --max-mutating-requests-inflight: requests beyond a limit are answered
+ * --max-requests-inflight / --max-mutating-requests-inflight with --enable-priority-and-fairness=false: requests beyond a limit are answered
  * 429 with Retry-After at once (nothing queues), long-running requests are not counted, system:masters
  * is always answered, and a burst of ten times the limit leaves memory bounded.
  */
@@ -17,7 +17,7 @@ describe('max in-flight limits', () => {
   let user: TestClient;
   before(async () => {
     s = await startTestServer({
-      args: ['--max-requests-inflight=20', '--max-mutating-requests-inflight=2'],
+      args: ['--max-requests-inflight=20', '--max-mutating-requests-inflight=2', '--enable-priority-and-fairness=false'],
       tokens: ['user-token,jane,jane,"devs"'],
     });
     user = newTestClient({ url: s.url, token: 'user-token', ca: s.ca });

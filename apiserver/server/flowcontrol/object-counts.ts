@@ -1,0 +1,52 @@
+/**
+ * Objects stored per resource, for the LIST work estimate (Kubernetes' storage object count tracker,
+ * which refreshes every minute; here every `intervalMs`, default 2 s, so a LIST flood right after a bulk load is estimated as such): one `limit=1` list of each
+ * stored resource's key prefix, its count the items plus what remains.
+ */
+import type { ResourceDef } from '../../api/resource.js';
+import type { GenericStore } from '../../registry/generic/store.js';
+import type { Storage } from '../../storage/interfaces.js';
+
+export interface ObjectCounts {
+  get(group: string, resource: string): number | undefined;
+  stop(): void;
+}
+
+export function startObjectCounts(
+  storage: Storage,
+  stores: () => ReadonlyMap<ResourceDef, GenericStore>,
+  intervalMs = 2_000,
+): ObjectCounts {
+  const counts = new Map<string, number>();
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const refresh = async () => {
+    const prefixes = new Map<string, string>();
+    for (const [def, store] of stores()) {
+      if (def.notStored || def.ephemeral) continue;
+      prefixes.set(`${def.group}/${def.plural}`, store.keys.listPrefix(''));
+    }
+    for (const [key, prefix] of prefixes) {
+      if (stopped) return;
+      try {
+        const r = await storage.list(prefix, { limit: 1 });
+        counts.set(key, r.items.length + r.remaining);
+      } catch {
+        counts.delete(key);
+      }
+    }
+  };
+  const loop = () => {
+    void refresh().finally(() => {
+      if (!stopped) timer = setTimeout(loop, intervalMs).unref();
+    });
+  };
+  loop();
+  return {
+    get: (group, resource) => counts.get(`${group}/${resource}`),
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
