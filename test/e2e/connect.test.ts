@@ -234,6 +234,7 @@ describe('CONNECT subresources through orch', () => {
     path: string,
     headers: Record<string, string>,
     send = '',
+    onUpgrade?: () => void,
   ): Promise<{ status: number; received: string; headers: IncomingHttpHeaders }> {
     return new Promise((resolve, reject) => {
       const req = httpsRequest(new URL(`${s.url}${path}`), {
@@ -248,6 +249,7 @@ describe('CONNECT subresources through orch', () => {
         });
         socket.on('close', () => resolve({ status: res.statusCode ?? 0, received, headers: res.headers }));
         if (send) socket.write(send);
+        onUpgrade?.();
       });
       req.on('response', (res) => {
         let received = '';
@@ -388,10 +390,18 @@ describe('CONNECT subresources through orch', () => {
   // Last: it shuts the server down.
   it('shutdown does not wait for an exec stream that stays open: it closes it, as kube-apiserver does', async () => {
     // The stand-in answers an SPDY upgrade and then waits for bytes that never come.
-    const held = upgradeThroughOrch(`/api/v1/namespaces/${NS}/pods/web/exec?command=sh&stdin=true&stdout=true`, {
-      Upgrade: 'SPDY/3.1',
-      'X-Stream-Protocol-Version': 'v4.channel.k8s.io',
+    let upgraded!: () => void;
+    const open = new Promise<void>((r) => {
+      upgraded = r;
     });
+    const held = upgradeThroughOrch(
+      `/api/v1/namespaces/${NS}/pods/web/exec?command=sh&stdin=true&stdout=true`,
+      { Upgrade: 'SPDY/3.1', 'X-Stream-Protocol-Version': 'v4.channel.k8s.io' },
+      '',
+      upgraded,
+    );
+    // The client has its 101 (the metric counts the request from when it arrives, before the node agent answers).
+    await Promise.race([open, held]);
     await eventually('the exec stream is open', async () =>
       /^apiserver_longrunning_requests\{[^}]*subresource="exec"[^}]*\} 1$/m.test((await s.client.get('/metrics')).text),
     );
