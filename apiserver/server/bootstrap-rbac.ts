@@ -13,6 +13,7 @@ import type { RequestContext } from '../registry/request-context.js';
 import { bootstrapKeys, defaultPolicy } from '../authorization/rbac/bootstrap/default-policy.js';
 import { type Reconciliation, reconcileBinding, reconcileRole } from '../authorization/rbac/bootstrap/reconcile.js';
 import { SYSTEM_USER } from './bootstrap-namespaces.js';
+import { storeLookup } from './store-lookup.js';
 
 type Reconcile = (expected: ApiObject, existing: ApiObject | undefined, autoUpdateKey: string) => Reconciliation<ApiObject>;
 
@@ -56,8 +57,8 @@ export async function reconcileDefaultPolicy(
   table: ResourceTable,
   stores: Map<ResourceDef, GenericStore>,
 ): Promise<void> {
-  const group = domain.group('rbac.authorization.k8s.io');
-  const store = (plural: string) => stores.get(table.lookup(group, 'v1', plural)!)!;
+  const lookup = storeLookup(table, () => stores);
+  const store = (plural: string) => lookup.store('rbac.authorization.k8s.io', 'v1', plural);
   const policy = defaultPolicy(domain);
   const { autoUpdate } = bootstrapKeys(domain);
   const plan: [GenericStore, object[], Reconcile][] = [

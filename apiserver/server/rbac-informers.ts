@@ -9,6 +9,7 @@ import type { GenericStore } from '../registry/store.js';
 import type { PolicyCache } from '../authorization/rbac/policy-cache.js';
 import { RBAC_KINDS, type Binding, type Role } from '../authorization/rbac/types.js';
 import { startStoreInformer, type StoreInformer } from './store-informer.js';
+import { storeLookup } from './store-lookup.js';
 import type { Logger } from '../component-base/logs/logger.js';
 
 const PLURALS = { Role: 'roles', ClusterRole: 'clusterroles', RoleBinding: 'rolebindings', ClusterRoleBinding: 'clusterrolebindings' };
@@ -19,9 +20,9 @@ export function startRbacInformers(
   stores: Map<ResourceDef, GenericStore>,
   env: { logger: Logger },
 ): { synced: Promise<void>; stop(): void } {
-  const group = table.domain.group('rbac.authorization.k8s.io');
+  const lookup = storeLookup(table, () => stores);
   const informers: StoreInformer[] = RBAC_KINDS.map((kind) => {
-    const store = stores.get(table.lookup(group, 'v1', PLURALS[kind])!)!;
+    const store = lookup.store('rbac.authorization.k8s.io', 'v1', PLURALS[kind]);
     const as = (o: ApiObject) => o as unknown as Role & Binding;
     return startStoreInformer(
       store,

@@ -21,6 +21,7 @@ import { newProtobufCodec } from '../runtime/protobuf/codec.js';
 import { GenericStore } from '../registry/store.js';
 import type { ResourceDef } from '../api/resource.js';
 import { newStores } from '../registry/new-stores.js';
+import { storeLookup } from './store-lookup.js';
 import { newStoreHookEnv } from '../registry/store-hooks.js';
 import { newServiceAllocators, SERVICE_ALLOCATORS } from '../registry/core/service/allocator/service-allocators.js';
 import { COMPONENT_PROBES } from '../registry/core/componentstatus/components.js';
@@ -161,10 +162,10 @@ export async function runServer(
       : undefined;
   const compactor = startCompactor(storage, { intervalMs: options.etcdCompactionIntervalMs, logger });
   const table = newResourceTable(domain, resources);
+  const lookup = storeLookup(table, () => stores);
   // Every declared resource has its store (the server's own bootstrap and admission use them); only these are served.
   const served = restrictTable(table, servedResources(table.all(), options.runtimeConfig));
 
-  const namespaceDef = table.lookup('', 'v1', 'namespaces')!;
   // RBAC decides from memory: the four RBAC kinds kept by their stores' watches (started below).
   const rbacGroup = domain.group('rbac.authorization.k8s.io');
   const policy = new PolicyCache();
@@ -219,7 +220,7 @@ export async function runServer(
   const hookEnv = newStoreHookEnv([
     { dependency: SERVICE_ALLOCATORS, value: serviceAllocators },
     { dependency: COMPONENT_PROBES, value: newComponentProbes(storage, localComponents(options.controllerManagerPort)) },
-    { dependency: SERVICE_ENDPOINTS_CLEANUP, value: newEndpointsCleanup(() => stores?.get(table.lookup('', 'v1', 'endpoints')!)) },
+    { dependency: SERVICE_ENDPOINTS_CLEANUP, value: newEndpointsCleanup(() => stores && lookup.store('', 'v1', 'endpoints')) },
   ]);
   // Authenticators read ServiceAccounts, Secrets and Pods through the stores; the stores serve what they answer.
   const authentication = newServerAuthentication(
@@ -244,8 +245,8 @@ export async function runServer(
   stores = newStores(table, resources, { ...storeConfig, hookEnv, answers });
   // OpenAPI publishes what is served (--runtime-config), custom resources included.
   const openapi = newOpenApiSpecs(served, defs);
-  const namespaces = stores.get(namespaceDef)!;
-  const services = stores.get(table.lookup('', 'v1', 'services')!)!;
+  const namespaces = lookup.store('', 'v1', 'namespaces');
+  const services = lookup.store('', 'v1', 'services');
   const defaultServiceIP = serviceAllocators.clusterIPs(serviceAllocators.families[0])!.firstAddress;
 
   const health = newHealthChecks({
@@ -281,7 +282,7 @@ export async function runServer(
     definitions: defs,
     stores,
     newStore: (def) => new GenericStore({ ...storeConfig, def }),
-    crdStore: stores.get(table.lookup(domain.group('apiextensions.k8s.io'), 'v1', 'customresourcedefinitions')!)!,
+    crdStore: lookup.store('apiextensions.k8s.io', 'v1', 'customresourcedefinitions'),
     openapi,
     cacher,
     logger,
@@ -364,9 +365,8 @@ export async function runServer(
     for (let delay = 100; bootstrapping; delay = Math.min(delay * 2, 5000)) {
       try {
         await ensureSystemNamespaces(namespaces, domain);
-        await ensureSystemPriorityClasses(stores.get(table.lookup(domain.group('scheduling.k8s.io'), 'v1', 'priorityclasses')!)!, domain);
-        const flowcontrol = (plural: string) =>
-          stores!.get(table.lookup(domain.group('flowcontrol.apiserver.k8s.io'), 'v1beta3', plural)!)!;
+        await ensureSystemPriorityClasses(lookup.store('scheduling.k8s.io', 'v1', 'priorityclasses'), domain);
+        const flowcontrol = (plural: string) => lookup.store('flowcontrol.apiserver.k8s.io', 'v1beta3', plural);
         await ensureFlowControlBootstrap(flowcontrol('prioritylevelconfigurations'), flowcontrol('flowschemas'), domain);
         await adoptServiceRanges(serviceAllocators, services);
         await ensureDefaultService(services, domain, defaultServiceIP, port, SYSTEM_USER);
