@@ -1,19 +1,26 @@
 import type { ObjectMeta } from './object-meta.js';
 
-/** Any API object as decoded JSON: TypeMeta + ObjectMeta + the kind's own fields. */
-export interface ApiObject {
+/**
+ * What every object of a kind has, the generated kinds (api/generated/types.ts) included: TypeMeta and
+ * ObjectMeta. Code that works on any kind (caches, keys, owner references) takes this.
+ */
+export interface KindObject {
   apiVersion?: string;
   kind?: string;
   metadata: ObjectMeta;
+}
+
+/** Any API object as decoded JSON: TypeMeta + ObjectMeta + the kind's own fields, not yet typed. */
+export interface ApiObject extends KindObject {
   [field: string]: unknown;
 }
 
-/** A list object (ConfigMapList, …). */
-export interface ApiList {
+/** A list object (ConfigMapList, …), of untyped objects or of one kind. */
+export interface ApiList<T = ApiObject> {
   apiVersion: string;
   kind: string;
   metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
-  items: ApiObject[];
+  items: T[];
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
