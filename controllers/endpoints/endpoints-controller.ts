@@ -8,7 +8,7 @@
  * addresses are kept, the rest truncated with the over-capacity annotation. A deleted Service's
  * Endpoints are deleted; selector-less Services' Endpoints are left to their users.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { EndpointAddress, Endpoints, EndpointSubset, Pod, Service } from '../../apiserver/api/generated/types.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
@@ -17,7 +17,7 @@ import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
 import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
-import { PODS } from '../controllerutil/pod-control.js';
+import { ENDPOINTS, PODS, SERVICES } from '../client/resources.js';
 import { isPodReady, podNodeName } from '../controllerutil/pod-status.js';
 import {
   findPort,
@@ -30,26 +30,6 @@ import {
   serviceSpec,
   shouldPodBeInEndpoints,
 } from '../controllerutil/service-endpoints.js';
-
-interface EndpointAddress {
-  ip?: string;
-  hostname?: string;
-  nodeName?: string;
-  targetRef?: { kind?: string; namespace?: string; name?: string; uid?: string };
-}
-
-interface EndpointPort {
-  name?: string;
-  port?: number;
-  protocol?: string;
-  appProtocol?: string;
-}
-
-interface EndpointSubset {
-  addresses?: EndpointAddress[];
-  notReadyAddresses?: EndpointAddress[];
-  ports?: EndpointPort[];
-}
 
 /**
  * What subsets say, independent of how they are grouped: one sorted line per (address, readiness,
@@ -71,15 +51,14 @@ export function subsetContent(subsets: EndpointSubset[] | undefined): string[] {
   return lines.sort();
 }
 
-export const SERVICES = { group: '', version: 'v1', resource: 'services' };
-export const ENDPOINTS = { group: '', version: 'v1', resource: 'endpoints' };
+export { ENDPOINTS, SERVICES };
 /** Endpoints hold at most this many addresses. */
 export const MAX_ENDPOINTS_CAPACITY = 1000;
 
 export class EndpointsController implements Controller {
-  readonly services: Informer;
-  readonly pods: Informer;
-  readonly endpoints: Informer;
+  readonly services: Informer<Service>;
+  readonly pods: Informer<Pod>;
+  readonly endpoints: Informer<Endpoints>;
   readonly queue: WorkQueue<string>;
 
   constructor(
@@ -102,7 +81,7 @@ export class EndpointsController implements Controller {
     this.endpoints.addEventHandler({ onDelete: (ep) => this.queue.add(objectKey(ep)) });
   }
 
-  private podChanged(pod: ApiObject, old?: ApiObject): void {
+  private podChanged(pod: Pod, old?: Pod): void {
     const inNs = this.services.indexer.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '');
     const keys = new Set(servicesSelecting(inNs, pod.metadata.labels).map(objectKey));
     if (old) for (const s of servicesSelecting(inNs, old.metadata.labels)) keys.add(objectKey(s));
@@ -122,7 +101,7 @@ export class EndpointsController implements Controller {
   }
 
   /** The subsets a Service's Pods give. */
-  desiredSubsets(svc: ApiObject): EndpointSubset[] {
+  desiredSubsets(svc: Service): EndpointSubset[] {
     const spec = serviceSpec(svc);
     const publishNotReady = spec.publishNotReadyAddresses === true;
     const subsets: EndpointSubset[] = [];
@@ -191,7 +170,7 @@ export class EndpointsController implements Controller {
       delete currentAnnotations[overCapacityAnnotation];
       const wanted = { ...currentAnnotations, ...annotations };
       if (
-        jsonEqual(subsetContent(current.subsets as EndpointSubset[] | undefined), subsetContent(subsets)) &&
+        jsonEqual(subsetContent(current.subsets), subsetContent(subsets)) &&
         jsonEqual(current.metadata.labels ?? {}, labels) &&
         hadOverCapacity === overCapacityAnnotation in annotations
       )

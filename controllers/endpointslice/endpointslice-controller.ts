@@ -7,6 +7,7 @@
  * their manager, owned by the Service, named `<service>-<random>`. A Service without endpoints keeps
  * one empty placeholder slice. Existing slices are updated in place; surplus ones are deleted.
  */
+import type { Pod, Service } from '../../apiserver/api/generated/types.js';
 import { isIPv6 } from 'node:net';
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { jsonEqual } from '../../apiserver/api/object.js';
@@ -37,8 +38,8 @@ import { SERVICES } from '../endpoints/endpoints-controller.js';
 export const MAX_ENDPOINTS_PER_SLICE = 100;
 
 export class EndpointSliceController implements Controller {
-  readonly services: Informer;
-  readonly pods: Informer;
+  readonly services: Informer<Service>;
+  readonly pods: Informer<Pod>;
   readonly slices: Informer;
   readonly queue: WorkQueue<string>;
   private readonly reconciler: SliceReconciler;
@@ -77,7 +78,7 @@ export class EndpointSliceController implements Controller {
     this.slices.addEventHandler({ onUpdate: (_o, s) => sliceChanged(s), onDelete: sliceChanged });
   }
 
-  private podChanged(pod: ApiObject, old?: ApiObject): void {
+  private podChanged(pod: Pod, old?: Pod): void {
     const inNs = this.services.indexer.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '');
     const keys = new Set(servicesSelecting(inNs, pod.metadata.labels).map(objectKey));
     if (old) for (const s of servicesSelecting(inNs, old.metadata.labels)) keys.add(objectKey(s));
@@ -105,7 +106,7 @@ export class EndpointSliceController implements Controller {
   }
 
   /** Endpoints grouped by address type and port set. */
-  desiredGroups(svc: ApiObject): EndpointGroup[] {
+  desiredGroups(svc: Service): EndpointGroup[] {
     const spec = serviceSpec(svc);
     const groups = new Map<string, EndpointGroup>();
     const pods = selectedPods(svc, this.pods.indexer.byIndex(NAMESPACE_INDEX, svc.metadata.namespace ?? ''));

@@ -10,6 +10,7 @@
  * Succeeded and failed Pods are counted through the tracking finalizer (pod-tracking.ts), so the
  * counts hold after the Pods are gone.
  */
+import type { Pod } from '../../apiserver/api/generated/types.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
@@ -63,10 +64,8 @@ function uncountedView(u: Required<UncountedPods>): UncountedPods {
 const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** When a failed Pod finished: its containers' finishedAt, else its last condition change, else its creation. */
-function finishedAt(pod: ApiObject): number {
-  const s = pod.status as
-    | { containerStatuses?: { state?: { terminated?: { finishedAt?: string } } }[]; conditions?: { lastTransitionTime?: string }[] }
-    | undefined;
+function finishedAt(pod: Pod): number {
+  const s = pod.status;
   const times = [
     ...(s?.containerStatuses ?? []).map((c) => c.state?.terminated?.finishedAt),
     ...(s?.conditions ?? []).map((c) => c.lastTransitionTime),
@@ -79,7 +78,7 @@ function finishedAt(pod: ApiObject): number {
 
 export class JobController implements Controller {
   readonly jobs: Informer;
-  readonly pods: Informer;
+  readonly pods: Informer<Pod>;
   readonly queue: WorkQueue<string>;
   readonly expectations = new Expectations();
   private readonly recorder: EventRecorder;
@@ -134,7 +133,7 @@ export class JobController implements Controller {
     return this.opts.now?.() ?? Date.now();
   }
 
-  private ownerOf(pod: ApiObject): ApiObject | undefined {
+  private ownerOf(pod: Pod): ApiObject | undefined {
     const ref = controllerRefOf(pod);
     if (ref?.kind !== 'Job') return undefined;
     const job = this.jobs.indexer.get(`${pod.metadata.namespace}/${ref.name}`);
@@ -268,11 +267,11 @@ export class JobController implements Controller {
    * The Job's terminated Pods still holding the tracking finalizer, and the uids to count: those
    * already in uncountedTerminatedPods plus the newly terminated (an ignored failure counts nowhere).
    */
-  private track(job: ApiObject, pods: ApiObject[]): { finished: ApiObject[]; uncounted: Required<UncountedPods> } {
+  private track(job: ApiObject, pods: Pod[]): { finished: Pod[]; uncounted: Required<UncountedPods> } {
     const old = jobStatus(job).uncountedTerminatedPods ?? {};
     const uncounted = { succeeded: [...(old.succeeded ?? [])], failed: [...(old.failed ?? [])] };
     const known = new Set([...uncounted.succeeded, ...uncounted.failed]);
-    const finished: ApiObject[] = [];
+    const finished: Pod[] = [];
     for (const pod of pods) {
       const phase = terminalPhase(pod);
       if (!phase || !hasFinalizer(pod, this.finalizer)) continue;
@@ -294,7 +293,7 @@ export class JobController implements Controller {
     job: ApiObject,
     status: JobStatusView,
     tracking: { uncounted: Required<UncountedPods> },
-    release: ApiObject[],
+    release: Pod[],
     finish: { type: 'Failed' | 'Complete'; reason: string; message: string } | undefined,
     now: number,
   ): Promise<void> {
@@ -356,7 +355,7 @@ export class JobController implements Controller {
   }
 
   /** Deletes the Pods, their tracking finalizer first: a Pod the controller deletes is not counted (deleteJobPods). */
-  private async deleteAll(key: string, pods: ApiObject[], ref: ObjectReference): Promise<void> {
+  private async deleteAll(key: string, pods: Pod[], ref: ObjectReference): Promise<void> {
     if (pods.length === 0) return;
     this.expectations.expect(key, 0, pods.map(objectKey));
     const results = await Promise.allSettled(
@@ -378,13 +377,13 @@ export class JobController implements Controller {
   private async manage(
     key: string,
     job: ApiObject,
-    active: ApiObject[],
+    active: Pod[],
     succeeded: number,
     succeededIndexes: Set<number>,
     failures: number,
-    failed: ApiObject[],
+    failed: Pod[],
     now: number,
-  ): Promise<{ active: ApiObject[]; result?: SyncResult }> {
+  ): Promise<{ active: Pod[]; result?: SyncResult }> {
     const spec = jobSpec(job);
     const parallelism = spec.parallelism ?? 1;
     const completions = spec.completions;
@@ -421,7 +420,7 @@ export class JobController implements Controller {
     });
     for (let i = successes + (error ? 1 : 0); i < count; i++) this.expectations.creationObserved(key);
     if (error) throw error;
-    return { active: [...active, ...Array.from({ length: successes }, () => ({ metadata: {} }) as ApiObject)] };
+    return { active: [...active, ...Array.from({ length: successes }, (): Pod => ({ metadata: {} }))] };
   }
 
   private newPod(job: ApiObject, index: number | undefined): ApiObject {

@@ -4,7 +4,7 @@
  * removed (after a live list of the namespace's Pods confirms it). A Pod uses a claim through a
  * `persistentVolumeClaim` volume or a generic ephemeral volume (`<pod>-<volume>`), unless it finished.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { PersistentVolumeClaim, Pod } from '../../apiserver/api/generated/types.js';
 import { deepCopy } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
@@ -14,23 +14,21 @@ import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controlle
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { PODS } from '../controllerutil/pod-control.js';
 import { podStatus } from '../controllerutil/pod-status.js';
-import { PVCS } from '../statefulset/statefulset-controller.js';
+import { PERSISTENT_VOLUME_CLAIMS } from '../client/resources.js';
 
 /** The claims a Pod uses (names, in its namespace). */
-export function claimsOf(pod: ApiObject): string[] {
-  const volumes =
-    (pod.spec as { volumes?: { name: string; persistentVolumeClaim?: { claimName?: string }; ephemeral?: unknown }[] } | undefined)
-      ?.volumes ?? [];
+export function claimsOf(pod: Pod): string[] {
+  const volumes = pod.spec?.volumes ?? [];
   return volumes.flatMap((v) =>
     v.persistentVolumeClaim?.claimName ? [v.persistentVolumeClaim.claimName] : v.ephemeral ? [`${pod.metadata.name}-${v.name}`] : [],
   );
 }
 
-const finished = (pod: ApiObject) => ['Succeeded', 'Failed'].includes(podStatus(pod).phase ?? '');
+const finished = (pod: Pod) => ['Succeeded', 'Failed'].includes(podStatus(pod).phase ?? '');
 
 export class PvcProtectionController implements Controller {
-  readonly claims: Informer;
-  readonly pods: Informer;
+  readonly claims: Informer<PersistentVolumeClaim>;
+  readonly pods: Informer<Pod>;
   readonly queue: WorkQueue<string>;
   readonly finalizer: string;
 
@@ -40,10 +38,10 @@ export class PvcProtectionController implements Controller {
   ) {
     this.finalizer = `${ctx.domain.labelPrefix}/pvc-protection`;
     this.queue = ctx.newQueue('pvcprotection');
-    this.claims = ctx.informers.forResource(PVCS);
+    this.claims = ctx.informers.forResource(PERSISTENT_VOLUME_CLAIMS);
     this.pods = ctx.informers.forResource(PODS);
     enqueueChanges(this.claims, this.queue, { deletes: false });
-    const podChanged = (pod: ApiObject) => {
+    const podChanged = (pod: Pod) => {
       for (const name of claimsOf(pod)) this.queue.add(`${pod.metadata.namespace}/${name}`);
     };
     this.pods.addEventHandler({
@@ -66,7 +64,7 @@ export class PvcProtectionController implements Controller {
     });
   }
 
-  private inUse(pods: ApiObject[], name: string): boolean {
+  private inUse(pods: Pod[], name: string): boolean {
     return pods.some((p) => !finished(p) && claimsOf(p).includes(name));
   }
 
@@ -90,11 +88,11 @@ export class PvcProtectionController implements Controller {
     );
   }
 
-  private async setFinalizers(pvc: ApiObject, finalizers: string[]): Promise<void> {
+  private async setFinalizers(pvc: PersistentVolumeClaim, finalizers: string[]): Promise<void> {
     const next = deepCopy(pvc);
     next.metadata.finalizers = finalizers;
     try {
-      await this.ctx.client.resource(PVCS, pvc.metadata.namespace).update(next);
+      await this.ctx.client.resource(PERSISTENT_VOLUME_CLAIMS, pvc.metadata.namespace).update(next);
     } catch (err) {
       if (!isApiError(err, 'NotFound')) throw err;
     }

@@ -35,13 +35,14 @@ import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
-import { PODS } from '../controllerutil/pod-control.js';
 import { addQuantities, claimUsage, podUsage, type QuotaScopes, type ResourceList, serviceUsage, toJson } from './quota-usage.js';
 import { quantityFrom, ZERO_QUANTITY } from '../../apiserver/api/quantity.js';
 import { countedResource } from '../../apiserver/api/quota-usage.js';
 import type { DiscoveryResult } from '../client/discovery.js';
 
 const QUOTAS = { group: '', version: 'v1', resource: 'resourcequotas' };
+/** Untyped: usage is counted over the informers of many kinds alike (client/resources.ts has the typed one). */
+const PODS = { group: '', version: 'v1', resource: 'pods' };
 const RESYNC_MS = 5 * 60_000;
 /** How long a discovery is used, and how soon a name it did not know asks again. */
 const DISCOVERY_TTL_MS = 30_000;

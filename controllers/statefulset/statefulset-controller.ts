@@ -13,6 +13,8 @@
  * the claims that let the garbage collector delete them with the set or the scaled-away Pod
  * (claim-retention.ts).
  */
+import type { PersistentVolumeClaim, Pod } from '../../apiserver/api/generated/types.js';
+import { PERSISTENT_VOLUME_CLAIMS } from '../client/resources.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
@@ -46,7 +48,6 @@ import { computeHash } from '../controllerutil/template-hash.js';
 import { claimIsStale, claimOwnerRefs, type RetentionPolicy } from './claim-retention.js';
 
 export const STATEFULSETS = { group: 'apps', version: 'v1', resource: 'statefulsets' };
-export const PVCS = { group: '', version: 'v1', resource: 'persistentvolumeclaims' };
 
 interface StatefulSetSpec {
   replicas?: number;
@@ -78,8 +79,8 @@ const setSpec = (s: ApiObject) => (s.spec ?? {}) as StatefulSetSpec;
 
 export class StatefulSetController implements Controller {
   readonly sets: Informer;
-  readonly pods: Informer;
-  readonly claims: Informer;
+  readonly pods: Informer<Pod>;
+  readonly claims: Informer<PersistentVolumeClaim>;
   readonly history: ControllerHistory;
   readonly queue: WorkQueue<string>;
   private readonly recorder: EventRecorder;
@@ -96,7 +97,7 @@ export class StatefulSetController implements Controller {
     this.recorder = ctx.recorder('statefulset-controller');
     this.sets = ctx.informers.forResource(STATEFULSETS);
     this.pods = ctx.informers.forResource(PODS);
-    this.claims = ctx.informers.forResource(PVCS);
+    this.claims = ctx.informers.forResource(PERSISTENT_VOLUME_CLAIMS);
     ensureControllerIndex(this.pods.indexer);
     this.history = new ControllerHistory(ctx.client, ctx.informers.forResource(CONTROLLERREVISIONS), {
       resource: STATEFULSETS,
@@ -105,7 +106,7 @@ export class StatefulSetController implements Controller {
       hash: (_set, data, collisionCount) => computeHash(data, collisionCount ?? 0),
     });
     enqueueChanges(this.sets, this.queue);
-    const podChanged = (pod: ApiObject) => {
+    const podChanged = (pod: Pod) => {
       const ref = controllerRefOf(pod);
       if (ref?.kind === 'StatefulSet') this.queue.add(`${pod.metadata.namespace}/${ref.name}`);
     };
@@ -135,7 +136,7 @@ export class StatefulSetController implements Controller {
     return this.history.newRevision(set, 0).metadata.name!;
   }
 
-  private ordinalOf(set: ApiObject, pod: ApiObject): number | undefined {
+  private ordinalOf(set: ApiObject, pod: Pod): number | undefined {
     const m = /^(.*)-(\d+)$/.exec(pod.metadata.name ?? '');
     return m && m[1] === set.metadata.name ? Number(m[2]) : undefined;
   }
@@ -144,7 +145,7 @@ export class StatefulSetController implements Controller {
     return `${template.metadata.name}-${set.metadata.name}-${ordinal}`;
   }
 
-  private healthy(set: ApiObject, pod: ApiObject): boolean {
+  private healthy(set: ApiObject, pod: Pod): boolean {
     return (
       podStatus(pod).phase === 'Running' &&
       isPodReady(pod) &&
@@ -184,13 +185,13 @@ export class StatefulSetController implements Controller {
   }
 
   /** One step of the set's Pods towards the spec (Kubernetes' updateStatefulSet, one action when ordered). */
-  private async step(set: ApiObject, pods: ApiObject[], updateRevision: string): Promise<void> {
+  private async step(set: ApiObject, pods: Pod[], updateRevision: string): Promise<void> {
     const spec = setSpec(set);
     const replicas = spec.replicas ?? 1;
     const start = spec.ordinals?.start ?? 0;
     const ordered = (spec.podManagementPolicy ?? 'OrderedReady') === 'OrderedReady';
-    const byOrdinal = new Map<number, ApiObject>();
-    const condemned: ApiObject[] = [];
+    const byOrdinal = new Map<number, Pod>();
+    const condemned: Pod[] = [];
     for (const pod of pods) {
       const o = this.ordinalOf(set, pod);
       if (o === undefined) continue;
@@ -240,7 +241,7 @@ export class StatefulSetController implements Controller {
   }
 
   /** Sets the owner references of the Pod's claims the retention policy asks for. */
-  private async retainClaims(set: ApiObject, pod: ApiObject, scaledDown: boolean): Promise<void> {
+  private async retainClaims(set: ApiObject, pod: Pod, scaledDown: boolean): Promise<void> {
     if (pod.metadata.deletionTimestamp) return;
     const ordinal = this.ordinalOf(set, pod)!;
     const policy = setSpec(set).persistentVolumeClaimRetentionPolicy;
@@ -252,7 +253,7 @@ export class StatefulSetController implements Controller {
       const next = deepCopy(claim);
       next.metadata.ownerReferences = refs;
       try {
-        await this.ctx.client.resource(PVCS, claim.metadata.namespace).update(next);
+        await this.ctx.client.resource(PERSISTENT_VOLUME_CLAIMS, claim.metadata.namespace).update(next);
       } catch (err) {
         if (!isApiError(err, 'NotFound')) throw err;
       }
@@ -329,7 +330,7 @@ export class StatefulSetController implements Controller {
     if (refs.length) claim.metadata.ownerReferences = refs;
     const ref = objectReference(set, 'apps/v1', 'StatefulSet');
     try {
-      await this.ctx.client.resource(PVCS, ns).create(claim);
+      await this.ctx.client.resource(PERSISTENT_VOLUME_CLAIMS, ns).create(claim);
       this.recorder.event(
         ref,
         'Normal',
@@ -350,7 +351,7 @@ export class StatefulSetController implements Controller {
     }
   }
 
-  private async deletePod(set: ApiObject, pod: ApiObject): Promise<void> {
+  private async deletePod(set: ApiObject, pod: Pod): Promise<void> {
     const ref = objectReference(set, 'apps/v1', 'StatefulSet');
     try {
       await this.ctx.client.resource(PODS, pod.metadata.namespace).delete(pod.metadata.name!, { preconditions: { uid: pod.metadata.uid } });
@@ -367,7 +368,7 @@ export class StatefulSetController implements Controller {
     }
   }
 
-  private async updateStatus(set: ApiObject, pods: ApiObject[], updateRevision: string): Promise<StatefulSetStatus> {
+  private async updateStatus(set: ApiObject, pods: Pod[], updateRevision: string): Promise<StatefulSetStatus> {
     const spec = setSpec(set);
     const old = (set.status ?? {}) as StatefulSetStatus;
     const live = pods.filter((p) => this.ordinalOf(set, p) !== undefined && !p.metadata.deletionTimestamp);

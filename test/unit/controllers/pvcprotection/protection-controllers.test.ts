@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { claimsOf, PvcProtectionController } from '../../../../controllers/pvcprotection/pvc-protection-controller.js';
 import { PVS, PvProtectionController } from '../../../../controllers/pvprotection/pv-protection-controller.js';
-import { PVCS } from '../../../../controllers/statefulset/statefulset-controller.js';
+import { PERSISTENT_VOLUME_CLAIMS as PVCS } from '../../../../controllers/client/resources.js';
 import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
@@ -61,6 +61,7 @@ describe('pvc protection controller', () => {
     const pod = {
       metadata: { name: 'p' },
       spec: {
+        containers: [],
         volumes: [
           { name: 'a', persistentVolumeClaim: { claimName: 'x' } },
           { name: 'scratch', ephemeral: {} },

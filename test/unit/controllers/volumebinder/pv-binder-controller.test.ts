@@ -4,7 +4,7 @@ import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { notFound } from '../../../../apiserver/api/status.js';
 import { PvBinderController, volumeSatisfies } from '../../../../controllers/volumebinder/pv-binder-controller.js';
 import { PVS } from '../../../../controllers/pvprotection/pv-protection-controller.js';
-import { PVCS } from '../../../../controllers/statefulset/statefulset-controller.js';
+import { PERSISTENT_VOLUME_CLAIMS as PVCS } from '../../../../controllers/client/resources.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
 
