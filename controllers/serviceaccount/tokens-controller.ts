@@ -7,11 +7,11 @@
  * and so are an account's token Secrets when the account is deleted. A deleted token Secret is taken
  * out of its account's `secrets` list.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Secret, ServiceAccount } from '../../apiserver/api/generated/types.js';
 import { deepCopy } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../app/controller-context.js';
-import type { GroupVersionResource } from '../client/api-client.js';
+import { SECRETS, SERVICE_ACCOUNTS } from '../client/resources.js';
 import type { Informer } from '../informers/informer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';
@@ -19,11 +19,7 @@ import type { WorkQueue } from '../workqueue/work-queue.js';
 import type { SigningKey } from '../../apiserver/api/serviceaccount/signing-key.js';
 import { signLegacyToken } from './legacy-token.js';
 
-const SECRETS: GroupVersionResource = { group: '', version: 'v1', resource: 'secrets' };
-const SERVICE_ACCOUNTS: GroupVersionResource = { group: '', version: 'v1', resource: 'serviceaccounts' };
 const WORKERS = 5;
-
-type Data = Record<string, string>;
 
 /** What the queues carry: a Secret to fill or delete, an account whose tokens may need deleting, a reference to drop. */
 type Work =
@@ -37,8 +33,8 @@ export interface TokensControllerOptions {
 }
 
 export class TokensController implements Controller {
-  private readonly secrets: Informer;
-  private readonly accounts: Informer;
+  private readonly secrets: Informer<Secret>;
+  private readonly accounts: Informer<ServiceAccount>;
   private readonly queue: WorkQueue<string>;
   private readonly tokenType: string;
   private readonly nameKey: string;
@@ -56,7 +52,7 @@ export class TokensController implements Controller {
     this.secrets = ctx.informers.forResource(SECRETS);
     this.accounts = ctx.informers.forResource(SERVICE_ACCOUNTS);
     const add = (w: Work) => this.queue.add(JSON.stringify(w));
-    const onSecret = (s: ApiObject) => {
+    const onSecret = (s: Secret) => {
       if (s.type === this.tokenType) add({ kind: 'secret', namespace: s.metadata.namespace!, name: s.metadata.name! });
     };
     this.secrets.addEventHandler({
@@ -99,7 +95,7 @@ export class TokensController implements Controller {
   }
 
   /** The account a token Secret names, from the cache or — on a miss — the server; undefined when gone or re-created. */
-  private async accountOf(namespace: string, name: string, uid: string): Promise<ApiObject | undefined> {
+  private async accountOf(namespace: string, name: string, uid: string): Promise<ServiceAccount | undefined> {
     if (!name) return undefined;
     let sa = this.accounts.indexer.get(`${namespace}/${name}`);
     if (!sa) {
@@ -123,14 +119,14 @@ export class TokensController implements Controller {
       await this.deleteSecret(namespace, name, cached.metadata.uid);
       return;
     }
-    const data = (cached.data ?? {}) as Data;
+    const data = cached.data ?? {};
     const ca = Buffer.from(this.opts.rootCaPem).toString('base64');
     const needsCa = this.opts.rootCaPem !== '' && data['ca.crt'] !== ca;
     const needsNamespace = !data.namespace;
     const needsToken = !data.token;
     if (!needsCa && !needsNamespace && !needsToken && annotations[this.uidKey] === sa.metadata.uid) return;
     const secret = deepCopy(cached);
-    const next = ((secret.data as Data | undefined) ?? {}) as Data;
+    const next = secret.data ?? {};
     if (needsCa) next['ca.crt'] = ca;
     if (needsNamespace) next.namespace = Buffer.from(namespace).toString('base64');
     if (needsToken) {
@@ -176,7 +172,7 @@ export class TokensController implements Controller {
   /** Takes a deleted token Secret out of its account's `secrets` list. */
   private async dropReference(namespace: string, account: string, uid: string, secretName: string): Promise<void> {
     const sa = this.accounts.indexer.get(`${namespace}/${account}`);
-    const refs = (sa?.secrets as { name?: string }[] | undefined) ?? [];
+    const refs = sa?.secrets ?? [];
     if (!sa || (uid && sa.metadata.uid !== uid) || !refs.some((r) => r.name === secretName)) return;
     const next = deepCopy(sa);
     next.secrets = refs.filter((r) => r.name !== secretName);
