@@ -15,6 +15,24 @@ export interface ApiObject extends KindObject {
   [field: string]: unknown;
 }
 
+/**
+ * A typed kind as the untyped object stores, codecs and admission pass around: every kind is a JSON
+ * object with TypeMeta and ObjectMeta, so nothing is lost. (The other way needs no helper: an
+ * ApiObject is taken where a kind is expected.)
+ */
+export function asApiObject(obj: KindObject): ApiObject {
+  return obj as ApiObject;
+}
+
+/**
+ * An untyped object as the kind `T`, where its required fields make a plain assignment fail. Nothing
+ * is checked: the caller knows the kind from where the object came (its resource's store, which
+ * validated it on write, or a decoder of that kind).
+ */
+export function asKind<T extends KindObject>(obj: KindObject): T {
+  return obj as T;
+}
+
 /** A list object (ConfigMapList, …), of untyped objects or of one kind. */
 export interface ApiList<T = ApiObject> {
   apiVersion: string;

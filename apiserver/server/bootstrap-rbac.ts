@@ -4,7 +4,7 @@
  * user additions stay, objects annotated autoupdate=false are left alone.
  */
 import type { ApiDomain } from '../api/domain.js';
-import type { ApiObject } from '../api/object.js';
+import { type ApiObject, asApiObject, asKind, type KindObject } from '../api/object.js';
 import type { ResourceTable } from '../api/resource-table.js';
 import type { ResourceDef } from '../api/resource.js';
 import * as status from '../api/status.js';
@@ -17,9 +17,11 @@ import { storeLookup } from './store-lookup.js';
 
 type Reconcile = (expected: ApiObject, existing: ApiObject | undefined, autoUpdateKey: string) => Reconciliation<ApiObject>;
 
-const asPolicy = <T>(o: ApiObject | undefined) => o as unknown as T;
-const roles: Reconcile = (e, x, key) => reconcileRole(asPolicy(e), asPolicy(x), key) as unknown as Reconciliation<ApiObject>;
-const bindings: Reconcile = (e, x, key) => reconcileBinding(asPolicy(e), asPolicy(x), key) as unknown as Reconciliation<ApiObject>;
+/** A reconciliation of a typed role or binding, as the stores' untyped object. */
+const untyped = <T extends KindObject>(r: Reconciliation<T>): Reconciliation<ApiObject> =>
+  r.op === 'none' ? r : { op: r.op, object: asApiObject(r.object) };
+const roles: Reconcile = (e, x, key) => untyped(reconcileRole(asKind(e), x && asKind(x), key));
+const bindings: Reconcile = (e, x, key) => untyped(reconcileBinding(asKind(e), x && asKind(x), key));
 
 async function reconcileOne(store: GenericStore, expected: ApiObject, reconcile: Reconcile, autoUpdateKey: string): Promise<void> {
   const ctx: RequestContext = { namespace: expected.metadata.namespace ?? '', user: SYSTEM_USER, dryRun: false, now: new Date() };

@@ -2,7 +2,7 @@
  * Keeps a PolicyCache current with the four RBAC resources, each through its store's informer; the
  * returned promise settles once all four have listed.
  */
-import type { ApiObject } from '../api/object.js';
+import { type ApiObject, asKind } from '../api/object.js';
 import type { ResourceTable } from '../api/resource-table.js';
 import type { ResourceDef } from '../api/resource.js';
 import type { GenericStore } from '../registry/store.js';
@@ -23,7 +23,7 @@ export function startRbacInformers(
   const lookup = storeLookup(table, () => stores);
   const informers: StoreInformer[] = RBAC_KINDS.map((kind) => {
     const store = lookup.store('rbac.authorization.k8s.io', 'v1', PLURALS[kind]);
-    const as = (o: ApiObject) => o as unknown as Role & Binding;
+    const as = (o: ApiObject) => asKind<Role & Binding>(o);
     return startStoreInformer(
       store,
       {
