@@ -19,7 +19,7 @@ import {
   type ClientCertSubject,
 } from '../apiserver/component-base/certs/certs.js';
 import type { ApiDomain } from '../apiserver/api/domain.js';
-import { CONTROLLER_ACCOUNTS } from '../apiserver/authorization/rbac/bootstrap/controller-roles.js';
+import { KNOWN_CONTROLLERS } from '../controllers/app/known-controllers.js';
 import { SYSTEM_USERS } from '../apiserver/authorization/rbac/bootstrap/cluster-role-bindings.js';
 
 /** Paths and contents of a cluster's certificates, keys and admin token. */
@@ -106,7 +106,8 @@ export function writeControllerManagerKubeconfigs(
   mkdirSync(certDir, { recursive: true, mode: 0o700 });
   mkdirSync(controllersDir, { recursive: true, mode: 0o700 });
   const ns = domain.systemNamespace;
-  for (const [controller, account] of Object.entries(CONTROLLER_ACCOUNTS)) {
+  for (const { name: controller, serviceAccount: account } of KNOWN_CONTROLLERS) {
+    if (!account) continue;
     const subject = { cn: `system:serviceaccount:${ns}:${account}`, orgs: ['system:serviceaccounts', `system:serviceaccounts:${ns}`] };
     const pair = ensureClientCert(certDir, controller, ca, subject);
     writeClientCertKubeconfig(join(controllersDir, `${controller}.kubeconfig`), server, files.caPem, subject.cn, pair);

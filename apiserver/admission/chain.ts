@@ -2,7 +2,7 @@ import type { AdmissionAttributes, AdmissionPlugin, Operation } from './interfac
 import { deepCopy } from '../api/object.js';
 import type { ApiObject } from '../api/object.js';
 import type { ResourceDef } from '../api/resource.js';
-import type { WriteAdmission } from '../registry/write-admission.js';
+import type { WriteAdmission } from '../registry/generic/write-admission.js';
 
 /** Runs every mutating plugin in order, then (separately, later) every validating plugin on a copy. */
 export type AdmissionChain = WriteAdmission & { readonly plugins: readonly string[] };

@@ -8,9 +8,9 @@ import type { ApiDomain } from '../api/domain.js';
 import type { ResourceDef } from '../api/resource.js';
 import type { Definitions } from '../api/schema.js';
 import type { Authorizer } from '../authorization/interfaces.js';
-import type { AdmissionAttributes, Operation } from '../registry/write-admission.js';
+import type { AdmissionAttributes, Operation } from '../registry/generic/write-admission.js';
 
-/** The attributes are the store's (registry/write-admission.ts): admission sits above the store. */
+/** The attributes are the store's (registry/generic/write-admission.ts): admission sits above the store. */
 export type { AdmissionAttributes, Operation };
 
 export interface AdmissionPlugin {

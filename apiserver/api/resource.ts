@@ -111,7 +111,7 @@ export interface ResourceDeclaration {
   defaultPropagationWarning?: string;
   /**
    * Never stored (TokenReview, SelfSubjectReview, the access reviews): the kind only answers POST, with what the server
-   * computes from the request (an answer action, registry/actions.ts); `verbs` must be ['create'].
+   * computes from the request (an answer action, registry/generic/actions.ts); `verbs` must be ['create'].
    */
   ephemeral?: boolean;
   /**

@@ -67,7 +67,7 @@ export interface SubresourceStrategy<T = ApiObject, V = ApiObject> {
   view?: SubresourceView<T, V>;
   /**
    * Set when the subresource is an action: a POST of another kind (pods/binding: Binding, pods/eviction:
-   * Eviction) that the registry performs on the object (registry/actions.ts); its only verb is create.
+   * Eviction) that the registry performs on the object (registry/generic/actions.ts); its only verb is create.
    */
   action?: SubresourceKind;
   /**

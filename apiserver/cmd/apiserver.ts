@@ -5,35 +5,16 @@
  * each of which runs this same entry point.
  * Exit codes: 0 after a clean stop or --help, 1 when the server fails, 2 for a bad command line.
  */
+import { runUntilSignal } from '../component-base/cli/run-until-signal.js';
 import { apiserverCommand } from '../server/options.js';
 
 const options = apiserverCommand.execute();
 
-try {
+await runUntilSignal('orch-apiserver', async () => {
   const { runServer } = await import('../server/run-server.js');
   const { isWorkerProcess, runWorker, runWorkers } = await import('../server/workers.js');
   const { newLogger, setLogComponent } = await import('../component-base/logs/logger.js');
   setLogComponent('orch-apiserver');
-  const server = isWorkerProcess
-    ? await runWorker(options)
-    : options.workers > 1
-      ? await runWorkers(options, newLogger(options))
-      : await runServer(options);
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    server.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        process.stderr.write(`orch-apiserver: shutdown failed: ${(err as Error).message}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-} catch (err) {
-  process.stderr.write(`orch-apiserver: ${(err as Error).message}\n`);
-  process.exit(1);
-}
+  if (isWorkerProcess) return runWorker(options);
+  return options.workers > 1 ? runWorkers(options, newLogger(options)) : runServer(options);
+});

@@ -4,8 +4,9 @@
  */
 import type { ApiObject } from '../api/object.js';
 import type { Definitions } from '../api/schema.js';
-import type { GenericStore, TrackFields } from '../registry/store.js';
-import type { RequestContext } from '../registry/request-context.js';
+import type { GenericStore } from '../registry/generic/store.js';
+import type { TrackFields } from '../registry/generic/object-store.js';
+import type { RequestContext } from '../registry/generic/request-context.js';
 import { FieldManager } from './field-manager.js';
 
 /** The field manager of one request on one store's resource ('' = the main resource). */

@@ -1,11 +1,14 @@
 /**
- * orch-proxy's flag table: one field per flag, added to a component-base flag set, validated and
- * completed into ProxyOptions.
+ * orch-proxy's flag table: each flag declared once (the serving ones shared with the other binaries),
+ * added to a component-base flag set, validated and completed into ProxyOptions.
  */
 import { Command, type ComponentOptions } from '../component-base/cli/command.js';
 import { FeatureGateOptions, type FeatureGates } from '../component-base/featuregate/orch-features.js';
 import { checkPort } from '../component-base/flag/checks.js';
 import type { FlagSet } from '../component-base/flag/flag-set.js';
+import { checkFlags, flag, flagValues } from '../component-base/flag/flag-table.js';
+import { durationValue, intValue, ipValue, stringsValue, stringValue } from '../component-base/flag/values.js';
+import { securePortFlags, tlsFileFlags } from '../component-base/serving/serving-flags.js';
 import { OptionsError } from '../component-base/flag/options-error.js';
 import { LogOptions } from '../component-base/logs/log-options.js';
 
@@ -44,137 +47,171 @@ export interface ProxyOptions {
   featureGateWarnings: string[];
 }
 
+/** orch-proxy's serving flags, declared with every binary's. */
+export const PROXY_SERVING_FLAGS = {
+  ...securePortFlags(6443, 'to clients'),
+  ...tlsFileFlags(
+    { usage: 'File containing the serving certificate shown to clients (required).' },
+    { usage: 'File containing the private key of --tls-cert-file (required).' },
+  ),
+};
+
+/** orch-proxy's own flags, each declared once. */
+export const PROXY_FLAGS = {
+  clientCAFile: flag({
+    name: 'client-ca-file',
+    type: stringValue,
+    default: '',
+    usage:
+      'Client certificates that chain to a CA in this file are authenticated (user = CN, groups = O) and their identity forwarded in request headers; others are refused with 401. Without it, client certificates are not requested.',
+  }),
+  proxyClientCertFile: flag({
+    name: 'proxy-client-cert-file',
+    type: stringValue,
+    default: '',
+    usage:
+      "The proxy's own client certificate, presented to the replicas when it forwards an identity (their --requestheader-client-ca-file must trust it).",
+  }),
+  proxyClientKeyFile: flag({
+    name: 'proxy-client-key-file',
+    type: stringValue,
+    default: '',
+    usage: 'The private key of --proxy-client-cert-file.',
+  }),
+  backendCAFile: flag({
+    name: 'backend-ca-file',
+    type: stringValue,
+    default: '',
+    usage: "CA bundle verifying the replicas' serving certificates (required).",
+    check: required,
+  }),
+  backends: flag({
+    name: 'backends',
+    type: stringsValue,
+    default: [],
+    usage: 'The replicas, as comma-separated https URLs (required).',
+    check: backendURLs,
+  }),
+  usernameHeader: flag({
+    name: 'requestheader-username-header',
+    type: stringValue,
+    default: 'X-Remote-User',
+    usage: 'The header naming the forwarded user.',
+    check: notEmpty,
+  }),
+  groupHeader: flag({
+    name: 'requestheader-group-header',
+    type: stringValue,
+    default: 'X-Remote-Group',
+    usage: 'The header naming a forwarded group (one header per group).',
+    check: notEmpty,
+  }),
+  extraHeaderPrefix: flag({
+    name: 'requestheader-extra-headers-prefix',
+    type: stringValue,
+    default: 'X-Remote-Extra-',
+    usage: 'The prefix of headers carrying forwarded extra values.',
+    check: notEmpty,
+  }),
+  healthCheckIntervalMs: flag({
+    name: 'health-check-interval',
+    type: durationValue,
+    default: 1000,
+    usage: "How often each replica's /readyz is checked.",
+    check: positive,
+  }),
+  healthCheckTimeoutMs: flag({
+    name: 'health-check-timeout',
+    type: durationValue,
+    default: 1000,
+    usage: 'How long a /readyz check may take before it counts as failed.',
+    check: positive,
+  }),
+  maxAttempts: flag({
+    name: 'max-attempts',
+    type: intValue,
+    default: 3,
+    usage:
+      'On how many replicas a request is tried: again on another when the first failed before any byte of an answer (reads), or before any byte of the request was sent (any request).',
+    check: atLeastOneAttempt,
+  }),
+  maxRequestBytes: flag({
+    name: 'max-request-bytes',
+    type: intValue,
+    default: 3 * 1024 * 1024,
+    usage: 'Largest request body accepted (it is held so that the request can be retried).',
+    check: positiveBytes,
+  }),
+  shutdownTimeoutMs: flag({
+    name: 'shutdown-timeout',
+    type: durationValue,
+    default: 60_000,
+    usage: 'On SIGTERM, how long in-flight requests, watches included, may finish before they are cut.',
+    check: notNegative,
+  }),
+  metricsPort: flag({
+    name: 'metrics-port',
+    type: intValue,
+    default: 0,
+    usage: "Plain-HTTP port of the proxy's own /metrics, /healthz and /readyz; 0 does not serve them.",
+    check: (value, name) => checkPort(name, value),
+  }),
+  metricsBindAddress: flag({
+    name: 'metrics-bind-address',
+    type: ipValue,
+    default: '127.0.0.1',
+    usage: 'The IP address on which to listen for the --metrics-port port.',
+  }),
+};
+
 export class ProxyFlags implements ComponentOptions<ProxyOptions> {
-  securePort = 6443;
-  bindAddress = '0.0.0.0';
-  tlsCertFile = '';
-  tlsPrivateKeyFile = '';
-  clientCAFile = '';
-  proxyClientCertFile = '';
-  proxyClientKeyFile = '';
-  backendCAFile = '';
-  backends: string[] = [];
-  usernameHeader = 'X-Remote-User';
-  groupHeader = 'X-Remote-Group';
-  extraHeaderPrefix = 'X-Remote-Extra-';
-  healthCheckIntervalMs = 1000;
-  healthCheckTimeoutMs = 1000;
-  maxAttempts = 3;
-  maxRequestBytes = 3 * 1024 * 1024;
-  shutdownTimeoutMs = 60_000;
-  metricsPort = 0;
-  metricsBindAddress = '127.0.0.1';
+  readonly values = flagValues({ ...PROXY_SERVING_FLAGS, ...PROXY_FLAGS });
   readonly logs = new LogOptions();
   readonly features = new FeatureGateOptions();
 
   addFlags(fs: FlagSet): void {
-    fs.int(this, 'securePort', 'secure-port', 'The port on which to serve HTTPS to clients. 0 picks a free port.');
-    fs.ip(this, 'bindAddress', 'bind-address', 'The IP address on which to listen for the --secure-port port.');
-    fs.string(this, 'tlsCertFile', 'tls-cert-file', 'File containing the serving certificate shown to clients (required).');
-    fs.string(this, 'tlsPrivateKeyFile', 'tls-private-key-file', 'File containing the private key of --tls-cert-file (required).');
-    fs.string(
-      this,
-      'clientCAFile',
-      'client-ca-file',
-      'Client certificates that chain to a CA in this file are authenticated (user = CN, groups = O) and their identity forwarded in request headers; others are refused with 401. Without it, client certificates are not requested.',
-    );
-    fs.string(
-      this,
-      'proxyClientCertFile',
-      'proxy-client-cert-file',
-      "The proxy's own client certificate, presented to the replicas when it forwards an identity (their --requestheader-client-ca-file must trust it).",
-    );
-    fs.string(this, 'proxyClientKeyFile', 'proxy-client-key-file', 'The private key of --proxy-client-cert-file.');
-    fs.string(this, 'backendCAFile', 'backend-ca-file', "CA bundle verifying the replicas' serving certificates (required).");
-    fs.strings(this, 'backends', 'backends', 'The replicas, as comma-separated https URLs (required).');
-    fs.string(this, 'usernameHeader', 'requestheader-username-header', 'The header naming the forwarded user.');
-    fs.string(this, 'groupHeader', 'requestheader-group-header', 'The header naming a forwarded group (one header per group).');
-    fs.string(this, 'extraHeaderPrefix', 'requestheader-extra-headers-prefix', 'The prefix of headers carrying forwarded extra values.');
-    fs.duration(this, 'healthCheckIntervalMs', 'health-check-interval', "How often each replica's /readyz is checked.");
-    fs.duration(this, 'healthCheckTimeoutMs', 'health-check-timeout', 'How long a /readyz check may take before it counts as failed.');
-    fs.int(
-      this,
-      'maxAttempts',
-      'max-attempts',
-      'On how many replicas a request is tried: again on another when the first failed before any byte of an answer (reads), or before any byte of the request was sent (any request).',
-    );
-    fs.int(this, 'maxRequestBytes', 'max-request-bytes', 'Largest request body accepted (it is held so that the request can be retried).');
-    fs.duration(
-      this,
-      'shutdownTimeoutMs',
-      'shutdown-timeout',
-      'On SIGTERM, how long in-flight requests, watches included, may finish before they are cut.',
-    );
-    fs.int(
-      this,
-      'metricsPort',
-      'metrics-port',
-      "Plain-HTTP port of the proxy's own /metrics, /healthz and /readyz; 0 does not serve them.",
-    );
-    fs.ip(this, 'metricsBindAddress', 'metrics-bind-address', 'The IP address on which to listen for the --metrics-port port.');
+    fs.table(PROXY_SERVING_FLAGS, this.values);
+    fs.table(PROXY_FLAGS, this.values);
     this.logs.addFlags(fs);
     this.features.addFlags(fs);
   }
 
   validate(): void {
-    checkPort('secure-port', this.securePort);
-    checkPort('metrics-port', this.metricsPort);
-    if (!this.tlsCertFile || !this.tlsPrivateKeyFile) throw new OptionsError('--tls-cert-file and --tls-private-key-file are required');
-    if (!this.backendCAFile) throw new OptionsError('--backend-ca-file is required');
-    if (this.backends.length === 0) throw new OptionsError('--backends is required');
-    for (const backend of this.backends) {
-      let url: URL;
-      try {
-        url = new URL(backend);
-      } catch {
-        throw new OptionsError(`--backends: ${JSON.stringify(backend)} is not a URL`);
-      }
-      if (url.protocol !== 'https:' || url.pathname !== '/' || url.search) {
-        throw new OptionsError(`--backends: ${JSON.stringify(backend)} must be https://host:port`);
-      }
-    }
-    if (Boolean(this.proxyClientCertFile) !== Boolean(this.proxyClientKeyFile)) {
+    const v = this.values;
+    checkFlags(PROXY_SERVING_FLAGS, v);
+    if (!v.tlsCertFile || !v.tlsPrivateKeyFile) throw new OptionsError('--tls-cert-file and --tls-private-key-file are required');
+    checkFlags(PROXY_FLAGS, v);
+    if (Boolean(v.proxyClientCertFile) !== Boolean(v.proxyClientKeyFile)) {
       throw new OptionsError('--proxy-client-cert-file and --proxy-client-key-file must be given together');
     }
-    if (this.clientCAFile && !this.proxyClientCertFile) {
+    if (v.clientCAFile && !v.proxyClientCertFile) {
       throw new OptionsError('--client-ca-file needs --proxy-client-cert-file: identities are forwarded over the proxy client certificate');
-    }
-    if (this.maxAttempts < 1) throw new OptionsError(`--max-attempts ${this.maxAttempts} must be at least 1`);
-    if (this.maxRequestBytes < 1) throw new OptionsError(`--max-request-bytes ${this.maxRequestBytes} must be positive`);
-    if (this.healthCheckIntervalMs <= 0) throw new OptionsError('--health-check-interval must be positive');
-    if (this.healthCheckTimeoutMs <= 0) throw new OptionsError('--health-check-timeout must be positive');
-    if (this.shutdownTimeoutMs < 0) throw new OptionsError('--shutdown-timeout must not be negative');
-    for (const [name, value] of [
-      ['requestheader-username-header', this.usernameHeader],
-      ['requestheader-group-header', this.groupHeader],
-      ['requestheader-extra-headers-prefix', this.extraHeaderPrefix],
-    ]) {
-      if (!value) throw new OptionsError(`--${name} must not be empty`);
     }
     this.logs.validate();
   }
 
   complete(): ProxyOptions {
+    const v = this.values;
     return {
-      securePort: this.securePort,
-      bindAddress: this.bindAddress,
-      tlsCertFile: this.tlsCertFile,
-      tlsPrivateKeyFile: this.tlsPrivateKeyFile,
-      clientCAFile: this.clientCAFile,
-      proxyClientCertFile: this.proxyClientCertFile,
-      proxyClientKeyFile: this.proxyClientKeyFile,
-      backendCAFile: this.backendCAFile,
-      backends: this.backends.map((b) => new URL(b).origin),
-      usernameHeader: this.usernameHeader,
-      groupHeader: this.groupHeader,
-      extraHeaderPrefix: this.extraHeaderPrefix,
-      healthCheckIntervalMs: this.healthCheckIntervalMs,
-      healthCheckTimeoutMs: this.healthCheckTimeoutMs,
-      maxAttempts: this.maxAttempts,
-      maxRequestBytes: this.maxRequestBytes,
-      shutdownTimeoutMs: this.shutdownTimeoutMs,
-      metricsPort: this.metricsPort,
-      metricsBindAddress: this.metricsBindAddress,
+      securePort: v.securePort,
+      bindAddress: v.bindAddress,
+      tlsCertFile: v.tlsCertFile,
+      tlsPrivateKeyFile: v.tlsPrivateKeyFile,
+      clientCAFile: v.clientCAFile,
+      proxyClientCertFile: v.proxyClientCertFile,
+      proxyClientKeyFile: v.proxyClientKeyFile,
+      backendCAFile: v.backendCAFile,
+      backends: v.backends.map((b) => new URL(b).origin),
+      usernameHeader: v.usernameHeader,
+      groupHeader: v.groupHeader,
+      extraHeaderPrefix: v.extraHeaderPrefix,
+      healthCheckIntervalMs: v.healthCheckIntervalMs,
+      healthCheckTimeoutMs: v.healthCheckTimeoutMs,
+      maxAttempts: v.maxAttempts,
+      maxRequestBytes: v.maxRequestBytes,
+      shutdownTimeoutMs: v.shutdownTimeoutMs,
+      metricsPort: v.metricsPort,
+      metricsBindAddress: v.metricsBindAddress,
       logLevel: this.logs.level(),
       featureGates: this.features.gates,
       featureGateWarnings: this.features.gates.warnings,
@@ -188,3 +225,44 @@ export const proxyCommand = new Command<ProxyOptions>({
     'orch-proxy is the front door of a highly available orch cluster: it terminates TLS, authenticates client certificates and forwards their identity to the API server replicas in request headers, passes bearer tokens through, and balances over the replicas that answer /readyz.',
   newOptions: () => new ProxyFlags(),
 });
+
+// The checks of one flag's value; `name` is the flag's.
+
+function required(value: string, name: string): void {
+  if (!value) throw new OptionsError(`--${name} is required`);
+}
+
+function notEmpty(value: string, name: string): void {
+  if (!value) throw new OptionsError(`--${name} must not be empty`);
+}
+
+function positive(n: number, name: string): void {
+  if (n <= 0) throw new OptionsError(`--${name} must be positive`);
+}
+
+function notNegative(n: number, name: string): void {
+  if (n < 0) throw new OptionsError(`--${name} must not be negative`);
+}
+
+function atLeastOneAttempt(n: number, name: string): void {
+  if (n < 1) throw new OptionsError(`--${name} ${n} must be at least 1`);
+}
+
+function positiveBytes(n: number, name: string): void {
+  if (n < 1) throw new OptionsError(`--${name} ${n} must be positive`);
+}
+
+function backendURLs(backends: string[], name: string): void {
+  if (backends.length === 0) throw new OptionsError(`--${name} is required`);
+  for (const backend of backends) {
+    let url: URL;
+    try {
+      url = new URL(backend);
+    } catch {
+      throw new OptionsError(`--${name}: ${JSON.stringify(backend)} is not a URL`);
+    }
+    if (url.protocol !== 'https:' || url.pathname !== '/' || url.search) {
+      throw new OptionsError(`--${name}: ${JSON.stringify(backend)} must be https://host:port`);
+    }
+  }
+}

@@ -10,9 +10,9 @@ import type { ResourceTable } from '../api/resource-table.js';
 import * as status from '../api/status.js';
 import type { ApiObject } from '../api/object.js';
 import type { Equivalent, KubeResource, ObjectReader, ObjectWriter, PluginEnv, ReadOptions } from '../admission/interfaces.js';
-import type { Watch } from '../registry/watch.js';
-import type { GenericStore } from '../registry/store.js';
-import type { RequestContext } from '../registry/request-context.js';
+import type { Watch } from '../registry/generic/watch.js';
+import type { GenericStore } from '../registry/generic/store.js';
+import type { RequestContext } from '../registry/generic/request-context.js';
 import { SYSTEM_USER } from './bootstrap-namespaces.js';
 
 export interface AdmissionAccess {

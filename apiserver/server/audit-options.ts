@@ -1,6 +1,8 @@
 /** kube-apiserver's audit flags (its AuditOptions): the policy, the log backend with rotation, the batching webhook backend. */
 import type { FlagSet } from '../component-base/flag/flag-set.js';
+import { checkFlags, flag, flagValues } from '../component-base/flag/flag-table.js';
 import { OptionsError } from '../component-base/flag/options-error.js';
+import { durationValue, intValue, stringValue } from '../component-base/flag/values.js';
 
 /** What the audit flags complete into; audit is off without a policy file or without a backend. */
 export interface AuditSettings {
@@ -15,91 +17,145 @@ export interface AuditSettings {
   webhookInitialBackoffMs: number;
 }
 
+/** The audit flags, each declared once. */
+export const AUDIT_FLAGS = {
+  policyFile: flag({
+    name: 'audit-policy-file',
+    type: stringValue,
+    default: '',
+    usage: 'Path to the file that defines the audit policy configuration.',
+    doc: 'An `audit.k8s.io/v1` (or `audit.<domain>/v1`) `Policy`: rules by `users`, `userGroups`, `verbs`, `resources` (`group`, `resources` with `*`, `res/sub`, `*/sub`, `res/*`, `resourceNames`), `namespaces`, `nonResourceURLs`; `level` `None`, `Metadata`, `Request` or `RequestResponse`; `omitStages`, `omitManagedFields`. Without it nothing is audited. Secrets, TokenRequests and TokenReviews are never logged above `Metadata`',
+  }),
+  logPath: flag({
+    name: 'audit-log-path',
+    type: stringValue,
+    default: '',
+    usage: "If set, all requests coming to the apiserver will be logged to this file.  '-' means standard out.",
+    doc: 'Audit events as JSON lines (`-` = standard out)',
+  }),
+  logMaxAge: flag({
+    name: 'audit-log-maxage',
+    type: intValue,
+    default: 0,
+    usage: 'The maximum number of days to retain old audit log files based on the timestamp encoded in their filename.',
+    doc: 'Days to keep rotated files (`0` = no limit)',
+    check: notNegativeNumber,
+  }),
+  logMaxBackup: flag({
+    name: 'audit-log-maxbackup',
+    type: intValue,
+    default: 0,
+    usage:
+      "The maximum number of old audit log files to retain. Setting a value of 0 will mean there's no restriction on the number of files.",
+    doc: 'Rotated files to keep (`0` = no limit)',
+    check: notNegativeNumber,
+  }),
+  logMaxSize: flag({
+    name: 'audit-log-maxsize',
+    type: intValue,
+    default: 0,
+    usage: 'The maximum size in megabytes of the audit log file before it gets rotated.',
+    doc: 'Rotate at this many megabytes into `<name>-<UTC time>.<ext>` (`0` = no limit)',
+    check: notNegativeNumber,
+  }),
+  logFormat: flag({
+    name: 'audit-log-format',
+    type: stringValue,
+    default: 'json',
+    usage: 'Format of saved audits. Known formats are json.',
+    check: knownLogFormat,
+    doc: 'Format of the audit log: `json`, the only one',
+  }),
+  webhookConfigFile: flag({
+    name: 'audit-webhook-config-file',
+    type: stringValue,
+    default: '',
+    usage: 'Path to a kubeconfig formatted file that defines the audit webhook configuration.',
+    doc: 'A kubeconfig naming a service audit `EventList`s are POSTed to',
+  }),
+  webhookMode: flag({
+    name: 'audit-webhook-mode',
+    type: stringValue,
+    default: 'batch',
+    usage: 'Strategy for sending audit events. Batch buffers events and asynchronously processes them in batches. Known modes are batch.',
+    check: knownWebhookMode,
+    doc: 'How audit events reach the webhook: `batch`, the only one',
+  }),
+  webhookBatchMaxSize: flag({
+    name: 'audit-webhook-batch-max-size',
+    type: intValue,
+    default: 400,
+    usage: 'The maximum size of a batch. Only used in batch mode.',
+    doc: 'A batch leaves when it holds this many events',
+    check: positiveBatchSize,
+  }),
+  webhookBatchMaxWaitMs: flag({
+    name: 'audit-webhook-batch-max-wait',
+    type: durationValue,
+    default: 30_000,
+    usage: "The amount of time to wait before force writing the batch that hadn't reached the max size. Only used in batch mode.",
+    doc: '… or when it is this old',
+    check: positiveBatchWait,
+  }),
+  webhookInitialBackoffMs: flag({
+    name: 'audit-webhook-initial-backoff',
+    type: durationValue,
+    default: 10_000,
+    usage: 'The amount of time to wait before retrying the first failed request.',
+    doc: 'First retry delay of a failed batch (three tries, then dropped and logged)',
+    check: positiveBackoff,
+  }),
+};
+
 export class AuditOptions {
-  policyFile = '';
-  logPath = '';
-  logMaxSize = 0;
-  logMaxBackup = 0;
-  logMaxAge = 0;
-  logFormat = 'json';
-  webhookConfigFile = '';
-  webhookMode = 'batch';
-  webhookBatchMaxSize = 400;
-  webhookBatchMaxWaitMs = 30_000;
-  webhookInitialBackoffMs = 10_000;
+  readonly values = flagValues(AUDIT_FLAGS);
 
   addFlags(fs: FlagSet): void {
-    fs.string(this, 'policyFile', 'audit-policy-file', 'Path to the file that defines the audit policy configuration.');
-    fs.string(
-      this,
-      'logPath',
-      'audit-log-path',
-      "If set, all requests coming to the apiserver will be logged to this file.  '-' means standard out.",
-    );
-    fs.int(
-      this,
-      'logMaxAge',
-      'audit-log-maxage',
-      'The maximum number of days to retain old audit log files based on the timestamp encoded in their filename.',
-    );
-    fs.int(
-      this,
-      'logMaxBackup',
-      'audit-log-maxbackup',
-      "The maximum number of old audit log files to retain. Setting a value of 0 will mean there's no restriction on the number of files.",
-    );
-    fs.int(this, 'logMaxSize', 'audit-log-maxsize', 'The maximum size in megabytes of the audit log file before it gets rotated.');
-    fs.string(this, 'logFormat', 'audit-log-format', 'Format of saved audits. Known formats are json.');
-    fs.string(
-      this,
-      'webhookConfigFile',
-      'audit-webhook-config-file',
-      'Path to a kubeconfig formatted file that defines the audit webhook configuration.',
-    );
-    fs.string(
-      this,
-      'webhookMode',
-      'audit-webhook-mode',
-      'Strategy for sending audit events. Batch buffers events and asynchronously processes them in batches. Known modes are batch.',
-    );
-    fs.int(this, 'webhookBatchMaxSize', 'audit-webhook-batch-max-size', 'The maximum size of a batch. Only used in batch mode.');
-    fs.duration(
-      this,
-      'webhookBatchMaxWaitMs',
-      'audit-webhook-batch-max-wait',
-      "The amount of time to wait before force writing the batch that hadn't reached the max size. Only used in batch mode.",
-    );
-    fs.duration(
-      this,
-      'webhookInitialBackoffMs',
-      'audit-webhook-initial-backoff',
-      'The amount of time to wait before retrying the first failed request.',
-    );
+    fs.table(AUDIT_FLAGS, this.values);
   }
 
   validate(): void {
-    if (this.logMaxAge < 0) throw new OptionsError(`--audit-log-maxage ${this.logMaxAge} can't be a negative number`);
-    if (this.logMaxBackup < 0) throw new OptionsError(`--audit-log-maxbackup ${this.logMaxBackup} can't be a negative number`);
-    if (this.logMaxSize < 0) throw new OptionsError(`--audit-log-maxsize ${this.logMaxSize} can't be a negative number`);
-    if (this.logFormat !== 'json') throw new OptionsError(`invalid audit log format ${this.logFormat}, allowed formats are "json"`);
-    if (this.webhookMode !== 'batch') throw new OptionsError(`invalid audit webhook mode ${this.webhookMode}, allowed modes are "batch"`);
-    if (this.webhookBatchMaxSize <= 0)
-      throw new OptionsError(`invalid audit batch webhook max size ${this.webhookBatchMaxSize}, must be a positive number`);
-    if (this.webhookBatchMaxWaitMs <= 0) throw new OptionsError('invalid audit batch webhook max wait, must be a positive duration');
-    if (this.webhookInitialBackoffMs <= 0) throw new OptionsError('invalid audit webhook initial backoff, must be a positive duration');
+    checkFlags(AUDIT_FLAGS, this.values);
   }
 
   complete(): AuditSettings {
+    const v = this.values;
     return {
-      policyFile: this.policyFile || undefined,
-      logPath: this.logPath || undefined,
-      logMaxSizeMB: this.logMaxSize,
-      logMaxBackups: this.logMaxBackup,
-      logMaxAgeDays: this.logMaxAge,
-      webhookConfigFile: this.webhookConfigFile || undefined,
-      webhookBatchMaxSize: this.webhookBatchMaxSize,
-      webhookBatchMaxWaitMs: this.webhookBatchMaxWaitMs,
-      webhookInitialBackoffMs: this.webhookInitialBackoffMs,
+      policyFile: v.policyFile || undefined,
+      logPath: v.logPath || undefined,
+      logMaxSizeMB: v.logMaxSize,
+      logMaxBackups: v.logMaxBackup,
+      logMaxAgeDays: v.logMaxAge,
+      webhookConfigFile: v.webhookConfigFile || undefined,
+      webhookBatchMaxSize: v.webhookBatchMaxSize,
+      webhookBatchMaxWaitMs: v.webhookBatchMaxWaitMs,
+      webhookInitialBackoffMs: v.webhookInitialBackoffMs,
     };
   }
+}
+
+// The checks of one flag's value, in kube-apiserver's wording; `name` is the flag's.
+
+function notNegativeNumber(n: number, name: string): void {
+  if (n < 0) throw new OptionsError(`--${name} ${n} can't be a negative number`);
+}
+
+function knownLogFormat(format: string): void {
+  if (format !== 'json') throw new OptionsError(`invalid audit log format ${format}, allowed formats are "json"`);
+}
+
+function knownWebhookMode(mode: string): void {
+  if (mode !== 'batch') throw new OptionsError(`invalid audit webhook mode ${mode}, allowed modes are "batch"`);
+}
+
+function positiveBatchSize(n: number): void {
+  if (n <= 0) throw new OptionsError(`invalid audit batch webhook max size ${n}, must be a positive number`);
+}
+
+function positiveBatchWait(ms: number): void {
+  if (ms <= 0) throw new OptionsError('invalid audit batch webhook max wait, must be a positive duration');
+}
+
+function positiveBackoff(ms: number): void {
+  if (ms <= 0) throw new OptionsError('invalid audit webhook initial backoff, must be a positive duration');
 }

@@ -18,7 +18,7 @@ import { newRequestHeaderAuthenticator } from '../authentication/request-header.
 import { newBootstrapTokenAuthenticator } from '../authentication/bootstrap-token.js';
 import { newTokenWebhookAuthenticator } from '../authentication/token-webhook.js';
 import { newOidcAuthenticator } from '../authentication/oidc.js';
-import { type Answer, answerKey } from '../registry/actions.js';
+import { type Answer, answerKey } from '../registry/generic/actions.js';
 import type { Logger } from '../component-base/logs/logger.js';
 import type { ServerOptions } from './options.js';
 

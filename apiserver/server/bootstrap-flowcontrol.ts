@@ -7,7 +7,7 @@ import type { ApiDomain } from '../api/domain.js';
 import { deepCopy, jsonEqual, type ApiObject } from '../api/object.js';
 import * as status from '../api/status.js';
 import { flowControlBootstrap } from '../registry/flowcontrol/bootstrap-configuration.js';
-import type { GenericStore } from '../registry/store.js';
+import type { GenericStore } from '../registry/generic/store.js';
 import { SYSTEM_USER } from './bootstrap-namespaces.js';
 
 async function ensureOne(store: GenericStore, expected: ApiObject, autoUpdate: string): Promise<void> {

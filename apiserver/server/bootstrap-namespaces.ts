@@ -1,8 +1,8 @@
 /** The namespaces that exist from first start: the domain's system, public and node-lease ones, and default. */
 import type { ApiDomain } from '../api/domain.js';
 import * as status from '../api/status.js';
-import type { GenericStore } from '../registry/store.js';
-import type { RequestContext } from '../registry/request-context.js';
+import type { GenericStore } from '../registry/generic/store.js';
+import type { RequestContext } from '../registry/generic/request-context.js';
 
 export const SYSTEM_USER = { name: 'system:apiserver', groups: ['system:masters'] };
 

@@ -1,7 +1,7 @@
 /** The built-in PriorityClasses every cluster has from its first start (Kubernetes' scheduling post-start hook). */
 import type { ApiDomain } from '../api/domain.js';
 import * as status from '../api/status.js';
-import type { GenericStore } from '../registry/store.js';
+import type { GenericStore } from '../registry/generic/store.js';
 import { SYSTEM_PRIORITY_CLASSES } from '../registry/scheduling/priorityclass/strategy.js';
 import { SYSTEM_USER } from './bootstrap-namespaces.js';
 

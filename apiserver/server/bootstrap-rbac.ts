@@ -8,8 +8,8 @@ import { type ApiObject, asApiObject, asKind, type KindObject } from '../api/obj
 import type { ResourceTable } from '../api/resource-table.js';
 import type { ResourceDef } from '../api/resource.js';
 import * as status from '../api/status.js';
-import type { GenericStore } from '../registry/store.js';
-import type { RequestContext } from '../registry/request-context.js';
+import type { GenericStore } from '../registry/generic/store.js';
+import type { RequestContext } from '../registry/generic/request-context.js';
 import { bootstrapKeys, defaultPolicy } from '../authorization/rbac/bootstrap/default-policy.js';
 import { type Reconciliation, reconcileBinding, reconcileRole } from '../authorization/rbac/bootstrap/reconcile.js';
 import { SYSTEM_USER } from './bootstrap-namespaces.js';

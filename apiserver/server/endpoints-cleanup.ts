@@ -1,6 +1,6 @@
 /** The Service registry's Endpoints cleanup, done with the Endpoints store as the system user. */
 import type { ServiceEndpointsCleanup } from '../registry/core/service/endpoints-cleanup.js';
-import type { GenericStore } from '../registry/store.js';
+import type { GenericStore } from '../registry/generic/store.js';
 import { SYSTEM_USER } from './bootstrap-namespaces.js';
 
 /** `endpoints` is read at deletion time: the stores exist only after the hooks are wired. */

@@ -2,7 +2,7 @@
 import type { ApiObject } from '../api/object.js';
 import type { ResourceTable } from '../api/resource-table.js';
 import type { ResourceDef } from '../api/resource.js';
-import type { GenericStore } from '../registry/store.js';
+import type { GenericStore } from '../registry/generic/store.js';
 import type { NodeGraph } from '../authorization/node/graph.js';
 import { startStoreInformer } from './store-informer.js';
 import { storeLookup } from './store-lookup.js';

@@ -7,7 +7,7 @@ import type { ObjectGetter } from '../authentication/interfaces.js';
 import type { ResourceTable } from '../api/resource-table.js';
 import type { ResourceDef } from '../api/resource.js';
 import * as status from '../api/status.js';
-import type { GenericStore } from '../registry/store.js';
+import type { GenericStore } from '../registry/generic/store.js';
 import { SYSTEM_USER } from './bootstrap-namespaces.js';
 import { storeLookup } from './store-lookup.js';
 

@@ -5,7 +5,7 @@
 import { type ApiObject, asKind } from '../api/object.js';
 import type { ResourceTable } from '../api/resource-table.js';
 import type { ResourceDef } from '../api/resource.js';
-import type { GenericStore } from '../registry/store.js';
+import type { GenericStore } from '../registry/generic/store.js';
 import type { PolicyCache } from '../authorization/rbac/policy-cache.js';
 import { RBAC_KINDS, type Binding, type Role } from '../authorization/rbac/types.js';
 import { startStoreInformer, type StoreInformer } from './store-informer.js';

@@ -1,5 +1,5 @@
 /** The access review kinds, answered by the server's authorizer (authorization/reviews/). */
-import { type Answer, answerKey } from '../registry/actions.js';
+import { type Answer, answerKey } from '../registry/generic/actions.js';
 import { type ReviewEnv, type ReviewKind, review } from '../authorization/reviews/access-reviews.js';
 
 const KINDS: [ReviewKind, string][] = [

@@ -9,7 +9,7 @@ import type { ResourceTable } from '../api/resource-table.js';
 import * as status from '../api/status.js';
 import type { SecretLabeler } from '../authentication/interfaces.js';
 import type { Logger } from '../component-base/logs/logger.js';
-import type { GenericStore } from '../registry/store.js';
+import type { GenericStore } from '../registry/generic/store.js';
 import { SYSTEM_USER } from './bootstrap-namespaces.js';
 import { storeLookup } from './store-lookup.js';
 

@@ -3,7 +3,7 @@
  * how many objects each stored resource holds (apiserver_storage_objects), counted when scraped.
  */
 import type { ResourceDef } from '../api/resource.js';
-import type { GenericStore } from '../registry/store.js';
+import type { GenericStore } from '../registry/generic/store.js';
 import type { Storage } from '../storage/interfaces.js';
 
 export interface StorageMetricSources {

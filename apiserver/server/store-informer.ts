@@ -5,8 +5,8 @@
  * Authorizers keep their in-memory view with it, so a decision never reads storage.
  */
 import type { ApiObject } from '../api/object.js';
-import type { GenericStore } from '../registry/store.js';
-import type { Watch } from '../registry/watch.js';
+import type { GenericStore } from '../registry/generic/store.js';
+import type { Watch } from '../registry/generic/watch.js';
 import type { Logger } from '../component-base/logs/logger.js';
 import { SYSTEM_USER } from './bootstrap-namespaces.js';
 

@@ -44,7 +44,9 @@ import { aggregatedClusterMetrics } from '../component-base/metrics/registry.js'
 import type { Storage } from '../storage/interfaces.js';
 import { newRemoteStorage, serveStorage, type MessagePortLike, type ServedPeer } from '../storage/remote/index.js';
 import type { ServerOptions } from './options.js';
-import { newStorage, runServer, servingCert, type RunningServer } from './run-server.js';
+import { runServer, type RunningServer } from './run-server.js';
+import { newStorage } from './metered-storage.js';
+import { servingCert } from './https-server.js';
 import { withServerHeapArgs } from '../component-base/runtime/server-heap.js';
 import { newDispatcher, serveHandedOver } from './hand-over.js';
 

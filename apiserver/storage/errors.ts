@@ -1,6 +1,6 @@
 import type { KeyValue } from './interfaces.js';
 
-/** What went wrong in the store, independent of HTTP. Translated to API errors in registry/storage-errors.ts. */
+/** What went wrong in the store, independent of HTTP. Translated to API errors in registry/generic/storage-errors.ts. */
 export type StorageErrorCode = 'KeyExists' | 'KeyNotFound' | 'Conflict' | 'Compacted' | 'FutureRevision' | 'Unavailable';
 
 export class StorageError extends Error {

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { type ApiDomain, newApiDomain } from '../../apiserver/api/domain.js';
+import { newApiDomain } from '../../apiserver/api/domain.js';
 import { newHealthChecks } from '../../apiserver/component-base/health/health-checks.js';
 import { newLogger, type Logger } from '../../apiserver/component-base/logs/logger.js';
 import { ApiClient } from '../client/api-client.js';
@@ -19,42 +19,10 @@ import { LeaderElector } from '../leaderelection/leader-elector.js';
 import { LeaseLock } from '../leaderelection/lease-lock.js';
 import { WorkQueue } from '../workqueue/work-queue.js';
 import { ApiEventRecorder, type EventRecorder } from '../events/event-recorder.js';
-import { CronJobController } from '../cronjob/cronjob-controller.js';
-import { DaemonSetController } from '../daemonset/daemonset-controller.js';
-import { DeploymentController } from '../deployment/deployment-controller.js';
-import { DisruptionController } from '../disruption/disruption-controller.js';
-import { EndpointsController } from '../endpoints/endpoints-controller.js';
-import { EndpointSliceController } from '../endpointslice/endpointslice-controller.js';
-import { EndpointSliceMirroringController } from '../endpointslicemirroring/endpointslice-mirroring-controller.js';
-import { GarbageCollector } from '../garbagecollector/garbage-collector.js';
-import { JobController } from '../job/job-controller.js';
-import { NamespaceController } from '../namespace/namespace-controller.js';
-import { NodeLifecycleController } from '../nodelifecycle/node-lifecycle-controller.js';
-import { PvBinderController } from '../volumebinder/pv-binder-controller.js';
-import { PvProtectionController } from '../pvprotection/pv-protection-controller.js';
-import { PvcProtectionController } from '../pvcprotection/pvc-protection-controller.js';
-import { PodGcController } from '../podgc/pod-gc-controller.js';
-import { ReplicaSetController } from '../replicaset/replicaset-controller.js';
-import { REPLICATION_CONTROLLER_KIND } from '../replicaset/replicated-kind.js';
-import { ResourceQuotaController } from '../resourcequota/resource-quota-controller.js';
-import { RootCaCertPublisher } from '../rootcacertpublisher/publisher.js';
-import { builtInSigners } from '../../apiserver/api/certificates/signers.js';
-import { BootstrapSigner } from '../bootstrap/bootstrap-signer.js';
-import { TokenCleaner } from '../bootstrap/token-cleaner.js';
-import { CsrCleaner } from '../csrcleaner/csr-cleaner.js';
-import { CsrApprovingController } from '../csrapproving/csr-approving-controller.js';
-import { CaProvider } from '../csrsigning/ca-provider.js';
-import { CsrSigningController } from '../csrsigning/csr-signing-controller.js';
-import { parseSigningKey, type SigningKey } from '../../apiserver/api/serviceaccount/signing-key.js';
-import { LegacyTokenCleaner } from '../serviceaccount/legacy-token-cleaner.js';
-import { TokensController } from '../serviceaccount/tokens-controller.js';
-import { ServiceAccountsController } from '../serviceaccount/serviceaccounts-controller.js';
-import { StatefulSetController } from '../statefulset/statefulset-controller.js';
-import { TtlController } from '../ttl/ttl-controller.js';
-import { TtlAfterFinishedController } from '../ttlafterfinished/ttl-after-finished-controller.js';
-import { ClusterRoleAggregationController } from '../clusterroleaggregation/aggregation-controller.js';
-import type { Controller, ControllerContext } from './controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
+import type { ControllerConfig, ControllerDescriptor } from '../controllerutil/controller-descriptor.js';
 import { enabledControllers } from './controller-names.js';
+import { KNOWN_CONTROLLERS } from './known-controllers.js';
 import { newControllerManagerMetrics } from './metrics.js';
 import type { ControllerManagerOptions } from './options.js';
 import { serveHealthAndMetrics } from './serving.js';
@@ -81,159 +49,21 @@ export interface RunningControllerManager {
   stop(): Promise<void>;
 }
 
-/**
- * The CA of each built-in signer the flags configure, by the signer's name under the domain; each is
- * read once here, so unreadable or mismatched files stop the start.
- */
-function signingCas(domain: ApiDomain, opts: ControllerManagerOptions): Map<string, CaProvider> {
-  const names = builtInSigners(domain);
-  const cas = new Map<string, CaProvider>();
-  for (const [signer, files] of Object.entries(opts.csrSigning.cas)) {
-    if (!files) continue;
-    const provider = new CaProvider(files);
-    try {
-      provider.current();
-    } catch (err) {
-      throw new Error(`certificatesigningrequest-signing-controller: ${files.certFile}: ${(err as Error).message}`);
-    }
-    cas.set(names[signer as keyof typeof names], provider);
-  }
-  return cas;
-}
-
-/** The key of --service-account-private-key-file; throws naming the file. */
-function serviceAccountSigningKey(file: string): SigningKey {
-  return parseSigningKey(readFileSync(file, 'utf8'), file);
-}
-
-/** Builds the enabled controllers over one context. */
-function newControllers(
-  names: string[],
+/** Starts the enabled controllers over one context, in list order; a controller its configuration leaves off is not started. */
+async function newControllers(
+  enabled: readonly ControllerDescriptor[],
   shared: ControllerContext,
   clientFor: (controller: string) => ApiClient,
   recorderFor: (client: ApiClient, reportingController: string) => EventRecorder,
-  opts: ControllerManagerOptions,
-  settings: RunSettings,
-): Map<string, Controller> {
+  config: ControllerConfig,
+): Promise<Map<string, Controller>> {
   const all = new Map<string, Controller>();
-  const signingKey = opts.serviceAccountKeyFile ? serviceAccountSigningKey(opts.serviceAccountKeyFile) : undefined;
-  for (const name of names) {
-    const client = clientFor(name);
+  for (const descriptor of enabled) {
+    const client = clientFor(descriptor.name);
     // Each controller writes its events with its own identity.
     const ctx: ControllerContext = { ...shared, client, recorder: (reporting) => recorderFor(client, reporting) };
-    switch (name) {
-      case 'clusterrole-aggregation-controller':
-        all.set(name, new ClusterRoleAggregationController(ctx));
-        break;
-      case 'cronjob-controller':
-        all.set(name, new CronJobController(ctx));
-        break;
-      case 'daemonset-controller':
-        all.set(name, new DaemonSetController(ctx));
-        break;
-      case 'deployment-controller':
-        all.set(name, new DeploymentController(ctx));
-        break;
-      case 'disruption-controller':
-        all.set(name, new DisruptionController(ctx));
-        break;
-      case 'endpoints-controller':
-        all.set(name, new EndpointsController(ctx));
-        break;
-      case 'endpointslice-controller':
-        all.set(name, new EndpointSliceController(ctx));
-        break;
-      case 'endpointslice-mirroring-controller':
-        all.set(name, new EndpointSliceMirroringController(ctx));
-        break;
-      case 'garbage-collector-controller':
-        all.set(name, new GarbageCollector(ctx, { workers: opts.concurrentGcSyncs, syncPeriodMs: settings.gcSyncPeriodMs }));
-        break;
-      case 'job-controller':
-        all.set(name, new JobController(ctx));
-        break;
-      case 'namespace-controller':
-        all.set(
-          name,
-          new NamespaceController(ctx, {
-            workers: opts.concurrentNamespaceSyncs,
-            resyncPeriodMs: opts.namespaceSyncPeriodMs,
-            deletionGracePeriodMs: settings.namespaceDeletionGracePeriodMs,
-          }),
-        );
-        break;
-      case 'node-lifecycle-controller':
-        all.set(
-          name,
-          new NodeLifecycleController(ctx, {
-            gracePeriodMs: settings.nodeMonitorGracePeriodMs,
-            periodMs: settings.nodeMonitorPeriodMs,
-            rates: opts.nodeEviction,
-          }),
-        );
-        break;
-      case 'persistentvolume-binder-controller':
-        all.set(name, new PvBinderController(ctx));
-        break;
-      case 'persistentvolume-protection-controller':
-        all.set(name, new PvProtectionController(ctx));
-        break;
-      case 'persistentvolumeclaim-protection-controller':
-        all.set(name, new PvcProtectionController(ctx));
-        break;
-      case 'pod-garbage-collector-controller':
-        all.set(name, new PodGcController(ctx));
-        break;
-      case 'replicaset-controller':
-        all.set(name, new ReplicaSetController(ctx));
-        break;
-      case 'replicationcontroller-controller':
-        all.set(name, new ReplicaSetController(ctx, { kind: REPLICATION_CONTROLLER_KIND }));
-        break;
-      case 'resourcequota-controller':
-        all.set(name, new ResourceQuotaController(ctx));
-        break;
-      case 'root-ca-certificate-publisher-controller':
-        all.set(name, new RootCaCertPublisher(ctx, ctx.rootCaPem!));
-        break;
-      case 'bootstrap-signer-controller':
-        all.set(name, new BootstrapSigner(ctx, ctx.rootCaPem!));
-        break;
-      case 'certificatesigningrequest-cleaner-controller':
-        all.set(name, new CsrCleaner(ctx));
-        break;
-      case 'serviceaccount-token-controller':
-        if (!signingKey) ctx.logger.info('serviceaccount-token-controller is disabled because there is no private key');
-        else all.set(name, new TokensController(ctx, { signingKey, rootCaPem: ctx.rootCaPem ?? '' }));
-        break;
-      case 'legacy-serviceaccount-token-cleaner-controller':
-        all.set(name, new LegacyTokenCleaner(ctx, { cleanUpPeriodMs: opts.legacyTokenCleanUpPeriodMs }));
-        break;
-      case 'token-cleaner-controller':
-        all.set(name, new TokenCleaner(ctx));
-        break;
-      case 'certificatesigningrequest-approving-controller':
-        all.set(name, new CsrApprovingController(ctx));
-        break;
-      case 'certificatesigningrequest-signing-controller': {
-        const cas = signingCas(ctx.domain, opts);
-        if (cas.size === 0) ctx.logger.info('skipping CSR signer controller because no csr cert/key was specified');
-        else all.set(name, new CsrSigningController(ctx, { cas, durationMs: opts.csrSigning.durationMs }));
-        break;
-      }
-      case 'serviceaccount-controller':
-        all.set(name, new ServiceAccountsController(ctx));
-        break;
-      case 'statefulset-controller':
-        all.set(name, new StatefulSetController(ctx));
-        break;
-      case 'ttl-controller':
-        all.set(name, new TtlController(ctx));
-        break;
-      case 'ttl-after-finished-controller':
-        all.set(name, new TtlAfterFinishedController(ctx));
-        break;
-    }
+    const controller = await descriptor.start(ctx, config);
+    if (controller) all.set(descriptor.name, controller);
   }
   return all;
 }
@@ -252,13 +82,9 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
       controllerClients.set(name, ApiClient.fromKubeconfig(file, { domain, userAgent: `orch-controller-manager/${name}` }));
   }
   const rootCaPem = opts.rootCaFile ? readFileSync(opts.rootCaFile, 'utf8') : client.config.cluster.caPem;
-  for (const needsCa of ['root-ca-certificate-publisher-controller', 'bootstrap-signer-controller']) {
-    if (names.includes(needsCa) && !rootCaPem) {
-      throw new Error(`${needsCa}: no root CA: pass --root-ca-file or use a kubeconfig with certificate-authority data`);
-    }
-  }
-  if (names.includes('certificatesigningrequest-signing-controller')) signingCas(domain, opts);
-  if (names.includes('serviceaccount-token-controller') && opts.serviceAccountKeyFile) serviceAccountSigningKey(opts.serviceAccountKeyFile);
+  const enabled = KNOWN_CONTROLLERS.filter((c) => names.includes(c.name));
+  const config: ControllerConfig = { ...opts, ...settings };
+  for (const descriptor of enabled) descriptor.check?.({ config, domain, rootCaPem });
   const identity = `${hostname()}_${randomUUID()}`;
   const metrics = newControllerManagerMetrics();
   const health = newHealthChecks();
@@ -289,7 +115,7 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
     };
     const recorderFor = (c: ApiClient, controller: string) =>
       new ApiEventRecorder({ client: c, domain, controller, instance: identity, logger });
-    const controllers = newControllers(names, ctx, (name) => controllerClients.get(name) ?? client, recorderFor, opts, settings);
+    const controllers = await newControllers(enabled, ctx, (name) => controllerClients.get(name) ?? client, recorderFor, config);
     informers.start();
     await Promise.all(
       [...controllers].map(async ([name, controller]) => {

@@ -1,10 +1,12 @@
 /**
- * orch-controller-manager's flag table (kube-controller-manager's options): one field per flag, the
- * flags added to a component-base flag set, validated and completed into ControllerManagerOptions.
+ * orch-controller-manager's flag table (kube-controller-manager's options): each flag declared once,
+ * added to a component-base flag set, validated and completed into ControllerManagerOptions.
  */
 import { Command, type ComponentOptions } from '../../apiserver/component-base/cli/command.js';
-import { checkPort } from '../../apiserver/component-base/flag/checks.js';
 import type { FlagSet } from '../../apiserver/component-base/flag/flag-set.js';
+import { checkFlags, flag, flagValues } from '../../apiserver/component-base/flag/flag-table.js';
+import { boolValue, durationValue, float32Value, intValue, stringsValue, stringValue } from '../../apiserver/component-base/flag/values.js';
+import { certDirFlag, securePortFlags } from '../../apiserver/component-base/serving/serving-flags.js';
 import { OptionsError } from '../../apiserver/component-base/flag/options-error.js';
 import { LogOptions } from '../../apiserver/component-base/logs/log-options.js';
 import { MetricsOptions } from '../../apiserver/component-base/metrics/metrics-options.js';
@@ -60,152 +62,170 @@ export interface ControllerManagerOptions {
   showHiddenMetricsForVersion: string;
 }
 
-/** orch-controller-manager's flags, each field holding its flag's value. */
+/** orch-controller-manager's flags, each declared once (the serving ones with every binary's). */
+export const CONTROLLER_MANAGER_FLAGS = {
+  kubeconfig: flag({
+    name: 'kubeconfig',
+    type: stringValue,
+    default: '',
+    usage: 'Path to kubeconfig file with authorization and master location information (required).',
+    check: required,
+  }),
+  controllers: flag({
+    name: 'controllers',
+    type: stringsValue,
+    default: ['*'],
+    usage:
+      "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'.",
+    check: knownControllers,
+  }),
+  leaderElect: flag({
+    name: 'leader-elect',
+    type: boolValue,
+    default: true,
+    usage:
+      'Start a leader election client and gain leadership before executing the main loop. Enable this when running replicated components for high availability.',
+  }),
+  leaseDurationMs: flag({
+    name: 'leader-elect-lease-duration',
+    type: durationValue,
+    default: 15_000,
+    usage:
+      'The duration that non-leader candidates will wait after observing a leadership renewal until attempting to acquire leadership of a led but unrenewed leader slot.',
+    check: positive,
+  }),
+  renewDeadlineMs: flag({
+    name: 'leader-elect-renew-deadline',
+    type: durationValue,
+    default: 10_000,
+    usage:
+      'The interval between attempts by the acting master to renew a leadership slot before it stops leading. This must be less than the lease duration.',
+    check: positive,
+  }),
+  retryPeriodMs: flag({
+    name: 'leader-elect-retry-period',
+    type: durationValue,
+    default: 2_000,
+    usage: 'The duration the clients should wait between attempting acquisition and renewal of a leadership.',
+    check: positive,
+  }),
+  leaseName: flag({
+    name: 'leader-elect-resource-name',
+    type: stringValue,
+    default: '',
+    usage: 'The name of the Lease used for locking during leader election (default "<prefix>-controller-manager").',
+  }),
+  leaseNamespace: flag({
+    name: 'leader-elect-resource-namespace',
+    type: stringValue,
+    default: '',
+    usage: 'The namespace of the Lease used for locking during leader election (default the system namespace).',
+  }),
+  ...securePortFlags(10257, '/healthz and /metrics'),
+  ...certDirFlag({ usage: 'The directory of the self-signed serving certificate. Empty uses a temporary directory.' }),
+  apiDomain: flag({
+    name: 'api-domain',
+    type: stringValue,
+    default: 'orch.io',
+    usage: "The API server's --api-domain: the DNS suffix of built-in API group names.",
+  }),
+  rootCaFile: flag({
+    name: 'root-ca-file',
+    type: stringValue,
+    default: '',
+    usage: "If set, this root certificate authority will be published to every namespace; else the kubeconfig's certificate authority is.",
+  }),
+  controllerKubeconfigDir: flag({
+    name: 'controller-kubeconfig-dir',
+    type: stringValue,
+    default: '',
+    usage:
+      'A directory of kubeconfigs named <controller>.kubeconfig (e.g. namespace-controller.kubeconfig); a controller with one calls the API with that identity, the shared informers keep using --kubeconfig.',
+  }),
+  concurrentNamespaceSyncs: flag({
+    name: 'concurrent-namespace-syncs',
+    type: intValue,
+    default: 10,
+    usage: 'The number of namespace objects that are allowed to sync concurrently.',
+    check: atLeastOne,
+  }),
+  concurrentGcSyncs: flag({
+    name: 'concurrent-gc-syncs',
+    type: intValue,
+    default: 20,
+    usage: 'The number of garbage collector workers that are allowed to sync concurrently.',
+    check: atLeastOne,
+  }),
+  namespaceSyncPeriodMs: flag({
+    name: 'namespace-sync-period',
+    type: durationValue,
+    default: 5 * 60_000,
+    usage: 'The period for syncing namespace life-cycle updates.',
+    check: positive,
+  }),
+  minResyncPeriodMs: flag({
+    name: 'min-resync-period',
+    type: durationValue,
+    default: 12 * 3_600_000,
+    usage: 'The resync period in reflectors will be random between MinResyncPeriod and 2*MinResyncPeriod.',
+    check: positive,
+  }),
+  serviceAccountKeyFile: flag({
+    name: 'service-account-private-key-file',
+    type: stringValue,
+    default: '',
+    usage: 'Filename containing a PEM-encoded private RSA or ECDSA key used to sign service account tokens.',
+  }),
+  legacyTokenCleanUpPeriodMs: flag({
+    name: 'legacy-service-account-token-clean-up-period',
+    type: durationValue,
+    default: 365 * 24 * 3_600_000,
+    usage: 'The period of time since the last usage of an legacy service account token before it can be deleted.',
+    check: positive,
+  }),
+  nodeEvictionRate: flag({
+    name: 'node-eviction-rate',
+    type: float32Value,
+    default: DEFAULT_EVICTION_RATES.evictionRate,
+    usage:
+      'Number of nodes per second on which pods are deleted in case of node failure when a zone is healthy (see --unhealthy-zone-threshold for definition of healthy/unhealthy). Zone refers to entire cluster in non-multizone clusters.',
+    check: notNegative,
+  }),
+  secondaryNodeEvictionRate: flag({
+    name: 'secondary-node-eviction-rate',
+    type: float32Value,
+    default: DEFAULT_EVICTION_RATES.secondaryEvictionRate,
+    usage:
+      'Number of nodes per second on which pods are deleted in case of node failure when a zone is unhealthy (see --unhealthy-zone-threshold for definition of healthy/unhealthy). Zone refers to entire cluster in non-multizone clusters. This value is implicitly overridden to 0 if the cluster size is smaller than --large-cluster-size-threshold.',
+    check: notNegative,
+  }),
+  unhealthyZoneThreshold: flag({
+    name: 'unhealthy-zone-threshold',
+    type: float32Value,
+    default: DEFAULT_EVICTION_RATES.unhealthyZoneThreshold,
+    usage: 'Fraction of Nodes in a zone which needs to be not Ready (minimum 3) for zone to be treated as unhealthy.',
+    check: zoneFraction,
+  }),
+  largeClusterSizeThreshold: flag({
+    name: 'large-cluster-size-threshold',
+    type: intValue,
+    default: DEFAULT_EVICTION_RATES.largeClusterSizeThreshold,
+    usage:
+      'Number of nodes from which node-lifecycle-controller treats the cluster as large for the eviction logic purposes. --secondary-node-eviction-rate is implicitly overridden to 0 for clusters this size or smaller.',
+    check: notNegative,
+  }),
+};
+
+/** orch-controller-manager's options: the table's values and the option groups. */
 export class ControllerManagerFlags implements ComponentOptions<ControllerManagerOptions> {
-  kubeconfig = '';
-  controllers = ['*'];
-  leaderElect = true;
-  leaseDurationMs = 15_000;
-  renewDeadlineMs = 10_000;
-  retryPeriodMs = 2_000;
-  leaseName = '';
-  leaseNamespace = '';
-  securePort = 10257;
-  bindAddress = '0.0.0.0';
-  certDir = '';
-  apiDomain = 'orch.io';
-  rootCaFile = '';
-  controllerKubeconfigDir = '';
-  concurrentNamespaceSyncs = 10;
-  concurrentGcSyncs = 20;
-  namespaceSyncPeriodMs = 5 * 60_000;
-  minResyncPeriodMs = 12 * 3_600_000;
+  readonly values = flagValues(CONTROLLER_MANAGER_FLAGS);
+  readonly csrSigning = new CsrSigningFlags();
   readonly logs = new LogOptions();
   readonly metrics = new MetricsOptions();
   readonly features = new FeatureGateOptions();
-  serviceAccountKeyFile = '';
-  legacyTokenCleanUpPeriodMs = 365 * 24 * 3_600_000;
-  readonly csrSigning = new CsrSigningFlags();
-  nodeEvictionRate = DEFAULT_EVICTION_RATES.evictionRate;
-  secondaryNodeEvictionRate = DEFAULT_EVICTION_RATES.secondaryEvictionRate;
-  unhealthyZoneThreshold = DEFAULT_EVICTION_RATES.unhealthyZoneThreshold;
-  largeClusterSizeThreshold = DEFAULT_EVICTION_RATES.largeClusterSizeThreshold;
 
   addFlags(fs: FlagSet): void {
-    fs.string(this, 'kubeconfig', 'kubeconfig', 'Path to kubeconfig file with authorization and master location information (required).');
-    fs.strings(
-      this,
-      'controllers',
-      'controllers',
-      "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'.",
-    );
-    fs.bool(
-      this,
-      'leaderElect',
-      'leader-elect',
-      'Start a leader election client and gain leadership before executing the main loop. Enable this when running replicated components for high availability.',
-    );
-    fs.duration(
-      this,
-      'leaseDurationMs',
-      'leader-elect-lease-duration',
-      'The duration that non-leader candidates will wait after observing a leadership renewal until attempting to acquire leadership of a led but unrenewed leader slot.',
-    );
-    fs.duration(
-      this,
-      'renewDeadlineMs',
-      'leader-elect-renew-deadline',
-      'The interval between attempts by the acting master to renew a leadership slot before it stops leading. This must be less than the lease duration.',
-    );
-    fs.duration(
-      this,
-      'retryPeriodMs',
-      'leader-elect-retry-period',
-      'The duration the clients should wait between attempting acquisition and renewal of a leadership.',
-    );
-    fs.string(
-      this,
-      'leaseName',
-      'leader-elect-resource-name',
-      'The name of the Lease used for locking during leader election (default "<prefix>-controller-manager").',
-    );
-    fs.string(
-      this,
-      'leaseNamespace',
-      'leader-elect-resource-namespace',
-      'The namespace of the Lease used for locking during leader election (default the system namespace).',
-    );
-    fs.int(this, 'securePort', 'secure-port', 'The port on which to serve HTTPS /healthz and /metrics. 0 picks a free port.');
-    fs.ip(this, 'bindAddress', 'bind-address', 'The IP address on which to listen for the --secure-port port.');
-    fs.string(this, 'certDir', 'cert-dir', 'The directory of the self-signed serving certificate. Empty uses a temporary directory.');
-    fs.string(this, 'apiDomain', 'api-domain', "The API server's --api-domain: the DNS suffix of built-in API group names.");
-    fs.string(
-      this,
-      'rootCaFile',
-      'root-ca-file',
-      "If set, this root certificate authority will be published to every namespace; else the kubeconfig's certificate authority is.",
-    );
-    fs.string(
-      this,
-      'controllerKubeconfigDir',
-      'controller-kubeconfig-dir',
-      'A directory of kubeconfigs named <controller>.kubeconfig (e.g. namespace-controller.kubeconfig); a controller with one calls the API with that identity, the shared informers keep using --kubeconfig.',
-    );
-    fs.int(
-      this,
-      'concurrentNamespaceSyncs',
-      'concurrent-namespace-syncs',
-      'The number of namespace objects that are allowed to sync concurrently.',
-    );
-    fs.int(
-      this,
-      'concurrentGcSyncs',
-      'concurrent-gc-syncs',
-      'The number of garbage collector workers that are allowed to sync concurrently.',
-    );
-    fs.duration(this, 'namespaceSyncPeriodMs', 'namespace-sync-period', 'The period for syncing namespace life-cycle updates.');
-    fs.duration(
-      this,
-      'minResyncPeriodMs',
-      'min-resync-period',
-      'The resync period in reflectors will be random between MinResyncPeriod and 2*MinResyncPeriod.',
-    );
-    fs.string(
-      this,
-      'serviceAccountKeyFile',
-      'service-account-private-key-file',
-      'Filename containing a PEM-encoded private RSA or ECDSA key used to sign service account tokens.',
-    );
-    fs.duration(
-      this,
-      'legacyTokenCleanUpPeriodMs',
-      'legacy-service-account-token-clean-up-period',
-      'The period of time since the last usage of an legacy service account token before it can be deleted.',
-    );
-    fs.float32(
-      this,
-      'nodeEvictionRate',
-      'node-eviction-rate',
-      'Number of nodes per second on which pods are deleted in case of node failure when a zone is healthy (see --unhealthy-zone-threshold for definition of healthy/unhealthy). Zone refers to entire cluster in non-multizone clusters.',
-    );
-    fs.float32(
-      this,
-      'secondaryNodeEvictionRate',
-      'secondary-node-eviction-rate',
-      'Number of nodes per second on which pods are deleted in case of node failure when a zone is unhealthy (see --unhealthy-zone-threshold for definition of healthy/unhealthy). Zone refers to entire cluster in non-multizone clusters. This value is implicitly overridden to 0 if the cluster size is smaller than --large-cluster-size-threshold.',
-    );
-    fs.float32(
-      this,
-      'unhealthyZoneThreshold',
-      'unhealthy-zone-threshold',
-      'Fraction of Nodes in a zone which needs to be not Ready (minimum 3) for zone to be treated as unhealthy.',
-    );
-    fs.int(
-      this,
-      'largeClusterSizeThreshold',
-      'large-cluster-size-threshold',
-      'Number of nodes from which node-lifecycle-controller treats the cluster as large for the eviction logic purposes. --secondary-node-eviction-rate is implicitly overridden to 0 for clusters this size or smaller.',
-    );
+    fs.table(CONTROLLER_MANAGER_FLAGS, this.values);
     this.csrSigning.addFlags(fs);
     this.logs.addFlags(fs);
     this.metrics.addFlags(fs);
@@ -213,60 +233,42 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
   }
 
   validate(): void {
-    if (!this.kubeconfig) throw new OptionsError('--kubeconfig is required');
-    checkPort('secure-port', this.securePort);
+    checkFlags(CONTROLLER_MANAGER_FLAGS, this.values);
     this.logs.validate();
     this.metrics.validate();
     this.csrSigning.validate();
-    try {
-      enabledControllers(this.controllers);
-    } catch (err) {
-      throw new OptionsError(`--controllers: ${(err as Error).message}`);
-    }
-    atLeastOne('concurrent-namespace-syncs', this.concurrentNamespaceSyncs);
-    atLeastOne('concurrent-gc-syncs', this.concurrentGcSyncs);
-    positive('leader-elect-lease-duration', this.leaseDurationMs);
-    positive('leader-elect-renew-deadline', this.renewDeadlineMs);
-    positive('leader-elect-retry-period', this.retryPeriodMs);
-    positive('namespace-sync-period', this.namespaceSyncPeriodMs);
-    positive('min-resync-period', this.minResyncPeriodMs);
-    positive('legacy-service-account-token-clean-up-period', this.legacyTokenCleanUpPeriodMs);
-    notNegative('node-eviction-rate', this.nodeEvictionRate);
-    notNegative('secondary-node-eviction-rate', this.secondaryNodeEvictionRate);
-    notNegative('large-cluster-size-threshold', this.largeClusterSizeThreshold);
-    if (!(this.unhealthyZoneThreshold > 0 && this.unhealthyZoneThreshold <= 1))
-      throw new OptionsError('--unhealthy-zone-threshold must be greater than 0 and at most 1');
   }
 
   complete(): ControllerManagerOptions {
+    const v = this.values;
     return {
-      kubeconfig: this.kubeconfig,
-      controllers: this.controllers,
-      leaderElect: this.leaderElect,
-      leaseDurationMs: this.leaseDurationMs,
-      renewDeadlineMs: this.renewDeadlineMs,
-      retryPeriodMs: this.retryPeriodMs,
-      leaseName: this.leaseName,
-      leaseNamespace: this.leaseNamespace,
-      securePort: this.securePort,
-      bindAddress: this.bindAddress,
-      certDir: this.certDir,
-      apiDomain: this.apiDomain,
-      rootCaFile: this.rootCaFile,
-      controllerKubeconfigDir: this.controllerKubeconfigDir,
-      concurrentNamespaceSyncs: this.concurrentNamespaceSyncs,
-      concurrentGcSyncs: this.concurrentGcSyncs,
-      namespaceSyncPeriodMs: this.namespaceSyncPeriodMs,
-      minResyncPeriodMs: this.minResyncPeriodMs,
+      kubeconfig: v.kubeconfig,
+      controllers: v.controllers,
+      leaderElect: v.leaderElect,
+      leaseDurationMs: v.leaseDurationMs,
+      renewDeadlineMs: v.renewDeadlineMs,
+      retryPeriodMs: v.retryPeriodMs,
+      leaseName: v.leaseName,
+      leaseNamespace: v.leaseNamespace,
+      securePort: v.securePort,
+      bindAddress: v.bindAddress,
+      certDir: v.certDir,
+      apiDomain: v.apiDomain,
+      rootCaFile: v.rootCaFile,
+      controllerKubeconfigDir: v.controllerKubeconfigDir,
+      concurrentNamespaceSyncs: v.concurrentNamespaceSyncs,
+      concurrentGcSyncs: v.concurrentGcSyncs,
+      namespaceSyncPeriodMs: v.namespaceSyncPeriodMs,
+      minResyncPeriodMs: v.minResyncPeriodMs,
       logLevel: this.logs.level(),
-      serviceAccountKeyFile: this.serviceAccountKeyFile,
-      legacyTokenCleanUpPeriodMs: this.legacyTokenCleanUpPeriodMs,
+      serviceAccountKeyFile: v.serviceAccountKeyFile,
+      legacyTokenCleanUpPeriodMs: v.legacyTokenCleanUpPeriodMs,
       csrSigning: this.csrSigning.complete(),
       nodeEviction: {
-        evictionRate: this.nodeEvictionRate,
-        secondaryEvictionRate: this.secondaryNodeEvictionRate,
-        unhealthyZoneThreshold: this.unhealthyZoneThreshold,
-        largeClusterSizeThreshold: this.largeClusterSizeThreshold,
+        evictionRate: v.nodeEvictionRate,
+        secondaryEvictionRate: v.secondaryNodeEvictionRate,
+        unhealthyZoneThreshold: v.unhealthyZoneThreshold,
+        largeClusterSizeThreshold: v.largeClusterSizeThreshold,
       },
       featureGates: this.features.gates,
       featureGateWarnings: this.features.gates.warnings,
@@ -290,14 +292,32 @@ export function parseOptions(argv: string[]): ControllerManagerOptions {
   return controllerManagerCommand.options(argv);
 }
 
-function atLeastOne(name: string, n: number): void {
+// The checks of one flag's value; `name` is the flag's.
+
+function required(value: string, name: string): void {
+  if (!value) throw new OptionsError(`--${name} is required`);
+}
+
+function knownControllers(controllers: string[], name: string): void {
+  try {
+    enabledControllers(controllers);
+  } catch (err) {
+    throw new OptionsError(`--${name}: ${(err as Error).message}`);
+  }
+}
+
+function atLeastOne(n: number, name: string): void {
   if (n < 1) throw new OptionsError(`--${name} must be at least 1`);
 }
 
-function notNegative(name: string, n: number): void {
+function notNegative(n: number, name: string): void {
   if (n < 0) throw new OptionsError(`--${name} must not be negative`);
 }
 
-function positive(name: string, ms: number): void {
+function positive(ms: number, name: string): void {
   if (ms <= 0) throw new OptionsError(`--${name} must be greater than zero`);
+}
+
+function zoneFraction(f: number, name: string): void {
+  if (!(f > 0 && f <= 1)) throw new OptionsError(`--${name} must be greater than 0 and at most 1`);
 }

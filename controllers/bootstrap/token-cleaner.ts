@@ -5,7 +5,7 @@
  */
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { Informer } from '../informers/informer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';

@@ -6,7 +6,7 @@
 import { asCsr, CSR_RESOURCE } from '../../apiserver/api/certificates/csr.js';
 import type { CertificateSigningRequest } from '../../apiserver/api/generated/types.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { GroupVersionResource } from '../client/api-client.js';
 import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { Informer } from '../informers/informer.js';

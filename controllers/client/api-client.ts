@@ -8,7 +8,7 @@
  *   await cms.create({ metadata: { name: 'x' }, data: { k: 'v' } });
  *   for await (const ev of cms.watch({ resourceVersion: rv }, signal)) …
  *
- * A TypedResource (client/resources.ts) types its client: `client.resource(PODS, ns).get(name)` is a
+ * A TypedResource (controllerutil/resources.ts) types its client: `client.resource(PODS, ns).get(name)` is a
  * Promise<Pod>; a plain GroupVersionResource gives untyped ApiObjects.
  */
 import type { IncomingMessage } from 'node:http';

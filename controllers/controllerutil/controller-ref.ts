@@ -16,6 +16,22 @@ export function controllerRefOf(obj: KindObject): OwnerReference | undefined {
   return obj.metadata.ownerReferences?.find((r) => r.controller === true);
 }
 
+/**
+ * The `kind` object a controller reference names, if the cache holds it with that uid (Kubernetes'
+ * resolveControllerRef): a reference to a deleted and re-created owner of the same name resolves to
+ * nothing.
+ */
+export function resolveControllerRef<T extends KindObject>(
+  indexer: Indexer<T>,
+  namespace: string | undefined,
+  ref: Pick<OwnerReference, 'kind' | 'name' | 'uid'> | undefined,
+  kind: string,
+): T | undefined {
+  if (ref?.kind !== kind) return undefined;
+  const owner = indexer.get(`${namespace}/${ref.name}`);
+  return owner?.metadata.uid === ref.uid ? owner : undefined;
+}
+
 /** The controller reference a controller puts on what it creates (blocking its owner's foreground deletion). */
 export function newControllerRef(owner: KindObject, apiVersion: string, kind: string): OwnerReference {
   return { apiVersion, kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };

@@ -9,10 +9,7 @@ import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-error
 import type { EventRecorder, ObjectReference } from '../events/event-recorder.js';
 import { objectKey } from '../informers/indexer.js';
 import type { Expectations } from './expectations.js';
-
-import { PODS } from '../client/resources.js';
-
-export { PODS };
+import { PODS } from './resources.js';
 
 export class PodControl {
   constructor(

@@ -14,6 +14,7 @@ import { objectKey } from '../informers/indexer.js';
 import type { Informer } from '../informers/informer.js';
 import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
+import type { Expectations } from './expectations.js';
 
 /** An informer of any kind, as far as waiting for its cache goes. */
 export type SyncingInformer = Pick<Informer, 'waitForSync'>;
@@ -39,6 +40,25 @@ export function enqueueChanges<K extends KindObject>(
     onAdd: enqueue,
     onUpdate: (_old, obj) => enqueue(obj),
     ...(opts.deletes === false ? {} : { onDelete: enqueue }),
+  });
+}
+
+/**
+ * Queues every controller object (a ReplicaSet, a Job, a DaemonSet) the informer adds, updates or
+ * deletes; a deleted one's expectations are forgotten first.
+ */
+export function enqueueControllers<K extends KindObject>(
+  informer: Informer<K>,
+  queue: WorkQueue<string>,
+  expectations: Expectations,
+): void {
+  informer.addEventHandler({
+    onAdd: (obj) => queue.add(objectKey(obj)),
+    onUpdate: (_old, obj) => queue.add(objectKey(obj)),
+    onDelete: (obj) => {
+      expectations.delete(objectKey(obj));
+      queue.add(objectKey(obj));
+    },
   });
 }
 

@@ -11,7 +11,7 @@
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import type { Informer } from '../informers/informer.js';
@@ -20,10 +20,15 @@ import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controlle
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { CONTROLLER_UID_INDEX, controllerRefOf, ensureControllerIndex, newControllerRef } from '../controllerutil/controller-ref.js';
 import { finishedCondition } from '../job/job-util.js';
-import { JOBS } from '../job/job-controller.js';
+import { CRONJOBS as TYPED_CRONJOBS, JOBS as TYPED_JOBS } from '../controllerutil/resources.js';
+import type { GroupVersionResource } from '../client/api-client.js';
 import { parseSchedule, type Schedule } from './cron-schedule.js';
 
-export const CRONJOBS = { group: 'batch', version: 'v1', resource: 'cronjobs' };
+/** Read untyped (ApiObject) here until this controller takes its generated kind. */
+const CRONJOBS: GroupVersionResource = TYPED_CRONJOBS;
+/** Read untyped (ApiObject) here until this controller takes its generated kind. */
+const JOBS: GroupVersionResource = TYPED_JOBS;
+
 /** More missed start times than this are reported. */
 const MAX_MISSED = 100;
 

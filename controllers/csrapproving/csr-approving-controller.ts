@@ -11,7 +11,7 @@ import type { CertificateSigningRequest } from '../../apiserver/api/generated/ty
 import { type CertificateRequest, parseCertificateRequestPem } from '../../apiserver/api/certificates/pkcs10.js';
 import { builtInSigners } from '../../apiserver/api/certificates/signers.js';
 import { type ApiObject, deepCopy } from '../../apiserver/api/object.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { CertificateController, csrGvr } from '../certificates/certificate-controller.js';
 import { nodeClientError } from '../csrsigning/signer-rules.js';

@@ -10,7 +10,7 @@ import { asCsr } from '../../apiserver/api/certificates/csr.js';
 import type { CertificateSigningRequest } from '../../apiserver/api/generated/types.js';
 import { decodePemBlocks } from '../../apiserver/api/certificates/pem.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import { csrGvr } from '../certificates/certificate-controller.js';
 import { runPeriodically } from '../controllerutil/run-controller.js';
 import type { Informer } from '../informers/informer.js';

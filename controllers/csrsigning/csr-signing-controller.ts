@@ -10,7 +10,7 @@ import type { CertificateSigningRequest } from '../../apiserver/api/generated/ty
 import { parseCertificateRequestPem } from '../../apiserver/api/certificates/pkcs10.js';
 import { builtInSigners } from '../../apiserver/api/certificates/signers.js';
 import { type ApiObject, deepCopy } from '../../apiserver/api/object.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import { CertificateController, csrGvr } from '../certificates/certificate-controller.js';
 import type { CaProvider } from './ca-provider.js';
 import { type SignerRule, signerRules } from './signer-rules.js';

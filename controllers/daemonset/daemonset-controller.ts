@@ -15,13 +15,13 @@ import type { Node, Pod } from '../../apiserver/api/generated/types.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { jsonEqual } from '../../apiserver/api/object.js';
 import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
-import { runQueueWorkers } from '../controllerutil/run-controller.js';
+import { enqueueControllers, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import {
   claimObjects,
@@ -29,24 +29,22 @@ import {
   ensureControllerIndex,
   newControllerRef,
   readFromServer,
+  resolveControllerRef,
 } from '../controllerutil/controller-ref.js';
-import {
-  CONTROLLERREVISIONS,
-  ControllerHistory,
-  DEFAULT_REVISION_HISTORY_LIMIT,
-  REVISION_LABEL,
-} from '../controllerutil/controller-history.js';
+import { CONTROLLERREVISIONS, DAEMONSETS as TYPED_DAEMONSETS, NODES, PODS } from '../controllerutil/resources.js';
+import type { GroupVersionResource } from '../client/api-client.js';
+import { ControllerHistory, DEFAULT_REVISION_HISTORY_LIMIT, REVISION_LABEL } from '../controllerutil/controller-history.js';
 import { Expectations } from '../controllerutil/expectations.js';
 import { updateStatusFromCache } from '../controllerutil/update-status.js';
 import { type PodSchedulingSpec, podFitsNode, type Toleration } from '../controllerutil/node-eligibility.js';
-import { PodControl, PODS } from '../controllerutil/pod-control.js';
+import { PodControl } from '../controllerutil/pod-control.js';
 import { isPodAvailable, isPodReady, podNodeName, podStatus } from '../controllerutil/pod-status.js';
 import { podFromTemplate, type PodTemplate } from '../controllerutil/pod-template.js';
 import { computeHash } from '../controllerutil/template-hash.js';
-import { NODES } from '../podgc/pod-gc-controller.js';
 import { allowsSurge, type DaemonSetStrategy, excessPods, rollingUpdate } from './rolling-update.js';
 
-export const DAEMONSETS = { group: 'apps', version: 'v1', resource: 'daemonsets' };
+/** Read untyped (ApiObject) here until this controller takes its generated kind. */
+const DAEMONSETS: GroupVersionResource = TYPED_DAEMONSETS;
 
 interface DaemonSetSpec {
   selector?: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
@@ -115,19 +113,10 @@ export class DaemonSetController implements Controller {
       hashLabel: REVISION_LABEL,
       hash: (ds, _data, collisionCount) => computeHash(dsSpec(ds).template, collisionCount),
     });
-    this.sets.addEventHandler({
-      onAdd: (s) => this.queue.add(objectKey(s)),
-      onUpdate: (_o, s) => this.queue.add(objectKey(s)),
-      onDelete: (s) => {
-        this.expectations.delete(objectKey(s));
-        this.queue.add(objectKey(s));
-      },
-    });
+    enqueueControllers(this.sets, this.queue, this.expectations);
     const owner = (pod: Pod) => {
-      const ref = controllerRefOf(pod);
-      if (ref?.kind !== 'DaemonSet') return undefined;
-      const ds = this.sets.indexer.get(`${pod.metadata.namespace}/${ref.name}`);
-      return ds?.metadata.uid === ref.uid ? objectKey(ds) : undefined;
+      const ds = resolveControllerRef(this.sets.indexer, pod.metadata.namespace, controllerRefOf(pod), 'DaemonSet');
+      return ds ? objectKey(ds) : undefined;
     };
     this.pods.addEventHandler({
       onAdd: (pod) => {

@@ -12,7 +12,7 @@ import type { ApiObject, KindObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import type { Informer } from '../informers/informer.js';
@@ -27,9 +27,9 @@ import {
   ensureControllerIndex,
   newControllerRef,
 } from '../controllerutil/controller-ref.js';
-import { PODS } from '../controllerutil/pod-control.js';
+import { DEPLOYMENTS as TYPED_DEPLOYMENTS, PODS, REPLICASETS as TYPED_REPLICASETS } from '../controllerutil/resources.js';
+import type { GroupVersionResource } from '../client/api-client.js';
 import { computeHash } from '../controllerutil/template-hash.js';
-import { REPLICASETS } from '../replicaset/replicated-kind.js';
 import { type DeploymentStatus, dReplicas, dSpec, dStatus, rsReplicas, rsSpecOf, rsStatusOf } from './deployment-types.js';
 import {
   byCreation,
@@ -57,7 +57,10 @@ import {
 import { calculateStatus, rolloutStatus } from './deployment-status.js';
 import { podStatus } from '../controllerutil/pod-status.js';
 
-export const DEPLOYMENTS = { group: 'apps', version: 'v1', resource: 'deployments' };
+/** Read untyped (ApiObject) here until this controller takes its generated kind. */
+const DEPLOYMENTS: GroupVersionResource = TYPED_DEPLOYMENTS;
+/** Read untyped (ApiObject) here until this controller takes its generated kind. */
+const REPLICASETS: GroupVersionResource = TYPED_REPLICASETS;
 
 export interface DeploymentControllerOptions {
   workers?: number;

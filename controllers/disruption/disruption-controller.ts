@@ -21,15 +21,15 @@ import type { KindObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import { labelSelectorFromObject } from '../../apiserver/runtime/selectors/label-selector.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { controllerRefOf } from '../controllerutil/controller-ref.js';
+import { DEPLOYMENTS, PODDISRUPTIONBUDGETS, PODS, REPLICASETS, STATEFULSETS } from '../controllerutil/resources.js';
 import { isPodReady } from '../controllerutil/pod-status.js';
-import { DEPLOYMENTS, PODS, POD_DISRUPTION_BUDGETS, REPLICA_SETS, STATEFUL_SETS } from '../client/resources.js';
 import { scaledValue } from '../controllerutil/int-or-percent.js';
 
 /** An evicted Pod counts as disrupted this long, unless its deletion is seen first. */
@@ -52,7 +52,7 @@ export class DisruptionController implements Controller {
   readonly deployments: Informer<Deployment>;
   readonly statefulSets: Informer<StatefulSet>;
   readonly queue: WorkQueue<string>;
-  readonly gvr = POD_DISRUPTION_BUDGETS;
+  readonly gvr = PODDISRUPTIONBUDGETS;
 
   constructor(
     private readonly ctx: ControllerContext,
@@ -61,9 +61,9 @@ export class DisruptionController implements Controller {
     this.queue = ctx.newQueue('disruption');
     this.pdbs = ctx.informers.forResource(this.gvr);
     this.pods = ctx.informers.forResource(PODS);
-    this.replicaSets = ctx.informers.forResource(REPLICA_SETS);
+    this.replicaSets = ctx.informers.forResource(REPLICASETS);
     this.deployments = ctx.informers.forResource(DEPLOYMENTS);
-    this.statefulSets = ctx.informers.forResource(STATEFUL_SETS);
+    this.statefulSets = ctx.informers.forResource(STATEFULSETS);
     enqueueChanges(this.pdbs, this.queue, { deletes: false });
     const byPod = (pod: Pod) => {
       for (const pdb of this.pdbsFor(pod)) this.queue.add(objectKey(pdb));

@@ -11,25 +11,16 @@
 import type { EndpointAddress, Endpoints, EndpointSubset, Pod, Service } from '../../apiserver/api/generated/types.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-errors.js';
 import type { Informer } from '../informers/informer.js';
-import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
+import { objectKey } from '../informers/indexer.js';
 import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
-import { ENDPOINTS, PODS, SERVICES } from '../client/resources.js';
+import { ENDPOINTS, PODS, SERVICES } from '../controllerutil/resources.js';
 import { isPodReady, podNodeName } from '../controllerutil/pod-status.js';
-import {
-  findPort,
-  hasSelector,
-  podHostname,
-  podIPs,
-  podTargetRef,
-  selectedPods,
-  servicesSelecting,
-  serviceSpec,
-  shouldPodBeInEndpoints,
-} from '../controllerutil/service-endpoints.js';
+import { findPort, podHostname, podIPs, podTargetRef, serviceSpec } from '../controllerutil/service-endpoints.js';
+import { endpointPods, enqueueServicesOfPods, selectsPods } from '../controllerutil/service-pods.js';
 
 /**
  * What subsets say, independent of how they are grouped: one sorted line per (address, readiness,
@@ -51,7 +42,6 @@ export function subsetContent(subsets: EndpointSubset[] | undefined): string[] {
   return lines.sort();
 }
 
-export { ENDPOINTS, SERVICES };
 /** Endpoints hold at most this many addresses. */
 export const MAX_ENDPOINTS_CAPACITY = 1000;
 
@@ -70,22 +60,8 @@ export class EndpointsController implements Controller {
     this.pods = ctx.informers.forResource(PODS);
     this.endpoints = ctx.informers.forResource(ENDPOINTS);
     enqueueChanges(this.services, this.queue);
-    this.pods.addEventHandler({
-      onAdd: (p) => this.podChanged(p),
-      onUpdate: (old, p) => {
-        if (old.metadata.resourceVersion === p.metadata.resourceVersion) return;
-        this.podChanged(p, jsonEqual(old.metadata.labels, p.metadata.labels) ? undefined : old);
-      },
-      onDelete: (p) => this.podChanged(p),
-    });
+    enqueueServicesOfPods(this.pods, this.services, this.queue);
     this.endpoints.addEventHandler({ onDelete: (ep) => this.queue.add(objectKey(ep)) });
-  }
-
-  private podChanged(pod: Pod, old?: Pod): void {
-    const inNs = this.services.indexer.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '');
-    const keys = new Set(servicesSelecting(inNs, pod.metadata.labels).map(objectKey));
-    if (old) for (const s of servicesSelecting(inNs, old.metadata.labels)) keys.add(objectKey(s));
-    for (const k of keys) this.queue.add(k);
   }
 
   run(signal: AbortSignal): Promise<void> {
@@ -105,9 +81,7 @@ export class EndpointsController implements Controller {
     const spec = serviceSpec(svc);
     const publishNotReady = spec.publishNotReadyAddresses === true;
     const subsets: EndpointSubset[] = [];
-    const pods = selectedPods(svc, this.pods.indexer.byIndex(NAMESPACE_INDEX, svc.metadata.namespace ?? ''));
-    for (const pod of pods) {
-      if (!shouldPodBeInEndpoints(pod, publishNotReady)) continue;
+    for (const pod of endpointPods(svc, this.pods, publishNotReady)) {
       const address: EndpointAddress = { ip: podIPs(pod)[0], targetRef: podTargetRef(pod) };
       const node = podNodeName(pod);
       if (node) address.nodeName = node;
@@ -152,7 +126,7 @@ export class EndpointsController implements Controller {
       }
       return;
     }
-    if (!hasSelector(svc) || Object.keys(serviceSpec(svc).selector ?? {}).length === 0) return;
+    if (!selectsPods(svc)) return;
     let subsets = this.desiredSubsets(svc);
     const annotations: Record<string, string> = {};
     const overCapacityAnnotation = `endpoints.${this.ctx.domain.labelPrefix}/over-capacity`;

@@ -10,30 +10,19 @@
 import type { Pod, Service } from '../../apiserver/api/generated/types.js';
 import { isIPv6 } from 'node:net';
 import type { ApiObject } from '../../apiserver/api/object.js';
-import { jsonEqual } from '../../apiserver/api/object.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { GroupVersionResource } from '../client/api-client.js';
 import type { Informer } from '../informers/informer.js';
-import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
+import { NAMESPACE_INDEX } from '../informers/indexer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { newControllerRef } from '../controllerutil/controller-ref.js';
 import { type EndpointGroup, type SliceEndpoint, type SlicePort, SliceReconciler } from '../controllerutil/slice-reconciler.js';
-import { PODS } from '../controllerutil/pod-control.js';
+import { PODS, SERVICES } from '../controllerutil/resources.js';
 import { isPodReady, podNodeName } from '../controllerutil/pod-status.js';
-import {
-  findPort,
-  hasSelector,
-  podHostname,
-  podIPs,
-  podTargetRef,
-  selectedPods,
-  servicesSelecting,
-  serviceSpec,
-  shouldPodBeInEndpoints,
-} from '../controllerutil/service-endpoints.js';
-import { SERVICES } from '../endpoints/endpoints-controller.js';
+import { findPort, podHostname, podIPs, podTargetRef, serviceSpec } from '../controllerutil/service-endpoints.js';
+import { endpointPods, enqueueServicesOfPods, selectsPods } from '../controllerutil/service-pods.js';
 
 export const MAX_ENDPOINTS_PER_SLICE = 100;
 
@@ -63,26 +52,12 @@ export class EndpointSliceController implements Controller {
     this.slices = ctx.informers.forResource(this.gvr);
     this.reconciler = new SliceReconciler(this.slices.indexer, (ns) => ctx.client.resource(this.gvr, ns));
     enqueueChanges(this.services, this.queue);
-    this.pods.addEventHandler({
-      onAdd: (p) => this.podChanged(p),
-      onUpdate: (old, p) => {
-        if (old.metadata.resourceVersion === p.metadata.resourceVersion) return;
-        this.podChanged(p, jsonEqual(old.metadata.labels, p.metadata.labels) ? undefined : old);
-      },
-      onDelete: (p) => this.podChanged(p),
-    });
+    enqueueServicesOfPods(this.pods, this.services, this.queue);
     const sliceChanged = (s: ApiObject) => {
       const svc = s.metadata.labels?.[this.serviceNameLabel];
       if (svc && s.metadata.labels?.[this.managedByLabel] === this.managedBy) this.queue.add(`${s.metadata.namespace}/${svc}`);
     };
     this.slices.addEventHandler({ onUpdate: (_o, s) => sliceChanged(s), onDelete: sliceChanged });
-  }
-
-  private podChanged(pod: Pod, old?: Pod): void {
-    const inNs = this.services.indexer.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '');
-    const keys = new Set(servicesSelecting(inNs, pod.metadata.labels).map(objectKey));
-    if (old) for (const s of servicesSelecting(inNs, old.metadata.labels)) keys.add(objectKey(s));
-    for (const k of keys) this.queue.add(k);
   }
 
   run(signal: AbortSignal): Promise<void> {
@@ -109,9 +84,7 @@ export class EndpointSliceController implements Controller {
   desiredGroups(svc: Service): EndpointGroup[] {
     const spec = serviceSpec(svc);
     const groups = new Map<string, EndpointGroup>();
-    const pods = selectedPods(svc, this.pods.indexer.byIndex(NAMESPACE_INDEX, svc.metadata.namespace ?? ''));
-    for (const pod of pods) {
-      if (!shouldPodBeInEndpoints(pod, true)) continue;
+    for (const pod of endpointPods(svc, this.pods, true)) {
       const ip = podIPs(pod)[0];
       const addressType = isIPv6(ip) ? 'IPv6' : 'IPv4';
       const ports: SlicePort[] = [];
@@ -146,7 +119,7 @@ export class EndpointSliceController implements Controller {
     if (this.reconciler.stale(key)) return { requeueAfterMs: 100 };
     const svc = this.services.indexer.get(key);
     const existing = this.ownSlices(namespace, name);
-    if (!svc || !hasSelector(svc) || Object.keys(serviceSpec(svc).selector ?? {}).length === 0) {
+    if (!svc || !selectsPods(svc)) {
       // The Service is gone (its slices are its dependents anyway) or is selector-less.
       await this.reconciler.remove(key, existing);
       return undefined;

@@ -9,7 +9,7 @@
 import { isIPv6 } from 'node:net';
 import type { EndpointAddress, Endpoints, Service } from '../../apiserver/api/generated/types.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { GroupVersionResource } from '../client/api-client.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX } from '../informers/indexer.js';
@@ -19,7 +19,7 @@ import type { WorkQueue } from '../workqueue/work-queue.js';
 import { newControllerRef } from '../controllerutil/controller-ref.js';
 import { serviceSpec } from '../controllerutil/service-endpoints.js';
 import { type EndpointGroup, type SliceEndpoint, SliceReconciler } from '../controllerutil/slice-reconciler.js';
-import { ENDPOINTS, SERVICES } from '../endpoints/endpoints-controller.js';
+import { ENDPOINTS, SERVICES } from '../controllerutil/resources.js';
 
 const MAX_ENDPOINTS_PER_SUBSET = 1000;
 

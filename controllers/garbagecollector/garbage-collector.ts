@@ -20,7 +20,7 @@ import { isApiError } from '../../apiserver/api/status.js';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type PropagationPolicy } from '../../apiserver/api/deletion.js';
 import type { ResourceClient } from '../client/api-client.js';
 import { gvrKey, preferredResourcesWith, RestMapper, type ApiResourceInfo } from '../client/discovery.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import { sleep } from '../informers/backoff.js';
 import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';

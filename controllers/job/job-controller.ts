@@ -15,13 +15,13 @@ import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { EventRecorder, ObjectReference } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
-import { runQueueWorkers } from '../controllerutil/run-controller.js';
+import { enqueueControllers, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import {
   claimObjects,
@@ -29,9 +29,12 @@ import {
   ensureControllerIndex,
   newControllerRef,
   readFromServer,
+  resolveControllerRef,
 } from '../controllerutil/controller-ref.js';
 import { Expectations } from '../controllerutil/expectations.js';
-import { PodControl, PODS } from '../controllerutil/pod-control.js';
+import { JOBS as TYPED_JOBS, PODS } from '../controllerutil/resources.js';
+import type { GroupVersionResource } from '../client/api-client.js';
+import { PodControl } from '../controllerutil/pod-control.js';
 import { isPodActive, isPodReady, podStatus } from '../controllerutil/pod-status.js';
 import { sortPodsForDeletion } from '../controllerutil/pod-ranking.js';
 import { podFromTemplate } from '../controllerutil/pod-template.js';
@@ -50,7 +53,9 @@ import {
 } from './job-util.js';
 import { hasFinalizer, releasePod, terminalPhase, trackingFinalizer, type UncountedPods } from './pod-tracking.js';
 
-export const JOBS = { group: 'batch', version: 'v1', resource: 'jobs' };
+/** Read untyped (ApiObject) here until this controller takes its generated kind. */
+const JOBS: GroupVersionResource = TYPED_JOBS;
+
 const BACKOFF_BASE_MS = 10_000;
 const BACKOFF_MAX_MS = 6 * 60_000;
 /** Queue keys of Pods whose tracking finalizer may outlive their Job. */
@@ -98,14 +103,7 @@ export class JobController implements Controller {
     this.jobs = ctx.informers.forResource(JOBS);
     this.pods = ctx.informers.forResource(PODS);
     ensureControllerIndex(this.pods.indexer);
-    this.jobs.addEventHandler({
-      onAdd: (j) => this.queue.add(objectKey(j)),
-      onUpdate: (_o, j) => this.queue.add(objectKey(j)),
-      onDelete: (j) => {
-        this.expectations.delete(objectKey(j));
-        this.queue.add(objectKey(j));
-      },
-    });
+    enqueueControllers(this.jobs, this.queue, this.expectations);
     this.pods.addEventHandler({
       onAdd: (p) => {
         const job = this.ownerOf(p);
@@ -134,10 +132,7 @@ export class JobController implements Controller {
   }
 
   private ownerOf(pod: Pod): ApiObject | undefined {
-    const ref = controllerRefOf(pod);
-    if (ref?.kind !== 'Job') return undefined;
-    const job = this.jobs.indexer.get(`${pod.metadata.namespace}/${ref.name}`);
-    return job?.metadata.uid === ref.uid ? job : undefined;
+    return resolveControllerRef(this.jobs.indexer, pod.metadata.namespace, controllerRefOf(pod), 'Job');
   }
 
   run(signal: AbortSignal): Promise<void> {

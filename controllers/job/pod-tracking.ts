@@ -7,7 +7,7 @@
 import type { Pod } from '../../apiserver/api/generated/types.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { ApiClient } from '../client/api-client.js';
-import { PODS } from '../controllerutil/pod-control.js';
+import { PODS } from '../controllerutil/resources.js';
 import { podStatus } from '../controllerutil/pod-status.js';
 
 /** The finalizer under the API domain: batch.kubernetes.io/job-tracking on Kubernetes. */

@@ -11,7 +11,7 @@
  */
 import type { Namespace } from '../../apiserver/api/generated/types.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
-import { NAMESPACES } from '../client/resources.js';
+import { NAMESPACES } from '../controllerutil/resources.js';
 import type { ApiDomain } from '../../apiserver/api/domain.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Logger } from '../../apiserver/component-base/logs/logger.js';

@@ -19,16 +19,15 @@
 import type { Lease, Node, NodeCondition, NodeStatus, Pod, PodStatus, Taint } from '../../apiserver/api/generated/types.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import { runPeriodically } from '../controllerutil/run-controller.js';
 import type { Informer } from '../informers/informer.js';
-import { PODS } from '../controllerutil/pod-control.js';
+import { NODES, PODS } from '../controllerutil/resources.js';
+import { resourceOf } from '../client/api-client.js';
 import { isPodReady, podNodeName, podStatus } from '../controllerutil/pod-status.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import { evictionTime } from './taint-eviction.js';
-import { resourceOf } from '../client/api-client.js';
-import { NODES } from '../podgc/pod-gc-controller.js';
 import { DEFAULT_EVICTION_RATES, type EvictionRates, ZoneEviction, zoneKey } from './zone-eviction.js';
 
 const MONITOR_PERIOD_MS = 5_000;

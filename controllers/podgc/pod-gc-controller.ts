@@ -8,15 +8,12 @@
 import type { Node, Pod, PodStatus } from '../../apiserver/api/generated/types.js';
 import { deepCopy } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import { runPeriodically } from '../controllerutil/run-controller.js';
 import type { Informer } from '../informers/informer.js';
-import { PODS } from '../controllerutil/pod-control.js';
+import { NODES, PODS } from '../controllerutil/resources.js';
 import { podNodeName, podStatus } from '../controllerutil/pod-status.js';
 
-import { NODES } from '../client/resources.js';
-
-export { NODES };
 const GC_CHECK_PERIOD_MS = 20_000;
 const QUARANTINE_MS = 40_000;
 

@@ -7,14 +7,13 @@
 import type { PersistentVolumeClaim, Pod } from '../../apiserver/api/generated/types.js';
 import { deepCopy } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX } from '../informers/indexer.js';
 import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
-import { PODS } from '../controllerutil/pod-control.js';
+import { PODS, PVCS } from '../controllerutil/resources.js';
 import { podStatus } from '../controllerutil/pod-status.js';
-import { PERSISTENT_VOLUME_CLAIMS } from '../client/resources.js';
 
 /** The claims a Pod uses (names, in its namespace). */
 export function claimsOf(pod: Pod): string[] {
@@ -38,7 +37,7 @@ export class PvcProtectionController implements Controller {
   ) {
     this.finalizer = `${ctx.domain.labelPrefix}/pvc-protection`;
     this.queue = ctx.newQueue('pvcprotection');
-    this.claims = ctx.informers.forResource(PERSISTENT_VOLUME_CLAIMS);
+    this.claims = ctx.informers.forResource(PVCS);
     this.pods = ctx.informers.forResource(PODS);
     enqueueChanges(this.claims, this.queue, { deletes: false });
     const podChanged = (pod: Pod) => {
@@ -92,7 +91,7 @@ export class PvcProtectionController implements Controller {
     const next = deepCopy(pvc);
     next.metadata.finalizers = finalizers;
     try {
-      await this.ctx.client.resource(PERSISTENT_VOLUME_CLAIMS, pvc.metadata.namespace).update(next);
+      await this.ctx.client.resource(PVCS, pvc.metadata.namespace).update(next);
     } catch (err) {
       if (!isApiError(err, 'NotFound')) throw err;
     }

@@ -5,13 +5,11 @@
 import type { PersistentVolume } from '../../apiserver/api/generated/types.js';
 import { deepCopy } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { Informer } from '../informers/informer.js';
 import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
-import { PERSISTENT_VOLUMES as PVS } from '../client/resources.js';
-
-export { PVS };
+import { PVS } from '../controllerutil/resources.js';
 
 export class PvProtectionController implements Controller {
   readonly volumes: Informer<PersistentVolume>;

@@ -13,13 +13,13 @@ import type { ApiObject } from '../../apiserver/api/object.js';
 import { jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
-import { runQueueWorkers } from '../controllerutil/run-controller.js';
+import { enqueueControllers, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import {
   claimObjects,
@@ -27,10 +27,12 @@ import {
   controllerRefOf,
   ensureControllerIndex,
   newControllerRef,
+  resolveControllerRef,
 } from '../controllerutil/controller-ref.js';
 import { Expectations } from '../controllerutil/expectations.js';
 import { updateStatusFromCache } from '../controllerutil/update-status.js';
-import { PodControl, PODS } from '../controllerutil/pod-control.js';
+import { PODS } from '../controllerutil/resources.js';
+import { PodControl } from '../controllerutil/pod-control.js';
 import { isPodActive, isPodReady } from '../controllerutil/pod-status.js';
 import { sortPodsForDeletion } from '../controllerutil/pod-ranking.js';
 import { podFromTemplate } from '../controllerutil/pod-template.js';
@@ -68,14 +70,7 @@ export class ReplicaSetController implements Controller {
     this.replicaSets = ctx.informers.forResource(this.kind.resource);
     this.pods = ctx.informers.forResource(PODS);
     ensureControllerIndex(this.pods.indexer);
-    this.replicaSets.addEventHandler({
-      onAdd: (rs) => this.queue.add(objectKey(rs)),
-      onUpdate: (_old, rs) => this.queue.add(objectKey(rs)),
-      onDelete: (rs) => {
-        this.expectations.delete(objectKey(rs));
-        this.queue.add(objectKey(rs));
-      },
-    });
+    enqueueControllers(this.replicaSets, this.queue, this.expectations);
     this.pods.addEventHandler({
       onAdd: (pod) => this.podAdded(pod),
       onUpdate: (old, pod) => this.podUpdated(old, pod),
@@ -97,9 +92,7 @@ export class ReplicaSetController implements Controller {
 
   /** The ReplicaSet a controller reference names, if it is in the cache with that uid. */
   private resolve(namespace: string, ref: { kind: string; name: string; uid: string } | undefined): ApiObject | undefined {
-    if (ref?.kind !== this.kind.kind) return undefined;
-    const rs = this.replicaSets.indexer.get(`${namespace}/${ref.name}`);
-    return rs?.metadata.uid === ref.uid ? rs : undefined;
+    return resolveControllerRef(this.replicaSets.indexer, namespace, ref, this.kind.kind);
   }
 
   /** The ReplicaSets whose selector matches an orphan Pod. */

@@ -8,6 +8,7 @@
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { labelSelectorFromObject, type LabelSelector, type LabelSelectorObject } from '../../apiserver/runtime/selectors/label-selector.js';
 import type { GroupVersionResource } from '../client/api-client.js';
+import { REPLICASETS, REPLICATIONCONTROLLERS } from '../controllerutil/resources.js';
 
 export interface ReplicatedKind {
   resource: GroupVersionResource;
@@ -22,9 +23,6 @@ export interface ReplicatedKind {
   /** The object's Pod selector; throws when it is invalid. */
   selector(obj: ApiObject): LabelSelector;
 }
-
-export const REPLICASETS: GroupVersionResource = { group: 'apps', version: 'v1', resource: 'replicasets' };
-export const REPLICATIONCONTROLLERS: GroupVersionResource = { group: '', version: 'v1', resource: 'replicationcontrollers' };
 
 const spec = (obj: ApiObject) => (obj.spec ?? {}) as { selector?: unknown };
 

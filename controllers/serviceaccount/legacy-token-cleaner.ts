@@ -7,9 +7,9 @@
  * it (its `<prefix>/legacy-token-last-used` label, a date) is deleted, unless a Pod references it.
  */
 import type { ConfigMap, Secret, ServiceAccount } from '../../apiserver/api/generated/types.js';
-import { CONFIGMAPS, SECRETS, SERVICE_ACCOUNTS } from '../client/resources.js';
+import { CONFIGMAPS, SECRETS, SERVICEACCOUNTS } from '../controllerutil/resources.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import { runPeriodically } from '../controllerutil/run-controller.js';
 import type { Informer } from '../informers/informer.js';
 import { podSecretNames } from './pod-secret-names.js';
@@ -43,7 +43,7 @@ export class LegacyTokenCleaner implements Controller {
   ) {
     this.now = opts.now ?? (() => new Date());
     this.secrets = ctx.informers.forResource(SECRETS);
-    this.accounts = ctx.informers.forResource(SERVICE_ACCOUNTS);
+    this.accounts = ctx.informers.forResource(SERVICEACCOUNTS);
     this.pods = ctx.informers.forResource({ group: '', version: 'v1', resource: 'pods' });
   }
 

@@ -6,10 +6,10 @@
  */
 import type { Namespace, ServiceAccount } from '../../apiserver/api/generated/types.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import { NAMESPACES, SERVICE_ACCOUNTS } from '../client/resources.js';
+import { NAMESPACES, SERVICEACCOUNTS } from '../controllerutil/resources.js';
 import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-errors.js';
 import type { Informer } from '../informers/informer.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 
@@ -24,7 +24,7 @@ export class ServiceAccountsController implements Controller {
   constructor(private readonly ctx: ControllerContext) {
     this.queue = ctx.newQueue('serviceaccount');
     this.namespaces = ctx.informers.forResource(NAMESPACES);
-    this.serviceAccounts = ctx.informers.forResource(SERVICE_ACCOUNTS);
+    this.serviceAccounts = ctx.informers.forResource(SERVICEACCOUNTS);
     enqueueChanges(this.namespaces, this.queue, { deletes: false });
     this.serviceAccounts.addEventHandler({
       onDelete: (sa) => {
@@ -51,7 +51,7 @@ export class ServiceAccountsController implements Controller {
     for (const name of SERVICE_ACCOUNTS_TO_ENSURE) {
       if (this.serviceAccounts.indexer.get(`${namespace}/${name}`)) continue;
       try {
-        await this.ctx.client.resource(SERVICE_ACCOUNTS, namespace).create({ metadata: { name } });
+        await this.ctx.client.resource(SERVICEACCOUNTS, namespace).create({ metadata: { name } });
       } catch (err) {
         if (isApiError(err, 'AlreadyExists')) continue;
         if (hasStatusCause(err, NAMESPACE_TERMINATING_CAUSE)) continue;

@@ -10,8 +10,8 @@
 import type { Secret, ServiceAccount } from '../../apiserver/api/generated/types.js';
 import { deepCopy } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
-import { SECRETS, SERVICE_ACCOUNTS } from '../client/resources.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
+import { SECRETS, SERVICEACCOUNTS } from '../controllerutil/resources.js';
 import type { Informer } from '../informers/informer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';
@@ -50,7 +50,7 @@ export class TokensController implements Controller {
     this.uidKey = `${p}/service-account.uid`;
     this.queue = ctx.newQueue('serviceaccount_tokens');
     this.secrets = ctx.informers.forResource(SECRETS);
-    this.accounts = ctx.informers.forResource(SERVICE_ACCOUNTS);
+    this.accounts = ctx.informers.forResource(SERVICEACCOUNTS);
     const add = (w: Work) => this.queue.add(JSON.stringify(w));
     const onSecret = (s: Secret) => {
       if (s.type === this.tokenType) add({ kind: 'secret', namespace: s.metadata.namespace!, name: s.metadata.name! });
@@ -100,7 +100,7 @@ export class TokensController implements Controller {
     let sa = this.accounts.indexer.get(`${namespace}/${name}`);
     if (!sa) {
       try {
-        sa = await this.ctx.client.resource(SERVICE_ACCOUNTS, namespace).get(name);
+        sa = await this.ctx.client.resource(SERVICEACCOUNTS, namespace).get(name);
       } catch (err) {
         if (isApiError(err, 'NotFound')) return undefined;
         throw err;
@@ -177,7 +177,7 @@ export class TokensController implements Controller {
     const next = deepCopy(sa);
     next.secrets = refs.filter((r) => r.name !== secretName);
     try {
-      await this.ctx.client.resource(SERVICE_ACCOUNTS, namespace).update(next);
+      await this.ctx.client.resource(SERVICEACCOUNTS, namespace).update(next);
     } catch (err) {
       if (!isApiError(err, 'NotFound')) throw err; // a conflict is retried with the newer account
     }

@@ -14,12 +14,11 @@
  * (claim-retention.ts).
  */
 import type { PersistentVolumeClaim, Pod } from '../../apiserver/api/generated/types.js';
-import { PERSISTENT_VOLUME_CLAIMS } from '../client/resources.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-errors.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
@@ -35,19 +34,16 @@ import {
   newControllerRef,
   readFromServer,
 } from '../controllerutil/controller-ref.js';
-import {
-  CONTROLLERREVISIONS,
-  ControllerHistory,
-  DEFAULT_REVISION_HISTORY_LIMIT,
-  REVISION_LABEL,
-} from '../controllerutil/controller-history.js';
-import { PODS } from '../controllerutil/pod-control.js';
+import { CONTROLLERREVISIONS, PODS, PVCS, STATEFULSETS as TYPED_STATEFULSETS } from '../controllerutil/resources.js';
+import type { GroupVersionResource } from '../client/api-client.js';
+import { ControllerHistory, DEFAULT_REVISION_HISTORY_LIMIT, REVISION_LABEL } from '../controllerutil/controller-history.js';
 import { isPodAvailable, isPodReady, podStatus } from '../controllerutil/pod-status.js';
 import { podFromTemplate, type PodTemplate } from '../controllerutil/pod-template.js';
 import { computeHash } from '../controllerutil/template-hash.js';
 import { claimIsStale, claimOwnerRefs, type RetentionPolicy } from './claim-retention.js';
 
-export const STATEFULSETS = { group: 'apps', version: 'v1', resource: 'statefulsets' };
+/** Read untyped (ApiObject) here until this controller takes its generated kind. */
+const STATEFULSETS: GroupVersionResource = TYPED_STATEFULSETS;
 
 interface StatefulSetSpec {
   replicas?: number;
@@ -97,7 +93,7 @@ export class StatefulSetController implements Controller {
     this.recorder = ctx.recorder('statefulset-controller');
     this.sets = ctx.informers.forResource(STATEFULSETS);
     this.pods = ctx.informers.forResource(PODS);
-    this.claims = ctx.informers.forResource(PERSISTENT_VOLUME_CLAIMS);
+    this.claims = ctx.informers.forResource(PVCS);
     ensureControllerIndex(this.pods.indexer);
     this.history = new ControllerHistory(ctx.client, ctx.informers.forResource(CONTROLLERREVISIONS), {
       resource: STATEFULSETS,
@@ -253,7 +249,7 @@ export class StatefulSetController implements Controller {
       const next = deepCopy(claim);
       next.metadata.ownerReferences = refs;
       try {
-        await this.ctx.client.resource(PERSISTENT_VOLUME_CLAIMS, claim.metadata.namespace).update(next);
+        await this.ctx.client.resource(PVCS, claim.metadata.namespace).update(next);
       } catch (err) {
         if (!isApiError(err, 'NotFound')) throw err;
       }
@@ -330,7 +326,7 @@ export class StatefulSetController implements Controller {
     if (refs.length) claim.metadata.ownerReferences = refs;
     const ref = objectReference(set, 'apps/v1', 'StatefulSet');
     try {
-      await this.ctx.client.resource(PERSISTENT_VOLUME_CLAIMS, ns).create(claim);
+      await this.ctx.client.resource(PVCS, ns).create(claim);
       this.recorder.event(
         ref,
         'Normal',

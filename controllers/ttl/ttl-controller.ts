@@ -6,11 +6,11 @@
  */
 import type { Node } from '../../apiserver/api/generated/types.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { Informer } from '../informers/informer.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
-import { NODES } from '../podgc/pod-gc-controller.js';
+import { NODES } from '../controllerutil/resources.js';
 
 const STEPS = [
   { sizeMin: 0, sizeMax: 100, ttl: 0 },

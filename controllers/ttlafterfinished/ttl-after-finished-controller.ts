@@ -5,14 +5,18 @@
  */
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { Informer } from '../informers/informer.js';
 import { objectKey } from '../informers/indexer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
-import { JOBS } from '../job/job-controller.js';
+import { JOBS as TYPED_JOBS } from '../controllerutil/resources.js';
+import type { GroupVersionResource } from '../client/api-client.js';
 import { finishedCondition, jobSpec, jobStatus } from '../job/job-util.js';
+
+/** Read untyped (ApiObject) here until this controller takes its generated kind. */
+const JOBS: GroupVersionResource = TYPED_JOBS;
 
 /** When the Job expires (epoch ms), or undefined when it has no TTL or has not finished. */
 export function expiresAt(job: ApiObject): number | undefined {

@@ -12,7 +12,7 @@ import type { PersistentVolumeClaim, StorageClass } from '../../apiserver/api/ge
 import { type ApiClient, resourceOf, type TypedResource } from '../client/api-client.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
-import { PERSISTENT_VOLUME_CLAIMS } from '../client/resources.js';
+import { PVCS } from '../controllerutil/resources.js';
 
 export function storageClassesResource(domain: ApiDomain): TypedResource<StorageClass> {
   return resourceOf<StorageClass>(domain.group('storage.k8s.io'), 'v1', 'storageclasses');
@@ -82,7 +82,7 @@ export class ClaimProvisioning {
         },
       };
       try {
-        claim = await this.client.resource(PERSISTENT_VOLUME_CLAIMS, pvc.metadata.namespace).update(next);
+        claim = await this.client.resource(PVCS, pvc.metadata.namespace).update(next);
       } catch (err) {
         this.failed(pvc, `Error saving claim: ${(err as Error).message}`);
         throw err;

@@ -27,16 +27,14 @@ import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { compareQuantities, quantityFrom, ZERO_QUANTITY } from '../../apiserver/api/quantity.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import { labelSelectorFromObject } from '../../apiserver/runtime/selectors/label-selector.js';
-import type { Controller, ControllerContext } from '../app/controller-context.js';
+import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import type { Informer } from '../informers/informer.js';
 import { objectKey } from '../informers/indexer.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
-import { PVS } from '../pvprotection/pv-protection-controller.js';
-import { PERSISTENT_VOLUME_CLAIMS } from '../client/resources.js';
-import { PODS } from '../controllerutil/pod-control.js';
+import { PODS, PVCS, PVS } from '../controllerutil/resources.js';
 import { NAMESPACE_INDEX } from '../informers/indexer.js';
 import { ClaimProvisioning, storageClassesResource } from './provisioning.js';
 
@@ -90,7 +88,7 @@ export class PvBinderController implements Controller {
     this.queue = ctx.newQueue('volumes');
     this.recorder = ctx.recorder('persistentvolume-controller');
     this.volumes = ctx.informers.forResource(PVS);
-    this.claims = ctx.informers.forResource(PERSISTENT_VOLUME_CLAIMS);
+    this.claims = ctx.informers.forResource(PVCS);
     this.classes = ctx.informers.forResource(storageClassesResource(ctx.domain));
     this.pods = ctx.informers.forResource(PODS);
     this.provisioning = new ClaimProvisioning(ctx.client, this.recorder, ctx.domain);
@@ -239,7 +237,7 @@ export class PvBinderController implements Controller {
       claim.metadata.annotations = { ...claim.metadata.annotations, [this.bindCompleted]: 'yes' };
       claimChanged = true;
     }
-    const boundClaim = claimChanged ? await this.ctx.client.resource(PERSISTENT_VOLUME_CLAIMS, pvc.metadata.namespace).update(claim) : pvc;
+    const boundClaim = claimChanged ? await this.ctx.client.resource(PVCS, pvc.metadata.namespace).update(claim) : pvc;
     const status: PersistentVolumeClaimStatus = {
       ...boundClaim.status,
       phase: 'Bound',
@@ -249,7 +247,7 @@ export class PvBinderController implements Controller {
     if (!jsonEqual(status, boundClaim.status)) {
       const next = deepCopy(boundClaim);
       next.status = status;
-      await this.ctx.client.resource(PERSISTENT_VOLUME_CLAIMS, pvc.metadata.namespace).update(next, 'status');
+      await this.ctx.client.resource(PVCS, pvc.metadata.namespace).update(next, 'status');
     }
   }
 
@@ -269,7 +267,7 @@ export class PvBinderController implements Controller {
     }
     // The claim is gone: make sure (the cache may lag), then release the volume.
     try {
-      const live = await this.ctx.client.resource(PERSISTENT_VOLUME_CLAIMS, ref.namespace).get(ref.name);
+      const live = await this.ctx.client.resource(PVCS, ref.namespace).get(ref.name);
       if (live.metadata.uid === ref.uid) return;
     } catch (err) {
       if (!isApiError(err, 'NotFound')) throw err;
@@ -299,7 +297,7 @@ export class PvBinderController implements Controller {
     const next = deepCopy(pvc);
     next.status = { ...pvc.status, phase };
     try {
-      await this.ctx.client.resource(PERSISTENT_VOLUME_CLAIMS, pvc.metadata.namespace).update(next, 'status');
+      await this.ctx.client.resource(PVCS, pvc.metadata.namespace).update(next, 'status');
     } catch (err) {
       if (!isApiError(err, 'NotFound')) throw err;
     }

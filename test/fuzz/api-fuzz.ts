@@ -40,6 +40,7 @@ import {
   sentinelName,
 } from './generators.js';
 import { itemPath, KIND_NAMES, KINDS, laneNames } from './kinds.js';
+import { watchHarnessStalls } from './harness-stalls.js';
 import { isAlive, processTree, treeRss } from './process-tree.js';
 import { newRandom } from './random.js';
 
@@ -244,14 +245,20 @@ export async function runFuzz(t: TestContext, s: TestServer, settings: FuzzSetti
     }
   };
 
-  const client = newFuzzClient({ url: s.url, ca: s.ca, token: s.token, abortMs: ABORT_MS });
-  const anonymous = newFuzzClient({ url: s.url, ca: s.ca, abortMs: ABORT_MS });
+  const stalls = watchHarnessStalls();
+  /** The answer's time less the time this process itself was stalled meanwhile. */
+  const serverMs = (a: FuzzAnswer) => {
+    const end = performance.now();
+    return a.ms - stalls.within(end - a.ms, end);
+  };
+  const client = newFuzzClient({ url: s.url, ca: s.ca, token: s.token, abortMs: ABORT_MS, stalledWithin: stalls.within });
+  const anonymous = newFuzzClient({ url: s.url, ca: s.ca, abortMs: ABORT_MS, stalledWithin: stalls.within });
   const codec = newProtobufCodec(newApiDomain(), definitions);
   const deadline = Date.now() + seconds * 1000;
   let running = true;
 
   // The server beside the lanes: alive, the same processes, ready, within its memory.
-  const monitorClient = newFuzzClient({ url: s.url, ca: s.ca, token: s.token, abortMs: ABORT_MS });
+  const monitorClient = newFuzzClient({ url: s.url, ca: s.ca, token: s.token, abortMs: ABORT_MS, stalledWithin: stalls.within });
   let lastReadyz = 0;
   let rssOver = false;
   const monitor = (async () => {
@@ -279,7 +286,7 @@ export async function runFuzz(t: TestContext, s: TestServer, settings: FuzzSetti
       if (Date.now() - lastReadyz >= READYZ_EVERY_MS) {
         lastReadyz = Date.now();
         const a = await monitorClient.send({ method: 'GET', path: '/readyz' });
-        if (a.status !== 200 || a.ms > SLOW_MS) fail({ category: 'monitor', what: '/readyz not 200 within 5 s', answer: a });
+        if (a.status !== 200 || serverMs(a) > SLOW_MS) fail({ category: 'monitor', what: '/readyz not 200 within 5 s', answer: a });
       }
     }
   })();
@@ -333,7 +340,12 @@ export async function runFuzz(t: TestContext, s: TestServer, settings: FuzzSetti
       }
       if (a.status === 0) fail({ ...where, what: 'no answer' });
       else if (a.status >= 500 && !isAllowed5xx(a, input.req)) fail({ ...where, what: `answered ${a.status}` });
-      if (a.ms > SLOW_MS) fail({ ...where, what: `took ${Math.round(a.ms)} ms` });
+      const ms = serverMs(a);
+      if (ms > SLOW_MS)
+        fail({
+          ...where,
+          what: `took ${Math.round(a.ms)} ms${ms < a.ms - 1 ? ` (${Math.round(a.ms - ms)} ms of it this process was stalled)` : ''}`,
+        });
       if (a.status >= 200 && a.status < 300) await checkWrite(lane, input, a, lastRv, (what, detail) => fail({ ...where, what, detail }));
     }
   };
@@ -425,10 +437,11 @@ export async function runFuzz(t: TestContext, s: TestServer, settings: FuzzSetti
   client.close();
   anonymous.close();
   monitorClient.close();
+  stalls.stop();
 
   const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
   t.diagnostic(
-    `${label}: seed ${settings.seed}, ${settings.lanes} lanes, ${elapsed.toFixed(1)} s, ${report.inputs} inputs (${(report.inputs / elapsed).toFixed(0)}/s), ${report.readBacks} read backs`,
+    `${label}: seed ${settings.seed}, ${settings.lanes} lanes, ${elapsed.toFixed(1)} s, ${report.inputs} inputs (${(report.inputs / elapsed).toFixed(0)}/s), ${report.readBacks} read backs, this process's longest stall ${Math.round(stalls.longest())} ms`,
   );
   for (const [c, st] of Object.entries(report.perCategory)) {
     t.diagnostic(

@@ -33,7 +33,14 @@ export interface FuzzClient {
   close(): void;
 }
 
-export function newFuzzClient(opts: { url: string; ca: string; token?: string; abortMs: number }): FuzzClient {
+export function newFuzzClient(opts: {
+  url: string;
+  ca: string;
+  token?: string;
+  abortMs: number;
+  /** The milliseconds of a span this process itself was stalled: not counted toward `abortMs`. */
+  stalledWithin?: (from: number, to: number) => number;
+}): FuzzClient {
   const agent = new Agent({ ca: opts.ca, keepAlive: true, maxSockets: 32 });
   const base = new URL(opts.url);
   const send = (req: FuzzRequest) =>
@@ -83,14 +90,22 @@ export function newFuzzClient(opts: { url: string; ca: string; token?: string; a
         resolve({ status: 0, headers: {}, bytes: Buffer.alloc(0), ms: 0, error: (err as Error).message, refused: true });
         return;
       }
-      const timer = setTimeout(() => {
+      const abort = () => {
+        if (settled) return;
+        const waited = performance.now() - start - (opts.stalledWithin?.(start, performance.now()) ?? 0);
+        if (waited < opts.abortMs) {
+          // This process was stalled meanwhile: the server gets its whole time.
+          timer = setTimeout(abort, opts.abortMs - waited);
+          return;
+        }
         const error =
           headersMs === undefined
             ? `no answer within ${opts.abortMs} ms`
             : `the answer's headers came after ${Math.round(headersMs)} ms, its end not within ${opts.abortMs} ms`;
         done({ status: 0, headers: {}, bytes: Buffer.alloc(0), error });
         r.destroy();
-      }, opts.abortMs);
+      };
+      let timer = setTimeout(abort, opts.abortMs);
       r.on('error', (err) =>
         done({ status: 0, headers: {}, bytes: Buffer.alloc(0), error: `${(err as NodeJS.ErrnoException).code ?? ''} ${err.message}` }),
       );

@@ -64,55 +64,80 @@ export function valueDepth(r: Random): number {
   return r.pick([10, 100, 998, 999, 1000, 1001, 1200]);
 }
 
-/** One structural mutation of a deep copy of the value. */
+/**
+ * The most JSON text a mutated value may take. Past the server's body limit (3 MiB) is still tried, but
+ * not without bound: copies of copies grew one value to 33 MB, and making its YAML held this process
+ * (and so every lane's timing) for 18 s.
+ */
+export const MAX_MUTATED_BYTES = 4 * 2 ** 20;
+
+/** The length of the value's JSON text, or Infinity when it cannot be written (too deep for this stack). */
+function jsonLength(v: Json): number {
+  try {
+    return JSON.stringify(v)?.length ?? 0;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+/** One structural mutation of a deep copy of the value, its JSON text at most MAX_MUTATED_BYTES. */
 export function mutateValue(r: Random, value: Json, rounds = r.int(1, 4)): Json {
   let root = structuredClone(value);
   for (let i = 0; i < rounds; i++) {
-    const paths = nodePaths(root);
-    const path = r.pick(paths);
-    const node = getAt(root, path);
-    switch (r.int(0, 9)) {
-      case 0: // a value of another type
-      case 1:
-        root = setAt(root, path, randomValue(r, 2));
-        break;
-      case 2:
-        root = removeAt(root, path);
-        break;
-      case 3: // an odd key beside the others
-        if (node !== null && typeof node === 'object' && !Array.isArray(node))
-          root = setAt(root, [...path, randomKey(r)], randomValue(r, 1));
-        else root = setAt(root, path, randomValue(r, 1));
-        break;
-      case 4: // the same node again beside itself
-        if (Array.isArray(node)) for (let n = r.int(1, r.chance(0.1) ? 500 : 3); n > 0; n--) node.push(structuredClone(node[0] ?? null));
-        else root = setAt(root, path, [node, node]);
-        break;
-      case 5:
-        root = setAt(root, path, nested(r, r.chance(0.5) ? r.int(2, 50) : valueDepth(r), node ?? 'x'));
-        break;
-      case 6: // strings of odd characters, long or empty
-        root = setAt(
-          root,
-          path,
-          r.weighted([
-            [5, randomString(r, 24)],
-            [1, ''],
-            [1, randomString(r, 3).repeat(r.int(1000, 40_000))],
-          ]),
-        );
-        break;
-      case 7: // the node's string, as a number or boolean, or the reverse
-        root = setAt(root, path, typeof node === 'string' ? (r.chance(0.5) ? Number(node) || 7 : true) : textOf(node));
-        break;
-      case 8: // its type's wrapper: a scalar as an array or object
-        root = setAt(root, path, r.chance(0.5) ? [node] : { value: node });
-        break;
-      default: // many keys
-        if (node !== null && typeof node === 'object' && !Array.isArray(node)) {
-          for (let n = r.int(10, r.chance(0.2) ? 5000 : 100); n > 0; n--) (node as any)[`k${n}-${randomString(r, 4)}`] = randomString(r, 8);
-        } else root = setAt(root, path, null);
-    }
+    const before = root;
+    root = mutateOnce(r, structuredClone(root));
+    if (jsonLength(root) > MAX_MUTATED_BYTES) root = before;
+  }
+  return root;
+}
+
+function mutateOnce(r: Random, root: Json): Json {
+  const paths = nodePaths(root);
+  const path = r.pick(paths);
+  const node = getAt(root, path);
+  switch (r.int(0, 9)) {
+    case 0: // a value of another type
+    case 1:
+      root = setAt(root, path, randomValue(r, 2));
+      break;
+    case 2:
+      root = removeAt(root, path);
+      break;
+    case 3: // an odd key beside the others
+      if (node !== null && typeof node === 'object' && !Array.isArray(node)) root = setAt(root, [...path, randomKey(r)], randomValue(r, 1));
+      else root = setAt(root, path, randomValue(r, 1));
+      break;
+    case 4: // the same node again beside itself
+      if (Array.isArray(node)) {
+        const each = Math.max(jsonLength(node[0] ?? null), 1);
+        const n = Math.min(r.int(1, r.chance(0.1) ? 500 : 3), Math.floor(MAX_MUTATED_BYTES / each));
+        for (let k = 0; k < n; k++) node.push(structuredClone(node[0] ?? null));
+      } else root = setAt(root, path, [node, node]);
+      break;
+    case 5:
+      root = setAt(root, path, nested(r, r.chance(0.5) ? r.int(2, 50) : valueDepth(r), node ?? 'x'));
+      break;
+    case 6: // strings of odd characters, long or empty
+      root = setAt(
+        root,
+        path,
+        r.weighted([
+          [5, randomString(r, 24)],
+          [1, ''],
+          [1, randomString(r, 3).repeat(r.int(1000, 40_000))],
+        ]),
+      );
+      break;
+    case 7: // the node's string, as a number or boolean, or the reverse
+      root = setAt(root, path, typeof node === 'string' ? (r.chance(0.5) ? Number(node) || 7 : true) : textOf(node));
+      break;
+    case 8: // its type's wrapper: a scalar as an array or object
+      root = setAt(root, path, r.chance(0.5) ? [node] : { value: node });
+      break;
+    default: // many keys
+      if (node !== null && typeof node === 'object' && !Array.isArray(node)) {
+        for (let n = r.int(10, r.chance(0.2) ? 5000 : 100); n > 0; n--) (node as any)[`k${n}-${randomString(r, 4)}`] = randomString(r, 8);
+      } else root = setAt(root, path, null);
   }
   return root;
 }

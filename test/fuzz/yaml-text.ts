@@ -8,13 +8,33 @@ import YAML from 'yaml';
 import { mutateBytes, nestingDepth } from './mutate.js';
 import { type Random, randomString } from './random.js';
 
+/**
+ * Past this much JSON a value is written as JSON text: the YAML library writes 4 MB of YAML in about
+ * 11 s, and while it does no lane's answer is read (every lane timed out).
+ */
+const MAX_YAML_SOURCE_BYTES = 256 * 1024;
+
+/**
+ * Deeper than this a value is written as JSON text: block YAML indents each level, so a map of 5,000
+ * keys 1,000 levels down is 10 MB of spaces (5 s to write). Deep YAML has its own inputs (deepYaml).
+ */
+const MAX_YAML_SOURCE_DEPTH = 64;
+
+function deeperThan(value: unknown, limit: number): boolean {
+  if (limit < 0) return true;
+  if (value === null || typeof value !== 'object') return false;
+  for (const v of Object.values(value)) if (deeperThan(v, limit - 1)) return true;
+  return false;
+}
+
 /** The value as YAML (a JSON-compatible document), or as JSON text, which YAML also reads. */
 export function yamlText(r: Random, value: unknown): string {
-  if (r.chance(0.15)) return JSON.stringify(value);
+  const json = JSON.stringify(value);
+  if (r.chance(0.15) || json.length > MAX_YAML_SOURCE_BYTES || deeperThan(value, MAX_YAML_SOURCE_DEPTH)) return json;
   try {
     return YAML.stringify(value, { aliasDuplicateObjects: false, lineWidth: 0 });
   } catch {
-    return JSON.stringify(value);
+    return json;
   }
 }
 

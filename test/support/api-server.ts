@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { newLogger } from '../../apiserver/component-base/logs/logger.js';
 import { parseServerOptions } from '../../apiserver/server/options.js';
 import { runServer } from '../../apiserver/server/run-server.js';
-import type { KindDeclaration } from '../../apiserver/registry/resources/kind-declaration.js';
+import type { KindDeclaration } from '../../apiserver/registry/generic/kind-declaration.js';
 import { writeAdminKubeconfig } from '../../scripts/cluster-files.js';
 import { newTestClient, type TestClient } from './http-client.js';
 import { newServerLog, type ServerLog } from './server-log.js';

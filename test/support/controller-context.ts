@@ -4,7 +4,7 @@
  */
 import { newApiDomain } from '../../apiserver/api/domain.js';
 import { newLogger } from '../../apiserver/component-base/logs/logger.js';
-import type { ControllerContext } from '../../controllers/app/controller-context.js';
+import type { ControllerContext } from '../../controllers/controllerutil/controller-context.js';
 import { ApiClient } from '../../controllers/client/api-client.js';
 import { discoverResources } from '../../controllers/client/discovery.js';
 import { ApiEventRecorder } from '../../controllers/events/event-recorder.js';

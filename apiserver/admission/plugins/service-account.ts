@@ -13,7 +13,7 @@
  * Mirror pods may reference no account, no secret and no token projection.
  */
 import type { ApiObject } from '../../api/object.js';
-import { generateName } from '../../registry/object-meta-rules.js';
+import { generateName } from '../../registry/generic/object-meta-rules.js';
 import { admissionForbidden } from '../errors.js';
 import type { AdmissionAttributes, AdmissionPlugin, ObjectReader, PluginFactory } from '../interfaces.js';
 import { type Container, type Pod, podOf } from '../pods.js';

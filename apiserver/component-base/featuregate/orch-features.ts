@@ -36,6 +36,17 @@ export class FeatureGateOptions {
       'gates',
       'feature-gates',
       `A set of key=value pairs that describe feature gates for alpha/experimental features. Options are:\n${this.gates.knownFeatures().join('\n')}`,
+      { doc: featureGatesDoc() },
     );
   }
+}
+
+/** The README's line for --feature-gates: every gate with its stage and default. */
+function featureGatesDoc(): string {
+  const gates = Object.entries(ORCH_FEATURES).map(([name, spec]: [string, FeatureSpec]) => {
+    const stage = spec.preRelease === 'GA' ? 'GA' : spec.preRelease.toLowerCase();
+    const state = spec.lockToDefault ? `locked ${spec.default ? 'on' : 'off'}` : spec.default ? 'on' : 'off';
+    return `\`${name}\` (${stage}, ${state})`;
+  });
+  return `\`Name=bool,…\` (every binary): ${gates.join(', ')}, \`AllAlpha\`, \`AllBeta\`; unknown or locked gates refused`;
 }

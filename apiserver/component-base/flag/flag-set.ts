@@ -5,6 +5,7 @@
  */
 import { OptionsError } from './options-error.js';
 import { scanArgs, type FlagLookup, type ScannedFlag } from './scan.js';
+import type { FlagTable, FlagValues } from './flag-table.js';
 import { boolValue, durationValue, float32Value, intValue, ipValue, stringsValue, stringValue, type ValueType } from './values.js';
 
 /** One flag of a set. */
@@ -15,6 +16,9 @@ export interface Flag<T = unknown> extends ScannedFlag {
   defValue: T;
   /** Whether the command line set it. */
   changed: boolean;
+  /** The README's line and default (FlagOptions). */
+  doc?: string;
+  defaultDoc?: string;
   get(): T;
   set(value: T): void;
 }
@@ -22,6 +26,10 @@ export interface Flag<T = unknown> extends ScannedFlag {
 export interface FlagOptions {
   /** A one-letter form, as `-v`. */
   shorthand?: string;
+  /** The README's line for the flag (its flag table is generated: scripts/generate-flags.ts). */
+  doc?: string;
+  /** The README's default column where the value alone does not say it ("<data-dir>/certs", "the number of CPUs"). */
+  defaultDoc?: string;
 }
 
 export class FlagSet implements FlagLookup<Flag> {
@@ -38,6 +46,8 @@ export class FlagSet implements FlagLookup<Flag> {
       name,
       shorthand: opts.shorthand,
       usage,
+      doc: opts.doc,
+      defaultDoc: opts.defaultDoc,
       type: type as ValueType<unknown>,
       isBool: type.isBool === true,
       defValue: target[key],
@@ -77,6 +87,14 @@ export class FlagSet implements FlagLookup<Flag> {
 
   ip<K extends string>(target: Record<K, string>, key: K, name: string, usage: string, opts?: FlagOptions): void {
     this.var(ipValue, target, key, name, usage, opts);
+  }
+
+  /** Adds every flag of a table, in its order, bound to the table's values (flagValues()). */
+  table<T extends FlagTable>(table: T, values: FlagValues<T>): void {
+    const target = values as Record<string, unknown>;
+    for (const [key, spec] of Object.entries(table)) {
+      this.var(spec.type, target, key, spec.name, spec.usage, spec);
+    }
   }
 
   long(name: string): Flag | undefined {

@@ -1,5 +1,5 @@
 /**
- * POST of an action (registry/actions.ts): pods/binding and the legacy `bindings` collection (Binding),
+ * POST of an action (registry/generic/actions.ts): pods/binding and the legacy `bindings` collection (Binding),
  * pods/eviction (Eviction). The body is decoded as the action's kind; the registry acts and answers.
  */
 import type { SubresourceKind } from '../../api/strategy.js';

@@ -1,8 +1,8 @@
 /** DELETE of one object and DELETE of a collection, with DeleteOptions from the body and the query. */
 import { isPlainObject } from '../../api/object.js';
 import * as status from '../../api/status.js';
-import type { DeleteOptions } from '../../registry/delete-options.js';
-import { validatePropagation } from '../../registry/deletion-propagation.js';
+import type { DeleteOptions } from '../../registry/generic/delete-options.js';
+import { validatePropagation } from '../../registry/generic/deletion-propagation.js';
 import { parseObjectBody, readBody } from '../body.js';
 import { PROTOBUF_MEDIA_TYPES, mediaType } from '../negotiation.js';
 import type { RequestScope } from './scope.js';

@@ -1,6 +1,6 @@
 /** Query parameters shared by the handlers, parsed with Kubernetes' rules. */
 import * as status from '../../api/status.js';
-import type { ListOptions } from '../../registry/list-options.js';
+import type { ListOptions } from '../../registry/generic/list-options.js';
 import { queryBool, queryPretty } from '../../runtime/query-params.js';
 
 /** Every boolean option of the query (watch, allowWatchBookmarks, orphanDependents, force…), never a 400. */

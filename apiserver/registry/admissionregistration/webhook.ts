@@ -7,7 +7,7 @@
 import type { FieldError, FieldPath } from '../../api/field-errors.js';
 import { duplicate, invalid, notSupported, required, tooMany } from '../../api/field-errors.js';
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName } from '../../api/validation/names.js';
-import { validateLabelSelector } from '../core/pod-spec/label-selector.js';
+import { validateLabelSelector } from '../shared/pod-spec/label-selector.js';
 import { validateClientConfig } from './client-config.js';
 import { compileError } from '../../runtime/cel.js';
 import { validateRuleWithOperations } from './rules.js';

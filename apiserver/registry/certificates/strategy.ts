@@ -7,7 +7,7 @@ import { deepCopy } from '../../api/object.js';
 import { type StrategyContext, typedStrategy, typedSubresource } from '../../api/strategy.js';
 import { timestamp } from '../../api/object-meta.js';
 import { builtInSigners } from '../../api/certificates/signers.js';
-import { withStatusOf } from '../status-subresource.js';
+import { withStatusOf } from '../generic/status-subresource.js';
 import type {
   CertificateSigningRequest,
   CertificateSigningRequestCondition as CsrCondition,

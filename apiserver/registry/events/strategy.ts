@@ -4,9 +4,9 @@
  */
 import type { ApiObject } from '../../api/object.js';
 import type { Strategy } from '../../api/strategy.js';
-import { eventSelectableFields } from '../core/event/strategy.js';
+import { eventSelectableFields } from '../shared/event/selectable-fields.js';
 import { EVENTS_V1_FIELD_LABELS, eventsV1ToCore } from './conversion.js';
-import { validateEventCreate, validateEventUpdate, type CoreEvent } from './validation.js';
+import { validateEventCreate, validateEventUpdate, type CoreEvent } from '../shared/event/validation.js';
 
 const asCore = (obj: ApiObject) => eventsV1ToCore(obj) as CoreEvent;
 

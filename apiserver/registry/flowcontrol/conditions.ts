@@ -2,7 +2,7 @@
 import type { FieldError, FieldPath } from '../../api/field-errors.js';
 import { duplicate, fieldPath, required } from '../../api/field-errors.js';
 import type { SubresourceStrategy } from '../../api/strategy.js';
-import { storedMetadataStatusSubresource } from '../status-subresource.js';
+import { storedMetadataStatusSubresource } from '../generic/status-subresource.js';
 
 export function validateConditions(conditions: { type?: string }[] | undefined, path: FieldPath = fieldPath('status')): FieldError[] {
   const errs: FieldError[] = [];

@@ -1,6 +1,6 @@
 /** `apiextensions.k8s.io/v1`, served under the API domain (apiextensions.orch.io): CustomResourceDefinition. */
 import type { ResourceDeclaration } from '../../api/resource.js';
-import { statusSubresource } from '../status-subresource.js';
+import { statusSubresource } from '../generic/status-subresource.js';
 import { crdStrategy } from '../apiextensions/crd/strategy.js';
 
 export const apiextensionsResources: ResourceDeclaration[] = [

@@ -8,7 +8,7 @@ import { statefulSetStrategy } from '../apps/statefulset/strategy.js';
 import { statefulSetColumns } from '../apps/statefulset/columns.js';
 import { daemonSetStrategy } from '../apps/daemonset/strategy.js';
 import { daemonSetColumns } from '../apps/daemonset/columns.js';
-import { scaleSubresource } from '../scale-subresource.js';
+import { scaleSubresource } from '../generic/scale-subresource.js';
 import { controllerRevisionStrategy } from '../apps/controllerrevision/strategy.js';
 import { controllerRevisionColumns } from '../apps/controllerrevision/columns.js';
 import {
@@ -18,7 +18,7 @@ import {
   replicaSetStatusRules,
   statusCountersSubresource,
   statefulSetStatusRules,
-} from '../apps/status-counters.js';
+} from '../shared/workload/status-counters.js';
 
 /** What every apps/v1 workload declares alike. */
 const apps: Pick<ResourceDeclaration, 'kubernetesGroup' | 'version' | 'namespaced' | 'trackGeneration'> = {

@@ -4,8 +4,8 @@ import { jobSelectableFields, jobStatusRules, jobStrategy, unsupportedJobFieldLa
 import { jobColumns } from '../batch/job/columns.js';
 import { cronJobStrategy } from '../batch/cronjob/strategy.js';
 import { cronJobColumns } from '../batch/cronjob/columns.js';
-import { statusCountersSubresource } from '../apps/status-counters.js';
-import { statusSubresource } from '../status-subresource.js';
+import { statusCountersSubresource } from '../shared/workload/status-counters.js';
+import { statusSubresource } from '../generic/status-subresource.js';
 
 /** Kubernetes' warning on a Job DELETE that leaves the propagation to the Job's orphaning default. */
 const JOB_DELETE_WARNING =

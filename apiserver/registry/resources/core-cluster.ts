@@ -1,5 +1,5 @@
 /** Core group (`/api/v1`) cluster kinds: Node, LimitRange, ResourceQuota and the read-only ComponentStatus. */
-import type { KindDeclaration } from './kind-declaration.js';
+import type { KindDeclaration } from '../generic/kind-declaration.js';
 import { COMPONENT_STATUS_DEPRECATION, componentStatuses } from '../core/componentstatus/components.js';
 import { componentStatusColumns } from '../core/componentstatus/columns.js';
 import { nodeProxySubresource } from '../core/connect-subresources.js';

@@ -4,8 +4,8 @@ import { replicationControllerSelectableFields, replicationControllerStrategy } 
 import { replicationControllerColumns } from '../core/replicationcontroller/columns.js';
 import { podTemplateStrategy } from '../core/podtemplate/strategy.js';
 import { podTemplateColumns } from '../core/podtemplate/columns.js';
-import { mapSelectorScaleSubresource } from '../scale-subresource.js';
-import { replicaSetStatusRules, statusCountersSubresource } from '../apps/status-counters.js';
+import { mapSelectorScaleSubresource } from '../generic/scale-subresource.js';
+import { replicaSetStatusRules, statusCountersSubresource } from '../shared/workload/status-counters.js';
 
 export const coreControllerResources: ResourceDeclaration[] = [
   {

@@ -1,5 +1,5 @@
 /** The core group's workload kind, Pod, and Binding (the legacy `bindings` collection; pods/binding is Pod's). */
-import type { KindDeclaration } from './kind-declaration.js';
+import type { KindDeclaration } from '../generic/kind-declaration.js';
 import { bindPodAction, podBindingSubresource } from '../core/pod/binding.js';
 import { evictPodAction, podEvictionSubresource } from '../core/pod/eviction.js';
 import { podEphemeralContainersSubresource } from '../core/pod/ephemeral-containers.js';

@@ -1,6 +1,6 @@
 /** The core group's service-networking kinds: Service (with IP/port allocation) and Endpoints. */
 import { serviceProxySubresource } from '../core/connect-subresources.js';
-import type { KindDeclaration } from './kind-declaration.js';
+import type { KindDeclaration } from '../generic/kind-declaration.js';
 import { serviceStatusStrategy, serviceStrategy } from '../core/service/strategy.js';
 import { serviceColumns } from '../core/service/columns.js';
 import { newServiceAllocationHooks } from '../core/service/allocation-hooks.js';

@@ -4,9 +4,10 @@ import { METADATA_FIELDS } from '../../api/strategy.js';
 import { configMapStrategy } from '../core/configmap/strategy.js';
 import { secretStrategy } from '../core/secret/strategy.js';
 import { serviceAccountStrategy } from '../core/serviceaccount/strategy.js';
-import { eventStrategy, eventSelectableFields } from '../core/event/strategy.js';
+import { eventStrategy } from '../core/event/strategy.js';
+import { eventSelectableFields } from '../shared/event/selectable-fields.js';
 import { namespaceFinalizeStrategy, namespaceStatusStrategy, namespaceStrategy } from '../core/namespace/strategy.js';
-import { eventColumns } from '../core/event/columns.js';
+import { eventColumns } from '../shared/event/columns.js';
 import { AGE_COLUMN, countKeys } from '../../api/printers/columns.js';
 
 export const coreResources: ResourceDeclaration[] = [

@@ -3,7 +3,7 @@
  * by area). A new kind is a declaration in its group's file (and, when it has rules, a strategy under
  * registry/<group>/<resource>/).
  */
-import type { KindDeclaration } from './kind-declaration.js';
+import type { KindDeclaration } from '../generic/kind-declaration.js';
 import { coreResources } from './core.js';
 import { corePodResources } from './core-pods.js';
 import { coreServiceResources } from './core-services.js';

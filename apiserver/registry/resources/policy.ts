@@ -2,7 +2,7 @@
 import type { ResourceDeclaration } from '../../api/resource.js';
 import { podDisruptionBudgetStatusRules, podDisruptionBudgetStrategy } from '../policy/poddisruptionbudget/strategy.js';
 import { podDisruptionBudgetColumns } from '../policy/poddisruptionbudget/columns.js';
-import { statusCountersSubresource } from '../apps/status-counters.js';
+import { statusCountersSubresource } from '../shared/workload/status-counters.js';
 
 export const policyResources: ResourceDeclaration[] = [
   {

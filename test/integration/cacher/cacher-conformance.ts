@@ -12,9 +12,9 @@ import { newResourceTable } from '../../../apiserver/api/resource-table.js';
 import type { ApiObject, WatchEvent } from '../../../apiserver/api/object.js';
 import * as status from '../../../apiserver/api/status.js';
 import { newAdmissionChain } from '../../../apiserver/admission/chain.js';
-import { GenericStore } from '../../../apiserver/registry/store.js';
-import type { ListOptions } from '../../../apiserver/registry/list-options.js';
-import type { RequestContext } from '../../../apiserver/registry/request-context.js';
+import { GenericStore } from '../../../apiserver/registry/generic/store.js';
+import type { ListOptions } from '../../../apiserver/registry/generic/list-options.js';
+import type { RequestContext } from '../../../apiserver/registry/generic/request-context.js';
 import { Cacher, type CacherConfig } from '../../../apiserver/storage/cacher/cacher.js';
 import { PROGRESS_MARKER } from '../../../apiserver/storage/cacher/progress-marker.js';
 

@@ -13,9 +13,10 @@ import { newApiDomain } from '../../../apiserver/api/domain.js';
 import { newResourceTable } from '../../../apiserver/api/resource-table.js';
 import type { ApiObject, WatchEvent } from '../../../apiserver/api/object.js';
 import { newAdmissionChain } from '../../../apiserver/admission/chain.js';
-import { GenericStore } from '../../../apiserver/registry/store.js';
+import { GenericStore } from '../../../apiserver/registry/generic/store.js';
 import * as status from '../../../apiserver/api/status.js';
-import type { RequestContext } from '../../../apiserver/registry/request-context.js';
+import type { RequestContext } from '../../../apiserver/registry/generic/request-context.js';
+import type { HookTransaction } from '../../../apiserver/registry/generic/store-hooks.js';
 
 const domain = newApiDomain();
 const table = newResourceTable(domain, [
@@ -149,5 +150,64 @@ describe('generic store', () => {
     assert.deepEqual(charged, ['CREATE r']);
     await charged$.update(ctx(), 'r', (old) => ({ ...old!, data: { b: '2' } }));
     assert.deepEqual(charged, ['CREATE r', 'UPDATE r']);
+  });
+
+  it('one write transaction: committed once the write is stored; a retried attempt, a dry run or a failure is undone', async () => {
+    const log: string[] = [];
+    let next = 0;
+    const hookTxn = async (): Promise<HookTransaction> => {
+      const id = ++next;
+      return {
+        commit: async () => {
+          log.push(`hook ${id} commit`);
+        },
+        revert: async () => {
+          log.push(`hook ${id} revert`);
+        },
+      };
+    };
+    const admission = newAdmissionChain([
+      {
+        name: 'Record',
+        handles: () => true,
+        async validate(a) {
+          const what = `${a.operation}${a.dryRun ? ' dry' : ''}`;
+          a.rollback.add(async () => {
+            log.push(`${what} undone`);
+          });
+          a.rollback.onStored(async () => {
+            log.push(`${what} stored`);
+          });
+        },
+      },
+    ]);
+    const hooks = { beforeCreate: hookTxn, beforeUpdate: hookTxn };
+    const txnStore = new GenericStore({ def, storage, storagePrefix: '/txn', domain, admission, hooks });
+    const dry = { ...ctx(), dryRun: true };
+
+    await txnStore.create(ctx(), { metadata: { name: 't' }, data: { a: '1' } });
+    assert.deepEqual(log.splice(0), ['hook 1 commit', 'CREATE stored']);
+
+    await txnStore.create(dry, { metadata: { name: 'dry' } });
+    await txnStore.update(dry, 't', (old) => ({ ...old!, data: { a: 'dry' } }));
+    await txnStore.delete(dry, 't');
+    assert.deepEqual(log.splice(0), ['hook 2 revert', 'CREATE dry undone', 'hook 3 revert', 'UPDATE dry undone', 'DELETE dry undone']);
+    await assert.rejects(txnStore.get(ctx(), 'dry'), /not found/);
+    assert.deepEqual((await txnStore.get(ctx(), 't')).data, { a: '1' });
+
+    await assert.rejects(txnStore.create(ctx(), { metadata: { name: 't' } }), /already exists/);
+    assert.deepEqual(log.splice(0), ['hook 4 revert', 'CREATE undone']);
+
+    // A write lands between the first attempt's read and its compare-and-swap: the attempt is undone, the next one stored.
+    let raced = false;
+    await txnStore.update(ctx(), 't', async (old) => {
+      if (!raced) {
+        raced = true;
+        await txnStore.update(ctx(), 't', (o) => ({ ...o!, data: { a: 'other' } }));
+      }
+      return { ...old!, data: { ...(old!.data as object), b: '2' } };
+    });
+    assert.deepEqual(log.splice(0), ['hook 5 commit', 'UPDATE stored', 'hook 6 revert', 'UPDATE undone', 'hook 7 commit', 'UPDATE stored']);
+    assert.deepEqual((await txnStore.get(ctx(), 't')).data, { a: 'other', b: '2' });
   });
 });

@@ -19,7 +19,7 @@ import type {
   PluginEnv,
 } from '../../../apiserver/admission/interfaces.js';
 import type { Authorizer } from '../../../apiserver/authorization/interfaces.js';
-import { newAdmissionRollback } from '../../../apiserver/registry/write-admission.js';
+import { newAdmissionRollback } from '../../../apiserver/registry/generic/write-admission.js';
 
 export const domain = newApiDomain('orch.io');
 export const table = newResourceTable(domain, allResources);

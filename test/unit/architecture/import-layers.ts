@@ -24,6 +24,51 @@ const COMPONENT_BASE_USERS = ['apiserver/server', 'apiserver/frontdoor', 'apiser
 /** What the controller manager, a client of the API, may import from apiserver/. */
 const CONTROLLERS_MAY_IMPORT = ['apiserver/api', 'apiserver/runtime', COMPONENT_BASE];
 
+/**
+ * The controller manager's composition root: it imports every controller (through their
+ * descriptors) and no controller imports it; only the binary's entry may.
+ */
+const CONTROLLERS_ROOT = 'controllers/app/';
+const CONTROLLERS_ROOT_USERS = [CONTROLLERS_ROOT, 'controllers/cmd/'];
+
+/**
+ * registry/'s own floors, lowest first: the generic store (`generic/`), what several groups share
+ * (`shared/`: pod spec, IP and network, workload spec and status counters, events, persistent volume
+ * spec), the API groups (every other folder, `GROUP`), and the declarations binding each kind to its
+ * group's strategy (`resources/`). Folders of one floor may import each other, except groups: a group
+ * imports only itself and the floors below, so what two groups share is lifted into `shared/`.
+ * No file lies flat in registry/.
+ */
+const GROUP = '<group>';
+export const REGISTRY_FLOORS: readonly string[] = ['generic', 'shared', GROUP, 'resources'];
+
+/** The folder of registry/ a repository path lies in; '' for a file flat in registry/, undefined outside. */
+function registryFolderOf(path: string): string | undefined {
+  const parts = path.split('/');
+  if (parts[0] !== 'apiserver' || parts[1] !== 'registry') return undefined;
+  return parts.length > 3 ? parts[2] : '';
+}
+
+function registryFloorOf(folder: string): number {
+  const i = REGISTRY_FLOORS.indexOf(folder);
+  return i < 0 ? REGISTRY_FLOORS.indexOf(GROUP) : i;
+}
+
+/** Why one registry file may not import another (both under apiserver/registry/); undefined when it may. */
+function registryViolation(from: string, to: string): string | undefined {
+  const source = registryFolderOf(from)!;
+  const target = registryFolderOf(to)!;
+  if (source === '') return `${from} lies flat in registry/ (put it on one of its floors: ${REGISTRY_FLOORS.join(', ')})`;
+  if (target === '') return `${to} lies flat in registry/ (put it on one of its floors: ${REGISTRY_FLOORS.join(', ')})`;
+  if (source === target) return undefined;
+  const sf = registryFloorOf(source);
+  const tf = registryFloorOf(target);
+  if (tf > sf) return `registry/${source} (registry floor ${sf}) imports registry/${target} (floor ${tf}): an import only ever points down`;
+  if (sf === tf && REGISTRY_FLOORS[sf] === GROUP)
+    return `the groups registry/${source} and registry/${target} import each other: lift what they share into registry/shared/`;
+  return undefined;
+}
+
 /** The layer a repository path belongs to: `apiserver/<folder>`, `controllers` or `scripts`. */
 export function layerOf(path: string): string | undefined {
   const parts = path.split('/');
@@ -42,6 +87,9 @@ export function violation(from: string, to: string): string | undefined {
   const source = layerOf(from);
   const target = layerOf(to);
   if (!source) return `${from} is in no layer (add its folder to the floors)`;
+  if (source === 'controllers' && to.startsWith(CONTROLLERS_ROOT) && !CONTROLLERS_ROOT_USERS.some((p) => from.startsWith(p)))
+    return `only ${CONTROLLERS_ROOT_USERS.join(', ')} import the controller manager's composition root (${CONTROLLERS_ROOT}): controllers get what they need from controllers/controllerutil/`;
+  if (source === 'apiserver/registry' && target === 'apiserver/registry') return registryViolation(from, to);
   if (!target || target === source) return undefined;
   // Scripts (benchmarks, the launcher, the generator) sit on top of everything, test support included.
   if (source === 'scripts') return undefined;
@@ -131,4 +179,47 @@ export function readSources(root: string, tops: readonly string[]): Map<string, 
   };
   for (const top of tops) walk(join(root, top));
   return sources;
+}
+
+/**
+ * The import cycles among the given sources whose paths start with `prefix`: each a list of files that
+ * reach each other (Tarjan's strongly connected components), type-only imports counted.
+ */
+export function importCycles(sources: Map<string, string>, prefix: string): string[][] {
+  const edges = new Map<string, string[]>();
+  for (const [path, text] of sources) {
+    if (path.startsWith(prefix))
+      edges.set(
+        path,
+        importsOf(path, text).filter((t) => t.startsWith(prefix) && sources.has(t)),
+      );
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || edges.get(v)?.includes(v)) cycles.push(component.sort());
+  };
+  for (const v of [...edges.keys()].sort()) if (!index.has(v)) visit(v);
+  return cycles;
 }

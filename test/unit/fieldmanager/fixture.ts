@@ -6,7 +6,7 @@
  */
 import type { ResourceDef } from '../../../apiserver/api/resource.js';
 import type { Definitions, Schema } from '../../../apiserver/api/schema.js';
-import { statusSubresource } from '../../../apiserver/registry/status-subresource.js';
+import { statusSubresource } from '../../../apiserver/registry/generic/status-subresource.js';
 import { TypeResolver } from '../../../apiserver/fieldmanager/typed-schema.js';
 
 const ref = (name: string): Schema => ({ $ref: `#/definitions/${name}` });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ResourceDef } from '../../../apiserver/api/resource.js';
-import type { GenericStore } from '../../../apiserver/registry/store.js';
+import type { GenericStore } from '../../../apiserver/registry/generic/store.js';
 import { newStorageMetricSources } from '../../../apiserver/server/storage-metrics.js';
 
 /** Stores whose keys live under the given roots (below the storage prefix /registry). */

@@ -4,7 +4,7 @@ import { newApiDomain } from '../../../apiserver/api/domain.js';
 import type { ResourceDef } from '../../../apiserver/api/resource.js';
 import { newResourceTable } from '../../../apiserver/api/resource-table.js';
 import { allResources } from '../../../apiserver/registry/resources/index.js';
-import type { GenericStore } from '../../../apiserver/registry/store.js';
+import type { GenericStore } from '../../../apiserver/registry/generic/store.js';
 import { storeLookup } from '../../../apiserver/server/store-lookup.js';
 
 const table = newResourceTable(newApiDomain(), allResources);

@@ -9,7 +9,9 @@
  * certificate controllers (signing, approving, cleaning) share Kubernetes' certificate-controller
  * account; the bootstrap signer and token cleaner have namespaced Roles (namespace-roles.ts). The
  * service-account token controller signs tokens and runs as the controller manager itself, as in
- * Kubernetes.
+ * Kubernetes. Which controller runs as which account its descriptor says (`serviceAccount` in
+ * controllers/<folder>/descriptor.ts; the API server never imports the controllers, so the rules
+ * stay here, and a test holds the two together).
  */
 import { builtInSigners } from '../../../api/certificates/signers.js';
 import type { ApiDomain } from '../../../api/domain.js';
@@ -19,40 +21,6 @@ import { policyGroups } from './groups.js';
 import { READ, rule } from './rule-builder.js';
 
 export const CONTROLLER_ROLE_PREFIX = 'system:controller:';
-
-/** The ServiceAccount name of each controller orch runs, by the controller manager's name for it. */
-export const CONTROLLER_ACCOUNTS: Record<string, string> = {
-  'namespace-controller': 'namespace-controller',
-  'garbage-collector-controller': 'generic-garbage-collector',
-  'serviceaccount-controller': 'service-account-controller',
-  'root-ca-certificate-publisher-controller': 'root-ca-cert-publisher',
-  'clusterrole-aggregation-controller': 'clusterrole-aggregation-controller',
-  'certificatesigningrequest-approving-controller': 'certificate-controller',
-  'certificatesigningrequest-cleaner-controller': 'certificate-controller',
-  'certificatesigningrequest-signing-controller': 'certificate-controller',
-  'bootstrap-signer-controller': 'bootstrap-signer',
-  'token-cleaner-controller': 'token-cleaner',
-  'legacy-serviceaccount-token-cleaner-controller': 'legacy-service-account-token-cleaner',
-  'replicaset-controller': 'replicaset-controller',
-  'replicationcontroller-controller': 'replication-controller',
-  'deployment-controller': 'deployment-controller',
-  'endpoints-controller': 'endpoint-controller',
-  'endpointslice-controller': 'endpointslice-controller',
-  'endpointslice-mirroring-controller': 'endpointslicemirroring-controller',
-  'job-controller': 'job-controller',
-  'cronjob-controller': 'cronjob-controller',
-  'ttl-after-finished-controller': 'ttl-after-finished-controller',
-  'statefulset-controller': 'statefulset-controller',
-  'daemonset-controller': 'daemon-set-controller',
-  'disruption-controller': 'disruption-controller',
-  'resourcequota-controller': 'resourcequota-controller',
-  'pod-garbage-collector-controller': 'pod-garbage-collector',
-  'node-lifecycle-controller': 'node-controller',
-  'persistentvolume-binder-controller': 'persistent-volume-binder',
-  'persistentvolumeclaim-protection-controller': 'pvc-protection-controller',
-  'persistentvolume-protection-controller': 'pv-protection-controller',
-  'ttl-controller': 'ttl-controller',
-};
 
 export function controllerRoles(domain: ApiDomain): ClusterRole[] {
   const g = policyGroups(domain);

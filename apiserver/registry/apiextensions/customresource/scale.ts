@@ -6,7 +6,7 @@ import type { CustomResourceSubresourceScale } from '../../../api/generated/type
 import type { ApiObject } from '../../../api/object.js';
 import type { SubresourceStrategy } from '../../../api/strategy.js';
 import { parseJsonPath, valueAt } from './columns.js';
-import { newScaleSubresource } from '../../scale-subresource.js';
+import { newScaleSubresource } from '../../generic/scale-subresource.js';
 
 function setAt(obj: Record<string, unknown>, steps: readonly (string | number)[], value: unknown): void {
   let v: Record<string | number, unknown> = obj;

@@ -5,7 +5,7 @@
 import type { Schema } from '../../../api/schema.js';
 import type { Strategy, SubresourceStrategy } from '../../../api/strategy.js';
 import type { ApiObject } from '../../../api/object.js';
-import { storedMetadataStatusSubresource } from '../../status-subresource.js';
+import { storedMetadataStatusSubresource } from '../../generic/status-subresource.js';
 import { applySchemaDefaults, hasDefaults } from './defaulting.js';
 import { validateCustomObject } from './schema-validation.js';
 import { newCelValidator } from './cel-rules.js';

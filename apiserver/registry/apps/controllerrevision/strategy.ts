@@ -4,8 +4,8 @@ import { fieldPath, invalid, required } from '../../../api/field-errors.js';
 import { typedStrategy } from '../../../api/strategy.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
 import type { ControllerRevision } from '../../../api/generated/types.js';
-import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
-import { semanticEqual } from '../../core/pod-spec/semantic-equal.js';
+import { validateNonnegative } from '../../shared/pod-spec/value-checks.js';
+import { semanticEqual } from '../../shared/pod-spec/semantic-equal.js';
 
 function validateControllerRevision(cr: ControllerRevision): FieldError[] {
   const errs: FieldError[] = [];

@@ -1,15 +1,13 @@
 /** The DaemonSet table, as Kubernetes' printDaemonSet fills it. */
-import type { PrinterColumn } from '../../../api/resource.js';
-import { typedColumns } from '../../../api/strategy.js';
-import { AGE_COLUMN } from '../../../api/printers/columns.js';
 import type { DaemonSet } from '../../../api/generated/types.js';
-import { formatLabelSelector, selectorColumn, templateContainerColumns } from '../../core/pod-spec/template-columns.js';
+import { formatLabelSelector, selectorColumn } from '../../shared/pod-spec/template-columns.js';
+import { workloadColumns } from '../../shared/workload/columns.js';
 
 type Counter = 'desiredNumberScheduled' | 'currentNumberScheduled' | 'numberReady' | 'updatedNumberScheduled' | 'numberAvailable';
 const count = (field: Counter) => (o: DaemonSet) => o.status?.[field] ?? 0;
 
-export const daemonSetColumns: PrinterColumn[] = [
-  ...typedColumns<DaemonSet>([
+export const daemonSetColumns = workloadColumns<DaemonSet>({
+  counts: [
     {
       name: 'Desired',
       type: 'integer',
@@ -47,8 +45,7 @@ export const daemonSetColumns: PrinterColumn[] = [
       description: 'NodeSelector is a selector which must be true for the pod to fit on a node.',
       cell: (o) => formatLabelSelector({ matchLabels: o.spec?.template?.spec?.nodeSelector ?? {} }),
     },
-  ]),
-  AGE_COLUMN,
-  ...templateContainerColumns<DaemonSet>((o) => o.spec?.template),
-  selectorColumn<DaemonSet>((o) => o.spec?.selector, 'A label query over pods that are managed by the daemon set.'),
-];
+  ],
+  template: (o) => o.spec?.template,
+  selector: selectorColumn<DaemonSet>((o) => o.spec?.selector, 'A label query over pods that are managed by the daemon set.'),
+});

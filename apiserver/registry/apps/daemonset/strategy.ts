@@ -8,15 +8,20 @@ import type { ApiDomain } from '../../../api/domain.js';
 import { typedStrategy } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { fieldPath, invalid, notSupported, required } from '../../../api/field-errors.js';
-import { validatePodTemplateSpec } from '../../core/pod-spec/pod-spec.js';
-import { semanticEqual } from '../../core/pod-spec/semantic-equal.js';
-import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
+import { validatePodTemplateSpec } from '../../shared/pod-spec/pod-spec.js';
+import { semanticEqual } from '../../shared/pod-spec/semantic-equal.js';
+import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../shared/pod-spec/template.js';
 import type { DaemonSet, DaemonSetSpec } from '../../../api/generated/types.js';
-import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
-import { intOrPercentValue, validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../int-or-percent.js';
-import { validateLabelSelector } from '../../core/pod-spec/label-selector.js';
-import { selectorOf, validateLongRunningTemplate, validateSelectorMatchesTemplate, validateSelectorUnchanged } from '../workload-spec.js';
-import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../../core/pod-spec/warnings.js';
+import { validateNonnegative } from '../../shared/pod-spec/value-checks.js';
+import { intOrPercentValue, validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../../shared/workload/int-or-percent.js';
+import { validateLabelSelector } from '../../shared/pod-spec/label-selector.js';
+import {
+  selectorOf,
+  validateLongRunningTemplate,
+  validateSelectorMatchesTemplate,
+  validateSelectorUnchanged,
+} from '../../shared/workload/workload-spec.js';
+import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../../shared/pod-spec/warnings.js';
 
 /** The annotation apps/v1 keeps the internal spec.templateGeneration in. */
 export const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';

@@ -1,12 +1,10 @@
 /** The Deployment table, as Kubernetes' printDeployment fills it. */
-import type { PrinterColumn } from '../../../api/resource.js';
-import { typedColumns } from '../../../api/strategy.js';
-import { AGE_COLUMN } from '../../../api/printers/columns.js';
 import type { Deployment } from '../../../api/generated/types.js';
-import { selectorColumn, templateContainerColumns } from '../../core/pod-spec/template-columns.js';
+import { selectorColumn } from '../../shared/pod-spec/template-columns.js';
+import { workloadColumns } from '../../shared/workload/columns.js';
 
-export const deploymentColumns: PrinterColumn[] = [
-  ...typedColumns<Deployment>([
+export const deploymentColumns = workloadColumns<Deployment>({
+  counts: [
     {
       name: 'Ready',
       type: 'string',
@@ -25,11 +23,10 @@ export const deploymentColumns: PrinterColumn[] = [
       description: 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.',
       cell: (o) => o.status?.availableReplicas ?? 0,
     },
-  ]),
-  AGE_COLUMN,
-  ...templateContainerColumns<Deployment>((o) => o.spec?.template),
-  selectorColumn<Deployment>(
+  ],
+  template: (o) => o.spec?.template,
+  selector: selectorColumn<Deployment>(
     (o) => o.spec?.selector,
     'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.',
   ),
-];
+});

@@ -7,12 +7,12 @@ import type { ApiDomain } from '../../../api/domain.js';
 import { typedStrategy } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { fieldPath, forbidden, invalid, notSupported, required } from '../../../api/field-errors.js';
-import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
+import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../shared/pod-spec/template.js';
 import type { Deployment, DeploymentSpec } from '../../../api/generated/types.js';
-import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
-import { intOrPercentValue, validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../int-or-percent.js';
-import { validateSelectorUnchanged, validateTemplateForSelector, validateWorkloadSelector } from '../workload-spec.js';
-import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../../core/pod-spec/warnings.js';
+import { validateNonnegative } from '../../shared/pod-spec/value-checks.js';
+import { intOrPercentValue, validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../../shared/workload/int-or-percent.js';
+import { validateSelectorUnchanged, validateTemplateForSelector, validateWorkloadSelector } from '../../shared/workload/workload-spec.js';
+import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../../shared/pod-spec/warnings.js';
 
 /** The spec, created empty when absent (validation then reports what it lacks). */
 function deploymentSpec(obj: Deployment): DeploymentSpec {

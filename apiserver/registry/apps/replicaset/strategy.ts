@@ -3,10 +3,10 @@ import { type StrategyContext, typedStrategy } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath } from '../../../api/field-errors.js';
 import type { ReplicaSet, ReplicaSetSpec } from '../../../api/generated/types.js';
-import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
-import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
-import { validateSelectorUnchanged, validateTemplateForSelector, validateWorkloadSelector } from '../workload-spec.js';
-import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../../core/pod-spec/warnings.js';
+import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../shared/pod-spec/template.js';
+import { validateNonnegative } from '../../shared/pod-spec/value-checks.js';
+import { validateSelectorUnchanged, validateTemplateForSelector, validateWorkloadSelector } from '../../shared/workload/workload-spec.js';
+import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../../shared/pod-spec/warnings.js';
 
 /** The spec, created empty when absent (validation then reports what it lacks). */
 function replicaSetSpec(obj: ReplicaSet): ReplicaSetSpec {

@@ -8,14 +8,19 @@ import type { ApiDomain } from '../../../api/domain.js';
 import { typedStrategy } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { fieldPath, forbidden, invalid, notSupported, required } from '../../../api/field-errors.js';
-import { setClaimSpecDefaults } from '../../core/pod-spec/defaults.js';
-import { validatePodTemplateSpec } from '../../core/pod-spec/pod-spec.js';
-import { semanticEqual } from '../../core/pod-spec/semantic-equal.js';
-import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
+import { setClaimSpecDefaults } from '../../shared/pod-spec/defaults.js';
+import { validatePodTemplateSpec } from '../../shared/pod-spec/pod-spec.js';
+import { semanticEqual } from '../../shared/pod-spec/semantic-equal.js';
+import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../shared/pod-spec/template.js';
 import type { StatefulSet, StatefulSetSpec } from '../../../api/generated/types.js';
-import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
-import { selectorOf, validateLongRunningTemplate, validateSelectorMatchesTemplate, validateWorkloadSelector } from '../workload-spec.js';
-import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../../core/pod-spec/warnings.js';
+import { validateNonnegative } from '../../shared/pod-spec/value-checks.js';
+import {
+  selectorOf,
+  validateLongRunningTemplate,
+  validateSelectorMatchesTemplate,
+  validateWorkloadSelector,
+} from '../../shared/workload/workload-spec.js';
+import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../../shared/pod-spec/warnings.js';
 
 /** The spec, created empty when absent (validation then reports what it lacks). */
 function statefulSetSpec(obj: StatefulSet): StatefulSetSpec {

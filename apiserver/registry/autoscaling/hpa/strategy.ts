@@ -10,7 +10,7 @@ import type {
   AutoscalingV2HorizontalPodAutoscaler as V2,
   HPAScalingRules,
 } from '../../../api/generated/types.js';
-import { withStatusOf } from '../../status-subresource.js';
+import { withStatusOf } from '../../generic/status-subresource.js';
 import { defaultCPUMetric, hpaV1ToV2 } from './conversion.js';
 import { validateHPASpec, validateHPAStatus } from './validation.js';
 

@@ -15,7 +15,7 @@ import type {
 } from '../../../api/generated/types.js';
 import { validatePathSegmentName, isDNS1123Label } from '../../../api/validation/names.js';
 import { quantityFrom, quantitySign } from '../../../api/quantity.js';
-import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
+import { validateNonnegative } from '../../shared/pod-spec/value-checks.js';
 
 const MAX_PERIOD_SECONDS = 1800;
 const MAX_STABILIZATION_WINDOW_SECONDS = 3600;

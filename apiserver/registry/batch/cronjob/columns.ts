@@ -4,7 +4,7 @@ import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
 import { translateTimestampSince } from '../../../api/printers/human-duration.js';
 import type { CronJob } from '../../../api/generated/types.js';
-import { selectorColumn, templateContainerColumns } from '../../core/pod-spec/template-columns.js';
+import { selectorColumn, templateContainerColumns } from '../../shared/pod-spec/template-columns.js';
 
 /** printBoolPtr: "True", "False" or "<unset>". */
 function boolText(value: boolean | undefined): string {

@@ -4,7 +4,7 @@ import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
 import { humanDuration } from '../../../api/printers/human-duration.js';
 import type { Job } from '../../../api/generated/types.js';
-import { selectorColumn, templateContainerColumns } from '../../core/pod-spec/template-columns.js';
+import { selectorColumn, templateContainerColumns } from '../../shared/pod-spec/template-columns.js';
 
 /** COMPLETIONS: succeeded/completions, or succeeded/1 (of parallelism) for work-queue jobs. */
 function completions(o: Job): string {

@@ -5,9 +5,9 @@
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, invalid, notSupported, required, tooMany } from '../../../api/field-errors.js';
 import { isQualifiedName } from '../../../api/validation/names.js';
-import { type PodSpecOptions, validatePodTemplateSpec } from '../../core/pod-spec/pod-spec.js';
+import { type PodSpecOptions, validatePodTemplateSpec } from '../../shared/pod-spec/pod-spec.js';
 import type { JobSpec, PodFailurePolicyRule } from '../../../api/generated/types.js';
-import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
+import { validateNonnegative } from '../../shared/pod-spec/value-checks.js';
 
 const MAX_PARALLELISM_INDEXED = 100000;
 const MAX_RULES = 20;

@@ -10,16 +10,16 @@ import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, invalid, required } from '../../../api/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
 import { isDNS1123Label } from '../../../api/validation/names.js';
-import { generateName } from '../../object-meta-rules.js';
-import { validateLabelSelector } from '../../core/pod-spec/label-selector.js';
-import { semanticEqual } from '../../core/pod-spec/semantic-equal.js';
-import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../core/pod-spec/template.js';
+import { generateName } from '../../generic/object-meta-rules.js';
+import { validateLabelSelector } from '../../shared/pod-spec/label-selector.js';
+import { semanticEqual } from '../../shared/pod-spec/semantic-equal.js';
+import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../shared/pod-spec/template.js';
 import type { Job, JobSpec, JobStatus, PodSpec, PodTemplateSpec } from '../../../api/generated/types.js';
 import { deepCopy } from '../../../api/object.js';
-import type { StatusRules } from '../../apps/status-counters.js';
-import { selectorOf, validateSelectorMatchesTemplate } from '../../apps/workload-spec.js';
+import type { StatusRules } from '../../shared/workload/status-counters.js';
+import { selectorOf, validateSelectorMatchesTemplate } from '../../shared/workload/workload-spec.js';
 import { validateJobSpecFields } from './job-spec.js';
-import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../../core/pod-spec/warnings.js';
+import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../../shared/pod-spec/warnings.js';
 
 const MAX_INT32 = 2147483647;
 

@@ -4,8 +4,8 @@
  * The server provides the probes (COMPONENT_PROBES); the registry only shapes the answers.
  */
 import type { ApiObject } from '../../../api/object.js';
-import type { ComputedObjectsFactory } from '../../actions.js';
-import type { HookDependency } from '../../store-hooks.js';
+import type { ComputedObjectsFactory } from '../../generic/actions.js';
+import type { HookDependency } from '../../generic/store-hooks.js';
 
 /** One component's health, as a probe finds it. */
 export interface ComponentHealth {

@@ -4,7 +4,7 @@
  * one subset per group. Addresses are sorted by IP then uid; ports and subsets are sorted by their
  * content (Kubernetes sorts those by a hash, so their order may differ from Kubernetes').
  */
-import { parseIP } from '../../networking/ip.js';
+import { parseIP } from '../../shared/network/ip.js';
 import type { EndpointAddress, EndpointPort, EndpointSubset } from './types.js';
 
 /** A port-less subset is kept under this marker port. */

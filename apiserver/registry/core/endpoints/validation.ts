@@ -10,7 +10,7 @@ import {
   validateNonSpecialIP,
   validateProtocol,
   validateQualifiedName,
-} from '../../networking/net-validation.js';
+} from '../../shared/network/net-validation.js';
 import type { EndpointAddress, EndpointPort, EndpointSubset } from './types.js';
 
 function validateAddress(address: EndpointAddress, path: FieldPath): FieldError[] {

@@ -1,25 +1,8 @@
 /** core/v1 Event: Kubernetes' legacy event validation (involvedObject namespace, reporting fields). */
-import { METADATA_FIELDS, type Strategy, typedSelectableFields } from '../../../api/strategy.js';
-import type { CoreV1Event } from '../../../api/generated/types.js';
-import { legacyValidateEvent } from '../../events/validation.js';
+import type { Strategy } from '../../../api/strategy.js';
+import { legacyValidateEvent } from '../../shared/event/validation.js';
 
 export const eventStrategy: Strategy = {
   validate: (obj, ctx) => legacyValidateEvent(obj, ctx.domain.systemNamespace, 'reportingComponent'),
   validateUpdate: (obj, _old, ctx) => legacyValidateEvent(obj, ctx.domain.systemNamespace, 'reportingComponent'),
 };
-
-/** Event fields usable in field selectors, as Kubernetes' event GetAttrs lists them. */
-export const eventSelectableFields = typedSelectableFields<CoreV1Event>({
-  'involvedObject.kind': (o) => o.involvedObject?.kind,
-  'involvedObject.namespace': (o) => o.involvedObject?.namespace,
-  'involvedObject.name': (o) => o.involvedObject?.name,
-  'involvedObject.uid': (o) => o.involvedObject?.uid,
-  'involvedObject.apiVersion': (o) => o.involvedObject?.apiVersion,
-  'involvedObject.resourceVersion': (o) => o.involvedObject?.resourceVersion,
-  'involvedObject.fieldPath': (o) => o.involvedObject?.fieldPath,
-  reason: (o) => o.reason,
-  reportingComponent: (o) => o.reportingComponent,
-  source: (o) => o.source?.component,
-  type: (o) => o.type,
-  ...METADATA_FIELDS,
-});

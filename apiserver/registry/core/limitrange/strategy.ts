@@ -10,10 +10,10 @@ import { duplicate, fieldPath, forbidden, invalid, required } from '../../../api
 import { isQualifiedName } from '../../../api/validation/names.js';
 import type { Quantity } from '../../../api/quantity.js';
 import { compareQuantities, formatQuantity, parseQuantity, scaledValue } from '../../../api/quantity.js';
-import { resourceListEntries } from '../resourcequota/resource-quantities.js';
+import { resourceListEntries } from '../../shared/pod-spec/resource-quantities.js';
 import { validateResourceName } from '../resourcequota/resource-names.js';
-import { ResourceNames } from '../pod-spec/resources.js';
-import { decodeResourceList } from '../pod-spec/quantities.js';
+import { ResourceNames } from '../../shared/pod-spec/resources.js';
+import { decodeResourceList } from '../../shared/pod-spec/quantities.js';
 
 type ResourceList = Record<string, unknown>;
 

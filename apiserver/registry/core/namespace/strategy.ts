@@ -10,7 +10,7 @@ import type { FieldError } from '../../../api/field-errors.js';
 import { invalid } from '../../../api/field-errors.js';
 import { isQualifiedName } from '../../../api/validation/names.js';
 import * as status from '../../../api/status.js';
-import { withStatusOf } from '../../status-subresource.js';
+import { withStatusOf } from '../../generic/status-subresource.js';
 
 function spec(obj: Namespace): NamespaceSpec {
   return obj.spec ?? {};

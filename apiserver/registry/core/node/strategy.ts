@@ -6,8 +6,8 @@
 import { type ApiObject, isPlainObject } from '../../../api/object.js';
 import { typedStrategy, typedSubresource } from '../../../api/strategy.js';
 import type { Node } from '../../../api/generated/types.js';
-import { withStatusOf } from '../../status-subresource.js';
-import { decodeResourceList } from '../pod-spec/quantities.js';
+import { withStatusOf } from '../../generic/status-subresource.js';
+import { decodeResourceList } from '../../shared/pod-spec/quantities.js';
 import { validateNode, validateNodeUpdate } from './validation.js';
 
 /** Status quantities decoded (a 400 for a malformed one); SetDefaults_NodeStatus: allocatable is the capacity when not given. */

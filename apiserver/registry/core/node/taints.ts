@@ -2,7 +2,7 @@
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, invalid, notSupported, required } from '../../../api/field-errors.js';
 import { isValidLabelValue } from '../../../api/validation/names.js';
-import { validateLabelName } from '../pod-spec/label-selector.js';
+import { validateLabelName } from '../../shared/pod-spec/label-selector.js';
 
 /** The effects Kubernetes accepts, in its order. */
 const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];

@@ -10,11 +10,11 @@ import type { PersistentVolume, PersistentVolumeSpec, VolumeNodeAffinity } from 
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, forbidden, invalid } from '../../../api/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
-import { withStatusOf } from '../../status-subresource.js';
-import { validatePersistentVolumeSpec } from './spec-validation.js';
-import { applyVolumeSourceDefaults, VOLUME_SOURCE_FIELDS } from './volume-sources.js';
+import { withStatusOf } from '../../generic/status-subresource.js';
+import { validatePersistentVolumeSpec } from '../../shared/persistent-volume/spec-validation.js';
+import { applyVolumeSourceDefaults, VOLUME_SOURCE_FIELDS } from '../../shared/persistent-volume/volume-sources.js';
 import { specDiff } from '../pod/update.js';
-import { decodeResourceList } from '../pod-spec/quantities.js';
+import { decodeResourceList } from '../../shared/pod-spec/quantities.js';
 
 function spec(obj: PersistentVolume): PersistentVolumeSpec {
   return obj.spec ?? {};

@@ -9,7 +9,7 @@ import * as status from '../../../api/status.js';
 import { fieldPath, notSupported, required } from '../../../api/field-errors.js';
 import type { SubresourceStrategy } from '../../../api/strategy.js';
 import type { Binding, Pod } from '../../../api/generated/types.js';
-import { successStatus, type StoreAction } from '../../actions.js';
+import { successStatus, type StoreAction } from '../../generic/actions.js';
 
 const BINDING_GR = { group: '', resource: 'pods/binding' };
 

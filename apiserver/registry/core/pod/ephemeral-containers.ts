@@ -9,7 +9,7 @@ import { fieldPath, forbidden } from '../../../api/field-errors.js';
 import { deepCopy } from '../../../api/object.js';
 import { typedSubresource } from '../../../api/strategy.js';
 import type { Pod } from '../../../api/generated/types.js';
-import { semanticEqual } from '../pod-spec/semantic-equal.js';
+import { semanticEqual } from '../../shared/pod-spec/semantic-equal.js';
 import { podStrategy, validatePod } from './strategy.js';
 import { specDiff } from './update.js';
 

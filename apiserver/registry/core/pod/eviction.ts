@@ -11,10 +11,10 @@ import * as status from '../../../api/status.js';
 import type { SubresourceStrategy } from '../../../api/strategy.js';
 import type { Eviction, Pod, PodDisruptionBudget } from '../../../api/generated/types.js';
 import { labelSelectorFromObject } from '../../../runtime/selectors/label-selector.js';
-import { successStatus, type StoreAction } from '../../actions.js';
-import type { DeleteOptions } from '../../delete-options.js';
-import type { GenericStore } from '../../store.js';
-import type { RequestContext } from '../../request-context.js';
+import { successStatus, type StoreAction } from '../../generic/actions.js';
+import type { DeleteOptions } from '../../generic/delete-options.js';
+import type { ObjectStore } from '../../generic/object-store.js';
+import type { RequestContext } from '../../generic/request-context.js';
 
 /** The pods/eviction subresource: create only, performed by evictPodAction. */
 export const podEvictionSubresource: SubresourceStrategy = {
@@ -45,7 +45,7 @@ function isReady(pod: Pod): boolean {
 }
 
 /** The budgets of the pod's namespace whose selector selects it. */
-async function budgetsOf(pdbs: GenericStore, ctx: RequestContext, pod: Pod): Promise<PodDisruptionBudget[]> {
+async function budgetsOf(pdbs: ObjectStore, ctx: RequestContext, pod: Pod): Promise<PodDisruptionBudget[]> {
   const list = await pdbs.list(ctx);
   return (list.items as unknown as PodDisruptionBudget[]).filter((pdb) => {
     try {
@@ -85,7 +85,7 @@ function takeDisruption(pdb: PodDisruptionBudget, podName: string, now: Date): P
 }
 
 /** addConditionAndDeletePod: the DisruptionTarget condition (PodDisruptionConditions), then the delete. */
-async function markAndDelete(pods: GenericStore, ctx: RequestContext, name: string, options: DeleteOptions): Promise<void> {
+async function markAndDelete(pods: ObjectStore, ctx: RequestContext, name: string, options: DeleteOptions): Promise<void> {
   if (!ctx.dryRun) {
     const { object } = await pods.update(
       ctx,

@@ -1,6 +1,6 @@
 /** A pod's QoS class (qos.GetPodQOS), computed once at creation and kept in status.qosClass. */
 import { compareQuantities, type Quantity, ZERO_QUANTITY } from '../../../api/quantity.js';
-import { readQuantity } from '../pod-spec/quantities.js';
+import { readQuantity } from '../../shared/pod-spec/quantities.js';
 import type { PodSpec } from '../../../api/generated/types.js';
 
 export type QOSClass = 'Guaranteed' | 'Burstable' | 'BestEffort';

@@ -10,8 +10,8 @@ import { isQualifiedName, nameIsDNSSubdomain } from '../../../api/validation/nam
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
 import { typedSubresource } from '../../../api/strategy.js';
 import type { Pod, PodStatus } from '../../../api/generated/types.js';
-import { REQUEST_METADATA, withStatusOf } from '../../status-subresource.js';
-import { isValidIP } from '../pod-spec/value-checks.js';
+import { REQUEST_METADATA, withStatusOf } from '../../generic/status-subresource.js';
+import { isValidIP } from '../../shared/pod-spec/value-checks.js';
 
 const SYSTEM_CONDITIONS = ['PodScheduled', 'Ready', 'Initialized'];
 

@@ -6,14 +6,14 @@
 import { METADATA_FIELDS, type StrategyContext, typedSelectableFields, typedStrategy } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, forbidden } from '../../../api/field-errors.js';
-import { setPodOnlyDefaults, setPodSpecDefaults } from '../pod-spec/defaults.js';
-import { dropDisabledPodSpecFields } from '../pod-spec/drop-disabled.js';
-import { validateImageWhitespace } from '../pod-spec/containers.js';
-import { validatePodSpec, validatePodSpecificAnnotations } from '../pod-spec/pod-spec.js';
+import { setPodOnlyDefaults, setPodSpecDefaults } from '../../shared/pod-spec/defaults.js';
+import { dropDisabledPodSpecFields } from '../../shared/pod-spec/drop-disabled.js';
+import { validateImageWhitespace } from '../../shared/pod-spec/containers.js';
+import { validatePodSpec, validatePodSpecificAnnotations } from '../../shared/pod-spec/pod-spec.js';
 import type { Pod, PodSpec } from '../../../api/generated/types.js';
 import { podQOSClass } from './qos.js';
 import { validatePodSpecUpdate } from './update.js';
-import { podWarnings } from '../pod-spec/warnings.js';
+import { podWarnings } from '../../shared/pod-spec/warnings.js';
 
 /** The pod's spec, created empty when absent (validation then reports what it lacks). */
 function podSpec(obj: Pod): PodSpec {

@@ -7,9 +7,9 @@ import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { fieldPath, forbidden, invalid, required } from '../../../api/field-errors.js';
 import type { ApiDomain } from '../../../api/domain.js';
 import { deepCopy } from '../../../api/object.js';
-import { semanticEqual } from '../pod-spec/semantic-equal.js';
-import { validateTolerations } from '../pod-spec/scheduling.js';
-import { inclusiveRangeError } from '../pod-spec/value-checks.js';
+import { semanticEqual } from '../../shared/pod-spec/semantic-equal.js';
+import { validateTolerations } from '../../shared/pod-spec/scheduling.js';
+import { inclusiveRangeError } from '../../shared/pod-spec/value-checks.js';
 import type { Container, PodSpec } from '../../../api/generated/types.js';
 
 const MAX_INT32 = 2147483647;

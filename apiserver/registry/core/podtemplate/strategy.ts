@@ -2,8 +2,8 @@
 import { fieldPath } from '../../../api/field-errors.js';
 import { typedStrategy } from '../../../api/strategy.js';
 import type { PodTemplate } from '../../../api/generated/types.js';
-import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../pod-spec/template.js';
-import { validatePodTemplateSpec } from '../pod-spec/pod-spec.js';
+import { dropDisabledTemplateFields, setTemplateDefaults, templateOf } from '../../shared/pod-spec/template.js';
+import { validatePodTemplateSpec } from '../../shared/pod-spec/pod-spec.js';
 
 export const podTemplateStrategy = typedStrategy<PodTemplate>({
   applyDefaults: (pt) => setTemplateDefaults(pt, templateOf(pt)),

@@ -10,11 +10,11 @@ import { METADATA_FIELDS, typedStrategy, type StrategyContext } from '../../../a
 import type { ApiObject } from '../../../api/object.js';
 import { validateLabels } from '../../../api/validation/object-meta.js';
 import type { ReplicationController, ReplicationControllerSpec } from '../../../api/generated/types.js';
-import { dropDisabledTemplateFields, setTemplateDefaults } from '../pod-spec/template.js';
-import { validateNonnegative } from '../pod-spec/value-checks.js';
-import { validatePodTemplateSpec } from '../pod-spec/pod-spec.js';
-import { validateLongRunningTemplate } from '../../apps/workload-spec.js';
-import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../pod-spec/warnings.js';
+import { dropDisabledTemplateFields, setTemplateDefaults } from '../../shared/pod-spec/template.js';
+import { validateNonnegative } from '../../shared/pod-spec/value-checks.js';
+import { validatePodTemplateSpec } from '../../shared/pod-spec/pod-spec.js';
+import { validateLongRunningTemplate } from '../../shared/workload/workload-spec.js';
+import { templateWarningsOnCreate, templateWarningsOnUpdate } from '../../shared/pod-spec/warnings.js';
 
 function specOf(rc: ReplicationController): ReplicationControllerSpec {
   rc.spec ??= {};

@@ -1,6 +1,6 @@
 /**
  * Resource-name checks of quotas and limit ranges (validateResourceName, ValidateResourceQuotaResourceName).
- * Container resource names, native/extended classes and quantity values are pod-spec/resources.ts's
+ * Container resource names, native/extended classes and quantity values are shared/pod-spec/resources.ts's
  * ResourceNames.
  */
 import type { FieldError, FieldRef } from '../../../api/field-errors.js';

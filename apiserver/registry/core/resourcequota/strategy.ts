@@ -9,12 +9,12 @@ import { typedStrategy, typedSubresource } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { fieldPath, goTyped, invalid, required } from '../../../api/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
-import { withStatusOf } from '../../status-subresource.js';
+import { withStatusOf } from '../../generic/status-subresource.js';
 import { carryReservations, reservationsAnnotation } from '../../../api/quota-reservations.js';
 import { isStandardQuotaResourceName, validateResourceQuotaResourceName } from './resource-names.js';
-import { resourceListEntries } from './resource-quantities.js';
-import { ResourceNames } from '../pod-spec/resources.js';
-import { decodeResourceList } from '../pod-spec/quantities.js';
+import { resourceListEntries } from '../../shared/pod-spec/resource-quantities.js';
+import { ResourceNames } from '../../shared/pod-spec/resources.js';
+import { decodeResourceList } from '../../shared/pod-spec/quantities.js';
 import type { ResourceQuota } from '../../../api/generated/types.js';
 
 const SCOPES = ['Terminating', 'NotTerminating', 'BestEffort', 'NotBestEffort', 'PriorityClass', 'CrossNamespacePodAffinity'];

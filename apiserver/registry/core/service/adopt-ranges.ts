@@ -4,12 +4,12 @@
  * Services — the part of Kubernetes' repair controllers that makes a range change safe. Ranges whose
  * state matches the flags are left alone, without reading any Service.
  */
-import type { GenericStore } from '../../store.js';
+import type { GenericStore } from '../../generic/store.js';
 import type { ServiceAllocators } from './allocator/service-allocators.js';
 import { heldNodePorts } from './allocate-node-ports.js';
 import type { ServiceSpec } from './service-spec.js';
 import { EXTERNAL_NAME, isHeadless, specOf } from './service-spec.js';
-import { familyOf } from '../../networking/ip.js';
+import { familyOf } from '../../shared/network/ip.js';
 
 export async function adoptServiceRanges(al: ServiceAllocators, services: GenericStore): Promise<void> {
   let specs: Promise<ServiceSpec[]> | undefined;

@@ -6,8 +6,8 @@
  */
 import { fieldPath, invalid } from '../../../api/field-errors.js';
 import type { Service } from '../../../api/generated/types.js';
-import type { IPFamily } from '../../networking/ip.js';
-import { familyOf } from '../../networking/ip.js';
+import type { IPFamily } from '../../shared/network/ip.js';
+import { familyOf } from '../../shared/network/ip.js';
 import { AllocatorError } from './allocator/allocator-error.js';
 import type { ServiceAllocators } from './allocator/service-allocators.js';
 import type { Allocation } from './allocation.js';

@@ -6,7 +6,7 @@
  * back everything it held.
  */
 import type { ApiObject } from '../../../api/object.js';
-import type { StoreHookEnv, StoreHooks } from '../../store-hooks.js';
+import type { StoreHookEnv, StoreHooks } from '../../generic/store-hooks.js';
 import { Allocation, invalidService } from './allocation.js';
 import { allocateClusterIPs, releaseClusterIPs, updateClusterIPs } from './allocate-cluster-ips.js';
 import { allocateNodePorts, heldNodePorts, updateNodePorts } from './allocate-node-ports.js';

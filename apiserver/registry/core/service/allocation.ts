@@ -6,7 +6,7 @@
 import * as status from '../../../api/status.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import type { Service } from '../../../api/generated/types.js';
-import type { HookTransaction } from '../../store-hooks.js';
+import type { HookTransaction } from '../../generic/store-hooks.js';
 import type { AllocatorLogger } from './allocator/service-allocators.js';
 
 /** A release to run later; failures are logged, as a lost release only leaks a value. */

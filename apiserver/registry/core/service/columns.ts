@@ -3,14 +3,9 @@ import type { Service } from '../../../api/generated/types.js';
 import type { PrinterColumn } from '../../../api/resource.js';
 import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN, formatSelector } from '../../../api/printers/columns.js';
-import type { LoadBalancerIngress, ServiceSpec } from './service-spec.js';
+import type { ServiceSpec } from './service-spec.js';
+import { loadBalancerAddresses } from '../../shared/network/load-balancer-addresses.js';
 import { CLUSTER_IP, EXTERNAL_NAME, LOAD_BALANCER, NODE_PORT, specOf } from './service-spec.js';
-
-/** The load balancer's addresses (IPs, else hostnames), sorted and de-duplicated, comma-joined. */
-export function loadBalancerAddresses(ingress: LoadBalancerIngress[] | undefined): string {
-  const addresses = new Set((ingress ?? []).map((i) => i.ip || i.hostname || '').filter((a) => a !== ''));
-  return [...addresses].sort().join(',');
-}
 
 function externalIP(obj: Service): string {
   const spec = specOf(obj);

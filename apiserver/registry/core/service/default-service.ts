@@ -9,8 +9,8 @@ import type { ApiObject } from '../../../api/object.js';
 import { jsonEqual } from '../../../api/object.js';
 import * as status from '../../../api/status.js';
 import type { UserInfo } from '../../../api/user-info.js';
-import type { GenericStore } from '../../store.js';
-import type { RequestContext } from '../../request-context.js';
+import type { GenericStore } from '../../generic/store.js';
+import type { RequestContext } from '../../generic/request-context.js';
 import type { ServicePort } from './service-spec.js';
 
 /** The name of the API server's own Service. */

@@ -3,7 +3,7 @@
  * registry does after a delete (the endpoints controller would too, later). The server provides the
  * deletion; a missing Endpoints is no error.
  */
-import type { HookDependency } from '../../store-hooks.js';
+import type { HookDependency } from '../../generic/store-hooks.js';
 
 export interface ServiceEndpointsCleanup {
   /** Deletes the Endpoints `namespace/name`, if there is one. */

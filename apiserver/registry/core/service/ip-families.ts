@@ -6,8 +6,8 @@
  */
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, invalid } from '../../../api/field-errors.js';
-import type { IPFamily } from '../../networking/ip.js';
-import { familyOf } from '../../networking/ip.js';
+import type { IPFamily } from '../../shared/network/ip.js';
+import { familyOf } from '../../shared/network/ip.js';
 import type { ServiceSpec } from './service-spec.js';
 import {
   CLUSTER_IP,

@@ -5,7 +5,7 @@
  */
 import type { Service } from '../../../api/generated/types.js';
 import { typedStrategy, typedSubresource } from '../../../api/strategy.js';
-import { withStatusOf } from '../../status-subresource.js';
+import { withStatusOf } from '../../generic/status-subresource.js';
 import { setServiceDefaults } from './defaults.js';
 import { dropTypeDependentFields, normalizeClusterIPs, patchAllocatedValues } from './linked-fields.js';
 import { specOf } from './service-spec.js';

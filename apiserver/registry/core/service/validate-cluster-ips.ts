@@ -4,8 +4,8 @@
  */
 import type { FieldError } from '../../../api/field-errors.js';
 import { duplicate, fieldPath, invalid, notSupported, required } from '../../../api/field-errors.js';
-import { familyOf } from '../../networking/ip.js';
-import { isValidIP } from '../../networking/net-validation.js';
+import { familyOf } from '../../shared/network/ip.js';
+import { isValidIP } from '../../shared/network/net-validation.js';
 import type { ServiceSpec } from './service-spec.js';
 import { CLUSTER_IP_NONE, EXTERNAL_NAME, PREFER_DUAL_STACK, REQUIRE_DUAL_STACK, SINGLE_STACK, isHeadless } from './service-spec.js';
 

@@ -1,13 +1,13 @@
 /**
- * Service status: Kubernetes' ValidateLoadBalancerStatus on status.loadBalancer (1.28) and
- * apimachinery's ValidateConditions (metav1.Condition rules) on status.conditions.
+ * Service status: Kubernetes' ValidateLoadBalancerStatus on status.loadBalancer (1.28,
+ * shared/network/load-balancer-status.ts) and apimachinery's ValidateConditions (metav1.Condition
+ * rules) on status.conditions.
  */
 import type { Service } from '../../../api/generated/types.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, fieldPath, invalid, notSupported, required, tooLong } from '../../../api/field-errors.js';
-import { isDNS1123Subdomain, isQualifiedName, regexError } from '../../../api/validation/names.js';
-import { parseIP } from '../../networking/ip.js';
-import type { LoadBalancerIngress } from './service-spec.js';
+import { isQualifiedName, regexError } from '../../../api/validation/names.js';
+import { validateLoadBalancerStatus } from '../../shared/network/load-balancer-status.js';
 
 interface Condition {
   type?: string;
@@ -25,20 +25,6 @@ const REASON_FMT = '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?';
 const REASON_RE = new RegExp(`^${REASON_FMT}$`);
 const REASON_MSG =
   "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'";
-
-/** ValidateLoadBalancerStatus: ingress IPs are addresses, hostnames DNS names (not addresses). */
-export function validateLoadBalancerStatus(ingress: LoadBalancerIngress[] | undefined, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  (ingress ?? []).forEach((entry, i) => {
-    const at = path.child('ingress').index(i);
-    if (entry.ip && !parseIP(entry.ip)) errs.push(invalid(at.child('ip'), entry.ip, 'must be a valid IP address'));
-    if (entry.hostname) {
-      isDNS1123Subdomain(entry.hostname).forEach((m) => errs.push(invalid(at.child('hostname'), entry.hostname, m)));
-      if (parseIP(entry.hostname)) errs.push(invalid(at.child('hostname'), entry.hostname, 'must be a DNS name, not an IP address'));
-    }
-  });
-  return errs;
-}
 
 /** ValidateConditions: unique qualified-name types, True/False/Unknown, a time, a reason, bounded texts. */
 export function validateConditions(conditions: Condition[] | undefined, path: FieldPath): FieldError[] {

@@ -8,7 +8,7 @@ import type { ApiDomain } from '../../../api/domain.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { duplicate, fieldPath, forbidden, invalid, notSupported, required } from '../../../api/field-errors.js';
 import { validateLabels } from '../../../api/validation/object-meta.js';
-import { parseCIDR } from '../../networking/ip.js';
+import { parseCIDR } from '../../shared/network/ip.js';
 import {
   isValidIP,
   isValidPortNum,
@@ -18,7 +18,7 @@ import {
   validatePortNumOrName,
   validateProtocol,
   validateQualifiedName,
-} from '../../networking/net-validation.js';
+} from '../../shared/network/net-validation.js';
 import type { ServicePort, ServiceSpec } from './service-spec.js';
 import {
   CLUSTER_IP,

@@ -8,14 +8,14 @@ import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, fieldPath, invalid, notSupported, required, tooMany } from '../../../api/field-errors.js';
 import { isValidLabelValue, nameIsDNSSubdomain } from '../../../api/validation/names.js';
 import { validateLabels } from '../../../api/validation/object-meta.js';
-import { parseIP } from '../../networking/ip.js';
+import { parseIP } from '../../shared/network/ip.js';
 import {
   SUPPORTED_PORT_PROTOCOLS,
   isFullyQualifiedDomainName,
   validateDNS1123Label,
   validateNonSpecialIP,
   validateQualifiedName,
-} from '../../networking/net-validation.js';
+} from '../../shared/network/net-validation.js';
 import type { Endpoint, EndpointSlicePort } from './types.js';
 
 const ADDRESS_TYPES = ['FQDN', 'IPv4', 'IPv6'];

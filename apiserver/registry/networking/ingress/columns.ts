@@ -3,7 +3,7 @@ import type { PrinterColumn } from '../../../api/resource.js';
 import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
 import type { Ingress, IngressSpec } from '../../../api/generated/types.js';
-import { loadBalancerAddresses } from '../../core/service/columns.js';
+import { loadBalancerAddresses } from '../../shared/network/load-balancer-addresses.js';
 
 const SHOWN = 3;
 

@@ -1,7 +1,7 @@
 /** Ingress (networking/v1): validation, generation, and the status subresource with its own rules. */
 import { typedStrategy, typedSubresource } from '../../../api/strategy.js';
 import type { Ingress } from '../../../api/generated/types.js';
-import { withStatusOf } from '../../status-subresource.js';
+import { withStatusOf } from '../../generic/status-subresource.js';
 import { ingressClassAnnotation, validateIngress, validateIngressClassAnnotation, validateIngressStatus } from './validation.js';
 
 export const ingressStrategy = typedStrategy<Ingress>({

@@ -6,9 +6,9 @@ import type { ApiDomain } from '../../../api/domain.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { fieldPath, invalid, notSupported, required } from '../../../api/field-errors.js';
 import { isDNS1123Subdomain, nameIsDNS1035Label, nameIsDNSSubdomain, validatePathSegmentName } from '../../../api/validation/names.js';
-import { parseIP } from '../ip.js';
-import { isValidPortName, isValidPortNum, isWildcardDNS1123Subdomain } from '../net-validation.js';
-import { validateLoadBalancerStatus } from '../../core/service/validate-status.js';
+import { parseIP } from '../../shared/network/ip.js';
+import { isValidPortName, isValidPortNum, isWildcardDNS1123Subdomain } from '../../shared/network/net-validation.js';
+import { validateLoadBalancerStatus } from '../../shared/network/load-balancer-status.js';
 import type { HTTPIngressPath, Ingress, IngressBackend, IngressRule, IngressSpec } from '../../../api/generated/types.js';
 
 const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];

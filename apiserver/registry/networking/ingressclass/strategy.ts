@@ -8,7 +8,7 @@ import type { IngressClass, IngressClassParametersReference, IngressClassSpec } 
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, forbidden, invalid, notSupported, required, tooLong } from '../../../api/field-errors.js';
 import { isDNS1123Subdomain, nameIsDNSLabel, validatePathSegmentName } from '../../../api/validation/names.js';
-import { isDomainPrefixedPath } from '../net-validation.js';
+import { isDomainPrefixedPath } from '../../shared/network/net-validation.js';
 
 const MAX_CONTROLLER_LENGTH = 250;
 const SCOPES = ['Cluster', 'Namespace'];

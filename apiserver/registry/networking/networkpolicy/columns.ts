@@ -3,7 +3,7 @@ import type { PrinterColumn } from '../../../api/resource.js';
 import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
 import type { NetworkPolicy } from '../../../api/generated/types.js';
-import { formatLabelSelector } from '../../core/pod-spec/template-columns.js';
+import { formatLabelSelector } from '../../shared/pod-spec/template-columns.js';
 
 export const networkPolicyColumns: PrinterColumn[] = [
   ...typedColumns<NetworkPolicy>([

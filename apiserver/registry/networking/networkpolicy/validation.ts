@@ -7,9 +7,9 @@
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { fieldPath, forbidden, invalid, notSupported, required } from '../../../api/field-errors.js';
 import type { IPBlock, NetworkPolicyPeer, NetworkPolicyPort, NetworkPolicySpec } from '../../../api/generated/types.js';
-import { validateLabelSelector } from '../../core/pod-spec/label-selector.js';
-import { isValidPortName, isValidPortNum } from '../net-validation.js';
-import { cidrContains, parseCIDR } from '../ip.js';
+import { validateLabelSelector } from '../../shared/pod-spec/label-selector.js';
+import { isValidPortName, isValidPortNum } from '../../shared/network/net-validation.js';
+import { cidrContains, parseCIDR } from '../../shared/network/ip.js';
 
 const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
 const POLICY_TYPES = ['Ingress', 'Egress'];

@@ -10,9 +10,9 @@ import { nameIsDNSLabel } from '../../../api/validation/names.js';
 import { FIELD_IMMUTABLE_ERROR_MSG, validateLabels } from '../../../api/validation/object-meta.js';
 import type { PrinterColumn } from '../../../api/resource.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
-import { ResourceNames, validateResourceRequirements } from '../../core/pod-spec/resources.js';
-import { validateTolerations } from '../../core/pod-spec/scheduling.js';
-import { decodeResourceList } from '../../core/pod-spec/quantities.js';
+import { ResourceNames, validateResourceRequirements } from '../../shared/pod-spec/resources.js';
+import { validateTolerations } from '../../shared/pod-spec/scheduling.js';
+import { decodeResourceList } from '../../shared/pod-spec/quantities.js';
 import type { RuntimeClass, Toleration } from '../../../api/generated/types.js';
 
 /** Tolerations are unique by key, operator, value and effect. */

@@ -6,10 +6,10 @@
 import { typedStrategy } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, invalid, notSupported } from '../../../api/field-errors.js';
-import { validateLabelSelector } from '../../core/pod-spec/label-selector.js';
+import { validateLabelSelector } from '../../shared/pod-spec/label-selector.js';
 import type { PodDisruptionBudget, PodDisruptionBudgetSpec, PodDisruptionBudgetStatus } from '../../../api/generated/types.js';
-import type { StatusRules } from '../../apps/status-counters.js';
-import { validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../../apps/int-or-percent.js';
+import type { StatusRules } from '../../shared/workload/status-counters.js';
+import { validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../../shared/workload/int-or-percent.js';
 
 const EVICTION_POLICIES = ['AlwaysAllow', 'IfHealthyBudget'];
 

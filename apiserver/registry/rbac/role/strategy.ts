@@ -7,7 +7,7 @@ import type { Strategy } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, invalid, required } from '../../../api/field-errors.js';
 import { SelectorParseError, labelSelectorFromObject, type LabelSelectorObject } from '../../../runtime/selectors/label-selector.js';
-import { validateLabelSelector } from '../../core/pod-spec/label-selector.js';
+import { validateLabelSelector } from '../../shared/pod-spec/label-selector.js';
 import { validatePolicyRules, type PolicyRule } from '../policy-rule.js';
 
 const rulesOf = (obj: ApiObject) => obj.rules as PolicyRule[] | undefined;

@@ -9,8 +9,8 @@ import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, fieldPath, invalid, required } from '../../../api/field-errors.js';
 import { isQualifiedName } from '../../../api/validation/names.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
-import { validateNonnegative } from '../../core/pod-spec/value-checks.js';
-import { validateCSIDriverName } from '../../core/pod-spec/volume-sources.js';
+import { validateNonnegative } from '../../shared/pod-spec/value-checks.js';
+import { validateCSIDriverName } from '../../shared/pod-spec/volume-sources.js';
 
 type Driver = { name?: string; nodeID?: string; topologyKeys?: string[]; allocatable?: { count?: number } };
 

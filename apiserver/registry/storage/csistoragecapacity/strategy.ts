@@ -3,10 +3,10 @@ import { typedStrategy } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, invalid } from '../../../api/field-errors.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
-import { validateLabelSelector } from '../../core/pod-spec/label-selector.js';
-import { decodeQuantity, readQuantity } from '../../core/pod-spec/quantities.js';
-import { validateClassName } from '../../core/persistentvolume/spec-validation.js';
-import { validateNonnegativeQuantity } from '../../core/resourcequota/resource-quantities.js';
+import { validateLabelSelector } from '../../shared/pod-spec/label-selector.js';
+import { decodeQuantity, readQuantity } from '../../shared/pod-spec/quantities.js';
+import { validateClassName } from '../../shared/persistent-volume/spec-validation.js';
+import { validateNonnegativeQuantity } from '../../shared/pod-spec/resource-quantities.js';
 import type { CSIStorageCapacity } from '../../../api/generated/types.js';
 
 function validateCapacity(c: CSIStorageCapacity): FieldError[] {

@@ -4,7 +4,7 @@ import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, fieldPath, forbidden, invalid, notSupported, required, tooLong } from '../../../api/field-errors.js';
 import { isQualifiedName } from '../../../api/validation/names.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
-import { validateLabelName } from '../../core/pod-spec/label-selector.js';
+import { validateLabelName } from '../../shared/pod-spec/label-selector.js';
 import type { StorageClass, TopologySelectorTerm } from '../../../api/generated/types.js';
 
 const MAX_PARAMETERS = 512;

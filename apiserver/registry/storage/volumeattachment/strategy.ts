@@ -5,9 +5,9 @@ import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { fieldPath, forbidden, invalid, required, tooLong } from '../../../api/field-errors.js';
 import { nameIsDNSSubdomain } from '../../../api/validation/names.js';
 import { FIELD_IMMUTABLE_ERROR_MSG } from '../../../api/validation/object-meta.js';
-import { STORED_METADATA, withStatusOf } from '../../status-subresource.js';
-import { validatePersistentVolumeSpec } from '../../core/persistentvolume/spec-validation.js';
-import { validateCSIDriverName } from '../../core/pod-spec/volume-sources.js';
+import { STORED_METADATA, withStatusOf } from '../../generic/status-subresource.js';
+import { validatePersistentVolumeSpec } from '../../shared/persistent-volume/spec-validation.js';
+import { validateCSIDriverName } from '../../shared/pod-spec/volume-sources.js';
 import type {
   VolumeAttachment,
   VolumeAttachmentSource,

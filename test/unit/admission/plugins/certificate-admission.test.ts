@@ -13,7 +13,7 @@ import { newCertificateApproval } from '../../../../apiserver/admission/plugins/
 import { newCertificateSigning } from '../../../../apiserver/admission/plugins/certificate-signing.js';
 import { newCertificateSubjectRestriction } from '../../../../apiserver/admission/plugins/certificate-subject-restriction.js';
 import { allResources } from '../../../../apiserver/registry/resources/index.js';
-import { newAdmissionRollback } from '../../../../apiserver/registry/write-admission.js';
+import { newAdmissionRollback } from '../../../../apiserver/registry/generic/write-admission.js';
 import { b64, newCsrPem } from '../../../support/csr-fixture.js';
 
 const domain = newApiDomain();

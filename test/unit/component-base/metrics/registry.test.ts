@@ -32,11 +32,11 @@ describe('metrics stability and deprecation (orch is Kubernetes 1.28)', () => {
 
   it('accepts only the previous minor release for --show-hidden-metrics-for-version', () => {
     const o = new MetricsOptions();
-    o.showHiddenMetricsForVersion = '1.26';
+    o.values.showHiddenMetricsForVersion = '1.26';
     assert.throws(() => o.validate(), {
       message: "--show-hidden-metrics-for-version must be omitted or have the value '1.27'. Only the previous minor version is allowed",
     });
-    o.showHiddenMetricsForVersion = '1.27';
+    o.values.showHiddenMetricsForVersion = '1.27';
     o.validate();
   });
 });

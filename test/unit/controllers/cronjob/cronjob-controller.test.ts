@@ -2,8 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { parseSchedule } from '../../../../controllers/cronjob/cron-schedule.js';
-import { CRONJOBS, CronJobController } from '../../../../controllers/cronjob/cronjob-controller.js';
-import { JOBS } from '../../../../controllers/job/job-controller.js';
+import { CRONJOBS, JOBS } from '../../../../controllers/controllerutil/resources.js';
+import { CronJobController } from '../../../../controllers/cronjob/cronjob-controller.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
 const t = (iso: string) => Date.parse(iso);

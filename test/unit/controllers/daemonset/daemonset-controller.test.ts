@@ -1,11 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
-import { DAEMONSETS, DaemonSetController, targetNode } from '../../../../controllers/daemonset/daemonset-controller.js';
+import { DAEMONSETS, NODES, PODS } from '../../../../controllers/controllerutil/resources.js';
+import { DaemonSetController, targetNode } from '../../../../controllers/daemonset/daemonset-controller.js';
 import { podFitsNode } from '../../../../controllers/controllerutil/node-eligibility.js';
 import { computeHash } from '../../../../controllers/controllerutil/template-hash.js';
-import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
-import { NODES } from '../../../../controllers/podgc/pod-gc-controller.js';
 import { conflict, notFound } from '../../../../apiserver/api/status.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 

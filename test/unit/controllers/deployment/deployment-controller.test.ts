@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
-import { DEPLOYMENTS, DeploymentController } from '../../../../controllers/deployment/deployment-controller.js';
+import { DEPLOYMENTS, REPLICASETS } from '../../../../controllers/controllerutil/resources.js';
+import { DeploymentController } from '../../../../controllers/deployment/deployment-controller.js';
 import { computeHash } from '../../../../controllers/controllerutil/template-hash.js';
-import { REPLICASETS } from '../../../../controllers/replicaset/replicated-kind.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
 const REV = 'deployment.orch.io/revision';
@@ -171,7 +171,7 @@ describe('deployment controller sync', () => {
 
     const waiting = setup(deployment({ strategy: recreate }), replicaSet('v1', { replicas: 0, available: 0, revision: 1 }));
     const old = waiting.ctx.informers.forResource(REPLICASETS).indexer.get(`ns/web-${computeHash(template('v1'))}`)!;
-    (old.status as Record<string, number>).replicas = 1;
+    old.status!.replicas = 1;
     await waiting.c.sync('ns/web');
     assert.equal(waiting.ctx.fake.made('POST').length, 0, 'an old Pod still exists');
 

@@ -2,9 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { DisruptionController } from '../../../../controllers/disruption/disruption-controller.js';
-import { DEPLOYMENTS } from '../../../../controllers/deployment/deployment-controller.js';
-import { REPLICASETS } from '../../../../controllers/replicaset/replicated-kind.js';
-import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
+import { DEPLOYMENTS, PODS, REPLICASETS } from '../../../../controllers/controllerutil/resources.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
 const NOW = Date.parse('2026-01-01T12:00:00Z');

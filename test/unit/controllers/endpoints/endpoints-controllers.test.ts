@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
-import { ENDPOINTS, EndpointsController, SERVICES, subsetContent } from '../../../../controllers/endpoints/endpoints-controller.js';
+import { ENDPOINTS, PODS, SERVICES } from '../../../../controllers/controllerutil/resources.js';
+import { EndpointsController, subsetContent } from '../../../../controllers/endpoints/endpoints-controller.js';
 import { EndpointSliceController } from '../../../../controllers/endpointslice/endpointslice-controller.js';
-import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
 function service(extra: Record<string, unknown> = {}): ApiObject {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
-import { ENDPOINTS, SERVICES } from '../../../../controllers/endpoints/endpoints-controller.js';
+import { ENDPOINTS, SERVICES } from '../../../../controllers/controllerutil/resources.js';
 import { EndpointSliceMirroringController } from '../../../../controllers/endpointslicemirroring/endpointslice-mirroring-controller.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 

@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
-import { JOBS, JobController } from '../../../../controllers/job/job-controller.js';
+import { JOBS, PODS } from '../../../../controllers/controllerutil/resources.js';
+import { JobController } from '../../../../controllers/job/job-controller.js';
 import { formatIndexes, parseIndexes } from '../../../../controllers/job/job-util.js';
-import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 import { notFound } from '../../../../apiserver/api/status.js';
 

@@ -2,8 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { NodeLifecycleController } from '../../../../controllers/nodelifecycle/node-lifecycle-controller.js';
-import { NODES } from '../../../../controllers/podgc/pod-gc-controller.js';
-import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
+import { NODES, PODS } from '../../../../controllers/controllerutil/resources.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
 const LEASES = { group: 'coordination.orch.io', version: 'v1', resource: 'leases' };

@@ -9,7 +9,7 @@ import {
   zoneKey,
   ZoneTainter,
 } from '../../../../controllers/nodelifecycle/zone-eviction.js';
-import { NODES } from '../../../../controllers/podgc/pod-gc-controller.js';
+import { NODES } from '../../../../controllers/controllerutil/resources.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
 const node = (name: string, ready: string, labels: Record<string, string> = {}): ApiObject => ({

@@ -2,10 +2,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { notFound } from '../../../../apiserver/api/status.js';
-import { NODES, PodGcController } from '../../../../controllers/podgc/pod-gc-controller.js';
+import { JOBS, NODES, PODS } from '../../../../controllers/controllerutil/resources.js';
+import { PodGcController } from '../../../../controllers/podgc/pod-gc-controller.js';
 import { TtlAfterFinishedController } from '../../../../controllers/ttlafterfinished/ttl-after-finished-controller.js';
-import { JOBS } from '../../../../controllers/job/job-controller.js';
-import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
 const pod = (name: string, o: { phase?: string; node?: string; createdMin?: number; deleting?: boolean } = {}): ApiObject => ({

@@ -2,9 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { claimsOf, PvcProtectionController } from '../../../../controllers/pvcprotection/pvc-protection-controller.js';
-import { PVS, PvProtectionController } from '../../../../controllers/pvprotection/pv-protection-controller.js';
-import { PERSISTENT_VOLUME_CLAIMS as PVCS } from '../../../../controllers/client/resources.js';
-import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
+import { PODS, PVCS, PVS } from '../../../../controllers/controllerutil/resources.js';
+import { PvProtectionController } from '../../../../controllers/pvprotection/pv-protection-controller.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
 const pvc = (deleting: boolean, finalizers = ['orch.io/pvc-protection']): ApiObject => ({

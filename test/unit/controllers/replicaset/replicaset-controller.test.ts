@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { ApiError, notFound } from '../../../../apiserver/api/status.js';
 import { ReplicaSetController } from '../../../../controllers/replicaset/replicaset-controller.js';
-import { REPLICASETS } from '../../../../controllers/replicaset/replicated-kind.js';
-import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
+import { PODS, REPLICASETS } from '../../../../controllers/controllerutil/resources.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
 const iso = (msAgo: number) => new Date(Date.now() - msAgo).toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
-import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
+import { PODS, REPLICATIONCONTROLLERS } from '../../../../controllers/controllerutil/resources.js';
 import { ReplicaSetController } from '../../../../controllers/replicaset/replicaset-controller.js';
-import { REPLICATION_CONTROLLER_KIND, REPLICATIONCONTROLLERS } from '../../../../controllers/replicaset/replicated-kind.js';
+import { REPLICATION_CONTROLLER_KIND } from '../../../../controllers/replicaset/replicated-kind.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
 function replicationController(replicas: number): ApiObject {

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { ResourceQuotaController } from '../../../../controllers/resourcequota/resource-quota-controller.js';
-import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
+import { PODS } from '../../../../controllers/controllerutil/resources.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
 const QUOTAS = { group: '', version: 'v1', resource: 'resourcequotas' };

@@ -1,10 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
-import { PERSISTENT_VOLUME_CLAIMS as PVCS } from '../../../../controllers/client/resources.js';
-import { STATEFULSETS, StatefulSetController } from '../../../../controllers/statefulset/statefulset-controller.js';
+import { PODS, PVCS, STATEFULSETS } from '../../../../controllers/controllerutil/resources.js';
+import { StatefulSetController } from '../../../../controllers/statefulset/statefulset-controller.js';
 import { REVISION_LABEL } from '../../../../controllers/controllerutil/controller-history.js';
-import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
 function statefulSet(spec: Record<string, unknown> = {}): ApiObject {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { TtlController } from '../../../../controllers/ttl/ttl-controller.js';
-import { NODES } from '../../../../controllers/podgc/pod-gc-controller.js';
+import { NODES } from '../../../../controllers/controllerutil/resources.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
 const nodes = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ metadata: { name: `n${from + i}` } }));

@@ -3,10 +3,8 @@ import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { notFound } from '../../../../apiserver/api/status.js';
 import { PvBinderController, volumeSatisfies } from '../../../../controllers/volumebinder/pv-binder-controller.js';
-import { PVS } from '../../../../controllers/pvprotection/pv-protection-controller.js';
-import { PERSISTENT_VOLUME_CLAIMS as PVCS } from '../../../../controllers/client/resources.js';
+import { PODS, PVCS, PVS } from '../../../../controllers/controllerutil/resources.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
-import { PODS } from '../../../../controllers/controllerutil/pod-control.js';
 
 const CLASSES = { group: 'storage.orch.io', version: 'v1', resource: 'storageclasses' };
 

@@ -6,7 +6,7 @@ import { deploymentStrategy } from '../../../../apiserver/registry/apps/deployme
 import { replicaSetStrategy } from '../../../../apiserver/registry/apps/replicaset/strategy.js';
 import { statefulSetStrategy } from '../../../../apiserver/registry/apps/statefulset/strategy.js';
 import { TEMPLATE_GENERATION_ANNOTATION, daemonSetStrategy } from '../../../../apiserver/registry/apps/daemonset/strategy.js';
-import { deploymentStatusRules, statusCountersSubresource } from '../../../../apiserver/registry/apps/status-counters.js';
+import { deploymentStatusRules, statusCountersSubresource } from '../../../../apiserver/registry/shared/workload/status-counters.js';
 import { create, createErrors, ctx, object, stored, updateErrors } from '../helpers.js';
 
 const template = (labels: Record<string, string> = { app: 'web' }) => ({

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { newApiDomain } from '../../../../apiserver/api/domain.js';
 import { newResourceTable } from '../../../../apiserver/api/resource-table.js';
 import { allResources } from '../../../../apiserver/registry/resources/index.js';
-import { servedObject, storageResource, storedObject } from '../../../../apiserver/registry/conversion.js';
-import { newKeyScheme } from '../../../../apiserver/registry/keys.js';
+import { servedObject, storageResource, storedObject } from '../../../../apiserver/registry/generic/conversion.js';
+import { newKeyScheme } from '../../../../apiserver/registry/generic/keys.js';
 import { coreToEventsV1, eventsV1ToCore } from '../../../../apiserver/registry/events/conversion.js';
 import { eventsV1SelectableFields } from '../../../../apiserver/registry/events/strategy.js';
 

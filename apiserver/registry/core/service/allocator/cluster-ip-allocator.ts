@@ -5,8 +5,8 @@
  * min(max(16, size/16), 256) offsets are left for manually chosen IPs).
  */
 import type { Storage } from '../../../../storage/interfaces.js';
-import type { CIDR, IPFamily } from '../../../networking/ip.js';
-import { cidrContains, cidrSize, formatCIDR, formatIP, parseIP } from '../../../networking/ip.js';
+import type { CIDR, IPFamily } from '../../../shared/network/ip.js';
+import { cidrContains, cidrSize, formatCIDR, formatIP, parseIP } from '../../../shared/network/ip.js';
 import { AllocatorError } from './allocator-error.js';
 import { newRangeStore } from './range-store.js';
 

@@ -5,14 +5,14 @@
  * `<etcd-prefix>/ranges/` with Kubernetes' key names, shared by every replica on the same store.
  */
 import type { Storage } from '../../../../storage/interfaces.js';
-import type { IPFamily } from '../../../networking/ip.js';
-import { parseCIDR } from '../../../networking/ip.js';
+import type { IPFamily } from '../../../shared/network/ip.js';
+import { parseCIDR } from '../../../shared/network/ip.js';
 import type { ClusterIPAllocator } from './cluster-ip-allocator.js';
 import { newClusterIPAllocator } from './cluster-ip-allocator.js';
 import type { NodePortAllocator } from './node-port-allocator.js';
 import { newNodePortAllocator } from './node-port-allocator.js';
 import type { PortRange } from './port-range.js';
-import type { HookDependency } from '../../../store-hooks.js';
+import type { HookDependency } from '../../../generic/store-hooks.js';
 
 /** The service network as configured: CIDRs from parseServiceClusterIPRanges, the node-port range. */
 export interface ServiceNetworkConfig {

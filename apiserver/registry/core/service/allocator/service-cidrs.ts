@@ -3,7 +3,7 @@
  * ("10.0.0.0/24,fd00::/108"), the primary of at least 8 addresses, none above 2^20, with its error
  * texts.
  */
-import { cidrSize, formatCIDR, parseCIDR } from '../../../networking/ip.js';
+import { cidrSize, formatCIDR, parseCIDR } from '../../../shared/network/ip.js';
 
 /** kube-apiserver's default range. */
 export const DEFAULT_SERVICE_CLUSTER_IP_RANGE = '10.0.0.0/24';

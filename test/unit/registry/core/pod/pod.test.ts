@@ -5,7 +5,7 @@ import { isApiError } from '../../../../../apiserver/api/status.js';
 import { podStrategy } from '../../../../../apiserver/registry/core/pod/strategy.js';
 import { podStatusSubresource } from '../../../../../apiserver/registry/core/pod/status.js';
 import { podQOSClass } from '../../../../../apiserver/registry/core/pod/qos.js';
-import { imageTag } from '../../../../../apiserver/registry/core/pod-spec/defaults.js';
+import { imageTag } from '../../../../../apiserver/registry/shared/pod-spec/defaults.js';
 import type { ResourceRequirements } from '../../../../../apiserver/api/generated/types.js';
 import { errorMessage, type FieldError } from '../../../../../apiserver/api/field-errors.js';
 import { create, createErrors, ctx, object, stored, updateErrors } from '../../helpers.js';

@@ -12,7 +12,7 @@ import {
   validateBasicResource,
   validateNonnegativeQuantity,
   validatePositiveQuantityValue,
-} from '../../../../../apiserver/registry/core/resourcequota/resource-quantities.js';
+} from '../../../../../apiserver/registry/shared/pod-spec/resource-quantities.js';
 
 describe('resource names of quotas and limit ranges', () => {
   it('knows the standard quota resources, huge pages included', () => {

@@ -4,7 +4,7 @@ import { AllocatorError } from '../../../../../../apiserver/registry/core/servic
 import { newClusterIPAllocator } from '../../../../../../apiserver/registry/core/service/allocator/cluster-ip-allocator.js';
 import { newNodePortAllocator } from '../../../../../../apiserver/registry/core/service/allocator/node-port-allocator.js';
 import { newServiceAllocators } from '../../../../../../apiserver/registry/core/service/allocator/service-allocators.js';
-import { parseCIDR } from '../../../../../../apiserver/registry/networking/ip.js';
+import { parseCIDR } from '../../../../../../apiserver/registry/shared/network/ip.js';
 import { useTempStorage } from './temp-storage.js';
 
 function rejectsWith(p: Promise<unknown>, reason: string, message: string, value?: string | number) {

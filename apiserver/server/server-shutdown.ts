@@ -1,0 +1,54 @@
+/**
+ * The API server's graceful shutdown, once however often it is asked for: /readyz fails, the
+ * bootstrap loop ends, --shutdown-delay-duration passes serving, then the listener closes, long-running
+ * requests end, the others get up to --request-timeout, and the parts stop, the store last.
+ */
+import type { Server } from 'node:https';
+import type { Logger } from '../component-base/logs/logger.js';
+import type { HealthChecks } from '../component-base/health/health-checks.js';
+import type { AdmissionAccess } from './admission-access.js';
+import type { Bootstrap } from './bootstrap-loop.js';
+import type { InFlight } from './filters/with-in-flight-tracking.js';
+import type { MeteredStorage } from './metered-storage.js';
+import type { ServerOptions } from './options.js';
+import type { ServerAudit } from './audit.js';
+import type { ServerInformers } from './server-informers.js';
+
+export interface ShutdownParts {
+  options: ServerOptions;
+  logger: Logger;
+  health: HealthChecks;
+  bootstrap: Bootstrap;
+  server: Server;
+  inFlight: InFlight;
+  access: AdmissionAccess;
+  informers: ServerInformers;
+  storage: MeteredStorage;
+  audit?: ServerAudit;
+}
+
+export function newServerShutdown(parts: ShutdownParts): () => Promise<void> {
+  const { options, logger, health, bootstrap, server, inFlight, access, informers, storage, audit } = parts;
+  let closing: Promise<void> | undefined;
+  return () =>
+    (closing ??= (async () => {
+      logger.info('shutting down', { delayMs: options.shutdownDelayMs });
+      health.startShutdown();
+      const bootstrapped = bootstrap.stop();
+      if (options.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, options.shutdownDelayMs));
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      server.closeIdleConnections();
+      inFlight.closeLongRunning();
+      access.close();
+      await inFlight.drained(options.requestTimeoutMs);
+      server.closeAllConnections();
+      await closed;
+      await bootstrapped;
+      informers.stop();
+      await storage.compactor.stop();
+      await storage.cacher?.close();
+      await storage.storage.close();
+      await audit?.backend.shutdown();
+      logger.info('stopped');
+    })());
+}
