@@ -1,4 +1,5 @@
 import type { ObjectMeta } from './object-meta.js';
+import type { Status } from './status.js';
 
 /**
  * What every object of a kind has, the generated kinds (api/generated/types.ts) included: TypeMeta and
@@ -43,10 +44,10 @@ export interface ApiList<T = ApiObject> {
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
-export interface WatchEvent {
-  type: WatchEventType;
-  object: ApiObject | Record<string, unknown>;
-}
+/** A watch event: an object (a BOOKMARK's carries only its resourceVersion), or the Status of an ERROR. */
+export type WatchEvent =
+  | { type: Exclude<WatchEventType, 'ERROR'>; object: ApiObject | Record<string, unknown> }
+  | { type: 'ERROR'; object: Status | Record<string, unknown> };
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
