@@ -324,6 +324,7 @@ export function typeCheck(source: string, vars: Record<string, CelT>): Checked |
     return { error: formatParseError(source, err instanceof Error ? err.message : String(err)) };
   }
   const checker = new Checker(vars);
+  // @bufbuild/cel types its expressions as protobuf messages; Node is the part of their shape the checker reads.
   const expr = parsed.expr as unknown as Node;
   const type = checker.check(expr);
   if (checker.errors.length === 0) return { type, expr, types: checker.types };
