@@ -1,5 +1,5 @@
 /** What the Job controller reads from Jobs and their Pods: specs, finished conditions, completion indexes, the pod failure policy. */
-import type { Pod } from '../../apiserver/api/generated/types.js';
+import type { Job, Pod } from '../../apiserver/api/generated/types.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
 import type { PodCondition } from '../controllerutil/pod-status.js';
 import { podStatus } from '../controllerutil/pod-status.js';
@@ -44,11 +44,11 @@ export interface JobStatusView {
   uncountedTerminatedPods?: { succeeded?: string[]; failed?: string[] };
 }
 
-export const jobSpec = (job: ApiObject) => (job.spec ?? {}) as JobSpecView;
-export const jobStatus = (job: ApiObject) => (job.status ?? {}) as JobStatusView;
+export const jobSpec = (job: Job | ApiObject) => (job.spec ?? {}) as JobSpecView;
+export const jobStatus = (job: Job | ApiObject) => (job.status ?? {}) as JobStatusView;
 
 /** The Complete or Failed condition that is True, if any (IsJobFinished). */
-export function finishedCondition(job: ApiObject): JobCondition | undefined {
+export function finishedCondition(job: Job | ApiObject): JobCondition | undefined {
   return jobStatus(job).conditions?.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
 }
 
