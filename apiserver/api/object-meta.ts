@@ -11,6 +11,12 @@ export type { ManagedFieldsEntry, ObjectMeta, OwnerReference } from './generated
 let lastSecond = Number.NaN;
 let lastText = '';
 
+/**
+ * A Time written as null: metav1.Time's zero value serializes so (an unset lastProbeTime, a computed
+ * object's creationTimestamp), which the generated types, saying string, cannot express.
+ */
+export const NULL_TIME = null as unknown as string;
+
 /** RFC 3339 with second precision, as metav1.Time serializes. */
 export function timestamp(d: Date): string {
   const second = Math.floor(d.getTime() / 1000);

@@ -1,27 +1,53 @@
 import type { ObjectMeta } from './object-meta.js';
+import type { Status } from './status.js';
 
-/** Any API object as decoded JSON: TypeMeta + ObjectMeta + the kind's own fields. */
-export interface ApiObject {
+/**
+ * What every object of a kind has, the generated kinds (api/generated/types.ts) included: TypeMeta and
+ * ObjectMeta. Code that works on any kind (caches, keys, owner references) takes this.
+ */
+export interface KindObject {
   apiVersion?: string;
   kind?: string;
   metadata: ObjectMeta;
+}
+
+/** Any API object as decoded JSON: TypeMeta + ObjectMeta + the kind's own fields, not yet typed. */
+export interface ApiObject extends KindObject {
   [field: string]: unknown;
 }
 
-/** A list object (ConfigMapList, …). */
-export interface ApiList {
+/**
+ * A typed kind as the untyped object stores, codecs and admission pass around: every kind is a JSON
+ * object with TypeMeta and ObjectMeta, so nothing is lost. (The other way needs no helper: an
+ * ApiObject is taken where a kind is expected.)
+ */
+export function asApiObject(obj: KindObject): ApiObject {
+  return obj as ApiObject;
+}
+
+/**
+ * An untyped object as the kind `T`, where its required fields make a plain assignment fail. Nothing
+ * is checked: the caller knows the kind from where the object came (its resource's store, which
+ * validated it on write, or a decoder of that kind).
+ */
+export function asKind<T extends KindObject>(obj: KindObject): T {
+  return obj as T;
+}
+
+/** A list object (ConfigMapList, …), of untyped objects or of one kind. */
+export interface ApiList<T = ApiObject> {
   apiVersion: string;
   kind: string;
   metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
-  items: ApiObject[];
+  items: T[];
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
-export interface WatchEvent {
-  type: WatchEventType;
-  object: ApiObject | Record<string, unknown>;
-}
+/** A watch event: an object (a BOOKMARK's carries only its resourceVersion), or the Status of an ERROR. */
+export type WatchEvent =
+  | { type: Exclude<WatchEventType, 'ERROR'>; object: ApiObject | Record<string, unknown> }
+  | { type: 'ERROR'; object: Status | Record<string, unknown> };
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -108,6 +108,7 @@ export interface SubresourceView<T = ApiObject, V = ApiObject> extends Subresour
  * reading them defensively (`spec.handler ?? ''`).
  */
 export function typedStrategy<T extends { metadata: object }>(strategy: Strategy<T>): Strategy {
+  // Strategy<T>'s methods take T where Strategy's take ApiObject: the documented one place (above).
   return strategy as unknown as Strategy;
 }
 
@@ -115,6 +116,7 @@ export function typedStrategy<T extends { metadata: object }>(strategy: Strategy
 export function typedSubresource<T extends { metadata: object }, V extends { metadata: object } = ApiObject>(
   strategy: SubresourceStrategy<T, V>,
 ): SubresourceStrategy {
+  // As typedStrategy: the store hands it only its kind's checked objects.
   return strategy as unknown as SubresourceStrategy;
 }
 
@@ -122,6 +124,7 @@ export function typedSubresource<T extends { metadata: object }, V extends { met
 export function typedColumns<T extends { metadata: object }>(
   columns: (Omit<PrinterColumn, 'cell'> & { cell(obj: T, now: Date): ReturnType<PrinterColumn['cell']> })[],
 ): PrinterColumn[] {
+  // As typedStrategy: cells read only the objects of their kind.
   return columns as unknown as PrinterColumn[];
 }
 
@@ -138,5 +141,6 @@ export const METADATA_FIELDS: Readonly<Record<string, (obj: ApiObject) => string
 export function typedSelectableFields<T extends { metadata: object }>(
   fields: Record<string, (obj: T) => string | undefined>,
 ): Record<string, (obj: ApiObject) => string | undefined> {
+  // As typedStrategy: a field is read only on objects of its kind.
   return fields as unknown as Record<string, (obj: ApiObject) => string | undefined>;
 }

@@ -13,6 +13,7 @@ export function toCel(value: unknown): CelInput {
   if (Array.isArray(value)) return value.map(toCel) as CelInput;
   // Values already in CEL's form (timestamps, durations, bytes) pass as they are; JSON objects become maps.
   if (typeof value === 'object' && Object.getPrototypeOf(value) !== Object.prototype) return value as CelInput;
+  // CEL's input type has no Map of its values, though its runtime reads a Map as a CEL map.
   if (typeof value === 'object') return new Map(Object.entries(value).map(([k, v]) => [k, toCel(v)])) as unknown as CelInput;
   return value as CelInput;
 }

@@ -16,6 +16,7 @@ import { ensureFlowControlBootstrap } from './bootstrap-flowcontrol.js';
 import { ensureSystemNamespaces, SYSTEM_USER } from './bootstrap-namespaces.js';
 import { ensureSystemPriorityClasses } from './bootstrap-priority-classes.js';
 import { reconcileDefaultPolicy } from './bootstrap-rbac.js';
+import { storeLookup } from './store-lookup.js';
 
 export interface BootstrapDeps {
   domain: ApiDomain;
@@ -41,16 +42,16 @@ export function newBootstrap(health: HealthChecks): Bootstrap {
   return {
     start(deps, port) {
       const { domain, table, stores, serviceAllocators, logger } = deps;
-      const store = (group: string, version: string, plural: string) => stores.get(table.lookup(group, version, plural)!)!;
-      const namespaces = store('', 'v1', 'namespaces');
-      const services = store('', 'v1', 'services');
+      const lookup = storeLookup(table, () => stores);
+      const namespaces = lookup.store('', 'v1', 'namespaces');
+      const services = lookup.store('', 'v1', 'services');
       const defaultServiceIP = serviceAllocators.clusterIPs(serviceAllocators.families[0])!.firstAddress;
       loop = (async () => {
         for (let delay = 100; bootstrapping; delay = Math.min(delay * 2, 5000)) {
           try {
             await ensureSystemNamespaces(namespaces, domain);
-            await ensureSystemPriorityClasses(store(domain.group('scheduling.k8s.io'), 'v1', 'priorityclasses'), domain);
-            const flowcontrol = (plural: string) => store(domain.group('flowcontrol.apiserver.k8s.io'), 'v1beta3', plural);
+            await ensureSystemPriorityClasses(lookup.store('scheduling.k8s.io', 'v1', 'priorityclasses'), domain);
+            const flowcontrol = (plural: string) => lookup.store('flowcontrol.apiserver.k8s.io', 'v1beta3', plural);
             await ensureFlowControlBootstrap(flowcontrol('prioritylevelconfigurations'), flowcontrol('flowschemas'), domain);
             await adoptServiceRanges(serviceAllocators, services);
             await ensureDefaultService(services, domain, defaultServiceIP, port, SYSTEM_USER);

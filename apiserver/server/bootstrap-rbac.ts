@@ -4,7 +4,7 @@
  * user additions stay, objects annotated autoupdate=false are left alone.
  */
 import type { ApiDomain } from '../api/domain.js';
-import type { ApiObject } from '../api/object.js';
+import { type ApiObject, asApiObject, asKind, type KindObject } from '../api/object.js';
 import type { ResourceTable } from '../api/resource-table.js';
 import type { ResourceDef } from '../api/resource.js';
 import * as status from '../api/status.js';
@@ -13,12 +13,15 @@ import type { RequestContext } from '../registry/generic/request-context.js';
 import { bootstrapKeys, defaultPolicy } from '../authorization/rbac/bootstrap/default-policy.js';
 import { type Reconciliation, reconcileBinding, reconcileRole } from '../authorization/rbac/bootstrap/reconcile.js';
 import { SYSTEM_USER } from './bootstrap-namespaces.js';
+import { storeLookup } from './store-lookup.js';
 
 type Reconcile = (expected: ApiObject, existing: ApiObject | undefined, autoUpdateKey: string) => Reconciliation<ApiObject>;
 
-const asPolicy = <T>(o: ApiObject | undefined) => o as unknown as T;
-const roles: Reconcile = (e, x, key) => reconcileRole(asPolicy(e), asPolicy(x), key) as unknown as Reconciliation<ApiObject>;
-const bindings: Reconcile = (e, x, key) => reconcileBinding(asPolicy(e), asPolicy(x), key) as unknown as Reconciliation<ApiObject>;
+/** A reconciliation of a typed role or binding, as the stores' untyped object. */
+const untyped = <T extends KindObject>(r: Reconciliation<T>): Reconciliation<ApiObject> =>
+  r.op === 'none' ? r : { op: r.op, object: asApiObject(r.object) };
+const roles: Reconcile = (e, x, key) => untyped(reconcileRole(asKind(e), x && asKind(x), key));
+const bindings: Reconcile = (e, x, key) => untyped(reconcileBinding(asKind(e), x && asKind(x), key));
 
 async function reconcileOne(store: GenericStore, expected: ApiObject, reconcile: Reconcile, autoUpdateKey: string): Promise<void> {
   const ctx: RequestContext = { namespace: expected.metadata.namespace ?? '', user: SYSTEM_USER, dryRun: false, now: new Date() };
@@ -56,8 +59,8 @@ export async function reconcileDefaultPolicy(
   table: ResourceTable,
   stores: Map<ResourceDef, GenericStore>,
 ): Promise<void> {
-  const group = domain.group('rbac.authorization.k8s.io');
-  const store = (plural: string) => stores.get(table.lookup(group, 'v1', plural)!)!;
+  const lookup = storeLookup(table, () => stores);
+  const store = (plural: string) => lookup.store('rbac.authorization.k8s.io', 'v1', plural);
   const policy = defaultPolicy(domain);
   const { autoUpdate } = bootstrapKeys(domain);
   const plan: [GenericStore, object[], Reconcile][] = [

@@ -93,11 +93,12 @@ function checkConverted(original: ApiObject, out: unknown, desiredAPIVersion: st
     return `returned invalid object at index 0: invalid groupVersion (expected ${desiredAPIVersion}, received ${String(out.apiVersion)})`;
   if (out.kind !== original.kind)
     return `returned invalid object at index 0: invalid kind (expected ${original.kind}, received ${String(out.kind)})`;
-  const identity = sameIdentity(original, out as unknown as ApiObject);
+  const identity = sameIdentity(original, out);
   if (identity) return `returned invalid object: ${identity}`;
   const meta = restoreMetadata(original, out);
   if (meta) return `returned invalid metadata: ${meta}`;
-  return out as unknown as ApiObject;
+  // restoreMetadata made its metadata the original's: it is an object of the kind now.
+  return out as ApiObject;
 }
 
 /** The response's convertedObjects, or an error saying what is wrong with the review (Kubernetes' words). */
@@ -119,7 +120,7 @@ function convertedObjectsOf(answer: unknown, apiVersion: string, uid: string): u
 }
 
 /** Kubernetes' validateConvertedObject: the webhook may not change what identifies the object. */
-function sameIdentity(original: ApiObject, out: ApiObject): string | undefined {
+function sameIdentity(original: ApiObject, out: Record<string, unknown>): string | undefined {
   const a = original.metadata ?? {};
   const b = (isPlainObject(out.metadata) ? out.metadata : {}) as ApiObject['metadata'];
   if ((a.name ?? '') !== (b.name ?? '')) return `must have the same name: ${a.name ?? ''} != ${b.name ?? ''}`;

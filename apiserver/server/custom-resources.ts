@@ -10,7 +10,7 @@
  * Every replica runs it; the writes are computed from the stored object, so replicas agree.
  */
 import type { ApiObject } from '../api/object.js';
-import { deepCopy } from '../api/object.js';
+import { asApiObject, asKind, deepCopy } from '../api/object.js';
 import type { ResourceDef } from '../api/resource.js';
 import { ALL_VERBS } from '../api/resource.js';
 import type { ResourceTable } from '../api/resource-table.js';
@@ -60,7 +60,7 @@ interface Served {
 /** How long a CRD whose objects are not all gone yet (finalizers) waits before the next round. */
 const CLEANUP_RETRY_MS = 1000;
 
-const asCrd = (o: ApiObject) => o as unknown as CustomResourceDefinition;
+const asCrd = (o: ApiObject) => asKind<CustomResourceDefinition>(o);
 
 export function startCustomResources(deps: CustomResourcesDeps): CustomResources {
   const { table, crdStore, logger } = deps;
@@ -135,7 +135,7 @@ export function startCustomResources(deps: CustomResourcesDeps): CustomResources
         if (!old) throw status.notFound(crdStore.groupResource, name);
         const next = asCrd(deepCopy(old));
         if (!change(next)) return old;
-        return next as unknown as ApiObject;
+        return asApiObject(next);
       },
       { subresource: 'status' },
     );

@@ -5,6 +5,7 @@ import type { ResourceDef } from '../api/resource.js';
 import type { GenericStore } from '../registry/generic/store.js';
 import type { NodeGraph } from '../authorization/node/graph.js';
 import { startStoreInformer } from './store-informer.js';
+import { storeLookup } from './store-lookup.js';
 import type { Logger } from '../component-base/logs/logger.js';
 
 export function startNodeGraphInformers(
@@ -13,7 +14,8 @@ export function startNodeGraphInformers(
   stores: Map<ResourceDef, GenericStore>,
   env: { logger: Logger },
 ): { synced: Promise<void>; stop(): void } {
-  const store = (plural: string) => stores.get(table.lookup('', 'v1', plural)!)!;
+  const lookup = storeLookup(table, () => stores);
+  const store = (plural: string) => lookup.store('', 'v1', plural);
   const pods = startStoreInformer(
     store('pods'),
     { replace: (objs: ApiObject[]) => graph.replacePods(objs), put: (o) => graph.putPod(o), remove: (o) => graph.removePod(o) },

@@ -9,11 +9,13 @@ import type { ResourceDef } from '../api/resource.js';
 import * as status from '../api/status.js';
 import type { GenericStore } from '../registry/generic/store.js';
 import { SYSTEM_USER } from './bootstrap-namespaces.js';
+import { storeLookup } from './store-lookup.js';
 
 /** `stores` is read at each call: authentication is built before the stores that serve what it answers. */
 export function newObjectGetter(table: ResourceTable, stores: () => ReadonlyMap<ResourceDef, GenericStore>): ObjectGetter {
+  const lookup = storeLookup(table, stores);
   return async (resource, namespace, name) => {
-    const store = stores().get(table.lookup('', 'v1', resource)!)!;
+    const store = lookup.store('', 'v1', resource);
     try {
       return await store.get({ namespace, user: SYSTEM_USER, dryRun: false, now: new Date() }, name, { resourceVersion: '0' });
     } catch (err) {

@@ -11,14 +11,16 @@ import type { SecretLabeler } from '../authentication/interfaces.js';
 import type { Logger } from '../component-base/logs/logger.js';
 import type { GenericStore } from '../registry/generic/store.js';
 import { SYSTEM_USER } from './bootstrap-namespaces.js';
+import { storeLookup } from './store-lookup.js';
 
 export function newSecretLabeler(
   table: ResourceTable,
   stores: () => ReadonlyMap<ResourceDef, GenericStore>,
   logger: Logger,
 ): SecretLabeler {
+  const lookup = storeLookup(table, stores);
   return async (namespace, name, uid, labels) => {
-    const store = stores().get(table.lookup('', 'v1', 'secrets')!)!;
+    const store = lookup.store('', 'v1', 'secrets');
     try {
       await store.update({ namespace, user: SYSTEM_USER, dryRun: false, now: new Date() }, name, (old) => {
         if (!old || old.metadata.uid !== uid) throw status.conflict({ group: '', resource: 'secrets' }, name, 'the Secret was replaced');

@@ -20,6 +20,7 @@ import type { ServerOptions } from './options.js';
 import { startRbacInformers } from './rbac-informers.js';
 import type { ServerAuthorization } from './server-authorization.js';
 import type { ServerStoreConfig } from './server-stores.js';
+import { storeLookup } from './store-lookup.js';
 
 export interface ServerInformerDeps {
   options: ServerOptions;
@@ -64,7 +65,7 @@ export function startServerInformers(deps: ServerInformerDeps): ServerInformers 
     definitions: deps.definitions,
     stores,
     newStore: (def) => new GenericStore({ ...deps.storeConfig, def }),
-    crdStore: stores.get(table.lookup(domain.group('apiextensions.k8s.io'), 'v1', 'customresourcedefinitions')!)!,
+    crdStore: storeLookup(table, () => stores).store('apiextensions.k8s.io', 'v1', 'customresourcedefinitions'),
     openapi: deps.openapi,
     cacher: deps.cacher,
     logger,

@@ -23,6 +23,7 @@ import { localComponents, newComponentProbes } from './component-probes.js';
 import { newEndpointsCleanup } from './endpoints-cleanup.js';
 import type { LateStores } from './late-stores.js';
 import type { ServerOptions } from './options.js';
+import { storeLookup } from './store-lookup.js';
 
 /** What every generic store of the server shares, custom resources' too. */
 export type ServerStoreConfig = Omit<StoreConfig, 'def' | 'hooks' | 'actions' | 'createAction' | 'computed' | 'lookup'>;
@@ -48,12 +49,13 @@ export interface ServerStores {
 /** Builds the stores and binds them to `late`, which their readers were given. */
 export function newServerStores(deps: ServerStoreDeps, late: LateStores): ServerStores {
   const { options, table, storage, logger } = deps;
+  const lookup = storeLookup(table, () => late.built);
   const serviceNetwork = { clusterIPRanges: options.serviceClusterIPRanges, nodePortRange: options.serviceNodePortRange };
   const serviceAllocators = newServiceAllocators(storage, options.etcdPrefix, serviceNetwork, logger);
   const hookEnv = newStoreHookEnv([
     { dependency: SERVICE_ALLOCATORS, value: serviceAllocators },
     { dependency: COMPONENT_PROBES, value: newComponentProbes(storage, localComponents(options.controllerManagerPort)) },
-    { dependency: SERVICE_ENDPOINTS_CLEANUP, value: newEndpointsCleanup(() => late.built?.get(table.lookup('', 'v1', 'endpoints')!)) },
+    { dependency: SERVICE_ENDPOINTS_CLEANUP, value: newEndpointsCleanup(() => late.built && lookup.store('', 'v1', 'endpoints')) },
   ]);
   const storeConfig: ServerStoreConfig = {
     storage,

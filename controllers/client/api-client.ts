@@ -7,9 +7,13 @@
  *   const cms = client.resource({ group: '', version: 'v1', resource: 'configmaps' }, 'default');
  *   await cms.create({ metadata: { name: 'x' }, data: { k: 'v' } });
  *   for await (const ev of cms.watch({ resourceVersion: rv }, signal)) …
+ *
+ * A TypedResource (controllerutil/resources.ts) types its client: `client.resource(PODS, ns).get(name)` is a
+ * Promise<Pod>; a plain GroupVersionResource gives untyped ApiObjects.
  */
 import type { IncomingMessage } from 'node:http';
-import type { ApiList, ApiObject, WatchEvent } from '../../apiserver/api/object.js';
+import type { ApiList, ApiObject, KindObject } from '../../apiserver/api/object.js';
+import type { Status } from '../../apiserver/api/status.js';
 import { errorFromResponse } from './api-errors.js';
 import { loadKubeconfig, type KubeconfigOptions, type RestConfig } from './kubeconfig.js';
 import { Transport, type TransportOptions } from './transport.js';
@@ -21,6 +25,24 @@ export interface GroupVersionResource {
   /** The plural resource name. */
   resource: string;
 }
+
+/** Only the compiler sees this member: the kind of a TypedResource's objects. */
+declare const objectKind: unique symbol;
+
+/** A resource whose objects are of kind `T`; its clients and informers hand out `T`. */
+export interface TypedResource<T extends KindObject = ApiObject> extends GroupVersionResource {
+  readonly [objectKind]?: T;
+}
+
+/** The resource `group/version/resource`, whose objects are `T`: resourceOf<Pod>('', 'v1', 'pods'). */
+export function resourceOf<T extends KindObject>(group: string, version: string, resource: string): TypedResource<T> {
+  return { group, version, resource };
+}
+
+/** A watch event: an object of the resource's kind, or the Status of an ERROR. */
+export type ObjectEvent<T = ApiObject> =
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'; object: T }
+  | { type: 'ERROR'; object: Status };
 
 export interface ListOptions {
   labelSelector?: string;
@@ -89,16 +111,16 @@ export class ApiClient {
   }
 
   /** Opens a watch stream at `path` and yields its events until it ends or `signal` aborts. */
-  async *watchPath(path: string, signal?: AbortSignal): AsyncGenerator<WatchEvent> {
+  async *watchPath<T = ApiObject>(path: string, signal?: AbortSignal): AsyncGenerator<ObjectEvent<T>> {
     const res = await this.transport.send('GET', path, { signal });
     const code = res.statusCode ?? 0;
     if (code < 200 || code > 299) throw errorFromResponse(code, await readText(res));
-    yield* readEvents(res, signal);
+    yield* readEvents<T>(res, signal);
   }
 
   /** Operations on one resource, in `namespace` for namespaced ones ('' = all namespaces / cluster-scoped). */
-  resource(gvr: GroupVersionResource, namespace = ''): ResourceClient {
-    return new ResourceClient(this, gvr, namespace);
+  resource<T extends KindObject = ApiObject>(gvr: TypedResource<T>, namespace = ''): ResourceClient<T> {
+    return new ResourceClient<T>(this, gvr, namespace);
   }
 
   close(): void {
@@ -112,8 +134,11 @@ async function readText(res: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Newline-delimited JSON watch events; the stream just ends when `signal` aborts it. */
-async function* readEvents(res: IncomingMessage, signal?: AbortSignal): AsyncGenerator<WatchEvent> {
+/**
+ * Newline-delimited JSON watch events; the stream just ends when `signal` aborts it. What the server
+ * sends is taken to be of the watched resource's kind, as every answer of a typed client is.
+ */
+async function* readEvents<T>(res: IncomingMessage, signal?: AbortSignal): AsyncGenerator<ObjectEvent<T>> {
   let buf = '';
   res.setEncoding('utf8');
   try {
@@ -123,7 +148,7 @@ async function* readEvents(res: IncomingMessage, signal?: AbortSignal): AsyncGen
       while ((nl = buf.indexOf('\n')) >= 0) {
         const line = buf.slice(0, nl).trim();
         buf = buf.slice(nl + 1);
-        if (line) yield JSON.parse(line) as WatchEvent;
+        if (line) yield JSON.parse(line) as ObjectEvent<T>;
       }
     }
   } catch (err) {
@@ -132,7 +157,7 @@ async function* readEvents(res: IncomingMessage, signal?: AbortSignal): AsyncGen
   } finally {
     res.destroy();
   }
-  if (buf.trim()) yield JSON.parse(buf) as WatchEvent;
+  if (buf.trim()) yield JSON.parse(buf) as ObjectEvent<T>;
 }
 
 function query(params: Record<string, string | number | boolean | undefined>): string {
@@ -142,11 +167,11 @@ function query(params: Record<string, string | number | boolean | undefined>): s
   return s ? `?${s}` : '';
 }
 
-/** The calls on one group/version/resource, optionally in one namespace. */
-export class ResourceClient {
+/** The calls on one group/version/resource, optionally in one namespace; its objects are `T`. */
+export class ResourceClient<T extends KindObject = ApiObject> {
   constructor(
     readonly client: ApiClient,
-    readonly gvr: GroupVersionResource,
+    readonly gvr: TypedResource<T>,
     readonly namespace: string,
   ) {}
 
@@ -162,21 +187,21 @@ export class ResourceClient {
   }
 
   /** The same resource in another namespace. */
-  inNamespace(namespace: string): ResourceClient {
-    return new ResourceClient(this.client, this.gvr, namespace);
+  inNamespace(namespace: string): ResourceClient<T> {
+    return new ResourceClient<T>(this.client, this.gvr, namespace);
   }
 
-  get(name: string): Promise<ApiObject> {
+  get(name: string): Promise<T> {
     return this.client.request('GET', this.path(name));
   }
 
   /** One page (or everything when no limit is given). */
-  list(opts: ListOptions = {}): Promise<ApiList> {
+  list(opts: ListOptions = {}): Promise<ApiList<T>> {
     return this.client.request('GET', this.path() + query({ ...opts }));
   }
 
   /** Every item, read in pages of `pageSize`; the resourceVersion is the first page's. */
-  async listAll(opts: Omit<ListOptions, 'limit' | 'continue'> = {}, pageSize = DEFAULT_PAGE_SIZE): Promise<ApiList> {
+  async listAll(opts: Omit<ListOptions, 'limit' | 'continue'> = {}, pageSize = DEFAULT_PAGE_SIZE): Promise<ApiList<T>> {
     const first = await this.list({ ...opts, limit: pageSize });
     const items = [...first.items];
     let next = first.metadata.continue;
@@ -193,21 +218,21 @@ export class ResourceClient {
     return { ...first, metadata: { resourceVersion: first.metadata.resourceVersion }, items };
   }
 
-  create(obj: ApiObject, subresource?: string, name?: string): Promise<ApiObject> {
+  create(obj: T, subresource?: string, name?: string): Promise<T> {
     return this.client.request('POST', this.path(name, subresource), { body: obj });
   }
 
   /** PUT of the object (its metadata.name names it), or of one of its subresources. */
-  update(obj: ApiObject, subresource?: string): Promise<ApiObject> {
+  update(obj: T, subresource?: string): Promise<T> {
     return this.client.request('PUT', this.path(obj.metadata.name ?? '', subresource), { body: obj });
   }
 
-  patch(name: string, patch: unknown, type: PatchType = 'application/merge-patch+json', subresource?: string): Promise<ApiObject> {
+  patch(name: string, patch: unknown, type: PatchType = 'application/merge-patch+json', subresource?: string): Promise<T> {
     return this.client.request('PATCH', this.path(name, subresource), { body: patch, contentType: type });
   }
 
   /** Resolves with what the server answers: a Status, or the object while it waits for finalizers. */
-  delete(name: string, options: DeleteOptions = {}): Promise<ApiObject | Record<string, unknown>> {
+  delete(name: string, options: DeleteOptions = {}): Promise<T | Status> {
     return this.client.request('DELETE', this.path(name), { body: { kind: 'DeleteOptions', apiVersion: 'v1', ...options } });
   }
 
@@ -218,7 +243,7 @@ export class ResourceClient {
   }
 
   /** A watch stream; ends when the server ends it or `signal` aborts. */
-  watch(opts: WatchOptions = {}, signal?: AbortSignal): AsyncGenerator<WatchEvent> {
-    return this.client.watchPath(this.path() + query({ watch: 1, ...opts }), signal);
+  watch(opts: WatchOptions = {}, signal?: AbortSignal): AsyncGenerator<ObjectEvent<T>> {
+    return this.client.watchPath<T>(this.path() + query({ watch: 1, ...opts }), signal);
   }
 }

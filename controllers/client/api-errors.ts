@@ -22,6 +22,7 @@ export function errorFromResponse(code: number, text: string): ApiError {
     body = undefined;
   }
   if (isPlainObject(body) && body.kind === 'Status')
+    // A JSON object of kind Status is taken as the server's Status (its fields are not checked one by one).
     return new ApiError({ ...(body as unknown as Status), code: (body.code as number) || code });
   const reason = reasonForCode(code);
   const message = text.trim() || `the server responded with the status code ${code} but did not return more information`;

@@ -6,7 +6,8 @@
  * older equal one to the next number (a rollback) or creates a new one, and keeps at most
  * `revisionHistoryLimit` revisions that no Pod, nor the current or update revision, uses.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { ControllerRevision } from '../../apiserver/api/generated/types.js';
+import type { ApiObject, KindObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
@@ -38,28 +39,28 @@ export function revisionData(owner: ApiObject): Record<string, unknown> {
 }
 
 const collisionCountOf = (owner: ApiObject) => (owner.status as { collisionCount?: number } | undefined)?.collisionCount;
-const revisionNumber = (r: ApiObject) => Number((r as { revision?: number }).revision ?? 0);
-const dataOf = (r: ApiObject) => (r as { data?: unknown }).data;
+const revisionNumber = (r: ControllerRevision) => Number(r.revision ?? 0);
+const dataOf = (r: ControllerRevision) => r.data;
 
 /** A name held by a revision of other data: the owner's status.collisionCount has to go up. */
 export class RevisionCollisionError extends Error {}
 
 export interface Revisions {
   /** The owner's revisions, oldest first (after any bump or creation). */
-  revisions: ApiObject[];
+  revisions: ControllerRevision[];
   /** The revision of the owner's current template. */
-  update: ApiObject;
+  update: ControllerRevision;
 }
 
 export class ControllerHistory {
   constructor(
     private readonly client: ApiClient,
-    readonly informer: Informer,
+    readonly informer: Informer<ControllerRevision>,
     private readonly kind: HistoryKind,
   ) {}
 
   /** A revision of the owner's current template, numbered `revision` (NewControllerRevision). */
-  newRevision(owner: ApiObject, revision: number): ApiObject {
+  newRevision(owner: ApiObject, revision: number): ControllerRevision {
     const data = revisionData(owner);
     const hash = this.kind.hash(owner, data, collisionCountOf(owner));
     const template = ((owner.spec ?? {}) as { template?: PodTemplate }).template;
@@ -79,7 +80,11 @@ export class ControllerHistory {
   }
 
   /** The owner's revisions, oldest first, adopting orphans its selector matches (ListControllerRevisions + claim). */
-  async owned(owner: ApiObject, selector: LabelSelector, recheckOwner: () => Promise<ApiObject | undefined>): Promise<ApiObject[]> {
+  async owned(
+    owner: ApiObject,
+    selector: LabelSelector,
+    recheckOwner: () => Promise<KindObject | undefined>,
+  ): Promise<ControllerRevision[]> {
     const ns = owner.metadata.namespace ?? '';
     const claimed = await claimObjects(this.informer.indexer.byIndex(NAMESPACE_INDEX, ns), {
       owner,
@@ -97,7 +102,7 @@ export class ControllerHistory {
    * number, or a new one. A name held by other data raises the owner's status.collisionCount (so
    * the next sync names it differently) and throws.
    */
-  async sync(owner: ApiObject, revisions: ApiObject[]): Promise<Revisions> {
+  async sync(owner: ApiObject, revisions: ControllerRevision[]): Promise<Revisions> {
     const next = revisions.length ? revisionNumber(revisions[revisions.length - 1]) + 1 : 1;
     const wanted = this.newRevision(owner, next);
     const equal = revisions.filter((r) => jsonEqual(dataOf(r), dataOf(wanted)));
@@ -106,7 +111,7 @@ export class ControllerHistory {
     if (newestEqual) {
       const bumped = await this.client
         .resource(CONTROLLERREVISIONS, owner.metadata.namespace)
-        .update({ ...deepCopy(newestEqual), revision: next } as ApiObject);
+        .update({ ...deepCopy(newestEqual), revision: next });
       return { revisions: [...revisions.filter((r) => r !== newestEqual), bumped], update: bumped };
     }
     try {
@@ -119,7 +124,7 @@ export class ControllerHistory {
   }
 
   /** Creates a revision; one already there with the same data is it, one with other data a collision. */
-  private async create(revision: ApiObject): Promise<ApiObject> {
+  private async create(revision: ControllerRevision): Promise<ControllerRevision> {
     const client = this.client.resource(CONTROLLERREVISIONS, revision.metadata.namespace);
     try {
       return await client.create(revision);
@@ -135,7 +140,7 @@ export class ControllerHistory {
    * Deletes the oldest revisions beyond `limit` among those not `live` (by name): the current and
    * update revisions and those Pods run are always kept (truncateHistory / cleanupHistory).
    */
-  async truncate(revisions: ApiObject[], live: Set<string>, limit: number): Promise<void> {
+  async truncate(revisions: ControllerRevision[], live: Set<string>, limit: number): Promise<void> {
     const history = revisions.filter((r) => !live.has(r.metadata.name!));
     for (const r of history.slice(0, Math.max(0, history.length - limit))) {
       try {

@@ -4,7 +4,7 @@
  * its selector matches and releases what it owns but no longer matches. Adoption and release are
  * strategic merge patches of one owner reference, guarded by the object's uid.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { KindObject } from '../../apiserver/api/object.js';
 import type { OwnerReference } from '../../apiserver/api/object-meta.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
@@ -12,7 +12,7 @@ import type { ResourceClient } from '../client/api-client.js';
 import type { Indexer } from '../informers/indexer.js';
 
 /** The owner reference marked `controller: true`, if any. */
-export function controllerRefOf(obj: ApiObject): OwnerReference | undefined {
+export function controllerRefOf(obj: KindObject): OwnerReference | undefined {
   return obj.metadata.ownerReferences?.find((r) => r.controller === true);
 }
 
@@ -21,24 +21,24 @@ export function controllerRefOf(obj: ApiObject): OwnerReference | undefined {
  * resolveControllerRef): a reference to a deleted and re-created owner of the same name resolves to
  * nothing.
  */
-export function resolveControllerRef(
-  indexer: Indexer,
+export function resolveControllerRef<T extends KindObject>(
+  indexer: Indexer<T>,
   namespace: string | undefined,
   ref: Pick<OwnerReference, 'kind' | 'name' | 'uid'> | undefined,
   kind: string,
-): ApiObject | undefined {
+): T | undefined {
   if (ref?.kind !== kind) return undefined;
   const owner = indexer.get(`${namespace}/${ref.name}`);
   return owner?.metadata.uid === ref.uid ? owner : undefined;
 }
 
 /** The controller reference a controller puts on what it creates (blocking its owner's foreground deletion). */
-export function newControllerRef(owner: ApiObject, apiVersion: string, kind: string): OwnerReference {
+export function newControllerRef(owner: KindObject, apiVersion: string, kind: string): OwnerReference {
   return { apiVersion, kind, name: owner.metadata.name!, uid: owner.metadata.uid!, controller: true, blockOwnerDeletion: true };
 }
 
 /** A recheckOwner that reads the owner from the server: undefined once it is gone. */
-export function readFromServer(resource: ResourceClient, name: string): () => Promise<ApiObject | undefined> {
+export function readFromServer<T extends KindObject>(resource: ResourceClient<T>, name: string): () => Promise<T | undefined> {
   return async () => {
     try {
       return await resource.get(name);
@@ -49,27 +49,27 @@ export function readFromServer(resource: ResourceClient, name: string): () => Pr
   };
 }
 
-export interface ClaimOptions {
-  owner: ApiObject;
+export interface ClaimOptions<T extends KindObject> {
+  owner: KindObject;
   ownerRef: OwnerReference;
   selector: LabelSelector;
   /** Where to patch the candidates. */
-  resource: ResourceClient;
+  resource: ResourceClient<T>;
   /**
    * Reads the owner afresh before the first adoption; a deleted or replaced owner (another uid) or one
    * being deleted adopts nothing (RecheckDeletionTimestamp).
    */
-  recheckOwner: () => Promise<ApiObject | undefined>;
+  recheckOwner: () => Promise<KindObject | undefined>;
 }
 
 /**
  * ClaimObjects: the candidates (one namespace) that belong to the owner after adopting matching
  * orphans and releasing owned ones that no longer match. Objects that vanish meanwhile are left out.
  */
-export async function claimObjects(candidates: ApiObject[], opts: ClaimOptions): Promise<ApiObject[]> {
+export async function claimObjects<T extends KindObject>(candidates: T[], opts: ClaimOptions<T>): Promise<T[]> {
   const { owner, ownerRef, selector, resource } = opts;
   const uid = owner.metadata.uid!;
-  const claimed: ApiObject[] = [];
+  const claimed: T[] = [];
   let canAdopt: boolean | undefined;
   for (const obj of candidates) {
     const ref = controllerRefOf(obj);
@@ -98,7 +98,7 @@ export async function claimObjects(candidates: ApiObject[], opts: ClaimOptions):
   return claimed;
 }
 
-async function patchIgnoringGone(resource: ResourceClient, obj: ApiObject, patch: unknown): Promise<ApiObject | undefined> {
+async function patchIgnoringGone<T extends KindObject>(resource: ResourceClient<T>, obj: T, patch: unknown): Promise<T | undefined> {
   try {
     return await resource
       .inNamespace(obj.metadata.namespace ?? '')
@@ -113,7 +113,7 @@ async function patchIgnoringGone(resource: ResourceClient, obj: ApiObject, patch
 export const CONTROLLER_UID_INDEX = 'controllerUid';
 
 /** Adds the controller-uid index to a shared informer's cache (once for all controllers). */
-export function ensureControllerIndex(indexer: Indexer): void {
+export function ensureControllerIndex<T extends KindObject>(indexer: Indexer<T>): void {
   if (indexer.hasIndex(CONTROLLER_UID_INDEX)) return;
   indexer.addIndexers({
     [CONTROLLER_UID_INDEX]: (o) => {

@@ -3,37 +3,12 @@
  * Pod's nodeSelector and required node affinity match the Node, and the Pod tolerates the Node's
  * NoSchedule and NoExecute taints.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Node, NodeSelectorRequirement, NodeSelectorTerm, PodSpec, Taint, Toleration } from '../../apiserver/api/generated/types.js';
 
-interface NodeSelectorRequirement {
-  key: string;
-  operator: string;
-  values?: string[];
-}
+export type { Toleration };
 
-interface NodeSelectorTerm {
-  matchExpressions?: NodeSelectorRequirement[];
-  matchFields?: NodeSelectorRequirement[];
-}
-
-export interface Toleration {
-  key?: string;
-  operator?: string;
-  value?: string;
-  effect?: string;
-}
-
-interface Taint {
-  key: string;
-  value?: string;
-  effect: string;
-}
-
-export interface PodSchedulingSpec {
-  nodeSelector?: Record<string, string>;
-  affinity?: { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: NodeSelectorTerm[] } } };
-  tolerations?: Toleration[];
-}
+/** What of a Pod's spec decides where it may run. */
+export type PodSchedulingSpec = Pick<PodSpec, 'nodeSelector' | 'affinity' | 'tolerations'>;
 
 function requirementMatches(r: NodeSelectorRequirement, get: (key: string) => string | undefined): boolean {
   const v = get(r.key);
@@ -58,7 +33,7 @@ function requirementMatches(r: NodeSelectorRequirement, get: (key: string) => st
 }
 
 /** A term matches when all its requirements do; the terms are ORed; no terms match nothing. */
-function termsMatch(terms: NodeSelectorTerm[], node: ApiObject): boolean {
+function termsMatch(terms: NodeSelectorTerm[], node: Node): boolean {
   const labels = node.metadata.labels ?? {};
   return terms.some((t) => {
     const exprs = t.matchExpressions ?? [];
@@ -72,7 +47,7 @@ function termsMatch(terms: NodeSelectorTerm[], node: ApiObject): boolean {
 }
 
 /** ToleratesTaint. */
-export function tolerates(t: Toleration, taint: Taint): boolean {
+export function tolerates(t: Toleration, taint: Pick<Taint, 'key' | 'value' | 'effect'>): boolean {
   if (t.effect && t.effect !== taint.effect) return false;
   if ((t.operator ?? 'Equal') === 'Exists') return !t.key || t.key === taint.key;
   return t.key === taint.key && (t.value ?? '') === (taint.value ?? '');
@@ -82,13 +57,11 @@ export function tolerates(t: Toleration, taint: Taint): boolean {
  * Whether a Pod with this spec fits the Node by selector, affinity and the taints of the given
  * effects: NoSchedule and NoExecute to start a Pod there, NoExecute alone to keep one running.
  */
-export function podFitsNode(spec: PodSchedulingSpec, node: ApiObject, _effects: readonly string[] = ['NoSchedule', 'NoExecute']): boolean {
+export function podFitsNode(spec: PodSchedulingSpec, node: Node, _effects: readonly string[] = ['NoSchedule', 'NoExecute']): boolean {
   const labels = node.metadata.labels ?? {};
   for (const [k, v] of Object.entries(spec.nodeSelector ?? {})) if (labels[k] !== v) return false;
   const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   if (terms && !termsMatch(terms, node)) return false;
-  const taints = ((node.spec as { taints?: Taint[] } | undefined)?.taints ?? []).filter(
-    (t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute',
-  );
+  const taints = (node.spec?.taints ?? []).filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
   return taints.every((taint) => (spec.tolerations ?? []).some((t) => tolerates(t, taint)));
 }

@@ -2,7 +2,7 @@
  * Creating and deleting a controller's Pods through the API, with the events Kubernetes' PodControl
  * records (SuccessfulCreate / FailedCreate, SuccessfulDelete / FailedDelete on the controller).
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Pod } from '../../apiserver/api/generated/types.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { ApiClient } from '../client/api-client.js';
 import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-errors.js';
@@ -18,7 +18,7 @@ export class PodControl {
   ) {}
 
   /** Creates the Pod; a namespace that is terminating is no error (nothing can be created there). */
-  async create(pod: ApiObject, controller: ObjectReference): Promise<ApiObject | undefined> {
+  async create(pod: Pod, controller: ObjectReference): Promise<Pod | undefined> {
     try {
       const created = await this.client.resource(PODS, pod.metadata.namespace).create(pod);
       this.recorder.event(controller, 'Normal', 'SuccessfulCreate', 'Create', `Created pod: ${created.metadata.name}`);
@@ -34,7 +34,7 @@ export class PodControl {
    * Deletes the Pod (uid precondition); one already gone is no error, and false (its deletion may have
    * been observed already: a controller expecting it must not wait for it).
    */
-  async delete(pod: ApiObject, controller: ObjectReference): Promise<boolean> {
+  async delete(pod: Pod, controller: ObjectReference): Promise<boolean> {
     try {
       await this.client.resource(PODS, pod.metadata.namespace).delete(pod.metadata.name!, { preconditions: { uid: pod.metadata.uid } });
       this.recorder.event(controller, 'Normal', 'SuccessfulDelete', 'Delete', `Deleted pod: ${pod.metadata.name}`);
@@ -50,8 +50,8 @@ export class PodControl {
    * create() for a controller whose expectations (under `key`) await the Pod: a creation not made
    * (or failed) will never reach the informer, so it counts as seen at once.
    */
-  async createExpected(pod: ApiObject, controller: ObjectReference, expectations: Expectations, key: string): Promise<void> {
-    let created: ApiObject | undefined;
+  async createExpected(pod: Pod, controller: ObjectReference, expectations: Expectations, key: string): Promise<void> {
+    let created: Pod | undefined;
     try {
       created = await this.create(pod, controller);
     } catch (err) {
@@ -66,7 +66,7 @@ export class PodControl {
    * already gone (its deletion may have been seen before the expectation) or a failed delete counts
    * as seen at once, so the next sync is not held for it.
    */
-  async deleteExpected(pod: ApiObject, controller: ObjectReference, expectations: Expectations, key: string): Promise<void> {
+  async deleteExpected(pod: Pod, controller: ObjectReference, expectations: Expectations, key: string): Promise<void> {
     let deleted: boolean;
     try {
       deleted = await this.delete(pod, controller);

@@ -3,7 +3,7 @@
  * (with PodDeletionCost and LogarithmicScaleDown, both on by default in 1.28). The first Pods of the
  * sorted list go.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Pod } from '../../apiserver/api/generated/types.js';
 import { isPodActive, isPodReady, maxContainerRestarts, podNodeName, podReadyTime, podStatus } from './pod-status.js';
 
 /** The annotation that makes a Pod cheaper (lower) or dearer (higher) to delete. */
@@ -14,7 +14,7 @@ export function podDeletionCostAnnotation(labelPrefix: string): string {
 const PHASE_ORDER: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
 
 /** An int32 cost; anything else counts as 0 (the apiserver refuses such values anyway). */
-function deletionCost(pod: ApiObject, annotation: string): number {
+function deletionCost(pod: Pod, annotation: string): number {
   const v = pod.metadata.annotations?.[annotation];
   return v !== undefined && /^[+-]?\d+$/.test(v) ? Number(v) : 0;
 }
@@ -42,7 +42,7 @@ function timeLess(a: number, b: number, now: number, uidA: string, uidB: string)
  * Sorts `pods` in deletion order. `related` are all the Pods of the controller's family (for the rank:
  * how many active related Pods share each Pod's node).
  */
-export function sortPodsForDeletion(pods: ApiObject[], related: ApiObject[], labelPrefix: string, now = Date.now()): ApiObject[] {
+export function sortPodsForDeletion(pods: Pod[], related: Pod[], labelPrefix: string, now = Date.now()): Pod[] {
   const onNode = new Map<string, number>();
   for (const p of related) if (isPodActive(p)) onNode.set(podNodeName(p), (onNode.get(podNodeName(p)) ?? 0) + 1);
   const annotation = podDeletionCostAnnotation(labelPrefix);

@@ -1,36 +1,62 @@
 /**
  * The built-in resources the controllers read and write, in one typed table (group as the client
- * takes it, preferred version, plural), and the names the controllers use for them. A controller
- * takes its resources from here, never from another controller's folder. Resources whose group
- * follows the API domain (discovery, policy, certificates under `*.orch.io`) are built from the
- * context's domain where they are used.
+ * takes it, preferred version, plural), and the names the controllers use for them. Each entry is
+ * typed by its generated kind, so its client and informer hand out that kind
+ * (`ctx.informers.forResource(PODS)` is an `Informer<Pod>`). A controller takes its resources from
+ * here, never from another controller's folder. Resources whose group follows the API domain
+ * (discovery, certificates under `*.orch.io`) are built from the context's domain where they are used.
  */
-import type { GroupVersionResource } from '../client/api-client.js';
+import type {
+  ConfigMap,
+  ControllerRevision,
+  CronJob,
+  DaemonSet,
+  Deployment,
+  Endpoints,
+  Job,
+  Namespace,
+  Node,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Pod,
+  PodDisruptionBudget,
+  ReplicaSet,
+  ReplicationController,
+  ResourceQuota,
+  Secret,
+  Service,
+  ServiceAccount,
+  StatefulSet,
+} from '../../apiserver/api/generated/types.js';
+import type { KindObject } from '../../apiserver/api/object.js';
+import { type GroupVersionResource, type TypedResource, resourceOf } from '../client/api-client.js';
 
-const core = (resource: string): GroupVersionResource => ({ group: '', version: 'v1', resource });
-const apps = (resource: string): GroupVersionResource => ({ group: 'apps', version: 'v1', resource });
-const batch = (resource: string): GroupVersionResource => ({ group: 'batch', version: 'v1', resource });
+const core = <T extends KindObject>(resource: string): TypedResource<T> => resourceOf<T>('', 'v1', resource);
+const apps = <T extends KindObject>(resource: string): TypedResource<T> => resourceOf<T>('apps', 'v1', resource);
+const batch = <T extends KindObject>(resource: string): TypedResource<T> => resourceOf<T>('batch', 'v1', resource);
+const policy = <T extends KindObject>(resource: string): TypedResource<T> => resourceOf<T>('policy', 'v1', resource);
 
 export const RESOURCES = {
-  configmaps: core('configmaps'),
-  endpoints: core('endpoints'),
-  namespaces: core('namespaces'),
-  nodes: core('nodes'),
-  persistentvolumeclaims: core('persistentvolumeclaims'),
-  persistentvolumes: core('persistentvolumes'),
-  pods: core('pods'),
-  replicationcontrollers: core('replicationcontrollers'),
-  resourcequotas: core('resourcequotas'),
-  secrets: core('secrets'),
-  serviceaccounts: core('serviceaccounts'),
-  services: core('services'),
-  controllerrevisions: apps('controllerrevisions'),
-  daemonsets: apps('daemonsets'),
-  deployments: apps('deployments'),
-  replicasets: apps('replicasets'),
-  statefulsets: apps('statefulsets'),
-  cronjobs: batch('cronjobs'),
-  jobs: batch('jobs'),
+  configmaps: core<ConfigMap>('configmaps'),
+  endpoints: core<Endpoints>('endpoints'),
+  namespaces: core<Namespace>('namespaces'),
+  nodes: core<Node>('nodes'),
+  persistentvolumeclaims: core<PersistentVolumeClaim>('persistentvolumeclaims'),
+  persistentvolumes: core<PersistentVolume>('persistentvolumes'),
+  pods: core<Pod>('pods'),
+  replicationcontrollers: core<ReplicationController>('replicationcontrollers'),
+  resourcequotas: core<ResourceQuota>('resourcequotas'),
+  secrets: core<Secret>('secrets'),
+  serviceaccounts: core<ServiceAccount>('serviceaccounts'),
+  services: core<Service>('services'),
+  controllerrevisions: apps<ControllerRevision>('controllerrevisions'),
+  daemonsets: apps<DaemonSet>('daemonsets'),
+  deployments: apps<Deployment>('deployments'),
+  replicasets: apps<ReplicaSet>('replicasets'),
+  statefulsets: apps<StatefulSet>('statefulsets'),
+  cronjobs: batch<CronJob>('cronjobs'),
+  jobs: batch<Job>('jobs'),
+  poddisruptionbudgets: policy<PodDisruptionBudget>('poddisruptionbudgets'),
 } as const satisfies Record<string, GroupVersionResource>;
 
 export const CONFIGMAPS = RESOURCES.configmaps;
@@ -52,3 +78,4 @@ export const REPLICASETS = RESOURCES.replicasets;
 export const STATEFULSETS = RESOURCES.statefulsets;
 export const CRONJOBS = RESOURCES.cronjobs;
 export const JOBS = RESOURCES.jobs;
+export const PODDISRUPTIONBUDGETS = RESOURCES.poddisruptionbudgets;

@@ -6,7 +6,7 @@
  * read it; the item is retried from a fresher cache), which is what optimistic concurrency looks like
  * in a healthy cluster and is logged at verbose.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { KindObject } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import { sleep } from '../informers/backoff.js';
@@ -16,8 +16,11 @@ import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import type { Expectations } from './expectations.js';
 
+/** An informer of any kind, as far as waiting for its cache goes. */
+export type SyncingInformer = Pick<Informer, 'waitForSync'>;
+
 /** Waits for every informer's first list; false when the signal aborted first. */
-export async function waitForCacheSync(signal: AbortSignal, informers: Iterable<Informer>): Promise<boolean> {
+export async function waitForCacheSync(signal: AbortSignal, informers: Iterable<SyncingInformer>): Promise<boolean> {
   for (const informer of informers) if (!(await informer.waitForSync(signal))) return false;
   return true;
 }
@@ -26,13 +29,13 @@ export async function waitForCacheSync(signal: AbortSignal, informers: Iterable<
  * Queues `keyOf(obj)` for every object the informer adds or updates and, unless `deletes` is false,
  * deletes.
  */
-export function enqueueChanges(
-  informer: Informer,
+export function enqueueChanges<K extends KindObject>(
+  informer: Informer<K>,
   queue: WorkQueue<string>,
-  opts: { keyOf?: (obj: ApiObject) => string; deletes?: boolean } = {},
+  opts: { keyOf?: (obj: K) => string; deletes?: boolean } = {},
 ): void {
   const keyOf = opts.keyOf ?? objectKey;
-  const enqueue = (obj: ApiObject) => queue.add(keyOf(obj));
+  const enqueue = (obj: K) => queue.add(keyOf(obj));
   informer.addEventHandler({
     onAdd: enqueue,
     onUpdate: (_old, obj) => enqueue(obj),
@@ -44,7 +47,11 @@ export function enqueueChanges(
  * Queues every controller object (a ReplicaSet, a Job, a DaemonSet) the informer adds, updates or
  * deletes; a deleted one's expectations are forgotten first.
  */
-export function enqueueControllers(informer: Informer, queue: WorkQueue<string>, expectations: Expectations): void {
+export function enqueueControllers<K extends KindObject>(
+  informer: Informer<K>,
+  queue: WorkQueue<string>,
+  expectations: Expectations,
+): void {
   informer.addEventHandler({
     onAdd: (obj) => queue.add(objectKey(obj)),
     onUpdate: (_old, obj) => queue.add(objectKey(obj)),
@@ -58,7 +65,7 @@ export function enqueueControllers(informer: Informer, queue: WorkQueue<string>,
 export interface QueueWorkers<T> {
   queue: WorkQueue<T>;
   /** Caches that must have synced before the first sync. */
-  informers: Iterable<Informer>;
+  informers: Iterable<SyncingInformer>;
   workers: number;
   sync: (item: T) => Promise<SyncResult | undefined> | Promise<void>;
   logger: Logger;
@@ -85,7 +92,7 @@ export async function runQueueWorkers<T>(signal: AbortSignal, spec: QueueWorkers
 
 export interface PeriodicPass {
   /** Caches that must have synced before the first pass. */
-  informers: Iterable<Informer>;
+  informers: Iterable<SyncingInformer>;
   periodMs: number;
   pass: () => Promise<void>;
   logger: Logger;

@@ -3,14 +3,15 @@
  * utilities): the Pods a Service's endpoints list, and the Services a Pod event concerns, queued by
  * their keys.
  */
-import { jsonEqual, type ApiObject } from '../../apiserver/api/object.js';
+import type { Pod, Service } from '../../apiserver/api/generated/types.js';
+import { jsonEqual } from '../../apiserver/api/object.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
 import type { Informer } from '../informers/informer.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { hasSelector, selectedPods, servicesSelecting, serviceSpec, shouldPodBeInEndpoints } from './service-endpoints.js';
 
 /** The cached Pods of the Service's namespace its selector matches that belong in its endpoints. */
-export function endpointPods(svc: ApiObject, pods: Informer, includeTerminating: boolean): ApiObject[] {
+export function endpointPods(svc: Service, pods: Informer<Pod>, includeTerminating: boolean): Pod[] {
   return selectedPods(svc, pods.indexer.byIndex(NAMESPACE_INDEX, svc.metadata.namespace ?? '')).filter((pod) =>
     shouldPodBeInEndpoints(pod, includeTerminating),
   );
@@ -20,8 +21,8 @@ export function endpointPods(svc: ApiObject, pods: Informer, includeTerminating:
  * Queues the Services that select a Pod whenever it is added, changed or deleted; when its labels
  * changed, those its old labels selected too (they may have to drop it).
  */
-export function enqueueServicesOfPods(pods: Informer, services: Informer, queue: WorkQueue<string>): void {
-  const podChanged = (pod: ApiObject, old?: ApiObject) => {
+export function enqueueServicesOfPods(pods: Informer<Pod>, services: Informer<Service>, queue: WorkQueue<string>): void {
+  const podChanged = (pod: Pod, old?: Pod) => {
     const inNs = services.indexer.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '');
     const keys = new Set(servicesSelecting(inNs, pod.metadata.labels).map(objectKey));
     if (old) for (const s of servicesSelecting(inNs, old.metadata.labels)) keys.add(objectKey(s));
@@ -38,6 +39,6 @@ export function enqueueServicesOfPods(pods: Informer, services: Informer, queue:
 }
 
 /** Whether the controllers keep endpoints for the Service: it has a selector naming some label. */
-export function selectsPods(svc: ApiObject): boolean {
+export function selectsPods(svc: Service): boolean {
   return hasSelector(svc) && Object.keys(serviceSpec(svc).selector ?? {}).length > 0;
 }

@@ -20,8 +20,14 @@ import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controlle
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { CONTROLLER_UID_INDEX, controllerRefOf, ensureControllerIndex, newControllerRef } from '../controllerutil/controller-ref.js';
 import { finishedCondition } from '../job/job-util.js';
-import { CRONJOBS, JOBS } from '../controllerutil/resources.js';
+import { CRONJOBS as TYPED_CRONJOBS, JOBS as TYPED_JOBS } from '../controllerutil/resources.js';
+import type { GroupVersionResource } from '../client/api-client.js';
 import { parseSchedule, type Schedule } from './cron-schedule.js';
+
+/** Read untyped (ApiObject) here until this controller takes its generated kind. */
+const CRONJOBS: GroupVersionResource = TYPED_CRONJOBS;
+/** Read untyped (ApiObject) here until this controller takes its generated kind. */
+const JOBS: GroupVersionResource = TYPED_JOBS;
 
 /** More missed start times than this are reported. */
 const MAX_MISSED = 100;

@@ -29,6 +29,7 @@ export interface SigningPolicy {
 const oid = (dotted: string) => asn1.create(U, T.OID, false, asn1.oidToDer(dotted).getBytes());
 const seq = (...parts: Node[]) => asn1.create(U, T.SEQUENCE, true, parts);
 const octets = (bytes: string) => asn1.create(U, T.OCTETSTRING, false, bytes);
+// forge's fromDer takes an options object at run time; its types still say `strict: boolean`.
 const fromDer = (der: Buffer) => asn1.fromDer(der.toString('binary'), { decodeBitStrings: false } as unknown as boolean);
 const toDer = (node: Node) => Buffer.from(asn1.toDer(node).getBytes(), 'binary');
 const bin = (b: Buffer) => b.toString('binary');
@@ -61,6 +62,7 @@ function keyUsageBits(bits: number[]): Node {
 
 function subjectAltNames(req: CertificateRequest): Node | undefined {
   const ctx = (tag: number, value: string) => asn1.create(asn1.Class.CONTEXT_SPECIFIC, tag, false, value);
+  // forge.util.bytesFromIP exists at run time but not in its types.
   const ipBytes = (ip: string) => (forge.util as unknown as { bytesFromIP(ip: string): string }).bytesFromIP(ip);
   const names = [
     ...req.dnsNames.map((n) => ctx(2, n)),

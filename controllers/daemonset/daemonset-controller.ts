@@ -11,6 +11,7 @@
  * revisionHistoryLimit revisions no Pod uses are kept. Status counts desired, scheduled,
  * misscheduled, ready, available, unavailable and updated Pods.
  */
+import type { Node, Pod } from '../../apiserver/api/generated/types.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { jsonEqual } from '../../apiserver/api/object.js';
 import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
@@ -30,7 +31,8 @@ import {
   readFromServer,
   resolveControllerRef,
 } from '../controllerutil/controller-ref.js';
-import { CONTROLLERREVISIONS, DAEMONSETS, NODES, PODS } from '../controllerutil/resources.js';
+import { CONTROLLERREVISIONS, DAEMONSETS as TYPED_DAEMONSETS, NODES, PODS } from '../controllerutil/resources.js';
+import type { GroupVersionResource } from '../client/api-client.js';
 import { ControllerHistory, DEFAULT_REVISION_HISTORY_LIMIT, REVISION_LABEL } from '../controllerutil/controller-history.js';
 import { Expectations } from '../controllerutil/expectations.js';
 import { updateStatusFromCache } from '../controllerutil/update-status.js';
@@ -40,6 +42,9 @@ import { isPodAvailable, isPodReady, podNodeName, podStatus } from '../controlle
 import { podFromTemplate, type PodTemplate } from '../controllerutil/pod-template.js';
 import { computeHash } from '../controllerutil/template-hash.js';
 import { allowsSurge, type DaemonSetStrategy, excessPods, rollingUpdate } from './rolling-update.js';
+
+/** Read untyped (ApiObject) here until this controller takes its generated kind. */
+const DAEMONSETS: GroupVersionResource = TYPED_DAEMONSETS;
 
 interface DaemonSetSpec {
   selector?: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
@@ -52,7 +57,7 @@ interface DaemonSetSpec {
 const dsSpec = (ds: ApiObject) => (ds.spec ?? {}) as DaemonSetSpec;
 
 /** Daemon Pods oldest first, bound ones before unbound ones, by name when created in the same second (podByCreationTimestampAndPhase). */
-function oldestFirst(a: ApiObject, b: ApiObject): number {
+function oldestFirst(a: Pod, b: Pod): number {
   const bound = Number(!podNodeName(a)) - Number(!podNodeName(b));
   if (bound !== 0) return bound;
   return (
@@ -62,12 +67,10 @@ function oldestFirst(a: ApiObject, b: ApiObject): number {
 }
 
 /** The Node a daemon Pod is for: its nodeName, else its node affinity on metadata.name. */
-export function targetNode(pod: ApiObject): string | undefined {
+export function targetNode(pod: Pod): string | undefined {
   const bound = podNodeName(pod);
   if (bound) return bound;
-  const terms =
-    (pod.spec as PodSchedulingSpec | undefined)?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
-      ?.nodeSelectorTerms ?? [];
+  const terms = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
   for (const t of terms)
     for (const f of t.matchFields ?? []) if (f.key === 'metadata.name' && f.operator === 'In' && f.values?.length === 1) return f.values[0];
   return undefined;
@@ -75,8 +78,8 @@ export function targetNode(pod: ApiObject): string | undefined {
 
 export class DaemonSetController implements Controller {
   readonly sets: Informer;
-  readonly pods: Informer;
-  readonly nodes: Informer;
+  readonly pods: Informer<Pod>;
+  readonly nodes: Informer<Node>;
   readonly history: ControllerHistory;
   readonly queue: WorkQueue<string>;
   readonly expectations = new Expectations();
@@ -111,7 +114,7 @@ export class DaemonSetController implements Controller {
       hash: (ds, _data, collisionCount) => computeHash(dsSpec(ds).template, collisionCount),
     });
     enqueueControllers(this.sets, this.queue, this.expectations);
-    const owner = (pod: ApiObject) => {
+    const owner = (pod: Pod) => {
       const ds = resolveControllerRef(this.sets.indexer, pod.metadata.namespace, controllerRefOf(pod), 'DaemonSet');
       return ds ? objectKey(ds) : undefined;
     };
@@ -203,7 +206,7 @@ export class DaemonSetController implements Controller {
     // already stays unless a NoExecute taint turns it away (nodeShouldRunDaemonPod).
     const eligible = new Set(nodes.filter((n) => podFitsNode(sched, n)).map((n) => n.metadata.name!));
     const keep = new Set(nodes.filter((n) => podFitsNode(sched, n, ['NoExecute'])).map((n) => n.metadata.name!));
-    const byNode = new Map<string, ApiObject[]>();
+    const byNode = new Map<string, Pod[]>();
     for (const pod of pods) {
       const node = targetNode(pod) ?? '';
       byNode.set(node, [...(byNode.get(node) ?? []), pod]);
@@ -213,7 +216,7 @@ export class DaemonSetController implements Controller {
     if (needsSync) {
       const surge = allowsSurge(dsSpec(ds).updateStrategy);
       const create: string[] = [];
-      const remove: ApiObject[] = [];
+      const remove: Pod[] = [];
       for (const node of eligible) {
         const live = (byNode.get(node) ?? []).filter((p) => !p.metadata.deletionTimestamp);
         const failed = live.filter((p) => podStatus(p).phase === 'Failed');
@@ -248,7 +251,7 @@ export class DaemonSetController implements Controller {
     return undefined;
   }
 
-  private async manage(key: string, ds: ApiObject, nodes: string[], remove: ApiObject[], revision: string): Promise<void> {
+  private async manage(key: string, ds: ApiObject, nodes: string[], remove: Pod[], revision: string): Promise<void> {
     if (nodes.length === 0 && remove.length === 0) return;
     const ref = objectReference(ds, 'apps/v1', 'DaemonSet');
     this.expectations.expect(key, nodes.length, remove.map(objectKey));
@@ -285,7 +288,7 @@ export class DaemonSetController implements Controller {
   private async updateStatus(
     ds: ApiObject,
     eligible: Set<string>,
-    byNode: Map<string, ApiObject[]>,
+    byNode: Map<string, Pod[]>,
     revision: string,
     now: number,
     minReady: number,

@@ -5,7 +5,7 @@
  * created beside an old one (at once where the old one is unavailable, on at most maxSurge Nodes
  * otherwise) and the old one is deleted once the new one is available, so availability never drops.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Pod } from '../../apiserver/api/generated/types.js';
 import { REVISION_LABEL } from '../controllerutil/controller-history.js';
 import { scaledValue } from '../controllerutil/int-or-percent.js';
 import { isPodAvailable, isPodReady } from '../controllerutil/pod-status.js';
@@ -17,7 +17,7 @@ export interface DaemonSetStrategy {
 
 /** What one sync of the update may do. */
 export interface UpdateStep {
-  remove: ApiObject[];
+  remove: Pod[];
   /** Nodes that get a new Pod beside their old one (surge). */
   create: string[];
 }
@@ -40,12 +40,12 @@ export function allowsSurge(strategy: DaemonSetStrategy | undefined): boolean {
  * the oldest; with surge, the oldest old and the oldest new Pod may share the Node until the new one is
  * available, or the old one stops being ready.
  */
-export function excessPods(running: ApiObject[], hash: string, surge: boolean, minReadySeconds: number, now: number): ApiObject[] {
+export function excessPods(running: Pod[], hash: string, surge: boolean, minReadySeconds: number, now: number): Pod[] {
   if (running.length <= 1) return [];
   if (!surge) return running.slice(1);
-  let oldestNew: ApiObject | undefined;
-  let oldestOld: ApiObject | undefined;
-  const excess: ApiObject[] = [];
+  let oldestNew: Pod | undefined;
+  let oldestOld: Pod | undefined;
+  const excess: Pod[] = [];
   for (const pod of running) {
     if (pod.metadata.labels?.[REVISION_LABEL] === hash) {
       if (!oldestNew) oldestNew = pod;
@@ -58,9 +58,9 @@ export function excessPods(running: ApiObject[], hash: string, surge: boolean, m
 }
 
 /** The one new and one old Pod of a Node, or undefined when it has more (findUpdatedPodsOnNode). */
-function podsOnNode(pods: ApiObject[], hash: string): { newPod?: ApiObject; oldPod?: ApiObject } | undefined {
-  let newPod: ApiObject | undefined;
-  let oldPod: ApiObject | undefined;
+function podsOnNode(pods: Pod[], hash: string): { newPod?: Pod; oldPod?: Pod } | undefined {
+  let newPod: Pod | undefined;
+  let oldPod: Pod | undefined;
   for (const pod of pods) {
     if (pod.metadata.labels?.[REVISION_LABEL] === hash) {
       if (newPod) return undefined;
@@ -78,7 +78,7 @@ export interface UpdateInput {
   /** Nodes that should run the daemon Pod. */
   eligible: Set<string>;
   /** Each Node's live daemon Pods (not being deleted, not already to be removed); eligible Nodes without one may be absent. */
-  byNode: Map<string, ApiObject[]>;
+  byNode: Map<string, Pod[]>;
   hash: string;
   minReadySeconds: number;
   now: number;
@@ -89,14 +89,14 @@ export function rollingUpdate(input: UpdateInput): UpdateStep {
   if ((input.strategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') return { remove: [], create: [] };
   const { maxSurge, maxUnavailable } = updateBudget(input.strategy, input.eligible.size);
   const nodes = new Set([...input.eligible, ...input.byNode.keys()]);
-  const available = (pod: ApiObject) => isPodAvailable(pod, input.minReadySeconds, input.now);
+  const available = (pod: Pod) => isPodAvailable(pod, input.minReadySeconds, input.now);
   return maxSurge === 0 ? withoutSurge(input, nodes, maxUnavailable, available) : withSurge(input, nodes, maxSurge, available);
 }
 
-function withoutSurge(input: UpdateInput, nodes: Set<string>, maxUnavailable: number, available: (p: ApiObject) => boolean): UpdateStep {
+function withoutSurge(input: UpdateInput, nodes: Set<string>, maxUnavailable: number, available: (p: Pod) => boolean): UpdateStep {
   let unavailable = 0;
-  const replacements: ApiObject[] = [];
-  const candidates: ApiObject[] = [];
+  const replacements: Pod[] = [];
+  const candidates: Pod[] = [];
   for (const node of nodes) {
     const found = podsOnNode(input.byNode.get(node) ?? [], input.hash);
     if (!found || !found.oldPod === !found.newPod) {
@@ -115,9 +115,9 @@ function withoutSurge(input: UpdateInput, nodes: Set<string>, maxUnavailable: nu
   return { remove: [...replacements, ...candidates.slice(0, budget)], create: [] };
 }
 
-function withSurge(input: UpdateInput, nodes: Set<string>, maxSurge: number, available: (p: ApiObject) => boolean): UpdateStep {
-  const remove: ApiObject[] = [];
-  const notToRun: ApiObject[] = [];
+function withSurge(input: UpdateInput, nodes: Set<string>, maxSurge: number, available: (p: Pod) => boolean): UpdateStep {
+  const remove: Pod[] = [];
+  const notToRun: Pod[] = [];
   const replaceNow: string[] = [];
   const candidates: string[] = [];
   let surging = 0;

@@ -7,7 +7,8 @@
  * old ReplicaSets beyond revisionHistoryLimit are deleted once empty; status and the Available,
  * Progressing (with the progress deadline) and ReplicaFailure conditions are kept up to date.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Pod } from '../../apiserver/api/generated/types.js';
+import type { ApiObject, KindObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
@@ -26,7 +27,8 @@ import {
   ensureControllerIndex,
   newControllerRef,
 } from '../controllerutil/controller-ref.js';
-import { DEPLOYMENTS, PODS, REPLICASETS } from '../controllerutil/resources.js';
+import { DEPLOYMENTS as TYPED_DEPLOYMENTS, PODS, REPLICASETS as TYPED_REPLICASETS } from '../controllerutil/resources.js';
+import type { GroupVersionResource } from '../client/api-client.js';
 import { computeHash } from '../controllerutil/template-hash.js';
 import { type DeploymentStatus, dReplicas, dSpec, dStatus, rsReplicas, rsSpecOf, rsStatusOf } from './deployment-types.js';
 import {
@@ -55,6 +57,11 @@ import {
 import { calculateStatus, rolloutStatus } from './deployment-status.js';
 import { podStatus } from '../controllerutil/pod-status.js';
 
+/** Read untyped (ApiObject) here until this controller takes its generated kind. */
+const DEPLOYMENTS: GroupVersionResource = TYPED_DEPLOYMENTS;
+/** Read untyped (ApiObject) here until this controller takes its generated kind. */
+const REPLICASETS: GroupVersionResource = TYPED_REPLICASETS;
+
 export interface DeploymentControllerOptions {
   workers?: number;
 }
@@ -62,7 +69,7 @@ export interface DeploymentControllerOptions {
 export class DeploymentController implements Controller {
   readonly deployments: Informer;
   readonly replicaSets: Informer;
-  readonly pods: Informer;
+  readonly pods: Informer<Pod>;
   readonly queue: WorkQueue<string>;
   private readonly recorder: EventRecorder;
   private readonly a: DeploymentAnnotations;
@@ -100,13 +107,13 @@ export class DeploymentController implements Controller {
     });
   }
 
-  private ownerOf(obj: ApiObject, ref = controllerRefOf(obj)): ApiObject | undefined {
+  private ownerOf(obj: KindObject, ref = controllerRefOf(obj)): ApiObject | undefined {
     if (ref?.kind !== 'Deployment') return undefined;
     const d = this.deployments.indexer.get(`${obj.metadata.namespace}/${ref.name}`);
     return d?.metadata.uid === ref.uid ? d : undefined;
   }
 
-  private enqueueOwner(obj: ApiObject): void {
+  private enqueueOwner(obj: KindObject): void {
     const d = this.ownerOf(obj);
     if (d) this.queue.add(objectKey(d));
   }
@@ -127,7 +134,7 @@ export class DeploymentController implements Controller {
   }
 
   /** A Recreate Deployment waits for its old Pods to go before it creates new ones. */
-  private podDeleted(pod: ApiObject): void {
+  private podDeleted(pod: Pod): void {
     const ref = controllerRefOf(pod);
     if (ref?.kind !== 'ReplicaSet') return;
     const rs = this.replicaSets.indexer.get(`${pod.metadata.namespace}/${ref.name}`);

@@ -9,47 +9,34 @@
  * The DisruptionAllowed condition says True/SufficientPods, False/InsufficientPods, or
  * False/SyncFailed with the reason (e.g. a Pod without a controller under a percentage budget).
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type {
+  Deployment,
+  Pod,
+  PodDisruptionBudget,
+  PodDisruptionBudgetStatus,
+  ReplicaSet,
+  StatefulSet,
+} from '../../apiserver/api/generated/types.js';
+import type { KindObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import { labelSelectorFromObject } from '../../apiserver/runtime/selectors/label-selector.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
-import type { GroupVersionResource } from '../client/api-client.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { controllerRefOf } from '../controllerutil/controller-ref.js';
-import { DEPLOYMENTS, PODS, REPLICASETS, STATEFULSETS } from '../controllerutil/resources.js';
+import { DEPLOYMENTS, PODDISRUPTIONBUDGETS, PODS, REPLICASETS, STATEFULSETS } from '../controllerutil/resources.js';
 import { isPodReady } from '../controllerutil/pod-status.js';
 import { scaledValue } from '../controllerutil/int-or-percent.js';
 
 /** An evicted Pod counts as disrupted this long, unless its deletion is seen first. */
 const DISRUPTED_POD_TIMEOUT_MS = 2 * 60_000;
 
-interface PdbSpec {
-  minAvailable?: number | string;
-  maxUnavailable?: number | string;
-  selector?: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
-}
-
-interface PdbStatus {
-  observedGeneration?: number;
-  disruptedPods?: Record<string, string>;
-  disruptionsAllowed?: number;
-  currentHealthy?: number;
-  desiredHealthy?: number;
-  expectedPods?: number;
-  conditions?: {
-    type: string;
-    status: string;
-    reason?: string;
-    message?: string;
-    lastTransitionTime?: string;
-    observedGeneration?: number;
-  }[];
-}
+/** What a scaled controller (ReplicaSet, Deployment, StatefulSet) says of its size. */
+type Scaled = KindObject & { spec?: { replicas?: number } };
 
 const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -59,13 +46,13 @@ function percent(v: number | string | undefined): number | undefined {
 }
 
 export class DisruptionController implements Controller {
-  readonly pdbs: Informer;
-  readonly pods: Informer;
-  readonly replicaSets: Informer;
-  readonly deployments: Informer;
-  readonly statefulSets: Informer;
+  readonly pdbs: Informer<PodDisruptionBudget>;
+  readonly pods: Informer<Pod>;
+  readonly replicaSets: Informer<ReplicaSet>;
+  readonly deployments: Informer<Deployment>;
+  readonly statefulSets: Informer<StatefulSet>;
   readonly queue: WorkQueue<string>;
-  readonly gvr: GroupVersionResource = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' };
+  readonly gvr = PODDISRUPTIONBUDGETS;
 
   constructor(
     private readonly ctx: ControllerContext,
@@ -78,7 +65,7 @@ export class DisruptionController implements Controller {
     this.deployments = ctx.informers.forResource(DEPLOYMENTS);
     this.statefulSets = ctx.informers.forResource(STATEFULSETS);
     enqueueChanges(this.pdbs, this.queue, { deletes: false });
-    const byPod = (pod: ApiObject) => {
+    const byPod = (pod: Pod) => {
       for (const pdb of this.pdbsFor(pod)) this.queue.add(objectKey(pdb));
     };
     this.pods.addEventHandler({
@@ -91,27 +78,28 @@ export class DisruptionController implements Controller {
       onDelete: byPod,
     });
     // A controller's scale decides expectedPods: look again at the budgets of its namespace.
-    const byNamespace = (obj: ApiObject) => {
+    const byNamespace = (obj: KindObject) => {
       for (const pdb of this.pdbs.indexer.byIndex(NAMESPACE_INDEX, obj.metadata.namespace ?? '')) this.queue.add(objectKey(pdb));
     };
-    for (const i of [this.replicaSets, this.deployments, this.statefulSets]) {
+    const onScale = <T extends Scaled>(i: Informer<T>) =>
       i.addEventHandler({
         onUpdate: (old, obj) => {
-          if ((old.spec as { replicas?: number } | undefined)?.replicas !== (obj.spec as { replicas?: number } | undefined)?.replicas)
-            byNamespace(obj);
+          if (old.spec?.replicas !== obj.spec?.replicas) byNamespace(obj);
         },
       });
-    }
+    onScale(this.replicaSets);
+    onScale(this.deployments);
+    onScale(this.statefulSets);
   }
 
   private now(): number {
     return this.opts.now?.() ?? Date.now();
   }
 
-  private pdbsFor(pod: ApiObject): ApiObject[] {
+  private pdbsFor(pod: Pod): PodDisruptionBudget[] {
     return this.pdbs.indexer.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '').filter((pdb) => {
       try {
-        return labelSelectorFromObject((pdb.spec as PdbSpec | undefined)?.selector).matches(pod.metadata.labels ?? {});
+        return labelSelectorFromObject(pdb.spec?.selector).matches(pod.metadata.labels ?? {});
       } catch {
         return false;
       }
@@ -131,11 +119,11 @@ export class DisruptionController implements Controller {
   }
 
   /** The scale of the controller that owns the Pod (a Deployment's for its ReplicaSets), with its uid. */
-  private controllerScale(pod: ApiObject): { uid: string; scale: number } | undefined {
+  private controllerScale(pod: Pod): { uid: string; scale: number } | undefined {
     const ns = pod.metadata.namespace ?? '';
     const ref = controllerRefOf(pod);
     if (!ref) return undefined;
-    const replicas = (o: ApiObject) => (o.spec as { replicas?: number } | undefined)?.replicas ?? 1;
+    const replicas = (o: Scaled) => o.spec?.replicas ?? 1;
     if (ref.kind === 'ReplicaSet') {
       const rs = this.replicaSets.indexer.get(`${ns}/${ref.name}`);
       if (!rs || rs.metadata.uid !== ref.uid) return undefined;
@@ -156,10 +144,10 @@ export class DisruptionController implements Controller {
   async sync(key: string): Promise<SyncResult | undefined> {
     const pdb = this.pdbs.indexer.get(key);
     if (!pdb) return undefined;
-    const spec = (pdb.spec ?? {}) as PdbSpec;
+    const spec = pdb.spec ?? {};
     const now = this.now();
-    const old = (pdb.status ?? {}) as PdbStatus;
-    let pods: ApiObject[] = [];
+    const old = pdb.status;
+    let pods: Pod[] = [];
     let failure: string | undefined;
     try {
       const selector = labelSelectorFromObject(spec.selector);
@@ -195,7 +183,7 @@ export class DisruptionController implements Controller {
     // Evictions not yet seen as deletions stay counted as disrupted for a while.
     const disrupted: Record<string, string> = {};
     let nextExpiry: number | undefined;
-    for (const [name, at] of Object.entries(old.disruptedPods ?? {})) {
+    for (const [name, at] of Object.entries(old?.disruptedPods ?? {})) {
       const pod = pods.find((p) => p.metadata.name === name);
       const expires = Date.parse(at) + DISRUPTED_POD_TIMEOUT_MS;
       if (!pod || pod.metadata.deletionTimestamp || expires <= now) continue;
@@ -204,7 +192,7 @@ export class DisruptionController implements Controller {
     }
     const healthy = pods.filter((p) => isPodReady(p) && !p.metadata.deletionTimestamp && !(p.metadata.name! in disrupted)).length;
     const allowed = failure ? 0 : Math.max(0, healthy - desired);
-    const previous = old.conditions?.find((c) => c.type === 'DisruptionAllowed');
+    const previous = old?.conditions?.find((c) => c.type === 'DisruptionAllowed');
     const [condStatus, reason, message] = failure
       ? ['False', 'SyncFailed', failure]
       : allowed > 0
@@ -218,13 +206,13 @@ export class DisruptionController implements Controller {
       observedGeneration: pdb.metadata.generation,
       lastTransitionTime: previous?.status === condStatus ? (previous.lastTransitionTime ?? timestamp(now)) : timestamp(now),
     };
-    const status: PdbStatus = {
+    const status: PodDisruptionBudgetStatus = {
       observedGeneration: pdb.metadata.generation,
       disruptionsAllowed: allowed,
       currentHealthy: failure ? 0 : healthy,
       desiredHealthy: failure ? 0 : desired,
       expectedPods: failure ? 0 : expected,
-      conditions: [...(old.conditions ?? []).filter((c) => c.type !== 'DisruptionAllowed'), condition],
+      conditions: [...(old?.conditions ?? []).filter((c) => c.type !== 'DisruptionAllowed'), condition],
     };
     if (Object.keys(disrupted).length) status.disruptedPods = disrupted;
     if (!jsonEqual(status, old)) {

@@ -8,7 +8,7 @@
  * addresses are kept, the rest truncated with the over-capacity annotation. A deleted Service's
  * Endpoints are deleted; selector-less Services' Endpoints are left to their users.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { EndpointAddress, Endpoints, EndpointSubset, Pod, Service } from '../../apiserver/api/generated/types.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
@@ -21,26 +21,6 @@ import { ENDPOINTS, PODS, SERVICES } from '../controllerutil/resources.js';
 import { isPodReady, podNodeName } from '../controllerutil/pod-status.js';
 import { findPort, podHostname, podIPs, podTargetRef, serviceSpec } from '../controllerutil/service-endpoints.js';
 import { endpointPods, enqueueServicesOfPods, selectsPods } from '../controllerutil/service-pods.js';
-
-interface EndpointAddress {
-  ip?: string;
-  hostname?: string;
-  nodeName?: string;
-  targetRef?: { kind?: string; namespace?: string; name?: string; uid?: string };
-}
-
-interface EndpointPort {
-  name?: string;
-  port?: number;
-  protocol?: string;
-  appProtocol?: string;
-}
-
-interface EndpointSubset {
-  addresses?: EndpointAddress[];
-  notReadyAddresses?: EndpointAddress[];
-  ports?: EndpointPort[];
-}
 
 /**
  * What subsets say, independent of how they are grouped: one sorted line per (address, readiness,
@@ -66,9 +46,9 @@ export function subsetContent(subsets: EndpointSubset[] | undefined): string[] {
 export const MAX_ENDPOINTS_CAPACITY = 1000;
 
 export class EndpointsController implements Controller {
-  readonly services: Informer;
-  readonly pods: Informer;
-  readonly endpoints: Informer;
+  readonly services: Informer<Service>;
+  readonly pods: Informer<Pod>;
+  readonly endpoints: Informer<Endpoints>;
   readonly queue: WorkQueue<string>;
 
   constructor(
@@ -97,7 +77,7 @@ export class EndpointsController implements Controller {
   }
 
   /** The subsets a Service's Pods give. */
-  desiredSubsets(svc: ApiObject): EndpointSubset[] {
+  desiredSubsets(svc: Service): EndpointSubset[] {
     const spec = serviceSpec(svc);
     const publishNotReady = spec.publishNotReadyAddresses === true;
     const subsets: EndpointSubset[] = [];
@@ -164,7 +144,7 @@ export class EndpointsController implements Controller {
       delete currentAnnotations[overCapacityAnnotation];
       const wanted = { ...currentAnnotations, ...annotations };
       if (
-        jsonEqual(subsetContent(current.subsets as EndpointSubset[] | undefined), subsetContent(subsets)) &&
+        jsonEqual(subsetContent(current.subsets), subsetContent(subsets)) &&
         jsonEqual(current.metadata.labels ?? {}, labels) &&
         hadOverCapacity === overCapacityAnnotation in annotations
       )

@@ -7,6 +7,7 @@
  * their manager, owned by the Service, named `<service>-<random>`. A Service without endpoints keeps
  * one empty placeholder slice. Existing slices are updated in place; surplus ones are deleted.
  */
+import type { Pod, Service } from '../../apiserver/api/generated/types.js';
 import { isIPv6 } from 'node:net';
 import type { ApiObject } from '../../apiserver/api/object.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
@@ -26,8 +27,8 @@ import { endpointPods, enqueueServicesOfPods, selectsPods } from '../controlleru
 export const MAX_ENDPOINTS_PER_SLICE = 100;
 
 export class EndpointSliceController implements Controller {
-  readonly services: Informer;
-  readonly pods: Informer;
+  readonly services: Informer<Service>;
+  readonly pods: Informer<Pod>;
   readonly slices: Informer;
   readonly queue: WorkQueue<string>;
   private readonly reconciler: SliceReconciler;
@@ -80,7 +81,7 @@ export class EndpointSliceController implements Controller {
   }
 
   /** Endpoints grouped by address type and port set. */
-  desiredGroups(svc: ApiObject): EndpointGroup[] {
+  desiredGroups(svc: Service): EndpointGroup[] {
     const spec = serviceSpec(svc);
     const groups = new Map<string, EndpointGroup>();
     for (const pod of endpointPods(svc, this.pods, true)) {

@@ -7,6 +7,7 @@
  * controller's), are not mirrored; their mirrored slices are removed.
  */
 import { isIPv6 } from 'node:net';
+import type { EndpointAddress, Endpoints, Service } from '../../apiserver/api/generated/types.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { GroupVersionResource } from '../client/api-client.js';
@@ -22,22 +23,9 @@ import { ENDPOINTS, SERVICES } from '../controllerutil/resources.js';
 
 const MAX_ENDPOINTS_PER_SUBSET = 1000;
 
-interface Address {
-  ip?: string;
-  hostname?: string;
-  nodeName?: string;
-  targetRef?: { kind?: string; namespace?: string; name?: string; uid?: string };
-}
-
-interface Subset {
-  addresses?: Address[];
-  notReadyAddresses?: Address[];
-  ports?: { name?: string; port?: number; protocol?: string; appProtocol?: string }[];
-}
-
 export class EndpointSliceMirroringController implements Controller {
-  readonly services: Informer;
-  readonly endpoints: Informer;
+  readonly services: Informer<Service>;
+  readonly endpoints: Informer<Endpoints>;
   readonly slices: Informer;
   readonly queue: WorkQueue<string>;
   readonly gvr: GroupVersionResource;
@@ -84,9 +72,9 @@ export class EndpointSliceMirroringController implements Controller {
   }
 
   /** The endpoint groups an Endpoints object mirrors into. */
-  desiredGroups(endpoints: ApiObject): EndpointGroup[] {
+  desiredGroups(endpoints: Endpoints): EndpointGroup[] {
     const groups: EndpointGroup[] = [];
-    for (const subset of (endpoints.subsets ?? []) as Subset[]) {
+    for (const subset of endpoints.subsets ?? []) {
       const ports = (subset.ports ?? []).map((p) => ({
         name: p.name ?? '',
         port: p.port ?? 0,
@@ -94,7 +82,7 @@ export class EndpointSliceMirroringController implements Controller {
         ...(p.appProtocol ? { appProtocol: p.appProtocol } : {}),
       }));
       const byType = new Map<'IPv4' | 'IPv6', SliceEndpoint[]>();
-      const add = (a: Address, ready: boolean) => {
+      const add = (a: EndpointAddress, ready: boolean) => {
         if (!a.ip) return;
         const type = isIPv6(a.ip) ? 'IPv6' : 'IPv4';
         const list = byType.get(type) ?? [];

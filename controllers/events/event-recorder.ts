@@ -10,7 +10,7 @@
  * Kubernetes' broadcaster does.
  */
 import type { ApiDomain } from '../../apiserver/api/domain.js';
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { KindObject } from '../../apiserver/api/object.js';
 import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import type { ApiClient } from '../client/api-client.js';
 import { isApiError } from '../../apiserver/api/status.js';
@@ -33,7 +33,7 @@ export interface EventRecorder {
 }
 
 /** The reference to an object for events (its kind and apiVersion given, as cached objects may lack them). */
-export function objectReference(obj: ApiObject, apiVersion: string, kind: string): ObjectReference {
+export function objectReference(obj: KindObject, apiVersion: string, kind: string): ObjectReference {
   const m = obj.metadata;
   return { apiVersion, kind, namespace: m.namespace, name: m.name, uid: m.uid, resourceVersion: m.resourceVersion };
 }

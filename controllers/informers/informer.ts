@@ -6,31 +6,32 @@
  * and an add. Every resync period each cached object is delivered again as
  * an update of itself, so controllers that missed something get another chance.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { ApiObject, KindObject } from '../../apiserver/api/object.js';
 import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import type { ResourceClient } from '../client/api-client.js';
 import { Indexer, objectKey, type IndexFunc } from './indexer.js';
 import { Reflector, type ReflectorOptions, type ReflectorStore } from './reflector.js';
 import { sleep } from './backoff.js';
 
-export interface EventHandler {
-  onAdd?(obj: ApiObject): void;
-  onUpdate?(oldObj: ApiObject, newObj: ApiObject): void;
-  onDelete?(obj: ApiObject): void;
+export interface EventHandler<T extends KindObject = ApiObject> {
+  onAdd?(obj: T): void;
+  onUpdate?(oldObj: T, newObj: T): void;
+  onDelete?(obj: T): void;
 }
 
-export interface InformerOptions extends ReflectorOptions {
+export interface InformerOptions<T extends KindObject = ApiObject> extends ReflectorOptions {
   /** 0 = never resync. */
   resyncPeriodMs?: number;
-  indexers?: Record<string, IndexFunc>;
+  indexers?: Record<string, IndexFunc<T>>;
 }
 
 const SYNC_POLL_MS = 20;
 
-export class Informer implements ReflectorStore {
-  readonly indexer: Indexer;
-  private readonly handlers: EventHandler[] = [];
-  private readonly reflector: Reflector;
+/** The informer of one resource, whose objects are `T`. */
+export class Informer<T extends KindObject = ApiObject> implements ReflectorStore<T> {
+  readonly indexer: Indexer<T>;
+  private readonly handlers: EventHandler<T>[] = [];
+  private readonly reflector: Reflector<T>;
   private synced = false;
   private abort?: AbortController;
   private running?: Promise<void>;
@@ -38,16 +39,16 @@ export class Informer implements ReflectorStore {
   private readonly logger?: Logger;
 
   constructor(
-    readonly resource: ResourceClient,
-    private readonly opts: InformerOptions = {},
+    readonly resource: ResourceClient<T>,
+    private readonly opts: InformerOptions<T> = {},
   ) {
-    this.indexer = new Indexer(opts.indexers);
-    this.reflector = new Reflector(resource, this, opts);
+    this.indexer = new Indexer<T>(opts.indexers);
+    this.reflector = new Reflector<T>(resource, this, opts);
     this.logger = opts.logger;
   }
 
   /** Registers handlers; objects already cached are delivered to them as adds. */
-  addEventHandler(handler: EventHandler): void {
+  addEventHandler(handler: EventHandler<T>): void {
     this.handlers.push(handler);
     for (const obj of this.indexer.list()) this.call(handler, 'onAdd', obj);
   }
@@ -89,7 +90,11 @@ export class Informer implements ReflectorStore {
     return true;
   }
 
-  private call<K extends keyof EventHandler>(handler: EventHandler, kind: K, ...args: Parameters<NonNullable<EventHandler[K]>>): void {
+  private call<K extends keyof EventHandler<T>>(
+    handler: EventHandler<T>,
+    kind: K,
+    ...args: Parameters<NonNullable<EventHandler<T>[K]>>
+  ): void {
     try {
       (handler[kind] as ((...a: unknown[]) => void) | undefined)?.(...args);
     } catch (err) {
@@ -97,7 +102,7 @@ export class Informer implements ReflectorStore {
     }
   }
 
-  private dispatch<K extends keyof EventHandler>(kind: K, ...args: Parameters<NonNullable<EventHandler[K]>>): void {
+  private dispatch<K extends keyof EventHandler<T>>(kind: K, ...args: Parameters<NonNullable<EventHandler<T>[K]>>): void {
     for (const h of this.handlers) this.call(h, kind, ...args);
   }
 
@@ -105,7 +110,7 @@ export class Informer implements ReflectorStore {
     for (const obj of this.indexer.list()) this.dispatch('onUpdate', obj, obj);
   }
 
-  replace(items: ApiObject[]): void {
+  replace(items: T[]): void {
     const seen = new Set<string>();
     for (const obj of items) {
       seen.add(objectKey(obj));
@@ -124,17 +129,17 @@ export class Informer implements ReflectorStore {
     this.synced = true;
   }
 
-  add(obj: ApiObject): void {
+  add(obj: T): void {
     const old = this.indexer.set(obj);
     if (old) this.dispatch('onUpdate', old, obj);
     else this.dispatch('onAdd', obj);
   }
 
-  update(obj: ApiObject): void {
+  update(obj: T): void {
     this.add(obj);
   }
 
-  delete(obj: ApiObject): void {
+  delete(obj: T): void {
     this.indexer.delete(objectKey(obj));
     this.dispatch('onDelete', obj);
   }

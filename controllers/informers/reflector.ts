@@ -5,8 +5,7 @@
  * again from there; a watch that cannot connect is retried from there with backoff; a 410 (the
  * resourceVersion was compacted away) means a relist, and the store works out what changed.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
-import type { Status } from '../../apiserver/api/status.js';
+import type { ApiObject, KindObject } from '../../apiserver/api/object.js';
 import { ApiError } from '../../apiserver/api/status.js';
 import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import type { ResourceClient } from '../client/api-client.js';
@@ -15,12 +14,12 @@ import { isExpired } from '../client/api-errors.js';
 import { Backoff, sleep } from './backoff.js';
 
 /** Where a reflector delivers what it sees. */
-export interface ReflectorStore {
+export interface ReflectorStore<T extends KindObject = ApiObject> {
   /** The complete state after a (re)list. */
-  replace(items: ApiObject[]): void;
-  add(obj: ApiObject): void;
-  update(obj: ApiObject): void;
-  delete(obj: ApiObject): void;
+  replace(items: T[]): void;
+  add(obj: T): void;
+  update(obj: T): void;
+  delete(obj: T): void;
 }
 
 export interface ReflectorOptions {
@@ -38,15 +37,15 @@ export interface ReflectorOptions {
 const DEFAULT_MIN_WATCH_TIMEOUT_SECONDS = 300;
 const DEFAULT_BACKOFF = { initialMs: 800, maxMs: 30_000 };
 
-export class Reflector {
+export class Reflector<T extends KindObject = ApiObject> {
   /** The resourceVersion of the newest list, event or bookmark seen. */
   lastSyncResourceVersion = '';
   private needList = true;
   private readonly backoff: Backoff;
 
   constructor(
-    private readonly resource: ResourceClient,
-    private readonly store: ReflectorStore,
+    private readonly resource: ResourceClient<T>,
+    private readonly store: ReflectorStore<T>,
     private readonly opts: ReflectorOptions = {},
   ) {
     const b = opts.backoff ?? DEFAULT_BACKOFF;
@@ -106,10 +105,10 @@ export class Reflector {
     );
     for await (const ev of events) {
       this.backoff.reset();
-      if (ev.type === 'ERROR') throw new ApiError(ev.object as unknown as Status);
-      const obj = ev.object as ApiObject;
+      if (ev.type === 'ERROR') throw new ApiError(ev.object);
+      const { type, object: obj } = ev;
       const rv = obj.metadata?.resourceVersion;
-      switch (ev.type) {
+      switch (type) {
         case 'ADDED':
           this.store.add(obj);
           break;
@@ -122,7 +121,7 @@ export class Reflector {
         case 'BOOKMARK':
           break;
         default:
-          this.opts.logger?.warn('unknown watch event type', { resource: this.opts.name, type: ev.type });
+          this.opts.logger?.warn('unknown watch event type', { resource: this.opts.name, type: String(type) });
           continue;
       }
       if (rv) this.lastSyncResourceVersion = rv;

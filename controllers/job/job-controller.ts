@@ -10,6 +10,7 @@
  * Succeeded and failed Pods are counted through the tracking finalizer (pod-tracking.ts), so the
  * counts hold after the Pods are gone.
  */
+import type { Pod } from '../../apiserver/api/generated/types.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
@@ -31,7 +32,8 @@ import {
   resolveControllerRef,
 } from '../controllerutil/controller-ref.js';
 import { Expectations } from '../controllerutil/expectations.js';
-import { JOBS, PODS } from '../controllerutil/resources.js';
+import { JOBS as TYPED_JOBS, PODS } from '../controllerutil/resources.js';
+import type { GroupVersionResource } from '../client/api-client.js';
 import { PodControl } from '../controllerutil/pod-control.js';
 import { isPodActive, isPodReady, podStatus } from '../controllerutil/pod-status.js';
 import { sortPodsForDeletion } from '../controllerutil/pod-ranking.js';
@@ -51,6 +53,9 @@ import {
 } from './job-util.js';
 import { hasFinalizer, releasePod, terminalPhase, trackingFinalizer, type UncountedPods } from './pod-tracking.js';
 
+/** Read untyped (ApiObject) here until this controller takes its generated kind. */
+const JOBS: GroupVersionResource = TYPED_JOBS;
+
 const BACKOFF_BASE_MS = 10_000;
 const BACKOFF_MAX_MS = 6 * 60_000;
 /** Queue keys of Pods whose tracking finalizer may outlive their Job. */
@@ -64,10 +69,8 @@ function uncountedView(u: Required<UncountedPods>): UncountedPods {
 const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** When a failed Pod finished: its containers' finishedAt, else its last condition change, else its creation. */
-function finishedAt(pod: ApiObject): number {
-  const s = pod.status as
-    | { containerStatuses?: { state?: { terminated?: { finishedAt?: string } } }[]; conditions?: { lastTransitionTime?: string }[] }
-    | undefined;
+function finishedAt(pod: Pod): number {
+  const s = pod.status;
   const times = [
     ...(s?.containerStatuses ?? []).map((c) => c.state?.terminated?.finishedAt),
     ...(s?.conditions ?? []).map((c) => c.lastTransitionTime),
@@ -80,7 +83,7 @@ function finishedAt(pod: ApiObject): number {
 
 export class JobController implements Controller {
   readonly jobs: Informer;
-  readonly pods: Informer;
+  readonly pods: Informer<Pod>;
   readonly queue: WorkQueue<string>;
   readonly expectations = new Expectations();
   private readonly recorder: EventRecorder;
@@ -128,7 +131,7 @@ export class JobController implements Controller {
     return this.opts.now?.() ?? Date.now();
   }
 
-  private ownerOf(pod: ApiObject): ApiObject | undefined {
+  private ownerOf(pod: Pod): ApiObject | undefined {
     return resolveControllerRef(this.jobs.indexer, pod.metadata.namespace, controllerRefOf(pod), 'Job');
   }
 
@@ -259,11 +262,11 @@ export class JobController implements Controller {
    * The Job's terminated Pods still holding the tracking finalizer, and the uids to count: those
    * already in uncountedTerminatedPods plus the newly terminated (an ignored failure counts nowhere).
    */
-  private track(job: ApiObject, pods: ApiObject[]): { finished: ApiObject[]; uncounted: Required<UncountedPods> } {
+  private track(job: ApiObject, pods: Pod[]): { finished: Pod[]; uncounted: Required<UncountedPods> } {
     const old = jobStatus(job).uncountedTerminatedPods ?? {};
     const uncounted = { succeeded: [...(old.succeeded ?? [])], failed: [...(old.failed ?? [])] };
     const known = new Set([...uncounted.succeeded, ...uncounted.failed]);
-    const finished: ApiObject[] = [];
+    const finished: Pod[] = [];
     for (const pod of pods) {
       const phase = terminalPhase(pod);
       if (!phase || !hasFinalizer(pod, this.finalizer)) continue;
@@ -285,7 +288,7 @@ export class JobController implements Controller {
     job: ApiObject,
     status: JobStatusView,
     tracking: { uncounted: Required<UncountedPods> },
-    release: ApiObject[],
+    release: Pod[],
     finish: { type: 'Failed' | 'Complete'; reason: string; message: string } | undefined,
     now: number,
   ): Promise<void> {
@@ -347,7 +350,7 @@ export class JobController implements Controller {
   }
 
   /** Deletes the Pods, their tracking finalizer first: a Pod the controller deletes is not counted (deleteJobPods). */
-  private async deleteAll(key: string, pods: ApiObject[], ref: ObjectReference): Promise<void> {
+  private async deleteAll(key: string, pods: Pod[], ref: ObjectReference): Promise<void> {
     if (pods.length === 0) return;
     this.expectations.expect(key, 0, pods.map(objectKey));
     const results = await Promise.allSettled(
@@ -369,13 +372,13 @@ export class JobController implements Controller {
   private async manage(
     key: string,
     job: ApiObject,
-    active: ApiObject[],
+    active: Pod[],
     succeeded: number,
     succeededIndexes: Set<number>,
     failures: number,
-    failed: ApiObject[],
+    failed: Pod[],
     now: number,
-  ): Promise<{ active: ApiObject[]; result?: SyncResult }> {
+  ): Promise<{ active: Pod[]; result?: SyncResult }> {
     const spec = jobSpec(job);
     const parallelism = spec.parallelism ?? 1;
     const completions = spec.completions;
@@ -412,7 +415,7 @@ export class JobController implements Controller {
     });
     for (let i = successes + (error ? 1 : 0); i < count; i++) this.expectations.creationObserved(key);
     if (error) throw error;
-    return { active: [...active, ...Array.from({ length: successes }, () => ({ metadata: {} }) as ApiObject)] };
+    return { active: [...active, ...Array.from({ length: successes }, (): Pod => ({ metadata: {} }))] };
   }
 
   private newPod(job: ApiObject, index: number | undefined): ApiObject {

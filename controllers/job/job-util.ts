@@ -1,4 +1,5 @@
 /** What the Job controller reads from Jobs and their Pods: specs, finished conditions, completion indexes, the pod failure policy. */
+import type { Job, Pod } from '../../apiserver/api/generated/types.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
 import type { PodCondition } from '../controllerutil/pod-status.js';
 import { podStatus } from '../controllerutil/pod-status.js';
@@ -43,11 +44,11 @@ export interface JobStatusView {
   uncountedTerminatedPods?: { succeeded?: string[]; failed?: string[] };
 }
 
-export const jobSpec = (job: ApiObject) => (job.spec ?? {}) as JobSpecView;
-export const jobStatus = (job: ApiObject) => (job.status ?? {}) as JobStatusView;
+export const jobSpec = (job: Job | ApiObject) => (job.spec ?? {}) as JobSpecView;
+export const jobStatus = (job: Job | ApiObject) => (job.status ?? {}) as JobStatusView;
 
 /** The Complete or Failed condition that is True, if any (IsJobFinished). */
-export function finishedCondition(job: ApiObject): JobCondition | undefined {
+export function finishedCondition(job: Job | ApiObject): JobCondition | undefined {
   return jobStatus(job).conditions?.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
 }
 
@@ -57,7 +58,7 @@ export function completionIndexKey(labelPrefix: string): string {
 }
 
 /** The Pod's completion index, if it has a valid one. */
-export function podIndex(pod: ApiObject, key: string): number | undefined {
+export function podIndex(pod: Pod, key: string): number | undefined {
   const v = pod.metadata.annotations?.[key];
   return v !== undefined && /^\d+$/.test(v) ? Number(v) : undefined;
 }
@@ -88,9 +89,8 @@ export function parseIndexes(s: string | undefined): number[] {
   return out;
 }
 
-function exitCodes(pod: ApiObject, containerName?: string): number[] {
-  type Statuses = { name?: string; state?: { terminated?: { exitCode?: number } } }[];
-  const s = pod.status as { containerStatuses?: Statuses; initContainerStatuses?: Statuses } | undefined;
+function exitCodes(pod: Pod, containerName?: string): number[] {
+  const s = pod.status;
   return [...(s?.initContainerStatuses ?? []), ...(s?.containerStatuses ?? [])]
     .filter((c) => containerName === undefined || c.name === containerName)
     .map((c) => c.state?.terminated?.exitCode)
@@ -101,7 +101,7 @@ function exitCodes(pod: ApiObject, containerName?: string): number[] {
  * matchPodFailurePolicy: the action of the first rule a failed Pod matches (by a non-zero exit code
  * In / NotIn the values, or by a Pod condition), or undefined when none matches.
  */
-export function matchPodFailurePolicy(job: ApiObject, pod: ApiObject): { action: string; message: string } | undefined {
+export function matchPodFailurePolicy(job: ApiObject, pod: Pod): { action: string; message: string } | undefined {
   const rules = jobSpec(job).podFailurePolicy?.rules ?? [];
   for (const [i, rule] of rules.entries()) {
     const byCodes = rule.onExitCodes;

@@ -4,7 +4,7 @@
  * terminated Pod's uid first goes to `status.uncountedTerminatedPods`, then its finalizer is removed,
  * then it moves to `status.succeeded` / `status.failed` — counts survive the Pods' deletion.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Pod } from '../../apiserver/api/generated/types.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { ApiClient } from '../client/api-client.js';
 import { PODS } from '../controllerutil/resources.js';
@@ -15,12 +15,12 @@ export function trackingFinalizer(labelPrefix: string): string {
   return `batch.${labelPrefix}/job-tracking`;
 }
 
-export function hasFinalizer(pod: ApiObject, finalizer: string): boolean {
+export function hasFinalizer(pod: Pod, finalizer: string): boolean {
   return pod.metadata.finalizers?.includes(finalizer) ?? false;
 }
 
 /** Finished for the Job: Succeeded, Failed, or being deleted before it succeeded (an orphan that never fails). */
-export function terminalPhase(pod: ApiObject): 'Succeeded' | 'Failed' | undefined {
+export function terminalPhase(pod: Pod): 'Succeeded' | 'Failed' | undefined {
   const phase = podStatus(pod).phase;
   if (phase === 'Succeeded') return 'Succeeded';
   if (phase === 'Failed' || pod.metadata.deletionTimestamp) return 'Failed';
@@ -36,7 +36,7 @@ export interface UncountedPods {
  * Removes the finalizer (a strategic merge patch guarded by the Pod's uid, as
  * removeTrackingFinalizerPatch); true when the Pod no longer holds it, gone included.
  */
-export async function releasePod(client: ApiClient, pod: ApiObject, finalizer: string): Promise<boolean> {
+export async function releasePod(client: ApiClient, pod: Pod, finalizer: string): Promise<boolean> {
   if (!hasFinalizer(pod, finalizer)) return true;
   try {
     await client

@@ -3,6 +3,7 @@
  * namespaceConditionUpdater): each of the five types is True with a reason and message while something
  * is wrong, and False with its "ok" reason otherwise.
  */
+import type { NamespaceStatus } from '../../apiserver/api/generated/types.js';
 import { timestamp } from '../../apiserver/api/object-meta.js';
 
 export interface NamespaceCondition {
@@ -81,7 +82,7 @@ export class NamespaceConditionUpdater {
    * Writes the pass's conditions into `status` (failures, else the "ok" variant of each type); the
    * transition time changes only with the status. Returns whether anything changed.
    */
-  update(status: { conditions?: NamespaceCondition[] }): boolean {
+  update(status: NamespaceStatus): boolean {
     if (this.contentErrors.length) {
       const msgs = [...this.contentErrors].sort();
       this.fail(

@@ -9,7 +9,9 @@
  * 4. once nothing is left, the namespace finalizer is removed from spec.finalizers through /finalize,
  *    and the API server deletes the namespace when no finalizer remains.
  */
+import type { Namespace } from '../../apiserver/api/generated/types.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
+import { NAMESPACES } from '../controllerutil/resources.js';
 import type { ApiDomain } from '../../apiserver/api/domain.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Logger } from '../../apiserver/component-base/logs/logger.js';
@@ -33,11 +35,6 @@ export class ResourcesRemainingError extends Error {
   }
 }
 
-interface NamespaceSpecStatus {
-  spec?: { finalizers?: string[] };
-  status?: { phase?: string; conditions?: unknown[] };
-}
-
 /** What deleting one resource's content left behind. */
 interface ResourceOutcome {
   estimateSeconds: number;
@@ -54,12 +51,12 @@ export interface DeleterOptions {
 }
 
 export class NamespacedResourcesDeleter {
-  private readonly namespaces: ResourceClient;
+  private readonly namespaces: ResourceClient<Namespace>;
   /** Operations ("list"/"deletecollection" of a resource) the server turned out not to serve. */
   private readonly unsupported = new Set<string>();
 
   constructor(private readonly opts: DeleterOptions) {
-    this.namespaces = opts.client.resource({ group: '', version: 'v1', resource: 'namespaces' });
+    this.namespaces = opts.client.resource(NAMESPACES);
   }
 
   /**
@@ -67,7 +64,7 @@ export class NamespacedResourcesDeleter {
    * throws ResourcesRemainingError when content waits on finalizers, or the first errors seen.
    */
   async delete(name: string): Promise<void> {
-    let ns: ApiObject;
+    let ns: Namespace;
     try {
       ns = await this.namespaces.get(name);
     } catch (err) {
@@ -77,14 +74,14 @@ export class NamespacedResourcesDeleter {
     if (!ns.metadata.deletionTimestamp) return;
     const latest = await this.retryOnConflict(ns, (n) => this.markTerminating(n));
     if (!latest?.metadata.deletionTimestamp) return;
-    if (((latest as NamespaceSpecStatus).spec?.finalizers ?? []).length === 0) return;
+    if ((latest.spec?.finalizers ?? []).length === 0) return;
     const { estimate, namespace } = await this.deleteAllContent(latest);
     if (estimate > 0) throw new ResourcesRemainingError(estimate);
     await this.retryOnConflict(namespace, (n) => this.finalize(n));
   }
 
   /** Runs `fn`, re-reading the namespace after each 409; null when the namespace is gone. */
-  private async retryOnConflict(ns: ApiObject, fn: (ns: ApiObject) => Promise<ApiObject>): Promise<ApiObject | null> {
+  private async retryOnConflict(ns: Namespace, fn: (ns: Namespace) => Promise<Namespace>): Promise<Namespace | null> {
     for (let current = ns; ; ) {
       try {
         return await fn(current);
@@ -102,16 +99,16 @@ export class NamespacedResourcesDeleter {
     }
   }
 
-  private async markTerminating(ns: ApiObject): Promise<ApiObject> {
-    const status = (ns as NamespaceSpecStatus).status ?? {};
+  private async markTerminating(ns: Namespace): Promise<Namespace> {
+    const status = ns.status ?? {};
     if (status.phase === 'Terminating') return ns;
     return this.namespaces.update({ ...ns, status: { ...status, phase: 'Terminating' } }, 'status');
   }
 
   /** Removes the domain's finalizer from spec.finalizers (the rest stay, sorted and unique). */
-  private async finalize(ns: ApiObject): Promise<ApiObject> {
+  private async finalize(ns: Namespace): Promise<Namespace> {
     const token = this.opts.domain.namespaceFinalizer;
-    const spec = (ns as NamespaceSpecStatus).spec ?? {};
+    const spec = ns.spec ?? {};
     const finalizers = [...new Set((spec.finalizers ?? []).filter((f) => f !== token))].sort();
     return this.namespaces.update({ ...ns, spec: { ...spec, finalizers } }, 'finalize');
   }
@@ -120,7 +117,7 @@ export class NamespacedResourcesDeleter {
    * Deletes the content of every namespaced resource and records the outcome in the namespace's
    * conditions; returns the seconds to wait for what remains, and the namespace as last written.
    */
-  private async deleteAllContent(ns: ApiObject): Promise<{ estimate: number; namespace: ApiObject }> {
+  private async deleteAllContent(ns: Namespace): Promise<{ estimate: number; namespace: Namespace }> {
     const namespace = ns.metadata.name!;
     const conditions = new NamespaceConditionUpdater();
     const errors: unknown[] = [];
@@ -157,7 +154,7 @@ export class NamespacedResourcesDeleter {
       for (const [f, n] of outcome.finalizers) totals.remainingByFinalizer.set(f, (totals.remainingByFinalizer.get(f) ?? 0) + n);
     }
     conditions.contentTotals(totals);
-    const status = ((ns as NamespaceSpecStatus).status ??= {}) as { conditions?: never[] };
+    const status = (ns.status ??= {});
     let namespaceNow = ns;
     if (conditions.update(status)) {
       try {

@@ -16,13 +16,14 @@
  * tolerationSeconds, now passed) are evicted: marked with the DisruptionTarget condition and deleted
  * (the taint manager).
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Lease, Node, NodeCondition, NodeStatus, Pod, PodStatus, Taint } from '../../apiserver/api/generated/types.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import { runPeriodically } from '../controllerutil/run-controller.js';
 import type { Informer } from '../informers/informer.js';
 import { NODES, PODS } from '../controllerutil/resources.js';
+import { resourceOf } from '../client/api-client.js';
 import { isPodReady, podNodeName, podStatus } from '../controllerutil/pod-status.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
@@ -32,25 +33,11 @@ import { DEFAULT_EVICTION_RATES, type EvictionRates, ZoneEviction, zoneKey } fro
 const MONITOR_PERIOD_MS = 5_000;
 const GRACE_PERIOD_MS = 40_000;
 
-interface Condition {
-  type: string;
-  status: string;
-  lastHeartbeatTime?: string;
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
-
-interface Taint {
-  key: string;
-  value?: string;
-  effect: string;
-  timeAdded?: string;
-}
+type Condition = NodeCondition;
 
 /** What one pass learnt of a Node: its latest object, its conditions and its zone. */
 interface Observed {
-  node: ApiObject;
+  node: Node;
   conditions: Condition[];
   zone: string;
 }
@@ -65,9 +52,9 @@ export interface NodeLifecycleOptions {
 }
 
 export class NodeLifecycleController implements Controller {
-  readonly nodes: Informer;
-  readonly leases: Informer;
-  readonly pods: Informer;
+  readonly nodes: Informer<Node>;
+  readonly leases: Informer<Lease>;
+  readonly pods: Informer<Pod>;
   private readonly leaseNamespace: string;
   private readonly recorder: EventRecorder;
   private readonly taintPrefix: string;
@@ -83,7 +70,7 @@ export class NodeLifecycleController implements Controller {
     this.taintPrefix = `node.${ctx.domain.labelPrefix}`;
     this.recorder = ctx.recorder('node-controller');
     this.nodes = ctx.informers.forResource(NODES);
-    this.leases = ctx.informers.forResource({ group: ctx.domain.group('coordination.k8s.io'), version: 'v1', resource: 'leases' });
+    this.leases = ctx.informers.forResource(resourceOf<Lease>(ctx.domain.group('coordination.k8s.io'), 'v1', 'leases'));
     this.pods = ctx.informers.forResource(PODS);
     this.zones = new ZoneEviction(opts.rates ?? DEFAULT_EVICTION_RATES);
   }
@@ -152,7 +139,7 @@ export class NodeLifecycleController implements Controller {
       const at = evictionTime(pod, node, now);
       if (at === undefined || at > now) continue;
       const next = deepCopy(pod);
-      const status = (next.status ?? {}) as { conditions?: Condition[] };
+      const status: PodStatus = next.status ?? {};
       status.conditions = [
         ...(status.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget'),
         {
@@ -181,13 +168,13 @@ export class NodeLifecycleController implements Controller {
     }
   }
 
-  private async monitorNode(cached: ApiObject, now: number): Promise<Observed> {
+  private async monitorNode(cached: Node, now: number): Promise<Observed> {
     const name = cached.metadata.name!;
     const node = deepCopy(cached);
-    const status = (node.status ?? {}) as { conditions?: Condition[] };
+    const status: NodeStatus = node.status ?? {};
     const ready = status.conditions?.find((c) => c.type === 'Ready');
     const lease = this.leases.indexer.get(`${this.leaseNamespace}/${name}`);
-    const renew = (lease?.spec as { renewTime?: string } | undefined)?.renewTime;
+    const renew = lease?.spec?.renewTime;
     const seen = this.health.get(name);
     if (!seen || seen.heartbeat !== ready?.lastHeartbeatTime || seen.renew !== renew) {
       this.health.set(name, { heartbeat: ready?.lastHeartbeatTime, renew, probedAt: now });
@@ -235,16 +222,16 @@ export class NodeLifecycleController implements Controller {
     return this.observed(node, status.conditions ?? []);
   }
 
-  private observed(node: ApiObject, conditions: Condition[]): Observed {
+  private observed(node: Node, conditions: Condition[]): Observed {
     return { node, conditions, zone: zoneKey(node, this.ctx.domain.labelPrefix) };
   }
 
-  private creation(node: ApiObject): number {
+  private creation(node: Node): number {
     return Date.parse(node.metadata.creationTimestamp ?? '') || this.now();
   }
 
   /** The taints the Node's conditions and spec call for. */
-  wantedTaints(node: ApiObject, conditions: Condition[]): Taint[] {
+  wantedTaints(node: Node, conditions: Condition[]): Taint[] {
     const p = this.taintPrefix;
     const out: Taint[] = [];
     const ready = conditions.find((c) => c.type === 'Ready')?.status;
@@ -258,8 +245,7 @@ export class NodeLifecycleController implements Controller {
     };
     for (const c of conditions)
       if (byCondition[c.type] && c.status === 'True') out.push({ key: `${p}/${byCondition[c.type]}`, effect: 'NoSchedule' });
-    if ((node.spec as { unschedulable?: boolean } | undefined)?.unschedulable)
-      out.push({ key: `${p}/unschedulable`, effect: 'NoSchedule' });
+    if (node.spec?.unschedulable) out.push({ key: `${p}/unschedulable`, effect: 'NoSchedule' });
     return out;
   }
 
@@ -269,14 +255,8 @@ export class NodeLifecycleController implements Controller {
    * (master disruption) removes any. A NoExecute taint of the other kind is swapped at once. True when
    * the taints are as wanted (written, or already so).
    */
-  private async reconcileTaints(
-    node: ApiObject,
-    conditions: Condition[],
-    now: number,
-    noExecute: 'queue' | 'add' | 'lift',
-  ): Promise<boolean> {
-    const spec = (node.spec ?? {}) as { taints?: Taint[] };
-    const current = spec.taints ?? [];
+  private async reconcileTaints(node: Node, conditions: Condition[], now: number, noExecute: 'queue' | 'add' | 'lift'): Promise<boolean> {
+    const current = node.spec?.taints ?? [];
     const mine = (t: Taint) => t.key.startsWith(`${this.taintPrefix}/`);
     let wanted = this.wantedTaints(node, conditions);
     const tainter = this.zones.tainter(zoneKey(node, this.ctx.domain.labelPrefix));
@@ -310,10 +290,11 @@ export class NodeLifecycleController implements Controller {
     for (const pod of this.pods.indexer.list()) {
       if (podNodeName(pod) !== nodeName || !isPodReady(pod)) continue;
       const next = deepCopy(pod);
-      const conditions = ((next.status as { conditions?: Condition[] }).conditions ?? []).map((c) =>
+      const status: PodStatus = next.status ?? {};
+      status.conditions = (status.conditions ?? []).map((c) =>
         c.type === 'Ready' ? { ...c, status: 'False', lastTransitionTime: timestamp(now) } : c,
       );
-      (next.status as { conditions?: Condition[] }).conditions = conditions;
+      next.status = status;
       try {
         await this.ctx.client.resource(PODS, pod.metadata.namespace).update(next, 'status');
       } catch (err) {

@@ -3,25 +3,14 @@
  * Node has a NoExecute taint the Pod does not tolerate, or once the shortest tolerationSeconds of the
  * tolerations it relies on has passed since the taint was added.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
-import { type Toleration, tolerates } from '../controllerutil/node-eligibility.js';
-
-interface Taint {
-  key: string;
-  value?: string;
-  effect: string;
-  timeAdded?: string;
-}
-
-type TolerationWithSeconds = Toleration & { tolerationSeconds?: number };
+import type { Node, Pod } from '../../apiserver/api/generated/types.js';
+import { tolerates } from '../controllerutil/node-eligibility.js';
 
 /** When to evict the Pod (epoch ms; ≤ now means now), or undefined to leave it. */
-export function evictionTime(pod: ApiObject, node: ApiObject, now: number): number | undefined {
-  const taints = ((node.spec as { taints?: Taint[] } | undefined)?.taints ?? []).filter((t) => t.effect === 'NoExecute');
+export function evictionTime(pod: Pod, node: Node, now: number): number | undefined {
+  const taints = (node.spec?.taints ?? []).filter((t) => t.effect === 'NoExecute');
   if (taints.length === 0) return undefined;
-  const tolerations = ((pod.spec as { tolerations?: TolerationWithSeconds[] } | undefined)?.tolerations ?? []).filter(
-    (t) => !t.effect || t.effect === 'NoExecute',
-  );
+  const tolerations = (pod.spec?.tolerations ?? []).filter((t) => !t.effect || t.effect === 'NoExecute');
   let at: number | undefined;
   for (const taint of taints) {
     const matching = tolerations.filter((t) => tolerates(t, taint));

@@ -7,7 +7,7 @@
  * and taints at --node-eviction-rate unless every zone is, when tainting stops and the NoExecute
  * taints come off ("master disruption mode"). Otherwise Nodes are tainted at --node-eviction-rate.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Node } from '../../apiserver/api/generated/types.js';
 
 export interface EvictionRates {
   /** --node-eviction-rate: Nodes per second in a healthy zone (0.1). */
@@ -30,7 +30,7 @@ export const DEFAULT_EVICTION_RATES: EvictionRates = {
 export type ZoneState = 'Initial' | 'Normal' | 'PartialDisruption' | 'FullDisruption';
 
 /** GetZoneKey: region and zone from the topology labels (their beta names as fallback). */
-export function zoneKey(node: ApiObject, labelPrefix: string): string {
+export function zoneKey(node: Node, labelPrefix: string): string {
   const labels = node.metadata.labels ?? {};
   const region = labels[`topology.${labelPrefix}/region`] ?? labels[`failure-domain.beta.${labelPrefix}/region`] ?? '';
   const zone = labels[`topology.${labelPrefix}/zone`] ?? labels[`failure-domain.beta.${labelPrefix}/zone`] ?? '';

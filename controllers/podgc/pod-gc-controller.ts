@@ -5,7 +5,7 @@
  * DisruptionTarget condition and deleted; unscheduled Pods that are being deleted are deleted at once
  * (no kubelet will ever confirm them).
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Node, Pod, PodStatus } from '../../apiserver/api/generated/types.js';
 import { deepCopy } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
@@ -27,8 +27,8 @@ export interface PodGcOptions {
 const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export class PodGcController implements Controller {
-  readonly pods: Informer;
-  readonly nodes: Informer;
+  readonly pods: Informer<Pod>;
+  readonly nodes: Informer<Node>;
   /** Nodes found missing, and since when (the quarantine). */
   private readonly missingSince = new Map<string, number>();
 
@@ -58,18 +58,18 @@ export class PodGcController implements Controller {
     await this.gcUnscheduledTerminating(pods);
   }
 
-  private async gcTerminated(pods: ApiObject[]): Promise<void> {
+  private async gcTerminated(pods: Pod[]): Promise<void> {
     const threshold = this.opts.terminatedPodThreshold ?? 12_500;
     if (threshold <= 0) return;
     const terminated = pods.filter((p) => ['Succeeded', 'Failed'].includes(podStatus(p).phase ?? '') && !p.metadata.deletionTimestamp);
     const excess = terminated.length - threshold;
     if (excess <= 0) return;
-    const created = (p: ApiObject) => Date.parse(p.metadata.creationTimestamp ?? '') || 0;
+    const created = (p: Pod) => Date.parse(p.metadata.creationTimestamp ?? '') || 0;
     terminated.sort((a, b) => created(a) - created(b));
     for (const pod of terminated.slice(0, excess)) await this.forceDelete(pod);
   }
 
-  private async gcOrphaned(pods: ApiObject[]): Promise<void> {
+  private async gcOrphaned(pods: Pod[]): Promise<void> {
     const now = this.opts.now?.() ?? Date.now();
     const quarantine = this.opts.quarantineMs ?? QUARANTINE_MS;
     const missing = new Set<string>();
@@ -93,7 +93,7 @@ export class PodGcController implements Controller {
     }
   }
 
-  private async gcUnscheduledTerminating(pods: ApiObject[]): Promise<void> {
+  private async gcUnscheduledTerminating(pods: Pod[]): Promise<void> {
     for (const pod of pods) if (pod.metadata.deletionTimestamp && !podNodeName(pod)) await this.forceDelete(pod);
   }
 
@@ -108,11 +108,11 @@ export class PodGcController implements Controller {
   }
 
   /** Kubernetes marks a non-terminal Pod it is about to remove Failed, with the DisruptionTarget condition. */
-  private async markFailed(pod: ApiObject, reason: string, message: string): Promise<void> {
+  private async markFailed(pod: Pod, reason: string, message: string): Promise<void> {
     const phase = podStatus(pod).phase;
     if (phase === 'Succeeded' || phase === 'Failed') return;
     const next = deepCopy(pod);
-    const status = (next.status ?? {}) as Record<string, unknown> & { conditions?: Record<string, unknown>[] };
+    const status: PodStatus = next.status ?? {};
     status.phase = 'Failed';
     status.conditions = [
       ...(status.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget'),
@@ -126,7 +126,7 @@ export class PodGcController implements Controller {
     }
   }
 
-  private async forceDelete(pod: ApiObject): Promise<void> {
+  private async forceDelete(pod: Pod): Promise<void> {
     try {
       await this.ctx.client
         .resource(PODS, pod.metadata.namespace)

@@ -4,7 +4,7 @@
  * removed (after a live list of the namespace's Pods confirms it). A Pod uses a claim through a
  * `persistentVolumeClaim` volume or a generic ephemeral volume (`<pod>-<volume>`), unless it finished.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { PersistentVolumeClaim, Pod } from '../../apiserver/api/generated/types.js';
 import { deepCopy } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
@@ -16,20 +16,18 @@ import { PODS, PVCS } from '../controllerutil/resources.js';
 import { podStatus } from '../controllerutil/pod-status.js';
 
 /** The claims a Pod uses (names, in its namespace). */
-export function claimsOf(pod: ApiObject): string[] {
-  const volumes =
-    (pod.spec as { volumes?: { name: string; persistentVolumeClaim?: { claimName?: string }; ephemeral?: unknown }[] } | undefined)
-      ?.volumes ?? [];
+export function claimsOf(pod: Pod): string[] {
+  const volumes = pod.spec?.volumes ?? [];
   return volumes.flatMap((v) =>
     v.persistentVolumeClaim?.claimName ? [v.persistentVolumeClaim.claimName] : v.ephemeral ? [`${pod.metadata.name}-${v.name}`] : [],
   );
 }
 
-const finished = (pod: ApiObject) => ['Succeeded', 'Failed'].includes(podStatus(pod).phase ?? '');
+const finished = (pod: Pod) => ['Succeeded', 'Failed'].includes(podStatus(pod).phase ?? '');
 
 export class PvcProtectionController implements Controller {
-  readonly claims: Informer;
-  readonly pods: Informer;
+  readonly claims: Informer<PersistentVolumeClaim>;
+  readonly pods: Informer<Pod>;
   readonly queue: WorkQueue<string>;
   readonly finalizer: string;
 
@@ -42,7 +40,7 @@ export class PvcProtectionController implements Controller {
     this.claims = ctx.informers.forResource(PVCS);
     this.pods = ctx.informers.forResource(PODS);
     enqueueChanges(this.claims, this.queue, { deletes: false });
-    const podChanged = (pod: ApiObject) => {
+    const podChanged = (pod: Pod) => {
       for (const name of claimsOf(pod)) this.queue.add(`${pod.metadata.namespace}/${name}`);
     };
     this.pods.addEventHandler({
@@ -65,7 +63,7 @@ export class PvcProtectionController implements Controller {
     });
   }
 
-  private inUse(pods: ApiObject[], name: string): boolean {
+  private inUse(pods: Pod[], name: string): boolean {
     return pods.some((p) => !finished(p) && claimsOf(p).includes(name));
   }
 
@@ -89,7 +87,7 @@ export class PvcProtectionController implements Controller {
     );
   }
 
-  private async setFinalizers(pvc: ApiObject, finalizers: string[]): Promise<void> {
+  private async setFinalizers(pvc: PersistentVolumeClaim, finalizers: string[]): Promise<void> {
     const next = deepCopy(pvc);
     next.metadata.finalizers = finalizers;
     try {

@@ -2,7 +2,7 @@
  * The PV protection controller: every PersistentVolume carries the `<prefix>/pv-protection`
  * finalizer, so one deleted while Bound to a claim stays until it is no longer Bound.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { PersistentVolume } from '../../apiserver/api/generated/types.js';
 import { deepCopy } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
@@ -12,7 +12,7 @@ import type { WorkQueue } from '../workqueue/work-queue.js';
 import { PVS } from '../controllerutil/resources.js';
 
 export class PvProtectionController implements Controller {
-  readonly volumes: Informer;
+  readonly volumes: Informer<PersistentVolume>;
   readonly queue: WorkQueue<string>;
   readonly finalizer: string;
 
@@ -46,14 +46,14 @@ export class PvProtectionController implements Controller {
       if (!has) await this.setFinalizers(pv, [...(pv.metadata.finalizers ?? []), this.finalizer]);
       return;
     }
-    if (!has || (pv.status as { phase?: string } | undefined)?.phase === 'Bound') return;
+    if (!has || pv.status?.phase === 'Bound') return;
     await this.setFinalizers(
       pv,
       (pv.metadata.finalizers ?? []).filter((f) => f !== this.finalizer),
     );
   }
 
-  private async setFinalizers(pv: ApiObject, finalizers: string[]): Promise<void> {
+  private async setFinalizers(pv: PersistentVolume, finalizers: string[]): Promise<void> {
     const next = deepCopy(pv);
     next.metadata.finalizers = finalizers;
     try {

@@ -8,6 +8,7 @@
  * replicas, fullyLabeledReplicas, readyReplicas, availableReplicas (ready for minReadySeconds),
  * observedGeneration, and a ReplicaFailure condition while creating or deleting fails.
  */
+import type { Pod } from '../../apiserver/api/generated/types.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
@@ -51,7 +52,7 @@ export interface ReplicaSetControllerOptions {
 
 export class ReplicaSetController implements Controller {
   readonly replicaSets: Informer;
-  readonly pods: Informer;
+  readonly pods: Informer<Pod>;
   readonly queue: WorkQueue<string>;
   readonly expectations = new Expectations();
   readonly kind: ReplicatedKind;
@@ -95,7 +96,7 @@ export class ReplicaSetController implements Controller {
   }
 
   /** The ReplicaSets whose selector matches an orphan Pod. */
-  private matching(pod: ApiObject): ApiObject[] {
+  private matching(pod: Pod): ApiObject[] {
     return this.replicaSets.indexer.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '').filter((rs) => {
       try {
         return this.kind.selector(rs).matches(pod.metadata.labels ?? {});
@@ -105,7 +106,7 @@ export class ReplicaSetController implements Controller {
     });
   }
 
-  private podAdded(pod: ApiObject): void {
+  private podAdded(pod: Pod): void {
     if (pod.metadata.deletionTimestamp) {
       this.podDeleted(pod);
       return;
@@ -121,7 +122,7 @@ export class ReplicaSetController implements Controller {
     for (const rs of this.matching(pod)) this.queue.add(objectKey(rs));
   }
 
-  private podUpdated(old: ApiObject, pod: ApiObject): void {
+  private podUpdated(old: Pod, pod: Pod): void {
     if (old.metadata.resourceVersion === pod.metadata.resourceVersion) return;
     const labelsChanged = !jsonEqual(old.metadata.labels, pod.metadata.labels);
     if (pod.metadata.deletionTimestamp) {
@@ -148,7 +149,7 @@ export class ReplicaSetController implements Controller {
     if (labelsChanged || oldRef) for (const rs of this.matching(pod)) this.queue.add(objectKey(rs));
   }
 
-  private podDeleted(pod: ApiObject): void {
+  private podDeleted(pod: Pod): void {
     const rs = this.resolve(pod.metadata.namespace ?? '', controllerRefOf(pod));
     if (!rs) return;
     this.expectations.deletionObserved(objectKey(rs), objectKey(pod));
@@ -211,7 +212,7 @@ export class ReplicaSetController implements Controller {
     }
   }
 
-  private async manageReplicas(key: string, rs: ApiObject, pods: ApiObject[]): Promise<void> {
+  private async manageReplicas(key: string, rs: ApiObject, pods: Pod[]): Promise<void> {
     const spec = rsSpec(rs);
     const burst = this.opts.burstReplicas ?? BURST_REPLICAS;
     const diff = pods.length - (spec.replicas ?? 1);
@@ -255,7 +256,7 @@ export class ReplicaSetController implements Controller {
   }
 
   /** The Pods of every ReplicaSet that shares this one's controller (a Deployment's), for ranking. */
-  private relatedPods(rs: ApiObject): ApiObject[] {
+  private relatedPods(rs: ApiObject): Pod[] {
     const owner = controllerRefOf(rs);
     const siblings = owner
       ? this.replicaSets.indexer.byIndex(NAMESPACE_INDEX, rs.metadata.namespace ?? '').filter((o) => controllerRefOf(o)?.uid === owner.uid)

@@ -1,4 +1,5 @@
 /** A ReplicaSet's status from its Pods (calculateStatus), and the ReplicaFailure condition. */
+import type { Pod } from '../../apiserver/api/generated/types.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { labelSelectorFromObject } from '../../apiserver/runtime/selectors/label-selector.js';
 import { isPodAvailable, isPodReady } from '../controllerutil/pod-status.js';
@@ -42,12 +43,7 @@ export interface ManageError {
 }
 
 /** The status the ReplicaSet should have with these (claimed, active) Pods. */
-export function calculateStatus(
-  rs: ApiObject,
-  pods: ApiObject[],
-  manageError: ManageError | undefined,
-  now = Date.now(),
-): ReplicaSetStatus {
+export function calculateStatus(rs: ApiObject, pods: Pod[], manageError: ManageError | undefined, now = Date.now()): ReplicaSetStatus {
   const spec = rsSpec(rs);
   const templateLabels = labelSelectorFromObject({ matchLabels: spec.template?.metadata?.labels ?? {} });
   const minReadySeconds = spec.minReadySeconds ?? 0;

@@ -35,11 +35,15 @@ import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
-import { PODS, RESOURCEQUOTAS as QUOTAS } from '../controllerutil/resources.js';
+import { PODS as TYPED_PODS, RESOURCEQUOTAS as TYPED_QUOTAS } from '../controllerutil/resources.js';
 import { addQuantities, claimUsage, podUsage, type QuotaScopes, type ResourceList, serviceUsage, toJson } from './quota-usage.js';
 import { quantityFrom, ZERO_QUANTITY } from '../../apiserver/api/quantity.js';
 import { countedResource } from '../../apiserver/api/quota-usage.js';
 import type { DiscoveryResult } from '../client/discovery.js';
+
+/** Untyped: usage is counted over the informers of many kinds alike. */
+const QUOTAS: GroupVersionResource = TYPED_QUOTAS;
+const PODS: GroupVersionResource = TYPED_PODS;
 
 const RESYNC_MS = 5 * 60_000;
 /** How long a discovery is used, and how soon a name it did not know asks again. */

@@ -6,7 +6,8 @@
  * token Secret — listed in its account's `secrets` — created before the period and not used within
  * it (its `<prefix>/legacy-token-last-used` label, a date) is deleted, unless a Pod references it.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { ConfigMap, Secret, ServiceAccount } from '../../apiserver/api/generated/types.js';
+import { CONFIGMAPS, SECRETS, SERVICEACCOUNTS } from '../controllerutil/resources.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import { runPeriodically } from '../controllerutil/run-controller.js';
@@ -31,8 +32,8 @@ export const trackingConfigMapName = (ctx: Pick<ControllerContext, 'domain'>) =>
 const day = (t: Date) => t.toISOString().slice(0, 10);
 
 export class LegacyTokenCleaner implements Controller {
-  private readonly secrets: Informer;
-  private readonly accounts: Informer;
+  private readonly secrets: Informer<Secret>;
+  private readonly accounts: Informer<ServiceAccount>;
   private readonly pods: Informer;
   private readonly now: () => Date;
 
@@ -41,8 +42,8 @@ export class LegacyTokenCleaner implements Controller {
     private readonly opts: LegacyTokenCleanerOptions,
   ) {
     this.now = opts.now ?? (() => new Date());
-    this.secrets = ctx.informers.forResource({ group: '', version: 'v1', resource: 'secrets' });
-    this.accounts = ctx.informers.forResource({ group: '', version: 'v1', resource: 'serviceaccounts' });
+    this.secrets = ctx.informers.forResource(SECRETS);
+    this.accounts = ctx.informers.forResource(SERVICEACCOUNTS);
     this.pods = ctx.informers.forResource({ group: '', version: 'v1', resource: 'pods' });
   }
 
@@ -58,16 +59,14 @@ export class LegacyTokenCleaner implements Controller {
 
   /** The first day on which use was surely tracked (the day after `since`), or undefined when tracking is off. */
   private async trackedSince(): Promise<Date | undefined> {
-    let cm: ApiObject;
+    let cm: ConfigMap;
     try {
-      cm = await this.ctx.client
-        .resource({ group: '', version: 'v1', resource: 'configmaps' }, this.ctx.domain.systemNamespace)
-        .get(trackingConfigMapName(this.ctx));
+      cm = await this.ctx.client.resource(CONFIGMAPS, this.ctx.domain.systemNamespace).get(trackingConfigMapName(this.ctx));
     } catch (err) {
       if (isApiError(err, 'NotFound')) return undefined;
       throw err;
     }
-    const since = (cm.data as Record<string, string> | undefined)?.since ?? '';
+    const since = cm.data?.since ?? '';
     return DATE.test(since) ? new Date(Date.parse(`${since}T00:00:00Z`) + DAY_MS) : undefined;
   }
 
@@ -89,7 +88,7 @@ export class LegacyTokenCleaner implements Controller {
       const sa = this.accounts.indexer.get(`${namespace}/${annotations?.[`${p}/service-account.name`] ?? ''}`);
       const uid = annotations?.[`${p}/service-account.uid`];
       if (!sa || (uid && sa.metadata.uid !== uid)) continue;
-      if (!((sa.secrets as { name?: string }[] | undefined) ?? []).some((r) => r.name === name)) continue; // not auto-generated
+      if (!(sa.secrets ?? []).some((r) => r.name === name)) continue; // not auto-generated
       if (!mounted.has(namespace!)) {
         const used = new Set<string>();
         for (const pod of this.pods.indexer.list())

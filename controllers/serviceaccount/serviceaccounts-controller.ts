@@ -4,8 +4,9 @@
  * missing account is created (one that appeared meanwhile, or a namespace that started terminating,
  * is not an error).
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Namespace, ServiceAccount } from '../../apiserver/api/generated/types.js';
 import { isApiError } from '../../apiserver/api/status.js';
+import { NAMESPACES, SERVICEACCOUNTS } from '../controllerutil/resources.js';
 import { hasStatusCause, NAMESPACE_TERMINATING_CAUSE } from '../client/api-errors.js';
 import type { Informer } from '../informers/informer.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
@@ -16,17 +17,17 @@ import type { WorkQueue } from '../workqueue/work-queue.js';
 export const SERVICE_ACCOUNTS_TO_ENSURE = ['default'];
 
 export class ServiceAccountsController implements Controller {
-  private readonly namespaces: Informer;
-  private readonly serviceAccounts: Informer;
+  private readonly namespaces: Informer<Namespace>;
+  private readonly serviceAccounts: Informer<ServiceAccount>;
   private readonly queue: WorkQueue<string>;
 
   constructor(private readonly ctx: ControllerContext) {
     this.queue = ctx.newQueue('serviceaccount');
-    this.namespaces = ctx.informers.forResource({ group: '', version: 'v1', resource: 'namespaces' });
-    this.serviceAccounts = ctx.informers.forResource({ group: '', version: 'v1', resource: 'serviceaccounts' });
+    this.namespaces = ctx.informers.forResource(NAMESPACES);
+    this.serviceAccounts = ctx.informers.forResource(SERVICEACCOUNTS);
     enqueueChanges(this.namespaces, this.queue, { deletes: false });
     this.serviceAccounts.addEventHandler({
-      onDelete: (sa: ApiObject) => {
+      onDelete: (sa) => {
         if (SERVICE_ACCOUNTS_TO_ENSURE.includes(sa.metadata.name!)) this.queue.add(sa.metadata.namespace!);
       },
     });
@@ -46,11 +47,11 @@ export class ServiceAccountsController implements Controller {
 
   private async sync(namespace: string): Promise<void> {
     const ns = this.namespaces.indexer.get(namespace);
-    if ((ns?.status as { phase?: string } | undefined)?.phase !== 'Active') return;
+    if (ns?.status?.phase !== 'Active') return;
     for (const name of SERVICE_ACCOUNTS_TO_ENSURE) {
       if (this.serviceAccounts.indexer.get(`${namespace}/${name}`)) continue;
       try {
-        await this.ctx.client.resource({ group: '', version: 'v1', resource: 'serviceaccounts' }, namespace).create({ metadata: { name } });
+        await this.ctx.client.resource(SERVICEACCOUNTS, namespace).create({ metadata: { name } });
       } catch (err) {
         if (isApiError(err, 'AlreadyExists')) continue;
         if (hasStatusCause(err, NAMESPACE_TERMINATING_CAUSE)) continue;

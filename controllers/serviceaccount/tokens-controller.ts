@@ -7,11 +7,11 @@
  * and so are an account's token Secrets when the account is deleted. A deleted token Secret is taken
  * out of its account's `secrets` list.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Secret, ServiceAccount } from '../../apiserver/api/generated/types.js';
 import { deepCopy } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
-import { SECRETS, SERVICEACCOUNTS as SERVICE_ACCOUNTS } from '../controllerutil/resources.js';
+import { SECRETS, SERVICEACCOUNTS } from '../controllerutil/resources.js';
 import type { Informer } from '../informers/informer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';
@@ -20,8 +20,6 @@ import type { SigningKey } from '../../apiserver/api/serviceaccount/signing-key.
 import { signLegacyToken } from './legacy-token.js';
 
 const WORKERS = 5;
-
-type Data = Record<string, string>;
 
 /** What the queues carry: a Secret to fill or delete, an account whose tokens may need deleting, a reference to drop. */
 type Work =
@@ -35,8 +33,8 @@ export interface TokensControllerOptions {
 }
 
 export class TokensController implements Controller {
-  private readonly secrets: Informer;
-  private readonly accounts: Informer;
+  private readonly secrets: Informer<Secret>;
+  private readonly accounts: Informer<ServiceAccount>;
   private readonly queue: WorkQueue<string>;
   private readonly tokenType: string;
   private readonly nameKey: string;
@@ -52,9 +50,9 @@ export class TokensController implements Controller {
     this.uidKey = `${p}/service-account.uid`;
     this.queue = ctx.newQueue('serviceaccount_tokens');
     this.secrets = ctx.informers.forResource(SECRETS);
-    this.accounts = ctx.informers.forResource(SERVICE_ACCOUNTS);
+    this.accounts = ctx.informers.forResource(SERVICEACCOUNTS);
     const add = (w: Work) => this.queue.add(JSON.stringify(w));
-    const onSecret = (s: ApiObject) => {
+    const onSecret = (s: Secret) => {
       if (s.type === this.tokenType) add({ kind: 'secret', namespace: s.metadata.namespace!, name: s.metadata.name! });
     };
     this.secrets.addEventHandler({
@@ -97,12 +95,12 @@ export class TokensController implements Controller {
   }
 
   /** The account a token Secret names, from the cache or — on a miss — the server; undefined when gone or re-created. */
-  private async accountOf(namespace: string, name: string, uid: string): Promise<ApiObject | undefined> {
+  private async accountOf(namespace: string, name: string, uid: string): Promise<ServiceAccount | undefined> {
     if (!name) return undefined;
     let sa = this.accounts.indexer.get(`${namespace}/${name}`);
     if (!sa) {
       try {
-        sa = await this.ctx.client.resource(SERVICE_ACCOUNTS, namespace).get(name);
+        sa = await this.ctx.client.resource(SERVICEACCOUNTS, namespace).get(name);
       } catch (err) {
         if (isApiError(err, 'NotFound')) return undefined;
         throw err;
@@ -121,14 +119,14 @@ export class TokensController implements Controller {
       await this.deleteSecret(namespace, name, cached.metadata.uid);
       return;
     }
-    const data = (cached.data ?? {}) as Data;
+    const data = cached.data ?? {};
     const ca = Buffer.from(this.opts.rootCaPem).toString('base64');
     const needsCa = this.opts.rootCaPem !== '' && data['ca.crt'] !== ca;
     const needsNamespace = !data.namespace;
     const needsToken = !data.token;
     if (!needsCa && !needsNamespace && !needsToken && annotations[this.uidKey] === sa.metadata.uid) return;
     const secret = deepCopy(cached);
-    const next = ((secret.data as Data | undefined) ?? {}) as Data;
+    const next = secret.data ?? {};
     if (needsCa) next['ca.crt'] = ca;
     if (needsNamespace) next.namespace = Buffer.from(namespace).toString('base64');
     if (needsToken) {
@@ -174,12 +172,12 @@ export class TokensController implements Controller {
   /** Takes a deleted token Secret out of its account's `secrets` list. */
   private async dropReference(namespace: string, account: string, uid: string, secretName: string): Promise<void> {
     const sa = this.accounts.indexer.get(`${namespace}/${account}`);
-    const refs = (sa?.secrets as { name?: string }[] | undefined) ?? [];
+    const refs = sa?.secrets ?? [];
     if (!sa || (uid && sa.metadata.uid !== uid) || !refs.some((r) => r.name === secretName)) return;
     const next = deepCopy(sa);
     next.secrets = refs.filter((r) => r.name !== secretName);
     try {
-      await this.ctx.client.resource(SERVICE_ACCOUNTS, namespace).update(next);
+      await this.ctx.client.resource(SERVICEACCOUNTS, namespace).update(next);
     } catch (err) {
       if (!isApiError(err, 'NotFound')) throw err; // a conflict is retried with the newer account
     }

@@ -5,7 +5,7 @@
  * range; `whenScaled: Delete` makes a condemned Pod (scaled away) the owner of its claims instead, so
  * they go with it. `Retain` removes the reference again.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { KindObject } from '../../apiserver/api/object.js';
 import type { OwnerReference } from '../../apiserver/api/object-meta.js';
 
 export interface RetentionPolicy {
@@ -15,12 +15,12 @@ export interface RetentionPolicy {
 
 const DELETE = 'Delete';
 
-function withRef(refs: OwnerReference[], owner: ApiObject, apiVersion: string, kind: string): OwnerReference[] {
+function withRef(refs: OwnerReference[], owner: KindObject, apiVersion: string, kind: string): OwnerReference[] {
   if (refs.some((r) => r.uid === owner.metadata.uid)) return refs;
   return [...refs, { apiVersion, kind, name: owner.metadata.name!, uid: owner.metadata.uid! }];
 }
 
-function withoutRef(refs: OwnerReference[], owner: ApiObject): OwnerReference[] {
+function withoutRef(refs: OwnerReference[], owner: KindObject): OwnerReference[] {
   return refs.filter((r) => r.uid !== owner.metadata.uid);
 }
 
@@ -29,9 +29,9 @@ function withoutRef(refs: OwnerReference[], owner: ApiObject): OwnerReference[] 
  * `scaledDown` is true for a Pod outside the set's ordinal range.
  */
 export function claimOwnerRefs(
-  claim: ApiObject,
-  set: ApiObject,
-  pod: ApiObject,
+  claim: KindObject,
+  set: KindObject,
+  pod: KindObject,
   policy: RetentionPolicy | undefined,
   scaledDown: boolean,
 ): OwnerReference[] {
@@ -47,7 +47,7 @@ export function claimOwnerRefs(
  * True when a claim still names an earlier Pod of this name as its owner (hasStaleOwnerRef): under
  * `whenScaled: Delete` the new Pod waits until the garbage collector has deleted that claim.
  */
-export function claimIsStale(claim: ApiObject, podName: string, podUid: string | undefined, policy: RetentionPolicy | undefined): boolean {
+export function claimIsStale(claim: KindObject, podName: string, podUid: string | undefined, policy: RetentionPolicy | undefined): boolean {
   if (policy?.whenScaled !== DELETE) return false;
   return (claim.metadata.ownerReferences ?? []).some((r) => r.kind === 'Pod' && r.name === podName && r.uid !== podUid);
 }

@@ -13,6 +13,7 @@
  * the claims that let the garbage collector delete them with the set or the scaled-away Pod
  * (claim-retention.ts).
  */
+import type { PersistentVolumeClaim, Pod } from '../../apiserver/api/generated/types.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
@@ -33,12 +34,16 @@ import {
   newControllerRef,
   readFromServer,
 } from '../controllerutil/controller-ref.js';
-import { CONTROLLERREVISIONS, PODS, PVCS, STATEFULSETS } from '../controllerutil/resources.js';
+import { CONTROLLERREVISIONS, PODS, PVCS, STATEFULSETS as TYPED_STATEFULSETS } from '../controllerutil/resources.js';
+import type { GroupVersionResource } from '../client/api-client.js';
 import { ControllerHistory, DEFAULT_REVISION_HISTORY_LIMIT, REVISION_LABEL } from '../controllerutil/controller-history.js';
 import { isPodAvailable, isPodReady, podStatus } from '../controllerutil/pod-status.js';
 import { podFromTemplate, type PodTemplate } from '../controllerutil/pod-template.js';
 import { computeHash } from '../controllerutil/template-hash.js';
 import { claimIsStale, claimOwnerRefs, type RetentionPolicy } from './claim-retention.js';
+
+/** Read untyped (ApiObject) here until this controller takes its generated kind. */
+const STATEFULSETS: GroupVersionResource = TYPED_STATEFULSETS;
 
 interface StatefulSetSpec {
   replicas?: number;
@@ -70,8 +75,8 @@ const setSpec = (s: ApiObject) => (s.spec ?? {}) as StatefulSetSpec;
 
 export class StatefulSetController implements Controller {
   readonly sets: Informer;
-  readonly pods: Informer;
-  readonly claims: Informer;
+  readonly pods: Informer<Pod>;
+  readonly claims: Informer<PersistentVolumeClaim>;
   readonly history: ControllerHistory;
   readonly queue: WorkQueue<string>;
   private readonly recorder: EventRecorder;
@@ -97,7 +102,7 @@ export class StatefulSetController implements Controller {
       hash: (_set, data, collisionCount) => computeHash(data, collisionCount ?? 0),
     });
     enqueueChanges(this.sets, this.queue);
-    const podChanged = (pod: ApiObject) => {
+    const podChanged = (pod: Pod) => {
       const ref = controllerRefOf(pod);
       if (ref?.kind === 'StatefulSet') this.queue.add(`${pod.metadata.namespace}/${ref.name}`);
     };
@@ -127,7 +132,7 @@ export class StatefulSetController implements Controller {
     return this.history.newRevision(set, 0).metadata.name!;
   }
 
-  private ordinalOf(set: ApiObject, pod: ApiObject): number | undefined {
+  private ordinalOf(set: ApiObject, pod: Pod): number | undefined {
     const m = /^(.*)-(\d+)$/.exec(pod.metadata.name ?? '');
     return m && m[1] === set.metadata.name ? Number(m[2]) : undefined;
   }
@@ -136,7 +141,7 @@ export class StatefulSetController implements Controller {
     return `${template.metadata.name}-${set.metadata.name}-${ordinal}`;
   }
 
-  private healthy(set: ApiObject, pod: ApiObject): boolean {
+  private healthy(set: ApiObject, pod: Pod): boolean {
     return (
       podStatus(pod).phase === 'Running' &&
       isPodReady(pod) &&
@@ -176,13 +181,13 @@ export class StatefulSetController implements Controller {
   }
 
   /** One step of the set's Pods towards the spec (Kubernetes' updateStatefulSet, one action when ordered). */
-  private async step(set: ApiObject, pods: ApiObject[], updateRevision: string): Promise<void> {
+  private async step(set: ApiObject, pods: Pod[], updateRevision: string): Promise<void> {
     const spec = setSpec(set);
     const replicas = spec.replicas ?? 1;
     const start = spec.ordinals?.start ?? 0;
     const ordered = (spec.podManagementPolicy ?? 'OrderedReady') === 'OrderedReady';
-    const byOrdinal = new Map<number, ApiObject>();
-    const condemned: ApiObject[] = [];
+    const byOrdinal = new Map<number, Pod>();
+    const condemned: Pod[] = [];
     for (const pod of pods) {
       const o = this.ordinalOf(set, pod);
       if (o === undefined) continue;
@@ -232,7 +237,7 @@ export class StatefulSetController implements Controller {
   }
 
   /** Sets the owner references of the Pod's claims the retention policy asks for. */
-  private async retainClaims(set: ApiObject, pod: ApiObject, scaledDown: boolean): Promise<void> {
+  private async retainClaims(set: ApiObject, pod: Pod, scaledDown: boolean): Promise<void> {
     if (pod.metadata.deletionTimestamp) return;
     const ordinal = this.ordinalOf(set, pod)!;
     const policy = setSpec(set).persistentVolumeClaimRetentionPolicy;
@@ -342,7 +347,7 @@ export class StatefulSetController implements Controller {
     }
   }
 
-  private async deletePod(set: ApiObject, pod: ApiObject): Promise<void> {
+  private async deletePod(set: ApiObject, pod: Pod): Promise<void> {
     const ref = objectReference(set, 'apps/v1', 'StatefulSet');
     try {
       await this.ctx.client.resource(PODS, pod.metadata.namespace).delete(pod.metadata.name!, { preconditions: { uid: pod.metadata.uid } });
@@ -359,7 +364,7 @@ export class StatefulSetController implements Controller {
     }
   }
 
-  private async updateStatus(set: ApiObject, pods: ApiObject[], updateRevision: string): Promise<StatefulSetStatus> {
+  private async updateStatus(set: ApiObject, pods: Pod[], updateRevision: string): Promise<StatefulSetStatus> {
     const spec = setSpec(set);
     const old = (set.status ?? {}) as StatefulSetStatus;
     const live = pods.filter((p) => this.ordinalOf(set, p) !== undefined && !p.metadata.deletionTimestamp);

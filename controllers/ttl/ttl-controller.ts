@@ -4,7 +4,7 @@
  * 100 Nodes, 15 s up to 500, 30 s to 1000, 60 s to 2000, 300 s to 10000, 600 s beyond; a step is
  * left downwards only below the next smaller step's overlap).
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Node } from '../../apiserver/api/generated/types.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { Informer } from '../informers/informer.js';
@@ -22,7 +22,7 @@ const STEPS = [
 ];
 
 export class TtlController implements Controller {
-  readonly nodes: Informer;
+  readonly nodes: Informer<Node>;
   readonly queue: WorkQueue<string>;
   readonly annotation: string;
   private step = 0;
@@ -68,7 +68,7 @@ export class TtlController implements Controller {
   }
 
   async sync(name: string): Promise<void> {
-    const node: ApiObject | undefined = this.nodes.indexer.get(name);
+    const node = this.nodes.indexer.get(name);
     if (!node) return;
     const ttl = String(this.desiredTtl());
     if (node.metadata.annotations?.[this.annotation] === ttl) return;

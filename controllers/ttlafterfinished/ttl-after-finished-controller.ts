@@ -3,7 +3,7 @@
  * `ttlSecondsAfterFinished` is deleted that long after it finished (foreground, so its Pods go
  * first; guarded by its uid). The Job is read afresh before the deletion in case its TTL changed.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Job } from '../../apiserver/api/generated/types.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { Informer } from '../informers/informer.js';
@@ -15,7 +15,7 @@ import { JOBS } from '../controllerutil/resources.js';
 import { finishedCondition, jobSpec, jobStatus } from '../job/job-util.js';
 
 /** When the Job expires (epoch ms), or undefined when it has no TTL or has not finished. */
-export function expiresAt(job: ApiObject): number | undefined {
+export function expiresAt(job: Job): number | undefined {
   const ttl = jobSpec(job).ttlSecondsAfterFinished;
   const done = finishedCondition(job);
   if (ttl === undefined || !done || job.metadata.deletionTimestamp) return undefined;
@@ -24,7 +24,7 @@ export function expiresAt(job: ApiObject): number | undefined {
 }
 
 export class TtlAfterFinishedController implements Controller {
-  readonly jobs: Informer;
+  readonly jobs: Informer<Job>;
   readonly queue: WorkQueue<string>;
 
   constructor(
@@ -33,7 +33,7 @@ export class TtlAfterFinishedController implements Controller {
   ) {
     this.queue = ctx.newQueue('ttl_jobs_to_delete');
     this.jobs = ctx.informers.forResource(JOBS);
-    const consider = (job: ApiObject) => {
+    const consider = (job: Job) => {
       if (expiresAt(job) !== undefined) this.queue.add(objectKey(job));
     };
     this.jobs.addEventHandler({ onAdd: consider, onUpdate: (_o, j) => consider(j) });
@@ -59,7 +59,7 @@ export class TtlAfterFinishedController implements Controller {
     if (at === undefined) return undefined;
     if (at > now) return { requeueAfterMs: at - now };
     const client = this.ctx.client.resource(JOBS, cached.metadata.namespace);
-    let fresh: ApiObject;
+    let fresh: Job;
     try {
       fresh = await client.get(cached.metadata.name!);
     } catch (err) {

@@ -8,19 +8,14 @@
  * (`volume.<prefix>/selected-node`).
  */
 import type { ApiDomain } from '../../apiserver/api/domain.js';
-import type { ApiObject } from '../../apiserver/api/object.js';
-import type { ApiClient, GroupVersionResource } from '../client/api-client.js';
+import type { PersistentVolumeClaim, StorageClass } from '../../apiserver/api/generated/types.js';
+import { type ApiClient, resourceOf, type TypedResource } from '../client/api-client.js';
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import { PVCS } from '../controllerutil/resources.js';
 
-export function storageClassesResource(domain: ApiDomain): GroupVersionResource {
-  return { group: domain.group('storage.k8s.io'), version: 'v1', resource: 'storageclasses' };
-}
-
-interface StorageClassView {
-  provisioner?: string;
-  volumeBindingMode?: string;
+export function storageClassesResource(domain: ApiDomain): TypedResource<StorageClass> {
+  return resourceOf<StorageClass>(domain.group('storage.k8s.io'), 'v1', 'storageclasses');
 }
 
 export class ClaimProvisioning {
@@ -42,17 +37,17 @@ export class ClaimProvisioning {
   }
 
   /** IsDelayBindingMode: the claim's class binds when a Pod using it is scheduled. */
-  delaysBinding(storageClass: ApiObject | undefined): boolean {
-    return (storageClass as StorageClassView | undefined)?.volumeBindingMode === 'WaitForFirstConsumer';
+  delaysBinding(storageClass: StorageClass | undefined): boolean {
+    return storageClass?.volumeBindingMode === 'WaitForFirstConsumer';
   }
 
   /** The node the scheduler chose for a delayed claim, if any. */
-  selectedNode(pvc: ApiObject): string | undefined {
+  selectedNode(pvc: PersistentVolumeClaim): string | undefined {
     return pvc.metadata.annotations?.[this.selectedNodeKey];
   }
 
   /** emitEventForUnboundDelayBindingClaim. */
-  waitForConsumer(pvc: ApiObject, unscheduledPods: string[]): void {
+  waitForConsumer(pvc: PersistentVolumeClaim, unscheduledPods: string[]): void {
     let reason = 'WaitForFirstConsumer';
     let message = 'waiting for first consumer to be created before binding';
     if (unscheduledPods.length) {
@@ -66,20 +61,20 @@ export class ClaimProvisioning {
   }
 
   /** provisionClaim with an external provisioner: annotate the claim and wait for its volume. */
-  async provision(pvc: ApiObject, storageClass: ApiObject | undefined): Promise<void> {
-    const className = (pvc.spec as { storageClassName?: string }).storageClassName;
+  async provision(pvc: PersistentVolumeClaim, storageClass: StorageClass | undefined): Promise<void> {
+    const className = pvc.spec?.storageClassName;
     if (!storageClass) {
       this.failed(pvc, `storageclass.${this.domain.group('storage.k8s.io')} "${className}" not found`);
       return;
     }
-    const provisioner = (storageClass as StorageClassView).provisioner ?? '';
+    const provisioner = storageClass.provisioner ?? '';
     if (provisioner.startsWith(`${this.labelPrefix}/`)) {
       this.failed(pvc, `no volume plugin matched name: ${provisioner}`);
       return;
     }
     let claim = pvc;
     if (pvc.metadata.annotations?.[this.provisionerKey] !== provisioner) {
-      const next: ApiObject = {
+      const next: PersistentVolumeClaim = {
         ...pvc,
         metadata: {
           ...pvc.metadata,
@@ -102,11 +97,11 @@ export class ClaimProvisioning {
     );
   }
 
-  private failed(pvc: ApiObject, message: string): void {
+  private failed(pvc: PersistentVolumeClaim, message: string): void {
     this.recorder.event(this.ref(pvc), 'Warning', 'ProvisioningFailed', 'Provision', message);
   }
 
-  private ref(pvc: ApiObject) {
+  private ref(pvc: PersistentVolumeClaim) {
     return objectReference(pvc, 'v1', 'PersistentVolumeClaim');
   }
 }

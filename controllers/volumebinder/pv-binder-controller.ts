@@ -15,7 +15,14 @@
  * `volumeBindingMode: WaitForFirstConsumer` delays all this until a Pod is scheduled (the
  * `volume.<prefix>/selected-node` annotation); until then the claim waits with an event.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type {
+  ObjectReference,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  PersistentVolumeClaimStatus,
+  Pod,
+  StorageClass,
+} from '../../apiserver/api/generated/types.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { compareQuantities, quantityFrom, ZERO_QUANTITY } from '../../apiserver/api/quantity.js';
 import { isApiError } from '../../apiserver/api/status.js';
@@ -31,36 +38,9 @@ import { PODS, PVCS, PVS } from '../controllerutil/resources.js';
 import { NAMESPACE_INDEX } from '../informers/indexer.js';
 import { ClaimProvisioning, storageClassesResource } from './provisioning.js';
 
-interface ClaimRef {
-  kind?: string;
-  apiVersion?: string;
-  namespace?: string;
-  name?: string;
-  uid?: string;
-  resourceVersion?: string;
-}
-
-interface PvSpec {
-  capacity?: Record<string, string>;
-  accessModes?: string[];
-  storageClassName?: string;
-  volumeMode?: string;
-  claimRef?: ClaimRef;
-  persistentVolumeReclaimPolicy?: string;
-}
-
-interface PvcSpec {
-  accessModes?: string[];
-  storageClassName?: string;
-  volumeMode?: string;
-  volumeName?: string;
-  selector?: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
-  resources?: { requests?: Record<string, string> };
-}
-
-const pvSpec = (pv: ApiObject) => (pv.spec ?? {}) as PvSpec;
-const pvcSpec = (pvc: ApiObject) => (pvc.spec ?? {}) as PvcSpec;
-const phaseOf = (o: ApiObject) => (o.status as { phase?: string } | undefined)?.phase;
+const pvSpec = (pv: PersistentVolume) => pv.spec ?? {};
+const pvcSpec = (pvc: PersistentVolumeClaim) => pvc.spec ?? {};
+const phaseOf = (o: PersistentVolume | PersistentVolumeClaim) => o.status?.phase;
 
 function storage(map: Record<string, string> | undefined) {
   try {
@@ -71,7 +51,7 @@ function storage(map: Record<string, string> | undefined) {
 }
 
 /** Whether the volume can serve the claim (class, mode, access modes, capacity, selector). */
-export function volumeSatisfies(pv: ApiObject, pvc: ApiObject): boolean {
+export function volumeSatisfies(pv: PersistentVolume, pvc: PersistentVolumeClaim): boolean {
   const v = pvSpec(pv);
   const c = pvcSpec(pvc);
   if ((v.storageClassName ?? '') !== (c.storageClassName ?? '')) return false;
@@ -89,10 +69,10 @@ export function volumeSatisfies(pv: ApiObject, pvc: ApiObject): boolean {
 }
 
 export class PvBinderController implements Controller {
-  readonly volumes: Informer;
-  readonly claims: Informer;
-  readonly classes: Informer;
-  readonly pods: Informer;
+  readonly volumes: Informer<PersistentVolume>;
+  readonly claims: Informer<PersistentVolumeClaim>;
+  readonly classes: Informer<StorageClass>;
+  readonly pods: Informer<Pod>;
   readonly queue: WorkQueue<string>;
   private readonly provisioning: ClaimProvisioning;
   private readonly recorder: EventRecorder;
@@ -112,7 +92,7 @@ export class PvBinderController implements Controller {
     this.classes = ctx.informers.forResource(storageClassesResource(ctx.domain));
     this.pods = ctx.informers.forResource(PODS);
     this.provisioning = new ClaimProvisioning(ctx.client, this.recorder, ctx.domain);
-    const volume = (pv: ApiObject) => {
+    const volume = (pv: PersistentVolume) => {
       this.queue.add(`pv:${pv.metadata.name}`);
       const ref = pvSpec(pv).claimRef;
       if (ref?.name) this.queue.add(`pvc:${ref.namespace}/${ref.name}`);
@@ -120,7 +100,7 @@ export class PvBinderController implements Controller {
       if (phaseOf(pv) === 'Available')
         for (const c of this.claims.indexer.list()) if (!pvcSpec(c).volumeName) this.queue.add(`pvc:${objectKey(c)}`);
     };
-    const claim = (pvc: ApiObject) => {
+    const claim = (pvc: PersistentVolumeClaim) => {
       this.queue.add(`pvc:${objectKey(pvc)}`);
       const name = pvcSpec(pvc).volumeName;
       if (name) this.queue.add(`pv:${name}`);
@@ -128,7 +108,7 @@ export class PvBinderController implements Controller {
     this.volumes.addEventHandler({ onAdd: volume, onUpdate: (_o, v) => volume(v), onDelete: volume });
     this.claims.addEventHandler({ onAdd: claim, onUpdate: (_o, c) => claim(c), onDelete: claim });
     // A class that appears or changes may let its waiting claims go on.
-    const storageClass = (sc: ApiObject) => {
+    const storageClass = (sc: StorageClass) => {
       for (const c of this.claims.indexer.list())
         if (!pvcSpec(c).volumeName && pvcSpec(c).storageClassName === sc.metadata.name) this.queue.add(`pvc:${objectKey(c)}`);
     };
@@ -213,24 +193,24 @@ export class PvBinderController implements Controller {
   }
 
   /** The names of the Pods not yet scheduled that use the claim (findNonScheduledPodsByPVC). */
-  private unscheduledPods(pvc: ApiObject): string[] {
+  private unscheduledPods(pvc: PersistentVolumeClaim): string[] {
     return this.pods.indexer
       .byIndex(NAMESPACE_INDEX, pvc.metadata.namespace ?? '')
       .filter((pod) => {
-        const spec = (pod.spec ?? {}) as { nodeName?: string; volumes?: { persistentVolumeClaim?: { claimName?: string } }[] };
-        return !spec.nodeName && (spec.volumes ?? []).some((v) => v.persistentVolumeClaim?.claimName === pvc.metadata.name);
+        const spec = pod.spec;
+        return !spec?.nodeName && (spec?.volumes ?? []).some((v) => v.persistentVolumeClaim?.claimName === pvc.metadata.name);
       })
       .map((pod) => pod.metadata.name!);
   }
 
-  private ref(pvc: ApiObject) {
+  private ref(pvc: PersistentVolumeClaim) {
     return objectReference(pvc, 'v1', 'PersistentVolumeClaim');
   }
 
   /** Binds both sides, the volume first (as Kubernetes does), then the phases. */
-  private async bind(pv: ApiObject, pvc: ApiObject): Promise<void> {
+  private async bind(pv: PersistentVolume, pvc: PersistentVolumeClaim): Promise<void> {
     const volume = deepCopy(pv);
-    const ref: ClaimRef = {
+    const ref: ObjectReference = {
       kind: 'PersistentVolumeClaim',
       namespace: pvc.metadata.namespace,
       name: pvc.metadata.name,
@@ -241,16 +221,15 @@ export class PvBinderController implements Controller {
     const current = pvSpec(pv).claimRef;
     let boundVolume = pv;
     if (current?.uid !== pvc.metadata.uid || current?.name !== pvc.metadata.name) {
-      (volume.spec as PvSpec).claimRef = ref;
+      volume.spec = { ...volume.spec, claimRef: ref };
       if (!current?.name) volume.metadata.annotations = { ...volume.metadata.annotations, [this.boundBy]: 'yes' };
       boundVolume = await this.ctx.client.resource(PVS).update(volume);
     }
     if (phaseOf(boundVolume) !== 'Bound') await this.volumeStatus(boundVolume, 'Bound');
     const claim = deepCopy(pvc);
-    const cspec = claim.spec as PvcSpec;
     let claimChanged = false;
-    if (cspec.volumeName !== pv.metadata.name) {
-      cspec.volumeName = pv.metadata.name;
+    if (claim.spec?.volumeName !== pv.metadata.name) {
+      claim.spec = { ...claim.spec, volumeName: pv.metadata.name };
       claim.metadata.annotations = { ...claim.metadata.annotations, [this.boundBy]: 'yes' };
       claimChanged = true;
     }
@@ -259,8 +238,8 @@ export class PvBinderController implements Controller {
       claimChanged = true;
     }
     const boundClaim = claimChanged ? await this.ctx.client.resource(PVCS, pvc.metadata.namespace).update(claim) : pvc;
-    const status = {
-      ...(boundClaim.status as Record<string, unknown>),
+    const status: PersistentVolumeClaimStatus = {
+      ...boundClaim.status,
       phase: 'Bound',
       accessModes: pvSpec(pv).accessModes,
       capacity: pvSpec(pv).capacity,
@@ -304,9 +283,9 @@ export class PvBinderController implements Controller {
     if (phaseOf(pv) !== 'Released') await this.volumeStatus(pv, 'Released');
   }
 
-  private async volumeStatus(pv: ApiObject, phase: string): Promise<void> {
+  private async volumeStatus(pv: PersistentVolume, phase: string): Promise<void> {
     const next = deepCopy(pv);
-    next.status = { ...(pv.status as Record<string, unknown>), phase };
+    next.status = { ...pv.status, phase };
     try {
       await this.ctx.client.resource(PVS).update(next, 'status');
     } catch (err) {
@@ -314,9 +293,9 @@ export class PvBinderController implements Controller {
     }
   }
 
-  private async claimStatus(pvc: ApiObject, phase: string): Promise<void> {
+  private async claimStatus(pvc: PersistentVolumeClaim, phase: string): Promise<void> {
     const next = deepCopy(pvc);
-    next.status = { ...(pvc.status as Record<string, unknown>), phase };
+    next.status = { ...pvc.status, phase };
     try {
       await this.ctx.client.resource(PVCS, pvc.metadata.namespace).update(next, 'status');
     } catch (err) {

@@ -61,10 +61,12 @@ export async function runAuthn(seconds: number): Promise<ScenarioResult[]> {
       });
 
     const raw = new X509Certificate(client.certPem).raw;
+    // Stand-in requests with only what the authenticators read (headers, the peer certificate).
     const withCert = {
       headers: {},
       socket: { getPeerCertificate: () => ({ raw, subject: { CN: 'bench', O: 'system:masters' } }) },
     } as unknown as IncomingMessage;
+    // As withCert: only the Authorization header is read.
     const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` }, socket: {} }) as unknown as IncomingMessage;
     const repeated = saToken(0);
     // Fresh tokens are signed beforehand, so only verification is timed.

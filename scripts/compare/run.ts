@@ -35,6 +35,7 @@ export class ScriptRun {
   private async watch(path: string, step: Step): Promise<Answer> {
     const stream = await this.client.watch(path, step.headers);
     try {
+      // The test client puts a refused watch's decoded body on the stream as errorBody (test/support/http-client.ts).
       if (stream.status >= 300) return { status: stream.status, body: (stream as unknown as { errorBody: unknown }).errorBody };
       const events: { type: string; object: unknown }[] = [];
       const deadline = Date.now() + (step.watch!.timeoutMs ?? DEFAULT_WATCH_TIMEOUT_MS);

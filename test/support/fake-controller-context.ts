@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { newApiDomain } from '../../apiserver/api/domain.js';
-import type { ApiObject } from '../../apiserver/api/object.js';
-import { deepCopy } from '../../apiserver/api/object.js';
+import type { ApiObject, KindObject } from '../../apiserver/api/object.js';
+import { asApiObject, deepCopy } from '../../apiserver/api/object.js';
 import { newLogger } from '../../apiserver/component-base/logs/logger.js';
 import { type ApiClient, ResourceClient, type GroupVersionResource } from '../../controllers/client/api-client.js';
 import type { ControllerContext } from '../../controllers/controllerutil/controller-context.js';
@@ -77,7 +77,7 @@ export interface FakeContext extends ControllerContext {
   fake: FakeClient;
   events: RecordedEvent[];
   /** Puts objects in the cache of a resource's informer, telling its event handlers (as a watch would). */
-  cache(gvr: GroupVersionResource, ...objs: ApiObject[]): void;
+  cache(gvr: GroupVersionResource, ...objs: (ApiObject | KindObject)[]): void;
 }
 
 export function newFakeContext(domain = 'orch.io'): FakeContext {
@@ -99,7 +99,7 @@ export function newFakeContext(domain = 'orch.io'): FakeContext {
     newQueue: <T>() => new WorkQueue<T>(),
     recorder: () => recorder,
     cache(gvr, ...objs) {
-      for (const o of objs) informers.forResource(gvr).add(o);
+      for (const o of objs) informers.forResource(gvr).add(asApiObject(o));
     },
   };
 }

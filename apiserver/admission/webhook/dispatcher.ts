@@ -183,10 +183,10 @@ export function newDispatcher(env: PluginEnv, kind: Kind, credentialsFor: Creden
       return `the JSONPatch does not apply: ${(err as Error).message}`;
     }
     if (!isPlainObject(result)) return 'the patched object is not a JSON object';
-    const back = m.convertBack(result as ApiObject) as unknown as Record<string, unknown>;
+    const back = m.convertBack(result as ApiObject);
     const { errors } = checkAgainstSchema(back, a.resource.schemaRef, env.definitions);
     if (errors.length) return `the patched object does not match the schema of ${a.resource.kind}: ${errors.join('; ')}`;
-    return back as unknown as ApiObject;
+    return back;
   }
 
   /**

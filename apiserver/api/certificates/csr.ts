@@ -1,11 +1,11 @@
 /** CertificateSigningRequest facts its clients share: the resource name and what its conditions say. */
-import type { ApiObject } from '../object.js';
+import { type ApiObject, asKind } from '../object.js';
 import type { CertificateSigningRequest } from '../generated/types.js';
 
 export const CSR_RESOURCE = 'certificatesigningrequests';
 
 /** An object read from the certificates API as the generated type. */
-export const asCsr = (obj: ApiObject) => obj as unknown as CertificateSigningRequest;
+export const asCsr = (obj: ApiObject) => asKind<CertificateSigningRequest>(obj);
 
 /** A condition of `type` with status True. */
 export const hasTrueCondition = (csr: CertificateSigningRequest, type: string) =>

@@ -61,12 +61,12 @@ function backendQuery(query: URLSearchParams): URLSearchParams {
   return q;
 }
 
-async function get<T>(s: RequestScope, resource: string, namespace: string, name: string): Promise<T | undefined> {
+async function get(s: RequestScope, resource: string, namespace: string, name: string): Promise<ApiObject | undefined> {
   const def = s.api.table.lookup('', 'v1', resource);
   const store = def && s.api.stores.get(def);
   if (!store) return undefined;
   try {
-    return (await store.get({ ...s.ctx, namespace }, name)) as unknown as T;
+    return await store.get({ ...s.ctx, namespace }, name);
   } catch (err) {
     if (status.isApiError(err, 'NotFound')) return undefined;
     throw err;
@@ -79,22 +79,22 @@ async function locate(s: RequestScope, config: ConnectConfig): Promise<{ locatio
   const query = s.query;
   if (s.def.kind === 'Node') {
     const { scheme, name } = splitProxyName(s.info.name);
-    const node = (await s.store.get(s.ctx, name)) as unknown as Node;
+    const node: Node = await s.store.get(s.ctx, name);
     return { location: nodeProxyLocation(node, restOfPath(s), backendQuery(query), config, scheme), nodeAgent: true };
   }
   if (s.def.kind === 'Service') {
     const { scheme, name, port } = splitProxyName(s.info.name);
-    const service = (await s.store.get(s.ctx, name)) as unknown as Service;
-    const endpoints = await get<Endpoints>(s, 'endpoints', s.ctx.namespace, name);
+    const service: Service = await s.store.get(s.ctx, name);
+    const endpoints: Endpoints | undefined = await get(s, 'endpoints', s.ctx.namespace, name);
     return { location: serviceProxyLocation(service, endpoints, scheme, port, restOfPath(s), backendQuery(query)), nodeAgent: false };
   }
   if (sub === 'proxy') {
     const { scheme, name, port } = splitProxyName(s.info.name);
-    const pod = (await s.store.get(s.ctx, name)) as unknown as Pod;
+    const pod: Pod = await s.store.get(s.ctx, name);
     return { location: podProxyLocation(pod, scheme, port, restOfPath(s), backendQuery(query)), nodeAgent: false };
   }
-  const pod = (await s.store.get(s.ctx, s.info.name)) as unknown as Pod;
-  const node = pod.spec?.nodeName ? await get<Node>(s, 'nodes', '', pod.spec.nodeName) : undefined;
+  const pod: Pod = await s.store.get(s.ctx, s.info.name);
+  const node: Node | undefined = pod.spec?.nodeName ? await get(s, 'nodes', '', pod.spec.nodeName) : undefined;
   return { location: podAgentLocation(sub as 'log' | 'exec' | 'attach' | 'portforward', pod, node, query, config), nodeAgent: true };
 }
 
@@ -195,6 +195,7 @@ export async function handleConnect(s: RequestScope, kind: string, config: Conne
     ...(nodeAgent && config.ca ? { ca: config.ca } : {}),
   };
   const options: httpProxy.ServerOptions = {
+    // http-proxy passes the target's TLS options (cert, key, ca) on, but its types name only URL fields.
     target: target as unknown as httpProxy.ProxyTargetUrl,
     ignorePath: true,
     changeOrigin: true,

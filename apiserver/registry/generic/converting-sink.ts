@@ -15,8 +15,9 @@ export function convertingSink(def: ResourceDef, sink: WatchSink): WatchSink {
   let failed = false;
   const convert = async (event: WatchEvent): Promise<WatchEvent> => {
     if (event.type === 'BOOKMARK' || event.type === 'ERROR') return event;
-    const [object] = await servedObjects(def, [event.object as unknown as ApiObject]);
-    return { type: event.type, object: object as unknown as WatchEvent['object'] };
+    // A store's watch sends stored objects; only the endpoints' views (Table, metadata) make other records.
+    const [object] = await servedObjects(def, [event.object as ApiObject]);
+    return { type: event.type, object };
   };
   return {
     send(event) {
@@ -27,7 +28,7 @@ export function convertingSink(def: ResourceDef, sink: WatchSink): WatchSink {
         } catch (err) {
           failed = true;
           const apiErr = status.isApiError(err) ? err : status.internal(err);
-          sink.send({ type: 'ERROR', object: apiErr.status as unknown as WatchEvent['object'] });
+          sink.send({ type: 'ERROR', object: apiErr.status });
           sink.close();
         }
       });

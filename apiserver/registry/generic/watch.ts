@@ -132,7 +132,7 @@ export async function watchObjects(
         const apiErr = isStorageError(err, 'Compacted')
           ? status.expired(`too old resource version: ${after ?? revision} (${err.revision ?? 0})`)
           : status.internal(err);
-        sink.send({ type: 'ERROR', object: apiErr.status as unknown as Record<string, unknown> });
+        sink.send({ type: 'ERROR', object: apiErr.status });
         stop();
         sink.close();
       },

@@ -32,6 +32,6 @@ export function customResourceScale(scale: CustomResourceSubresourceScale): Subr
       const v = selector && valueAt(obj, selector);
       return typeof v === 'string' ? v : undefined;
     },
-    setReplicas: (obj, replicas) => setAt(obj as unknown as Record<string, unknown>, spec, replicas),
+    setReplicas: (obj, replicas) => setAt(obj, spec, replicas),
   });
 }

@@ -15,7 +15,7 @@ import type { FieldError } from '../../../api/field-errors.js';
 function newValidation(schema: Schema): (obj: ApiObject, old?: ApiObject) => FieldError[] {
   const cel = newCelValidator(schema);
   return (obj, old) => {
-    const errors = validateCustomObject(obj as unknown as Record<string, unknown>, schema);
+    const errors = validateCustomObject(obj, schema);
     if (errors.length === 0 && cel) errors.push(...cel.validate(obj, old));
     return errors;
   };

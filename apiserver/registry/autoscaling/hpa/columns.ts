@@ -1,5 +1,5 @@
 /** The HorizontalPodAutoscaler table, as Kubernetes' printHorizontalPodAutoscaler fills it (from the v2 form). */
-import type { ApiObject } from '../../../api/object.js';
+import { type ApiObject, asKind } from '../../../api/object.js';
 import type { PrinterColumn } from '../../../api/resource.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
 import { canonicalQuantityText } from '../../../api/quantity.js';
@@ -95,5 +95,5 @@ function columns(v2Of: (obj: ApiObject) => V2): PrinterColumn[] {
   ];
 }
 
-export const hpaV2Columns = columns((o) => o as unknown as V2);
-export const hpaV1Columns = columns((o) => hpaV1ToV2(o) as unknown as V2);
+export const hpaV2Columns = columns((o) => asKind<V2>(o));
+export const hpaV1Columns = columns((o) => asKind<V2>(hpaV1ToV2(o)));

@@ -5,7 +5,7 @@
  * in round-trip annotations, so an object written through either version reads back unchanged
  * through the other.
  */
-import type { ApiObject } from '../../../api/object.js';
+import { type ApiObject, asKind } from '../../../api/object.js';
 import type { StorageConversion } from '../../../api/resource.js';
 import type {
   AutoscalingV1HorizontalPodAutoscaler as V1,
@@ -77,7 +77,7 @@ function rulesFromGo(r: unknown): HPAScalingRules | undefined {
 
 /** A stored v2 object as autoscaling/v1 serves it. */
 export function hpaV2ToV1(obj: ApiObject): ApiObject {
-  const v2 = obj as unknown as V2;
+  const v2 = asKind<V2>(obj);
   const spec = v2.spec ?? ({} as NonNullable<V2['spec']>);
   const status = v2.status;
   const annotations: Record<string, string> = { ...withoutRoundTrip(v2.metadata.annotations) };
@@ -102,7 +102,7 @@ export function hpaV2ToV1(obj: ApiObject): ApiObject {
     maxReplicas: spec.maxReplicas,
   };
   if (cpu) v1Spec.targetCPUUtilizationPercentage = cpu.resource?.target.averageUtilization;
-  const out: Record<string, unknown> = { metadata, spec: dropUndefined(v1Spec) };
+  const out: ApiObject = { metadata, spec: dropUndefined(v1Spec) };
   if (status) {
     const cpuNow = current.find((m) => m.type === 'Resource' && m.resource?.name === 'cpu')?.resource?.current.averageUtilization;
     out.status = dropUndefined({
@@ -113,12 +113,12 @@ export function hpaV2ToV1(obj: ApiObject): ApiObject {
       currentCPUUtilizationPercentage: cpuNow,
     });
   }
-  return out as unknown as ApiObject;
+  return out;
 }
 
 /** An autoscaling/v1 object in the stored v2 form. */
 export function hpaV1ToV2(obj: ApiObject): ApiObject {
-  const v1 = obj as unknown as V1;
+  const v1 = asKind<V1>(obj);
   const spec = v1.spec ?? ({} as NonNullable<V1['spec']>);
   const annotations = v1.metadata.annotations ?? {};
   let metrics: MetricSpec[] = [];
@@ -140,7 +140,7 @@ export function hpaV1ToV2(obj: ApiObject): ApiObject {
   const kept = withoutRoundTrip(metadata.annotations);
   if (kept) metadata.annotations = kept;
   else delete metadata.annotations;
-  const out: Record<string, unknown> = {
+  const out: ApiObject = {
     metadata,
     spec: dropUndefined({
       scaleTargetRef: spec.scaleTargetRef,
@@ -170,7 +170,7 @@ export function hpaV1ToV2(obj: ApiObject): ApiObject {
       conditions: Array.isArray(conditions) && conditions.length ? conditions : undefined,
     });
   }
-  return out as unknown as ApiObject;
+  return out;
 }
 
 function dropUndefined<T extends object>(obj: T): T {

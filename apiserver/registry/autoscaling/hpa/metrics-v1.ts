@@ -7,9 +7,9 @@ import type { MetricSpec, MetricStatus, MetricTarget, MetricValueStatus } from '
 
 type Json = Record<string, unknown>;
 
-/** Drops undefined fields, as Go's omitempty does for nil pointers. */
-function defined(obj: Json): Json {
-  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
+/** Drops undefined fields, as Go's omitempty does for nil pointers (the fields left are the object's, so it stays a T). */
+function defined<T extends object>(obj: T): T {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
 }
 
 const ref = (r: { kind?: string; name?: string; apiVersion?: string } | undefined): Json =>
@@ -59,7 +59,7 @@ export function metricSpecToV1(m: MetricSpec): Json {
   return out;
 }
 
-const target = (t: MetricTarget): MetricTarget => defined(t as unknown as Json) as unknown as MetricTarget;
+const target = (t: MetricTarget): MetricTarget => defined(t);
 
 export function metricSpecFromV1(m: Json): MetricSpec {
   const out: MetricSpec = { type: String(m.type ?? '') };

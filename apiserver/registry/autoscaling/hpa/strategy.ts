@@ -4,7 +4,7 @@
  * scaling rules), ValidateHorizontalPodAutoscaler on the v2 form, and /status that changes only status.
  */
 import { typedStrategy, typedSubresource } from '../../../api/strategy.js';
-import type { ApiObject } from '../../../api/object.js';
+import { asApiObject, asKind } from '../../../api/object.js';
 import type {
   AutoscalingV1HorizontalPodAutoscaler as V1,
   AutoscalingV2HorizontalPodAutoscaler as V2,
@@ -38,7 +38,7 @@ const lowerBound = (oldMin: number | undefined) => (oldMin === 0 ? 0 : 1);
 
 const v2Spec = (hpa: V2) => (hpa.spec ??= {} as NonNullable<V2['spec']>);
 const v1Spec = (hpa: V1) => (hpa.spec ??= {} as NonNullable<V1['spec']>);
-const asV2 = (hpa: V1) => hpaV1ToV2(hpa as unknown as ApiObject) as unknown as V2;
+const asV2 = (hpa: V1) => asKind<V2>(hpaV1ToV2(asApiObject(hpa)));
 
 export const hpaV2Strategy = typedStrategy<V2>({
   applyDefaults(hpa) {

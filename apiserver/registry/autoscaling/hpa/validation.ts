@@ -65,6 +65,10 @@ function validateMetricIdentifier(id: Partial<MetricIdentifier> | undefined, pat
   return validatePathSegmentName(name, false).map((msg) => invalid(path.child('name'), name, msg));
 }
 
+/** A MetricSpec's source fields, in the order Kubernetes checks them. */
+const SOURCE_FIELDS = ['object', 'external', 'pods', 'resource', 'containerResource'] as const;
+type SourceField = (typeof SOURCE_FIELDS)[number];
+
 type Source = {
   target?: Partial<MetricTarget>;
   metric?: MetricIdentifier;
@@ -74,7 +78,7 @@ type Source = {
 };
 
 /** The checks of one metric source, by its field name. */
-const SOURCE_CHECKS: Record<string, (src: Source, path: FieldPath) => FieldError[]> = {
+const SOURCE_CHECKS: Record<SourceField, (src: Source, path: FieldPath) => FieldError[]> = {
   object(src, path) {
     const t = src.target ?? {};
     const errs = [
@@ -131,7 +135,7 @@ function validateUtilizationOrValue(t: Partial<MetricTarget>, path: FieldPath): 
 }
 
 /** The field of each metric source type. */
-const SOURCE_FIELD: Record<string, string> = {
+const SOURCE_FIELD: Record<string, SourceField | undefined> = {
   Object: 'object',
   Pods: 'pods',
   Resource: 'resource',
@@ -145,12 +149,10 @@ function validateMetricSpec(m: MetricSpec, path: FieldPath): FieldError[] {
   if (!type) errs.push(required(path.child('type'), 'must specify a metric source type'));
   if (!SOURCE_TYPES.includes(type)) errs.push(notSupported(path.child('type'), type, SOURCE_TYPES));
   // Kubernetes checks the present sources in this order and validates only the first.
-  const present = ['object', 'external', 'pods', 'resource', 'containerResource'].filter(
-    (f) => (m as unknown as Record<string, unknown>)[f] !== undefined,
-  );
-  if (present.length) errs.push(...SOURCE_CHECKS[present[0]]((m as unknown as Record<string, Source>)[present[0]], path.child(present[0])));
+  const present = SOURCE_FIELDS.filter((f) => m[f] !== undefined);
+  if (present.length) errs.push(...SOURCE_CHECKS[present[0]](m[present[0]]!, path.child(present[0])));
   const expected = SOURCE_FIELD[type];
-  if (expected && (m as unknown as Record<string, unknown>)[expected] === undefined) {
+  if (expected && m[expected] === undefined) {
     errs.push(required(path.child(expected), 'must populate information for the given metric source'));
   }
   if (!expected) errs.push(notSupported(path.child('type'), type, SOURCE_TYPES));

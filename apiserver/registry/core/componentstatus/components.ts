@@ -4,6 +4,7 @@
  * The server provides the probes (COMPONENT_PROBES); the registry only shapes the answers.
  */
 import type { ApiObject } from '../../../api/object.js';
+import { NULL_TIME } from '../../../api/object-meta.js';
 import type { ComputedObjectsFactory } from '../../generic/actions.js';
 import type { HookDependency } from '../../generic/store-hooks.js';
 
@@ -28,7 +29,7 @@ export function componentStatusObject(h: ComponentHealth): ApiObject {
   const condition: Record<string, string> = { type: 'Healthy', status: h.healthy ? 'True' : 'False' };
   if (h.message) condition.message = h.message;
   if (h.error) condition.error = h.error;
-  return { metadata: { name: h.name, creationTimestamp: null as unknown as string }, conditions: [condition] } as unknown as ApiObject;
+  return { metadata: { name: h.name, creationTimestamp: NULL_TIME }, conditions: [condition] };
 }
 
 export const componentStatuses: ComputedObjectsFactory = (env) => {

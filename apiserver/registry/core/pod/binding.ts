@@ -3,8 +3,8 @@
  * sets spec.nodeName once, merges the Binding's annotations and marks the pod PodScheduled; a pod
  * already bound (or being deleted, or with scheduling gates) is a 409 on pods/binding.
  */
-import type { ApiObject } from '../../../api/object.js';
-import { timestamp } from '../../../api/object-meta.js';
+import { asApiObject, asKind } from '../../../api/object.js';
+import { NULL_TIME, timestamp } from '../../../api/object-meta.js';
 import * as status from '../../../api/status.js';
 import { fieldPath, notSupported, required } from '../../../api/field-errors.js';
 import type { SubresourceStrategy } from '../../../api/strategy.js';
@@ -34,7 +34,7 @@ function markScheduled(pod: Pod, now: Date): void {
   pod.status ??= {};
   const conditions = (pod.status.conditions ??= []);
   const old = conditions.find((c) => c.type === 'PodScheduled');
-  const condition = { type: 'PodScheduled', status: 'True', lastProbeTime: null as unknown as string, lastTransitionTime: timestamp(now) };
+  const condition = { type: 'PodScheduled', status: 'True', lastProbeTime: NULL_TIME, lastTransitionTime: timestamp(now) };
   if (!old) conditions.push(condition);
   else {
     if (old.status === 'True') condition.lastTransitionTime = old.lastTransitionTime ?? condition.lastTransitionTime;
@@ -46,7 +46,7 @@ function markScheduled(pod: Pod, now: Date): void {
 
 export const bindPodAction: StoreAction = {
   async run(stores, ctx, name, body) {
-    const binding = body as unknown as Binding;
+    const binding = asKind<Binding>(body);
     if (name !== (binding.metadata.name ?? '')) throw status.badRequest('name in URL does not match name in Binding object');
     validateBinding(binding);
     const pods = stores.store('', 'v1', 'pods');
@@ -55,7 +55,7 @@ export const bindPodAction: StoreAction = {
       name,
       (current) => {
         if (!current) throw status.notFound(pods.groupResource, name);
-        const pod = current as unknown as Pod;
+        const pod = asKind<Pod>(current);
         const why = (reason: string) => status.conflict(BINDING_GR, name, reason);
         if (pod.metadata.deletionTimestamp) throw why(`pod ${name} is being deleted, cannot be assigned to a host`);
         if (pod.spec?.nodeName) throw why(`pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
@@ -66,7 +66,7 @@ export const bindPodAction: StoreAction = {
         (pod.spec ??= { containers: [] }).nodeName = binding.target.name;
         if (binding.metadata.annotations) pod.metadata.annotations = { ...pod.metadata.annotations, ...binding.metadata.annotations };
         markScheduled(pod, ctx.now);
-        return pod as unknown as ApiObject;
+        return asApiObject(pod);
       },
       { subresource: 'binding' },
     );

@@ -5,8 +5,8 @@
  * and cause when it does not. Pods that are not running (pending, finished, being deleted) are deleted
  * without asking a budget; a pod with more than one budget is refused.
  */
-import type { ApiObject } from '../../../api/object.js';
-import { timestamp } from '../../../api/object-meta.js';
+import { asApiObject, asKind } from '../../../api/object.js';
+import { NULL_TIME, timestamp } from '../../../api/object-meta.js';
 import * as status from '../../../api/status.js';
 import type { SubresourceStrategy } from '../../../api/strategy.js';
 import type { Eviction, Pod, PodDisruptionBudget } from '../../../api/generated/types.js';
@@ -47,13 +47,15 @@ function isReady(pod: Pod): boolean {
 /** The budgets of the pod's namespace whose selector selects it. */
 async function budgetsOf(pdbs: ObjectStore, ctx: RequestContext, pod: Pod): Promise<PodDisruptionBudget[]> {
   const list = await pdbs.list(ctx);
-  return (list.items as unknown as PodDisruptionBudget[]).filter((pdb) => {
-    try {
-      return labelSelectorFromObject(pdb.spec?.selector).matches(pod.metadata.labels ?? {});
-    } catch {
-      return false;
-    }
-  });
+  return list.items
+    .map((o) => asKind<PodDisruptionBudget>(o))
+    .filter((pdb) => {
+      try {
+        return labelSelectorFromObject(pdb.spec?.selector).matches(pod.metadata.labels ?? {});
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** checkAndDecrement on the stored budget: one disruption taken, the pod recorded as disrupted. */
@@ -108,7 +110,7 @@ async function markAndDelete(pods: ObjectStore, ctx: RequestContext, name: strin
             `the ResourceVersion in the precondition (${p.resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion}). The object might have been modified`,
           );
         }
-        const pod = current as unknown as Pod;
+        const pod = asKind<Pod>(current);
         pod.status ??= {};
         const conditions = (pod.status.conditions ??= []);
         const condition = {
@@ -116,7 +118,7 @@ async function markAndDelete(pods: ObjectStore, ctx: RequestContext, name: strin
           status: 'True',
           reason: 'EvictionByEvictionAPI',
           message: 'Eviction API: evicting',
-          lastProbeTime: null as unknown as string,
+          lastProbeTime: NULL_TIME,
           lastTransitionTime: timestamp(ctx.now),
         };
         const old = conditions.find((c) => c.type === 'DisruptionTarget');
@@ -134,14 +136,14 @@ async function markAndDelete(pods: ObjectStore, ctx: RequestContext, name: strin
 
 export const evictPodAction: StoreAction = {
   async run(stores, requestCtx, name, body) {
-    const eviction = body as unknown as Eviction;
+    const eviction: Eviction = body;
     if (name !== (eviction.metadata?.name ?? '')) throw status.badRequest('name in URL does not match name in Eviction object');
     const original = { ...(eviction.deleteOptions ?? {}) } as DeleteOptions;
     const ctx = { ...requestCtx, dryRun: requestCtx.dryRun || (original.dryRun ?? []).includes('All') };
     const pods = stores.store('', 'v1', 'pods');
     const pdbs = stores.store('policy', 'v1', 'poddisruptionbudgets');
 
-    const pod = (await pods.get(ctx, name)) as unknown as Pod;
+    const pod = asKind<Pod>(await pods.get(ctx, name));
     if (canIgnoreBudget(pod)) {
       const finished = pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed' || !!pod.metadata.deletionTimestamp;
       const options =
@@ -184,7 +186,7 @@ export const evictPodAction: StoreAction = {
           pdb.metadata.name ?? '',
           (current) => {
             if (!current) throw status.notFound(pdbs.groupResource, pdb.metadata.name ?? '');
-            return takeDisruption(current as unknown as PodDisruptionBudget, name, ctx.now) as unknown as ApiObject;
+            return asApiObject(takeDisruption(asKind<PodDisruptionBudget>(current), name, ctx.now));
           },
           { subresource: 'status' },
         );

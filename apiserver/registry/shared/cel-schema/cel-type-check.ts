@@ -331,6 +331,7 @@ export function typeCheck(source: string, vars: Record<string, CelT>, env?: CelE
     return { error: formatParseError(source, err instanceof Error ? err.message : String(err)) };
   }
   const checker = new Checker(vars, env);
+  // @bufbuild/cel types its expressions as protobuf messages; Node is the part of their shape the checker reads.
   const expr = parsed.expr as unknown as Node;
   const type = checker.check(expr);
   if (checker.errors.length === 0) return { type, expr, types: checker.types };

@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import type { ControllerRevision } from '../../../../apiserver/api/generated/types.js';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { alreadyExists } from '../../../../apiserver/api/status.js';
 import { labelSelectorFromObject } from '../../../../apiserver/runtime/selectors/label-selector.js';
@@ -31,7 +32,10 @@ function setup() {
   return { ctx, history };
 }
 
-const owned = (rev: ApiObject, uid = 'rev-uid'): ApiObject => ({ ...rev, metadata: { ...rev.metadata, uid, resourceVersion: '3' } });
+const owned = (rev: ControllerRevision, uid = 'rev-uid'): ControllerRevision => ({
+  ...rev,
+  metadata: { ...rev.metadata, uid, resourceVersion: '3' },
+});
 
 describe('ControllerRevision history', () => {
   it("a revision's data is the patch that replaces the template; it carries the template's labels and the owner's annotations", () => {
@@ -85,14 +89,14 @@ describe('ControllerRevision history', () => {
   it('an existing revision of the same name and data is reused; other data is a collision', async () => {
     const { ctx, history } = setup();
     const wanted = history.newRevision(set('a'), 1);
-    let existing: ApiObject = owned(wanted);
+    let existing: ControllerRevision = owned(wanted);
     ctx.fake.on((req) => {
       if (req.method === 'POST') throw alreadyExists({ group: 'apps', resource: 'controllerrevisions' }, 'db');
       if (req.method === 'GET') return req.path.includes('/controllerrevisions/') ? existing : set('a');
       return undefined;
     });
     assert.equal((await history.sync(set('a'), [])).update.metadata.uid, 'rev-uid');
-    existing = { ...existing, data: { other: true } } as ApiObject;
+    existing = { ...existing, data: { other: true } };
     await assert.rejects(history.sync(set('a'), []), RevisionCollisionError);
     const [bump] = ctx.fake.made('PUT', '/statefulsets/db/status');
     assert.equal(bump.body.status.collisionCount, 1, 'the next name will differ');

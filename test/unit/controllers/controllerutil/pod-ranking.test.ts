@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ApiObject } from '../../../../apiserver/api/object.js';
+import type { ApiObject, KindObject } from '../../../../apiserver/api/object.js';
 import { sortPodsForDeletion } from '../../../../controllers/controllerutil/pod-ranking.js';
 
 const NOW = Date.parse('2026-01-01T12:00:00Z');
@@ -26,7 +26,7 @@ function pod(
   };
 }
 
-const names = (pods: ApiObject[]) => pods.map((p) => p.metadata.name);
+const names = (pods: KindObject[]) => pods.map((p) => p.metadata.name);
 
 describe('pod deletion ranking', () => {
   it('puts unassigned, then pending/unknown/running, then not ready first', () => {

@@ -171,7 +171,7 @@ describe('deployment controller sync', () => {
 
     const waiting = setup(deployment({ strategy: recreate }), replicaSet('v1', { replicas: 0, available: 0, revision: 1 }));
     const old = waiting.ctx.informers.forResource(REPLICASETS).indexer.get(`ns/web-${computeHash(template('v1'))}`)!;
-    (old.status as Record<string, number>).replicas = 1;
+    old.status!.replicas = 1;
     await waiting.c.sync('ns/web');
     assert.equal(waiting.ctx.fake.made('POST').length, 0, 'an old Pod still exists');
 

@@ -60,6 +60,7 @@ describe('pvc protection controller', () => {
     const pod = {
       metadata: { name: 'p' },
       spec: {
+        containers: [],
         volumes: [
           { name: 'a', persistentVolumeClaim: { claimName: 'x' } },
           { name: 'scratch', ephemeral: {} },
