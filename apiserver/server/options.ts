@@ -35,6 +35,10 @@ export interface ServerOptions extends AuthenticationSettings {
   etcdPrefix: string;
   /** --etcd-compaction-interval, default 5m; 0 disables. */
   etcdCompactionIntervalMs: number;
+  /** --history-retention, default 24h: compaction keeps this much history, the revision ledger records each write; 0: off. */
+  historyRetentionMs: number;
+  /** --history-retention-max-revisions, default 1,000,000: the size bound, at most this many revisions kept. */
+  historyRetentionMaxRevisions: number;
   /** --storage-backend; etcd3 when --etcd-servers is set, else sqlite. */
   storageBackend: 'etcd3' | 'sqlite';
   /** --data-dir, default "./data"; the embedded store lives in <dataDir>/state.db. */
@@ -146,6 +150,8 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
   etcdServers: string[] = [];
   etcdPrefix = '/registry';
   etcdCompactionIntervalMs = 5 * 60_000;
+  historyRetentionMs = 24 * 60 * 60_000;
+  historyRetentionMaxRevisions = 1_000_000;
   storageBackend = '';
   dataDir = './data';
   securePort = 6443;
@@ -209,6 +215,18 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       'etcdCompactionIntervalMs',
       'etcd-compaction-interval',
       'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.',
+    );
+    fs.duration(
+      this,
+      'historyRetentionMs',
+      'history-retention',
+      'How long history is kept: compaction keeps younger revisions and every write records who made it (the history subresource). 0 disables.',
+    );
+    fs.int(
+      this,
+      'historyRetentionMaxRevisions',
+      'history-retention-max-revisions',
+      'The most revisions compaction keeps, however young (the size bound of --history-retention).',
     );
     fs.string(
       this,
@@ -451,6 +469,8 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       throw new OptionsError(`--runtime-config: ${(err as Error).message}`);
     }
     nonNegative('etcd-compaction-interval', this.etcdCompactionIntervalMs);
+    nonNegative('history-retention', this.historyRetentionMs);
+    nonNegative('history-retention-max-revisions', this.historyRetentionMaxRevisions);
     this.authentication.validate();
     validateAuthorizationModes(this.authorizationModes);
     const has = (mode: string) => this.authorizationModes.includes(mode);
@@ -505,6 +525,8 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       etcdServers: this.etcdServers,
       etcdPrefix: this.etcdPrefix,
       etcdCompactionIntervalMs: this.etcdCompactionIntervalMs,
+      historyRetentionMs: this.historyRetentionMs,
+      historyRetentionMaxRevisions: this.historyRetentionMaxRevisions,
       storageBackend: resolveStorageBackend(this.storageBackend, this.etcdServers.length > 0),
       dataDir: this.dataDir,
       securePort: this.securePort,

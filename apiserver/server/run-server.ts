@@ -159,7 +159,12 @@ export async function runServer(
           logger,
         })
       : undefined;
-  const compactor = startCompactor(storage, { intervalMs: options.etcdCompactionIntervalMs, logger });
+  const compactor = startCompactor(storage, {
+    intervalMs: options.etcdCompactionIntervalMs,
+    retentionMs: options.historyRetentionMs,
+    maxRevisions: options.historyRetentionMaxRevisions,
+    logger,
+  });
   const table = newResourceTable(domain, resources);
   // Every declared resource has its store (the server's own bootstrap and admission use them); only these are served.
   const served = restrictTable(table, servedResources(table.all(), options.runtimeConfig));
@@ -240,6 +245,7 @@ export async function runServer(
     admission,
     cacher,
     eventTtlSeconds: Math.ceil(options.eventTtlMs / 1000),
+    ledger: options.historyRetentionMs > 0,
   };
   stores = newStores(table, resources, { ...storeConfig, hookEnv, answers });
   // OpenAPI publishes what is served (--runtime-config), custom resources included.

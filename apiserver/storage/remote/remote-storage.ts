@@ -59,8 +59,8 @@ class RemoteStorage implements Storage {
     return keyValue((await this.call('update', [key, value, expectedModRevision, options])) as KeyValue);
   }
 
-  async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
-    return keyValue((await this.call('delete', [key, expectedModRevision])) as KeyValue);
+  async delete(key: string, expectedModRevision?: number, options?: Pick<WriteOptions, 'alongside'>): Promise<KeyValue> {
+    return keyValue((await this.call('delete', [key, expectedModRevision, options])) as KeyValue);
   }
 
   watch(prefix: string, options: WatchOptions, handlers: WatchHandlers): StorageWatcher {

@@ -1,0 +1,10 @@
+import { runLedgerSuite } from './ledger.js';
+import { startTestServer } from '../../support/api-server.js';
+
+const tokens = ['viewer-token,viewer,viewer-uid,', 'editor-token,editor,editor-uid,'];
+
+runLedgerSuite('sqlite', {
+  main: () => startTestServer({ tokens, args: ['--authorization-mode=RBAC'] }),
+  shortRetention: () =>
+    startTestServer({ tokens, args: ['--history-retention=4s', '--etcd-compaction-interval=1s', '--watch-cache=false'] }),
+});
