@@ -22,7 +22,7 @@ export function instrumentStorage(storage: Storage, observer: StorageObserver): 
   };
   return {
     create: (key, value, options) => timed('create', key, () => storage.create(key, value, options)),
-    get: (key) => timed('get', key, () => storage.get(key)),
+    get: (key, options) => timed('get', key, () => storage.get(key, options)),
     list: (prefix, options) => timed('list', prefix, () => storage.list(prefix, options)),
     update: (key, value, rev, options) => timed('update', key, () => storage.update(key, value, rev, options)),
     delete: (key, rev, options) => timed('delete', key, () => storage.delete(key, rev, options)),

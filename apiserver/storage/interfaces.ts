@@ -88,8 +88,11 @@ export interface Storage {
   /** Create key if absent. Throws StorageError 'KeyExists' when present. */
   create(key: string, value: Buffer, options?: WriteOptions): Promise<KeyValue>;
 
-  /** The current value of key, or null. */
-  get(key: string): Promise<KeyValue | null>;
+  /**
+   * The current value of key, or null; with `revision`, the value it had at that revision (the
+   * revision ledger's reads), throwing 'Compacted' / 'FutureRevision' as list does.
+   */
+  get(key: string, options?: { revision?: number }): Promise<KeyValue | null>;
 
   /**
    * Keys under prefix in key order, optionally at a past revision and paged.

@@ -47,10 +47,7 @@ export interface HistorySource {
 
 /** The value key had at revision (etcd's range at a revision), or null; 'Compacted' below the window. */
 export async function keyAt(storage: Storage, key: string, revision: number): Promise<KeyValue | null> {
-  // The key itself sorts first among the keys it is a prefix of.
-  const page = await storage.list(key, { revision, limit: 1 });
-  const kv = page.items[0];
-  return kv && kv.key === key ? kv : null;
+  return storage.get(key, { revision });
 }
 
 /** As keyAt, null where the revision is compacted away. */

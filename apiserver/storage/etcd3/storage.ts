@@ -94,8 +94,11 @@ class EtcdStorage implements Storage {
     return { lease: await this.call(key, () => this.leases.leaseFor(options.ttlSeconds!)) };
   }
 
-  async get(key: string): Promise<KeyValue | null> {
-    return this.call(key, () => this.reads.read(key));
+  async get(key: string, options?: { revision?: number }): Promise<KeyValue | null> {
+    const revision = options?.revision;
+    if (!revision) return this.call(key, () => this.reads.read(key));
+    const res = await this.call(key, () => this.client.kv.range({ key: Buffer.from(key), revision }), revision);
+    return res.kvs.length > 0 ? toKeyValue(res.kvs[0]) : null;
   }
 
   /** The keys' values in one request (read-batch.ts): a range for one key, a read-only transaction for more. */

@@ -45,8 +45,8 @@ class RemoteStorage implements Storage {
     return keyValue((await this.call('create', [key, value, options])) as KeyValue);
   }
 
-  async get(key: string): Promise<KeyValue | null> {
-    const kv = (await this.call('get', [key])) as KeyValue | null;
+  async get(key: string, options?: { revision?: number }): Promise<KeyValue | null> {
+    const kv = (await this.call('get', options?.revision ? [key, options] : [key])) as KeyValue | null;
     return kv && keyValue(kv);
   }
 

@@ -17,7 +17,7 @@ export function serveStorage(storage: Storage, port: MessagePortLike): ServedPee
       case 'create':
         return storage.create(args[0] as string, buffer(args[1]), writeOptions(args[2]));
       case 'get':
-        return storage.get(args[0] as string);
+        return storage.get(args[0] as string, args[1] as { revision?: number } | undefined);
       case 'list':
         return storage.list(args[0] as string, args[1] as object | undefined);
       case 'update':

@@ -71,9 +71,9 @@ class SqliteStorage implements Storage {
     });
   }
 
-  async get(key: string): Promise<KeyValue | null> {
+  async get(key: string, options?: { revision?: number }): Promise<KeyValue | null> {
     this.ensureOpen(key);
-    const latest = this.queries.latest(key);
+    const latest = options?.revision ? this.queries.latestAt(key, this.readableRevision(key, options.revision)) : this.queries.latest(key);
     return latest && !latest.deleted ? rowToKeyValue(latest) : null;
   }
 

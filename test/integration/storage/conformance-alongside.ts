@@ -35,10 +35,12 @@ export function describeAlongside(fx: () => Fixture): void {
       assert.deepEqual(r3?.value, buf('delete'));
       assert.equal(await storage.get(`${ns}obj/a`), null);
       // Each record stays readable at its revision, with the object as its write left it.
-      const at = async (key: string, revision: number) => (await storage.list(key, { revision, limit: 1 })).items[0];
+      const at = (key: string, revision: number) => storage.get(key, { revision });
       assert.deepEqual((await at(side, r2!.modRevision - 1))?.value, buf('create'));
       assert.deepEqual((await at(`${ns}obj/a`, r2!.modRevision))?.value, buf('2'));
       assert.equal(updated.modRevision < r3!.modRevision, true);
+      assert.equal(await at(`${ns}obj/a`, r3!.modRevision), null);
+      await rejectsWith(storage.get(side, { revision: (await storage.currentRevision()) + 10 }), 'FutureRevision');
       // Nothing under the object's prefix saw the side key.
       assert.deepEqual((await storage.list(`${ns}obj/`)).items, []);
     });
