@@ -4,7 +4,7 @@
  * by side; creates, then updates, of ~1 KiB ConfigMaps sent to both interleaved request by request
  * (so machine load falls alike on both; target: the ledger costs ≤ 10%). Then the bytes each
  * revision stores (objects' rows against the ledger's, read from the stopped server's SQLite file)
- * and the p99 of a history read (limit 50) of one object with --ledger-object-revisions revisions
+ * and the p99 of a history read (limit 50) of one object with min(2,000, --count) revisions
  * among everything else the run stored.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -68,7 +68,7 @@ export async function runLedger(
       expectStatus(await clients[side].request('PATCH', `${CM}/cm-${i % count}`, body, MERGE), 200, 'update');
     });
     // One object with many revisions among everything stored so far.
-    const revisions = options.ledgerObjectRevisions ?? 2000;
+    const revisions = options.ledgerObjectRevisions ?? Math.min(2000, options.count);
     expectStatus(await clients.on.request('POST', CM, configMap('hot')), 201, 'hot');
     await runLoad({ concurrency: 1, count: revisions }, async (i) => {
       expectStatus(await clients.on.request('PATCH', `${CM}/hot`, JSON.stringify({ data: { n: String(i) } }), MERGE), 200, 'hot update');
