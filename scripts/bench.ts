@@ -35,7 +35,9 @@
  * against protobuf for the codec, GET, LIST and watch fan-out, scripts/bench/protobuf-scenario.ts)
  * and apf-flood (self-started: one user LISTs --apf-objects ConfigMaps from --apf-flooders
  * connections while system:masters GETs, the controller manager renews its Lease and another tenant
- * GETs, each timed unloaded and flooded, scripts/bench/apf-flood-scenario.ts).
+ * GETs, each timed unloaded and flooded, scripts/bench/apf-flood-scenario.ts),
+ * and ledger (self-started: creates and updates with the revision ledger on and off, interleaved;
+ * bytes per revision; history read p99, scripts/bench/ledger-scenario.ts).
  * Each prints a JSON line as it
  * finishes; a table and the issue's targets follow.
  */
@@ -52,11 +54,12 @@ import {
 import { runRbacGet } from './bench/rbac-scenario.js';
 import { runProtobuf } from './bench/protobuf-scenario.js';
 import { runApfFlood } from './bench/apf-flood-scenario.js';
+import { runLedger } from './bench/ledger-scenario.js';
 import { formatTable, formatTargets, printJsonLine, type TargetResults } from './bench/report.js';
 import { SERVER_SCENARIOS, ServerSession, type ServerScenario, withCpuUse } from './bench/server-session.js';
 import { DEFAULT_OPTIONS, type BenchOptions, type ScenarioResult } from './bench/workload.js';
 
-const SCENARIOS = ['etcd-put', 'etcd-get', ...SERVER_SCENARIOS, 'rbac-get', 'authn', 'protobuf', 'apf-flood'] as const;
+const SCENARIOS = ['etcd-put', 'etcd-get', ...SERVER_SCENARIOS, 'rbac-get', 'authn', 'protobuf', 'apf-flood', 'ledger'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const DEFAULT_SCENARIOS = SCENARIOS.filter((s) => s !== 'list-big');
 const COMPARE_SCENARIOS: Scenario[] = ['create', 'get', 'update', 'list', 'watch', 'list-big'];
@@ -264,6 +267,14 @@ async function main(): Promise<void> {
         const results = await runRbacGet(flags.options, (line) => process.stderr.write(`${line}\n`));
         for (const r of results) printJsonLine('orch-rbac', r);
         servers.push({ name: 'orch-rbac', results });
+      }
+    }
+    if (flags.scenarios.has('ledger')) {
+      if (flags.kubeconfig) process.stderr.write('bench: ledger needs servers the bench starts itself; skipped with --kubeconfig\n');
+      else {
+        const results = await runLedger(flags.options, (line) => process.stderr.write(`${line}\n`));
+        for (const r of results) printJsonLine('orch-ledger', r);
+        servers.push({ name: 'orch-ledger', results });
       }
     }
     if (flags.scenarios.has('protobuf')) {

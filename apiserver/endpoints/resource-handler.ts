@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as status from '../api/status.js';
 import type { ResourceDef, Verb } from '../api/resource.js';
 import { requestInfoFrom, type RequestInfo } from './request/request-info.js';
-import { negotiateOutput } from './negotiation.js';
+import { mediaType, negotiateOutput } from './negotiation.js';
 import { warningHeaders } from './responses.js';
 import { userFrom } from './request/request-user.js';
 import { auditFrom } from './request/request-audit.js';
@@ -18,6 +18,8 @@ import { handleWatch } from './handlers/watch.js';
 import { handleSubresourceView } from './handlers/subresource-view.js';
 import { handleAction } from './handlers/action.js';
 import { handleConnect } from './handlers/connect.js';
+import { handleHistory } from './handlers/history.js';
+import { HISTORY_SUBRESOURCE } from '../registry/generic/history-view.js';
 
 const HANDLERS: Record<Verb, (s: RequestScope) => Promise<void>> = {
   get: handleGet,
@@ -47,7 +49,8 @@ export function newResourceHandler(api: ApiContext) {
     if (answered ? !store.hasAction(info.subresource) || !info.name : def.ephemeral && (!store.createAction || info.name)) {
       throw notFoundPath();
     }
-    if (info.subresource && !answered && !def.subresources?.[info.subresource]) throw notFoundPath();
+    const history = info.subresource === HISTORY_SUBRESOURCE && !def.subresources?.history && store.ledger && !def.ephemeral;
+    if (info.subresource && !answered && !history && !def.subresources?.[info.subresource]) throw notFoundPath();
     // Only a proxy subresource has a path after it.
     if (info.extraParts.length && !def.subresources?.[info.subresource]?.connect) throw notFoundPath();
     // /api/v1/namespaces/x parses with namespace x; for the cluster-scoped kinds that is their name.
@@ -88,9 +91,11 @@ export function newResourceHandler(api: ApiContext) {
     scope.ctx.warnings = scope.warnings;
     scope.ctx.auditAnnotations = auditFrom(req)?.annotations;
     if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') scope.ctx.operationOptions = writeQueryOptions(query);
+    if (req.method === 'PUT' || req.method === 'PATCH') scope.ctx.ledgerOperation = ledgerOperationOf(req);
     if (def.deprecationWarning) reportDeprecated(api, def, info, scope.ctx.auditAnnotations);
     try {
-      if (sub?.connect) await handleConnect(scope, sub.connect.kind, api.connect);
+      if (history) await handleHistory(scope);
+      else if (sub?.connect) await handleConnect(scope, sub.connect.kind, api.connect);
       else if (answered) await handleAction(scope, { ...answered, group: api.table.domain.group(answered.kubernetesGroup) });
       else if (sub?.action) await handleAction(scope, sub.action);
       else if (!sub && verb === 'create' && store.createAction) await handleAction(scope, def);
@@ -127,4 +132,10 @@ export function notFoundPath(): status.ApiError {
   e.status.message = NOT_FOUND_MESSAGE;
   e.status.details = {};
   return e;
+}
+
+/** What the revision ledger records a PUT or PATCH as. */
+function ledgerOperationOf(req: IncomingMessage): 'update' | 'patch' | 'apply' {
+  if (req.method === 'PUT') return 'update';
+  return mediaType(req.headers['content-type']).startsWith('application/apply-patch') ? 'apply' : 'patch';
 }

@@ -64,6 +64,11 @@ export function newMeteredStorage(
           logger,
         })
       : undefined;
-  const compactor = startCompactor(storage, { intervalMs: options.etcdCompactionIntervalMs, logger });
+  const compactor = startCompactor(storage, {
+    intervalMs: options.etcdCompactionIntervalMs,
+    retentionMs: options.historyRetentionMs,
+    maxRevisions: options.historyRetentionMaxRevisions,
+    logger,
+  });
   return { metrics, inFlightLimit, storage, cacher, compactor };
 }

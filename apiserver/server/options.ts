@@ -47,6 +47,10 @@ export interface ServerOptions extends AuthenticationSettings {
   etcdPrefix: string;
   /** --etcd-compaction-interval; 0 disables. */
   etcdCompactionIntervalMs: number;
+  /** --history-retention: compaction keeps this much history, the revision ledger records each write; 0: off. */
+  historyRetentionMs: number;
+  /** --history-retention-max-revisions: the size bound, at most this many revisions kept. */
+  historyRetentionMaxRevisions: number;
   /** --storage-backend; etcd3 when --etcd-servers is set, else sqlite. */
   storageBackend: 'etcd3' | 'sqlite';
   /** --data-dir: the embedded store lives in <dataDir>/state.db. */
@@ -174,6 +178,23 @@ export const STORAGE_FLAGS = {
     default: 5 * 60_000,
     usage: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.',
     doc: 'Interval of storage compaction; `0` disables it',
+    check: nonNegative,
+  }),
+  historyRetentionMs: flag({
+    name: 'history-retention',
+    type: durationValue,
+    default: 24 * 60 * 60_000,
+    usage:
+      'How long history is kept: compaction keeps younger revisions and every write records who made it (the history subresource). 0 disables.',
+    doc: 'History compaction keeps, and the revision ledger (the `history` subresource); `0` turns the ledger off and compacts one interval behind',
+    check: nonNegative,
+  }),
+  historyRetentionMaxRevisions: flag({
+    name: 'history-retention-max-revisions',
+    type: intValue,
+    default: 1_000_000,
+    usage: 'The most revisions compaction keeps, however young (the size bound of --history-retention).',
+    doc: 'At most this many revisions kept, however young',
     check: nonNegative,
   }),
   storageBackend: flag({
@@ -585,6 +606,8 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       etcdServers: v.etcdServers,
       etcdPrefix: v.etcdPrefix,
       etcdCompactionIntervalMs: v.etcdCompactionIntervalMs,
+      historyRetentionMs: v.historyRetentionMs,
+      historyRetentionMaxRevisions: v.historyRetentionMaxRevisions,
       storageBackend: resolveStorageBackend(v.storageBackend, v.etcdServers.length > 0),
       dataDir: v.dataDir,
       securePort: v.securePort,

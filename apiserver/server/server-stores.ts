@@ -64,6 +64,7 @@ export function newServerStores(deps: ServerStoreDeps, late: LateStores): Server
     admission: deps.admission,
     cacher: deps.cacher,
     eventTtlSeconds: Math.ceil(options.eventTtlMs / 1000),
+    ledger: options.historyRetentionMs > 0,
   };
   const stores = newStores(table, deps.resources, { ...storeConfig, hookEnv, answers: deps.answers });
   late.set(stores);

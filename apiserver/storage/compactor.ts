@@ -11,6 +11,13 @@ export const COMPACT_REV_KEY = 'compact_rev_key';
 export interface CompactorOptions {
   /** Time between rounds; 0 disables compaction. */
   intervalMs: number;
+  /**
+   * --history-retention: keep every revision younger than this (the revision ledger's window);
+   * absent or 0: keep one interval, as Kubernetes does.
+   */
+  retentionMs?: number;
+  /** --history-retention-max-revisions: with a retention, keep at most this many revisions (0: no bound). */
+  maxRevisions?: number;
   logger: Logger;
 }
 
@@ -21,7 +28,10 @@ export interface Compactor {
 
 /**
  * Compacts the store periodically, Kubernetes style, keeping one interval of history: each round
- * compacts to the revision observed in the previous round.
+ * compacts to the revision observed in the previous round. With a retention (the revision ledger's
+ * --history-retention), a round compacts to the newest revision it observed at least one retention
+ * ago instead (so every younger revision stays readable), or further when more than maxRevisions
+ * revisions would stay. A replica that just started has observed nothing that old and keeps all.
  *
  * Replicas sharing a store elect one compactor per round with a compare-and-swap on COMPACT_REV_KEY:
  * a round writes the key expecting the modRevision it saw last; the replica whose write wins compacts,
@@ -35,18 +45,36 @@ export function startCompactor(storage: Storage, options: CompactorOptions): Com
   let seen: KeyValue | null | undefined;
   /** The revision observed in the previous round: this round's compaction target. */
   let observed = 0;
+  /** With a retention: the revisions rounds observed and when, oldest first (one per round in the window). */
+  const samples: { at: number; revision: number }[] = [];
+  const retentionMs = options.retentionMs ?? 0;
+  const maxRevisions = options.maxRevisions ?? 0;
+
+  /** This round's compaction target: the newest revision observed at least one retention ago, within the size bound. */
+  const targetOf = (now: number): number => {
+    if (retentionMs <= 0) return observed;
+    let target = 0;
+    while (samples.length > 0 && samples[0].at <= now - retentionMs) target = samples.shift()!.revision;
+    if (target > 0) samples.unshift({ at: now - retentionMs, revision: target });
+    if (maxRevisions > 0) target = Math.max(target, observed - maxRevisions);
+    return target;
+  };
+  const observe = (revision: number): void => {
+    observed = revision;
+    if (retentionMs > 0) samples.push({ at: Date.now(), revision });
+  };
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout;
 
   const round = async (): Promise<void> => {
-    const target = observed;
+    const target = targetOf(Date.now());
     try {
       const value = Buffer.from(String(target));
       if (seen === undefined) seen = await storage.get(COMPACT_REV_KEY);
       const written = seen ? await storage.update(COMPACT_REV_KEY, value, seen.modRevision) : await storage.create(COMPACT_REV_KEY, value);
       seen = written;
-      observed = written.modRevision;
+      observe(written.modRevision);
       if (target > 0) {
         await storage.compact(target);
         logger.info('storage compacted', { revision: target });
@@ -55,7 +83,7 @@ export function startCompactor(storage: Storage, options: CompactorOptions): Com
       if (isStorageError(err, 'Conflict')) {
         // Another replica won this round.
         seen = err.current ?? null;
-        observed = seen?.modRevision ?? observed;
+        observe(seen?.modRevision ?? observed);
       } else if (isStorageError(err, 'KeyExists') || isStorageError(err, 'KeyNotFound')) {
         seen = undefined;
       } else {

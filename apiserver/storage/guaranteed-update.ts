@@ -11,7 +11,7 @@ import { isStorageError } from './errors.js';
  * `cached` is an optional state the caller already has, maybe stale (a watch cache's): it saves the
  * first read. A stale one costs a retry, never a wrong answer: a write from it fails the revision
  * compare, and an error or a no-op computed from it is checked against a fresh read first (as
- * Kubernetes' GuaranteedUpdate does with its cached existing object). `options` go with the write (a TTL).
+ * Kubernetes' GuaranteedUpdate does with its cached existing object). `options` go with the write (a TTL, a key written alongside — the latter with a delete too).
  */
 export async function guaranteedUpdate(
   storage: Storage,
@@ -43,7 +43,10 @@ export async function guaranteedUpdate(
     try {
       if (next === null) {
         if (!current) throw new Error('guaranteedUpdate: cannot delete an absent key');
-        return { kv: await storage.delete(key, current.modRevision), deleted: true };
+        return {
+          kv: await storage.delete(key, current.modRevision, options?.alongside && { alongside: options.alongside }),
+          deleted: true,
+        };
       }
       const kv = current ? await storage.update(key, next, current.modRevision, options) : await storage.create(key, next, options);
       return { kv, deleted: false };

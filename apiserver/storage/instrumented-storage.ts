@@ -22,10 +22,10 @@ export function instrumentStorage(storage: Storage, observer: StorageObserver): 
   };
   return {
     create: (key, value, options) => timed('create', key, () => storage.create(key, value, options)),
-    get: (key) => timed('get', key, () => storage.get(key)),
+    get: (key, options) => timed('get', key, () => storage.get(key, options)),
     list: (prefix, options) => timed('list', prefix, () => storage.list(prefix, options)),
     update: (key, value, rev, options) => timed('update', key, () => storage.update(key, value, rev, options)),
-    delete: (key, rev) => timed('delete', key, () => storage.delete(key, rev)),
+    delete: (key, rev, options) => timed('delete', key, () => storage.delete(key, rev, options)),
     watch: (prefix, options, handlers) => storage.watch(prefix, options, handlers),
     currentRevision: () => timed('currentRevision', '', () => storage.currentRevision()),
     compactedRevision: () => timed('compactedRevision', '', () => storage.compactedRevision()),

@@ -75,14 +75,24 @@ export interface WriteOptions {
    * enforces itself.
    */
   ttlSeconds?: number;
+  /**
+   * Another key put in the same transaction as this write, or with none of it (the revision
+   * ledger's record beside the object: storage/ledger-keys.ts). etcd: one more put in the write's
+   * txn (same revision); the embedded store: one more row in the write's transaction (the next
+   * revision). Watches of other prefixes never see it.
+   */
+  alongside?: { key: string; value: Buffer };
 }
 
 export interface Storage {
   /** Create key if absent. Throws StorageError 'KeyExists' when present. */
   create(key: string, value: Buffer, options?: WriteOptions): Promise<KeyValue>;
 
-  /** The current value of key, or null. */
-  get(key: string): Promise<KeyValue | null>;
+  /**
+   * The current value of key, or null; with `revision`, the value it had at that revision (the
+   * revision ledger's reads), throwing 'Compacted' / 'FutureRevision' as list does.
+   */
+  get(key: string, options?: { revision?: number }): Promise<KeyValue | null>;
 
   /**
    * Keys under prefix in key order, optionally at a past revision and paged.
@@ -103,7 +113,7 @@ export interface Storage {
    * otherwise). Returns the deleted value with modRevision = the deletion's revision.
    * Throws 'KeyNotFound' when absent.
    */
-  delete(key: string, expectedModRevision?: number): Promise<KeyValue>;
+  delete(key: string, expectedModRevision?: number, options?: Pick<WriteOptions, 'alongside'>): Promise<KeyValue>;
 
   /** Watch every key under prefix (a prefix ending in '/', or one exact key). */
   watch(prefix: string, options: WatchOptions, handlers: WatchHandlers): StorageWatcher;

@@ -36,12 +36,12 @@ export class ApiClient {
     this.headers = { Accept: 'application/json', ...(target.token ? { Authorization: `Bearer ${target.token}` } : {}) };
   }
 
-  request(method: string, path: string, body?: string): Promise<ApiResponse> {
+  request(method: string, path: string, body?: string, contentType = 'application/json'): Promise<ApiResponse> {
     return new Promise((resolve, reject) => {
       const headers =
         body === undefined
           ? this.headers
-          : { ...this.headers, 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) };
+          : { ...this.headers, 'Content-Type': contentType, 'Content-Length': String(Buffer.byteLength(body)) };
       const req = request(new URL(path, this.target.server), { method, headers, agent: this.agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

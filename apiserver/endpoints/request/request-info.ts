@@ -36,7 +36,7 @@ export interface RequestInfo {
   query: URLSearchParams;
 }
 
-const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
+const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize', 'history']);
 /** Verbs written as the first path segment after the version. */
 const SPECIAL_VERBS = new Set(['proxy', 'watch']);
 /** Special verbs whose third segment is part of the proxied path, not a subresource. */

@@ -25,4 +25,6 @@ export interface RequestContext {
    * Admission sees them as the operation's CreateOptions, UpdateOptions or DeleteOptions.
    */
   operationOptions?: Record<string, unknown>;
+  /** What the revision ledger records an update as (ledger-record.ts): a PUT's 'update' (default), a PATCH's 'patch' or 'apply'. */
+  ledgerOperation?: 'update' | 'patch' | 'apply';
 }

@@ -44,6 +44,8 @@ import { checkDeletePreconditions, type DeleteOptions } from './delete-options.j
 import { NO_TRANSACTION, type HookTransaction, type StoreHooks } from './store-hooks.js';
 import { WriteTransaction } from './write-transaction.js';
 import { dryRunTarget, storageTarget, type WriteTarget } from './write-target.js';
+import { historyList, objectAtRevision, type HistoryQuery, type ObjectRevisionList } from './history-view.js';
+import { encodeLedgerRecord, ledgerKey, ledgerRecord, type LedgerOperation } from './ledger-record.js';
 import { deletionFinalizers } from './deletion-propagation.js';
 import { getObject, type GetOptions } from './get.js';
 import { listObjects } from './list.js';
@@ -82,6 +84,8 @@ export interface StoreConfig {
   lookup?: StoreLookup;
   /** --event-ttl in seconds: how long objects of kinds that expire (Events) live after their last write. */
   eventTtlSeconds?: number;
+  /** --history-retention > 0: every write records its ledger entry beside the object (ledger-record.ts). */
+  ledger?: boolean;
 }
 
 /** An object from the watch cache and the stored state it stands for. */
@@ -116,6 +120,8 @@ export class GenericStore implements ObjectStore, ReadSource {
   /** Where writes go (write-target.ts): the storage, or for a dry run a stand-in that stores nothing. */
   private readonly storageTarget: WriteTarget;
   private readonly dryRunTarget: WriteTarget;
+  /** Whether writes record their ledger entry (not for kinds that expire: their records would outlive them). */
+  readonly ledger: boolean;
 
   constructor(config: StoreConfig) {
     this.def = config.def;
@@ -132,6 +138,7 @@ export class GenericStore implements ObjectStore, ReadSource {
     this.lookup = config.lookup;
     this.writeOptions = config.def.expiresAfterEventTtl && config.eventTtlSeconds ? { ttlSeconds: config.eventTtlSeconds } : undefined;
     this.storageTarget = storageTarget(config.storage);
+    this.ledger = !!config.ledger && !config.def.expiresAfterEventTtl;
     this.dryRunTarget = dryRunTarget(config.storage);
   }
 
@@ -186,6 +193,18 @@ export class GenericStore implements ObjectStore, ReadSource {
 
   strategyContext(ctx: RequestContext): StrategyContext {
     return { domain: this.domain, now: ctx.now, user: ctx.user };
+  }
+
+  /**
+   * The history subresource (history-view.ts): the object's revisions, or with a resourceVersion
+   * the object as it was then. Reads the store's history, never the watch cache.
+   */
+  history(ctx: RequestContext, name: string, query: HistoryQuery): Promise<ApiObject | ObjectRevisionList> {
+    if (!this.ledger) throw status.notFound(this.groupResource, name);
+    const src = { storage: this.storage, decode: (kv: KeyValue) => this.served(this.decode(kv)) };
+    const key = this.keys.objectKey(ctx.namespace, name);
+    if (query.resourceVersion) return objectAtRevision(src, this.groupResource, key, name, query.resourceVersion);
+    return historyList(src, this.domain, this.groupResource, key, name, query);
   }
 
   private storageError(err: unknown, name: string): unknown {
@@ -298,7 +317,11 @@ export class GenericStore implements ObjectStore, ReadSource {
         name = obj.metadata.name!;
         txn.hooks = await this.beforeWrite(ctx, obj, null);
         // Encoded after the hooks, which complete the object (a Service's cluster IPs and families).
-        const kv = await target.create(this.keys.objectKey(ctx.namespace, name), await this.encodeServed(obj), this.writeOptions);
+        const kv = await target.create(
+          this.keys.objectKey(ctx.namespace, name),
+          await this.encodeServed(obj),
+          this.writeOptionsFor(ctx, 'create', name),
+        );
         if (!kv) return obj;
         await txn.commit();
         return await this.writtenObject(obj, kv);
@@ -309,6 +332,13 @@ export class GenericStore implements ObjectStore, ReadSource {
         await txn.end();
       }
     }
+  }
+
+  /** What a write passes to storage: the kind's TTL, and the ledger's record beside the object (ledger-record.ts). */
+  private writeOptionsFor(ctx: RequestContext, operation: LedgerOperation, name: string): WriteOptions | undefined {
+    if (!this.ledger || ctx.dryRun) return this.writeOptions;
+    const key = ledgerKey(this.keys.objectKey(ctx.namespace, name));
+    return { ...this.writeOptions, alongside: { key, value: encodeLedgerRecord(ledgerRecord(ctx, operation)) } };
   }
 
   /** Where this request's writes go: the storage, or for a dry run its stand-in that stores nothing (write-target.ts). */
@@ -377,7 +407,7 @@ export class GenericStore implements ObjectStore, ReadSource {
 
     try {
       guess = await this.cachedState(key);
-      const written = await this.writeTarget(ctx).update(key, attempt, guess?.kv, this.writeOptions);
+      const written = await this.writeTarget(ctx).update(key, attempt, guess?.kv, this.writeOptionsFor(ctx, 'update', name));
       if (!written) return { object: result!, created };
       await txn.commit();
       if (written.deleted) {
@@ -482,7 +512,7 @@ export class GenericStore implements ObjectStore, ReadSource {
       return this.encodeServed(obj);
     };
     try {
-      const written = await this.writeTarget(ctx).update(key, attempt, undefined, this.writeOptions);
+      const written = await this.writeTarget(ctx).update(key, attempt, undefined, this.writeOptionsFor(ctx, 'delete', name));
       if (!written) return outcome!;
       await txn.commit();
       if (written.deleted) await this.hooks.afterDelete?.(outcome!.object, { dryRun: false });

@@ -80,7 +80,7 @@ class EtcdStorage implements Storage {
     const res = await this.call(key, () =>
       this.client.kv.txn({
         compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-        success: [{ request_put: { key: k, value, ...lease } }],
+        success: [{ request_put: { key: k, value, ...lease } }, ...alongside(options)],
       }),
     );
     if (!res.succeeded) throw new StorageError('KeyExists', key);
@@ -94,8 +94,11 @@ class EtcdStorage implements Storage {
     return { lease: await this.call(key, () => this.leases.leaseFor(options.ttlSeconds!)) };
   }
 
-  async get(key: string): Promise<KeyValue | null> {
-    return this.call(key, () => this.reads.read(key));
+  async get(key: string, options?: { revision?: number }): Promise<KeyValue | null> {
+    const revision = options?.revision;
+    if (!revision) return this.call(key, () => this.reads.read(key));
+    const res = await this.call(key, () => this.client.kv.range({ key: Buffer.from(key), revision }), revision);
+    return res.kvs.length > 0 ? toKeyValue(res.kvs[0]) : null;
   }
 
   /** The keys' values in one request (read-batch.ts): a range for one key, a read-only transaction for more. */
@@ -127,7 +130,7 @@ class EtcdStorage implements Storage {
     const res = await this.call(key, () =>
       this.client.kv.txn({
         compare: preconditions(k, expectedModRevision),
-        success: [{ request_put: { key: k, value, prev_kv: true, ...lease } }],
+        success: [{ request_put: { key: k, value, prev_kv: true, ...lease } }, ...alongside(options)],
         failure: [{ request_range: { key: k } }],
       }),
     );
@@ -136,12 +139,12 @@ class EtcdStorage implements Storage {
     return { key, value, createRevision: Number(prev.create_revision), modRevision: Number(res.header.revision) };
   }
 
-  async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
+  async delete(key: string, expectedModRevision?: number, options?: Pick<WriteOptions, 'alongside'>): Promise<KeyValue> {
     const k = Buffer.from(key);
     const res = await this.call(key, () =>
       this.client.kv.txn({
         compare: preconditions(k, expectedModRevision),
-        success: [{ request_delete_range: { key: k, prev_kv: true } }],
+        success: [{ request_delete_range: { key: k, prev_kv: true } }, ...alongside(options)],
         failure: [{ request_range: { key: k } }],
       }),
     );
@@ -250,6 +253,12 @@ class EtcdStorage implements Storage {
         return err;
     }
   }
+}
+
+/** The put of a write's alongside key (WriteOptions.alongside), in the write's own txn. */
+function alongside(options: Pick<WriteOptions, 'alongside'> | undefined): { request_put: { key: Buffer; value: Buffer } }[] {
+  if (!options?.alongside) return [];
+  return [{ request_put: { key: Buffer.from(options.alongside.key), value: options.alongside.value } }];
 }
 
 /** The key exists and, when expectedModRevision is given, was last written at that revision. */

@@ -45,8 +45,8 @@ class RemoteStorage implements Storage {
     return keyValue((await this.call('create', [key, value, options])) as KeyValue);
   }
 
-  async get(key: string): Promise<KeyValue | null> {
-    const kv = (await this.call('get', [key])) as KeyValue | null;
+  async get(key: string, options?: { revision?: number }): Promise<KeyValue | null> {
+    const kv = (await this.call('get', options?.revision ? [key, options] : [key])) as KeyValue | null;
     return kv && keyValue(kv);
   }
 
@@ -59,8 +59,8 @@ class RemoteStorage implements Storage {
     return keyValue((await this.call('update', [key, value, expectedModRevision, options])) as KeyValue);
   }
 
-  async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
-    return keyValue((await this.call('delete', [key, expectedModRevision])) as KeyValue);
+  async delete(key: string, expectedModRevision?: number, options?: Pick<WriteOptions, 'alongside'>): Promise<KeyValue> {
+    return keyValue((await this.call('delete', [key, expectedModRevision, options])) as KeyValue);
   }
 
   watch(prefix: string, options: WatchOptions, handlers: WatchHandlers): StorageWatcher {

@@ -15,15 +15,15 @@ export function serveStorage(storage: Storage, port: MessagePortLike): ServedPee
   const call = (name: string, args: unknown[]): Promise<unknown> => {
     switch (name) {
       case 'create':
-        return storage.create(args[0] as string, buffer(args[1]), args[2] as WriteOptions | undefined);
+        return storage.create(args[0] as string, buffer(args[1]), writeOptions(args[2]));
       case 'get':
-        return storage.get(args[0] as string);
+        return storage.get(args[0] as string, args[1] as { revision?: number } | undefined);
       case 'list':
         return storage.list(args[0] as string, args[1] as object | undefined);
       case 'update':
-        return storage.update(args[0] as string, buffer(args[1]), args[2] as number, args[3] as WriteOptions | undefined);
+        return storage.update(args[0] as string, buffer(args[1]), args[2] as number, writeOptions(args[3]));
       case 'delete':
-        return storage.delete(args[0] as string, args[1] as number | undefined);
+        return storage.delete(args[0] as string, args[1] as number | undefined, writeOptions(args[2]));
       case 'currentRevision':
         return storage.currentRevision();
       case 'compactedRevision':
@@ -73,4 +73,11 @@ export function serveStorage(storage: Storage, port: MessagePortLike): ServedPee
 
 function buffer(v: unknown): Buffer {
   return keyValue({ key: '', value: v as Buffer, createRevision: 0, modRevision: 0 }).value;
+}
+
+/** Write options as they arrive: the alongside value came as a typed array (structured clone). */
+function writeOptions(arg: unknown): WriteOptions | undefined {
+  const options = arg as WriteOptions | undefined;
+  if (!options?.alongside) return options;
+  return { ...options, alongside: { key: options.alongside.key, value: buffer(options.alongside.value) } };
 }

@@ -18,6 +18,7 @@ const LATEST_IN_RANGE = `
  */
 export class Queries {
   private readonly latestStmt;
+  private readonly latestAtStmt;
   private readonly insertStmt;
   private readonly listStmt;
   private readonly countStmt;
@@ -35,6 +36,7 @@ export class Queries {
 
   constructor(db: Database.Database) {
     this.latestStmt = db.prepare<[Buffer], Row>('SELECT * FROM kine WHERE name = ? ORDER BY id DESC LIMIT 1');
+    this.latestAtStmt = db.prepare<[Buffer, number], Row>('SELECT * FROM kine WHERE name = ? AND id <= ? ORDER BY id DESC LIMIT 1');
     this.insertStmt = db.prepare<[NewRow]>(
       `INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value, old_value)
        VALUES (@name, @created, @deleted, @create_revision, @prev_revision, @value, @old_value)`,
@@ -73,6 +75,11 @@ export class Queries {
   /** The key's newest row (possibly a tombstone), or undefined when it never existed or was compacted away. */
   latest(key: string): Row | undefined {
     return this.latestStmt.get(Buffer.from(key));
+  }
+
+  /** The key's newest row at or below revision (possibly a tombstone), or undefined. */
+  latestAt(key: string, revision: number): Row | undefined {
+    return this.latestAtStmt.get(Buffer.from(key), revision);
   }
 
   /** Appends a row and returns its id: the revision of this write. */

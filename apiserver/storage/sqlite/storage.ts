@@ -71,9 +71,9 @@ class SqliteStorage implements Storage {
     });
   }
 
-  async get(key: string): Promise<KeyValue | null> {
+  async get(key: string, options?: { revision?: number }): Promise<KeyValue | null> {
     this.ensureOpen(key);
-    const latest = this.queries.latest(key);
+    const latest = options?.revision ? this.queries.latestAt(key, this.readableRevision(key, options.revision)) : this.queries.latest(key);
     return latest && !latest.deleted ? rowToKeyValue(latest) : null;
   }
 
@@ -93,13 +93,13 @@ class SqliteStorage implements Storage {
     });
   }
 
-  async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
-    return this.deleteRow(key, expectedModRevision);
+  async delete(key: string, expectedModRevision?: number, options?: Pick<WriteOptions, 'alongside'>): Promise<KeyValue> {
+    return this.deleteRow(key, expectedModRevision, options);
   }
 
   /** Appends key's tombstone (synchronously). */
-  private deleteRow(key: string, expectedModRevision?: number): KeyValue {
-    return this.write(key, undefined, (latest) => {
+  private deleteRow(key: string, expectedModRevision?: number, options?: Pick<WriteOptions, 'alongside'>): KeyValue {
+    return this.write(key, options, (latest) => {
       const current = this.checkPrecondition(key, latest, expectedModRevision);
       return { ...successor(current), deleted: 1, value: current.value, old_value: current.value };
     });
@@ -165,21 +165,43 @@ class SqliteStorage implements Storage {
   private write(key: string, options: WriteOptions | undefined, next: (latest: Row | undefined) => Omit<Row, 'id'>): KeyValue {
     this.ensureOpen(key);
     const ttl = options?.ttlSeconds;
+    const extra = options?.alongside;
+    let alongsideRow: Row | undefined;
     const row = this.db.transaction((): Row => {
       const newRow = next(this.queries.latest(key));
       const id = this.queries.insert(newRow);
       if (ttl && !newRow.deleted) this.queries.setExpiry(key, Date.now() + ttl * 1000);
       else if (this.expiring.has(key)) this.queries.clearExpiry(key);
+      if (extra) alongsideRow = this.putRow(extra.key, extra.value);
       return { ...newRow, id };
     })();
     if (ttl && !row.deleted) {
       this.expiring.add(key);
       this.startExpiry();
     } else this.expiring.delete(key);
-    this.head.revision = row.id;
+    this.head.revision = alongsideRow?.id ?? row.id;
     const event: StorageEvent = rowToEvent(row);
     this.hub.publish(event);
+    if (alongsideRow) this.hub.publish(rowToEvent(alongsideRow));
     return event.kv;
+  }
+
+  /** Appends a put of key (created or overwritten), inside the caller's transaction. */
+  private putRow(key: string, value: Buffer): Row {
+    const latest = this.queries.latest(key);
+    const newRow: Omit<Row, 'id'> =
+      latest && !latest.deleted
+        ? { ...successor(latest), deleted: 0, value, old_value: latest.value }
+        : {
+            name: Buffer.from(key),
+            created: 1,
+            deleted: 0,
+            create_revision: 0,
+            prev_revision: latest?.id ?? 0,
+            value,
+            old_value: Buffer.alloc(0),
+          };
+    return { ...newRow, id: this.queries.insert(newRow) };
   }
 
   private startExpiry(): void {

@@ -42,6 +42,12 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
     ),
     'orch-rbac masters-get',
     'orch-rbac rbac-get',
+    'orch-ledger create-ledger-on',
+    'orch-ledger create-ledger-off',
+    'orch-ledger update-ledger-on',
+    'orch-ledger update-ledger-off',
+    'orch-ledger history-read',
+    'orch-ledger bytes-per-revision',
     ...['codec-pod', 'codec-configmap', 'get-json', 'list-json', 'get-protobuf', 'list-protobuf', 'watch-json', 'watch-protobuf'].map(
       (s) => `orch-protobuf protobuf-${s}`,
     ),

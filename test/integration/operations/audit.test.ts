@@ -90,6 +90,26 @@ describe('audit', () => {
       (await readEvents(logPath())).find((x) => x.auditID === auditID && x.stage === stage),
     );
 
+  it('records history reads as get on the history subresource', async () => {
+    const cm = await s.client.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'remembered' } });
+    assert.equal(cm.status, 201);
+    const read = await s.client.get('/api/v1/namespaces/default/configmaps/remembered/history');
+    assert.equal(read.status, 200, read.text);
+    const e = await eventOf(String(read.headers['audit-id']));
+    assert.equal(e.verb, 'get');
+    assert.deepEqual(e.objectRef, {
+      resource: 'configmaps',
+      subresource: 'history',
+      namespace: 'default',
+      name: 'remembered',
+      apiVersion: 'v1',
+    });
+    // The policy's RequestResponse rule names `configmaps`, which (as in Kubernetes) leaves its subresources to later rules.
+    assert.equal(e.level, 'Metadata');
+    assert.equal(e.responseObject, undefined);
+    assert.deepEqual(e.responseStatus, { metadata: {}, code: 200 });
+  });
+
   it('logs RequestResponse events with both objects, Metadata events with neither, and the Audit-Id header names them', async () => {
     const cm = await s.client.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'audited' }, data: { k: 'v' } });
     assert.equal(cm.status, 201);

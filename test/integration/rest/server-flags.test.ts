@@ -121,7 +121,8 @@ describe('--api-domain', () => {
 describe('--etcd-compaction-interval', () => {
   it('compacts history: old continue tokens and resourceVersions answer 410', async () => {
     // Storage semantics: the watch cache would still replay the compacted revisions from its window.
-    const s = await start(['--etcd-compaction-interval=1s', '--watch-cache=false']);
+    // The one-interval compaction of Kubernetes: without the ledger's retention window.
+    const s = await start(['--etcd-compaction-interval=1s', '--watch-cache=false', '--history-retention=0']);
     const c = s.client;
     for (let i = 0; i < 4; i++) await c.post('/api/v1/namespaces/default/configmaps', { metadata: { name: `c${i}` } });
     const page = await c.get('/api/v1/namespaces/default/configmaps?limit=2');

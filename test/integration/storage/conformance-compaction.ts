@@ -104,6 +104,38 @@ export function describeCompaction(fx: () => Fixture): void {
       assert.equal((await storage.get(COMPACT_REV_KEY))?.value.toString(), String(last.revision));
     });
 
+    test('compactor with a retention keeps every revision younger than it, within the size bound', async () => {
+      const { storage, ns } = fx();
+      const logger = createLogger({ silent: true });
+      const written: { at: number; revision: number }[] = [];
+      const retentionMs = 400;
+      const compactor = startCompactor(storage, { intervalMs: 50, retentionMs, logger });
+      const started = Date.now();
+      let compacted = await storage.compactedRevision();
+      const initial = compacted;
+      for (let i = 0; Date.now() - started < 1500; i++) {
+        const kv = await storage.create(`${ns}r${i}`, buf('x'));
+        written.push({ at: Date.now(), revision: kv.modRevision });
+        compacted = await storage.compactedRevision();
+        // Every revision written within the retention (less one round) is still readable.
+        const young = written.find((w) => w.at >= Date.now() - retentionMs + 100);
+        if (young) assert.ok(compacted <= young.revision, `compacted ${compacted} past ${young.revision}`);
+        await settle(20);
+      }
+      await compactor.stop();
+      assert.ok(compacted > initial, 'something older than the retention was compacted');
+      // The size bound: with a long retention, at most maxRevisions stay.
+      const bounded = startCompactor(storage, { intervalMs: 50, retentionMs: 3_600_000, maxRevisions: 5, logger });
+      const before = await storage.currentRevision();
+      for (let i = 0; i < 20; i++) await storage.create(`${ns}m${i}`, buf('x'));
+      await settle(300);
+      await bounded.stop();
+      // Rounds after the 20 writes observed at least before + 20 and compacted to 5 below it.
+      const bound = await storage.compactedRevision();
+      assert.ok(bound >= before + 15, `the size bound compacted to ${bound} (writes from ${before})`);
+      assert.ok(bound <= (await storage.currentRevision()) - 5);
+    });
+
     test('compactor: intervalMs 0 disables it', async () => {
       const { storage, ns } = fx();
       const before = await storage.get(COMPACT_REV_KEY);

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, test } from 'node:test';
 import type { Storage } from '../../../apiserver/storage/interfaces.js';
 import { describeCompaction } from './conformance-compaction.js';
 import { describeWrites } from './conformance-writes.js';
+import { describeAlongside } from './conformance-alongside.js';
 import { describeList } from './conformance-list.js';
 import { describeWatch } from './conformance-watch.js';
 import { describeTtl } from './conformance-ttl.js';
@@ -38,6 +39,7 @@ export function runStorageConformance(name: string, makeStorage: () => Promise<S
     });
 
     describeWrites(fx);
+    describeAlongside(fx);
     describeList(fx);
     describeWatch(fx);
     describeCompaction(fx);

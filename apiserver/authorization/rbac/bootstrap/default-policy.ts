@@ -3,6 +3,7 @@
  * and annotated `rbac.authorization.<prefix>/autoupdate=true` (setting it to "false" on an object
  * keeps reconciliation off it).
  */
+import { withHistoryReads } from './history-rules.js';
 import type { ApiDomain } from '../../../api/domain.js';
 import type { Binding, ClusterRole, Role } from '../types.js';
 import { clusterRoleBindings } from './cluster-role-bindings.js';
@@ -30,7 +31,7 @@ export function defaultPolicy(domain: ApiDomain): DefaultPolicy {
     return o;
   };
   return {
-    clusterRoles: [...clusterRoles(domain), ...controllerRoles(domain)].map(mark),
+    clusterRoles: [...withHistoryReads(clusterRoles(domain)), ...controllerRoles(domain)].map(mark),
     clusterRoleBindings: [...clusterRoleBindings(domain), ...controllerRoleBindings(domain)].map(mark),
     roles: namespaceRoles(domain).map(mark),
     roleBindings: namespaceRoleBindings(domain).map(mark),

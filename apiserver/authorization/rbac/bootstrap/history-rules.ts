@@ -1,0 +1,27 @@
+/**
+ * Reading the revision ledger (the `history` subresource every kind has) in the default policy:
+ * the roles `admin`, `edit` and `view` aggregate may `get` the history of exactly what they may
+ * `get`. So `view` reads no Secret's history; `edit` and `admin`, which read Secrets, do.
+ */
+import type { ClusterRole, PolicyRule } from '../types.js';
+
+const AGGREGATED = new Set(['system:aggregate-to-admin', 'system:aggregate-to-edit', 'system:aggregate-to-view']);
+
+/** The roles with, for each aggregated one, `get` on `<resource>/history` of every resource it may get. */
+export function withHistoryReads(roles: ClusterRole[]): ClusterRole[] {
+  return roles.map((role) =>
+    AGGREGATED.has(role.metadata.name ?? '') ? { ...role, rules: [...(role.rules ?? []), ...historyRules(role.rules ?? [])] } : role,
+  );
+}
+
+function historyRules(rules: PolicyRule[]): PolicyRule[] {
+  const out: PolicyRule[] = [];
+  for (const r of rules) {
+    const verbs = r.verbs ?? [];
+    if (!r.resources || !(verbs.includes('get') || verbs.includes('*'))) continue;
+    const resources = r.resources.filter((res) => !res.includes('/')).map((res) => `${res}/history`);
+    if (resources.length > 0)
+      out.push({ verbs: ['get'], apiGroups: r.apiGroups, resources, ...(r.resourceNames ? { resourceNames: r.resourceNames } : {}) });
+  }
+  return out;
+}

@@ -1,0 +1,105 @@
+/**
+ * The revision ledger's cost (issue 28): two orch-apiservers on the embedded store, one with the
+ * ledger (the default --history-retention) and one without (--history-retention=0), started side
+ * by side; creates, then updates, of ~1 KiB ConfigMaps sent to both interleaved request by request
+ * (so machine load falls alike on both; target: the ledger costs ≤ 10%). Then the bytes each
+ * revision stores (objects' rows against the ledger's, read from the stopped server's SQLite file)
+ * and the p99 of a history read (limit 50) of one object with min(2,000, --count) revisions
+ * among everything else the run stored.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { expectStatus, ApiClient } from './api-client.js';
+import { loadKubeconfig } from './kubeconfig.js';
+import { startLocalApiServer } from './local-cluster.js';
+import { percentile, round, runLoad } from './stats.js';
+import { configMap, PAYLOAD, type BenchOptions, type ScenarioResult } from './workload.js';
+
+const NS = 'ledger-bench';
+const CM = `/api/v1/namespaces/${NS}/configmaps`;
+const MERGE = 'application/merge-patch+json';
+
+export async function runLedger(
+  options: BenchOptions & { ledgerObjectRevisions?: number },
+  log: (line: string) => void,
+): Promise<ScenarioResult[]> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'orch-ledger-bench-'));
+  const on = await startLocalApiServer({ args: [`--data-dir=${dataDir}`] });
+  const off = await startLocalApiServer({ args: ['--history-retention=0'] });
+  const clients = {
+    on: new ApiClient(loadKubeconfig(on.kubeconfig), options.concurrency),
+    off: new ApiClient(loadKubeconfig(off.kubeconfig), options.concurrency),
+  };
+  const sideOf = (i: number) => (i % 2 === 0 ? 'on' : 'off');
+  const results: ScenarioResult[] = [];
+  try {
+    for (const c of Object.values(clients))
+      expectStatus(await c.request('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: NS } })), 201, 'namespace');
+    const timed = async (scenario: string, count: number, op: (side: 'on' | 'off', i: number) => Promise<void>) => {
+      const latencies = { on: [] as number[], off: [] as number[] };
+      const load = await runLoad({ concurrency: options.concurrency, count: count * 2 }, async (i) => {
+        const side = sideOf(i);
+        const t0 = performance.now();
+        await op(side, Math.floor(i / 2));
+        latencies[side].push(performance.now() - t0);
+      });
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+      for (const side of ['on', 'off'] as const) {
+        results.push({
+          scenario: `${scenario}-ledger-${side}`,
+          count: latencies[side].length,
+          rate: round(latencies[side].length / load.seconds),
+          meanMs: round(mean(latencies[side])),
+          p99Ms: round(percentile(latencies[side], 99)),
+        });
+      }
+      // The ledger's cost: its mean latency over the one without (target ≤ 1.1).
+      results[results.length - 2].costVsOff = Number((mean(latencies.on) / mean(latencies.off)).toFixed(3));
+      log(`ledger: ${scenario} done`);
+    };
+    const count = Math.min(options.count, 5000);
+    await timed('create', count, async (side, i) => {
+      expectStatus(await clients[side].request('POST', CM, configMap(`cm-${i}`)), 201, 'create');
+    });
+    await timed('update', count, async (side, i) => {
+      const body = JSON.stringify({ data: { payload: `${PAYLOAD.slice(10)}${String(i).padStart(10, '0')}` } });
+      expectStatus(await clients[side].request('PATCH', `${CM}/cm-${i % count}`, body, MERGE), 200, 'update');
+    });
+    // One object with many revisions among everything stored so far.
+    const revisions = options.ledgerObjectRevisions ?? Math.min(2000, options.count);
+    expectStatus(await clients.on.request('POST', CM, configMap('hot')), 201, 'hot');
+    await runLoad({ concurrency: 1, count: revisions }, async (i) => {
+      expectStatus(await clients.on.request('PATCH', `${CM}/hot`, JSON.stringify({ data: { n: String(i) } }), MERGE), 200, 'hot update');
+    });
+    const reads = await runLoad({ concurrency: 4, count: 400 }, async () => {
+      expectStatus(await clients.on.request('GET', `${CM}/hot/history?limit=50`), 200, 'history');
+    });
+    results.push({ scenario: 'history-read', count: reads.count, objectRevisions: revisions + 1, p50Ms: reads.p50Ms, p99Ms: reads.p99Ms });
+  } finally {
+    clients.on.close();
+    clients.off.close();
+    await on.stop();
+    await off.stop();
+  }
+  try {
+    const db = new Database(join(dataDir, 'state.db'), { readonly: true });
+    const bytes = (where: string) =>
+      db
+        .prepare(`SELECT COUNT(*) AS n, SUM(LENGTH(name) + LENGTH(value) + LENGTH(old_value) + 48) AS b FROM kine WHERE ${where}`)
+        .get() as { n: number; b: number };
+    const ledger = bytes("name >= CAST('/orch-ledger/' AS BLOB) AND name < CAST('/orch-ledger0' AS BLOB)");
+    const objects = bytes(`name >= CAST('/registry/configmaps/${NS}/' AS BLOB) AND name < CAST('/registry/configmaps/${NS}0' AS BLOB)`);
+    db.close();
+    results.push({
+      scenario: 'bytes-per-revision',
+      revisions: objects.n,
+      objectBytesPerRevision: round(objects.b / Math.max(1, objects.n)),
+      ledgerBytesPerRevision: round(ledger.b / Math.max(1, ledger.n)),
+    });
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  return results;
+}

@@ -1,0 +1,23 @@
+import { after, before } from 'node:test';
+import { runLedgerSuite } from './ledger.js';
+import { startTestServer } from '../../support/api-server.js';
+import { startEtcd, type EtcdProcess } from '../../support/etcd.js';
+
+const tokens = ['viewer-token,viewer,viewer-uid,', 'editor-token,editor,editor-uid,'];
+let etcd: EtcdProcess;
+before(async () => {
+  etcd = await startEtcd();
+});
+after(async () => {
+  await etcd?.stop();
+});
+
+runLedgerSuite('etcd', {
+  main: () => startTestServer({ etcd: etcd.endpoint, tokens, args: ['--authorization-mode=RBAC'] }),
+  shortRetention: () =>
+    startTestServer({
+      etcd: etcd.endpoint,
+      tokens,
+      args: ['--history-retention=4s', '--etcd-compaction-interval=1s', '--watch-cache=false'],
+    }),
+});
