@@ -47,7 +47,9 @@ describe('a LIST flood does not starve the protected clients', () => {
       s = await startTestServer({ process: true, dataDir, tokens: FLOOD_TOKEN_LINES, args: [`--workers=${workers}`] });
       const target = { server: s.url, ca: Buffer.from(s.ca), token: s.token };
       try {
-        check(t, await runFlood(target, { objects: 5000, flooderConcurrency: 400, seconds: 2 }), workers === 1);
+        // 400 flooding connections per worker: each worker's queues hold 300 of one flow's requests
+        // (6 queues of 50), so 200 each on two workers may all wait their turn and never be refused.
+        check(t, await runFlood(target, { objects: 5000, flooderConcurrency: 400 * workers, seconds: 2 }), workers === 1);
       } finally {
         await s.stop();
         s = undefined;
