@@ -19,11 +19,11 @@ async function ensureOne(store: GenericStore, expected: ApiObject, autoUpdate: s
   } catch (err) {
     if (!status.isApiError(err, 'AlreadyExists')) throw err;
   }
-  const spec = (o: ApiObject) => (o as ApiObject & { spec?: unknown }).spec;
+  const spec = (o: ApiObject) => o.spec;
   await store.update(ctx, name, (current) => {
     if (!current) throw status.notFound(store.groupResource, name);
     if (current.metadata.annotations?.[autoUpdate] !== 'true' || jsonEqual(spec(current), spec(expected))) return current;
-    return { ...current, spec: deepCopy(spec(expected)) } as ApiObject;
+    return { ...current, spec: deepCopy(spec(expected)) };
   });
 }
 

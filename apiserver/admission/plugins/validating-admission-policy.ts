@@ -113,7 +113,7 @@ export const newValidatingAdmissionPolicy: PluginFactory = (env): ValidatingPlug
     name: 'ValidatingAdmissionPolicy',
     handles: () => true,
     async validate(attributes) {
-      const a = attributes as AdmissionAttributes;
+      const a = attributes;
       const active = await source.current();
       if (active.length === 0) return;
       const denials: Denial[] = [];

@@ -7,8 +7,9 @@
  * written to status (observedGeneration, typeChecking.expressionWarnings), as Kubernetes' policy
  * status controller writes it; that write is in the background and a conflict leaves it to another.
  */
-import type { ApiObject } from '../../api/object.js';
-import type { BindingSpec, PolicySpec } from '../../registry/admissionregistration/policy-types.js';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../api/generated/types.js';
+import { type ApiObject, asKind } from '../../api/object.js';
+import type { BindingSpec } from '../../registry/admissionregistration/policy-types.js';
 import type { PluginEnv } from '../interfaces.js';
 import { VALIDATING_ADMISSION_POLICIES, VALIDATING_ADMISSION_POLICY_BINDINGS } from '../resources.js';
 import { compilePolicy, type CompiledPolicy } from './compiled-policy.js';
@@ -55,7 +56,7 @@ export function newPolicySource(env: PluginEnv): PolicySource {
     const rv = p.metadata.resourceVersion ?? '';
     const hit = compiled.get(name);
     if (hit && hit.resourceVersion === rv) return hit.policy;
-    const policy = compilePolicy(name, p.spec as PolicySpec | undefined);
+    const policy = compilePolicy(name, asKind<ValidatingAdmissionPolicy>(p).spec);
     compiled.set(name, { resourceVersion: rv, policy });
     return policy;
   };
@@ -66,12 +67,12 @@ export function newPolicySource(env: PluginEnv): PolicySource {
     const { resourceFor } = env;
     const name = p.metadata.name ?? '';
     const generation = p.metadata.generation ?? 0;
-    const observed = (p.status as { observedGeneration?: number } | undefined)?.observedGeneration;
+    const observed = asKind<ValidatingAdmissionPolicy>(p).status?.observedGeneration;
     if (!resourceFor || observed === generation || checkedGeneration.get(name) === generation) return;
     checkedGeneration.set(name, generation);
     let expressionWarnings: ReturnType<typeof typeCheckPolicy>;
     try {
-      expressionWarnings = typeCheckPolicy((p.spec as PolicySpec | undefined) ?? {}, resourceFor, env.definitions);
+      expressionWarnings = typeCheckPolicy(asKind<ValidatingAdmissionPolicy>(p).spec ?? {}, resourceFor, env.definitions);
     } catch {
       expressionWarnings = [];
     }
@@ -95,8 +96,8 @@ export function newPolicySource(env: PluginEnv): PolicySource {
     return policies.map((p) => ({
       policy: compiledOf(p),
       bindings: bindings
-        .filter((b) => (b.spec as BindingSpec | undefined)?.policyName === p.metadata.name)
-        .map((b) => ({ name: b.metadata.name ?? '', spec: (b.spec as BindingSpec | undefined) ?? {} })),
+        .filter((b) => asKind<ValidatingAdmissionPolicyBinding>(b).spec?.policyName === p.metadata.name)
+        .map((b) => ({ name: b.metadata.name ?? '', spec: asKind<ValidatingAdmissionPolicyBinding>(b).spec ?? {} })),
     }));
   };
 

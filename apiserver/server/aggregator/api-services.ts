@@ -4,7 +4,7 @@
  * away from the local routes; a local one leaves them where they are.
  */
 import type { APIService } from '../../api/generated/types.js';
-import type { ApiObject } from '../../api/object.js';
+import { type ApiObject, asKind } from '../../api/object.js';
 
 export interface ApiServiceCache {
   replace(objs: ApiObject[]): void;
@@ -29,7 +29,7 @@ export function newApiServiceCache(): ApiServiceCache {
   const changed = (name: string) => {
     for (const l of listeners) l(name);
   };
-  const as = (o: ApiObject) => o as unknown as APIService;
+  const as = (o: ApiObject) => asKind<APIService>(o);
   return {
     replace(objs) {
       const before = [...byName.keys()];

@@ -25,5 +25,5 @@ export function authenticationConfigMap(namespace: string, f: AuthenticationFact
   data['requestheader-username-headers'] = JSON.stringify([f.names.usernameHeader]);
   data['requestheader-group-headers'] = JSON.stringify([f.names.groupHeader]);
   data['requestheader-extra-headers-prefix'] = JSON.stringify([f.names.extraHeaderPrefix]);
-  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: AUTHENTICATION_CONFIGMAP, namespace }, data } as ApiObject;
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: AUTHENTICATION_CONFIGMAP, namespace }, data };
 }

@@ -87,7 +87,7 @@ export async function checkAvailability(s: APIService, d: AvailabilityDeps): Pro
   }
   const path = s.metadata.name === 'v1.' ? `/api/${s.spec?.version}` : `/apis/${s.spec?.group}/${s.spec?.version}`;
   const url = `https://${hostPort(endpoint)}${path}`;
-  const headers = identityHeaders({ name: 'system:kube-aggregator', groups: ['system:masters'] } as never, d.headerNames);
+  const headers = identityHeaders({ name: 'system:kube-aggregator', groups: ['system:masters'] }, d.headerNames);
   const error = await discoveryCheck(url, d.tls(s), headers, d.checkTimeoutMs ?? DISCOVERY_TIMEOUT_MS);
   if (error) return { status: 'False', reason: 'FailedDiscoveryCheck', message: error };
   return { status: 'True', reason: 'Passed', message: 'all checks passed' };

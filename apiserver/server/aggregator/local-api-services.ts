@@ -7,7 +7,7 @@
  * after it is served.
  */
 import type { APIService } from '../../api/generated/types.js';
-import type { ApiObject } from '../../api/object.js';
+import { type ApiObject, asApiObject } from '../../api/object.js';
 import type { ResourceTable } from '../../api/resource-table.js';
 import type { Logger } from '../../component-base/logs/logger.js';
 import type { ApiServiceCache } from './api-services.js';
@@ -61,7 +61,7 @@ export function startLocalApiServices(d: LocalApiServiceDeps): { stop(): void } 
       const key = `${synced}|${desired.map((s) => s.metadata.name).join(',')}|${d.cache.all().length}`;
       if (key === last) return;
       const names = new Set(desired.map((s) => s.metadata.name));
-      for (const s of desired) if (!d.cache.get(s.metadata.name ?? '')) await d.create(s as unknown as ApiObject);
+      for (const s of desired) if (!d.cache.get(s.metadata.name ?? '')) await d.create(asApiObject(s));
       if (synced) {
         for (const s of d.cache.all()) {
           if (s.metadata.labels?.[label] && !s.spec?.service && !names.has(s.metadata.name)) await d.delete(s.metadata.name ?? '');

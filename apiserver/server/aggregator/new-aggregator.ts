@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { APIService, APIServiceCondition, Endpoints, Service } from '../../api/generated/types.js';
-import type { ApiObject } from '../../api/object.js';
-import { deepCopy } from '../../api/object.js';
+import type { KindObject } from '../../api/object.js';
+import { asApiObject, asKind, deepCopy } from '../../api/object.js';
 import type { GroupVersions, ResourceTable } from '../../api/resource-table.js';
 import type { ResourceDef } from '../../api/resource.js';
 import * as status from '../../api/status.js';
@@ -96,9 +96,9 @@ export function newAggregator(d: AggregatorDeps): Aggregator {
   if (!apiServicesDef) return { filter: (next) => next, groups: (local) => [...local], openapiV3Paths: (local) => local, stop() {} };
   const apiServices = stores.get(apiServicesDef)!;
   const ctx = (namespace = '') => ({ namespace, user: SYSTEM_USER, dryRun: false, now: new Date() });
-  const cachedGet = async <T>(s: GenericStore, namespace: string, name: string): Promise<T | undefined> => {
+  const cachedGet = async <T extends KindObject>(s: GenericStore, namespace: string, name: string): Promise<T | undefined> => {
     try {
-      return (await s.get(ctx(namespace), name, { resourceVersion: '0' })) as unknown as T;
+      return asKind<T>(await s.get(ctx(namespace), name, { resourceVersion: '0' }));
     } catch (err) {
       if (status.isApiError(err, 'NotFound')) return undefined;
       throw err;
@@ -126,9 +126,9 @@ export function newAggregator(d: AggregatorDeps): Aggregator {
       name,
       (old) => {
         if (!old) throw status.notFound(apiServices.groupResource, name);
-        const next = deepCopy(old) as unknown as APIService;
+        const next = deepCopy(asKind<APIService>(old));
         setCondition(next, condition);
-        return next as unknown as ApiObject;
+        return asApiObject(next);
       },
       { subresource: 'status' },
     );

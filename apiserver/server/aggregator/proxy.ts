@@ -156,7 +156,9 @@ export function newAggregatorProxy(o: AggregatorProxyOptions): AggregatorProxy {
         }
       });
       res.once('close', done);
-      const target = { protocol: 'https:', host: endpoint.host, port: endpoint.port };
+      // @types/http-proxy types an object target as a url.Url (port a string); http-proxy itself takes a
+      // numeric port, which https.request is given as is.
+      const target = { protocol: 'https:', host: endpoint.host, port: endpoint.port } as unknown as httpProxy.ProxyTargetUrl;
       const failed = (err: Error) => {
         if (over) return;
         if (!res.headersSent) {
@@ -165,12 +167,7 @@ export function newAggregatorProxy(o: AggregatorProxyOptions): AggregatorProxy {
         done();
       };
       try {
-        proxy.web(
-          req,
-          res,
-          { target: target as unknown as httpProxy.ProxyTargetUrl, agent: agentFor(s), headers: headers as Record<string, string> },
-          failed,
-        );
+        proxy.web(req, res, { target, agent: agentFor(s), headers: headers as Record<string, string> }, failed);
       } catch (err) {
         // A caBundle that is no certificate fails as the TLS context is made.
         failed(err instanceof Error ? err : new Error(String(err)));

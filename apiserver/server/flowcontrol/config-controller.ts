@@ -8,7 +8,7 @@
  * adjustment period the levels' current seats follow their seat demand (borrowing).
  */
 import type { FlowSchema, FlowSchemaCondition, PriorityLevelConfiguration } from '../../api/generated/types.js';
-import { jsonEqual } from '../../api/object.js';
+import { type ApiObject, asKind, jsonEqual, type KindObject } from '../../api/object.js';
 import { classify, matchingOrder, type RequestDigest } from './classify.js';
 import { allocate, allocationItem, levelLimits, sharesOf, type LevelLimits } from './concurrency.js';
 import { QueueSet, type QueuingConfig } from './queue-set.js';
@@ -86,20 +86,20 @@ export class ConfigController {
     limited.forEach((l, i) => l.queueSet.setConcurrencyLimit(Math.max(1, Math.round(allocs[i]))));
   }
 
-  private handler<T extends { metadata: { name?: string } }>(objects: Map<string, T>) {
+  private handler<T extends KindObject>(objects: Map<string, T>) {
     const changed = () => this.queueDigest();
     return {
-      replace: (objs: unknown[]) => {
+      replace: (objs: ApiObject[]) => {
         objects.clear();
-        for (const o of objs as T[]) objects.set(o.metadata.name!, o);
+        for (const o of objs) objects.set(o.metadata.name!, asKind<T>(o));
         changed();
       },
-      put: (o: unknown) => {
-        objects.set((o as T).metadata.name!, o as T);
+      put: (o: ApiObject) => {
+        objects.set(o.metadata.name!, asKind<T>(o));
         changed();
       },
-      remove: (o: unknown) => {
-        objects.delete((o as T).metadata.name!);
+      remove: (o: ApiObject) => {
+        objects.delete(o.metadata.name!);
         changed();
       },
     };

@@ -7,8 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FlowSchema, FlowSchemaCondition, PriorityLevelConfiguration } from '../../api/generated/types.js';
-import type { ApiObject } from '../../api/object.js';
-import { deepCopy } from '../../api/object.js';
+import { asApiObject, asKind, deepCopy } from '../../api/object.js';
 import type { ResourceDef } from '../../api/resource.js';
 import type { ResourceTable } from '../../api/resource-table.js';
 import * as status from '../../api/status.js';
@@ -60,10 +59,10 @@ export function startFlowControl(env: FlowControlEnv): FlowControl {
   const levels = store('prioritylevelconfigurations');
   const boot = flowControlBootstrap(domain);
   const mandatory = {
-    priorityLevels: boot.priorityLevels.filter((o) =>
-      ['exempt', 'catch-all'].includes(o.metadata.name!),
-    ) as unknown as PriorityLevelConfiguration[],
-    flowSchemas: boot.flowSchemas.filter((o) => ['exempt', 'catch-all'].includes(o.metadata.name!)) as unknown as FlowSchema[],
+    priorityLevels: boot.priorityLevels
+      .filter((o) => ['exempt', 'catch-all'].includes(o.metadata.name!))
+      .map((o) => asKind<PriorityLevelConfiguration>(o)),
+    flowSchemas: boot.flowSchemas.filter((o) => ['exempt', 'catch-all'].includes(o.metadata.name!)).map((o) => asKind<FlowSchema>(o)),
   };
   const ctx = () => ({ namespace: '', user: SYSTEM_USER, dryRun: false, now: new Date() });
   const writeDangling = (name: string, condition: FlowSchemaCondition) => {
@@ -73,12 +72,12 @@ export function startFlowControl(env: FlowControlEnv): FlowControl {
         name,
         (current) => {
           if (!current) throw status.notFound(schemas.groupResource, name);
-          const fs = deepCopy(current) as unknown as FlowSchema;
+          const fs = deepCopy(asKind<FlowSchema>(current));
           const have = fs.status?.conditions?.find((c) => c.type === 'Dangling');
           if (have && have.status === condition.status && have.reason === condition.reason && have.message === condition.message)
             return current;
           fs.status = { ...fs.status, conditions: withCondition(fs.status?.conditions, condition) };
-          return fs as unknown as ApiObject;
+          return asApiObject(fs);
         },
         { subresource: 'status' },
       )

@@ -2,10 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newApiDomain } from '../../../../apiserver/api/domain.js';
 import type { FlowSchema } from '../../../../apiserver/api/generated/types.js';
+import { asKind } from '../../../../apiserver/api/object.js';
 import { flowControlBootstrap } from '../../../../apiserver/registry/flowcontrol/bootstrap-configuration.js';
 import { classify, matchesNonResourceRule, matchingOrder, type RequestDigest } from '../../../../apiserver/server/flowcontrol/classify.js';
 
-const schemas = matchingOrder(flowControlBootstrap(newApiDomain()).flowSchemas as unknown as FlowSchema[]);
+const schemas = matchingOrder(flowControlBootstrap(newApiDomain()).flowSchemas.map((o) => asKind<FlowSchema>(o)));
 const catchAll = schemas.find((s) => s.metadata.name === 'catch-all')!;
 const digest = (over: Partial<RequestDigest>): RequestDigest => ({
   user: { name: 'jane', groups: ['system:authenticated'] },

@@ -2,12 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newApiDomain } from '../../../../apiserver/api/domain.js';
 import type { PriorityLevelConfiguration } from '../../../../apiserver/api/generated/types.js';
+import { asKind } from '../../../../apiserver/api/object.js';
 import { flowControlBootstrap } from '../../../../apiserver/registry/flowcontrol/bootstrap-configuration.js';
 import { allocate, allocationItem, levelLimits, sharesOf } from '../../../../apiserver/server/flowcontrol/concurrency.js';
 import { estimateSeats, maxSeatsOf } from '../../../../apiserver/server/flowcontrol/work-estimate.js';
 import { parseRequestInfo } from '../../../../apiserver/endpoints/request/request-info.js';
 
-const levels = flowControlBootstrap(newApiDomain()).priorityLevels as unknown as PriorityLevelConfiguration[];
+const levels = flowControlBootstrap(newApiDomain()).priorityLevels.map((o) => asKind<PriorityLevelConfiguration>(o));
 
 test("the bootstrap levels' seats out of kube-apiserver's default 600", () => {
   const sum = levels.reduce((a, l) => a + sharesOf(l.spec!).shares, 0);
