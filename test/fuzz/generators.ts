@@ -240,7 +240,7 @@ function patchPointer(r: Random, value: unknown): string {
         '/~',
         'metadata',
         '/metadata/',
-        '/data/' + 'x'.repeat(300),
+        `/data/${'x'.repeat(300)}`,
         '/spec/containers/-/name',
         '/__proto__/x',
         '/constructor/prototype',

@@ -43,7 +43,7 @@ function meta(name: string, namespace: string, r: Random, namespaced = true): Re
 function container(r: Random, name = 'app'): Record<string, any> {
   return {
     name,
-    image: r.pick(['busybox:1.36', 'nginx:1.25', 'registry.example.com/team/app@sha256:' + 'a'.repeat(64)]),
+    image: r.pick(['busybox:1.36', 'nginx:1.25', `registry.example.com/team/app@sha256:${'a'.repeat(64)}`]),
     command: ['sh', '-c', 'sleep 3600'],
     ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
     env: [

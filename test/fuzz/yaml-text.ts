@@ -138,7 +138,7 @@ export function mutateYaml(r: Random, text: string): Buffer {
       return Buffer.from(lines.join('\n'));
     case 2: // several documents
       return Buffer.from(
-        r.pick([`${text}\n---\n${text}`, `---\n${text}`, `${text}\n...\n`, `${text}\n---\n`, '---\n---\n', '%YAML 1.1\n---\n' + text]),
+        r.pick([`${text}\n---\n${text}`, `---\n${text}`, `${text}\n...\n`, `${text}\n---\n`, '---\n---\n', `%YAML 1.1\n---\n${text}`]),
       );
     case 3:
       return Buffer.from(aliasBomb(r));
