@@ -1,6 +1,6 @@
 /**
  * The revision ledger's cost (issue 28): two orch-apiservers on the embedded store, one with the
- * ledger (the default --history-retention) and one without (--history-retention=0), started side
+ * ledger (--history-retention=24h) and one without (--history-retention=0, the default), started side
  * by side; creates, then updates, of ~1 KiB ConfigMaps sent to both interleaved request by request
  * (so machine load falls alike on both; target: the ledger costs ≤ 10%). Then the bytes each
  * revision stores (objects' rows against the ledger's, read from the stopped server's SQLite file)
@@ -26,7 +26,7 @@ export async function runLedger(
   log: (line: string) => void,
 ): Promise<ScenarioResult[]> {
   const dataDir = await mkdtemp(join(tmpdir(), 'orch-ledger-bench-'));
-  const on = await startLocalApiServer({ args: [`--data-dir=${dataDir}`] });
+  const on = await startLocalApiServer({ args: [`--data-dir=${dataDir}`, '--history-retention=24h'] });
   const off = await startLocalApiServer({ args: ['--history-retention=0'] });
   const clients = {
     on: new ApiClient(loadKubeconfig(on.kubeconfig), options.concurrency),

@@ -73,11 +73,19 @@ export async function readHistory(src: HistorySource, objectKey: string, opts: {
   let record = await keyAt(storage, lkey, revision);
   if (!record) return { items: [], revision, found: false };
   const items: ObjectRevision[] = [];
-  let state = await stateAt(src, objectKey, record.modRevision);
+  let state = (await stateAt(src, objectKey, record.modRevision)).object;
   while (record && items.length < limit) {
     const previous: KeyValue | null =
       record.createRevision < record.modRevision ? await retainedAt(storage, lkey, record.modRevision - 1) : null;
-    const before = previous ? await stateAt(src, objectKey, previous.modRevision) : undefined;
+    const read = previous ? await stateAt(src, objectKey, previous.modRevision) : undefined;
+    // Compacted while the walk read it: what the write before left is gone, so this revision is the
+    // oldest in the window (the whole object), and the walk ends here.
+    if (read?.compacted) {
+      items.push(revisionOf(record, state, undefined, true));
+      record = null;
+      break;
+    }
+    const before = read?.object;
     items.push(revisionOf(record, state, before, previous === null));
     record = previous;
     state = before ?? null;
@@ -90,15 +98,17 @@ export async function readHistory(src: HistorySource, objectKey: string, opts: {
  * window may lie below the compacted revision; the object is then read at that revision, where it
  * still holds what the record's write stored (every later write of it would have a later record).
  */
-async function stateAt(src: HistorySource, objectKey: string, revision: number): Promise<ApiObject | null> {
+async function stateAt(src: HistorySource, objectKey: string, revision: number): Promise<{ object: ApiObject | null; compacted: boolean }> {
   let kv: KeyValue | null;
+  let compacted = false;
   try {
     kv = await keyAt(src.storage, objectKey, revision);
   } catch (err) {
     if (!isStorageError(err, 'Compacted')) throw err;
+    compacted = true;
     kv = await keyAt(src.storage, objectKey, Math.max(revision, await src.storage.compactedRevision()));
   }
-  return kv ? src.decode(kv) : null;
+  return { object: kv ? await src.decode(kv) : null, compacted };
 }
 
 function revisionOf(record: KeyValue, after: ApiObject | null, before: ApiObject | null | undefined, first: boolean): ObjectRevision {

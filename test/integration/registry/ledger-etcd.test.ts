@@ -13,7 +13,7 @@ after(async () => {
 });
 
 runLedgerSuite('etcd', {
-  main: () => startTestServer({ etcd: etcd.endpoint, tokens, args: ['--authorization-mode=RBAC'] }),
+  main: () => startTestServer({ etcd: etcd.endpoint, tokens, args: ['--authorization-mode=RBAC', '--history-retention=24h'] }),
   shortRetention: () =>
     startTestServer({
       etcd: etcd.endpoint,

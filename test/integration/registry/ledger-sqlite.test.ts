@@ -4,14 +4,14 @@ import { startTestServer } from '../../support/api-server.js';
 const tokens = ['viewer-token,viewer,viewer-uid,', 'editor-token,editor,editor-uid,'];
 
 runLedgerSuite('sqlite', {
-  main: () => startTestServer({ tokens, args: ['--authorization-mode=RBAC'] }),
+  main: () => startTestServer({ tokens, args: ['--authorization-mode=RBAC', '--history-retention=24h'] }),
   shortRetention: () =>
     startTestServer({ tokens, args: ['--history-retention=4s', '--etcd-compaction-interval=1s', '--watch-cache=false'] }),
 });
 
 // The same over --workers 2: worker processes write and read the ledger through the remote storage.
 runLedgerSuite('sqlite, --workers=2', {
-  main: () => startTestServer({ process: true, tokens, args: ['--workers=2', '--authorization-mode=RBAC'] }),
+  main: () => startTestServer({ process: true, tokens, args: ['--workers=2', '--authorization-mode=RBAC', '--history-retention=24h'] }),
   shortRetention: () =>
     startTestServer({
       process: true,

@@ -84,7 +84,7 @@ function replay(history: any[]): Map<string, string> {
 }
 
 export interface LedgerServers {
-  /** A server with the default --history-retention (24h). */
+  /** A server with --history-retention=24h (the ledger is opt-in). */
   main(): Promise<TestServer>;
   /** A server with a short retention, compaction each second and no watch cache. */
   shortRetention(): Promise<TestServer>;
