@@ -5,7 +5,8 @@ import type { OwnerReference } from '../../apiserver/api/object-meta.js';
 
 export interface PodTemplate {
   metadata?: { labels?: Record<string, string>; annotations?: Record<string, string>; finalizers?: string[] };
-  spec?: Record<string, unknown>;
+  /** Any kind's Pod spec (the generated PodSpec included); copied as it is. */
+  spec?: object;
 }
 
 /** The Pod: the template's labels, annotations, finalizers and spec, named `<prefix>-<random>` by the server. */
