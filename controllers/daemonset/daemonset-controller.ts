@@ -111,7 +111,7 @@ export class DaemonSetController implements Controller {
       resource: DAEMONSETS,
       kind: 'DaemonSet',
       hashLabel: REVISION_LABEL,
-      hash: (ds, _data, collisionCount) => computeHash(dsSpec(ds).template, collisionCount),
+      hash: (ds, _data, collisionCount) => computeHash(ds.spec?.template, collisionCount),
     });
     enqueueControllers(this.sets, this.queue, this.expectations);
     const owner = (pod: Pod) => {
