@@ -12,7 +12,6 @@
  * misscheduled, ready, available, unavailable and updated Pods.
  */
 import type { DaemonSet, DaemonSetSpec, Node, Pod } from '../../apiserver/api/generated/types.js';
-import type { ApiObject } from '../../apiserver/api/object.js';
 import { jsonEqual } from '../../apiserver/api/object.js';
 import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
@@ -252,7 +251,7 @@ export class DaemonSetController implements Controller {
     if (failed) throw failed.reason;
   }
 
-  private newPod(ds: DaemonSet, node: string, revision: string): ApiObject {
+  private newPod(ds: DaemonSet, node: string, revision: string): Pod {
     const pod = podFromTemplate(
       dsSpec(ds).template ?? {},
       ds.metadata.namespace ?? '',
@@ -260,7 +259,7 @@ export class DaemonSetController implements Controller {
       newControllerRef(ds, 'apps/v1', 'DaemonSet'),
     );
     pod.metadata.labels = { ...pod.metadata.labels, [REVISION_LABEL]: revision };
-    const spec = pod.spec as PodSchedulingSpec & Record<string, unknown>;
+    const spec = pod.spec;
     spec.tolerations = this.schedulingSpec(ds).tolerations;
     spec.affinity = {
       ...(spec.affinity ?? {}),

@@ -11,7 +11,6 @@
  * counts hold after the Pods are gone.
  */
 import type { Job, Pod } from '../../apiserver/api/generated/types.js';
-import type { ApiObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
@@ -414,7 +413,7 @@ export class JobController implements Controller {
     return { active: [...active, ...Array.from({ length: successes }, (): Pod => ({ metadata: {} }))] };
   }
 
-  private newPod(job: Job, index: number | undefined): ApiObject {
+  private newPod(job: Job, index: number | undefined): Pod {
     const name = job.metadata.name!;
     const pod = podFromTemplate(
       jobSpec(job).template ?? {},
@@ -426,7 +425,7 @@ export class JobController implements Controller {
     if (index === undefined) return pod;
     pod.metadata.annotations = { ...pod.metadata.annotations, [this.indexKey]: String(index) };
     pod.metadata.labels = { ...pod.metadata.labels, [this.indexKey]: String(index) };
-    const spec = pod.spec as { hostname?: string; containers?: { env?: unknown[] }[]; initContainers?: { env?: unknown[] }[] };
+    const spec = pod.spec;
     spec.hostname ??= `${name}-${index}`;
     const env = { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${this.indexKey}']` } } };
     for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) c.env = [...(c.env ?? []), env];

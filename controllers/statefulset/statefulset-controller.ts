@@ -249,7 +249,7 @@ export class StatefulSetController implements Controller {
       [this.podIndexLabel]: String(ordinal),
       [REVISION_LABEL]: revision,
     };
-    const podSpec = pod.spec as { hostname?: string; subdomain?: string; volumes?: { name: string; [k: string]: unknown }[] };
+    const podSpec = pod.spec;
     podSpec.hostname = name;
     if (spec.serviceName) podSpec.subdomain = spec.serviceName;
     const claimVolumes = (spec.volumeClaimTemplates ?? []).map((t) => ({
