@@ -11,7 +11,7 @@ import type { KindObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
-import type { ApiClient, GroupVersionResource } from '../client/api-client.js';
+import type { ApiClient, TypedResource } from '../client/api-client.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX } from '../informers/indexer.js';
 import { claimObjects, newControllerRef } from './controller-ref.js';
@@ -30,7 +30,7 @@ export interface HistoryOwner extends KindObject {
 
 /** The owner kind's facts the history needs. */
 export interface HistoryKind {
-  resource: GroupVersionResource;
+  resource: TypedResource<HistoryOwner>;
   kind: string;
   /** The label a revision carries its hash in. */
   hashLabel: string;
@@ -162,7 +162,7 @@ export class ControllerHistory {
   private async bumpCollisionCount(owner: HistoryOwner): Promise<void> {
     const client = this.client.resource(this.kind.resource, owner.metadata.namespace);
     const fresh = await client.get(owner.metadata.name!);
-    const status = (fresh.status ?? {}) as { collisionCount?: number };
+    const status = fresh.status ?? {};
     fresh.status = { ...status, collisionCount: (status.collisionCount ?? 0) + 1 };
     await client.update(fresh, 'status');
   }
