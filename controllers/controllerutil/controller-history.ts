@@ -7,11 +7,11 @@
  * `revisionHistoryLimit` revisions that no Pod, nor the current or update revision, uses.
  */
 import type { ControllerRevision } from '../../apiserver/api/generated/types.js';
-import type { ApiObject, KindObject } from '../../apiserver/api/object.js';
+import type { KindObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
-import type { ApiClient, GroupVersionResource } from '../client/api-client.js';
+import type { ApiClient, TypedResource } from '../client/api-client.js';
 import type { Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX } from '../informers/indexer.js';
 import { claimObjects, newControllerRef } from './controller-ref.js';
@@ -22,23 +22,29 @@ export const DEFAULT_REVISION_HISTORY_LIMIT = 10;
 /** The label naming the revision a Pod was made from (apps/v1 ControllerRevisionHashLabelKey). */
 export const REVISION_LABEL = 'controller-revision-hash';
 
+/** What the history reads of an owner (a StatefulSet or a DaemonSet): its Pod template and collision count. */
+export interface HistoryOwner extends KindObject {
+  spec?: { template?: PodTemplate };
+  status?: { collisionCount?: number };
+}
+
 /** The owner kind's facts the history needs. */
 export interface HistoryKind {
-  resource: GroupVersionResource;
+  resource: TypedResource<HistoryOwner>;
   kind: string;
   /** The label a revision carries its hash in. */
   hashLabel: string;
   /** The hash that names a revision of this data (ComputeHash or HashControllerRevision). */
-  hash(owner: ApiObject, data: Record<string, unknown>, collisionCount: number | undefined): string;
+  hash(owner: HistoryOwner, data: Record<string, unknown>, collisionCount: number | undefined): string;
 }
 
 /** The revision's data: a strategic merge patch that replaces the owner's Pod template (getPatch). */
-export function revisionData(owner: ApiObject): Record<string, unknown> {
-  const template = ((owner.spec ?? {}) as { template?: PodTemplate }).template ?? {};
+export function revisionData(owner: HistoryOwner): Record<string, unknown> {
+  const template = owner.spec?.template ?? {};
   return { spec: { template: { ...deepCopy(template), $patch: 'replace' } } };
 }
 
-const collisionCountOf = (owner: ApiObject) => (owner.status as { collisionCount?: number } | undefined)?.collisionCount;
+const collisionCountOf = (owner: HistoryOwner) => owner.status?.collisionCount;
 const revisionNumber = (r: ControllerRevision) => Number(r.revision ?? 0);
 const dataOf = (r: ControllerRevision) => r.data;
 
@@ -60,10 +66,10 @@ export class ControllerHistory {
   ) {}
 
   /** A revision of the owner's current template, numbered `revision` (NewControllerRevision). */
-  newRevision(owner: ApiObject, revision: number): ControllerRevision {
+  newRevision(owner: HistoryOwner, revision: number): ControllerRevision {
     const data = revisionData(owner);
     const hash = this.kind.hash(owner, data, collisionCountOf(owner));
-    const template = ((owner.spec ?? {}) as { template?: PodTemplate }).template;
+    const template = owner.spec?.template;
     return {
       apiVersion: 'apps/v1',
       kind: 'ControllerRevision',
@@ -81,7 +87,7 @@ export class ControllerHistory {
 
   /** The owner's revisions, oldest first, adopting orphans its selector matches (ListControllerRevisions + claim). */
   async owned(
-    owner: ApiObject,
+    owner: HistoryOwner,
     selector: LabelSelector,
     recheckOwner: () => Promise<KindObject | undefined>,
   ): Promise<ControllerRevision[]> {
@@ -102,7 +108,7 @@ export class ControllerHistory {
    * number, or a new one. A name held by other data raises the owner's status.collisionCount (so
    * the next sync names it differently) and throws.
    */
-  async sync(owner: ApiObject, revisions: ControllerRevision[]): Promise<Revisions> {
+  async sync(owner: HistoryOwner, revisions: ControllerRevision[]): Promise<Revisions> {
     const next = revisions.length ? revisionNumber(revisions[revisions.length - 1]) + 1 : 1;
     const wanted = this.newRevision(owner, next);
     const equal = revisions.filter((r) => jsonEqual(dataOf(r), dataOf(wanted)));
@@ -153,10 +159,10 @@ export class ControllerHistory {
     }
   }
 
-  private async bumpCollisionCount(owner: ApiObject): Promise<void> {
+  private async bumpCollisionCount(owner: HistoryOwner): Promise<void> {
     const client = this.client.resource(this.kind.resource, owner.metadata.namespace);
     const fresh = await client.get(owner.metadata.name!);
-    const status = (fresh.status ?? {}) as { collisionCount?: number };
+    const status = fresh.status ?? {};
     fresh.status = { ...status, collisionCount: (status.collisionCount ?? 0) + 1 };
     await client.update(fresh, 'status');
   }

@@ -1,4 +1,5 @@
 /** The hash that names a Pod template's generation (Deployments' pod-template-hash, StatefulSets' revisions). */
+import { isPlainObject } from '../../apiserver/api/object.js';
 import type { PodTemplate } from './pod-template.js';
 
 /**
@@ -35,8 +36,8 @@ const MAPS = new Set([
 export function asDecoded(v: unknown, key?: string): unknown {
   if (v === null || v === undefined) return undefined;
   if (Array.isArray(v)) return v.length === 0 ? undefined : v.map((x) => (x !== null && typeof x === 'object' ? (asDecoded(x) ?? {}) : x));
-  if (typeof v !== 'object') return v;
-  const o = v as Record<string, unknown>;
+  if (!isPlainObject(v)) return v;
+  const o = v;
   if (key !== undefined && MAPS.has(key)) return Object.keys(o).length === 0 ? undefined : o;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(o)) {
@@ -50,8 +51,8 @@ export function asDecoded(v: unknown, key?: string): unknown {
 /** A JSON string with object keys sorted, so equal templates hash alike. */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
+  if (isPlainObject(v)) {
+    const o = v;
     return `{${Object.keys(o)
       .filter((k) => o[k] !== undefined)
       .sort()

@@ -5,16 +5,16 @@
  * queue's growing backoff. Gone (NotFound, or replaced by another uid) writes nothing; any other
  * failure, or a second Conflict, is thrown and the sync retried.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { KindObject } from '../../apiserver/api/object.js';
 import { deepCopy } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { ResourceClient } from '../client/api-client.js';
 
 /** Puts `status(current)` as the status of `cached` (then of the fresh object, once, on a Conflict). */
-export async function updateStatusFromCache(
-  client: ResourceClient,
-  cached: ApiObject,
-  status: (current: ApiObject) => unknown,
+export async function updateStatusFromCache<T extends KindObject & { status?: unknown }>(
+  client: ResourceClient<T>,
+  cached: T,
+  status: (current: T) => T['status'],
 ): Promise<void> {
   let next = deepCopy(cached);
   for (let attempt = 0; ; attempt++) {

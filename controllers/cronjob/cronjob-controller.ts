@@ -8,7 +8,7 @@
  * successfulJobsHistoryLimit / failedJobsHistoryLimit are deleted, oldest first. Suspended CronJobs
  * create nothing. Each outcome is an event.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { CronJob, CronJobSpec, CronJobStatus, Job, JobSpec, ObjectReference } from '../../apiserver/api/generated/types.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
@@ -20,50 +20,21 @@ import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controlle
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { CONTROLLER_UID_INDEX, controllerRefOf, ensureControllerIndex, newControllerRef } from '../controllerutil/controller-ref.js';
 import { finishedCondition } from '../job/job-util.js';
-import { CRONJOBS as TYPED_CRONJOBS, JOBS as TYPED_JOBS } from '../controllerutil/resources.js';
-import type { GroupVersionResource } from '../client/api-client.js';
+import { CRONJOBS, JOBS } from '../controllerutil/resources.js';
 import { parseSchedule, type Schedule } from './cron-schedule.js';
-
-/** Read untyped (ApiObject) here until this controller takes its generated kind. */
-const CRONJOBS: GroupVersionResource = TYPED_CRONJOBS;
-/** Read untyped (ApiObject) here until this controller takes its generated kind. */
-const JOBS: GroupVersionResource = TYPED_JOBS;
 
 /** More missed start times than this are reported. */
 const MAX_MISSED = 100;
 
-interface CronJobSpec {
-  schedule?: string;
-  timeZone?: string;
-  startingDeadlineSeconds?: number;
-  concurrencyPolicy?: string;
-  suspend?: boolean;
-  successfulJobsHistoryLimit?: number;
-  failedJobsHistoryLimit?: number;
-  jobTemplate?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> };
-}
-
-interface JobRef {
-  apiVersion?: string;
-  kind?: string;
-  name?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-}
-
-interface CronJobStatus {
-  active?: JobRef[];
-  lastScheduleTime?: string;
-  lastSuccessfulTime?: string;
-}
+/** The spec as this controller reads it: `schedule` and `jobTemplate` are required, but a missing one is still checked for. */
+type CronJobSpecRead = Partial<CronJobSpec>;
 
 const timestamp = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-const cjSpec = (cj: ApiObject) => (cj.spec ?? {}) as CronJobSpec;
+const cjSpec = (cj: CronJob): CronJobSpecRead => cj.spec ?? {};
 
 export class CronJobController implements Controller {
-  readonly cronJobs: Informer;
-  readonly jobs: Informer;
+  readonly cronJobs: Informer<CronJob>;
+  readonly jobs: Informer<Job>;
   readonly queue: WorkQueue<string>;
   private readonly recorder: EventRecorder;
 
@@ -77,7 +48,7 @@ export class CronJobController implements Controller {
     this.jobs = ctx.informers.forResource(JOBS);
     ensureControllerIndex(this.jobs.indexer);
     enqueueChanges(this.cronJobs, this.queue, { deletes: false });
-    const jobChanged = (job: ApiObject) => {
+    const jobChanged = (job: Job) => {
       const ref = controllerRefOf(job);
       if (ref?.kind === 'CronJob') this.queue.add(`${job.metadata.namespace}/${ref.name}`);
     };
@@ -120,10 +91,10 @@ export class CronJobController implements Controller {
     const owned = this.jobs.indexer
       .byIndex(CONTROLLER_UID_INDEX, cj.metadata.uid ?? '')
       .filter((j) => j.metadata.namespace === cj.metadata.namespace);
-    const status: CronJobStatus = deepCopy((cj.status ?? {}) as CronJobStatus);
+    const status: CronJobStatus = deepCopy(cj.status ?? {});
 
     // Active list: running owned Jobs in, finished or vanished ones out.
-    const active: JobRef[] = [];
+    const active: ObjectReference[] = [];
     for (const job of owned) {
       const done = finishedCondition(job);
       const listed = status.active?.find((a) => a.uid === job.metadata.uid);
@@ -135,7 +106,7 @@ export class CronJobController implements Controller {
         this.recorder.event(ref, 'Normal', 'SawCompletedJob', 'Complete', `Saw completed job: ${job.metadata.name}, status: ${done.type}`);
       }
       if (done.type === 'Complete') {
-        const completed = Date.parse((job.status as { completionTime?: string } | undefined)?.completionTime ?? '') || 0;
+        const completed = Date.parse(job.status?.completionTime ?? '') || 0;
         const last = Date.parse(status.lastSuccessfulTime ?? '') || 0;
         if (completed > last) status.lastSuccessfulTime = timestamp(completed);
       }
@@ -156,7 +127,7 @@ export class CronJobController implements Controller {
 
     let result: SyncResult | undefined;
     if (!cj.metadata.deletionTimestamp && !spec.suspend) {
-      result = await this.schedule(cj, status as CronJobStatus & { active: JobRef[] }, owned, now);
+      result = await this.schedule(cj, status, owned, now);
     }
     if (status.active.length === 0) delete status.active;
     if (!jsonEqual(status, cj.status ?? {})) {
@@ -172,12 +143,7 @@ export class CronJobController implements Controller {
   }
 
   /** Starts the Job of the most recent unmet schedule time, if it is due; asks to be woken for the next one. */
-  private async schedule(
-    cj: ApiObject,
-    status: CronJobStatus & { active: JobRef[] },
-    owned: ApiObject[],
-    now: number,
-  ): Promise<SyncResult | undefined> {
+  private async schedule(cj: CronJob, status: CronJobStatus, owned: Job[], now: number): Promise<SyncResult | undefined> {
     const spec = cjSpec(cj);
     const ref = objectReference(cj, 'batch/v1', 'CronJob');
     let sched: Schedule;
@@ -237,9 +203,9 @@ export class CronJobController implements Controller {
       return wakeAt(next);
     }
     const name = `${cj.metadata.name}-${Math.floor(scheduled / 60_000)}`;
-    if (status.active.some((a) => a.name === name) || owned.some((j) => j.metadata.name === name)) return wakeAt(next);
+    if (status.active?.some((a) => a.name === name) || owned.some((j) => j.metadata.name === name)) return wakeAt(next);
     const policy = spec.concurrencyPolicy ?? 'Allow';
-    if (policy === 'Forbid' && status.active.length > 0) {
+    if (policy === 'Forbid' && (status.active?.length ?? 0) > 0) {
       this.recorder.event(
         ref,
         'Normal',
@@ -250,7 +216,7 @@ export class CronJobController implements Controller {
       return wakeAt(next);
     }
     if (policy === 'Replace') {
-      for (const a of status.active) {
+      for (const a of status.active ?? []) {
         try {
           await this.jobsClient(cj.metadata.namespace).delete(a.name!, { propagationPolicy: 'Background' });
           this.recorder.event(ref, 'Normal', 'SuccessfulDelete', 'Delete', `Deleted job ${a.name}`);
@@ -261,7 +227,7 @@ export class CronJobController implements Controller {
       status.active = [];
     }
     const template = spec.jobTemplate ?? {};
-    const job: ApiObject = {
+    const job: Job = {
       apiVersion: 'batch/v1',
       kind: 'Job',
       metadata: {
@@ -271,9 +237,10 @@ export class CronJobController implements Controller {
         annotations: { ...template.metadata?.annotations },
         ownerReferences: [newControllerRef(cj, 'batch/v1', 'CronJob')],
       },
-      spec: deepCopy(template.spec ?? {}),
+      // A template without a spec sends an empty one, which the server refuses with its own message.
+      spec: deepCopy(template.spec ?? ({} as JobSpec)),
     };
-    let created: ApiObject;
+    let created: Job;
     try {
       created = await this.jobsClient(cj.metadata.namespace).create(job);
     } catch (err) {
@@ -282,15 +249,14 @@ export class CronJobController implements Controller {
       throw err;
     }
     this.recorder.event(ref, 'Normal', 'SuccessfulCreate', 'Create', `Created job ${created.metadata.name}`);
-    status.active = [...status.active, jobRef(created)];
+    status.active = [...(status.active ?? []), jobRef(created)];
     status.lastScheduleTime = timestamp(scheduled);
     return wakeAt(next);
   }
 
   /** Deletes the oldest finished Jobs beyond the history limits. */
-  private async cleanupFinished(owned: ApiObject[], spec: CronJobSpec): Promise<void> {
-    const started = (j: ApiObject) =>
-      Date.parse((j.status as { startTime?: string } | undefined)?.startTime ?? j.metadata.creationTimestamp ?? '') || 0;
+  private async cleanupFinished(owned: Job[], spec: CronJobSpecRead): Promise<void> {
+    const started = (j: Job) => Date.parse(j.status?.startTime ?? j.metadata.creationTimestamp ?? '') || 0;
     const limits: [string, number][] = [
       ['Complete', spec.successfulJobsHistoryLimit ?? 3],
       ['Failed', spec.failedJobsHistoryLimit ?? 1],
@@ -313,7 +279,7 @@ export class CronJobController implements Controller {
   }
 }
 
-function jobRef(job: ApiObject): JobRef {
+function jobRef(job: Job): ObjectReference {
   const m = job.metadata;
   return { kind: 'Job', namespace: m.namespace, name: m.name, uid: m.uid, apiVersion: 'batch/v1', resourceVersion: m.resourceVersion };
 }

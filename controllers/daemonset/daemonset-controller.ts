@@ -11,8 +11,7 @@
  * revisionHistoryLimit revisions no Pod uses are kept. Status counts desired, scheduled,
  * misscheduled, ready, available, unavailable and updated Pods.
  */
-import type { Node, Pod } from '../../apiserver/api/generated/types.js';
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { DaemonSet, DaemonSetSpec, Node, Pod } from '../../apiserver/api/generated/types.js';
 import { jsonEqual } from '../../apiserver/api/object.js';
 import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
@@ -31,30 +30,19 @@ import {
   readFromServer,
   resolveControllerRef,
 } from '../controllerutil/controller-ref.js';
-import { CONTROLLERREVISIONS, DAEMONSETS as TYPED_DAEMONSETS, NODES, PODS } from '../controllerutil/resources.js';
-import type { GroupVersionResource } from '../client/api-client.js';
+import { CONTROLLERREVISIONS, DAEMONSETS, NODES, PODS } from '../controllerutil/resources.js';
 import { ControllerHistory, DEFAULT_REVISION_HISTORY_LIMIT, REVISION_LABEL } from '../controllerutil/controller-history.js';
 import { Expectations } from '../controllerutil/expectations.js';
 import { updateStatusFromCache } from '../controllerutil/update-status.js';
 import { type PodSchedulingSpec, podFitsNode, type Toleration } from '../controllerutil/node-eligibility.js';
 import { PodControl } from '../controllerutil/pod-control.js';
 import { isPodAvailable, isPodReady, podNodeName, podStatus } from '../controllerutil/pod-status.js';
-import { podFromTemplate, type PodTemplate } from '../controllerutil/pod-template.js';
+import { podFromTemplate } from '../controllerutil/pod-template.js';
 import { computeHash } from '../controllerutil/template-hash.js';
-import { allowsSurge, type DaemonSetStrategy, excessPods, rollingUpdate } from './rolling-update.js';
+import { allowsSurge, excessPods, rollingUpdate } from './rolling-update.js';
 
-/** Read untyped (ApiObject) here until this controller takes its generated kind. */
-const DAEMONSETS: GroupVersionResource = TYPED_DAEMONSETS;
-
-interface DaemonSetSpec {
-  selector?: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
-  template?: PodTemplate;
-  updateStrategy?: DaemonSetStrategy;
-  minReadySeconds?: number;
-  revisionHistoryLimit?: number;
-}
-
-const dsSpec = (ds: ApiObject) => (ds.spec ?? {}) as DaemonSetSpec;
+/** The spec as this controller reads it: `selector` and `template` are required, but a missing one is still checked for. */
+const dsSpec = (ds: DaemonSet): Partial<DaemonSetSpec> => ds.spec ?? {};
 
 /** Daemon Pods oldest first, bound ones before unbound ones, by name when created in the same second (podByCreationTimestampAndPhase). */
 function oldestFirst(a: Pod, b: Pod): number {
@@ -77,7 +65,7 @@ export function targetNode(pod: Pod): string | undefined {
 }
 
 export class DaemonSetController implements Controller {
-  readonly sets: Informer;
+  readonly sets: Informer<DaemonSet>;
   readonly pods: Informer<Pod>;
   readonly nodes: Informer<Node>;
   readonly history: ControllerHistory;
@@ -111,7 +99,7 @@ export class DaemonSetController implements Controller {
       resource: DAEMONSETS,
       kind: 'DaemonSet',
       hashLabel: REVISION_LABEL,
-      hash: (ds, _data, collisionCount) => computeHash(dsSpec(ds).template, collisionCount),
+      hash: (ds, _data, collisionCount) => computeHash(ds.spec?.template, collisionCount),
     });
     enqueueControllers(this.sets, this.queue, this.expectations);
     const owner = (pod: Pod) => {
@@ -165,8 +153,8 @@ export class DaemonSetController implements Controller {
   }
 
   /** The template's scheduling spec with the daemon tolerations added. */
-  private schedulingSpec(ds: ApiObject): PodSchedulingSpec {
-    const spec = (dsSpec(ds).template?.spec ?? {}) as PodSchedulingSpec;
+  private schedulingSpec(ds: DaemonSet): PodSchedulingSpec {
+    const spec: PodSchedulingSpec = dsSpec(ds).template?.spec ?? {};
     const own = spec.tolerations ?? [];
     const extra = this.defaultTolerations.filter((d) => !own.some((t) => t.key === d.key && t.effect === d.effect));
     return { ...spec, tolerations: [...own, ...extra] };
@@ -251,7 +239,7 @@ export class DaemonSetController implements Controller {
     return undefined;
   }
 
-  private async manage(key: string, ds: ApiObject, nodes: string[], remove: Pod[], revision: string): Promise<void> {
+  private async manage(key: string, ds: DaemonSet, nodes: string[], remove: Pod[], revision: string): Promise<void> {
     if (nodes.length === 0 && remove.length === 0) return;
     const ref = objectReference(ds, 'apps/v1', 'DaemonSet');
     this.expectations.expect(key, nodes.length, remove.map(objectKey));
@@ -263,7 +251,7 @@ export class DaemonSetController implements Controller {
     if (failed) throw failed.reason;
   }
 
-  private newPod(ds: ApiObject, node: string, revision: string): ApiObject {
+  private newPod(ds: DaemonSet, node: string, revision: string): Pod {
     const pod = podFromTemplate(
       dsSpec(ds).template ?? {},
       ds.metadata.namespace ?? '',
@@ -271,7 +259,7 @@ export class DaemonSetController implements Controller {
       newControllerRef(ds, 'apps/v1', 'DaemonSet'),
     );
     pod.metadata.labels = { ...pod.metadata.labels, [REVISION_LABEL]: revision };
-    const spec = pod.spec as PodSchedulingSpec & Record<string, unknown>;
+    const spec = pod.spec;
     spec.tolerations = this.schedulingSpec(ds).tolerations;
     spec.affinity = {
       ...(spec.affinity ?? {}),
@@ -286,7 +274,7 @@ export class DaemonSetController implements Controller {
   }
 
   private async updateStatus(
-    ds: ApiObject,
+    ds: DaemonSet,
     eligible: Set<string>,
     byNode: Map<string, Pod[]>,
     revision: string,
@@ -321,12 +309,12 @@ export class DaemonSetController implements Controller {
       numberAvailable: available,
       numberUnavailable: eligible.size - available,
     };
-    const old = (ds.status ?? {}) as Record<string, unknown>;
+    const old: Record<string, unknown> = { ...ds.status };
     const previous = Object.fromEntries(Object.entries(old).filter(([k]) => k in status && old[k] !== 0));
     const wanted = Object.fromEntries(Object.entries(status).filter(([, v]) => v !== 0));
     if (jsonEqual(previous, wanted)) return status;
     await updateStatusFromCache(this.ctx.client.resource(DAEMONSETS, ds.metadata.namespace), ds, (current) => ({
-      ...(current.status as object | undefined),
+      ...current.status,
       ...status,
     }));
     return status;

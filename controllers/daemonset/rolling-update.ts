@@ -5,15 +5,12 @@
  * created beside an old one (at once where the old one is unavailable, on at most maxSurge Nodes
  * otherwise) and the old one is deleted once the new one is available, so availability never drops.
  */
-import type { Pod } from '../../apiserver/api/generated/types.js';
+import type { DaemonSetUpdateStrategy, Pod } from '../../apiserver/api/generated/types.js';
 import { REVISION_LABEL } from '../controllerutil/controller-history.js';
 import { scaledValue } from '../controllerutil/int-or-percent.js';
 import { isPodAvailable, isPodReady } from '../controllerutil/pod-status.js';
 
-export interface DaemonSetStrategy {
-  type?: string;
-  rollingUpdate?: { maxUnavailable?: number | string; maxSurge?: number | string };
-}
+export type DaemonSetStrategy = DaemonSetUpdateStrategy;
 
 /** What one sync of the update may do. */
 export interface UpdateStep {

@@ -7,8 +7,8 @@
  * old ReplicaSets beyond revisionHistoryLimit are deleted once empty; status and the Available,
  * Progressing (with the progress deadline) and ReplicaFailure conditions are kept up to date.
  */
-import type { Pod } from '../../apiserver/api/generated/types.js';
-import type { ApiObject, KindObject } from '../../apiserver/api/object.js';
+import type { Deployment, Pod, ReplicaSet } from '../../apiserver/api/generated/types.js';
+import type { KindObject } from '../../apiserver/api/object.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
@@ -27,8 +27,7 @@ import {
   ensureControllerIndex,
   newControllerRef,
 } from '../controllerutil/controller-ref.js';
-import { DEPLOYMENTS as TYPED_DEPLOYMENTS, PODS, REPLICASETS as TYPED_REPLICASETS } from '../controllerutil/resources.js';
-import type { GroupVersionResource } from '../client/api-client.js';
+import { DEPLOYMENTS, PODS, REPLICASETS } from '../controllerutil/resources.js';
 import { computeHash } from '../controllerutil/template-hash.js';
 import { type DeploymentStatus, dReplicas, dSpec, dStatus, rsReplicas, rsSpecOf, rsStatusOf } from './deployment-types.js';
 import {
@@ -57,18 +56,13 @@ import {
 import { calculateStatus, rolloutStatus } from './deployment-status.js';
 import { podStatus } from '../controllerutil/pod-status.js';
 
-/** Read untyped (ApiObject) here until this controller takes its generated kind. */
-const DEPLOYMENTS: GroupVersionResource = TYPED_DEPLOYMENTS;
-/** Read untyped (ApiObject) here until this controller takes its generated kind. */
-const REPLICASETS: GroupVersionResource = TYPED_REPLICASETS;
-
 export interface DeploymentControllerOptions {
   workers?: number;
 }
 
 export class DeploymentController implements Controller {
-  readonly deployments: Informer;
-  readonly replicaSets: Informer;
+  readonly deployments: Informer<Deployment>;
+  readonly replicaSets: Informer<ReplicaSet>;
   readonly pods: Informer<Pod>;
   readonly queue: WorkQueue<string>;
   private readonly recorder: EventRecorder;
@@ -107,7 +101,7 @@ export class DeploymentController implements Controller {
     });
   }
 
-  private ownerOf(obj: KindObject, ref = controllerRefOf(obj)): ApiObject | undefined {
+  private ownerOf(obj: KindObject, ref = controllerRefOf(obj)): Deployment | undefined {
     if (ref?.kind !== 'Deployment') return undefined;
     const d = this.deployments.indexer.get(`${obj.metadata.namespace}/${ref.name}`);
     return d?.metadata.uid === ref.uid ? d : undefined;
@@ -118,7 +112,7 @@ export class DeploymentController implements Controller {
     if (d) this.queue.add(objectKey(d));
   }
 
-  private rsChanged(old: ApiObject | undefined, rs: ApiObject): void {
+  private rsChanged(old: ReplicaSet | undefined, rs: ReplicaSet): void {
     if (old && old.metadata.resourceVersion === rs.metadata.resourceVersion) return;
     if (old && controllerRefOf(old)?.uid !== controllerRefOf(rs)?.uid) this.enqueueOwner(old);
     if (controllerRefOf(rs)) {
@@ -182,7 +176,7 @@ export class DeploymentController implements Controller {
     return isRollingUpdate(d) ? this.rolloutRolling(d, rsList) : this.rolloutRecreate(d, rsList);
   }
 
-  private ref(d: ApiObject) {
+  private ref(d: Deployment) {
     return objectReference(d, 'apps/v1', 'Deployment');
   }
 
@@ -190,7 +184,7 @@ export class DeploymentController implements Controller {
     return this.ctx.client.resource(REPLICASETS, namespace);
   }
 
-  private async claimReplicaSets(d: ApiObject, selector: LabelSelector): Promise<ApiObject[]> {
+  private async claimReplicaSets(d: Deployment, selector: LabelSelector): Promise<ReplicaSet[]> {
     const ns = d.metadata.namespace ?? '';
     return claimObjects(this.replicaSets.indexer.byIndex(NAMESPACE_INDEX, ns), {
       owner: d,
@@ -209,7 +203,7 @@ export class DeploymentController implements Controller {
   }
 
   /** Paused Deployments say so in Progressing (Unknown / DeploymentPaused), resumed ones too. */
-  private async checkPausedConditions(d: ApiObject): Promise<void> {
+  private async checkPausedConditions(d: Deployment): Promise<void> {
     if (!hasProgressDeadline(d)) return;
     const status = deepCopy(dStatus(d));
     const c = getCondition(status.conditions, 'Progressing');
@@ -224,7 +218,7 @@ export class DeploymentController implements Controller {
   }
 
   /** A scaling event: some active ReplicaSet was sized for another spec.replicas. */
-  private isScalingEvent(d: ApiObject, rsList: ApiObject[]): boolean {
+  private isScalingEvent(d: Deployment, rsList: ReplicaSet[]): boolean {
     const newRS = findNewReplicaSet(d, rsList);
     const active = rsList.filter((rs) => rs === newRS || rsReplicas(rs) > 0);
     return active.some((rs) => {
@@ -237,17 +231,17 @@ export class DeploymentController implements Controller {
    * getAllReplicaSetsAndSyncRevision: the new ReplicaSet (created when asked and missing) and the old
    * ones; the new one's and the Deployment's revision brought up to date.
    */
-  private async newAndOld(d: ApiObject, rsList: ApiObject[], create: boolean): Promise<{ newRS?: ApiObject; oldRSs: ApiObject[] }> {
+  private async newAndOld(d: Deployment, rsList: ReplicaSet[], create: boolean): Promise<{ newRS?: ReplicaSet; oldRSs: ReplicaSet[] }> {
     const existing = findNewReplicaSet(d, rsList);
     const oldRSs = rsList.filter((rs) => rs !== existing);
     const newRevision = maxRevision(oldRSs, this.a) + 1;
-    let newRS: ApiObject | undefined;
+    let newRS: ReplicaSet | undefined;
     if (existing) {
       const copy = deepCopy(existing);
       let changed = setNewReplicaSetAnnotations(d, copy, newRevision, this.ctx.domain, this.a);
       const minReady = dSpec(d).minReadySeconds ?? 0;
       if ((rsSpecOf(copy).minReadySeconds ?? 0) !== minReady) {
-        (copy.spec as Record<string, unknown>).minReadySeconds = minReady;
+        copy.spec!.minReadySeconds = minReady;
         changed = true;
       }
       newRS = changed ? await this.rsClient(copy.metadata.namespace).update(copy) : existing;
@@ -264,11 +258,11 @@ export class DeploymentController implements Controller {
   }
 
   private async createNewReplicaSet(
-    d: ApiObject,
-    rsList: ApiObject[],
-    oldRSs: ApiObject[],
+    d: Deployment,
+    rsList: ReplicaSet[],
+    oldRSs: ReplicaSet[],
     newRevision: number,
-  ): Promise<ApiObject | undefined> {
+  ): Promise<ReplicaSet | undefined> {
     const spec = dSpec(d);
     const collisionCount = dStatus(d).collisionCount;
     const template = deepCopy(spec.template ?? {});
@@ -276,7 +270,8 @@ export class DeploymentController implements Controller {
     template.metadata = { ...template.metadata, labels: { ...template.metadata?.labels, [POD_TEMPLATE_HASH]: hash } };
     const selector = deepCopy(spec.selector ?? {});
     selector.matchLabels = { ...selector.matchLabels, [POD_TEMPLATE_HASH]: hash };
-    const rs: ApiObject = {
+    const replicas = newRSNewReplicas(d, oldRSs, undefined);
+    const rs: ReplicaSet = {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',
       metadata: {
@@ -285,13 +280,11 @@ export class DeploymentController implements Controller {
         labels: { ...template.metadata.labels },
         ownerReferences: [newControllerRef(d, 'apps/v1', 'Deployment')],
       },
-      spec: { replicas: 0, minReadySeconds: spec.minReadySeconds ?? 0, selector, template },
+      spec: { replicas, minReadySeconds: spec.minReadySeconds ?? 0, selector, template },
     };
-    const replicas = newRSNewReplicas(d, oldRSs, undefined);
-    (rs.spec as Record<string, unknown>).replicas = replicas;
     setNewReplicaSetAnnotations(d, rs, newRevision, this.ctx.domain, this.a);
     setReplicasAnnotations(rs, dReplicas(d), dReplicas(d) + maxSurge(d), this.a);
-    let created: ApiObject;
+    let created: ReplicaSet;
     try {
       created = await this.rsClient(d.metadata.namespace).create(rs);
     } catch (err) {
@@ -334,7 +327,7 @@ export class DeploymentController implements Controller {
     return created;
   }
 
-  private async setDeploymentRevision(d: ApiObject, revision: string): Promise<void> {
+  private async setDeploymentRevision(d: Deployment, revision: string): Promise<void> {
     if (d.metadata.annotations?.[this.a.revision] === revision) return;
     const next = deepCopy(d);
     next.metadata.annotations = { ...next.metadata.annotations, [this.a.revision]: revision };
@@ -344,12 +337,12 @@ export class DeploymentController implements Controller {
   }
 
   /** scaleReplicaSetAndRecordEvent: the new size and the replicas annotations; whether it scaled. */
-  private async scaleReplicaSet(rs: ApiObject, size: number, d: ApiObject): Promise<{ scaled: boolean; rs: ApiObject }> {
+  private async scaleReplicaSet(rs: ReplicaSet, size: number, d: Deployment): Promise<{ scaled: boolean; rs: ReplicaSet }> {
     const copy = deepCopy(rs);
     const sizeChanged = rsReplicas(rs) !== size;
     const annotationsChanged = setReplicasAnnotations(copy, dReplicas(d), dReplicas(d) + maxSurge(d), this.a);
     if (!sizeChanged && !annotationsChanged) return { scaled: false, rs };
-    (copy.spec as Record<string, unknown>).replicas = size;
+    copy.spec!.replicas = size;
     const updated = await this.rsClient(rs.metadata.namespace).update(copy);
     if (sizeChanged) {
       const op = rsReplicas(rs) < size ? 'up' : 'down';
@@ -365,7 +358,7 @@ export class DeploymentController implements Controller {
   }
 
   /** rolloutRolling: scale the new ReplicaSet up, or the old ones down, one step per sync. */
-  private async rolloutRolling(d: ApiObject, rsList: ApiObject[]): Promise<SyncResult | undefined> {
+  private async rolloutRolling(d: Deployment, rsList: ReplicaSet[]): Promise<SyncResult | undefined> {
     const { newRS, oldRSs } = await this.newAndOld(d, rsList, true);
     const allRSs = newRS ? [...oldRSs, newRS] : oldRSs;
     if (newRS) {
@@ -392,10 +385,10 @@ export class DeploymentController implements Controller {
 
   /** reconcileOldReplicaSets: first unhealthy old Pods, then healthy ones down to minAvailable. */
   private async reconcileOldReplicaSets(
-    allRSs: ApiObject[],
-    oldRSs: ApiObject[],
-    newRS: ApiObject | undefined,
-    d: ApiObject,
+    allRSs: ReplicaSet[],
+    oldRSs: ReplicaSet[],
+    newRS: ReplicaSet | undefined,
+    d: Deployment,
   ): Promise<boolean> {
     if (specReplicas(oldRSs) === 0) return false;
     let allPods = specReplicas(allRSs);
@@ -433,7 +426,7 @@ export class DeploymentController implements Controller {
   }
 
   /** rolloutRecreate: every old Pod gone before the new ReplicaSet is scaled up. */
-  private async rolloutRecreate(d: ApiObject, rsList: ApiObject[]): Promise<SyncResult | undefined> {
+  private async rolloutRecreate(d: Deployment, rsList: ReplicaSet[]): Promise<SyncResult | undefined> {
     let { newRS, oldRSs } = await this.newAndOld(d, rsList, false);
     let allRSs = newRS ? [...oldRSs, newRS] : oldRSs;
     let scaled = false;
@@ -457,7 +450,7 @@ export class DeploymentController implements Controller {
   }
 
   /** sync for scaling events and paused Deployments: proportional scaling, cleanup, status. */
-  private async scaleSync(d: ApiObject, rsList: ApiObject[]): Promise<void> {
+  private async scaleSync(d: Deployment, rsList: ReplicaSet[]): Promise<void> {
     const { newRS, oldRSs } = await this.newAndOld(d, rsList, false);
     await this.scale(d, newRS, oldRSs);
     if (dSpec(d).paused) await this.cleanup(oldRSs, d);
@@ -466,7 +459,7 @@ export class DeploymentController implements Controller {
     await this.syncStatus(allRSs, newRS, d);
   }
 
-  private async scale(d: ApiObject, newRS: ApiObject | undefined, oldRSs: ApiObject[]): Promise<void> {
+  private async scale(d: Deployment, newRS: ReplicaSet | undefined, oldRSs: ReplicaSet[]): Promise<void> {
     const active = [...oldRSs, ...(newRS ? [newRS] : [])].filter((rs) => rsReplicas(rs) > 0);
     // One active ReplicaSet (or none: the newest) takes the whole size.
     if (active.length <= 1) {
@@ -488,13 +481,13 @@ export class DeploymentController implements Controller {
     const allowed = dReplicas(d) > 0 ? dReplicas(d) + maxSurge(d) : 0;
     const toAdd = allowed - specReplicas(active);
     // Larger (then newer) ReplicaSets first when growing; smaller (then older) first when shrinking.
-    const size = (rs: ApiObject) => rsReplicas(rs);
+    const size = (rs: ReplicaSet) => rsReplicas(rs);
     const sorted =
       toAdd > 0
         ? [...active].sort((a, b) => size(b) - size(a) || -byCreation(a, b))
         : [...active].sort((a, b) => size(a) - size(b) || byCreation(a, b));
     let added = 0;
-    const sizes = new Map<ApiObject, number>();
+    const sizes = new Map<ReplicaSet, number>();
     if (toAdd !== 0) {
       for (const rs of sorted) {
         const p = proportion(rs, d, toAdd, added, this.a);
@@ -510,7 +503,7 @@ export class DeploymentController implements Controller {
   }
 
   /** cleanupDeployment: old, empty ReplicaSets beyond revisionHistoryLimit are deleted, oldest revision first. */
-  private async cleanup(oldRSs: ApiObject[], d: ApiObject): Promise<void> {
+  private async cleanup(oldRSs: ReplicaSet[], d: Deployment): Promise<void> {
     const limit = dSpec(d).revisionHistoryLimit;
     if (limit === undefined) return;
     const alive = oldRSs.filter((rs) => !rs.metadata.deletionTimestamp);
@@ -528,18 +521,18 @@ export class DeploymentController implements Controller {
     }
   }
 
-  private async syncStatusOnly(d: ApiObject, rsList: ApiObject[]): Promise<void> {
+  private async syncStatusOnly(d: Deployment, rsList: ReplicaSet[]): Promise<void> {
     const { newRS, oldRSs } = await this.newAndOld(d, rsList, false);
     await this.syncStatus(newRS ? [...oldRSs, newRS] : oldRSs, newRS, d);
   }
 
-  private async syncStatus(allRSs: ApiObject[], newRS: ApiObject | undefined, d: ApiObject): Promise<void> {
+  private async syncStatus(allRSs: ReplicaSet[], newRS: ReplicaSet | undefined, d: Deployment): Promise<void> {
     const status = calculateStatus(allRSs, newRS, d);
     if (!jsonEqual(status, dStatus(d))) await this.updateStatus(d, status);
   }
 
   /** syncRolloutStatus; a Deployment still progressing is looked at again when its deadline passes. */
-  private async syncRolloutStatus(allRSs: ApiObject[], newRS: ApiObject | undefined, d: ApiObject): Promise<SyncResult | undefined> {
+  private async syncRolloutStatus(allRSs: ReplicaSet[], newRS: ReplicaSet | undefined, d: Deployment): Promise<SyncResult | undefined> {
     const status = rolloutStatus(allRSs, newRS, d);
     if (!jsonEqual(status, dStatus(d))) {
       await this.updateStatus(d, status);
@@ -552,7 +545,7 @@ export class DeploymentController implements Controller {
   }
 
   /** Writes the status (PUT /status) and keeps `d` in step with what the server answered. */
-  private async updateStatus(d: ApiObject, status: DeploymentStatus): Promise<void> {
+  private async updateStatus(d: Deployment, status: DeploymentStatus): Promise<void> {
     const next = deepCopy(d);
     next.status = status;
     const updated = await this.ctx.client.resource(DEPLOYMENTS, d.metadata.namespace).update(next, 'status');

@@ -1,5 +1,5 @@
 /** A Deployment's status from its ReplicaSets (calculateStatus) and the rollout conditions (syncRolloutStatus). */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Deployment, ReplicaSet } from '../../apiserver/api/generated/types.js';
 import { deepCopy } from '../../apiserver/api/object.js';
 import { type DeploymentStatus, dReplicas, dStatus, rsStatusOf } from './deployment-types.js';
 import {
@@ -16,7 +16,7 @@ import {
 } from './deployment-util.js';
 
 /** calculateStatus: counters from the ReplicaSets, the Available condition. */
-export function calculateStatus(allRSs: ApiObject[], newRS: ApiObject | undefined, d: ApiObject, now = Date.now()): DeploymentStatus {
+export function calculateStatus(allRSs: ReplicaSet[], newRS: ReplicaSet | undefined, d: Deployment, now = Date.now()): DeploymentStatus {
   const available = statusSum(allRSs, 'availableReplicas');
   const total = statusSum(allRSs, 'replicas');
   const old = dStatus(d);
@@ -42,7 +42,7 @@ export function calculateStatus(allRSs: ApiObject[], newRS: ApiObject | undefine
 }
 
 /** syncRolloutStatus' status: calculateStatus plus Progressing (complete, progressing, timed out) and ReplicaFailure. */
-export function rolloutStatus(allRSs: ApiObject[], newRS: ApiObject | undefined, d: ApiObject, now = Date.now()): DeploymentStatus {
+export function rolloutStatus(allRSs: ReplicaSet[], newRS: ReplicaSet | undefined, d: Deployment, now = Date.now()): DeploymentStatus {
   const s = calculateStatus(allRSs, newRS, d, now);
   if (!hasProgressDeadline(d)) removeCondition(s, 'Progressing');
   const current = getCondition(s.conditions, 'Progressing');

@@ -1,58 +1,23 @@
-/** The fields of apps/v1 Deployments and ReplicaSets the deployment controller reads and writes. */
-import type { ApiObject } from '../../apiserver/api/object.js';
-import type { LabelSelectorObject } from '../../apiserver/runtime/selectors/label-selector.js';
-import type { PodTemplate } from '../controllerutil/pod-template.js';
+/**
+ * The fields of apps/v1 Deployments and ReplicaSets the deployment controller reads and writes, as
+ * the generated kinds hold them. A missing spec or status reads as empty, and the spec's required
+ * fields (selector, template) as possibly missing: the controller still checks for them.
+ */
+import type {
+  Deployment,
+  DeploymentSpec,
+  DeploymentStatus,
+  ReplicaSet,
+  ReplicaSetSpec,
+  ReplicaSetStatus,
+} from '../../apiserver/api/generated/types.js';
 
-export interface DeploymentCondition {
-  type: string;
-  status: string;
-  lastUpdateTime?: string;
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
+export type { DeploymentCondition, DeploymentStatus } from '../../apiserver/api/generated/types.js';
 
-export interface DeploymentSpec {
-  replicas?: number;
-  selector?: LabelSelectorObject;
-  template?: PodTemplate;
-  strategy?: { type?: string; rollingUpdate?: { maxSurge?: number | string; maxUnavailable?: number | string } };
-  minReadySeconds?: number;
-  revisionHistoryLimit?: number;
-  paused?: boolean;
-  progressDeadlineSeconds?: number;
-}
-
-export interface DeploymentStatus {
-  observedGeneration?: number;
-  replicas?: number;
-  updatedReplicas?: number;
-  readyReplicas?: number;
-  availableReplicas?: number;
-  unavailableReplicas?: number;
-  conditions?: DeploymentCondition[];
-  collisionCount?: number;
-}
-
-export interface ReplicaSetView {
-  replicas?: number;
-  minReadySeconds?: number;
-  selector?: LabelSelectorObject;
-  template?: PodTemplate;
-}
-
-export interface ReplicaSetStatusView {
-  replicas?: number;
-  readyReplicas?: number;
-  availableReplicas?: number;
-  observedGeneration?: number;
-  conditions?: DeploymentCondition[];
-}
-
-export const dSpec = (d: ApiObject) => (d.spec ?? {}) as DeploymentSpec;
-export const dStatus = (d: ApiObject) => (d.status ?? {}) as DeploymentStatus;
-export const rsSpecOf = (rs: ApiObject) => (rs.spec ?? {}) as ReplicaSetView;
-export const rsStatusOf = (rs: ApiObject) => (rs.status ?? {}) as ReplicaSetStatusView;
+export const dSpec = (d: Deployment): Partial<DeploymentSpec> => d.spec ?? {};
+export const dStatus = (d: Deployment): DeploymentStatus => d.status ?? {};
+export const rsSpecOf = (rs: ReplicaSet): Partial<ReplicaSetSpec> => rs.spec ?? {};
+export const rsStatusOf = (rs: ReplicaSet): Partial<ReplicaSetStatus> => rs.status ?? {};
 /** spec.replicas of a ReplicaSet (1 when unset, as defaulted). */
-export const rsReplicas = (rs: ApiObject) => rsSpecOf(rs).replicas ?? 1;
-export const dReplicas = (d: ApiObject) => dSpec(d).replicas ?? 1;
+export const rsReplicas = (rs: ReplicaSet) => rsSpecOf(rs).replicas ?? 1;
+export const dReplicas = (d: Deployment) => dSpec(d).replicas ?? 1;

@@ -4,7 +4,7 @@
  * update bounds, and the Deployment's conditions.
  */
 import type { ApiDomain } from '../../apiserver/api/domain.js';
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Deployment, ReplicaSet } from '../../apiserver/api/generated/types.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import type { PodTemplate } from '../controllerutil/pod-template.js';
 import { asDecoded } from '../controllerutil/template-hash.js';
@@ -60,33 +60,33 @@ export function equalIgnoreHash(a: PodTemplate | undefined, b: PodTemplate | und
   return jsonEqual(asDecoded(strip(a)) ?? {}, asDecoded(strip(b)) ?? {});
 }
 
-const created = (o: ApiObject) => (o.metadata.creationTimestamp ? Date.parse(o.metadata.creationTimestamp) : 0);
+const created = (o: ReplicaSet) => (o.metadata.creationTimestamp ? Date.parse(o.metadata.creationTimestamp) : 0);
 
 /** Oldest first; ties by name (ReplicaSetsByCreationTimestamp). */
-export function byCreation(a: ApiObject, b: ApiObject): number {
+export function byCreation(a: ReplicaSet, b: ReplicaSet): number {
   return created(a) - created(b) || (a.metadata.name! < b.metadata.name! ? -1 : a.metadata.name! > b.metadata.name! ? 1 : 0);
 }
 
 /** The ReplicaSet whose template is the Deployment's (the oldest such one), if any. */
-export function findNewReplicaSet(d: ApiObject, rsList: ApiObject[]): ApiObject | undefined {
+export function findNewReplicaSet(d: Deployment, rsList: ReplicaSet[]): ReplicaSet | undefined {
   return [...rsList].sort(byCreation).find((rs) => equalIgnoreHash(rsSpecOf(rs).template, dSpec(d).template));
 }
 
-export function revisionOf(obj: ApiObject, a: DeploymentAnnotations): number {
+export function revisionOf(obj: ReplicaSet, a: DeploymentAnnotations): number {
   const v = obj.metadata.annotations?.[a.revision];
   return v && /^\d+$/.test(v) ? Number(v) : 0;
 }
 
-export function maxRevision(rsList: ApiObject[], a: DeploymentAnnotations): number {
+export function maxRevision(rsList: ReplicaSet[], a: DeploymentAnnotations): number {
   return Math.max(0, ...rsList.map((rs) => revisionOf(rs, a)));
 }
 
-export function isRollingUpdate(d: ApiObject): boolean {
+export function isRollingUpdate(d: Deployment): boolean {
   return (dSpec(d).strategy?.type ?? 'RollingUpdate') === 'RollingUpdate';
 }
 
 /** ResolveFenceposts: maxSurge rounded up, maxUnavailable down; both 0 means 1 unavailable. */
-export function resolveFenceposts(d: ApiObject): { surge: number; unavailable: number } {
+export function resolveFenceposts(d: Deployment): { surge: number; unavailable: number } {
   const ru = dSpec(d).strategy?.rollingUpdate;
   const replicas = dReplicas(d);
   const surge = scaledValue(ru?.maxSurge, replicas, true, '25%');
@@ -95,28 +95,28 @@ export function resolveFenceposts(d: ApiObject): { surge: number; unavailable: n
   return { surge, unavailable };
 }
 
-export function maxSurge(d: ApiObject): number {
+export function maxSurge(d: Deployment): number {
   return isRollingUpdate(d) ? resolveFenceposts(d).surge : 0;
 }
 
 /** MaxUnavailable: never more than the desired replicas; 0 for Recreate. */
-export function maxUnavailable(d: ApiObject): number {
+export function maxUnavailable(d: Deployment): number {
   if (!isRollingUpdate(d) || dReplicas(d) === 0) return 0;
   return Math.min(resolveFenceposts(d).unavailable, dReplicas(d));
 }
 
 /** The sum of spec.replicas. */
-export function specReplicas(rsList: ApiObject[]): number {
+export function specReplicas(rsList: ReplicaSet[]): number {
   return rsList.reduce((n, rs) => n + rsReplicas(rs), 0);
 }
 
 /** The sum of a status counter. */
-export function statusSum(rsList: ApiObject[], field: 'replicas' | 'readyReplicas' | 'availableReplicas'): number {
-  return rsList.reduce((n, rs) => n + (((rs.status as Record<string, number> | undefined)?.[field] as number | undefined) ?? 0), 0);
+export function statusSum(rsList: ReplicaSet[], field: 'replicas' | 'readyReplicas' | 'availableReplicas'): number {
+  return rsList.reduce((n, rs) => n + (rs.status?.[field] ?? 0), 0);
 }
 
 /** NewRSNewReplicas: how big the new ReplicaSet may be now. */
-export function newRSNewReplicas(d: ApiObject, allRSs: ApiObject[], newRS: ApiObject | undefined): number {
+export function newRSNewReplicas(d: Deployment, allRSs: ReplicaSet[], newRS: ReplicaSet | undefined): number {
   if (!isRollingUpdate(d)) return dReplicas(d);
   const current = newRS ? rsReplicas(newRS) : 0;
   const total = specReplicas(allRSs);
@@ -125,13 +125,13 @@ export function newRSNewReplicas(d: ApiObject, allRSs: ApiObject[], newRS: ApiOb
   return current + Math.min(maxTotal - total, dReplicas(d) - current);
 }
 
-export function hasProgressDeadline(d: ApiObject): boolean {
+export function hasProgressDeadline(d: Deployment): boolean {
   const s = dSpec(d).progressDeadlineSeconds;
   return s !== undefined && s !== NO_DEADLINE;
 }
 
 /** DeploymentComplete: every replica updated and available, and the latest spec seen. */
-export function deploymentComplete(d: ApiObject, s: DeploymentStatus): boolean {
+export function deploymentComplete(d: Deployment, s: DeploymentStatus): boolean {
   const r = dReplicas(d);
   return (
     s.updatedReplicas === r && s.replicas === r && s.availableReplicas === r && (s.observedGeneration ?? 0) >= (d.metadata.generation ?? 0)
@@ -139,8 +139,8 @@ export function deploymentComplete(d: ApiObject, s: DeploymentStatus): boolean {
 }
 
 /** DeploymentProgressing: more Pods updated, ready or available, or fewer old ones, than last time. */
-export function deploymentProgressing(d: ApiObject, s: DeploymentStatus): boolean {
-  const old = (d.status ?? {}) as DeploymentStatus;
+export function deploymentProgressing(d: Deployment, s: DeploymentStatus): boolean {
+  const old: DeploymentStatus = d.status ?? {};
   const oldOld = (old.replicas ?? 0) - (old.updatedReplicas ?? 0);
   const newOld = (s.replicas ?? 0) - (s.updatedReplicas ?? 0);
   return (
@@ -180,7 +180,7 @@ export function removeCondition(s: DeploymentStatus, type: string): void {
 }
 
 /** DeploymentTimedOut: Progressing has not been updated for progressDeadlineSeconds. */
-export function deploymentTimedOut(d: ApiObject, s: DeploymentStatus, now = Date.now()): boolean {
+export function deploymentTimedOut(d: Deployment, s: DeploymentStatus, now = Date.now()): boolean {
   if (!hasProgressDeadline(d)) return false;
   const c = getCondition(s.conditions, 'Progressing');
   if (!c) return false;
@@ -195,8 +195,8 @@ export function deploymentTimedOut(d: ApiObject, s: DeploymentStatus, now = Date
  * revision (the old one moves into revision-history), and whether anything changed.
  */
 export function setNewReplicaSetAnnotations(
-  d: ApiObject,
-  rs: ApiObject,
+  d: Deployment,
+  rs: ReplicaSet,
   newRevision: number,
   domain: ApiDomain,
   a: DeploymentAnnotations,
@@ -219,7 +219,7 @@ export function setNewReplicaSetAnnotations(
 }
 
 /** SetReplicasAnnotations: desired-replicas and max-replicas; whether they changed. */
-export function setReplicasAnnotations(rs: ApiObject, desired: number, max: number, a: DeploymentAnnotations): boolean {
+export function setReplicasAnnotations(rs: ReplicaSet, desired: number, max: number, a: DeploymentAnnotations): boolean {
   const ann = rs.metadata.annotations ?? {};
   if (ann[a.desiredReplicas] === String(desired) && ann[a.maxReplicas] === String(max)) return false;
   rs.metadata.annotations = { ...ann, [a.desiredReplicas]: String(desired), [a.maxReplicas]: String(max) };
@@ -227,7 +227,7 @@ export function setReplicasAnnotations(rs: ApiObject, desired: number, max: numb
 }
 
 /** getReplicaSetFraction + GetProportion: this ReplicaSet's share of a proportional scale. */
-export function proportion(rs: ApiObject, d: ApiObject, toAdd: number, added: number, a: DeploymentAnnotations): number {
+export function proportion(rs: ReplicaSet, d: Deployment, toAdd: number, added: number, a: DeploymentAnnotations): number {
   const replicas = rsReplicas(rs);
   if (replicas === 0 || toAdd === 0 || toAdd === added) return 0;
   let fraction: number;
@@ -235,7 +235,7 @@ export function proportion(rs: ApiObject, d: ApiObject, toAdd: number, added: nu
   else {
     const deploymentReplicas = dReplicas(d) + maxSurge(d);
     const annotated = rs.metadata.annotations?.[a.maxReplicas];
-    const base = annotated && /^\d+$/.test(annotated) ? Number(annotated) : ((d.status as DeploymentStatus | undefined)?.replicas ?? 0);
+    const base = annotated && /^\d+$/.test(annotated) ? Number(annotated) : (d.status?.replicas ?? 0);
     fraction = base === 0 ? 0 : Math.round((replicas * deploymentReplicas) / base) - replicas;
   }
   const allowed = toAdd - added;

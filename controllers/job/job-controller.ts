@@ -10,8 +10,7 @@
  * Succeeded and failed Pods are counted through the tracking finalizer (pod-tracking.ts), so the
  * counts hold after the Pods are gone.
  */
-import type { Pod } from '../../apiserver/api/generated/types.js';
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Job, Pod } from '../../apiserver/api/generated/types.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
@@ -32,8 +31,7 @@ import {
   resolveControllerRef,
 } from '../controllerutil/controller-ref.js';
 import { Expectations } from '../controllerutil/expectations.js';
-import { JOBS as TYPED_JOBS, PODS } from '../controllerutil/resources.js';
-import type { GroupVersionResource } from '../client/api-client.js';
+import { JOBS, PODS } from '../controllerutil/resources.js';
 import { PodControl } from '../controllerutil/pod-control.js';
 import { isPodActive, isPodReady, podStatus } from '../controllerutil/pod-status.js';
 import { sortPodsForDeletion } from '../controllerutil/pod-ranking.js';
@@ -52,9 +50,6 @@ import {
   podIndex,
 } from './job-util.js';
 import { hasFinalizer, releasePod, terminalPhase, trackingFinalizer, type UncountedPods } from './pod-tracking.js';
-
-/** Read untyped (ApiObject) here until this controller takes its generated kind. */
-const JOBS: GroupVersionResource = TYPED_JOBS;
 
 const BACKOFF_BASE_MS = 10_000;
 const BACKOFF_MAX_MS = 6 * 60_000;
@@ -82,7 +77,7 @@ function finishedAt(pod: Pod): number {
 }
 
 export class JobController implements Controller {
-  readonly jobs: Informer;
+  readonly jobs: Informer<Job>;
   readonly pods: Informer<Pod>;
   readonly queue: WorkQueue<string>;
   readonly expectations = new Expectations();
@@ -131,7 +126,7 @@ export class JobController implements Controller {
     return this.opts.now?.() ?? Date.now();
   }
 
-  private ownerOf(pod: Pod): ApiObject | undefined {
+  private ownerOf(pod: Pod): Job | undefined {
     return resolveControllerRef(this.jobs.indexer, pod.metadata.namespace, controllerRefOf(pod), 'Job');
   }
 
@@ -262,7 +257,7 @@ export class JobController implements Controller {
    * The Job's terminated Pods still holding the tracking finalizer, and the uids to count: those
    * already in uncountedTerminatedPods plus the newly terminated (an ignored failure counts nowhere).
    */
-  private track(job: ApiObject, pods: Pod[]): { finished: Pod[]; uncounted: Required<UncountedPods> } {
+  private track(job: Job, pods: Pod[]): { finished: Pod[]; uncounted: Required<UncountedPods> } {
     const old = jobStatus(job).uncountedTerminatedPods ?? {};
     const uncounted = { succeeded: [...(old.succeeded ?? [])], failed: [...(old.failed ?? [])] };
     const known = new Set([...uncounted.succeeded, ...uncounted.failed]);
@@ -285,7 +280,7 @@ export class JobController implements Controller {
    * is left uncounted.
    */
   private async flush(
-    job: ApiObject,
+    job: Job,
     status: JobStatusView,
     tracking: { uncounted: Required<UncountedPods> },
     release: Pod[],
@@ -317,7 +312,7 @@ export class JobController implements Controller {
     if (failure) throw failure.reason;
   }
 
-  private async writeStatus(job: ApiObject, status: JobStatusView): Promise<ApiObject> {
+  private async writeStatus(job: Job, status: JobStatusView): Promise<Job> {
     const next = deepCopy(job);
     next.status = status;
     try {
@@ -371,7 +366,7 @@ export class JobController implements Controller {
   /** manageJob: create or delete Pods towards the wanted number of active ones. */
   private async manage(
     key: string,
-    job: ApiObject,
+    job: Job,
     active: Pod[],
     succeeded: number,
     succeededIndexes: Set<number>,
@@ -418,7 +413,7 @@ export class JobController implements Controller {
     return { active: [...active, ...Array.from({ length: successes }, (): Pod => ({ metadata: {} }))] };
   }
 
-  private newPod(job: ApiObject, index: number | undefined): ApiObject {
+  private newPod(job: Job, index: number | undefined): Pod {
     const name = job.metadata.name!;
     const pod = podFromTemplate(
       jobSpec(job).template ?? {},
@@ -430,7 +425,7 @@ export class JobController implements Controller {
     if (index === undefined) return pod;
     pod.metadata.annotations = { ...pod.metadata.annotations, [this.indexKey]: String(index) };
     pod.metadata.labels = { ...pod.metadata.labels, [this.indexKey]: String(index) };
-    const spec = pod.spec as { hostname?: string; containers?: { env?: unknown[] }[]; initContainers?: { env?: unknown[] }[] };
+    const spec = pod.spec;
     spec.hostname ??= `${name}-${index}`;
     const env = { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${this.indexKey}']` } } };
     for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) c.env = [...(c.env ?? []), env];

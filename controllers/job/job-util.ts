@@ -1,54 +1,19 @@
 /** What the Job controller reads from Jobs and their Pods: specs, finished conditions, completion indexes, the pod failure policy. */
-import type { Job, Pod } from '../../apiserver/api/generated/types.js';
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Job, JobCondition, JobSpec, JobStatus, Pod } from '../../apiserver/api/generated/types.js';
 import type { PodCondition } from '../controllerutil/pod-status.js';
 import { podStatus } from '../controllerutil/pod-status.js';
 
-export interface PodFailurePolicyRule {
-  action?: string;
-  onExitCodes?: { containerName?: string; operator?: string; values?: number[] };
-  onPodConditions?: { type?: string; status?: string }[];
-}
+export type { JobCondition, PodFailurePolicyRule } from '../../apiserver/api/generated/types.js';
 
-export interface JobSpecView {
-  parallelism?: number;
-  completions?: number;
-  activeDeadlineSeconds?: number;
-  backoffLimit?: number;
-  completionMode?: string;
-  suspend?: boolean;
-  selector?: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
-  podFailurePolicy?: { rules?: PodFailurePolicyRule[] };
-  ttlSecondsAfterFinished?: number;
-  template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> };
-}
+/** The spec as the controller reads it: `template` is required, but a missing one is still checked for. */
+export type JobSpecView = Partial<JobSpec>;
+export type JobStatusView = JobStatus;
 
-export interface JobCondition {
-  type: string;
-  status: string;
-  lastProbeTime?: string;
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
-
-export interface JobStatusView {
-  active?: number;
-  ready?: number;
-  succeeded?: number;
-  failed?: number;
-  startTime?: string;
-  completionTime?: string;
-  completedIndexes?: string;
-  conditions?: JobCondition[];
-  uncountedTerminatedPods?: { succeeded?: string[]; failed?: string[] };
-}
-
-export const jobSpec = (job: Job | ApiObject) => (job.spec ?? {}) as JobSpecView;
-export const jobStatus = (job: Job | ApiObject) => (job.status ?? {}) as JobStatusView;
+export const jobSpec = (job: Job): JobSpecView => job.spec ?? {};
+export const jobStatus = (job: Job): JobStatusView => job.status ?? {};
 
 /** The Complete or Failed condition that is True, if any (IsJobFinished). */
-export function finishedCondition(job: Job | ApiObject): JobCondition | undefined {
+export function finishedCondition(job: Job): JobCondition | undefined {
   return jobStatus(job).conditions?.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
 }
 
@@ -101,7 +66,7 @@ function exitCodes(pod: Pod, containerName?: string): number[] {
  * matchPodFailurePolicy: the action of the first rule a failed Pod matches (by a non-zero exit code
  * In / NotIn the values, or by a Pod condition), or undefined when none matches.
  */
-export function matchPodFailurePolicy(job: ApiObject, pod: Pod): { action: string; message: string } | undefined {
+export function matchPodFailurePolicy(job: Job, pod: Pod): { action: string; message: string } | undefined {
   const rules = jobSpec(job).podFailurePolicy?.rules ?? [];
   for (const [i, rule] of rules.entries()) {
     const byCodes = rule.onExitCodes;

@@ -9,7 +9,6 @@
  * observedGeneration, and a ReplicaFailure condition while creating or deleting fails.
  */
 import type { Pod } from '../../apiserver/api/generated/types.js';
-import type { ApiObject } from '../../apiserver/api/object.js';
 import { jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
@@ -37,7 +36,7 @@ import { isPodActive, isPodReady } from '../controllerutil/pod-status.js';
 import { sortPodsForDeletion } from '../controllerutil/pod-ranking.js';
 import { podFromTemplate } from '../controllerutil/pod-template.js';
 import { slowStartBatch } from '../controllerutil/slow-start.js';
-import { REPLICA_SET_KIND, type ReplicatedKind } from './replicated-kind.js';
+import { REPLICA_SET_KIND, type Replicated, type ReplicatedKind } from './replicated-kind.js';
 import { calculateStatus, type ManageError, rsSpec, rsStatus } from './replicaset-status.js';
 
 /** At most this many creations or deletions per sync (BurstReplicas). */
@@ -51,7 +50,7 @@ export interface ReplicaSetControllerOptions {
 }
 
 export class ReplicaSetController implements Controller {
-  readonly replicaSets: Informer;
+  readonly replicaSets: Informer<Replicated>;
   readonly pods: Informer<Pod>;
   readonly queue: WorkQueue<string>;
   readonly expectations = new Expectations();
@@ -91,12 +90,12 @@ export class ReplicaSetController implements Controller {
   }
 
   /** The ReplicaSet a controller reference names, if it is in the cache with that uid. */
-  private resolve(namespace: string, ref: { kind: string; name: string; uid: string } | undefined): ApiObject | undefined {
+  private resolve(namespace: string, ref: { kind: string; name: string; uid: string } | undefined): Replicated | undefined {
     return resolveControllerRef(this.replicaSets.indexer, namespace, ref, this.kind.kind);
   }
 
   /** The ReplicaSets whose selector matches an orphan Pod. */
-  private matching(pod: Pod): ApiObject[] {
+  private matching(pod: Pod): Replicated[] {
     return this.replicaSets.indexer.byIndex(NAMESPACE_INDEX, pod.metadata.namespace ?? '').filter((rs) => {
       try {
         return this.kind.selector(rs).matches(pod.metadata.labels ?? {});
@@ -203,7 +202,7 @@ export class ReplicaSetController implements Controller {
     return undefined;
   }
 
-  private async fresh(rs: ApiObject): Promise<ApiObject | undefined> {
+  private async fresh(rs: Replicated): Promise<Replicated | undefined> {
     try {
       return await this.ctx.client.resource(this.kind.resource, rs.metadata.namespace).get(rs.metadata.name!);
     } catch (err) {
@@ -212,7 +211,7 @@ export class ReplicaSetController implements Controller {
     }
   }
 
-  private async manageReplicas(key: string, rs: ApiObject, pods: Pod[]): Promise<void> {
+  private async manageReplicas(key: string, rs: Replicated, pods: Pod[]): Promise<void> {
     const spec = rsSpec(rs);
     const burst = this.opts.burstReplicas ?? BURST_REPLICAS;
     const diff = pods.length - (spec.replicas ?? 1);
@@ -256,7 +255,7 @@ export class ReplicaSetController implements Controller {
   }
 
   /** The Pods of every ReplicaSet that shares this one's controller (a Deployment's), for ranking. */
-  private relatedPods(rs: ApiObject): Pod[] {
+  private relatedPods(rs: Replicated): Pod[] {
     const owner = controllerRefOf(rs);
     const siblings = owner
       ? this.replicaSets.indexer.byIndex(NAMESPACE_INDEX, rs.metadata.namespace ?? '').filter((o) => controllerRefOf(o)?.uid === owner.uid)
@@ -264,7 +263,7 @@ export class ReplicaSetController implements Controller {
     return siblings.flatMap((s) => this.pods.indexer.byIndex(CONTROLLER_UID_INDEX, s.metadata.uid ?? ''));
   }
 
-  private async updateStatus(rs: ApiObject, status: ReturnType<typeof calculateStatus>): Promise<void> {
+  private async updateStatus(rs: Replicated, status: ReturnType<typeof calculateStatus>): Promise<void> {
     const current = rsStatus(rs);
     const same =
       current.replicas === status.replicas &&

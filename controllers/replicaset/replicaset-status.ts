@@ -1,39 +1,20 @@
 /** A ReplicaSet's status from its Pods (calculateStatus), and the ReplicaFailure condition. */
-import type { Pod } from '../../apiserver/api/generated/types.js';
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Pod, ReplicaSetSpec, ReplicaSetStatus } from '../../apiserver/api/generated/types.js';
 import { labelSelectorFromObject } from '../../apiserver/runtime/selectors/label-selector.js';
 import { isPodAvailable, isPodReady } from '../controllerutil/pod-status.js';
+import type { Replicated } from './replicated-kind.js';
 
-export interface ReplicaSetCondition {
-  type: string;
-  status: string;
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
+/** The status this controller writes: every counter set (a ReplicationController's status has the same fields). */
+export type CalculatedStatus = ReplicaSetStatus &
+  Required<Pick<ReplicaSetStatus, 'fullyLabeledReplicas' | 'readyReplicas' | 'availableReplicas'>>;
+
+/** The fields both kinds' specs share, read as possibly missing. */
+export function rsSpec(rs: Replicated): Pick<Partial<ReplicaSetSpec>, 'replicas' | 'minReadySeconds' | 'template'> {
+  return rs.spec ?? {};
 }
 
-export interface ReplicaSetStatus {
-  replicas: number;
-  fullyLabeledReplicas: number;
-  readyReplicas: number;
-  availableReplicas: number;
-  observedGeneration?: number;
-  conditions?: ReplicaSetCondition[];
-}
-
-export interface ReplicaSetSpec {
-  replicas?: number;
-  minReadySeconds?: number;
-  selector?: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
-  template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> };
-}
-
-export function rsSpec(rs: ApiObject): ReplicaSetSpec {
-  return (rs.spec ?? {}) as ReplicaSetSpec;
-}
-
-export function rsStatus(rs: ApiObject): Partial<ReplicaSetStatus> {
-  return (rs.status ?? {}) as Partial<ReplicaSetStatus>;
+export function rsStatus(rs: Replicated): Partial<CalculatedStatus> {
+  return rs.status ?? {};
 }
 
 /** The failure that made the last manageReplicas fail, for the ReplicaFailure condition. */
@@ -43,7 +24,7 @@ export interface ManageError {
 }
 
 /** The status the ReplicaSet should have with these (claimed, active) Pods. */
-export function calculateStatus(rs: ApiObject, pods: Pod[], manageError: ManageError | undefined, now = Date.now()): ReplicaSetStatus {
+export function calculateStatus(rs: Replicated, pods: Pod[], manageError: ManageError | undefined, now = Date.now()): CalculatedStatus {
   const spec = rsSpec(rs);
   const templateLabels = labelSelectorFromObject({ matchLabels: spec.template?.metadata?.labels ?? {} });
   const minReadySeconds = spec.minReadySeconds ?? 0;
@@ -74,7 +55,7 @@ export function calculateStatus(rs: ApiObject, pods: Pod[], manageError: ManageE
           },
     ];
   }
-  const status: ReplicaSetStatus = {
+  const status: CalculatedStatus = {
     replicas: pods.length,
     fullyLabeledReplicas: fullyLabeled,
     readyReplicas: ready,

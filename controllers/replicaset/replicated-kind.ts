@@ -5,13 +5,16 @@
  * events call it, and how its selector reads (a LabelSelector for ReplicaSets, a plain label map for
  * ReplicationControllers).
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
-import { labelSelectorFromObject, type LabelSelector, type LabelSelectorObject } from '../../apiserver/runtime/selectors/label-selector.js';
-import type { GroupVersionResource } from '../client/api-client.js';
+import type { ReplicaSet, ReplicationController } from '../../apiserver/api/generated/types.js';
+import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
+import type { TypedResource } from '../client/api-client.js';
 import { REPLICASETS, REPLICATIONCONTROLLERS } from '../controllerutil/resources.js';
 
-export interface ReplicatedKind {
-  resource: GroupVersionResource;
+/** An object of either kind: both have replicas, minReadySeconds, a template and the same status counters. */
+export type Replicated = ReplicaSet | ReplicationController;
+
+export interface ReplicatedKind<T extends Replicated = Replicated> {
+  resource: TypedResource<T>;
   apiVersion: string;
   kind: string;
   /** The work queue's name (its metrics). */
@@ -21,27 +24,25 @@ export interface ReplicatedKind {
   /** The log field naming an object of this kind. */
   logField: string;
   /** The object's Pod selector; throws when it is invalid. */
-  selector(obj: ApiObject): LabelSelector;
+  selector(obj: T): LabelSelector;
 }
 
-const spec = (obj: ApiObject) => (obj.spec ?? {}) as { selector?: unknown };
-
-export const REPLICA_SET_KIND: ReplicatedKind = {
+export const REPLICA_SET_KIND: ReplicatedKind<ReplicaSet> = {
   resource: REPLICASETS,
   apiVersion: 'apps/v1',
   kind: 'ReplicaSet',
   queueName: 'replicaset',
   component: 'replicaset-controller',
   logField: 'replicaset',
-  selector: (rs) => labelSelectorFromObject(spec(rs).selector as LabelSelectorObject | undefined),
+  selector: (rs) => labelSelectorFromObject(rs.spec?.selector),
 };
 
-export const REPLICATION_CONTROLLER_KIND: ReplicatedKind = {
+export const REPLICATION_CONTROLLER_KIND: ReplicatedKind<ReplicationController> = {
   resource: REPLICATIONCONTROLLERS,
   apiVersion: 'v1',
   kind: 'ReplicationController',
   queueName: 'replicationmanager',
   component: 'replication-controller',
   logField: 'replicationcontroller',
-  selector: (rc) => labelSelectorFromObject({ matchLabels: (spec(rc).selector ?? {}) as Record<string, string> }),
+  selector: (rc) => labelSelectorFromObject({ matchLabels: rc.spec?.selector ?? {} }),
 };

@@ -13,8 +13,7 @@
  * the claims that let the garbage collector delete them with the set or the scaled-away Pod
  * (claim-retention.ts).
  */
-import type { PersistentVolumeClaim, Pod } from '../../apiserver/api/generated/types.js';
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { PersistentVolumeClaim, Pod, StatefulSet, StatefulSetSpec, StatefulSetStatus } from '../../apiserver/api/generated/types.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import { labelSelectorFromObject, type LabelSelector } from '../../apiserver/runtime/selectors/label-selector.js';
@@ -34,47 +33,18 @@ import {
   newControllerRef,
   readFromServer,
 } from '../controllerutil/controller-ref.js';
-import { CONTROLLERREVISIONS, PODS, PVCS, STATEFULSETS as TYPED_STATEFULSETS } from '../controllerutil/resources.js';
-import type { GroupVersionResource } from '../client/api-client.js';
+import { CONTROLLERREVISIONS, PODS, PVCS, STATEFULSETS } from '../controllerutil/resources.js';
 import { ControllerHistory, DEFAULT_REVISION_HISTORY_LIMIT, REVISION_LABEL } from '../controllerutil/controller-history.js';
 import { isPodAvailable, isPodReady, podStatus } from '../controllerutil/pod-status.js';
-import { podFromTemplate, type PodTemplate } from '../controllerutil/pod-template.js';
+import { podFromTemplate } from '../controllerutil/pod-template.js';
 import { computeHash } from '../controllerutil/template-hash.js';
-import { claimIsStale, claimOwnerRefs, type RetentionPolicy } from './claim-retention.js';
+import { claimIsStale, claimOwnerRefs } from './claim-retention.js';
 
-/** Read untyped (ApiObject) here until this controller takes its generated kind. */
-const STATEFULSETS: GroupVersionResource = TYPED_STATEFULSETS;
-
-interface StatefulSetSpec {
-  replicas?: number;
-  selector?: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
-  template?: PodTemplate;
-  serviceName?: string;
-  podManagementPolicy?: string;
-  updateStrategy?: { type?: string; rollingUpdate?: { partition?: number } };
-  volumeClaimTemplates?: ApiObject[];
-  minReadySeconds?: number;
-  ordinals?: { start?: number };
-  revisionHistoryLimit?: number;
-  persistentVolumeClaimRetentionPolicy?: RetentionPolicy;
-}
-
-interface StatefulSetStatus {
-  observedGeneration?: number;
-  replicas?: number;
-  readyReplicas?: number;
-  currentReplicas?: number;
-  updatedReplicas?: number;
-  availableReplicas?: number;
-  currentRevision?: string;
-  updateRevision?: string;
-  collisionCount?: number;
-}
-
-const setSpec = (s: ApiObject) => (s.spec ?? {}) as StatefulSetSpec;
+/** The spec as this controller reads it: `selector`, `serviceName` and `template` are required, but a missing one is still checked for. */
+const setSpec = (s: StatefulSet): Partial<StatefulSetSpec> => s.spec ?? {};
 
 export class StatefulSetController implements Controller {
-  readonly sets: Informer;
+  readonly sets: Informer<StatefulSet>;
   readonly pods: Informer<Pod>;
   readonly claims: Informer<PersistentVolumeClaim>;
   readonly history: ControllerHistory;
@@ -128,20 +98,20 @@ export class StatefulSetController implements Controller {
   }
 
   /** The revision name of the set's current template. */
-  updateRevision(set: ApiObject): string {
+  updateRevision(set: StatefulSet): string {
     return this.history.newRevision(set, 0).metadata.name!;
   }
 
-  private ordinalOf(set: ApiObject, pod: Pod): number | undefined {
+  private ordinalOf(set: StatefulSet, pod: Pod): number | undefined {
     const m = /^(.*)-(\d+)$/.exec(pod.metadata.name ?? '');
     return m && m[1] === set.metadata.name ? Number(m[2]) : undefined;
   }
 
-  private claimName(template: ApiObject, set: ApiObject, ordinal: number): string {
+  private claimName(template: PersistentVolumeClaim, set: StatefulSet, ordinal: number): string {
     return `${template.metadata.name}-${set.metadata.name}-${ordinal}`;
   }
 
-  private healthy(set: ApiObject, pod: Pod): boolean {
+  private healthy(set: StatefulSet, pod: Pod): boolean {
     return (
       podStatus(pod).phase === 'Running' &&
       isPodReady(pod) &&
@@ -181,7 +151,7 @@ export class StatefulSetController implements Controller {
   }
 
   /** One step of the set's Pods towards the spec (Kubernetes' updateStatefulSet, one action when ordered). */
-  private async step(set: ApiObject, pods: Pod[], updateRevision: string): Promise<void> {
+  private async step(set: StatefulSet, pods: Pod[], updateRevision: string): Promise<void> {
     const spec = setSpec(set);
     const replicas = spec.replicas ?? 1;
     const start = spec.ordinals?.start ?? 0;
@@ -237,7 +207,7 @@ export class StatefulSetController implements Controller {
   }
 
   /** Sets the owner references of the Pod's claims the retention policy asks for. */
-  private async retainClaims(set: ApiObject, pod: Pod, scaledDown: boolean): Promise<void> {
+  private async retainClaims(set: StatefulSet, pod: Pod, scaledDown: boolean): Promise<void> {
     if (pod.metadata.deletionTimestamp) return;
     const ordinal = this.ordinalOf(set, pod)!;
     const policy = setSpec(set).persistentVolumeClaimRetentionPolicy;
@@ -256,7 +226,7 @@ export class StatefulSetController implements Controller {
     }
   }
 
-  private staleClaim(set: ApiObject, ordinal: number): boolean {
+  private staleClaim(set: StatefulSet, ordinal: number): boolean {
     const policy = setSpec(set).persistentVolumeClaimRetentionPolicy;
     return (setSpec(set).volumeClaimTemplates ?? []).some((template) => {
       const claim = this.claims.indexer.get(`${set.metadata.namespace}/${this.claimName(template, set, ordinal)}`);
@@ -264,7 +234,7 @@ export class StatefulSetController implements Controller {
     });
   }
 
-  private async createPod(set: ApiObject, ordinal: number, revision: string): Promise<void> {
+  private async createPod(set: StatefulSet, ordinal: number, revision: string): Promise<void> {
     const spec = setSpec(set);
     const ns = set.metadata.namespace ?? '';
     const name = `${set.metadata.name}-${ordinal}`;
@@ -279,7 +249,7 @@ export class StatefulSetController implements Controller {
       [this.podIndexLabel]: String(ordinal),
       [REVISION_LABEL]: revision,
     };
-    const podSpec = pod.spec as { hostname?: string; subdomain?: string; volumes?: { name: string; [k: string]: unknown }[] };
+    const podSpec = pod.spec;
     podSpec.hostname = name;
     if (spec.serviceName) podSpec.subdomain = spec.serviceName;
     const claimVolumes = (spec.volumeClaimTemplates ?? []).map((t) => ({
@@ -306,11 +276,11 @@ export class StatefulSetController implements Controller {
     }
   }
 
-  private async ensureClaim(set: ApiObject, template: ApiObject, ordinal: number, podName: string): Promise<void> {
+  private async ensureClaim(set: StatefulSet, template: PersistentVolumeClaim, ordinal: number, podName: string): Promise<void> {
     const ns = set.metadata.namespace ?? '';
     const name = this.claimName(template, set, ordinal);
     if (this.claims.indexer.get(`${ns}/${name}`)) return;
-    const claim: ApiObject = {
+    const claim: PersistentVolumeClaim = {
       apiVersion: 'v1',
       kind: 'PersistentVolumeClaim',
       metadata: {
@@ -347,7 +317,7 @@ export class StatefulSetController implements Controller {
     }
   }
 
-  private async deletePod(set: ApiObject, pod: Pod): Promise<void> {
+  private async deletePod(set: StatefulSet, pod: Pod): Promise<void> {
     const ref = objectReference(set, 'apps/v1', 'StatefulSet');
     try {
       await this.ctx.client.resource(PODS, pod.metadata.namespace).delete(pod.metadata.name!, { preconditions: { uid: pod.metadata.uid } });
@@ -364,9 +334,9 @@ export class StatefulSetController implements Controller {
     }
   }
 
-  private async updateStatus(set: ApiObject, pods: Pod[], updateRevision: string): Promise<StatefulSetStatus> {
+  private async updateStatus(set: StatefulSet, pods: Pod[], updateRevision: string): Promise<StatefulSetStatus> {
     const spec = setSpec(set);
-    const old = (set.status ?? {}) as StatefulSetStatus;
+    const old: Partial<StatefulSetStatus> = set.status ?? {};
     const live = pods.filter((p) => this.ordinalOf(set, p) !== undefined && !p.metadata.deletionTimestamp);
     const currentRevision = old.currentRevision ?? updateRevision;
     const status: StatefulSetStatus = {

@@ -1,24 +1,30 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ControllerRevision } from '../../../../apiserver/api/generated/types.js';
-import type { ApiObject } from '../../../../apiserver/api/object.js';
 import { alreadyExists } from '../../../../apiserver/api/status.js';
 import { labelSelectorFromObject } from '../../../../apiserver/runtime/selectors/label-selector.js';
 import { CONTROLLERREVISIONS } from '../../../../controllers/controllerutil/resources.js';
-import { ControllerHistory, RevisionCollisionError, revisionData } from '../../../../controllers/controllerutil/controller-history.js';
+import {
+  ControllerHistory,
+  type HistoryOwner,
+  RevisionCollisionError,
+  revisionData,
+} from '../../../../controllers/controllerutil/controller-history.js';
 import { computeHash } from '../../../../controllers/controllerutil/template-hash.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
 const STATEFULSETS = { group: 'apps', version: 'v1', resource: 'statefulsets' };
 
-function set(image: string): ApiObject {
-  return {
+/** A StatefulSet, handed to the history as the owner it reads (its other fields ride along). */
+function set(image: string): HistoryOwner {
+  const sts = {
     metadata: { name: 'db', namespace: 'ns', uid: 'sts-uid', annotations: { note: 'x' } },
     spec: {
       selector: { matchLabels: { app: 'db' } },
       template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'c', image }] } },
     },
   };
+  return sts;
 }
 
 function setup() {
