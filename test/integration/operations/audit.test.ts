@@ -68,6 +68,8 @@ describe('audit', () => {
     );
     s = await startTestServer({
       args: [
+        // The revision ledger (opt-in): history reads are audited.
+        '--history-retention=24h',
         `--audit-policy-file=${join(dir, 'policy.yaml')}`,
         `--audit-log-path=${logPath()}`,
         '--audit-log-maxsize=1',
