@@ -10,6 +10,7 @@
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from '../../api/generated/types.js';
 import { type ApiObject, asKind } from '../../api/object.js';
 import type { BindingSpec } from '../../registry/admissionregistration/policy-types.js';
+import { staleOnChange } from '../stale-on-change.js';
 import type { PluginEnv } from '../interfaces.js';
 import { VALIDATING_ADMISSION_POLICIES, VALIDATING_ADMISSION_POLICY_BINDINGS } from '../resources.js';
 import { compilePolicy, type CompiledPolicy } from './compiled-policy.js';
@@ -32,20 +33,18 @@ export interface PolicySource {
 const byName = (x: ApiObject, y: ApiObject) => ((x.metadata.name ?? '') < (y.metadata.name ?? '') ? -1 : 1);
 
 export function newPolicySource(env: PluginEnv): PolicySource {
-  let cached: Promise<ActivePolicy[]> | undefined;
-  let generation = 0;
   const compiled = new Map<string, { resourceVersion: string; policy: CompiledPolicy }>();
-  let source: PolicySource;
+  // load (below) is read at the first current(), once everything here is defined.
+  const policies = staleOnChange(() => load());
   let reloading = false;
   const changed = () => {
-    generation++;
-    cached = undefined;
+    policies.changed();
     // Read again soon even without a request, so a new policy's status is written.
     if (reloading) return;
     reloading = true;
     setTimeout(() => {
       reloading = false;
-      source.current().catch(() => {});
+      policies.current().catch(() => {});
     }, 50).unref();
   };
   env.watch(VALIDATING_ADMISSION_POLICIES, changed);
@@ -101,22 +100,5 @@ export function newPolicySource(env: PluginEnv): PolicySource {
     }));
   };
 
-  source = {
-    current() {
-      if (cached) return cached;
-      const mine = generation;
-      const p = load();
-      cached = p;
-      p.then(
-        () => {
-          if (generation !== mine && cached === p) cached = undefined;
-        },
-        () => {
-          if (cached === p) cached = undefined;
-        },
-      );
-      return p;
-    },
-  };
-  return source;
+  return { current: () => policies.current() };
 }

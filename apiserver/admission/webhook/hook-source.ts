@@ -6,6 +6,7 @@
  */
 import type { Webhook } from '../../registry/admissionregistration/types.js';
 import type { KubeResource, PluginEnv } from '../interfaces.js';
+import { staleOnChange } from '../stale-on-change.js';
 
 export interface Hook {
   configuration: string;
@@ -17,35 +18,13 @@ export interface HookSource {
 }
 
 export function newHookSource(env: PluginEnv, resource: KubeResource): HookSource {
-  let cached: Promise<Hook[]> | undefined;
-  let generation = 0;
-  env.watch(resource, () => {
-    generation++;
-    cached = undefined;
-  });
-  const load = async (): Promise<Hook[]> => {
+  const hooks = staleOnChange(async (): Promise<Hook[]> => {
     const configs = await env.reader.list(resource, '');
     configs.sort((x, y) => ((x.metadata.name ?? '') < (y.metadata.name ?? '') ? -1 : 1));
     return configs.flatMap((c) =>
       ((c as { webhooks?: Webhook[] }).webhooks ?? []).map((hook) => ({ configuration: c.metadata.name ?? '', hook })),
     );
-  };
-  return {
-    current() {
-      if (cached) return cached;
-      const mine = generation;
-      const p = load();
-      cached = p;
-      // A change while loading: the next request reads again.
-      p.then(
-        () => {
-          if (generation !== mine && cached === p) cached = undefined;
-        },
-        () => {
-          if (cached === p) cached = undefined;
-        },
-      );
-      return p;
-    },
-  };
+  });
+  env.watch(resource, () => hooks.changed());
+  return { current: () => hooks.current() };
 }

@@ -19,7 +19,7 @@ import {
 } from '../../api/validation/names.js';
 import { kubernetesCelEnv } from '../../runtime/cel-kubernetes.js';
 import { typeCheck } from '../shared/cel-schema/cel-type-check.js';
-import { DYN, type CelT } from '../shared/cel-schema/cel-types.js';
+import { DYN, type CelT, isCelIdentifier } from '../shared/cel-schema/cel-types.js';
 import { validateLabelSelector } from '../shared/pod-spec/label-selector.js';
 import type {
   AuditAnnotation,
@@ -143,37 +143,11 @@ function validateMatchConditions(conditions: MatchCondition[], hasParams: boolea
   return errors;
 }
 
-const CEL_IDENTIFIER = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
-const CEL_RESERVED = new Set([
-  'true',
-  'false',
-  'null',
-  'in',
-  'as',
-  'break',
-  'const',
-  'continue',
-  'else',
-  'for',
-  'function',
-  'if',
-  'import',
-  'let',
-  'loop',
-  'package',
-  'namespace',
-  'return',
-  'var',
-  'void',
-  'while',
-]);
-
 function validateVariable(v: Variable, hasParams: boolean, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   const name = v.name ?? '';
   if (!name.trim()) errors.push(required(path.child('name'), 'name is not specified'));
-  else if (!CEL_IDENTIFIER.test(name) || CEL_RESERVED.has(name))
-    errors.push(invalid(path.child('name'), name, 'name is not a valid CEL identifier'));
+  else if (!isCelIdentifier(name)) errors.push(invalid(path.child('name'), name, 'name is not a valid CEL identifier'));
   const expression = v.expression ?? '';
   if (!expression.trim()) errors.push(required(path.child('expression'), 'expression is not specified'));
   else errors.push(...checkExpression(expression, path.child('expression'), hasParams, true));

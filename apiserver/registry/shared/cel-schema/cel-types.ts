@@ -88,6 +88,11 @@ const RESERVED = new Set([
 ]);
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** Whether CEL reads the name as a plain identifier (not a reserved word): a selectable field, a variable's name. */
+export function isCelIdentifier(name: string): boolean {
+  return IDENTIFIER.test(name) && !RESERVED.has(name);
+}
+
 /** apiVersion, kind, metadata.name and metadata.generateName, always readable at a resource's root. */
 function withTypeAndObjectMeta(fields: Map<string, CelT>): void {
   if (!fields.has('apiVersion')) fields.set('apiVersion', scalar('string'));
@@ -133,7 +138,7 @@ export function schemaCelType(s: JsonSchemaProps, prefix: string, resourceRoot =
         if (!isObject(prop)) continue;
         const t = schemaCelType(prop, prefix, embedded(prop), depth + 1);
         if (!t) continue;
-        if (IDENTIFIER.test(name) && !RESERVED.has(name)) fields.set(name, t);
+        if (isCelIdentifier(name)) fields.set(name, t);
         if (required.has(name) && prop.default === undefined) minSize += name.length + (t.minSize ?? 1) + 4;
       }
       if (resourceRoot) withTypeAndObjectMeta(fields);
