@@ -15,6 +15,9 @@ import type { KeyValue, Storage } from '../../storage/interfaces.js';
 import { jsonDiff, type JsonPatchOperation } from './json-diff.js';
 import { decodeLedgerRecord, ledgerKey, type LedgerOperation } from './ledger-record.js';
 
+/** The most revisions one history page holds, whatever `limit` asks. */
+const MAX_PAGE = 500;
+
 /** One revision of an object as the history subresource lists it. */
 export interface ObjectRevision {
   resourceVersion: string;
@@ -61,13 +64,15 @@ async function retainedAt(storage: Storage, key: string, revision: number): Prom
 }
 
 /**
- * Up to `limit` (default 500) revisions of the object at objectKey, newest first, from the ledger
+ * Up to `limit` (default and at most 500) revisions of the object at objectKey, newest first, from the ledger
  * record at `from` (a continue position) or the current revision.
  */
 export async function readHistory(src: HistorySource, objectKey: string, opts: { limit?: number; from?: number }): Promise<HistoryPage> {
   const { storage } = src;
   const lkey = ledgerKey(objectKey);
-  const limit = opts.limit && opts.limit > 0 ? opts.limit : 500;
+  // At most a page of 500: each revision is several storage reads, so a larger `limit` gets 500 and a
+  // continue token (a server may answer fewer items than asked, as a list's does).
+  const limit = Math.min(opts.limit && opts.limit > 0 ? opts.limit : MAX_PAGE, MAX_PAGE);
   const revision = opts.from ?? (await storage.currentRevision());
   // The first read is the one a stale continue position fails (410), as a list's does.
   let record = await keyAt(storage, lkey, revision);

@@ -196,6 +196,21 @@ export function runLedgerSuite(backend: string, servers: LedgerServers): void {
       }
     });
 
+    it('answers at most 500 revisions a page, however large the limit, with a continue token for the rest', async () => {
+      const base = '/api/v1/namespaces/default/configmaps';
+      assert.equal((await c.post(base, { metadata: { name: 'paged' }, data: { n: '0' } })).status, 201);
+      for (let i = 1; i <= 500; i++) assert.equal((await c.patch(`${base}/paged`, { data: { n: String(i) } }, MERGE)).status, 200);
+      const first = await c.get(`${base}/paged/history?limit=1000000`);
+      assert.equal(first.status, 200, first.text);
+      assert.equal(first.body.items.length, 500);
+      assert.ok(first.body.metadata.continue, 'a continue token for the 501st revision');
+      const rest = await c.get(`${base}/paged/history?limit=1000000&continue=${encodeURIComponent(first.body.metadata.continue)}`);
+      assert.equal(rest.status, 200, rest.text);
+      assert.equal(rest.body.items.length, 1);
+      assert.equal(rest.body.items[0].operation, 'create');
+      assert.equal(rest.body.metadata.continue, undefined);
+    });
+
     it('answers 404 for an object or kind that never existed, 400 for a bad resourceVersion, 405 for a write', async () => {
       const missing = await c.get('/api/v1/namespaces/default/configmaps/never/history');
       assert.equal(missing.status, 404);
