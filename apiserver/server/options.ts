@@ -183,10 +183,10 @@ export const STORAGE_FLAGS = {
   historyRetentionMs: flag({
     name: 'history-retention',
     type: durationValue,
-    default: 0,
+    default: 24 * 60 * 60_000,
     usage:
       'How long history is kept: compaction keeps younger revisions and every write records who made it (the history subresource). 0 disables.',
-    doc: "Off by default (`0`: compaction one interval behind, no ledger). A duration (e.g. `24h`): compaction keeps that much history and the revision ledger records every write (the `history` subresource). Opt-in while one known bug stands: on the embedded store, a write's ledger row becomes the store's newest revision, outside the watch cache's root, so consistent reads wait for a progress marker and admission webhook configurations are seen late",
+    doc: 'How long history is kept: compaction keeps every younger revision and the revision ledger records every write (the `history` subresource). `0` turns both off (compaction one interval behind, no ledger)',
     check: nonNegative,
   }),
   historyRetentionMaxRevisions: flag({

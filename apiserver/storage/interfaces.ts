@@ -67,6 +67,13 @@ export interface WatchHandlers {
   onError(err: Error): void;
 }
 
+/**
+ * Keys under this root are only ever written alongside another write (WriteOptions.alongside) and
+ * read with get and list (at a revision too); they are never watched, and no create, update or
+ * delete names them.
+ */
+export const ALONGSIDE_ROOT = '/orch-ledger/';
+
 /** Options of a create or update. */
 export interface WriteOptions {
   /**
@@ -76,10 +83,11 @@ export interface WriteOptions {
    */
   ttlSeconds?: number;
   /**
-   * Another key put in the same transaction as this write, or with none of it (the revision
-   * ledger's record beside the object: storage/ledger-keys.ts). etcd: one more put in the write's
-   * txn (same revision); the embedded store: one more row in the write's transaction (the next
-   * revision). Watches of other prefixes never see it.
+   * Another key put with this write, at this write's own revision, or with none of it (the revision
+   * ledger's record beside the object). Its key lies under ALONGSIDE_ROOT. etcd: one more put in
+   * the write's txn; the embedded store: a row of its side table at the write's row id. Either way
+   * the store's newest revision stays the object's, so a watch of the object's prefix is never
+   * behind the store.
    */
   alongside?: { key: string; value: Buffer };
 }

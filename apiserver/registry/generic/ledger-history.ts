@@ -5,8 +5,8 @@
  *
  * The walk: the ledger key at revision R holds the record of the object's last write at or before
  * R; the record before it is the ledger key at (its modRevision - 1). The object read at a record's
- * modRevision is what that write stored (absent after a delete: etcd writes both in one revision,
- * the embedded store the object first and the record in the next). A read below the compacted
+ * modRevision is what that write stored (absent after a delete: both backends keep the record at
+ * the revision of the write it describes, storage/interfaces.ts's alongside). A read below the compacted
  * revision ends the walk: that history left the --history-retention window.
  */
 import type { ApiObject } from '../../api/object.js';

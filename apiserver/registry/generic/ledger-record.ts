@@ -5,10 +5,9 @@
  * kept for --history-retention) then holds one record per write, and ledger-history.ts reads them
  * back with the object's own revisions.
  */
+import { ALONGSIDE_ROOT } from '../../storage/interfaces.js';
 import type { RequestContext } from './request-context.js';
 
-/** Ledger keys live under this root, apart from every object prefix (no object watch sees them). */
-export const LEDGER_ROOT = '/orch-ledger';
 
 export type LedgerOperation = 'create' | 'update' | 'patch' | 'apply' | 'delete';
 
@@ -22,9 +21,12 @@ export interface LedgerRecord {
   time: string;
 }
 
-/** The ledger key of an object's storage key. */
+/**
+ * The ledger key of an object's storage key: under the storage's alongside root, apart from every
+ * object prefix (no object watch sees it). The root ends with the '/' an object key starts with.
+ */
 export function ledgerKey(objectKey: string): string {
-  return `${LEDGER_ROOT}${objectKey}`;
+  return `${ALONGSIDE_ROOT}${objectKey.startsWith('/') ? objectKey.slice(1) : objectKey}`;
 }
 
 /** The record of the write ctx makes: `operation` is what the store is doing; a request says more (patch, apply). */

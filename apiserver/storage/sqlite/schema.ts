@@ -13,6 +13,11 @@ import Database from 'better-sqlite3';
  * - old_value: the previous row's value (empty for a creation), so an event can be rebuilt from
  *   its own row even after compaction removed the previous one.
  *
+ * The `alongside` table holds the keys written beside a write (WriteOptions.alongside, the revision
+ * ledger's records): one row per such put, at the revision of the kine row it went with, so the
+ * store's newest revision stays a kine row's. create_revision is the revision the key was first
+ * written at. Compaction drops the rows a later one at or below its revision supersedes, as kine's.
+ *
  * The `meta` table only holds bookkeeping (the compacted revision), never data. The `expiry` table
  * holds when each key written with a TTL expires (milliseconds since the epoch); the store deletes
  * such keys itself once that time has passed (etcd does it with leases). AUTOINCREMENT keeps
@@ -31,6 +36,14 @@ CREATE TABLE IF NOT EXISTS kine (
   old_value BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS kine_name_id ON kine (name, id);
+CREATE TABLE IF NOT EXISTS alongside (
+  name BLOB NOT NULL,
+  revision INTEGER NOT NULL,
+  create_revision INTEGER NOT NULL,
+  value BLOB NOT NULL,
+  PRIMARY KEY (name, revision)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS alongside_revision ON alongside (revision);
 CREATE TABLE IF NOT EXISTS meta (
   name TEXT PRIMARY KEY,
   value INTEGER NOT NULL
@@ -52,6 +65,14 @@ export interface Row {
   prev_revision: number;
   value: Buffer;
   old_value: Buffer;
+}
+
+/** One row of the alongside table. */
+export interface AlongsideRow {
+  name: Buffer;
+  revision: number;
+  create_revision: number;
+  value: Buffer;
 }
 
 /** Opens (creating when needed) the database file at path in WAL mode, with the schema in place. */

@@ -11,8 +11,10 @@ import type {
   WatchOptions,
   WriteOptions,
 } from '../interfaces.js';
-import { listRange, watchRange } from '../key-range.js';
+import { ALONGSIDE_ROOT } from '../interfaces.js';
+import { type KeyRange, listRange, watchRange } from '../key-range.js';
 import { WatchSink } from '../watch-sink.js';
+import { AlongsideQueries, alongsideKeyValue } from './alongside-queries.js';
 import { Queries } from './queries.js';
 import { rowToEvent, rowToKeyValue } from './rows.js';
 import { openDatabase, type Row } from './schema.js';
@@ -39,6 +41,8 @@ export function newSqliteStorage(options: SqliteStorageOptions): Storage {
 
 class SqliteStorage implements Storage {
   private readonly queries: Queries;
+  /** The keys written beside a write (ALONGSIDE_ROOT): reads of them go to their own table. */
+  private readonly alongside: AlongsideQueries;
   private readonly hub = new WatchHub();
   /**
    * The newest committed revision, kept in memory: this object is the file's only writer, so reading
@@ -51,6 +55,7 @@ class SqliteStorage implements Storage {
 
   constructor(private readonly db: Database.Database) {
     this.queries = new Queries(db);
+    this.alongside = new AlongsideQueries(db);
     this.head = { revision: this.queries.currentRevision() };
     this.expiring = new Set(this.queries.expiring());
     if (this.expiring.size > 0) this.startExpiry();
@@ -73,6 +78,10 @@ class SqliteStorage implements Storage {
 
   async get(key: string, options?: { revision?: number }): Promise<KeyValue | null> {
     this.ensureOpen(key);
+    if (key.startsWith(ALONGSIDE_ROOT)) {
+      const row = this.alongside.latestAt(key, this.readableRevision(key, options?.revision));
+      return row ? alongsideKeyValue(row) : null;
+    }
     const latest = options?.revision ? this.queries.latestAt(key, this.readableRevision(key, options.revision)) : this.queries.latest(key);
     return latest && !latest.deleted ? rowToKeyValue(latest) : null;
   }
@@ -81,8 +90,9 @@ class SqliteStorage implements Storage {
     const range = listRange(prefix, options.startKey);
     this.ensureOpen(prefix);
     const revision = this.readableRevision(prefix, options.revision);
-    const items = this.queries.list(range, revision, options.limit || -1).map(rowToKeyValue);
-    const remaining = this.queries.count(range, revision) - items.length;
+    const table = prefix.startsWith(ALONGSIDE_ROOT) ? this.alongsideTable : this.kineTable;
+    const items = table.list(range, revision, options.limit || -1);
+    const remaining = table.count(range, revision) - items.length;
     return { items, revision, more: remaining > 0, remaining };
   }
 
@@ -150,7 +160,24 @@ class SqliteStorage implements Storage {
       await new Promise((resolve) => setImmediate(resolve));
       if (!this.db.open) return;
     }
+    const oldestAlongside = this.alongside.oldestRevision() ?? revision;
+    for (let from = oldestAlongside - 1; from < revision; from += COMPACT_BATCH) {
+      const to = Math.min(from + COMPACT_BATCH, revision);
+      this.db.transaction(() => this.alongside.compactBatch(from, to, revision))();
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!this.db.open) return;
+    }
   }
+
+  /** Lists of object keys read kine's rows; lists under ALONGSIDE_ROOT the alongside table's. */
+  private readonly kineTable = {
+    list: (range: KeyRange, revision: number, limit: number) => this.queries.list(range, revision, limit).map(rowToKeyValue),
+    count: (range: KeyRange, revision: number) => this.queries.count(range, revision),
+  };
+  private readonly alongsideTable = {
+    list: (range: KeyRange, revision: number, limit: number) => this.alongside.list(range, revision, limit).map(alongsideKeyValue),
+    count: (range: KeyRange, revision: number) => this.alongside.count(range, revision),
+  };
 
   async close(): Promise<void> {
     clearInterval(this.expiryTimer);
@@ -166,42 +193,25 @@ class SqliteStorage implements Storage {
     this.ensureOpen(key);
     const ttl = options?.ttlSeconds;
     const extra = options?.alongside;
-    let alongsideRow: Row | undefined;
+    // Caller bugs, not store errors: the two key spaces never mix.
+    if (key.startsWith(ALONGSIDE_ROOT)) throw new Error(`storage: ${key} lies under ${ALONGSIDE_ROOT}: it is only written alongside`);
+    if (extra && !extra.key.startsWith(ALONGSIDE_ROOT)) throw new Error(`storage: an alongside key must lie under ${ALONGSIDE_ROOT}`);
     const row = this.db.transaction((): Row => {
       const newRow = next(this.queries.latest(key));
       const id = this.queries.insert(newRow);
       if (ttl && !newRow.deleted) this.queries.setExpiry(key, Date.now() + ttl * 1000);
       else if (this.expiring.has(key)) this.queries.clearExpiry(key);
-      if (extra) alongsideRow = this.putRow(extra.key, extra.value);
+      if (extra) this.alongside.put(extra.key, extra.value, id);
       return { ...newRow, id };
     })();
     if (ttl && !row.deleted) {
       this.expiring.add(key);
       this.startExpiry();
     } else this.expiring.delete(key);
-    this.head.revision = alongsideRow?.id ?? row.id;
+    this.head.revision = row.id;
     const event: StorageEvent = rowToEvent(row);
     this.hub.publish(event);
-    if (alongsideRow) this.hub.publish(rowToEvent(alongsideRow));
     return event.kv;
-  }
-
-  /** Appends a put of key (created or overwritten), inside the caller's transaction. */
-  private putRow(key: string, value: Buffer): Row {
-    const latest = this.queries.latest(key);
-    const newRow: Omit<Row, 'id'> =
-      latest && !latest.deleted
-        ? { ...successor(latest), deleted: 0, value, old_value: latest.value }
-        : {
-            name: Buffer.from(key),
-            created: 1,
-            deleted: 0,
-            create_revision: 0,
-            prev_revision: latest?.id ?? 0,
-            value,
-            old_value: Buffer.alloc(0),
-          };
-    return { ...newRow, id: this.queries.insert(newRow) };
   }
 
   private startExpiry(): void {

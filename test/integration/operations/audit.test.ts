@@ -68,7 +68,7 @@ describe('audit', () => {
     );
     s = await startTestServer({
       args: [
-        // The revision ledger (opt-in): history reads are audited.
+        // The revision ledger (named though it is the default): history reads are audited.
         '--history-retention=24h',
         `--audit-policy-file=${join(dir, 'policy.yaml')}`,
         `--audit-log-path=${logPath()}`,

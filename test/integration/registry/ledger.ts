@@ -84,7 +84,7 @@ function replay(history: any[]): Map<string, string> {
 }
 
 export interface LedgerServers {
-  /** A server with --history-retention=24h (the ledger is opt-in). */
+  /** A server with the ledger on (--history-retention=24h, the default, named to say so). */
   main(): Promise<TestServer>;
   /** A server with a short retention, compaction each second and no watch cache. */
   shortRetention(): Promise<TestServer>;

@@ -5,18 +5,20 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { guaranteedUpdate } from '../../../apiserver/storage/guaranteed-update.js';
+import { ALONGSIDE_ROOT } from '../../../apiserver/storage/interfaces.js';
 import { buf, rejectsWith, type Fixture } from './fixture.js';
 
 export function describeAlongside(fx: () => Fixture): void {
   describe('a key written alongside', () => {
     test('create, update and delete put it in their transaction; a refused write puts nothing', async () => {
       const { storage, ns } = fx();
-      const side = `${ns}ledger/a`;
+      const side = `${ALONGSIDE_ROOT}${ns.slice(1)}a`;
       const created = await storage.create(`${ns}obj/a`, buf('1'), { alongside: { key: side, value: buf('create') } });
       const r1 = await storage.get(side);
       assert.deepEqual(r1?.value, buf('create'));
-      // Same revision on etcd, the next on the embedded store: never another write's.
-      assert.ok(r1!.modRevision - created.modRevision <= 1);
+      // At the revision of the write it went with, on every backend.
+      assert.equal(r1!.modRevision, created.modRevision);
+      assert.equal(r1!.createRevision, created.modRevision);
       await rejectsWith(storage.create(`${ns}obj/a`, buf('x'), { alongside: { key: side, value: buf('refused') } }), 'KeyExists');
       await rejectsWith(
         storage.update(`${ns}obj/a`, buf('x'), created.modRevision - 1, { alongside: { key: side, value: buf('refused') } }),
@@ -26,6 +28,7 @@ export function describeAlongside(fx: () => Fixture): void {
       const updated = await storage.update(`${ns}obj/a`, buf('2'), created.modRevision, { alongside: { key: side, value: buf('update') } });
       const r2 = await storage.get(side);
       assert.deepEqual(r2?.value, buf('update'));
+      assert.equal(r2!.modRevision, updated.modRevision);
       assert.equal(r2!.createRevision, r1!.createRevision);
       const deleted = await guaranteedUpdate(storage, `${ns}obj/a`, () => null, undefined, {
         alongside: { key: side, value: buf('delete') },
@@ -33,6 +36,7 @@ export function describeAlongside(fx: () => Fixture): void {
       assert.ok(deleted.deleted);
       const r3 = await storage.get(side);
       assert.deepEqual(r3?.value, buf('delete'));
+      assert.equal(r3!.modRevision, deleted.kv.modRevision);
       assert.equal(await storage.get(`${ns}obj/a`), null);
       // Each record stays readable at its revision, with the object as its write left it.
       const at = (key: string, revision: number) => storage.get(key, { revision });
@@ -43,6 +47,47 @@ export function describeAlongside(fx: () => Fixture): void {
       await rejectsWith(storage.get(side, { revision: (await storage.currentRevision()) + 10 }), 'FutureRevision');
       // Nothing under the object's prefix saw the side key.
       assert.deepEqual((await storage.list(`${ns}obj/`)).items, []);
+    });
+
+    test('the newest revision of the store stays the write one, and the side keys list (at a revision too) and compact like any key', async () => {
+      const { storage, ns } = fx();
+      const root = `${ALONGSIDE_ROOT}${ns.slice(1)}`;
+      const watched: number[] = [];
+      const a = await storage.create(`${ns}obj/a`, buf('1'), { alongside: { key: `${root}a`, value: buf('a1') } });
+      const watcher = storage.watch(`${ns}obj/`, { afterRevision: a.modRevision }, {
+        onEvent: (e) => watched.push(e.kv.modRevision),
+        onError: () => undefined,
+      });
+      try {
+        const b = await storage.create(`${ns}obj/b`, buf('1'), { alongside: { key: `${root}b`, value: buf('b1') } });
+        // A consistent read waits for the store's newest revision: it must be one the watch delivers.
+        assert.ok((await storage.currentRevision()) >= b.modRevision);
+        const a2 = await storage.update(`${ns}obj/a`, buf('2'), a.modRevision, { alongside: { key: `${root}a`, value: buf('a2') } });
+        const listed = await storage.list(root);
+        assert.deepEqual(
+          listed.items.map((kv) => [kv.key, kv.value.toString(), kv.modRevision]),
+          [
+            [`${root}a`, 'a2', a2.modRevision],
+            [`${root}b`, 'b1', b.modRevision],
+          ],
+        );
+        const past = await storage.list(root, { revision: b.modRevision, limit: 1 });
+        assert.deepEqual(
+          past.items.map((kv) => [kv.key, kv.value.toString()]),
+          [[`${root}a`, 'a1']],
+        );
+        assert.equal(past.more, true);
+        assert.equal(past.remaining, 1);
+        for (let i = 0; i < 50 && watched.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+        assert.deepEqual(watched, [b.modRevision, a2.modRevision]);
+        // Compacted to b: a's record at a2 and b's stay, a's first record (superseded at b) goes.
+        await storage.compact(b.modRevision);
+        assert.deepEqual((await storage.get(`${root}a`, { revision: b.modRevision }))?.value, buf('a1'));
+        await rejectsWith(storage.get(`${root}a`, { revision: a.modRevision }), 'Compacted');
+        assert.deepEqual((await storage.get(`${root}a`))?.value, buf('a2'));
+      } finally {
+        watcher.stop();
+      }
     });
   });
 }

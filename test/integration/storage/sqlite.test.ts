@@ -50,7 +50,7 @@ test('sqlite: data, revisions and the compacted revision survive a reopen; the f
     try {
       assert.equal(raw.pragma('journal_mode', { simple: true }), 'wal');
       const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-      assert.deepEqual(tables, ['expiry', 'kine', 'meta', 'sqlite_sequence']);
+      assert.deepEqual(tables, ['alongside', 'expiry', 'kine', 'meta', 'sqlite_sequence']);
     } finally {
       raw.close();
     }

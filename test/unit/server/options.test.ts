@@ -27,7 +27,7 @@ test('defaults', () => {
     etcdServers: [],
     etcdPrefix: '/registry',
     etcdCompactionIntervalMs: 5 * 60_000,
-    historyRetentionMs: 0,
+    historyRetentionMs: 24 * 60 * 60_000,
     historyRetentionMaxRevisions: 1_000_000,
     storageBackend: 'sqlite',
     dataDir: './data',

@@ -1,0 +1,81 @@
+import type Database from 'better-sqlite3';
+import type { KeyValue } from '../interfaces.js';
+import type { KeyRange } from '../key-range.js';
+import type { AlongsideRow } from './schema.js';
+
+/** The newest row of each key in [start, end) at or below revision. */
+const LATEST_IN_RANGE = `
+  FROM alongside a
+  JOIN (SELECT name, MAX(revision) AS revision FROM alongside
+        WHERE name >= @start AND name < @end AND revision <= @revision GROUP BY name) m
+    ON a.name = m.name AND a.revision = m.revision`;
+
+/**
+ * The statements of the alongside table (schema.ts): the keys written beside a write, each row at
+ * the revision of the write it went with. Synchronous, composed into the store's transactions.
+ */
+export class AlongsideQueries {
+  private readonly latestAtStmt;
+  private readonly insertStmt;
+  private readonly listStmt;
+  private readonly countStmt;
+  private readonly minRevisionStmt;
+  private readonly compactBatchStmt;
+
+  constructor(db: Database.Database) {
+    this.latestAtStmt = db.prepare<[Buffer, number], AlongsideRow>(
+      'SELECT * FROM alongside WHERE name = ? AND revision <= ? ORDER BY revision DESC LIMIT 1',
+    );
+    this.insertStmt = db.prepare<[AlongsideRow]>(
+      'INSERT INTO alongside (name, revision, create_revision, value) VALUES (@name, @revision, @create_revision, @value)',
+    );
+    this.listStmt = db.prepare<[{ start: Buffer; end: Buffer; revision: number; limit: number }], AlongsideRow>(
+      `SELECT a.* ${LATEST_IN_RANGE} ORDER BY a.name LIMIT @limit`,
+    );
+    this.countStmt = db.prepare<[{ start: Buffer; end: Buffer; revision: number }], number>(`SELECT COUNT(*) ${LATEST_IN_RANGE}`).pluck();
+    this.minRevisionStmt = db.prepare<[], number | null>('SELECT MIN(revision) FROM alongside').pluck();
+    // A row at or below the compaction revision goes when a later row of its key at or below that
+    // revision supersedes it: what is left is each key's value at the revision, and everything after.
+    this.compactBatchStmt = db.prepare<[{ from: number; to: number; revision: number }]>(
+      `DELETE FROM alongside WHERE revision > @from AND revision <= @to AND revision <
+         (SELECT MAX(a2.revision) FROM alongside a2 WHERE a2.name = alongside.name AND a2.revision <= @revision)`,
+    );
+  }
+
+  /** The key's newest row at or below revision, or undefined. */
+  latestAt(key: string, revision: number): AlongsideRow | undefined {
+    return this.latestAtStmt.get(Buffer.from(key), revision);
+  }
+
+  /** Puts key at revision (the revision of the write it goes with), inside the caller's transaction. */
+  put(key: string, value: Buffer, revision: number): void {
+    const name = Buffer.from(key);
+    const previous = this.latestAtStmt.get(name, revision);
+    this.insertStmt.run({ name, revision, create_revision: previous?.create_revision ?? revision, value });
+  }
+
+  /** Up to limit (negative: all) keys of range at revision, in key order. */
+  list(range: KeyRange, revision: number, limit: number): AlongsideRow[] {
+    return this.listStmt.all({ ...range, revision, limit });
+  }
+
+  /** How many keys range holds at revision. */
+  count(range: KeyRange, revision: number): number {
+    return this.countStmt.get({ ...range, revision }) ?? 0;
+  }
+
+  /** The oldest revision a row is still stored at (null for an empty table). */
+  oldestRevision(): number | null {
+    return this.minRevisionStmt.get() ?? null;
+  }
+
+  /** Removes the rows in (from, to] that a compaction to revision drops. */
+  compactBatch(from: number, to: number, revision: number): void {
+    this.compactBatchStmt.run({ from, to, revision });
+  }
+}
+
+/** The key's value as of this row. */
+export function alongsideKeyValue(row: AlongsideRow): KeyValue {
+  return { key: row.name.toString(), value: row.value, createRevision: row.create_revision, modRevision: row.revision };
+}
