@@ -8,7 +8,6 @@
 import { ALONGSIDE_ROOT } from '../../storage/interfaces.js';
 import type { RequestContext } from './request-context.js';
 
-
 export type LedgerOperation = 'create' | 'update' | 'patch' | 'apply' | 'delete';
 
 export interface LedgerRecord {

@@ -54,10 +54,14 @@ export function describeAlongside(fx: () => Fixture): void {
       const root = `${ALONGSIDE_ROOT}${ns.slice(1)}`;
       const watched: number[] = [];
       const a = await storage.create(`${ns}obj/a`, buf('1'), { alongside: { key: `${root}a`, value: buf('a1') } });
-      const watcher = storage.watch(`${ns}obj/`, { afterRevision: a.modRevision }, {
-        onEvent: (e) => watched.push(e.kv.modRevision),
-        onError: () => undefined,
-      });
+      const watcher = storage.watch(
+        `${ns}obj/`,
+        { afterRevision: a.modRevision },
+        {
+          onEvent: (e) => watched.push(e.kv.modRevision),
+          onError: () => undefined,
+        },
+      );
       try {
         const b = await storage.create(`${ns}obj/b`, buf('1'), { alongside: { key: `${root}b`, value: buf('b1') } });
         // A consistent read waits for the store's newest revision: it must be one the watch delivers.
