@@ -64,7 +64,7 @@ export function newServerStores(deps: ServerStoreDeps, late: LateStores): Server
     admission: deps.admission,
     cacher: deps.cacher,
     eventTtlSeconds: Math.ceil(options.eventTtlMs / 1000),
-    ledger: options.historyRetentionMs > 0,
+    ledgerRetentionSeconds: Math.ceil(options.historyRetentionMs / 1000),
   };
   const stores = newStores(table, deps.resources, { ...storeConfig, hookEnv, answers: deps.answers });
   late.set(stores);

@@ -87,9 +87,10 @@ export interface WriteOptions {
    * ledger's record beside the object). Its key lies under ALONGSIDE_ROOT. etcd: one more put in
    * the write's txn; the embedded store: a row of its side table at the write's row id. Either way
    * the store's newest revision stays the object's, so a watch of the object's prefix is never
-   * behind the store.
+   * behind the store. With ttlSeconds the alongside key expires that long after this write unless
+   * it is written again (etcd: a lease; the embedded store: at the first compaction after).
    */
-  alongside?: { key: string; value: Buffer };
+  alongside?: { key: string; value: Buffer; ttlSeconds?: number };
 }
 
 export interface Storage {

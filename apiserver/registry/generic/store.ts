@@ -84,8 +84,11 @@ export interface StoreConfig {
   lookup?: StoreLookup;
   /** --event-ttl in seconds: how long objects of kinds that expire (Events) live after their last write. */
   eventTtlSeconds?: number;
-  /** --history-retention > 0: every write records its ledger entry beside the object (ledger-record.ts). */
-  ledger?: boolean;
+  /**
+   * --history-retention in seconds; > 0: every write records its ledger entry beside the object
+   * (ledger-record.ts), and a delete's entry leaves the store once that long has passed.
+   */
+  ledgerRetentionSeconds?: number;
 }
 
 /** An object from the watch cache and the stored state it stands for. */
@@ -122,6 +125,8 @@ export class GenericStore implements ObjectStore, ReadSource {
   private readonly dryRunTarget: WriteTarget;
   /** Whether writes record their ledger entry (not for kinds that expire: their records would outlive them). */
   readonly ledger: boolean;
+  /** How long the ledger entry of a delete stays: the record of an object gone for good leaves with the window. */
+  private readonly deletedRecordTtlSeconds: number;
 
   constructor(config: StoreConfig) {
     this.def = config.def;
@@ -138,7 +143,8 @@ export class GenericStore implements ObjectStore, ReadSource {
     this.lookup = config.lookup;
     this.writeOptions = config.def.expiresAfterEventTtl && config.eventTtlSeconds ? { ttlSeconds: config.eventTtlSeconds } : undefined;
     this.storageTarget = storageTarget(config.storage);
-    this.ledger = !!config.ledger && !config.def.expiresAfterEventTtl;
+    this.ledger = !!config.ledgerRetentionSeconds && !config.def.expiresAfterEventTtl;
+    this.deletedRecordTtlSeconds = config.ledgerRetentionSeconds ?? 0;
     this.dryRunTarget = dryRunTarget(config.storage);
   }
 
@@ -338,7 +344,11 @@ export class GenericStore implements ObjectStore, ReadSource {
   private writeOptionsFor(ctx: RequestContext, operation: LedgerOperation, name: string): WriteOptions | undefined {
     if (!this.ledger || ctx.dryRun) return this.writeOptions;
     const key = ledgerKey(this.keys.objectKey(ctx.namespace, name));
-    return { ...this.writeOptions, alongside: { key, value: encodeLedgerRecord(ledgerRecord(ctx, operation)) } };
+    const value = encodeLedgerRecord(ledgerRecord(ctx, operation));
+    // A delete's record expires with the window (unless the name is written again): without it the
+    // ledger would keep one key for every object ever deleted.
+    const ttl = operation === 'delete' ? { ttlSeconds: this.deletedRecordTtlSeconds } : {};
+    return { ...this.writeOptions, alongside: { key, value, ...ttl } };
   }
 
   /** Where this request's writes go: the storage, or for a dry run its stand-in that stores nothing (write-target.ts). */

@@ -77,15 +77,26 @@ class EtcdStorage implements Storage {
   async create(key: string, value: Buffer, options?: WriteOptions): Promise<KeyValue> {
     const k = Buffer.from(key);
     const lease = await this.leaseOf(key, options);
+    const side = await this.alongside(options);
     const res = await this.call(key, () =>
       this.client.kv.txn({
         compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-        success: [{ request_put: { key: k, value, ...lease } }, ...alongside(options)],
+        success: [{ request_put: { key: k, value, ...lease } }, ...side],
       }),
     );
     if (!res.succeeded) throw new StorageError('KeyExists', key);
     const revision = Number(res.header.revision);
     return { key, value, createRevision: revision, modRevision: revision };
+  }
+
+  /** The put of a write's alongside key (WriteOptions.alongside), in the write's own txn; with its TTL, on a lease. */
+  private async alongside(
+    options: Pick<WriteOptions, 'alongside'> | undefined,
+  ): Promise<{ request_put: { key: Buffer; value: Buffer; lease?: string } }[]> {
+    const side = options?.alongside;
+    if (!side) return [];
+    const lease = side.ttlSeconds ? await this.call(side.key, () => this.leases.leaseFor(side.ttlSeconds!)) : undefined;
+    return [{ request_put: { key: Buffer.from(side.key), value: side.value, ...(lease ? { lease } : {}) } }];
   }
 
   /** The put field attaching a write with a TTL to a lease (none without one: the key is kept). */
@@ -127,10 +138,11 @@ class EtcdStorage implements Storage {
   async update(key: string, value: Buffer, expectedModRevision: number, options?: WriteOptions): Promise<KeyValue> {
     const k = Buffer.from(key);
     const lease = await this.leaseOf(key, options);
+    const side = await this.alongside(options);
     const res = await this.call(key, () =>
       this.client.kv.txn({
         compare: preconditions(k, expectedModRevision),
-        success: [{ request_put: { key: k, value, prev_kv: true, ...lease } }, ...alongside(options)],
+        success: [{ request_put: { key: k, value, prev_kv: true, ...lease } }, ...side],
         failure: [{ request_range: { key: k } }],
       }),
     );
@@ -141,10 +153,11 @@ class EtcdStorage implements Storage {
 
   async delete(key: string, expectedModRevision?: number, options?: Pick<WriteOptions, 'alongside'>): Promise<KeyValue> {
     const k = Buffer.from(key);
+    const side = await this.alongside(options);
     const res = await this.call(key, () =>
       this.client.kv.txn({
         compare: preconditions(k, expectedModRevision),
-        success: [{ request_delete_range: { key: k, prev_kv: true } }, ...alongside(options)],
+        success: [{ request_delete_range: { key: k, prev_kv: true } }, ...side],
         failure: [{ request_range: { key: k } }],
       }),
     );
@@ -253,12 +266,6 @@ class EtcdStorage implements Storage {
         return err;
     }
   }
-}
-
-/** The put of a write's alongside key (WriteOptions.alongside), in the write's own txn. */
-function alongside(options: Pick<WriteOptions, 'alongside'> | undefined): { request_put: { key: Buffer; value: Buffer } }[] {
-  if (!options?.alongside) return [];
-  return [{ request_put: { key: Buffer.from(options.alongside.key), value: options.alongside.value } }];
 }
 
 /** The key exists and, when expectedModRevision is given, was last written at that revision. */

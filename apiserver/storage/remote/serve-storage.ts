@@ -79,5 +79,5 @@ function buffer(v: unknown): Buffer {
 function writeOptions(arg: unknown): WriteOptions | undefined {
   const options = arg as WriteOptions | undefined;
   if (!options?.alongside) return options;
-  return { ...options, alongside: { key: options.alongside.key, value: buffer(options.alongside.value) } };
+  return { ...options, alongside: { ...options.alongside, value: buffer(options.alongside.value) } };
 }

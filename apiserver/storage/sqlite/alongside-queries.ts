@@ -21,13 +21,15 @@ export class AlongsideQueries {
   private readonly countStmt;
   private readonly minRevisionStmt;
   private readonly compactBatchStmt;
+  private readonly expireStmt;
 
   constructor(db: Database.Database) {
     this.latestAtStmt = db.prepare<[Buffer, number], AlongsideRow>(
       'SELECT * FROM alongside WHERE name = ? AND revision <= ? ORDER BY revision DESC LIMIT 1',
     );
     this.insertStmt = db.prepare<[AlongsideRow]>(
-      'INSERT INTO alongside (name, revision, create_revision, value) VALUES (@name, @revision, @create_revision, @value)',
+      `INSERT INTO alongside (name, revision, create_revision, value, expires_at)
+       VALUES (@name, @revision, @create_revision, @value, @expires_at)`,
     );
     this.listStmt = db.prepare<[{ start: Buffer; end: Buffer; revision: number; limit: number }], AlongsideRow>(
       `SELECT a.* ${LATEST_IN_RANGE} ORDER BY a.name LIMIT @limit`,
@@ -40,6 +42,10 @@ export class AlongsideQueries {
       `DELETE FROM alongside WHERE revision > @from AND revision <= @to AND revision <
          (SELECT MAX(a2.revision) FROM alongside a2 WHERE a2.name = alongside.name AND a2.revision <= @revision)`,
     );
+    this.expireStmt = db.prepare<[{ now: number }]>(
+      `DELETE FROM alongside WHERE name IN (SELECT a.name FROM alongside a WHERE a.expires_at > 0 AND a.expires_at <= @now
+         AND a.revision = (SELECT MAX(a2.revision) FROM alongside a2 WHERE a2.name = a.name))`,
+    );
   }
 
   /** The key's newest row at or below revision, or undefined. */
@@ -47,11 +53,19 @@ export class AlongsideQueries {
     return this.latestAtStmt.get(Buffer.from(key), revision);
   }
 
-  /** Puts key at revision (the revision of the write it goes with), inside the caller's transaction. */
-  put(key: string, value: Buffer, revision: number): void {
+  /**
+   * Puts key at revision (the revision of the write it goes with), inside the caller's transaction;
+   * expiresAt (ms since the epoch, 0: never) is when it goes unless written again.
+   */
+  put(key: string, value: Buffer, revision: number, expiresAt: number): void {
     const name = Buffer.from(key);
     const previous = this.latestAtStmt.get(name, revision);
-    this.insertStmt.run({ name, revision, create_revision: previous?.create_revision ?? revision, value });
+    this.insertStmt.run({ name, revision, create_revision: previous?.create_revision ?? revision, value, expires_at: expiresAt });
+  }
+
+  /** Removes every row of the keys whose newest row expired at or before now. */
+  expire(now: number): void {
+    this.expireStmt.run({ now });
   }
 
   /** Up to limit (negative: all) keys of range at revision, in key order. */

@@ -16,7 +16,9 @@ import Database from 'better-sqlite3';
  * The `alongside` table holds the keys written beside a write (WriteOptions.alongside, the revision
  * ledger's records): one row per such put, at the revision of the kine row it went with, so the
  * store's newest revision stays a kine row's. create_revision is the revision the key was first
- * written at. Compaction drops the rows a later one at or below its revision supersedes, as kine's.
+ * written at; expires_at (ms since the epoch, 0: never) when the key goes unless written again
+ * (WriteOptions.alongside.ttlSeconds). Compaction drops the rows a later one at or below its
+ * revision supersedes, as kine's, and every row of a key whose newest row has expired.
  *
  * The `meta` table only holds bookkeeping (the compacted revision), never data. The `expiry` table
  * holds when each key written with a TTL expires (milliseconds since the epoch); the store deletes
@@ -41,9 +43,11 @@ CREATE TABLE IF NOT EXISTS alongside (
   revision INTEGER NOT NULL,
   create_revision INTEGER NOT NULL,
   value BLOB NOT NULL,
+  expires_at INTEGER NOT NULL,
   PRIMARY KEY (name, revision)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS alongside_revision ON alongside (revision);
+CREATE INDEX IF NOT EXISTS alongside_expiring ON alongside (expires_at) WHERE expires_at > 0;
 CREATE TABLE IF NOT EXISTS meta (
   name TEXT PRIMARY KEY,
   value INTEGER NOT NULL
@@ -73,6 +77,7 @@ export interface AlongsideRow {
   revision: number;
   create_revision: number;
   value: Buffer;
+  expires_at: number;
 }
 
 /** Opens (creating when needed) the database file at path in WAL mode, with the schema in place. */

@@ -150,6 +150,8 @@ class SqliteStorage implements Storage {
     if (revision > current) {
       throw new StorageError('FutureRevision', '', { revision: current, requestedRevision: revision });
     }
+    // Side keys past their expiry go with every compaction round (their window has passed).
+    this.alongside.expire(Date.now());
     if (revision <= this.queries.compactRevision()) return;
     // Recorded first: from here on reads below the revision fail, so none sees a half-compacted store.
     this.queries.setCompactRevision(revision);
@@ -201,7 +203,7 @@ class SqliteStorage implements Storage {
       const id = this.queries.insert(newRow);
       if (ttl && !newRow.deleted) this.queries.setExpiry(key, Date.now() + ttl * 1000);
       else if (this.expiring.has(key)) this.queries.clearExpiry(key);
-      if (extra) this.alongside.put(extra.key, extra.value, id);
+      if (extra) this.alongside.put(extra.key, extra.value, id, extra.ttlSeconds ? Date.now() + extra.ttlSeconds * 1000 : 0);
       return { ...newRow, id };
     })();
     if (ttl && !row.deleted) {

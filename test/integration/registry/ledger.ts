@@ -342,5 +342,28 @@ export function runLedgerSuite(backend: string, servers: LedgerServers): void {
       assert.equal(history.body.items.at(-1).patch[0].path, '');
       assert.ok(history.body.items.length < writes.length + 1, 'history older than the window is gone');
     });
+
+    it('forgets a deleted object once its delete left the window: the ledger keeps no key for every object ever deleted', async () => {
+      const base = '/api/v1/namespaces/default/configmaps';
+      assert.equal((await c.post(base, { metadata: { name: 'gone' }, data: { n: '0' } })).status, 201);
+      assert.equal((await c.delete(`${base}/gone`)).status, 200);
+      const right = await c.get(`${base}/gone/history`);
+      assert.equal(right.status, 200, right.text);
+      assert.deepEqual(
+        right.body.items.map((r: { operation: string }) => r.operation),
+        ['delete', 'create'],
+      );
+      let forgotten;
+      for (let i = 0; i < 100 && !forgotten; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        // Writes of another object move the store (and so its compaction) on.
+        await c.post(base, { metadata: { generateName: 'tick-' } });
+        const h = await c.get(`${base}/gone/history`);
+        if (h.status === 404) forgotten = h;
+        else assert.equal(h.status, 200, h.text);
+      }
+      assert.ok(forgotten, 'the deleted object left the ledger');
+      assert.equal(forgotten.body.reason, 'NotFound');
+    });
   });
 }

@@ -93,5 +93,28 @@ export function describeAlongside(fx: () => Fixture): void {
         watcher.stop();
       }
     });
+
+    test('an alongside key written with a TTL expires unless written again; by the next compaction on the embedded store', async () => {
+      const { storage, ns } = fx();
+      const root = `${ALONGSIDE_ROOT}${ns.slice(1)}`;
+      const a = await storage.create(`${ns}obj/a`, buf('1'), { alongside: { key: `${root}a`, value: buf('a'), ttlSeconds: 1 } });
+      const b = await storage.create(`${ns}obj/b`, buf('1'), { alongside: { key: `${root}b`, value: buf('b'), ttlSeconds: 1 } });
+      await storage.update(`${ns}obj/b`, buf('2'), b.modRevision, { alongside: { key: `${root}b`, value: buf('b2') } });
+      assert.deepEqual((await storage.get(`${root}a`))?.value, buf('a'));
+      // etcd grants the lease for the TTL plus its reuse window and checks leases about twice a second.
+      let gone = false;
+      for (let i = 0; i < 60 && !gone; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        await storage.compact(await storage.currentRevision());
+        gone = (await storage.get(`${root}a`)) === null;
+      }
+      assert.ok(gone, 'the key written with a TTL is gone');
+      assert.deepEqual((await storage.get(`${root}b`))?.value, buf('b2'));
+      assert.deepEqual((await storage.get(`${ns}obj/a`))?.modRevision, a.modRevision);
+      assert.deepEqual(
+        (await storage.list(root)).items.map((kv) => kv.key),
+        [`${root}b`],
+      );
+    });
   });
 }
