@@ -3,6 +3,7 @@
  * them, and the REST operations of a resource in a neutral form that each document version renders.
  */
 import type { ApiDomain } from '../api/domain.js';
+import { OBJECT_REVISION_LIST_KIND } from '../api/history-schemas.js';
 import type { CreateSubresource, ResourceDef } from '../api/resource.js';
 
 export type Json = Record<string, unknown>;
@@ -113,12 +114,20 @@ const OPERATION_NEEDS: Record<ResourceOperation['action'], string> = {
   delete: 'delete',
 };
 
+/** What the documents describe beyond the resource table. */
+export interface PathOptions {
+  /** The revision ledger is on: every kind that keeps one has a `history` subresource. */
+  history?: boolean;
+}
+
+const HISTORY_QUERY: QueryParam[] = [str('continue'), { name: 'limit', type: 'integer' }, str('resourceVersion'), str('pretty')];
+
 /**
  * The paths of a resource: its collection, its objects and their subresources, with the operations the
  * resource serves (a read-only kind has no writes). Action subresources (pods/binding, pods/eviction)
  * take another kind's body and are left out.
  */
-export function resourcePaths(def: ResourceDef): ResourcePath[] {
+export function resourcePaths(def: ResourceDef, options: PathOptions = {}): ResourcePath[] {
   const base = `/${gvPath(def.group, def.version)}`;
   const collection = def.namespaced ? `${base}/namespaces/{namespace}/${def.plural}` : `${base}/${def.plural}`;
   const scope = def.namespaced ? ['namespace'] : [];
@@ -170,6 +179,14 @@ export function resourcePaths(def: ResourceDef): ResourcePath[] {
       path: `${collection}/{name}/${sub}`,
       pathParams: named,
       operations: [{ ...create, subresource: sub, kind: def.createSubresources![sub] }],
+    });
+  }
+  // As the resource handler serves it: kinds that expire keep no ledger, a kind's own history wins.
+  if (options.history && !def.expiresAfterEventTtl && !def.subresources?.history && def.verbs.includes('get')) {
+    paths.push({
+      path: `${collection}/{name}/history`,
+      pathParams: named,
+      operations: [{ method: 'get', action: 'get', query: HISTORY_QUERY, subresource: 'history', kind: OBJECT_REVISION_LIST_KIND }],
     });
   }
   return paths.filter((p) => p.operations.length > 0);

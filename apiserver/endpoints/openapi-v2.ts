@@ -29,6 +29,7 @@ import {
   publishSchema,
   resourcePaths,
   type Json,
+  type PathOptions,
   type ResourceOperation,
   type ResourcePath,
 } from './openapi-common.js';
@@ -89,12 +90,14 @@ function customDefinitions(table: ResourceTable): Set<string> {
   return names;
 }
 
-function document(table: ResourceTable, defs: Definitions): Json {
+function document(table: ResourceTable, defs: Definitions, options: PathOptions): Json {
   const custom = customDefinitions(table);
   return {
     swagger: '2.0',
     info: { title: 'orch', version: versionInfo().gitVersion },
-    paths: Object.fromEntries(table.all().flatMap((def) => resourcePaths(def).map((p) => [p.path, pathItem(def, p, table.domain)]))),
+    paths: Object.fromEntries(
+      table.all().flatMap((def) => resourcePaths(def, options).map((p) => [p.path, pathItem(def, p, table.domain)])),
+    ),
     definitions: Object.fromEntries(
       Object.keys(defs)
         .sort()
@@ -107,14 +110,14 @@ function document(table: ResourceTable, defs: Definitions): Json {
 }
 
 /** The document of every resource in the table and every schema in defs. */
-export function newOpenApiV2(table: ResourceTable, defs: Definitions): OpenApiV2 {
+export function newOpenApiV2(table: ResourceTable, defs: Definitions, options: PathOptions = {}): OpenApiV2 {
   let doc: Json | undefined;
   let json: string | undefined;
   let pb: Buffer | undefined;
   const etags = new Map<OpenApiV2Encoding, string>();
   const api: OpenApiV2 = {
-    json: () => (json ??= JSON.stringify((doc ??= document(table, defs)))),
-    protobuf: () => (pb ??= encodeGnosticDocument((doc ??= document(table, defs)))),
+    json: () => (json ??= JSON.stringify((doc ??= document(table, defs, options)))),
+    protobuf: () => (pb ??= encodeGnosticDocument((doc ??= document(table, defs, options)))),
     etag(encoding) {
       let tag = etags.get(encoding);
       if (!tag) {

@@ -13,6 +13,7 @@ import type { ApiDomain } from '../api/domain.js';
 import type { ResourceDef } from '../api/resource.js';
 import type { Definitions } from '../api/schema.js';
 import { apiVersionOf } from '../api/object.js';
+import { OBJECT_REVISION_LIST_SCHEMA } from '../api/history-schemas.js';
 import { PATCH_CONTENT_TYPES } from './handlers/patch.js';
 import {
   CLIENT_GVK,
@@ -23,6 +24,7 @@ import {
   publishSchema,
   resourcePaths,
   type Json,
+  type PathOptions,
   type QueryParam,
   type ResourceOperation,
 } from './openapi-common.js';
@@ -73,9 +75,9 @@ function operation(def: ResourceDef, op: ResourceOperation, domain: ApiDomain): 
   };
 }
 
-function paths(def: ResourceDef, domain: ApiDomain): Record<string, Json> {
+function paths(def: ResourceDef, domain: ApiDomain, options: PathOptions): Record<string, Json> {
   return Object.fromEntries(
-    resourcePaths(def).map((p) => [
+    resourcePaths(def, options).map((p) => [
       p.path,
       { parameters: p.pathParams.map(pathParam), ...Object.fromEntries(p.operations.map((op) => [op.method, operation(def, op, domain)])) },
     ]),
@@ -89,14 +91,17 @@ export interface OpenApiV3 {
   document(path: string): string | undefined;
 }
 
-export function newOpenApiV3(table: ResourceTable, defs: Definitions): OpenApiV3 {
+export function newOpenApiV3(table: ResourceTable, defs: Definitions, options: PathOptions = {}): OpenApiV3 {
   const docs = new Map<string, { text: string; hash: string }>();
   for (const g of table.groups()) {
     for (const version of g.versions) {
       const resources = table.inGroupVersion(g.group, version);
       const schemas: Json = {};
       for (const name of referencedSchemas(
-        resources.flatMap((r) => [r.schema, ...Object.values(r.createSubresources ?? {}).map((sub) => sub.schema)]),
+        [
+          ...resources.flatMap((r) => [r.schema, ...Object.values(r.createSubresources ?? {}).map((sub) => sub.schema)]),
+          ...(options.history ? [OBJECT_REVISION_LIST_SCHEMA] : []),
+        ],
         defs,
       )) {
         schemas[name] = publishSchema(defs[name], table.domain, SCHEMAS);
@@ -104,7 +109,7 @@ export function newOpenApiV3(table: ResourceTable, defs: Definitions): OpenApiV3
       const doc = {
         openapi: '3.0.0',
         info: { title: 'orch', version: apiVersionOf(g.group, version) },
-        paths: Object.assign({}, ...resources.map((r) => paths(r, table.domain))),
+        paths: Object.assign({}, ...resources.map((r) => paths(r, table.domain, options))),
         components: { schemas },
       };
       const text = JSON.stringify(doc);

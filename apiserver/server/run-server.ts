@@ -81,8 +81,9 @@ export async function runServer(
     { options, domain, table, resources, storage, cacher, admission, answers, logger },
     late,
   );
-  // OpenAPI publishes what is served (--runtime-config), custom resources included.
-  const openapi = newOpenApiSpecs(served, defs);
+  // OpenAPI publishes what is served (--runtime-config), custom resources included, and with the
+  // revision ledger on every kind's history subresource.
+  const openapi = newOpenApiSpecs(served, defs, { history: options.historyRetentionMs > 0 });
 
   const health = newServerHealth(options, storage, logger);
   const bootstrap = newBootstrap(health);

@@ -8,6 +8,7 @@ import { allResources } from '../../../apiserver/registry/resources/index.js';
 import { definitions } from '../../../apiserver/api/generated/definitions.js';
 import { newOpenApiV2 } from '../../../apiserver/endpoints/openapi-v2.js';
 import { newOpenApiV3 } from '../../../apiserver/endpoints/openapi-v3.js';
+import { newOpenApiSpecs } from '../../../apiserver/endpoints/openapi-specs.js';
 
 for (const domain of ['orch.io', 'k8s.io']) {
   describe(`OpenAPI documents (${domain})`, () => {
@@ -39,6 +40,38 @@ for (const domain of ['orch.io', 'k8s.io']) {
       assert.deepEqual(Object.keys(v2.paths[`/apis/${group}/v1/tokenreviews`]), ['post']);
       const v3 = JSON.parse(newOpenApiV3(table, definitions).document('api/v1')!);
       assert.ok(v3.components.schemas['authentication.v1.TokenRequest']);
+    });
+
+    it('with the revision ledger on, every kind that keeps one has a GET of its history subresource answering an ObjectRevisionList', async () => {
+      const group = domain === 'k8s.io' ? 'history.k8s.io' : 'history.orch.io';
+      const specs = newOpenApiSpecs(table, definitions, { history: true });
+      const v2 = JSON.parse(specs.v2.json());
+      await SwaggerParser.validate(structuredClone(v2));
+      const history = v2.paths['/api/v1/namespaces/{namespace}/configmaps/{name}/history'];
+      assert.deepEqual(Object.keys(history).sort(), ['get', 'parameters']);
+      assert.equal(history.get.operationId, 'readCoreV1NamespacedConfigMapHistory');
+      assert.equal(history.get.responses['200'].schema.$ref, '#/definitions/history.v1.ObjectRevisionList');
+      assert.deepEqual(history.get['x-kubernetes-group-version-kind'], { group, version: 'v1', kind: 'ObjectRevisionList' });
+      assert.deepEqual(
+        history.get.parameters.map((p: { name: string }) => p.name),
+        ['continue', 'limit', 'resourceVersion', 'pretty'],
+      );
+      assert.equal(v2.definitions['history.v1.ObjectRevisionList'].properties.items.items.$ref, '#/definitions/history.v1.ObjectRevision');
+      assert.ok(v2.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}/history'], 'every group');
+      assert.ok(v2.paths['/api/v1/nodes/{name}/history'], 'cluster-scoped kinds too');
+      // Kinds that expire (Events) keep no ledger, and so no history.
+      assert.equal(v2.paths['/api/v1/namespaces/{namespace}/events/{name}/history'], undefined);
+      const v3 = JSON.parse(specs.v3.document('api/v1')!);
+      await SwaggerParser.validate(structuredClone(v3));
+      assert.equal(
+        v3.paths['/api/v1/namespaces/{namespace}/secrets/{name}/history'].get.responses['200'].content['application/json'].schema.$ref,
+        '#/components/schemas/history.v1.ObjectRevisionList',
+      );
+      assert.ok(v3.components.schemas['history.v1.ObjectRevision']);
+      // Off, no history paths.
+      const off = JSON.parse(newOpenApiSpecs(table, definitions).v2.json());
+      assert.equal(Object.keys(off.paths).filter((p) => p.endsWith('/history')).length, 0);
+      assert.equal(off.definitions['history.v1.ObjectRevisionList'], undefined);
     });
   });
 }
