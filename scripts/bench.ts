@@ -72,7 +72,7 @@ interface Flags {
   etcdPid?: number;
   /** The reference kube-apiserver binary to compare with. */
   compare?: string;
-  /** orch-apiserver --workers; absent: the server's default (the number of CPUs). */
+  /** orch-apiserver --workers; absent: the server's default (the number of CPUs − 1, at least 1). */
   workers?: number;
   scenarios: Set<Scenario>;
   targets: string[];

@@ -29,7 +29,7 @@ describe("the README's flag tables", () => {
 
   it('holds the flags the README had left out (--workers, --audit-log-format, --audit-webhook-mode)', () => {
     const apiserver = commandFlagsMarkdown(DOCUMENTED_COMMANDS[0]);
-    assert.match(apiserver, /^\| `--workers` \| the number of CPUs \| /m);
+    assert.match(apiserver, /^\| `--workers` \| the number of CPUs − 1 \(at least 1\) \| /m);
     assert.match(apiserver, /^\| `--audit-log-format` \| `json` \| /m);
     assert.match(apiserver, /^\| `--audit-webhook-mode` \| `batch` \| /m);
   });

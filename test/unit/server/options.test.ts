@@ -70,7 +70,7 @@ test('defaults', () => {
     serviceClusterIPRanges: ['10.0.0.0/24'],
     serviceNodePortRange: { base: 30000, size: 2768 },
     watchCache: true,
-    workers: availableParallelism(),
+    workers: Math.max(1, availableParallelism() - 1),
     defaultWatchCacheSize: 10_000,
     kubeletPort: 10250,
     controllerManagerPort: 10257,
