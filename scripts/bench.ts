@@ -96,6 +96,7 @@ const NUMERIC: Record<string, keyof BenchOptions> = {
   '--rbac-cluster-role-bindings': 'rbacClusterRoleBindings',
   '--apf-objects': 'apfObjects',
   '--apf-flooders': 'apfFlooders',
+  '--ledger-stored-revisions': 'ledgerStoredRevisions',
 };
 
 function parseFlags(argv: string[]): Flags {

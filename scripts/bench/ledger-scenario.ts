@@ -5,7 +5,10 @@
  * (so machine load falls alike on both; target: the ledger costs ≤ 10%). Then the bytes each
  * revision stores (objects' rows against the ledger's, read from the stopped server's SQLite file)
  * and the p99 of a history read (limit 50) of one object with min(2,000, --count) revisions
- * among everything else the run stored.
+ * among everything else the run stored; then the same read once the store holds
+ * --ledger-stored-revisions (default 1,000,000) revisions: the stopped server's file is filled with
+ * more revisions of the run's ConfigMaps (rows copied in SQL, with their ledger records: the API
+ * would take many minutes to write them) and a server started on it again.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -88,6 +91,30 @@ export async function runLedger(
     await on.stop();
     await off.stop();
   }
+  if (options.ledgerStoredRevisions > 0) {
+    const stored = fillRevisions(join(dataDir, 'state.db'), options.ledgerStoredRevisions);
+    log(`ledger: the store holds ${stored} revisions`);
+    const again = await startLocalApiServer({ args: [`--data-dir=${dataDir}`, '--history-retention=24h'] });
+    const client = new ApiClient(loadKubeconfig(again.kubeconfig), options.concurrency);
+    try {
+      await runLoad({ concurrency: 4, count: 100 }, async () => {
+        expectStatus(await client.request('GET', `${CM}/hot/history?limit=50`), 200, 'history warm-up');
+      });
+      const reads = await runLoad({ concurrency: 4, count: 400 }, async () => {
+        expectStatus(await client.request('GET', `${CM}/hot/history?limit=50`), 200, 'history');
+      });
+      results.push({
+        scenario: 'history-read-stored',
+        count: reads.count,
+        storedRevisions: stored,
+        p50Ms: reads.p50Ms,
+        p99Ms: reads.p99Ms,
+      });
+    } finally {
+      client.close();
+      await again.stop();
+    }
+  }
   try {
     const db = new Database(join(dataDir, 'state.db'), { readonly: true });
     const bytes = (sql: string) => db.prepare(sql).get() as { n: number; b: number };
@@ -108,4 +135,62 @@ export async function runLedger(
     await rm(dataDir, { recursive: true, force: true });
   }
   return results;
+}
+
+/**
+ * Appends revisions to the bench's ConfigMaps (but the hot one) in the stopped server's file until
+ * the kine table holds `target` rows: each an update of a key repeating its value, with its ledger
+ * record, as the store itself would append them (storage/sqlite/schema.ts). Returns the row count.
+ */
+function fillRevisions(file: string, target: number): number {
+  const db = new Database(file);
+  try {
+    const count = () => db.prepare<[], number>('SELECT COUNT(*) FROM kine').pluck().get() ?? 0;
+    const keys = db
+      .prepare<[], { name: Buffer; id: number; create_revision: number; created: number; value: Buffer }>(
+        `SELECT k.name, k.id, k.create_revision, k.created, k.value FROM kine k
+         JOIN (SELECT MAX(id) AS id FROM kine WHERE name >= CAST('/registry/configmaps/${NS}/' AS BLOB)
+               AND name < CAST('/registry/configmaps/${NS}0' AS BLOB) GROUP BY name) m ON k.id = m.id
+         WHERE k.deleted = 0 AND k.name <> CAST('/registry/configmaps/${NS}/hot' AS BLOB)`,
+      )
+      .all();
+    if (keys.length === 0) return count();
+    const insert = db.prepare(
+      `INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value, old_value)
+       VALUES (@name, 0, 0, @create_revision, @prev_revision, @value, @value)`,
+    );
+    const record = db.prepare(
+      'INSERT INTO alongside (name, revision, create_revision, value, expires_at) VALUES (@name, @revision, @create_revision, @value, 0)',
+    );
+    const firstRecord = db.prepare<[Buffer], number>('SELECT MIN(revision) FROM alongside WHERE name = ?').pluck();
+    const ledgerValue = Buffer.from(JSON.stringify({ operation: 'update', user: 'bench', time: new Date().toISOString() }));
+    const last = keys.map((k) => {
+      const ledgerName = Buffer.from(`/orch-ledger/${k.name.toString().slice(1)}`);
+      return {
+        ...k,
+        create_revision: k.created ? k.id : k.create_revision,
+        ledgerName,
+        ledgerCreated: firstRecord.get(ledgerName) ?? k.id,
+      };
+    });
+    let missing = target - count();
+    const batch = db.transaction((n: number) => {
+      for (let i = 0; i < n; i++) {
+        const k = last[i % last.length];
+        const id = Number(
+          insert.run({ name: k.name, create_revision: k.create_revision, prev_revision: k.id, value: k.value }).lastInsertRowid,
+        );
+        record.run({ name: k.ledgerName, revision: id, create_revision: k.ledgerCreated, value: ledgerValue });
+        k.id = id;
+      }
+    });
+    while (missing > 0) {
+      const n = Math.min(missing, 50_000);
+      batch(n);
+      missing -= n;
+    }
+    return count();
+  } finally {
+    db.close();
+  }
 }

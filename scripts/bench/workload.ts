@@ -26,6 +26,8 @@ export interface BenchOptions {
   /** apf-flood: ConfigMaps the flooder LISTs, and its connections. */
   apfObjects: number;
   apfFlooders: number;
+  /** ledger: the revisions the store holds when the big history read is timed (0: not timed). */
+  ledgerStoredRevisions: number;
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -44,6 +46,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   rbacClusterRoleBindings: 1_000,
   apfObjects: 5_000,
   apfFlooders: 400,
+  ledgerStoredRevisions: 1_000_000,
 };
 
 /** One scenario's figures, printed as a table row and a JSON line. */
