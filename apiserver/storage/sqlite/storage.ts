@@ -155,19 +155,18 @@ class SqliteStorage implements Storage {
     if (revision <= this.queries.compactRevision()) return;
     // Recorded first: from here on reads below the revision fail, so none sees a half-compacted store.
     this.queries.setCompactRevision(revision);
-    const oldest = this.queries.oldestRowId() ?? revision;
-    for (let from = oldest - 1; from < revision; from += COMPACT_BATCH) {
-      const to = Math.min(from + COMPACT_BATCH, revision);
-      this.db.transaction(() => this.queries.compactBatch(from, to, revision))();
-      await new Promise((resolve) => setImmediate(resolve));
-      if (!this.db.open) return;
-    }
-    const oldestAlongside = this.alongside.oldestRevision() ?? revision;
-    for (let from = oldestAlongside - 1; from < revision; from += COMPACT_BATCH) {
-      const to = Math.min(from + COMPACT_BATCH, revision);
-      this.db.transaction(() => this.alongside.compactBatch(from, to, revision))();
-      await new Promise((resolve) => setImmediate(resolve));
-      if (!this.db.open) return;
+    // Kine's rows, then the alongside table's.
+    const tables = [
+      { oldest: this.queries.oldestRowId(), batch: (from: number, to: number) => this.queries.compactBatch(from, to, revision) },
+      { oldest: this.alongside.oldestRevision(), batch: (from: number, to: number) => this.alongside.compactBatch(from, to, revision) },
+    ];
+    for (const table of tables) {
+      for (let from = (table.oldest ?? revision) - 1; from < revision; from += COMPACT_BATCH) {
+        const to = Math.min(from + COMPACT_BATCH, revision);
+        this.db.transaction(() => table.batch(from, to))();
+        await new Promise((resolve) => setImmediate(resolve));
+        if (!this.db.open) return;
+      }
     }
   }
 
