@@ -82,3 +82,47 @@ test('sqlite: compaction keeps only the newest row of each live key', async () =
     await dir.remove();
   }
 });
+
+test('sqlite: writes of one turn commit together, each on its own: a refused one leaves the rest, all are on disk once answered', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'orch-sqlite-group-'));
+  const path = join(dir, 'state.db');
+  const storage = newSqliteStorage({ path });
+  try {
+    const seen: number[] = [];
+    const watcher = storage.watch(
+      '/g/',
+      { afterRevision: await storage.currentRevision() },
+      {
+        onEvent: (e) => seen.push(e.kv.modRevision),
+        onError: () => undefined,
+      },
+    );
+    // Sent in one turn, without waiting: one group commit.
+    const results = await Promise.allSettled([
+      storage.create('/g/a', Buffer.from('1')),
+      storage.create('/g/a', Buffer.from('again')),
+      storage.create('/g/b', Buffer.from('2')),
+      storage.update('/g/b', Buffer.from('x'), 1),
+    ]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected', 'fulfilled', 'rejected'],
+    );
+    const [a, , b] = results.map((r) => (r.status === 'fulfilled' ? r.value.modRevision : 0));
+    assert.equal(b, a + 1, 'the refused write took no revision');
+    for (let i = 0; i < 50 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(seen, [a, b]);
+    watcher.stop();
+    // Answered means committed: another connection to the file sees both rows.
+    const other = new Database(path, { readonly: true });
+    try {
+      assert.deepEqual(other.prepare('SELECT CAST(name AS TEXT) FROM kine ORDER BY id').pluck().all(), ['/g/a', '/g/b']);
+    } finally {
+      other.close();
+    }
+    assert.equal(await storage.currentRevision(), b);
+  } finally {
+    await storage.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
