@@ -31,9 +31,8 @@ const COMPACT_BATCH = 1000;
 const EXPIRE_INTERVAL_MS = 1000;
 
 /**
- * The embedded Storage: one SQLite file, kine style (see schema.ts). Writes are better-sqlite3
- * transactions, those of one event-loop turn committed together (write()), so each compare-and-swap
- * is atomic and a burst costs one WAL sync; watches are pushed in-process.
+ * The embedded Storage: one SQLite file, kine style (see schema.ts). Writes are synchronous
+ * better-sqlite3 transactions, so each compare-and-swap is atomic; watches are pushed in-process.
  * One process owns the file: watches only see writes made through this Storage object.
  */
 export function newSqliteStorage(options: SqliteStorageOptions): Storage {
@@ -53,8 +52,6 @@ class SqliteStorage implements Storage {
   /** Keys with an expiry (kept in memory so a write of any other key costs no expiry statement). */
   private readonly expiring: Set<string>;
   private expiryTimer: NodeJS.Timeout | undefined;
-  /** The writes waiting for this turn's group commit (commitQueued). */
-  private queued: QueuedWrite[] = [];
 
   constructor(private readonly db: Database.Database) {
     this.queries = new Queries(db);
@@ -111,7 +108,7 @@ class SqliteStorage implements Storage {
   }
 
   /** Appends key's tombstone (synchronously). */
-  private deleteRow(key: string, expectedModRevision?: number, options?: Pick<WriteOptions, 'alongside'>): Promise<KeyValue> {
+  private deleteRow(key: string, expectedModRevision?: number, options?: Pick<WriteOptions, 'alongside'>): KeyValue {
     return this.write(key, options, (latest) => {
       const current = this.checkPrecondition(key, latest, expectedModRevision);
       return { ...successor(current), deleted: 1, value: current.value, old_value: current.value };
@@ -190,92 +187,32 @@ class SqliteStorage implements Storage {
   }
 
   /**
-   * Queues one write: it reads the key's newest row and appends the row `next` builds from it. The
-   * writes queued in one turn of the event loop commit together (group commit: one transaction, so
-   * one WAL sync, for all of them), each in a savepoint of its own, so a refused write (a failed
-   * precondition) leaves the others. The events are published right after the commit, in revision
-   * order, before anything else can run; each write resolves only once committed.
+   * Runs one write: reads the key's newest row and appends the row `next` builds from it, in one
+   * transaction; then publishes the event to the watches, still before anything else can run.
    */
-  private write(key: string, options: WriteOptions | undefined, next: (latest: Row | undefined) => Omit<Row, 'id'>): Promise<KeyValue> {
+  private write(key: string, options: WriteOptions | undefined, next: (latest: Row | undefined) => Omit<Row, 'id'>): KeyValue {
     this.ensureOpen(key);
+    const ttl = options?.ttlSeconds;
     const extra = options?.alongside;
     // Caller bugs, not store errors: the two key spaces never mix.
     if (key.startsWith(ALONGSIDE_ROOT)) throw new Error(`storage: ${key} lies under ${ALONGSIDE_ROOT}: it is only written alongside`);
     if (extra && !extra.key.startsWith(ALONGSIDE_ROOT)) throw new Error(`storage: an alongside key must lie under ${ALONGSIDE_ROOT}`);
-    return new Promise((resolve, reject) => {
-      this.queued.push({ key, options, next, resolve, reject });
-      if (this.queued.length === 1) setImmediate(() => this.commitQueued());
-    });
-  }
-
-  /** Commits the queued writes in one transaction (see write). */
-  private commitQueued(): void {
-    const writes = this.queued;
-    this.queued = [];
-    if (!this.db.open) {
-      for (const w of writes) w.reject(new StorageError('Unavailable', w.key, { cause: new Error('storage is closed') }));
-      return;
-    }
-    const outcomes: ({ row: Row } | { error: unknown })[] = [];
-    if (writes.length === 1) {
-      // Alone in its turn: one transaction without a savepoint (a refused write rolls it back).
-      try {
-        outcomes.push({ row: this.db.transaction(() => this.applyWrite(writes[0]))() });
-      } catch (error) {
-        outcomes.push({ error });
-      }
-      this.settle(writes, outcomes);
-      return;
-    }
-    try {
-      this.db.transaction(() => {
-        for (const w of writes) {
-          try {
-            outcomes.push({ row: this.db.transaction(() => this.applyWrite(w))() });
-          } catch (error) {
-            outcomes.push({ error });
-          }
-        }
-      })();
-    } catch (error) {
-      // The commit itself failed (I/O): none of the writes happened.
-      for (const w of writes) w.reject(error);
-      return;
-    }
-    this.settle(writes, outcomes);
-  }
-
-  /** After the commit: the in-memory state, the events in revision order, each write's answer. */
-  private settle(writes: QueuedWrite[], outcomes: ({ row: Row } | { error: unknown })[]): void {
-    for (let i = 0; i < writes.length; i++) {
-      const w = writes[i];
-      const outcome = outcomes[i];
-      if ('error' in outcome) {
-        w.reject(outcome.error);
-        continue;
-      }
-      const row = outcome.row;
-      if (w.options?.ttlSeconds && !row.deleted) {
-        this.expiring.add(w.key);
-        this.startExpiry();
-      } else this.expiring.delete(w.key);
-      this.head.revision = row.id;
-      const event: StorageEvent = rowToEvent(row);
-      this.hub.publish(event);
-      w.resolve(event.kv);
-    }
-  }
-
-  /** One queued write's statements, inside its savepoint. */
-  private applyWrite(w: QueuedWrite): Row {
-    const ttl = w.options?.ttlSeconds;
-    const extra = w.options?.alongside;
-    const newRow = w.next(this.queries.latest(w.key));
-    const id = this.queries.insert(newRow);
-    if (ttl && !newRow.deleted) this.queries.setExpiry(w.key, Date.now() + ttl * 1000);
-    else if (this.expiring.has(w.key)) this.queries.clearExpiry(w.key);
-    if (extra) this.alongside.put(extra.key, extra.value, id, extra.ttlSeconds ? Date.now() + extra.ttlSeconds * 1000 : 0);
-    return { ...newRow, id };
+    const row = this.db.transaction((): Row => {
+      const newRow = next(this.queries.latest(key));
+      const id = this.queries.insert(newRow);
+      if (ttl && !newRow.deleted) this.queries.setExpiry(key, Date.now() + ttl * 1000);
+      else if (this.expiring.has(key)) this.queries.clearExpiry(key);
+      if (extra) this.alongside.put(extra.key, extra.value, id, extra.ttlSeconds ? Date.now() + extra.ttlSeconds * 1000 : 0);
+      return { ...newRow, id };
+    })();
+    if (ttl && !row.deleted) {
+      this.expiring.add(key);
+      this.startExpiry();
+    } else this.expiring.delete(key);
+    this.head.revision = row.id;
+    const event: StorageEvent = rowToEvent(row);
+    this.hub.publish(event);
+    return event.kv;
   }
 
   private startExpiry(): void {
@@ -286,12 +223,13 @@ class SqliteStorage implements Storage {
   private expire(): void {
     if (!this.db.open) return;
     for (const key of this.queries.expired(Date.now())) {
-      this.deleteRow(key).catch(() => {
+      try {
+        this.deleteRow(key);
+      } catch {
         // Already gone: only the expiry is left to forget.
-        if (!this.db.open) return;
         this.queries.clearExpiry(key);
         this.expiring.delete(key);
-      });
+      }
     }
   }
 
@@ -319,15 +257,6 @@ class SqliteStorage implements Storage {
   private ensureOpen(key: string): void {
     if (!this.db.open) throw new StorageError('Unavailable', key, { cause: new Error('storage is closed') });
   }
-}
-
-/** A write waiting for its group commit. */
-interface QueuedWrite {
-  key: string;
-  options: WriteOptions | undefined;
-  next: (latest: Row | undefined) => Omit<Row, 'id'>;
-  resolve(kv: KeyValue): void;
-  reject(err: unknown): void;
 }
 
 /** The fields a row that follows `current` for the same key shares. */
