@@ -11,6 +11,7 @@ import { configTypeProblem, isAcceptedApiVersion, versionOf } from '../../apiser
 import { isPlainObject } from '../../apiserver/api/object.js';
 import type { ApiDomain } from '../../apiserver/api/domain.js';
 import { newApiDomain } from '../../apiserver/api/domain.js';
+import { messageOf } from './thrown.js';
 
 export type InteractiveMode = 'Never' | 'IfAvailable' | 'Always';
 const INTERACTIVE_MODES: readonly InteractiveMode[] = ['Never', 'IfAvailable', 'Always'];
@@ -78,7 +79,7 @@ export function loadKubeconfig(file: string, opts: KubeconfigOptions = {}): Rest
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new KubeconfigError(`unable to read kubeconfig ${file}: ${(err as Error).message}`);
+    throw new KubeconfigError(`unable to read kubeconfig ${file}: ${messageOf(err)}`);
   }
   return parseKubeconfig(text, dirname(resolve(file)), opts);
 }
@@ -89,7 +90,7 @@ export function parseKubeconfig(text: string, baseDir: string, opts: KubeconfigO
   try {
     doc = parse(text);
   } catch (err) {
-    throw new KubeconfigError(`error loading config: ${(err as Error).message}`);
+    throw new KubeconfigError(`error loading config: ${messageOf(err)}`);
   }
   if (!isPlainObject(doc)) throw new KubeconfigError('invalid configuration: no configuration has been provided');
   const domain = opts.domain ?? newApiDomain();
@@ -151,7 +152,7 @@ function dataOrFile(data: unknown, file: unknown, path: (p: string) => string): 
   try {
     return readFileSync(path(str(file)), 'utf8');
   } catch (err) {
-    throw new KubeconfigError(`unable to read ${str(file)}: ${(err as Error).message}`);
+    throw new KubeconfigError(`unable to read ${str(file)}: ${messageOf(err)}`);
   }
 }
 

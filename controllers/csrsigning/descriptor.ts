@@ -7,6 +7,7 @@ import { builtInSigners } from '../../apiserver/api/certificates/signers.js';
 import type { ApiDomain } from '../../apiserver/api/domain.js';
 import type { ControllerConfig, ControllerDescriptor } from '../controllerutil/controller-descriptor.js';
 import { CaProvider } from './ca-provider.js';
+import { messageOf } from '../client/thrown.js';
 
 const NAME = 'certificatesigningrequest-signing-controller';
 
@@ -20,7 +21,7 @@ function signingCas(domain: ApiDomain, config: ControllerConfig): Map<string, Ca
     try {
       provider.current();
     } catch (err) {
-      throw new Error(`${NAME}: ${files.certFile}: ${(err as Error).message}`);
+      throw new Error(`${NAME}: ${files.certFile}: ${messageOf(err)}`);
     }
     cas.set(names[signer as keyof typeof names], provider);
   }

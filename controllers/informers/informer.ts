@@ -12,6 +12,7 @@ import type { ResourceClient } from '../client/api-client.js';
 import { Indexer, objectKey, type IndexFunc } from './indexer.js';
 import { Reflector, type ReflectorOptions, type ReflectorStore } from './reflector.js';
 import { sleep } from './backoff.js';
+import { messageOf } from '../client/thrown.js';
 
 export interface EventHandler<T extends KindObject = ApiObject> {
   onAdd?(obj: T): void;
@@ -98,7 +99,7 @@ export class Informer<T extends KindObject = ApiObject> implements ReflectorStor
     try {
       (handler[kind] as ((...a: unknown[]) => void) | undefined)?.(...args);
     } catch (err) {
-      this.logger?.error('event handler failed', { resource: this.opts.name, handler: kind, error: (err as Error).message });
+      this.logger?.error('event handler failed', { resource: this.opts.name, handler: kind, error: messageOf(err) });
     }
   }
 

@@ -9,6 +9,7 @@
 import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import { sleep } from '../informers/backoff.js';
 import type { LeaderElectionRecord, ResourceLock } from './lease-lock.js';
+import { messageOf } from '../client/thrown.js';
 
 /** client-go's JitterFactor: retry periods are stretched by up to this much. */
 export const JITTER_FACTOR = 1.2;
@@ -150,7 +151,7 @@ export class LeaderElector {
       this.observe(mine, now);
       return true;
     } catch (err) {
-      logger?.warn('error acquiring or renewing lease', { lease: lock.describe(), error: (err as Error).message });
+      logger?.warn('error acquiring or renewing lease', { lease: lock.describe(), error: messageOf(err) });
       return false;
     }
   }
@@ -179,7 +180,7 @@ export class LeaderElector {
       await this.config.lock.update(released);
       this.observe(released, now);
     } catch (err) {
-      this.config.logger?.warn('failed to release lease', { lease: this.config.lock.describe(), error: (err as Error).message });
+      this.config.logger?.warn('failed to release lease', { lease: this.config.lock.describe(), error: messageOf(err) });
     }
   }
 }
