@@ -44,8 +44,16 @@ export function validateLeaderElectionTiming(c: Pick<LeaderElectionConfig, 'leas
   if (c.retryPeriodMs < 1) throw new Error('retryPeriod must be greater than zero');
 }
 
+/** Whether two records agree in every field (a field added to LeaderElectionRecord is added here). */
 function sameRecord(a: LeaderElectionRecord | undefined, b: LeaderElectionRecord): boolean {
-  return !!a && (Object.keys(b) as (keyof LeaderElectionRecord)[]).every((k) => a[k] === b[k]);
+  return (
+    !!a &&
+    a.holderIdentity === b.holderIdentity &&
+    a.leaseDurationSeconds === b.leaseDurationSeconds &&
+    a.acquireTime === b.acquireTime &&
+    a.renewTime === b.renewTime &&
+    a.leaderTransitions === b.leaderTransitions
+  );
 }
 
 export class LeaderElector {
