@@ -33,7 +33,17 @@ const octets = (bytes: string) => asn1.create(U, T.OCTETSTRING, false, bytes);
 const fromDer = (der: Buffer) => asn1.fromDer(der.toString('binary'), { decodeBitStrings: false } as unknown as boolean);
 const toDer = (node: Node) => Buffer.from(asn1.toDer(node).getBytes(), 'binary');
 const bin = (b: Buffer) => b.toString('binary');
-const kids = (node: Node) => node.value as Node[];
+/** A constructed node's children; the certificate was parsed by node:crypto first, so its structure holds. */
+function kids(node: Node): Node[] {
+  if (!Array.isArray(node.value)) throw new Error('the CA certificate is malformed: an ASN.1 node is not constructed');
+  return node.value;
+}
+
+/** A primitive node's content bytes. */
+function contents(node: Node): string {
+  if (typeof node.value !== 'string') throw new Error('the CA certificate is malformed: an ASN.1 node is not primitive');
+  return node.value;
+}
 
 /** UTCTime through 2049, GeneralizedTime after (RFC 5280). */
 function time(date: Date): Node {
@@ -109,9 +119,9 @@ export class CertificateAuthority {
       .slice(6 + offset)
       .flatMap((n) => (n.tagClass === asn1.Class.CONTEXT_SPECIFIC && n.type === 3 ? kids(kids(n)[0]) : []))) {
       const parts = kids(ext);
-      if (asn1.derToOid(parts[0].value as string) !== '2.5.29.14') continue;
+      if (asn1.derToOid(contents(parts[0])) !== '2.5.29.14') continue;
       // extnValue holds an OCTET STRING: the key identifier.
-      this.keyId = fromDer(Buffer.from(parts[parts.length - 1].value as string, 'binary')).value as string;
+      this.keyId = contents(fromDer(Buffer.from(contents(parts[parts.length - 1]), 'binary')));
     }
   }
 
