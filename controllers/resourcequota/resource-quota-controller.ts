@@ -35,14 +35,14 @@ import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
-import { PODS as TYPED_PODS, RESOURCEQUOTAS as QUOTAS } from '../controllerutil/resources.js';
+import { PODS, RESOURCEQUOTAS } from '../controllerutil/resources.js';
 import { addQuantities, claimUsage, podUsage, type ResourceList, serviceUsage, toJson } from './quota-usage.js';
 import { quantityFrom, ZERO_QUANTITY } from '../../apiserver/api/quantity.js';
 import { countedResource } from '../../apiserver/api/quota-usage.js';
 import type { DiscoveryResult } from '../client/discovery.js';
 
 /** Untyped: usage is counted over the informers of many kinds alike. */
-const PODS: GroupVersionResource = TYPED_PODS;
+const UNTYPED_PODS: GroupVersionResource = PODS;
 
 /** An informer of any kind, as far as the controller keeps sets of them. */
 type AnyInformer = Pick<Informer, 'hasSynced' | 'waitForSync'>;
@@ -70,7 +70,7 @@ function countedKinds(ctx: ControllerContext): Record<string, GroupVersionResour
     configmaps: { group: '', version: 'v1', resource: 'configmaps' },
     secrets: { group: '', version: 'v1', resource: 'secrets' },
     replicationcontrollers: { group: '', version: 'v1', resource: 'replicationcontrollers' },
-    resourcequotas: QUOTAS,
+    resourcequotas: RESOURCEQUOTAS,
     'deployments.apps': { group: 'apps', version: 'v1', resource: 'deployments' },
     'replicasets.apps': { group: 'apps', version: 'v1', resource: 'replicasets' },
     'statefulsets.apps': { group: 'apps', version: 'v1', resource: 'statefulsets' },
@@ -94,8 +94,8 @@ export class ResourceQuotaController implements Controller {
     private readonly opts: { workers?: number } = {},
   ) {
     this.queue = ctx.newQueue('resourcequota_primary');
-    this.quotas = ctx.informers.forResource(QUOTAS);
-    this.pods = ctx.informers.forResource(PODS);
+    this.quotas = ctx.informers.forResource(RESOURCEQUOTAS);
+    this.pods = ctx.informers.forResource(UNTYPED_PODS);
     this.services = ctx.informers.forResource({ group: '', version: 'v1', resource: 'services' });
     this.claims = ctx.informers.forResource({ group: '', version: 'v1', resource: 'persistentvolumeclaims' });
     this.counted = new Map(Object.entries(countedKinds(ctx)).map(([name, gvr]) => [name, ctx.informers.forResource(gvr)]));
@@ -290,13 +290,13 @@ export class ResourceQuotaController implements Controller {
     try {
       // A list, not a get: the controller's role lists and watches, as Kubernetes' does.
       const name = cached.metadata.name!;
-      const quotas = await this.ctx.client.resource(QUOTAS, ns).list({ fieldSelector: `metadata.name=${name}` });
+      const quotas = await this.ctx.client.resource(RESOURCEQUOTAS, ns).list({ fieldSelector: `metadata.name=${name}` });
       const quota = quotas.items.find((q) => q.metadata.name === name);
       if (!quota) return undefined;
       const listed = new Map<Informer, ApiObject[]>();
       for (const i of sources.informers) listed.set(i, (await this.ctx.client.resource(i.resource.gvr, ns).listAll()).items);
       const { next, write } = this.desired(quota, (i) => listed.get(i) ?? [], sources);
-      if (write) await this.ctx.client.resource(QUOTAS, ns).update(next, 'status');
+      if (write) await this.ctx.client.resource(RESOURCEQUOTAS, ns).update(next, 'status');
     } catch (err) {
       if (isApiError(err, 'NotFound')) return undefined;
       // A charge, refund or settle came in between: count again.
