@@ -29,8 +29,8 @@ export interface SigningPolicy {
 const oid = (dotted: string) => asn1.create(U, T.OID, false, asn1.oidToDer(dotted).getBytes());
 const seq = (...parts: Node[]) => asn1.create(U, T.SEQUENCE, true, parts);
 const octets = (bytes: string) => asn1.create(U, T.OCTETSTRING, false, bytes);
-// forge's fromDer takes an options object at run time; its types still say `strict: boolean`.
-const fromDer = (der: Buffer) => asn1.fromDer(der.toString('binary'), { decodeBitStrings: false } as unknown as boolean);
+// forge's fromDer options object and bytesFromIP are typed in node-forge-extra.d.ts.
+const fromDer = (der: Buffer) => asn1.fromDer(der.toString('binary'), { decodeBitStrings: false });
 const toDer = (node: Node) => Buffer.from(asn1.toDer(node).getBytes(), 'binary');
 const bin = (b: Buffer) => b.toString('binary');
 /** A constructed node's children; the certificate was parsed by node:crypto first, so its structure holds. */
@@ -72,8 +72,12 @@ function keyUsageBits(bits: number[]): Node {
 
 function subjectAltNames(req: CertificateRequest): Node | undefined {
   const ctx = (tag: number, value: string) => asn1.create(asn1.Class.CONTEXT_SPECIFIC, tag, false, value);
-  // forge.util.bytesFromIP exists at run time but not in its types.
-  const ipBytes = (ip: string) => (forge.util as unknown as { bytesFromIP(ip: string): string }).bytesFromIP(ip);
+  const ipBytes = (ip: string) => {
+    const bytes = forge.util.bytesFromIP(ip);
+    // The request's parser read these as IP addresses, so forge knows them too.
+    if (bytes === null) throw new Error(`the request's IP address ${ip} cannot be encoded`);
+    return bytes;
+  };
   const names = [
     ...req.dnsNames.map((n) => ctx(2, n)),
     ...req.emailAddresses.map((n) => ctx(1, n)),
