@@ -26,6 +26,7 @@ import { KNOWN_CONTROLLERS } from './known-controllers.js';
 import { newControllerManagerMetrics } from './metrics.js';
 import type { ControllerManagerOptions } from './options.js';
 import { serveHealthAndMetrics } from './serving.js';
+import { messageOf } from '../client/thrown.js';
 
 /** Settings that are not flags (tests). */
 export interface RunSettings {
@@ -123,7 +124,7 @@ export async function runControllerManager(opts: ControllerManagerOptions, setti
         try {
           await controller.run(signal);
         } catch (err) {
-          logger.error('controller failed', { controller: name, error: (err as Error).message });
+          logger.error('controller failed', { controller: name, error: messageOf(err) });
         }
       }),
     );

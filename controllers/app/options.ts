@@ -14,6 +14,7 @@ import { FeatureGateOptions, type FeatureGates } from '../../apiserver/component
 import { enabledControllers } from './controller-names.js';
 import { type CsrSigningConfig, CsrSigningFlags } from './csr-signing-flags.js';
 import { DEFAULT_EVICTION_RATES, type EvictionRates } from '../nodelifecycle/zone-eviction.js';
+import { messageOf } from '../client/thrown.js';
 
 /** What orch-controller-manager runs with: its flags, validated and completed. */
 export interface ControllerManagerOptions {
@@ -302,7 +303,7 @@ function knownControllers(controllers: string[], name: string): void {
   try {
     enabledControllers(controllers);
   } catch (err) {
-    throw new OptionsError(`--${name}: ${(err as Error).message}`);
+    throw new OptionsError(`--${name}: ${messageOf(err)}`);
   }
 }
 

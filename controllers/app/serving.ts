@@ -7,7 +7,6 @@ import { createServer, type Server } from 'node:https';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { defaultServingHosts, ensureCA, ensureServingCert } from '../../apiserver/component-base/certs/certs.js';
 import type { HealthChecks } from '../../apiserver/component-base/health/health-checks.js';
 import { serveMetrics } from '../../apiserver/component-base/metrics/registry.js';
@@ -44,8 +43,11 @@ export async function serveHealthAndMetrics(opts: ServingOptions): Promise<Runni
     server.once('error', reject);
     server.listen(opts.port, opts.bindAddress, () => resolve());
   });
+  const address = server.address();
+  // Listening on a TCP port (not a pipe), the server has an address with its port.
+  if (address === null || typeof address === 'string') throw new Error(`metrics server: no TCP address (${address})`);
   return {
-    port: (server.address() as AddressInfo).port,
+    port: address.port,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

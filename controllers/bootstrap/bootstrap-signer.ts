@@ -7,7 +7,8 @@
  * queues the one ConfigMap.
  */
 import { stringify } from 'yaml';
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { ConfigMap, Secret } from '../../apiserver/api/generated/types.js';
+import { CONFIGMAPS, SECRETS } from '../controllerutil/resources.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
@@ -41,8 +42,8 @@ export function clusterInfoKubeconfig(server: string, caPem: string): string {
 }
 
 export class BootstrapSigner implements Controller {
-  private readonly configMaps: Informer;
-  private readonly secrets: Informer;
+  private readonly configMaps: Informer<ConfigMap>;
+  private readonly secrets: Informer<Secret>;
   private readonly queue: WorkQueue<string>;
   private readonly now: () => Date;
   private readonly server: string;
@@ -55,13 +56,13 @@ export class BootstrapSigner implements Controller {
     this.now = opts.now ?? (() => new Date());
     this.server = opts.server ?? ctx.client.config.server;
     this.queue = ctx.newQueue('bootstrap_signer_queue');
-    this.configMaps = ctx.informers.forResource({ group: '', version: 'v1', resource: 'configmaps' });
-    this.secrets = ctx.informers.forResource({ group: '', version: 'v1', resource: 'secrets' });
-    const onConfigMap = (cm: ApiObject) => {
+    this.configMaps = ctx.informers.forResource(CONFIGMAPS);
+    this.secrets = ctx.informers.forResource(SECRETS);
+    const onConfigMap = (cm: ConfigMap) => {
       if (cm.metadata.namespace === ctx.domain.publicNamespace && cm.metadata.name === CLUSTER_INFO) this.queue.add(CLUSTER_INFO);
     };
     this.configMaps.addEventHandler({ onAdd: onConfigMap, onUpdate: (_o, cm) => onConfigMap(cm), onDelete: onConfigMap });
-    const onSecret = (secret: ApiObject) => {
+    const onSecret = (secret: Secret) => {
       if (isBootstrapTokenSecret(secret, ctx.domain)) this.queue.add(CLUSTER_INFO);
     };
     this.secrets.addEventHandler({ onAdd: onSecret, onUpdate: (_o, s) => onSecret(s), onDelete: onSecret });
@@ -96,9 +97,9 @@ export class BootstrapSigner implements Controller {
 
   async sync(): Promise<void> {
     const namespace = this.ctx.domain.publicNamespace;
-    const configMaps = this.ctx.client.resource({ group: '', version: 'v1', resource: 'configmaps' }, namespace);
+    const configMaps = this.ctx.client.resource(CONFIGMAPS, namespace);
     const cached = this.configMaps.indexer.get(`${namespace}/${CLUSTER_INFO}`);
-    const current = (cached?.data ?? {}) as Record<string, string>;
+    const current = cached?.data ?? {};
     const data = this.desiredData(current);
     if (!cached) {
       try {

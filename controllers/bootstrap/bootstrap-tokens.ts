@@ -4,7 +4,7 @@
  * namespace, data `token-id`, `token-secret`, `expiration` (RFC 3339), `usage-bootstrap-*`.
  */
 import type { ApiDomain } from '../../apiserver/api/domain.js';
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Secret } from '../../apiserver/api/generated/types.js';
 
 export const BOOTSTRAP_TOKEN_SECRET_PREFIX = 'bootstrap-token-';
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -13,12 +13,12 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})
 export const bootstrapTokenSecretType = (domain: ApiDomain) => `bootstrap.${domain.labelPrefix}/token`;
 
 /** A data value as text ('' when absent). */
-export function secretData(secret: ApiObject, key: string): string {
-  const value = (secret.data as Record<string, string> | undefined)?.[key];
+export function secretData(secret: Secret, key: string): string {
+  const value = secret.data?.[key];
   return value === undefined ? '' : Buffer.from(value, 'base64').toString('utf8');
 }
 
-export function isBootstrapTokenSecret(secret: ApiObject, domain: ApiDomain): boolean {
+export function isBootstrapTokenSecret(secret: Secret, domain: ApiDomain): boolean {
   return secret.metadata.namespace === domain.systemNamespace && secret.type === bootstrapTokenSecretType(domain);
 }
 
@@ -26,7 +26,7 @@ export function isBootstrapTokenSecret(secret: ApiObject, domain: ApiDomain): bo
  * How long until the token expires: { expired: false, remainingMs: 0 } without an expiration; an
  * unparseable expiration counts as expired.
  */
-export function tokenExpiration(secret: ApiObject, now: Date): { expired: boolean; remainingMs: number } {
+export function tokenExpiration(secret: Secret, now: Date): { expired: boolean; remainingMs: number } {
   const expiration = secretData(secret, 'expiration');
   if (!expiration) return { expired: false, remainingMs: 0 };
   const at = RFC3339.test(expiration) ? Date.parse(expiration) : Number.NaN;
@@ -36,7 +36,7 @@ export function tokenExpiration(secret: ApiObject, now: Date): { expired: boolea
 }
 
 /** The id and secret of a token Secret that may sign cluster-info: named for its id, not expired, usage-bootstrap-signing=true. */
-export function signingToken(secret: ApiObject, now: Date): { id: string; secret: string } | undefined {
+export function signingToken(secret: Secret, now: Date): { id: string; secret: string } | undefined {
   const name = secret.metadata.name ?? '';
   if (!name.startsWith(BOOTSTRAP_TOKEN_SECRET_PREFIX)) return undefined;
   const id = secretData(secret, 'token-id');

@@ -12,6 +12,7 @@
  * Promise<Pod>; a plain GroupVersionResource gives untyped ApiObjects.
  */
 import type { IncomingMessage } from 'node:http';
+import * as consumers from 'node:stream/consumers';
 import type { ApiList, ApiObject, KindObject } from '../../apiserver/api/object.js';
 import type { Status } from '../../apiserver/api/status.js';
 import { errorFromResponse } from './api-errors.js';
@@ -106,8 +107,9 @@ export class ApiClient {
     const text = await readText(res);
     const code = res.statusCode ?? 0;
     if (code < 200 || code > 299) throw errorFromResponse(code, text);
-    if (!/json/.test(res.headers['content-type'] ?? '')) return text as T;
-    return (text ? JSON.parse(text) : undefined) as T;
+    const decoded: unknown = !/json/.test(res.headers['content-type'] ?? '') ? text : text ? JSON.parse(text) : undefined;
+    // The answer is taken to be what the caller asked for (a typed resource's kind, a Status…), as client-go decodes into the caller's type.
+    return decoded as T;
   }
 
   /** Opens a watch stream at `path` and yields its events until it ends or `signal` aborts. */
@@ -128,10 +130,8 @@ export class ApiClient {
   }
 }
 
-async function readText(res: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of res) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+function readText(res: IncomingMessage): Promise<string> {
+  return consumers.text(res);
 }
 
 /**
@@ -143,12 +143,12 @@ async function* readEvents<T>(res: IncomingMessage, signal?: AbortSignal): Async
   res.setEncoding('utf8');
   try {
     for await (const chunk of res) {
-      buf += chunk as string;
+      buf += String(chunk); // a string: the encoding is set
       let nl: number;
       while ((nl = buf.indexOf('\n')) >= 0) {
         const line = buf.slice(0, nl).trim();
         buf = buf.slice(nl + 1);
-        if (line) yield JSON.parse(line) as ObjectEvent<T>;
+        if (line) yield parseEvent<T>(line);
       }
     }
   } catch (err) {
@@ -157,7 +157,12 @@ async function* readEvents<T>(res: IncomingMessage, signal?: AbortSignal): Async
   } finally {
     res.destroy();
   }
-  if (buf.trim()) yield JSON.parse(buf) as ObjectEvent<T>;
+  if (buf.trim()) yield parseEvent<T>(buf);
+}
+
+function parseEvent<T>(line: string): ObjectEvent<T> {
+  // What the server sends on a watch of a resource is an event of that resource's kind (or an ERROR's Status).
+  return JSON.parse(line) as ObjectEvent<T>;
 }
 
 function query(params: Record<string, string | number | boolean | undefined>): string {

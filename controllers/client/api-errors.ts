@@ -10,7 +10,13 @@ import { isPlainObject } from '../../apiserver/api/object.js';
 function reasonForCode(code: number): StatusReason | undefined {
   if (code === 409) return 'Conflict';
   if (code === 410) return 'Gone';
-  return (Object.keys(REASON_CODES) as StatusReason[]).find((r) => REASON_CODES[r] === code);
+  return Object.keys(REASON_CODES)
+    .filter(isStatusReason)
+    .find((r) => REASON_CODES[r] === code);
+}
+
+function isStatusReason(name: string): name is StatusReason {
+  return Object.hasOwn(REASON_CODES, name);
 }
 
 /** The error for a non-2xx response with this code and body text. */
@@ -23,7 +29,7 @@ export function errorFromResponse(code: number, text: string): ApiError {
   }
   if (isPlainObject(body) && body.kind === 'Status')
     // A JSON object of kind Status is taken as the server's Status (its fields are not checked one by one).
-    return new ApiError({ ...(body as unknown as Status), code: (body.code as number) || code });
+    return new ApiError({ ...(body as unknown as Status), code: typeof body.code === 'number' && body.code ? body.code : code });
   const reason = reasonForCode(code);
   const message = text.trim() || `the server responded with the status code ${code} but did not return more information`;
   return new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });

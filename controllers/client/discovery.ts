@@ -5,6 +5,7 @@
  * ErrGroupDiscoveryFailed is.
  */
 import type { ApiClient, GroupVersionResource } from './api-client.js';
+import { toError } from './thrown.js';
 
 /** One served resource (subresources left out). */
 export interface ApiResourceInfo extends GroupVersionResource {
@@ -57,7 +58,7 @@ export async function discoverResources(client: ApiClient): Promise<DiscoveryRes
       try {
         return { gv, doc: await client.request<ResourceListDoc>('GET', gv.group ? `/apis/${groupVersion}` : `/api/${gv.version}`) };
       } catch (err) {
-        failed.set(groupVersion, err as Error);
+        failed.set(groupVersion, toError(err));
         return undefined;
       }
     }),

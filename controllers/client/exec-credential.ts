@@ -12,6 +12,7 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import type { ApiDomain } from '../../apiserver/api/domain.js';
 import { isPlainObject } from '../../apiserver/api/object.js';
 import type { ClusterInfo, ExecConfig } from './kubeconfig.js';
+import { messageOf } from './thrown.js';
 
 /** What a plugin run yields: a bearer token and/or a client certificate with its key. */
 export interface ExecCredentials {
@@ -136,7 +137,7 @@ export class ExecCredentialPlugin {
     try {
       out = JSON.parse(stdout);
     } catch (err) {
-      throw new Error(`decoding stdout: ${(err as Error).message}`);
+      throw new Error(`decoding stdout: ${messageOf(err)}`);
     }
     if (!isPlainObject(out)) throw new Error('decoding stdout: not a JSON object');
     if (out.apiVersion !== this.exec.apiVersion) {
@@ -156,7 +157,7 @@ export class ExecCredentialPlugin {
         if (!new X509Certificate(certPem).checkPrivateKey(createPrivateKey(keyPem)))
           throw new Error('private key does not match public key');
       } catch (err) {
-        throw new Error(`failed parsing client key/certificate: ${(err as Error).message}`);
+        throw new Error(`failed parsing client key/certificate: ${messageOf(err)}`);
       }
     }
     const expiry = typeof status.expirationTimestamp === 'string' ? Date.parse(status.expirationTimestamp) : NaN;

@@ -11,9 +11,14 @@ import { configTypeProblem, isAcceptedApiVersion, versionOf } from '../../apiser
 import { isPlainObject } from '../../apiserver/api/object.js';
 import type { ApiDomain } from '../../apiserver/api/domain.js';
 import { newApiDomain } from '../../apiserver/api/domain.js';
+import { messageOf } from './thrown.js';
 
 export type InteractiveMode = 'Never' | 'IfAvailable' | 'Always';
 const INTERACTIVE_MODES: readonly InteractiveMode[] = ['Never', 'IfAvailable', 'Always'];
+
+function isInteractiveMode(mode: string): mode is InteractiveMode {
+  return INTERACTIVE_MODES.some((m) => m === mode);
+}
 
 /** users[].user.exec: a command that prints an ExecCredential. */
 export interface ExecConfig {
@@ -78,7 +83,7 @@ export function loadKubeconfig(file: string, opts: KubeconfigOptions = {}): Rest
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new KubeconfigError(`unable to read kubeconfig ${file}: ${(err as Error).message}`);
+    throw new KubeconfigError(`unable to read kubeconfig ${file}: ${messageOf(err)}`);
   }
   return parseKubeconfig(text, dirname(resolve(file)), opts);
 }
@@ -89,7 +94,7 @@ export function parseKubeconfig(text: string, baseDir: string, opts: KubeconfigO
   try {
     doc = parse(text);
   } catch (err) {
-    throw new KubeconfigError(`error loading config: ${(err as Error).message}`);
+    throw new KubeconfigError(`error loading config: ${messageOf(err)}`);
   }
   if (!isPlainObject(doc)) throw new KubeconfigError('invalid configuration: no configuration has been provided');
   const domain = opts.domain ?? newApiDomain();
@@ -151,7 +156,7 @@ function dataOrFile(data: unknown, file: unknown, path: (p: string) => string): 
   try {
     return readFileSync(path(str(file)), 'utf8');
   } catch (err) {
-    throw new KubeconfigError(`unable to read ${str(file)}: ${(err as Error).message}`);
+    throw new KubeconfigError(`unable to read ${str(file)}: ${messageOf(err)}`);
   }
 }
 
@@ -172,16 +177,21 @@ function execConfig(exec: Record<string, unknown>, user: string, path: (p: strin
   const apiVersion = str(exec.apiVersion);
   if (!command) problems.push(`command must be specified for ${user} to use exec authentication plugin`);
   if (!apiVersion) problems.push(`apiVersion must be specified for ${user} to use exec authentication plugin`);
-  const env = (Array.isArray(exec.env) ? exec.env : []).map((e) => ({ name: str((e as Named)?.name), value: str((e as Named)?.value) }));
+  const env = (Array.isArray(exec.env) ? exec.env : []).map((e) =>
+    isPlainObject(e) ? { name: str(e.name), value: str(e.value) } : { name: '', value: '' },
+  );
   if (env.some((e) => !e.name)) problems.push(`env variable name must be specified for ${user} to use exec authentication plugin`);
   const accepted = isAcceptedApiVersion('ExecCredential', apiVersion, domain);
   let mode = str(exec.interactiveMode);
   if (!mode && accepted && versionOf(apiVersion) === 'v1beta1') mode = 'IfAvailable';
+  const interactiveMode = isInteractiveMode(mode) ? mode : undefined;
   if (!mode) problems.push(`interactiveMode must be specified for ${user} to use exec authentication plugin`);
-  else if (!(INTERACTIVE_MODES as readonly string[]).includes(mode))
-    problems.push(`invalid interactiveMode for ${user}: ${JSON.stringify(mode)}`);
-  if (problems.length === 1) throw new KubeconfigError(`invalid configuration: ${problems[0]}`);
-  if (problems.length > 1) throw new KubeconfigError(`invalid configuration: [${problems.join(', ')}]`);
+  else if (!interactiveMode) problems.push(`invalid interactiveMode for ${user}: ${JSON.stringify(mode)}`);
+  // Without a mode there is a problem above, so this throws whenever the mode is not one of the three.
+  if (problems.length > 0 || !interactiveMode)
+    throw new KubeconfigError(
+      problems.length === 1 ? `invalid configuration: ${problems[0]}` : `invalid configuration: [${problems.join(', ')}]`,
+    );
   if (!accepted) {
     throw new KubeconfigError(`exec plugin: invalid apiVersion ${JSON.stringify(apiVersion)}`);
   }
@@ -190,7 +200,7 @@ function execConfig(exec: Record<string, unknown>, user: string, path: (p: strin
     command: command.includes('/') ? path(command) : command,
     args: (Array.isArray(exec.args) ? exec.args : []).map(String),
     env,
-    interactiveMode: mode as InteractiveMode,
+    interactiveMode,
     provideClusterInfo: exec.provideClusterInfo === true,
     installHint: str(exec.installHint) || undefined,
   };

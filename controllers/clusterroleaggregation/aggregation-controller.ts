@@ -5,25 +5,21 @@
  * ClusterRole change requeues every aggregated one, as Kubernetes does; the write is an update of
  * `rules` only, refused with a conflict when the role changed meanwhile (then retried).
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { ClusterRole, PolicyRule } from '../../apiserver/api/generated/types.js';
 import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import { type LabelSelectorObject, labelSelectorFromObject } from '../../apiserver/runtime/selectors/label-selector.js';
+import { labelSelectorFromObject } from '../../apiserver/runtime/selectors/label-selector.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { Informer } from '../informers/informer.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
-
-interface ClusterRole extends ApiObject {
-  rules?: unknown[];
-  aggregationRule?: { clusterRoleSelectors?: LabelSelectorObject[] };
-}
+import { resourceOf, type TypedResource } from '../client/api-client.js';
 
 const isAggregated = (r: ClusterRole) => (r.aggregationRule?.clusterRoleSelectors?.length ?? 0) > 0;
 
 /** The rules an aggregated role should hold, given every ClusterRole there is. */
-export function aggregatedRules(role: ClusterRole, all: ClusterRole[]): unknown[] {
-  const rules: unknown[] = [];
+export function aggregatedRules(role: ClusterRole, all: ClusterRole[]): PolicyRule[] {
+  const rules: PolicyRule[] = [];
   const sorted = [...all].sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : a.metadata.name! > b.metadata.name! ? 1 : 0));
   for (const selectorObject of role.aggregationRule?.clusterRoleSelectors ?? []) {
     let selector;
@@ -41,16 +37,16 @@ export function aggregatedRules(role: ClusterRole, all: ClusterRole[]): unknown[
 }
 
 export class ClusterRoleAggregationController implements Controller {
-  private readonly clusterRoles: Informer;
+  private readonly clusterRoles: Informer<ClusterRole>;
   private readonly queue: WorkQueue<string>;
-  private readonly gvr;
+  private readonly gvr: TypedResource<ClusterRole>;
 
   constructor(private readonly ctx: ControllerContext) {
-    this.gvr = { group: ctx.domain.group('rbac.authorization.k8s.io'), version: 'v1', resource: 'clusterroles' };
+    this.gvr = resourceOf<ClusterRole>(ctx.domain.group('rbac.authorization.k8s.io'), 'v1', 'clusterroles');
     this.queue = ctx.newQueue('clusterrole_aggregation');
     this.clusterRoles = ctx.informers.forResource(this.gvr);
     const enqueueAll = () => {
-      for (const r of this.clusterRoles.indexer.list() as ClusterRole[]) if (isAggregated(r)) this.queue.add(r.metadata.name!);
+      for (const r of this.clusterRoles.indexer.list()) if (isAggregated(r)) this.queue.add(r.metadata.name!);
     };
     this.clusterRoles.addEventHandler({ onAdd: enqueueAll, onUpdate: enqueueAll, onDelete: enqueueAll });
   }
@@ -68,11 +64,11 @@ export class ClusterRoleAggregationController implements Controller {
   }
 
   private async sync(name: string): Promise<void> {
-    const role = this.clusterRoles.indexer.get(name) as ClusterRole | undefined;
+    const role = this.clusterRoles.indexer.get(name);
     if (!role || !isAggregated(role)) return;
-    const rules = aggregatedRules(role, this.clusterRoles.indexer.list() as ClusterRole[]);
+    const rules = aggregatedRules(role, this.clusterRoles.indexer.list());
     if (jsonEqual(rules, role.rules ?? [])) return;
-    const updated = deepCopy(role) as ClusterRole;
+    const updated = deepCopy(role);
     updated.rules = rules;
     try {
       await this.ctx.client.resource(this.gvr).update(updated);

@@ -10,6 +10,7 @@ import type { EventRecorder, ObjectReference } from '../events/event-recorder.js
 import { objectKey } from '../informers/indexer.js';
 import type { Expectations } from './expectations.js';
 import { PODS } from './resources.js';
+import { messageOf } from '../client/thrown.js';
 
 export class PodControl {
   constructor(
@@ -25,7 +26,7 @@ export class PodControl {
       return created;
     } catch (err) {
       if (hasStatusCause(err, NAMESPACE_TERMINATING_CAUSE)) return undefined;
-      this.recorder.event(controller, 'Warning', 'FailedCreate', 'Create', `Error creating: ${(err as Error).message}`);
+      this.recorder.event(controller, 'Warning', 'FailedCreate', 'Create', `Error creating: ${messageOf(err)}`);
       throw err;
     }
   }
@@ -41,7 +42,7 @@ export class PodControl {
       return true;
     } catch (err) {
       if (isApiError(err, 'NotFound') || isApiError(err, 'Conflict')) return false;
-      this.recorder.event(controller, 'Warning', 'FailedDelete', 'Delete', `Error deleting: ${(err as Error).message}`);
+      this.recorder.event(controller, 'Warning', 'FailedDelete', 'Delete', `Error deleting: ${messageOf(err)}`);
       throw err;
     }
   }

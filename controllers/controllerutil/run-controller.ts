@@ -15,6 +15,7 @@ import type { Informer } from '../informers/informer.js';
 import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import type { Expectations } from './expectations.js';
+import { messageOf } from '../client/thrown.js';
 
 /** An informer of any kind, as far as waiting for its cache goes. */
 export type SyncingInformer = Pick<Informer, 'waitForSync'>;
@@ -85,7 +86,7 @@ export async function runQueueWorkers<T>(signal: AbortSignal, spec: QueueWorkers
   await runWorkers(spec.queue, spec.workers, spec.sync, (item, err) =>
     spec.logger.log(isApiError(err, 'Conflict') ? 'verbose' : 'warn', `${spec.failure} failed`, {
       [spec.itemField]: item,
-      error: (err as Error).message,
+      error: messageOf(err),
     }),
   );
 }
@@ -107,7 +108,7 @@ export async function runPeriodically(signal: AbortSignal, spec: PeriodicPass): 
     try {
       await spec.pass();
     } catch (err) {
-      spec.logger.warn(`${spec.failure} failed`, { error: (err as Error).message });
+      spec.logger.warn(`${spec.failure} failed`, { error: messageOf(err) });
     }
     await sleep(spec.periodMs, signal);
   }

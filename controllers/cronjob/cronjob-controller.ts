@@ -22,6 +22,7 @@ import { CONTROLLER_UID_INDEX, controllerRefOf, ensureControllerIndex, newContro
 import { finishedCondition } from '../job/job-util.js';
 import { CRONJOBS, JOBS } from '../controllerutil/resources.js';
 import { parseSchedule, type Schedule } from './cron-schedule.js';
+import { messageOf } from '../client/thrown.js';
 
 /** More missed start times than this are reported. */
 const MAX_MISSED = 100;
@@ -165,7 +166,7 @@ export class CronJobController implements Controller {
         'Warning',
         'UnparseableSchedule',
         'Schedule',
-        `unparseable schedule: "${spec.schedule}" : ${(err as Error).message}`,
+        `unparseable schedule: "${spec.schedule}" : ${messageOf(err)}`,
       );
       return undefined;
     }
@@ -245,7 +246,7 @@ export class CronJobController implements Controller {
       created = await this.jobsClient(cj.metadata.namespace).create(job);
     } catch (err) {
       if (isApiError(err, 'AlreadyExists')) return wakeAt(next);
-      this.recorder.event(ref, 'Warning', 'FailedCreate', 'Create', `Error creating job: ${(err as Error).message}`);
+      this.recorder.event(ref, 'Warning', 'FailedCreate', 'Create', `Error creating job: ${messageOf(err)}`);
       throw err;
     }
     this.recorder.event(ref, 'Normal', 'SuccessfulCreate', 'Create', `Created job ${created.metadata.name}`);

@@ -7,7 +7,7 @@
  * A recognized request the reviews do not allow is looked at again later, with backoff.
  */
 import { asCsr, CSR_RESOURCE, hasTrueCondition } from '../../apiserver/api/certificates/csr.js';
-import type { CertificateSigningRequest } from '../../apiserver/api/generated/types.js';
+import type { CertificateSigningRequest, SubjectAccessReview } from '../../apiserver/api/generated/types.js';
 import { type CertificateRequest, parseCertificateRequestPem } from '../../apiserver/api/certificates/pkcs10.js';
 import { builtInSigners } from '../../apiserver/api/certificates/signers.js';
 import { type ApiObject, deepCopy } from '../../apiserver/api/object.js';
@@ -15,15 +15,12 @@ import type { Controller, ControllerContext } from '../controllerutil/controller
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { CertificateController, csrGvr } from '../certificates/certificate-controller.js';
 import { nodeClientError } from '../csrsigning/signer-rules.js';
+import { resourceOf } from '../client/api-client.js';
 
 interface Recognizer {
   subresource: 'selfnodeclient' | 'nodeclient';
   recognize(csr: CertificateSigningRequest, req: CertificateRequest): boolean;
   message: string;
-}
-
-interface SubjectAccessReview {
-  status?: { allowed?: boolean };
 }
 
 export class CsrApprovingController implements Controller {
@@ -84,7 +81,7 @@ export class CsrApprovingController implements Controller {
   private async allowed(csr: CertificateSigningRequest, subresource: string): Promise<boolean> {
     const group = this.ctx.domain.group('authorization.k8s.io');
     const spec = csr.spec ?? {};
-    const review = (await this.ctx.client.resource({ group, version: 'v1', resource: 'subjectaccessreviews' }).create({
+    const review = await this.ctx.client.resource(resourceOf<SubjectAccessReview>(group, 'v1', 'subjectaccessreviews')).create({
       apiVersion: `${group}/v1`,
       kind: 'SubjectAccessReview',
       metadata: {},
@@ -101,7 +98,7 @@ export class CsrApprovingController implements Controller {
           version: '*',
         },
       },
-    })) as SubjectAccessReview;
+    });
     return review.status?.allowed === true;
   }
 }

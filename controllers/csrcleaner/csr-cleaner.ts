@@ -14,6 +14,7 @@ import type { Controller, ControllerContext } from '../controllerutil/controller
 import { csrGvr } from '../certificates/certificate-controller.js';
 import { runPeriodically } from '../controllerutil/run-controller.js';
 import type { Informer } from '../informers/informer.js';
+import { messageOf } from '../client/thrown.js';
 
 const HOUR_MS = 3_600_000;
 export const APPROVED_EXPIRATION_MS = HOUR_MS;
@@ -87,7 +88,7 @@ export class CsrCleaner implements Controller {
         this.ctx.logger.info('cleaned up certificate signing request', { csr: csr.metadata.name, reason });
       } catch (err) {
         if (isApiError(err, 'NotFound')) continue;
-        this.ctx.logger.warn('deleting a certificate signing request failed', { csr: csr.metadata.name, error: (err as Error).message });
+        this.ctx.logger.warn('deleting a certificate signing request failed', { csr: csr.metadata.name, error: messageOf(err) });
       }
     }
   }

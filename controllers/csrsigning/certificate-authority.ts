@@ -29,11 +29,21 @@ export interface SigningPolicy {
 const oid = (dotted: string) => asn1.create(U, T.OID, false, asn1.oidToDer(dotted).getBytes());
 const seq = (...parts: Node[]) => asn1.create(U, T.SEQUENCE, true, parts);
 const octets = (bytes: string) => asn1.create(U, T.OCTETSTRING, false, bytes);
-// forge's fromDer takes an options object at run time; its types still say `strict: boolean`.
-const fromDer = (der: Buffer) => asn1.fromDer(der.toString('binary'), { decodeBitStrings: false } as unknown as boolean);
+// forge's fromDer options object and bytesFromIP are typed in node-forge-extra.d.ts.
+const fromDer = (der: Buffer) => asn1.fromDer(der.toString('binary'), { decodeBitStrings: false });
 const toDer = (node: Node) => Buffer.from(asn1.toDer(node).getBytes(), 'binary');
 const bin = (b: Buffer) => b.toString('binary');
-const kids = (node: Node) => node.value as Node[];
+/** A constructed node's children; the certificate was parsed by node:crypto first, so its structure holds. */
+function kids(node: Node): Node[] {
+  if (!Array.isArray(node.value)) throw new Error('the CA certificate is malformed: an ASN.1 node is not constructed');
+  return node.value;
+}
+
+/** A primitive node's content bytes. */
+function contents(node: Node): string {
+  if (typeof node.value !== 'string') throw new Error('the CA certificate is malformed: an ASN.1 node is not primitive');
+  return node.value;
+}
 
 /** UTCTime through 2049, GeneralizedTime after (RFC 5280). */
 function time(date: Date): Node {
@@ -62,8 +72,12 @@ function keyUsageBits(bits: number[]): Node {
 
 function subjectAltNames(req: CertificateRequest): Node | undefined {
   const ctx = (tag: number, value: string) => asn1.create(asn1.Class.CONTEXT_SPECIFIC, tag, false, value);
-  // forge.util.bytesFromIP exists at run time but not in its types.
-  const ipBytes = (ip: string) => (forge.util as unknown as { bytesFromIP(ip: string): string }).bytesFromIP(ip);
+  const ipBytes = (ip: string) => {
+    const bytes = forge.util.bytesFromIP(ip);
+    // The request's parser read these as IP addresses, so forge knows them too.
+    if (bytes === null) throw new Error(`the request's IP address ${ip} cannot be encoded`);
+    return bytes;
+  };
   const names = [
     ...req.dnsNames.map((n) => ctx(2, n)),
     ...req.emailAddresses.map((n) => ctx(1, n)),
@@ -109,9 +123,9 @@ export class CertificateAuthority {
       .slice(6 + offset)
       .flatMap((n) => (n.tagClass === asn1.Class.CONTEXT_SPECIFIC && n.type === 3 ? kids(kids(n)[0]) : []))) {
       const parts = kids(ext);
-      if (asn1.derToOid(parts[0].value as string) !== '2.5.29.14') continue;
+      if (asn1.derToOid(contents(parts[0])) !== '2.5.29.14') continue;
       // extnValue holds an OCTET STRING: the key identifier.
-      this.keyId = fromDer(Buffer.from(parts[parts.length - 1].value as string, 'binary')).value as string;
+      this.keyId = contents(fromDer(Buffer.from(contents(parts[parts.length - 1]), 'binary')));
     }
   }
 

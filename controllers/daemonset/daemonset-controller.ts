@@ -40,6 +40,7 @@ import { isPodAvailable, isPodReady, podNodeName, podStatus } from '../controlle
 import { podFromTemplate } from '../controllerutil/pod-template.js';
 import { computeHash } from '../controllerutil/template-hash.js';
 import { allowsSurge, excessPods, rollingUpdate } from './rolling-update.js';
+import { messageOf } from '../client/thrown.js';
 
 /** The spec as this controller reads it: `selector` and `template` are required, but a missing one is still checked for. */
 const dsSpec = (ds: DaemonSet): Partial<DaemonSetSpec> => ds.spec ?? {};
@@ -170,7 +171,7 @@ export class DaemonSetController implements Controller {
     try {
       selector = labelSelectorFromObject(dsSpec(ds).selector);
     } catch (err) {
-      this.ctx.logger.warn('DaemonSet has an invalid selector', { daemonset: key, error: (err as Error).message });
+      this.ctx.logger.warn('DaemonSet has an invalid selector', { daemonset: key, error: messageOf(err) });
       return undefined;
     }
     // Expectations first, the Pod cache after: once they are met the cache holds every Pod change they

@@ -55,6 +55,7 @@ import {
 } from './deployment-util.js';
 import { calculateStatus, rolloutStatus } from './deployment-status.js';
 import { podStatus } from '../controllerutil/pod-status.js';
+import { messageOf } from '../client/thrown.js';
 
 export interface DeploymentControllerOptions {
   workers?: number;
@@ -147,7 +148,7 @@ export class DeploymentController implements Controller {
     try {
       selector = labelSelectorFromObject(spec.selector);
     } catch (err) {
-      this.ctx.logger.warn('Deployment has an invalid selector', { deployment: key, error: (err as Error).message });
+      this.ctx.logger.warn('Deployment has an invalid selector', { deployment: key, error: messageOf(err) });
       return undefined;
     }
     if (selector.isEverything()) {
@@ -291,7 +292,7 @@ export class DeploymentController implements Controller {
       if (!isApiError(err, 'AlreadyExists')) {
         const status = deepCopy(dStatus(d));
         if (hasProgressDeadline(d)) {
-          const msg = `Failed to create new replica set "${rs.metadata.name}": ${(err as Error).message}`;
+          const msg = `Failed to create new replica set "${rs.metadata.name}": ${messageOf(err)}`;
           setCondition(status, newCondition('Progressing', 'False', 'ReplicaSetCreateError', msg));
           this.recorder.event(this.ref(d), 'Warning', 'ReplicaSetCreateError', 'Create', msg);
           await this.updateStatus(d, status);

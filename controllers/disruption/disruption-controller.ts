@@ -31,6 +31,7 @@ import { controllerRefOf } from '../controllerutil/controller-ref.js';
 import { DEPLOYMENTS, PODDISRUPTIONBUDGETS, PODS, REPLICASETS, STATEFULSETS } from '../controllerutil/resources.js';
 import { isPodReady } from '../controllerutil/pod-status.js';
 import { scaledValue } from '../controllerutil/int-or-percent.js';
+import { messageOf } from '../client/thrown.js';
 
 /** An evicted Pod counts as disrupted this long, unless its deletion is seen first. */
 const DISRUPTED_POD_TIMEOUT_MS = 2 * 60_000;
@@ -155,7 +156,7 @@ export class DisruptionController implements Controller {
         .byIndex(NAMESPACE_INDEX, pdb.metadata.namespace ?? '')
         .filter((p) => selector.matches(p.metadata.labels ?? {}));
     } catch (err) {
-      failure = (err as Error).message;
+      failure = messageOf(err);
     }
     let expected = 0;
     let desired = 0;

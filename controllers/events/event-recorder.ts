@@ -15,6 +15,7 @@ import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import type { ApiClient } from '../client/api-client.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import { EventCorrelator, Lru, CACHE_SIZE } from './event-correlator.js';
+import { messageOf } from '../client/thrown.js';
 
 export interface ObjectReference {
   apiVersion?: string;
@@ -141,7 +142,7 @@ export class ApiEventRecorder implements EventRecorder {
       } catch (err) {
         this.correlator.forget(c.key);
         this.written.delete(c.key);
-        this.opts.logger.warn('writing an event failed', { reason, object: regarding.name, error: (err as Error).message });
+        this.opts.logger.warn('writing an event failed', { reason, object: regarding.name, error: messageOf(err) });
       } finally {
         this.backlog--;
       }

@@ -27,6 +27,7 @@ import type { WorkQueue } from '../workqueue/work-queue.js';
 import { AbsentOwnerCache } from './absent-owner-cache.js';
 import { GraphBuilder } from './graph-builder.js';
 import { describeIdentity, type GraphNode, referenceIdentity, type ObjectIdentity } from './graph.js';
+import { messageOf } from '../client/thrown.js';
 
 export interface GarbageCollectorOptions {
   /** Workers per queue (--concurrent-gc-syncs, 20). */
@@ -88,7 +89,7 @@ export class GarbageCollector implements Controller {
     if (signal.aborted) return;
     this.ctx.logger.info('garbage collector: all resource monitors have synced', { resources: this.graph.monitoredResources().length });
     const log = (what: string) => (node: GraphNode, err: unknown) =>
-      this.ctx.logger.warn(`garbage collector: ${what} failed`, { item: describeIdentity(node.identity), error: (err as Error).message });
+      this.ctx.logger.warn(`garbage collector: ${what} failed`, { item: describeIdentity(node.identity), error: messageOf(err) });
     const periodic = (async () => {
       while (!signal.aborted) {
         await sleep(this.syncPeriodMs, signal);
@@ -108,7 +109,7 @@ export class GarbageCollector implements Controller {
     try {
       found = await this.ctx.discover();
     } catch (err) {
-      this.ctx.logger.warn('garbage collector: discovery failed', { error: (err as Error).message });
+      this.ctx.logger.warn('garbage collector: discovery failed', { error: messageOf(err) });
       return false;
     }
     if (found.failed.size) this.ctx.logger.warn('garbage collector: failed to discover some groups', { groups: [...found.failed.keys()] });
@@ -318,7 +319,7 @@ export class GarbageCollector implements Controller {
         try {
           await this.updateOwnerReferences(dep, (owners) => owners.filter((o) => o.uid !== owner.identity.uid));
         } catch (err) {
-          failures.push(`orphaning ${describeIdentity(dep.identity)} failed, ${(err as Error).message}`);
+          failures.push(`orphaning ${describeIdentity(dep.identity)} failed, ${messageOf(err)}`);
         }
       }),
     );

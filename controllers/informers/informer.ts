@@ -12,6 +12,7 @@ import type { ResourceClient } from '../client/api-client.js';
 import { Indexer, objectKey, type IndexFunc } from './indexer.js';
 import { Reflector, type ReflectorOptions, type ReflectorStore } from './reflector.js';
 import { sleep } from './backoff.js';
+import { messageOf } from '../client/thrown.js';
 
 export interface EventHandler<T extends KindObject = ApiObject> {
   onAdd?(obj: T): void;
@@ -26,6 +27,15 @@ export interface InformerOptions<T extends KindObject = ApiObject> extends Refle
 }
 
 const SYNC_POLL_MS = 20;
+
+/** One change as a handler is told of it. */
+type Notification<T> = { kind: 'onAdd'; obj: T } | { kind: 'onUpdate'; oldObj: T; newObj: T } | { kind: 'onDelete'; obj: T };
+
+function deliver<T extends KindObject>(handler: EventHandler<T>, n: Notification<T>): void {
+  if (n.kind === 'onAdd') handler.onAdd?.(n.obj);
+  else if (n.kind === 'onUpdate') handler.onUpdate?.(n.oldObj, n.newObj);
+  else handler.onDelete?.(n.obj);
+}
 
 /** The informer of one resource, whose objects are `T`. */
 export class Informer<T extends KindObject = ApiObject> implements ReflectorStore<T> {
@@ -50,7 +60,7 @@ export class Informer<T extends KindObject = ApiObject> implements ReflectorStor
   /** Registers handlers; objects already cached are delivered to them as adds. */
   addEventHandler(handler: EventHandler<T>): void {
     this.handlers.push(handler);
-    for (const obj of this.indexer.list()) this.call(handler, 'onAdd', obj);
+    for (const obj of this.indexer.list()) this.call(handler, { kind: 'onAdd', obj });
   }
 
   /** True once the first list has been delivered. */
@@ -90,24 +100,20 @@ export class Informer<T extends KindObject = ApiObject> implements ReflectorStor
     return true;
   }
 
-  private call<K extends keyof EventHandler<T>>(
-    handler: EventHandler<T>,
-    kind: K,
-    ...args: Parameters<NonNullable<EventHandler<T>[K]>>
-  ): void {
+  private call(handler: EventHandler<T>, n: Notification<T>): void {
     try {
-      (handler[kind] as ((...a: unknown[]) => void) | undefined)?.(...args);
+      deliver(handler, n);
     } catch (err) {
-      this.logger?.error('event handler failed', { resource: this.opts.name, handler: kind, error: (err as Error).message });
+      this.logger?.error('event handler failed', { resource: this.opts.name, handler: n.kind, error: messageOf(err) });
     }
   }
 
-  private dispatch<K extends keyof EventHandler<T>>(kind: K, ...args: Parameters<NonNullable<EventHandler<T>[K]>>): void {
-    for (const h of this.handlers) this.call(h, kind, ...args);
+  private dispatch(n: Notification<T>): void {
+    for (const h of this.handlers) this.call(h, n);
   }
 
   private resync(): void {
-    for (const obj of this.indexer.list()) this.dispatch('onUpdate', obj, obj);
+    for (const obj of this.indexer.list()) this.dispatch({ kind: 'onUpdate', oldObj: obj, newObj: obj });
   }
 
   replace(items: T[]): void {
@@ -116,23 +122,23 @@ export class Informer<T extends KindObject = ApiObject> implements ReflectorStor
       seen.add(objectKey(obj));
       const old = this.indexer.set(obj);
       if (old && old.metadata.uid !== obj.metadata.uid) {
-        this.dispatch('onDelete', old);
-        this.dispatch('onAdd', obj);
-      } else if (!old) this.dispatch('onAdd', obj);
-      else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) this.dispatch('onUpdate', old, obj);
+        this.dispatch({ kind: 'onDelete', obj: old });
+        this.dispatch({ kind: 'onAdd', obj });
+      } else if (!old) this.dispatch({ kind: 'onAdd', obj });
+      else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) this.dispatch({ kind: 'onUpdate', oldObj: old, newObj: obj });
     }
     for (const key of this.indexer.keys()) {
       if (seen.has(key)) continue;
       const gone = this.indexer.delete(key)!;
-      this.dispatch('onDelete', gone);
+      this.dispatch({ kind: 'onDelete', obj: gone });
     }
     this.synced = true;
   }
 
   add(obj: T): void {
     const old = this.indexer.set(obj);
-    if (old) this.dispatch('onUpdate', old, obj);
-    else this.dispatch('onAdd', obj);
+    if (old) this.dispatch({ kind: 'onUpdate', oldObj: old, newObj: obj });
+    else this.dispatch({ kind: 'onAdd', obj });
   }
 
   update(obj: T): void {
@@ -141,6 +147,6 @@ export class Informer<T extends KindObject = ApiObject> implements ReflectorStor
 
   delete(obj: T): void {
     this.indexer.delete(objectKey(obj));
-    this.dispatch('onDelete', obj);
+    this.dispatch({ kind: 'onDelete', obj });
   }
 }

@@ -12,6 +12,7 @@ import type { ResourceClient } from '../client/api-client.js';
 import { DEFAULT_PAGE_SIZE } from '../client/api-client.js';
 import { isExpired } from '../client/api-errors.js';
 import { Backoff, sleep } from './backoff.js';
+import { messageOf } from '../client/thrown.js';
 
 /** Where a reflector delivers what it sees. */
 export interface ReflectorStore<T extends KindObject = ApiObject> {
@@ -71,7 +72,7 @@ export class Reflector<T extends KindObject = ApiObject> {
         const delay = this.backoff.next();
         this.opts.logger?.warn('list/watch failed, retrying', {
           resource: this.opts.name,
-          error: (err as Error).message,
+          error: messageOf(err),
           retryInMs: Math.round(delay),
         });
         await sleep(delay, signal);

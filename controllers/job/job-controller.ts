@@ -50,6 +50,7 @@ import {
   podIndex,
 } from './job-util.js';
 import { hasFinalizer, releasePod, terminalPhase, trackingFinalizer, type UncountedPods } from './pod-tracking.js';
+import { messageOf } from '../client/thrown.js';
 
 const BACKOFF_BASE_MS = 10_000;
 const BACKOFF_MAX_MS = 6 * 60_000;
@@ -157,7 +158,7 @@ export class JobController implements Controller {
     try {
       selector = labelSelectorFromObject(jobSpec(job).selector);
     } catch (err) {
-      this.ctx.logger.warn('Job has an invalid selector', { job: key, error: (err as Error).message });
+      this.ctx.logger.warn('Job has an invalid selector', { job: key, error: messageOf(err) });
       return undefined;
     }
     const ns = job.metadata.namespace ?? '';

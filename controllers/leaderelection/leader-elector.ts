@@ -9,6 +9,7 @@
 import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import { sleep } from '../informers/backoff.js';
 import type { LeaderElectionRecord, ResourceLock } from './lease-lock.js';
+import { messageOf } from '../client/thrown.js';
 
 /** client-go's JitterFactor: retry periods are stretched by up to this much. */
 export const JITTER_FACTOR = 1.2;
@@ -43,8 +44,16 @@ export function validateLeaderElectionTiming(c: Pick<LeaderElectionConfig, 'leas
   if (c.retryPeriodMs < 1) throw new Error('retryPeriod must be greater than zero');
 }
 
+/** Whether two records agree in every field (a field added to LeaderElectionRecord is added here). */
 function sameRecord(a: LeaderElectionRecord | undefined, b: LeaderElectionRecord): boolean {
-  return !!a && (Object.keys(b) as (keyof LeaderElectionRecord)[]).every((k) => a[k] === b[k]);
+  return (
+    !!a &&
+    a.holderIdentity === b.holderIdentity &&
+    a.leaseDurationSeconds === b.leaseDurationSeconds &&
+    a.acquireTime === b.acquireTime &&
+    a.renewTime === b.renewTime &&
+    a.leaderTransitions === b.leaderTransitions
+  );
 }
 
 export class LeaderElector {
@@ -150,7 +159,7 @@ export class LeaderElector {
       this.observe(mine, now);
       return true;
     } catch (err) {
-      logger?.warn('error acquiring or renewing lease', { lease: lock.describe(), error: (err as Error).message });
+      logger?.warn('error acquiring or renewing lease', { lease: lock.describe(), error: messageOf(err) });
       return false;
     }
   }
@@ -179,7 +188,7 @@ export class LeaderElector {
       await this.config.lock.update(released);
       this.observe(released, now);
     } catch (err) {
-      this.config.logger?.warn('failed to release lease', { lease: this.config.lock.describe(), error: (err as Error).message });
+      this.config.logger?.warn('failed to release lease', { lease: this.config.lock.describe(), error: messageOf(err) });
     }
   }
 }

@@ -3,10 +3,10 @@
  * (client-go's LeaseLock). Updates carry the resourceVersion read, so two candidates can never both
  * win the same round.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Lease, LeaseSpec } from '../../apiserver/api/generated/types.js';
 import type { ApiDomain } from '../../apiserver/api/domain.js';
 import { isApiError } from '../../apiserver/api/status.js';
-import type { ApiClient, ResourceClient } from '../client/api-client.js';
+import { type ApiClient, type ResourceClient, resourceOf } from '../client/api-client.js';
 
 /** client-go's LeaderElectionRecord; times are epoch milliseconds. */
 export interface LeaderElectionRecord {
@@ -22,9 +22,9 @@ export function microTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
-function recordFromLease(lease: ApiObject): LeaderElectionRecord {
-  const spec = (lease.spec ?? {}) as Record<string, unknown>;
-  const time = (v: unknown) => (typeof v === 'string' ? Date.parse(v) || 0 : 0);
+function recordFromLease(lease: Lease): LeaderElectionRecord {
+  const spec = lease.spec ?? {};
+  const time = (v: string | undefined) => (typeof v === 'string' ? Date.parse(v) || 0 : 0);
   return {
     holderIdentity: typeof spec.holderIdentity === 'string' ? spec.holderIdentity : '',
     leaseDurationSeconds: typeof spec.leaseDurationSeconds === 'number' ? spec.leaseDurationSeconds : 0,
@@ -34,7 +34,7 @@ function recordFromLease(lease: ApiObject): LeaderElectionRecord {
   };
 }
 
-function leaseSpec(r: LeaderElectionRecord): Record<string, unknown> {
+function leaseSpec(r: LeaderElectionRecord): LeaseSpec {
   return {
     holderIdentity: r.holderIdentity,
     leaseDurationSeconds: r.leaseDurationSeconds,
@@ -57,9 +57,9 @@ export interface ResourceLock {
 }
 
 export class LeaseLock implements ResourceLock {
-  private readonly leases: ResourceClient;
+  private readonly leases: ResourceClient<Lease>;
   private readonly apiVersion: string;
-  private lease?: ApiObject;
+  private lease?: Lease;
 
   constructor(
     client: ApiClient,
@@ -71,7 +71,7 @@ export class LeaseLock implements ResourceLock {
   ) {
     const group = domain.group('coordination.k8s.io');
     this.apiVersion = `${group}/v1`;
-    this.leases = client.resource({ group, version: 'v1', resource: 'leases' }, namespace);
+    this.leases = client.resource(resourceOf<Lease>(group, 'v1', 'leases'), namespace);
   }
 
   /** The current record, or null when the Lease does not exist (other errors are thrown). */

@@ -24,6 +24,7 @@ import {
   type DiscoveryResult,
 } from '../client/discovery.js';
 import { NamespaceConditionUpdater, type ContentTotals } from './namespace-conditions.js';
+import { messageOf, toError } from '../client/thrown.js';
 
 /** How long to wait for objects that are held by finalizers (Kubernetes' finalizerEstimateSeconds). */
 export const FINALIZER_ESTIMATE_SECONDS = 15;
@@ -125,7 +126,7 @@ export class NamespacedResourcesDeleter {
     try {
       discovery = await this.opts.discover();
     } catch (err) {
-      discovery = { resources: [], failed: new Map([['discovery', err as Error]]) };
+      discovery = { resources: [], failed: new Map([['discovery', toError(err)]]) };
     }
     if (discovery.failed.size) {
       const message = discoveryFailureMessage(discovery.failed);
@@ -141,7 +142,7 @@ export class NamespacedResourcesDeleter {
           return { r, outcome: await this.deleteResourceContent(r, namespace) };
         } catch (err) {
           errors.push(err);
-          conditions.deleteContentFailed((err as Error).message);
+          conditions.deleteContentFailed(messageOf(err));
           return undefined;
         }
       }),
@@ -160,11 +161,10 @@ export class NamespacedResourcesDeleter {
       try {
         namespaceNow = await this.namespaces.update(ns, 'status');
       } catch (err) {
-        this.opts.logger.warn("couldn't update status condition for namespace", { namespace, error: (err as Error).message });
+        this.opts.logger.warn("couldn't update status condition for namespace", { namespace, error: messageOf(err) });
       }
     }
-    if (errors.length)
-      throw errors.length === 1 ? errors[0] : new AggregateError(errors, errors.map((e) => (e as Error).message).join(', '));
+    if (errors.length) throw errors.length === 1 ? errors[0] : new AggregateError(errors, errors.map(messageOf).join(', '));
     return { estimate, namespace: namespaceNow };
   }
 

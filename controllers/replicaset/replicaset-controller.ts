@@ -38,9 +38,17 @@ import { podFromTemplate } from '../controllerutil/pod-template.js';
 import { slowStartBatch } from '../controllerutil/slow-start.js';
 import { REPLICA_SET_KIND, type Replicated, type ReplicatedKind } from './replicated-kind.js';
 import { calculateStatus, type ManageError, rsSpec, rsStatus } from './replicaset-status.js';
+import { messageOf } from '../client/thrown.js';
 
 /** At most this many creations or deletions per sync (BurstReplicas). */
 export const BURST_REPLICAS = 500;
+
+/** A failed manageReplicas, carrying what the ReplicaFailure condition says of it. */
+class ManageReplicasError extends Error {
+  constructor(readonly manage: ManageError) {
+    super(manage.message);
+  }
+}
 
 export interface ReplicaSetControllerOptions {
   workers?: number;
@@ -168,7 +176,7 @@ export class ReplicaSetController implements Controller {
     try {
       selector = this.kind.selector(rs);
     } catch (err) {
-      this.ctx.logger.warn(`${this.kind.kind} has an invalid selector`, { [this.kind.logField]: key, error: (err as Error).message });
+      this.ctx.logger.warn(`${this.kind.kind} has an invalid selector`, { [this.kind.logField]: key, error: messageOf(err) });
       return undefined;
     }
     const needsSync = this.expectations.satisfied(key);
@@ -188,7 +196,7 @@ export class ReplicaSetController implements Controller {
         await this.manageReplicas(key, rs, pods);
       } catch (err) {
         failure = err;
-        manageError = (err as { manage?: ManageError }).manage ?? { reason: 'FailedCreate', message: (err as Error).message };
+        manageError = err instanceof ManageReplicasError ? err.manage : { reason: 'FailedCreate', message: messageOf(err) };
       }
     }
     const status = calculateStatus(rs, pods, manageError);
@@ -236,8 +244,7 @@ export class ReplicaSetController implements Controller {
       // Creations never attempted will never be observed.
       const failed = error ? 1 : 0;
       for (let i = successes + failed; i < want; i++) this.expectations.creationObserved(key);
-      if (error)
-        throw Object.assign(new Error((error as Error).message), { manage: { reason: 'FailedCreate', message: (error as Error).message } });
+      if (error) throw new ManageReplicasError({ reason: 'FailedCreate', message: messageOf(error) });
       return;
     }
     if (diff > 0) {
@@ -247,10 +254,7 @@ export class ReplicaSetController implements Controller {
       this.expectations.expect(key, 0, victims.map(objectKey));
       const results = await Promise.allSettled(victims.map((pod) => this.podControl.deleteExpected(pod, ref, this.expectations, key)));
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failed)
-        throw Object.assign(new Error((failed.reason as Error).message), {
-          manage: { reason: 'FailedDelete', message: (failed.reason as Error).message },
-        });
+      if (failed) throw new ManageReplicasError({ reason: 'FailedDelete', message: messageOf(failed.reason) });
     }
   }
 

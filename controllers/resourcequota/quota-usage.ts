@@ -3,6 +3,7 @@
  * admission charges by (apiserver/api/quota-usage.ts): Pods that are not terminal and are within the
  * quota's scopes, Services, PersistentVolumeClaims, and any other resource's objects by count.
  */
+import type { Pod, PodSpec } from '../../apiserver/api/generated/types.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
 import { formatQuantity, type Quantity, ZERO_QUANTITY } from '../../apiserver/api/quantity.js';
 import { addAllUsage, addQuantities, objectUsage, type PodSpecView } from '../../apiserver/api/quota-usage.js';
@@ -39,8 +40,8 @@ export interface QuotaScopes {
 }
 
 /** Whether a Pod is within every scope of the quota. */
-export function podInScopes(pod: ApiObject, q: QuotaScopes): boolean {
-  const spec = (pod.spec ?? {}) as PodSpecView & { activeDeadlineSeconds?: number; priorityClassName?: string };
+export function podInScopes(pod: Pod, q: QuotaScopes): boolean {
+  const spec: Partial<PodSpec> = pod.spec ?? {};
   const check = (scope: string, operator = 'Exists', values: string[] = []) => {
     switch (scope) {
       case 'Terminating':

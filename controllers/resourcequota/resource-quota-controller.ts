@@ -18,8 +18,8 @@
  * unknown group or resource, discovery failing) keeps the used value the quota has — charges
  * admission made stay counted — rather than a 0 that would let the quota admit past its hard limit.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
-import { deepCopy, jsonEqual } from '../../apiserver/api/object.js';
+import type { ResourceQuota } from '../../apiserver/api/generated/types.js';
+import { type ApiObject, asApiObject, deepCopy, jsonEqual } from '../../apiserver/api/object.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import {
   type QuotaReservations,
@@ -30,20 +30,22 @@ import {
 } from '../../apiserver/api/quota-reservations.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { GroupVersionResource } from '../client/api-client.js';
-import type { Informer } from '../informers/informer.js';
+import type { EventHandler, Informer } from '../informers/informer.js';
 import { NAMESPACE_INDEX, objectKey } from '../informers/indexer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
-import { PODS as TYPED_PODS, RESOURCEQUOTAS as TYPED_QUOTAS } from '../controllerutil/resources.js';
-import { addQuantities, claimUsage, podUsage, type QuotaScopes, type ResourceList, serviceUsage, toJson } from './quota-usage.js';
+import { PODS, RESOURCEQUOTAS } from '../controllerutil/resources.js';
+import { addQuantities, claimUsage, podUsage, type ResourceList, serviceUsage, toJson } from './quota-usage.js';
 import { quantityFrom, ZERO_QUANTITY } from '../../apiserver/api/quantity.js';
 import { countedResource } from '../../apiserver/api/quota-usage.js';
 import type { DiscoveryResult } from '../client/discovery.js';
 
 /** Untyped: usage is counted over the informers of many kinds alike. */
-const QUOTAS: GroupVersionResource = TYPED_QUOTAS;
-const PODS: GroupVersionResource = TYPED_PODS;
+const UNTYPED_PODS: GroupVersionResource = PODS;
+
+/** An informer of any kind, as far as the controller keeps sets of them. */
+type AnyInformer = Pick<Informer, 'hasSynced' | 'waitForSync'>;
 
 const RESYNC_MS = 5 * 60_000;
 /** How long a discovery is used, and how soon a name it did not know asks again. */
@@ -68,7 +70,7 @@ function countedKinds(ctx: ControllerContext): Record<string, GroupVersionResour
     configmaps: { group: '', version: 'v1', resource: 'configmaps' },
     secrets: { group: '', version: 'v1', resource: 'secrets' },
     replicationcontrollers: { group: '', version: 'v1', resource: 'replicationcontrollers' },
-    resourcequotas: QUOTAS,
+    resourcequotas: RESOURCEQUOTAS,
     'deployments.apps': { group: 'apps', version: 'v1', resource: 'deployments' },
     'replicasets.apps': { group: 'apps', version: 'v1', resource: 'replicasets' },
     'statefulsets.apps': { group: 'apps', version: 'v1', resource: 'statefulsets' },
@@ -80,7 +82,7 @@ function countedKinds(ctx: ControllerContext): Record<string, GroupVersionResour
 }
 
 export class ResourceQuotaController implements Controller {
-  readonly quotas: Informer;
+  readonly quotas: Informer<ResourceQuota>;
   readonly pods: Informer;
   readonly services: Informer;
   readonly claims: Informer;
@@ -92,8 +94,8 @@ export class ResourceQuotaController implements Controller {
     private readonly opts: { workers?: number } = {},
   ) {
     this.queue = ctx.newQueue('resourcequota_primary');
-    this.quotas = ctx.informers.forResource(QUOTAS);
-    this.pods = ctx.informers.forResource(PODS);
+    this.quotas = ctx.informers.forResource(RESOURCEQUOTAS);
+    this.pods = ctx.informers.forResource(UNTYPED_PODS);
     this.services = ctx.informers.forResource({ group: '', version: 'v1', resource: 'services' });
     this.claims = ctx.informers.forResource({ group: '', version: 'v1', resource: 'persistentvolumeclaims' });
     this.counted = new Map(Object.entries(countedKinds(ctx)).map(([name, gvr]) => [name, ctx.informers.forResource(gvr)]));
@@ -102,7 +104,7 @@ export class ResourceQuotaController implements Controller {
       onUpdate: (old, q) => {
         // A settled reservation changes only the annotation: an update's growth was counted twice
         // (the stored claim and its reservation) by a recount in between.
-        const reservations = (o: ApiObject) => o.metadata.annotations?.[reservationsAnnotation(ctx.domain)];
+        const reservations = (o: ResourceQuota) => o.metadata.annotations?.[reservationsAnnotation(ctx.domain)];
         if (!jsonEqual(old.spec, q.spec) || !jsonEqual(old.status, q.status) || reservations(old) !== reservations(q))
           this.queue.add(objectKey(q));
       },
@@ -110,20 +112,24 @@ export class ResourceQuotaController implements Controller {
     const touched = (obj: ApiObject) => {
       for (const q of this.quotas.indexer.byIndex(NAMESPACE_INDEX, obj.metadata.namespace ?? '')) this.queue.add(objectKey(q));
     };
-    this.watch = { onAdd: touched, onUpdate: (_o: ApiObject, n: ApiObject) => touched(n), onDelete: touched };
-    this.fixed = new Set([this.quotas, this.pods, this.services, this.claims, ...this.counted.values()]);
-    for (const i of this.fixed) this.watched(i);
+    this.watch = { onAdd: touched, onUpdate: (_o, n) => touched(n), onDelete: touched };
+    const counting = [this.pods, this.services, this.claims, ...this.counted.values()];
+    // The quotas' own informer (also the one `count/resourcequotas` counts) requeues through its handler above.
+    this.watching.add(this.quotas);
+    this.fixed = new Set<AnyInformer>([this.quotas, ...counting]);
+    for (const i of counting) this.watched(i);
   }
 
-  private readonly watch: Parameters<Informer['addEventHandler']>[0];
-  private readonly watching = new WeakSet<Informer>();
+  private readonly watch: EventHandler;
+  /** The informers that recount on a change, and the quotas' own, which must not. */
+  private readonly watching = new WeakSet<AnyInformer>();
   /** The informers made at start, which the workers wait for. */
-  private readonly fixed: Set<Informer>;
+  private readonly fixed: Set<AnyInformer>;
   private discovery?: { at: number; result?: DiscoveryResult; error?: unknown };
 
   /** Recounts a namespace's quotas when an object of the informer changes (once per informer). */
   private watched(i: Informer): Informer {
-    if (i !== this.quotas && !this.watching.has(i)) {
+    if (!this.watching.has(i)) {
       this.watching.add(i);
       i.addEventHandler(this.watch);
     }
@@ -184,11 +190,11 @@ export class ResourceQuotaController implements Controller {
 
   /** What the namespace's objects use, for the resources of one quota. */
   usage(
-    quota: ApiObject,
+    quota: ResourceQuota,
     objectsOf: ObjectsOf = this.cached(quota.metadata.namespace ?? ''),
     counts: Map<string, Informer> = this.fixedCounts(),
   ): ResourceList {
-    const spec = (quota.spec ?? {}) as QuotaScopes & { hard?: Record<string, unknown> };
+    const spec = quota.spec ?? {};
     const used: ResourceList = new Map([
       ...podUsage(objectsOf(this.pods), spec),
       ...serviceUsage(objectsOf(this.services)),
@@ -237,13 +243,13 @@ export class ResourceQuotaController implements Controller {
    * usage plus every live reservation of an object not among them; reservations of objects found
    * (and expired ones) are dropped. `write`: whether that differs from what the quota has.
    */
-  desired(quota: ApiObject, objectsOf: ObjectsOf, sources: QuotaSources, now = Date.now()) {
+  desired(quota: ResourceQuota, objectsOf: ObjectsOf, sources: QuotaSources, now = Date.now()) {
     const key = reservationsAnnotation(this.ctx.domain);
-    const hard = ((quota.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {}) as Record<string, string>;
+    const hard = quota.spec?.hard ?? {};
     const used = this.usage(quota, objectsOf, sources.counts);
     const found = new Set<string>();
     for (const i of sources.informers) for (const o of objectsOf(i)) if (o.metadata.uid) found.add(o.metadata.uid);
-    const held = reservationsOf(quota, key);
+    const held = reservationsOf(asApiObject(quota), key);
     const kept: QuotaReservations = {};
     let expired = false;
     for (const [id, r] of Object.entries(held)) {
@@ -263,18 +269,18 @@ export class ResourceQuotaController implements Controller {
     }
     const status = { hard: { ...hard }, used: toJson(used, Object.keys(hard)) };
     // Nothing counted them: what admission charged stays (reservations included).
-    const had = (quota.status as { used?: Record<string, string> } | undefined)?.used ?? {};
+    const had = quota.status?.used ?? {};
     for (const k of sources.unresolved) status.used[k] = had[k] ?? '0';
     const next = deepCopy(quota);
     next.status = status;
-    setReservations(next, key, kept);
+    setReservations(asApiObject(next), key, kept);
     return { next, write: expired || !jsonEqual(status, quota.status ?? {}) };
   }
 
   async sync(key: string): Promise<SyncResult | undefined> {
     const cached = this.quotas.indexer.get(key);
     if (!cached) return undefined;
-    const hard = ((cached.spec as { hard?: Record<string, string> } | undefined)?.hard ?? {}) as Record<string, string>;
+    const hard = cached.spec?.hard ?? {};
     const sources = await this.sources(hard);
     const ns = cached.metadata.namespace ?? '';
     // The caches only say whether to look: they may lag the quota (a charge whose object they have
@@ -284,13 +290,13 @@ export class ResourceQuotaController implements Controller {
     try {
       // A list, not a get: the controller's role lists and watches, as Kubernetes' does.
       const name = cached.metadata.name!;
-      const quotas = await this.ctx.client.resource(QUOTAS, ns).list({ fieldSelector: `metadata.name=${name}` });
+      const quotas = await this.ctx.client.resource(RESOURCEQUOTAS, ns).list({ fieldSelector: `metadata.name=${name}` });
       const quota = quotas.items.find((q) => q.metadata.name === name);
       if (!quota) return undefined;
       const listed = new Map<Informer, ApiObject[]>();
       for (const i of sources.informers) listed.set(i, (await this.ctx.client.resource(i.resource.gvr, ns).listAll()).items);
       const { next, write } = this.desired(quota, (i) => listed.get(i) ?? [], sources);
-      if (write) await this.ctx.client.resource(QUOTAS, ns).update(next, 'status');
+      if (write) await this.ctx.client.resource(RESOURCEQUOTAS, ns).update(next, 'status');
     } catch (err) {
       if (isApiError(err, 'NotFound')) return undefined;
       // A charge, refund or settle came in between: count again.

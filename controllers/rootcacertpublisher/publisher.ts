@@ -14,6 +14,8 @@ import type { Informer } from '../informers/informer.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
+import { NAMESPACES } from '../controllerutil/resources.js';
+import type { Namespace } from '../../apiserver/api/generated/types.js';
 
 /** The ConfigMap's name: the system namespace's prefix + "-root-ca.crt". */
 export function rootCaConfigMapName(domain: ApiDomain): string {
@@ -30,7 +32,7 @@ export const DESCRIPTION =
   'It is not meant for any other use, and other clusters may not provide it.';
 
 export class RootCaCertPublisher implements Controller {
-  private readonly namespaces: Informer;
+  private readonly namespaces: Informer<Namespace>;
   private readonly configMaps: Informer;
   private readonly queue: WorkQueue<string>;
   private readonly name: string;
@@ -43,12 +45,12 @@ export class RootCaCertPublisher implements Controller {
     this.name = rootCaConfigMapName(ctx.domain);
     this.annotation = descriptionAnnotation(ctx.domain);
     this.queue = ctx.newQueue('root_ca_cert_publisher');
-    this.namespaces = ctx.informers.forResource({ group: '', version: 'v1', resource: 'namespaces' });
+    this.namespaces = ctx.informers.forResource(NAMESPACES);
     this.configMaps = ctx.informers.forResource({ group: '', version: 'v1', resource: 'configmaps' });
     this.namespaces.addEventHandler({
       onAdd: (ns) => this.queue.add(ns.metadata.name!),
       onUpdate: (_old, ns) => {
-        if ((ns.status as { phase?: string } | undefined)?.phase === 'Active') this.queue.add(ns.metadata.name!);
+        if (ns.status?.phase === 'Active') this.queue.add(ns.metadata.name!);
       },
     });
     const mine = (cm: ApiObject) => cm.metadata.name === this.name;

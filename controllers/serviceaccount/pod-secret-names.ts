@@ -1,27 +1,27 @@
 /** The Secrets a Pod references (Kubernetes' VisitPodSecretNames): pull secrets, volumes, env and envFrom. */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Container, EphemeralContainer, Pod } from '../../apiserver/api/generated/types.js';
 
-type Obj = Record<string, unknown>;
-
-const objs = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
-const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
-const ref = (o: unknown, key = 'secretRef') => str(((o as Obj | undefined)?.[key] as Obj | undefined)?.name);
-
-export function podSecretNames(pod: ApiObject): Set<string> {
-  const spec = (pod.spec ?? {}) as Obj;
+export function podSecretNames(pod: Pod): Set<string> {
   const names = new Set<string>();
   const add = (n: string | undefined) => n && names.add(n);
-  for (const s of objs(spec.imagePullSecrets)) add(str(s.name));
-  for (const c of [...objs(spec.initContainers), ...objs(spec.containers), ...objs(spec.ephemeralContainers)]) {
-    for (const e of objs(c.envFrom)) add(ref(e));
-    for (const e of objs(c.env)) add(ref(e.valueFrom, 'secretKeyRef'));
+  const spec = pod.spec;
+  if (!spec) return names;
+  for (const s of spec.imagePullSecrets ?? []) add(s.name);
+  const containers: (Container | EphemeralContainer)[] = [
+    ...(spec.initContainers ?? []),
+    ...(spec.containers ?? []),
+    ...(spec.ephemeralContainers ?? []),
+  ];
+  for (const c of containers) {
+    for (const e of c.envFrom ?? []) add(e.secretRef?.name);
+    for (const e of c.env ?? []) add(e.valueFrom?.secretKeyRef?.name);
   }
-  for (const v of objs(spec.volumes)) {
-    add(str((v.secret as Obj | undefined)?.secretName));
-    add(str((v.azureFile as Obj | undefined)?.secretName));
-    for (const source of objs((v.projected as Obj | undefined)?.sources)) add(str((source.secret as Obj | undefined)?.name));
-    for (const type of ['cephfs', 'cinder', 'flexVolume', 'iscsi', 'rbd', 'scaleIO', 'storageos']) add(ref(v[type]));
-    add(ref(v.csi, 'nodePublishSecretRef'));
+  for (const v of spec.volumes ?? []) {
+    add(v.secret?.secretName);
+    add(v.azureFile?.secretName);
+    for (const source of v.projected?.sources ?? []) add(source.secret?.name);
+    for (const source of [v.cephfs, v.cinder, v.flexVolume, v.iscsi, v.rbd, v.scaleIO, v.storageos]) add(source?.secretRef?.name);
+    add(v.csi?.nodePublishSecretRef?.name);
   }
   return names;
 }

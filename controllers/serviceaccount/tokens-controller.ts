@@ -81,7 +81,7 @@ export class TokensController implements Controller {
       queue: this.queue,
       informers: [this.secrets, this.accounts],
       workers: WORKERS,
-      sync: (key) => this.sync(JSON.parse(key) as Work),
+      sync: (key) => this.sync(JSON.parse(key) as Work), // a key is a Work this controller queued as JSON
       logger: this.ctx.logger,
       failure: 'syncing service account tokens',
       itemField: 'item',

@@ -39,6 +39,7 @@ import { isPodAvailable, isPodReady, podStatus } from '../controllerutil/pod-sta
 import { podFromTemplate } from '../controllerutil/pod-template.js';
 import { computeHash } from '../controllerutil/template-hash.js';
 import { claimIsStale, claimOwnerRefs } from './claim-retention.js';
+import { messageOf } from '../client/thrown.js';
 
 /** The spec as this controller reads it: `selector`, `serviceName` and `template` are required, but a missing one is still checked for. */
 const setSpec = (s: StatefulSet): Partial<StatefulSetSpec> => s.spec ?? {};
@@ -127,7 +128,7 @@ export class StatefulSetController implements Controller {
     try {
       selector = labelSelectorFromObject(setSpec(set).selector);
     } catch (err) {
-      this.ctx.logger.warn('StatefulSet has an invalid selector', { statefulset: key, error: (err as Error).message });
+      this.ctx.logger.warn('StatefulSet has an invalid selector', { statefulset: key, error: messageOf(err) });
       return undefined;
     }
     const ns = set.metadata.namespace ?? '';
@@ -270,7 +271,7 @@ export class StatefulSetController implements Controller {
         'Warning',
         'FailedCreate',
         'Create',
-        `create Pod ${name} in StatefulSet ${set.metadata.name} failed error: ${(err as Error).message}`,
+        `create Pod ${name} in StatefulSet ${set.metadata.name} failed error: ${messageOf(err)}`,
       );
       throw err;
     }
@@ -311,7 +312,7 @@ export class StatefulSetController implements Controller {
         'Warning',
         'FailedCreate',
         'Create',
-        `create Claim ${name} for Pod ${podName} in StatefulSet ${set.metadata.name} failed error: ${(err as Error).message}`,
+        `create Claim ${name} for Pod ${podName} in StatefulSet ${set.metadata.name} failed error: ${messageOf(err)}`,
       );
       throw err;
     }

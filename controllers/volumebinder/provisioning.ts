@@ -13,6 +13,7 @@ import { type ApiClient, resourceOf, type TypedResource } from '../client/api-cl
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import { PVCS } from '../controllerutil/resources.js';
+import { messageOf } from '../client/thrown.js';
 
 export function storageClassesResource(domain: ApiDomain): TypedResource<StorageClass> {
   return resourceOf<StorageClass>(domain.group('storage.k8s.io'), 'v1', 'storageclasses');
@@ -84,7 +85,7 @@ export class ClaimProvisioning {
       try {
         claim = await this.client.resource(PVCS, pvc.metadata.namespace).update(next);
       } catch (err) {
-        this.failed(pvc, `Error saving claim: ${(err as Error).message}`);
+        this.failed(pvc, `Error saving claim: ${messageOf(err)}`);
         throw err;
       }
     }

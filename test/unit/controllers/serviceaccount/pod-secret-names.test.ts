@@ -21,7 +21,7 @@ test('a Pod references Secrets by pull secrets, volumes, env and envFrom', () =>
         { name: 'a', secret: { secretName: 'vol' } },
         { name: 'b', projected: { sources: [{ secret: { name: 'projected' } }, { configMap: { name: 'cm' } }] } },
         { name: 'c', csi: { driver: 'd', nodePublishSecretRef: { name: 'csi' } } },
-        { name: 'd', rbd: { secretRef: { name: 'rbd' } } },
+        { name: 'd', rbd: { image: 'i', monitors: ['m'], secretRef: { name: 'rbd' } } },
         { name: 'e', emptyDir: {} },
       ],
     },
