@@ -11,6 +11,7 @@ import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { configTypeProblem } from '../api/config-versions.js';
 import type { ApiDomain } from '../api/domain.js';
+import { messageOf } from '../api/thrown.js';
 
 /** Plugin name → its configuration (parsed YAML/JSON). */
 export type PluginConfigs = ReadonlyMap<string, unknown>;
@@ -20,12 +21,12 @@ function readDocument(path: string, what: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new Error(`unable to read ${what} from ${JSON.stringify(path)}: ${(err as Error).message}`);
+    throw new Error(`unable to read ${what} from ${JSON.stringify(path)}: ${messageOf(err)}`);
   }
   try {
     return parse(text);
   } catch (err) {
-    throw new Error(`${what} ${JSON.stringify(path)} is not YAML or JSON: ${(err as Error).message}`);
+    throw new Error(`${what} ${JSON.stringify(path)} is not YAML or JSON: ${messageOf(err)}`);
   }
 }
 

@@ -7,6 +7,7 @@ import { newAdmissionChain, type AdmissionChain } from './chain.js';
 import { readAdmissionConfiguration } from './config-file.js';
 import type { AdmissionPlugin, PluginEnv } from './interfaces.js';
 import { PLUGIN_TABLE, registeredPlugins } from './plugin-table.js';
+import { messageOf } from '../api/thrown.js';
 
 export interface AdmissionOptions {
   enablePlugins: string[];
@@ -44,7 +45,7 @@ export function newAdmissionFromOptions(o: AdmissionOptions, env: PluginEnv, bui
     try {
       return p.factory(env, configs.get(p.name));
     } catch (err) {
-      throw new Error(`admission plugin ${p.name}: ${(err as Error).message}`);
+      throw new Error(`admission plugin ${p.name}: ${messageOf(err)}`);
     }
   });
   return newAdmissionChain([...builtIn, ...plugins]);

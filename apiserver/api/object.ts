@@ -83,15 +83,15 @@ export function deepCopy<T>(v: T): T {
 export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    if (a.length !== bb.length) return false;
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], bb[i])) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
     return true;
   }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
+  // Both are objects and neither is an array (checked above), so these only narrow.
+  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  const ao = a;
+  const bo = b;
   // Members holding undefined count as absent (JSON drops them).
   let defined = 0;
   for (const k of Object.keys(ao)) {

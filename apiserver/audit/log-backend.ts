@@ -6,6 +6,7 @@
  * older than --audit-log-maxage days are removed (0 = no limit).
  */
 import { closeSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { toError } from '../api/thrown.js';
 import { basename, dirname, extname, join } from 'node:path';
 import type { AuditBackend } from './types.js';
 
@@ -48,7 +49,7 @@ export function newLogBackend(opts: LogBackendOptions): AuditBackend {
           writeSync(fd, line);
           size += line.length;
         } catch (err) {
-          opts.onError(err as Error);
+          opts.onError(toError(err));
         }
       }
     },

@@ -19,6 +19,7 @@ import {
   type PolicyRule,
   type Stage,
 } from './types.js';
+import { messageOf } from '../api/thrown.js';
 
 export interface AuditDecision {
   level: Level;
@@ -108,7 +109,7 @@ export function loadPolicyFile(file: string, domain: ApiDomain): Policy {
   try {
     doc = parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new Error(`loading audit policy file: ${(err as Error).message}`);
+    throw new Error(`loading audit policy file: ${messageOf(err)}`);
   }
   return checkPolicy(doc, domain, file);
 }

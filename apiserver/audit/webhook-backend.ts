@@ -7,6 +7,7 @@
  */
 import { loadWebhookKubeconfig, postToEndpoint } from '../authorization/webhook.js';
 import type { AuditBackend, AuditEvent } from './types.js';
+import { messageOf } from '../api/thrown.js';
 
 export interface WebhookBackendOptions {
   configFile: string;
@@ -38,7 +39,7 @@ export function newWebhookBackend(opts: WebhookBackendOptions): AuditBackend {
         throw new Error(`the audit webhook answered ${r.status}: ${r.text.slice(0, 200)}`);
       } catch (err) {
         if (attempt >= ATTEMPTS) {
-          opts.onError(new Error(`dropped ${items.length} audit events: ${(err as Error).message}`));
+          opts.onError(new Error(`dropped ${items.length} audit events: ${messageOf(err)}`));
           return;
         }
         await new Promise((r) => setTimeout(r, backoff).unref());

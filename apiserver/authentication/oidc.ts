@@ -10,6 +10,7 @@ import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { httpsJson } from './https-json.js';
 import { AuthenticationError, type TokenAuthenticator, type UserInfo } from './interfaces.js';
+import { messageOf } from '../api/thrown.js';
 
 export interface OidcConfig {
   issuerURL: string;
@@ -78,7 +79,7 @@ export function newOidcAuthenticator(config: OidcConfig): TokenAuthenticator {
         await refresh(false);
         if (header.kid !== undefined && !keys?.has(header.kid)) await refresh(true);
       } catch (err) {
-        throw new AuthenticationError(`oidc: issuer keys unavailable: ${(err as Error).message}`);
+        throw new AuthenticationError(`oidc: issuer keys unavailable: ${messageOf(err)}`);
       }
       const candidates = header.kid !== undefined ? [keys?.get(header.kid)].filter((k) => k !== undefined) : [...(keys?.values() ?? [])];
       if (candidates.length === 0) throw new AuthenticationError('oidc: no key of the issuer matches the token');
@@ -94,7 +95,7 @@ export function newOidcAuthenticator(config: OidcConfig): TokenAuthenticator {
           }) as jwt.JwtPayload;
           break;
         } catch (err) {
-          lastError = (err as Error).message;
+          lastError = messageOf(err);
           if (err instanceof jwt.TokenExpiredError || err instanceof jwt.NotBeforeError) break;
         }
       }

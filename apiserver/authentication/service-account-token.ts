@@ -15,6 +15,7 @@ import { AuthenticationError, type ObjectGetter, type SecretLabeler, type TokenA
 import { LEGACY_ISSUER } from '../api/serviceaccount/legacy-token-claims.js';
 import { readClaims, serviceAccountUser, type ServiceAccountClaims } from './service-account-claims.js';
 import type { VerificationKey } from './service-account-keys.js';
+import { messageOf } from '../api/thrown.js';
 
 export interface ServiceAccountAuthenticatorConfig {
   /** Issuers of bound tokens (--service-account-issuer). */
@@ -81,7 +82,7 @@ export function newServiceAccountAuthenticator(config: ServiceAccountAuthenticat
         if (err instanceof AuthenticationError) throw err;
         if (err instanceof jwt.TokenExpiredError) throw new AuthenticationError('service account token has expired');
         if (err instanceof jwt.NotBeforeError) throw new AuthenticationError('service account token is not valid yet');
-        lastError = (err as Error).message;
+        lastError = messageOf(err);
       }
     }
     throw new AuthenticationError(`service account token: ${lastError}`);

@@ -11,6 +11,7 @@ import { configTypeProblem, versionOf } from '../api/config-versions.js';
 import type { ApiDomain } from '../api/domain.js';
 import type { UserInfo } from '../api/user-info.js';
 import type { Attributes, Authorizer, RuleResolver, RulesResult } from './interfaces.js';
+import { messageOf } from '../api/thrown.js';
 
 export interface AbacPolicySpec {
   user?: string;
@@ -58,7 +59,7 @@ export function parsePolicyFile(text: string, domain: ApiDomain, file = 'policy 
     try {
       doc = JSON.parse(line);
     } catch (err) {
-      throw new PolicyFileError(`${file} line ${i + 1}: ${(err as Error).message}`);
+      throw new PolicyFileError(`${file} line ${i + 1}: ${messageOf(err)}`);
     }
     if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new PolicyFileError(`${file} line ${i + 1}: not an object`);
     const wrongType = configTypeProblem('AbacPolicy', doc, domain, { allowUntyped: true });

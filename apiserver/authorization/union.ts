@@ -5,6 +5,7 @@
  * allowed=false without denied).
  */
 import type { Authorizer, RuleResolver, RulesResult } from './interfaces.js';
+import { messageOf } from '../api/thrown.js';
 
 /** One authorizer asking `authorizers` in order. */
 export function newUnionAuthorizer(authorizers: Authorizer[]): Authorizer {
@@ -17,7 +18,7 @@ export function newUnionAuthorizer(authorizers: Authorizer[]): Authorizer {
         try {
           result = await authorizer.authorize(a);
         } catch (err) {
-          errors.push((err as Error).message); // like Kubernetes: another authorizer may still decide
+          errors.push(messageOf(err)); // like Kubernetes: another authorizer may still decide
           continue;
         }
         if (result.decision !== 'NoOpinion') return result;

@@ -12,6 +12,7 @@ import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { assertKubeconfigType } from '../api/config-versions.js';
 import type { Attributes, AuthorizationResult, Authorizer, RuleResolver } from './interfaces.js';
+import { messageOf } from '../api/thrown.js';
 
 export interface WebhookConfig {
   /** The kubeconfig file naming the service. */
@@ -124,7 +125,7 @@ export function newWebhookAuthorizer(config: WebhookConfig): Authorizer & RuleRe
         if (res.status < 200 || res.status > 299) throw new Error(`the webhook answered ${res.status}`);
         status = (JSON.parse(res.text) as { status?: typeof status }).status ?? {};
       } catch (err) {
-        return { decision: 'NoOpinion', reason: `webhook authorizer failed: ${(err as Error).message}` };
+        return { decision: 'NoOpinion', reason: `webhook authorizer failed: ${messageOf(err)}` };
       }
       const decision = status.allowed ? 'Allow' : status.denied ? 'Deny' : 'NoOpinion';
       const result: AuthorizationResult = { decision, reason: status.reason ?? '' };

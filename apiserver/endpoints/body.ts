@@ -17,6 +17,7 @@ import { decodeUtf8, wellFormed } from '../runtime/protobuf/utf8.js';
 import { auditFrom } from './request/request-audit.js';
 import { duplicateJsonFields, duplicateJsonKeysAsYaml, duplicateYamlKeys, yamlUnmarshalErrors } from '../api/duplicate-fields.js';
 import { MAX_YAML_DEPTH, checkJsonDepth, depthOf, parseYamlAsJson, parseYamlDocuments, tooDeep } from './body-limits.js';
+import { messageOf } from '../api/thrown.js';
 
 export { MAX_JSON_DEPTH, MAX_YAML_DEPTH, MAX_YAML_TOKENS } from './body-limits.js';
 
@@ -169,7 +170,7 @@ function decodeText(text: string, yaml: boolean): ParsedDocument {
     if (depthOf(value, MAX_YAML_DEPTH) > MAX_YAML_DEPTH) throw tooDeep(MAX_YAML_DEPTH);
     return { value, duplicateFields: [], yamlDuplicates: duplicateYamlKeys(docs[0], text) };
   } catch (err) {
-    throw status.badRequest(`error decoding ${yaml ? 'YAML' : 'JSON'}: ${(err as Error).message}`);
+    throw status.badRequest(`error decoding ${yaml ? 'YAML' : 'JSON'}: ${messageOf(err)}`);
   }
 }
 

@@ -31,6 +31,7 @@ import { newStructuredMergeManager } from './structured-merge-manager.js';
 import { typeResolver } from './typed-schema.js';
 import { ApplyConflicts } from './updater.js';
 import { gvkString, withVersionCheck } from './version-check.js';
+import { messageOf } from '../api/thrown.js';
 
 export interface FieldManagerOptions {
   def: ResourceDef;
@@ -169,7 +170,7 @@ export class FieldManager {
     try {
       managed = decodeManagedFields(liveObj.metadata.managedFields);
     } catch (err) {
-      throw status.internal(new Error(`failed to decode managed fields: ${(err as Error).message}`));
+      throw status.internal(new Error(`failed to decode managed fields: ${messageOf(err)}`));
     }
     try {
       // The steps answer a fresh object: the merged one, or a copy of the live one when nothing changed.

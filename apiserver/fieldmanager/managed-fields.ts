@@ -7,6 +7,7 @@
 import type { ManagedFieldsEntry } from '../api/object-meta.js';
 import { fieldsToSet, setToFields } from './fields-v1.js';
 import type { ManagedFieldSets } from './updater.js';
+import { messageOf } from '../api/thrown.js';
 
 /** The owned fields and, per manager, the time of its last change (RFC 3339; absent for none). */
 export interface Managed {
@@ -119,7 +120,7 @@ export function decodeManagedFields(entries: unknown): Managed {
     try {
       set = fieldsToSet(e.fieldsV1 ?? {});
     } catch (err) {
-      throw new ManagedFieldsError(`error decoding versioned set from entry ${i}: ${(err as Error).message}`);
+      throw new ManagedFieldsError(`error decoding versioned set from entry ${i}: ${messageOf(err)}`);
     }
     managed.fields.set(id, { set, apiVersion: e.apiVersion, applied: e.operation === OPERATION_APPLY });
     managed.times.set(id, e.time);

@@ -5,6 +5,8 @@
  * `v:"x"`, `i:0`), which identifies it in field sets.
  */
 
+import { messageOf } from '../api/thrown.js';
+
 export type PathElement =
   | { readonly kind: 'field'; readonly id: string; readonly name: string }
   | { readonly kind: 'key'; readonly id: string; readonly fields: readonly (readonly [string, unknown])[] }
@@ -73,7 +75,7 @@ export function deserializeElement(key: string): PathElement | undefined {
   try {
     value = JSON.parse(rest);
   } catch (err) {
-    throw new PathElementError(`${prefix === 'k:' ? 'key' : 'value'} in ${JSON.stringify(key)}: ${(err as Error).message}`);
+    throw new PathElementError(`${prefix === 'k:' ? 'key' : 'value'} in ${JSON.stringify(key)}: ${messageOf(err)}`);
   }
   if (prefix === 'v:') return valueElement(value);
   if (value === null || typeof value !== 'object' || Array.isArray(value))

@@ -2,6 +2,7 @@
 // `kubectl patch --type=json`), including its error texts and its leniencies, on plain JSON values.
 
 import { goQuote } from '../api/field-errors.js';
+import { messageOf } from '../api/thrown.js';
 
 /**
  * Why a patch could not be applied, as the HTTP layer needs it:
@@ -193,7 +194,7 @@ function add(c: Container, key: string, value: unknown): void {
   try {
     idx = atoi(key);
   } catch (err) {
-    throw new OpError(`value was not a proper array index: '${key}': ${(err as Error).message}`);
+    throw new OpError(`value was not a proper array index: '${key}': ${messageOf(err)}`);
   }
   const size = BigInt(c.length + 1);
   if (idx >= size) throw invalidIndex(idx);
@@ -291,7 +292,7 @@ function decodeMember(op: JsonObject, member: 'path' | 'from', what: string, kee
   try {
     return stringMember(op, member);
   } catch (err) {
-    throw new PatchError('invalid', `${what} failed to decode ${member}: ${keepCause ? (err as Error).message : MISSING}`);
+    throw new PatchError('invalid', `${what} failed to decode ${member}: ${keepCause ? messageOf(err) : MISSING}`);
   }
 }
 

@@ -36,7 +36,7 @@ export function evaluateCondition(expression: string, vars: Record<string, unkno
   } catch (err) {
     return err instanceof Error ? err : new Error(String(err));
   }
-  if (isCelError(out)) return new Error((out as Error).message);
+  if (isCelError(out)) return new Error(out.message);
   if (typeof out !== 'boolean') return new Error(`expression ${JSON.stringify(expression)} is not a bool`);
   return out;
 }
@@ -57,7 +57,7 @@ export function compileProgram(expression: string, env: CelEnv = defaultEnv()): 
   const program: CelProgram = (vars) => {
     try {
       const out = planned(Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, toCel(v)])) as never);
-      return isCelError(out) ? new Error((out as Error).message) : out;
+      return isCelError(out) ? new Error(out.message) : out;
     } catch (err) {
       return err instanceof Error ? err : new Error(String(err));
     }

@@ -20,6 +20,7 @@ import { postReview } from '../admission/webhook/call.js';
 import { webhookTarget } from '../admission/webhook/client-target.js';
 import type { CredentialsFor } from '../admission/webhook/credentials.js';
 import type { CustomResourceConverter } from '../registry/apiextensions/customresource/resource-defs.js';
+import { messageOf } from '../api/thrown.js';
 
 /** Kubernetes' client timeout for conversion webhooks (CRDs have no timeoutSeconds). */
 export const CONVERSION_WEBHOOK_TIMEOUT_MS = 30_000;
@@ -59,12 +60,12 @@ export function newConversionWebhook(deps: ConversionWebhookDeps): CustomResourc
       const target = await webhookTarget(webhook.clientConfig ?? {}, reader, credentialsFor);
       answer = await postReview(target, body, timeoutMs);
     } catch (err) {
-      throw failed((err as Error).message);
+      throw failed(messageOf(err));
     }
     try {
       return convertedObjectsOf(answer, reviewApiVersion, uid);
     } catch (err) {
-      throw failed((err as Error).message);
+      throw failed(messageOf(err));
     }
   }
 

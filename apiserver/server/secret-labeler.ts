@@ -12,6 +12,7 @@ import type { Logger } from '../component-base/logs/logger.js';
 import type { GenericStore } from '../registry/generic/store.js';
 import { SYSTEM_USER } from './bootstrap-namespaces.js';
 import { storeLookup } from './store-lookup.js';
+import { messageOf } from '../api/thrown.js';
 
 export function newSecretLabeler(
   table: ResourceTable,
@@ -27,7 +28,7 @@ export function newSecretLabeler(
         return { ...old, metadata: { ...old.metadata, labels: { ...old.metadata.labels, ...labels } } };
       });
     } catch (err) {
-      logger.warn('labelling a legacy service account token Secret failed', { namespace, secret: name, error: (err as Error).message });
+      logger.warn('labelling a legacy service account token Secret failed', { namespace, secret: name, error: messageOf(err) });
     }
   };
 }

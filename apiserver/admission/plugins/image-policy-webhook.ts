@@ -15,6 +15,7 @@ import { admissionForbidden } from '../errors.js';
 import type { MutatingPlugin, PluginFactory } from '../interfaces.js';
 import { allContainers, podOf } from '../pods.js';
 import { postReview } from '../webhook/call.js';
+import { messageOf } from '../../api/thrown.js';
 
 interface Config {
   kubeConfigFile: string;
@@ -108,7 +109,7 @@ export const newImagePolicyWebhook: PluginFactory = ({ domain }, rawConfig): Mut
       try {
         status = await ask(spec);
       } catch (err) {
-        if (!config.defaultAllow) throw admissionForbidden(a, (err as Error).message);
+        if (!config.defaultAllow) throw admissionForbidden(a, messageOf(err));
         pod.metadata.annotations = { ...pod.metadata.annotations, [failedOpen]: 'true' };
         return;
       }

@@ -10,6 +10,7 @@ import type { AdmissionAttributes, AdmissionPlugin, PluginFactory } from '../int
 import { labelsConflict, parseLabelSet } from '../label-set.js';
 import { podOf } from '../pods.js';
 import { NAMESPACES } from '../resources.js';
+import { messageOf } from '../../api/thrown.js';
 
 function readConfig(config: unknown): Record<string, string> {
   if (config === undefined || config === null) return {};
@@ -33,7 +34,7 @@ export const newPodNodeSelector: PluginFactory = ({ domain, reader }, config): A
     try {
       return parseLabelSet(text);
     } catch (err) {
-      throw admissionForbidden(a, (err as Error).message);
+      throw admissionForbidden(a, messageOf(err));
     }
   };
   const check = async (a: AdmissionAttributes, nodeSelector: Record<string, string>) => {

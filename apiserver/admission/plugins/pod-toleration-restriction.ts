@@ -13,6 +13,7 @@ import type { AdmissionAttributes, AdmissionPlugin, PluginFactory } from '../int
 import { isBestEffort, podOf, type Toleration } from '../pods.js';
 import { NAMESPACES } from '../resources.js';
 import { mergeTolerations, verifyAgainstWhitelist } from '../tolerations.js';
+import { messageOf } from '../../api/thrown.js';
 
 interface Config {
   default?: Toleration[];
@@ -44,7 +45,7 @@ export const newPodTolerationRestriction: PluginFactory = ({ domain, reader }, c
       if (!Array.isArray(list)) throw new Error('not a list');
       return list;
     } catch (err) {
-      throw admissionForbidden(a, `namespace annotation ${key} is not a JSON list of tolerations: ${(err as Error).message}`);
+      throw admissionForbidden(a, `namespace annotation ${key} is not a JSON list of tolerations: ${messageOf(err)}`);
     }
   };
   const check = async (a: AdmissionAttributes) => {

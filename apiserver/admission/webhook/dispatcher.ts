@@ -19,6 +19,7 @@ import type { CredentialsFor } from './credentials.js';
 import type { Hook } from './hook-source.js';
 import { namespaceSelectorMatches, objectSelectorMatches, rulesMatch, type Target, targetOf } from './matching.js';
 import { buildReview, pickVersion, readResponse, type ReviewResponse } from './review.js';
+import { messageOf } from '../../api/thrown.js';
 
 type Kind = 'admit' | 'validating';
 
@@ -115,7 +116,7 @@ export function newDispatcher(env: PluginEnv, kind: Kind, credentialsFor: Creden
       const answer = await postReview(t, review.body, (hook.timeoutSeconds ?? 10) * 1000);
       return readResponse(domain, review, answer);
     } catch (err) {
-      throw err instanceof CallFailure ? err : new CallFailure((err as Error).message);
+      throw err instanceof CallFailure ? err : new CallFailure(messageOf(err));
     }
   }
 
@@ -155,7 +156,7 @@ export function newDispatcher(env: PluginEnv, kind: Kind, credentialsFor: Creden
       }
       metrics.webhookLatency({ name, type: kind, operation: a.operation, rejected: true }, seconds());
       metrics.webhookRejection({ name, type: kind, operation: a.operation, errorType: 'calling_webhook_error', code: 0 });
-      throw status.internal(new Error(`failed calling webhook ${JSON.stringify(name)}: failed to call webhook: ${(err as Error).message}`));
+      throw status.internal(new Error(`failed calling webhook ${JSON.stringify(name)}: failed to call webhook: ${messageOf(err)}`));
     }
     metrics.webhookLatency({ name, type: kind, operation: a.operation, rejected: !r.allowed }, seconds());
     for (const w of r.warnings ?? []) a.warnings.push(w);
@@ -180,7 +181,7 @@ export function newDispatcher(env: PluginEnv, kind: Kind, credentialsFor: Creden
     try {
       result = applyJsonPatch(m.convert(deepCopy(a.object)), JSON.parse(Buffer.from(patch, 'base64').toString('utf8')));
     } catch (err) {
-      return `the JSONPatch does not apply: ${(err as Error).message}`;
+      return `the JSONPatch does not apply: ${messageOf(err)}`;
     }
     if (!isPlainObject(result)) return 'the patched object is not a JSON object';
     const back = m.convertBack(result as ApiObject);

@@ -8,6 +8,7 @@
 import { constants, createPublicKey, verify, type KeyObject } from 'node:crypto';
 import forge from 'node-forge';
 import { decodePemBlocks } from './pem.js';
+import { messageOf } from '../thrown.js';
 
 const { asn1 } = forge;
 const T = asn1.Type;
@@ -77,7 +78,7 @@ function fromDer(der: Buffer | string): forge.asn1.Asn1 {
     const options = { strict: true, decodeBitStrings: false } as unknown as boolean;
     return asn1.fromDer(typeof der === 'string' ? der : der.toString('binary'), options);
   } catch (err) {
-    const msg = (err as Error).message;
+    const msg = messageOf(err);
     throw new CertificateRequestError(/too few bytes/i.test(msg) ? 'asn1: syntax error: data truncated' : `asn1: syntax error: ${msg}`);
   }
 }

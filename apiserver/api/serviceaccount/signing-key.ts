@@ -4,6 +4,7 @@
  * Kubernetes' key id — base64url of the SHA-256 of the DER public key — put in a token's `kid`.
  */
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { messageOf } from '../thrown.js';
 
 /** The JWS algorithms a signing key can have. */
 export type SigningAlgorithm = 'RS256' | 'ES256' | 'ES384' | 'ES512';
@@ -40,7 +41,7 @@ export function parseSigningKey(pem: string, source: string): SigningKey {
   try {
     key = createPrivateKey(pem);
   } catch (err) {
-    throw new Error(`${source}: not a private key: ${(err as Error).message}`);
+    throw new Error(`${source}: not a private key: ${messageOf(err)}`);
   }
   const pub = createPublicKey(key);
   return { key, kid: keyId(pub), algorithm: signingAlgorithm(pub, source) };

@@ -11,6 +11,7 @@ import { SYSTEM_PRIVILEGED_GROUP } from '../privileged-groups.js';
 import { compactRules, compactString, goQuotedList, uncoveredRules } from './policy-comparator.js';
 import type { RuleResolver } from './rule-resolver.js';
 import type { Binding, ClusterRole, PolicyRule, RbacKind } from './types.js';
+import { messageOf } from '../../api/thrown.js';
 
 export interface RbacWrite {
   kind: RbacKind;
@@ -110,7 +111,7 @@ export class EscalationCheck {
     try {
       rules = this.resolver.roleReferenceRules(ref, w.namespace);
     } catch (err) {
-      return (err as Error).message;
+      return messageOf(err);
     }
     return this.notHeld(w.user, w.namespace, rules);
   }

@@ -5,6 +5,7 @@
  * does not stop the walk: rules are additive, so what was found still counts.
  */
 import type { UserInfo } from '../../authentication/interfaces.js';
+import { toError } from '../../api/thrown.js';
 import { describeSubject, type RbacLister, subjectKeysOf } from './lister.js';
 import type { Binding, PolicyRule, RoleRef, Subject } from './types.js';
 
@@ -79,7 +80,7 @@ export class RuleResolver {
       try {
         rules = this.roleReferenceRules(binding.roleRef, namespace);
       } catch (err) {
-        if (!visitor(undefined, undefined, err as Error)) return false;
+        if (!visitor(undefined, undefined, toError(err))) return false;
         continue;
       }
       const name = namespace ? `${binding.metadata.name}/${namespace}` : binding.metadata.name;

@@ -9,6 +9,7 @@ import * as status from '../../api/status.js';
 import { type FieldError, invalid } from '../../api/field-errors.js';
 import type { UserInfo } from '../../authentication/interfaces.js';
 import type { Attributes, Authorizer, RuleResolver } from '../interfaces.js';
+import { messageOf } from '../../api/thrown.js';
 
 export type ReviewKind = 'SubjectAccessReview' | 'LocalSubjectAccessReview' | 'SelfSubjectAccessReview' | 'SelfSubjectRulesReview';
 
@@ -107,7 +108,7 @@ async function decide(env: ReviewEnv, a: Attributes) {
     const { decision, reason } = await env.authorizer.authorize(a);
     return { allowed: decision === 'Allow', ...(decision === 'Deny' ? { denied: true } : {}), ...(reason ? { reason } : {}) };
   } catch (err) {
-    return { allowed: false, evaluationError: (err as Error).message };
+    return { allowed: false, evaluationError: messageOf(err) };
   }
 }
 

@@ -4,6 +4,8 @@
  * `<name>: <reason>` on stderr.
  */
 
+import { messageOf } from '../../api/thrown.js';
+
 /** What a binary runs. */
 export interface RunningComponent {
   /** Stops it gracefully. */
@@ -22,7 +24,7 @@ export async function runUntilSignal(name: string, start: () => Promise<RunningC
       running.close().then(
         () => process.exit(0),
         (err: unknown) => {
-          process.stderr.write(`${name}: shutdown failed: ${(err as Error).message}\n`);
+          process.stderr.write(`${name}: shutdown failed: ${messageOf(err)}\n`);
           process.exit(1);
         },
       );
@@ -31,7 +33,7 @@ export async function runUntilSignal(name: string, start: () => Promise<RunningC
     process.on('SIGINT', stop);
     if (running.failed && (await running.failed)) process.exit(1);
   } catch (err) {
-    process.stderr.write(`${name}: ${(err as Error).message}\n`);
+    process.stderr.write(`${name}: ${messageOf(err)}\n`);
     process.exit(1);
   }
 }

@@ -5,6 +5,7 @@
  * sets them on every binary, with Kubernetes' messages for what it refuses.
  */
 import { boolValue, type ValueType } from '../flag/values.js';
+import { messageOf } from '../../api/thrown.js';
 
 export type PreRelease = 'ALPHA' | 'BETA' | 'GA' | 'Deprecated';
 
@@ -44,7 +45,7 @@ export class FeatureGate {
       try {
         b = boolValue.set(v, false, false);
       } catch (err) {
-        throw new Error(`invalid value of ${k}=${v}, err: ${(err as Error).message}`);
+        throw new Error(`invalid value of ${k}=${v}, err: ${messageOf(err)}`);
       }
       m.set(k, b);
     }

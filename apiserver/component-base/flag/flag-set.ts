@@ -7,6 +7,7 @@ import { OptionsError } from './options-error.js';
 import { scanArgs, type FlagLookup, type ScannedFlag } from './scan.js';
 import type { FlagTable, FlagValues } from './flag-table.js';
 import { boolValue, durationValue, float32Value, intValue, ipValue, stringsValue, stringValue, type ValueType } from './values.js';
+import { messageOf } from '../../api/thrown.js';
 
 /** One flag of a set. */
 export interface Flag<T = unknown> extends ScannedFlag {
@@ -118,7 +119,7 @@ export class FlagSet implements FlagLookup<Flag> {
       try {
         flag.set(flag.type.set(value, flag.get(), flag.changed));
       } catch (err) {
-        throw new OptionsError(`invalid argument ${JSON.stringify(value)} for "--${flag.name}" flag: ${(err as Error).message}`);
+        throw new OptionsError(`invalid argument ${JSON.stringify(value)} for "--${flag.name}" flag: ${messageOf(err)}`);
       }
       flag.changed = true;
     }

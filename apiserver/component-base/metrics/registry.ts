@@ -8,6 +8,7 @@
 import type { ServerResponse } from 'node:http';
 import client from 'prom-client';
 import { KUBERNETES_MAJOR, KUBERNETES_MINOR } from '../../api/kubernetes-version.js';
+import { messageOf } from '../../api/thrown.js';
 
 export type Registry = client.Registry;
 
@@ -100,7 +101,7 @@ export async function serveMetrics(registry: Registry, res: ServerResponse, coll
     text = await collect();
   } catch (err) {
     res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
-    res.end(`${(err as Error).message}\n`);
+    res.end(`${messageOf(err)}\n`);
     return;
   }
   res.writeHead(200, { 'Content-Type': registry.contentType });

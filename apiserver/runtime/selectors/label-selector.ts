@@ -3,6 +3,7 @@
 
 import { type FieldError, type FieldPath, aggregateMessage, errorMessage, fieldPath, goQuote, invalid } from '../../api/field-errors.js';
 import { isQualifiedName, isValidLabelValue } from '../../api/validation/names.js';
+import { messageOf } from '../../api/thrown.js';
 
 /** A selector (label or field) that could not be parsed or is not allowed; the message is Kubernetes' text. */
 export class SelectorParseError extends Error {
@@ -260,7 +261,7 @@ class Parser {
           try {
             r = this.parseRequirement();
           } catch (err) {
-            throw new SelectorParseError(`unable to parse requirement: ${(err as Error).message}`);
+            throw new SelectorParseError(`unable to parse requirement: ${messageOf(err)}`);
           }
           requirements.push(r);
           const next = this.consume('values');

@@ -5,6 +5,7 @@ import { negotiateErrorOutput } from '../../endpoints/negotiation.js';
 import type { ProtobufCodec } from '../../runtime/protobuf/codec.js';
 import type { Logger } from '../../component-base/logs/logger.js';
 import type { Handler } from './handler.js';
+import { messageOf } from '../../api/thrown.js';
 
 /**
  * The outermost safety net: anything the handler throws or rejects with becomes a Status answer;
@@ -34,7 +35,7 @@ export function withStatusErrors(
     let apiErr: status.ApiError;
     if (status.isApiError(err)) apiErr = err;
     else if (typeof (err as { status?: unknown })?.status === 'number' && (err as { status: number }).status < 500) {
-      apiErr = status.badRequest((err as Error).message);
+      apiErr = status.badRequest(messageOf(err));
     } else {
       logger.error('internal error', {
         path: req.url?.split('?')[0],

@@ -7,6 +7,7 @@
 import { forbidden, invalid, notSupported, required, type FieldError, type FieldPath } from '../../../api/field-errors.js';
 import { ext, isObject, type JsonSchemaProps } from '../../shared/cel-schema/json-schema.js';
 import { validRuleFieldPath } from './cel-field-path.js';
+import { messageOf } from '../../../api/thrown.js';
 
 type Level = 'root' | 'field' | 'item';
 
@@ -88,7 +89,7 @@ function keywordRules(s: JsonSchemaProps, path: FieldPath, prefix: string, error
     try {
       new RegExp(s.pattern, 'u');
     } catch (err) {
-      errors.push(invalid(path.child('pattern'), s.pattern, `must be a valid regular expression, but isn't: ${(err as Error).message}`));
+      errors.push(invalid(path.child('pattern'), s.pattern, `must be a valid regular expression, but isn't: ${messageOf(err)}`));
     }
   }
   if (s.required !== undefined && !(Array.isArray(s.required) && s.required.every((r) => typeof r === 'string'))) {

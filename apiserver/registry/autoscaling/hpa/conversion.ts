@@ -6,6 +6,7 @@
  * through the other.
  */
 import { type ApiObject, asKind } from '../../../api/object.js';
+import { withoutUndefined } from '../../../api/without-undefined.js';
 import type { StorageConversion } from '../../../api/resource.js';
 import type {
   AutoscalingV1HorizontalPodAutoscaler as V1,
@@ -15,7 +16,7 @@ import type {
   MetricSpec,
   MetricStatus,
 } from '../../../api/generated/types.js';
-import { metricSpecFromV1, metricSpecToV1, metricStatusFromV1, metricStatusToV1 } from './metrics-v1.js';
+import { metricSpecFromV1, metricSpecToV1, metricStatusFromV1, metricStatusToV1, type V1MetricList } from './metrics-v1.js';
 
 export const METRIC_SPECS_ANNOTATION = 'autoscaling.alpha.kubernetes.io/metrics';
 export const METRIC_STATUSES_ANNOTATION = 'autoscaling.alpha.kubernetes.io/current-metrics';
@@ -43,7 +44,7 @@ function withoutRoundTrip(annotations: Record<string, string> | undefined): Reco
 function parseAnnotation<T>(text: string | undefined): T | undefined {
   if (text === undefined) return undefined;
   try {
-    return JSON.parse(text) as T;
+    return JSON.parse(text) as T; // the annotation holds what hpaV2ToV1 (or Kubernetes) wrote there
   } catch {
     return undefined; // Kubernetes ignores an annotation it cannot decode
   }
@@ -61,7 +62,7 @@ function rulesToGo(r: HPAScalingRules | undefined): unknown {
 
 function rulesFromGo(r: unknown): HPAScalingRules | undefined {
   if (!r || typeof r !== 'object') return undefined;
-  const g = r as Record<string, unknown>;
+  const g: Record<string, unknown> = { ...r };
   const out: HPAScalingRules = {};
   if (typeof g.StabilizationWindowSeconds === 'number') out.stabilizationWindowSeconds = g.StabilizationWindowSeconds;
   if (typeof g.SelectPolicy === 'string') out.selectPolicy = g.SelectPolicy;
@@ -78,7 +79,7 @@ function rulesFromGo(r: unknown): HPAScalingRules | undefined {
 /** A stored v2 object as autoscaling/v1 serves it. */
 export function hpaV2ToV1(obj: ApiObject): ApiObject {
   const v2 = asKind<V2>(obj);
-  const spec = v2.spec ?? ({} as NonNullable<V2['spec']>);
+  const spec: Partial<NonNullable<V2['spec']>> = v2.spec ?? {};
   const status = v2.status;
   const annotations: Record<string, string> = { ...withoutRoundTrip(v2.metadata.annotations) };
   const metrics = spec.metrics ?? [];
@@ -102,10 +103,10 @@ export function hpaV2ToV1(obj: ApiObject): ApiObject {
     maxReplicas: spec.maxReplicas,
   };
   if (cpu) v1Spec.targetCPUUtilizationPercentage = cpu.resource?.target.averageUtilization;
-  const out: ApiObject = { metadata, spec: dropUndefined(v1Spec) };
+  const out: ApiObject = { metadata, spec: withoutUndefined(v1Spec) };
   if (status) {
     const cpuNow = current.find((m) => m.type === 'Resource' && m.resource?.name === 'cpu')?.resource?.current.averageUtilization;
-    out.status = dropUndefined({
+    out.status = withoutUndefined({
       observedGeneration: status.observedGeneration,
       lastScaleTime: status.lastScaleTime,
       currentReplicas: status.currentReplicas ?? 0,
@@ -119,10 +120,10 @@ export function hpaV2ToV1(obj: ApiObject): ApiObject {
 /** An autoscaling/v1 object in the stored v2 form. */
 export function hpaV1ToV2(obj: ApiObject): ApiObject {
   const v1 = asKind<V1>(obj);
-  const spec = v1.spec ?? ({} as NonNullable<V1['spec']>);
+  const spec: Partial<NonNullable<V1['spec']>> = v1.spec ?? {};
   const annotations = v1.metadata.annotations ?? {};
   let metrics: MetricSpec[] = [];
-  const other = parseAnnotation<Record<string, unknown>[]>(annotations[METRIC_SPECS_ANNOTATION]);
+  const other = parseAnnotation<V1MetricList>(annotations[METRIC_SPECS_ANNOTATION]);
   if (Array.isArray(other)) metrics = other.map(metricSpecFromV1);
   if (spec.targetCPUUtilizationPercentage !== undefined) {
     metrics.push({
@@ -134,7 +135,7 @@ export function hpaV1ToV2(obj: ApiObject): ApiObject {
   let behavior: HorizontalPodAutoscalerBehavior | undefined;
   const goBehavior = parseAnnotation<Record<string, unknown>>(annotations[BEHAVIOR_ANNOTATION]);
   if (goBehavior && (goBehavior.ScaleUp || goBehavior.ScaleDown)) {
-    behavior = dropUndefined({ scaleUp: rulesFromGo(goBehavior.ScaleUp), scaleDown: rulesFromGo(goBehavior.ScaleDown) });
+    behavior = withoutUndefined({ scaleUp: rulesFromGo(goBehavior.ScaleUp), scaleDown: rulesFromGo(goBehavior.ScaleDown) });
   }
   const metadata = { ...v1.metadata };
   const kept = withoutRoundTrip(metadata.annotations);
@@ -142,7 +143,7 @@ export function hpaV1ToV2(obj: ApiObject): ApiObject {
   else delete metadata.annotations;
   const out: ApiObject = {
     metadata,
-    spec: dropUndefined({
+    spec: withoutUndefined({
       scaleTargetRef: spec.scaleTargetRef,
       minReplicas: spec.minReplicas,
       maxReplicas: spec.maxReplicas,
@@ -153,7 +154,7 @@ export function hpaV1ToV2(obj: ApiObject): ApiObject {
   if (v1.status) {
     const s = v1.status;
     let currentMetrics: MetricStatus[] | undefined;
-    const fromAnnotation = parseAnnotation<Record<string, unknown>[]>(annotations[METRIC_STATUSES_ANNOTATION]);
+    const fromAnnotation = parseAnnotation<V1MetricList>(annotations[METRIC_STATUSES_ANNOTATION]);
     if (Array.isArray(fromAnnotation)) currentMetrics = fromAnnotation.map(metricStatusFromV1);
     else if (s.currentCPUUtilizationPercentage !== undefined) {
       currentMetrics = [
@@ -161,7 +162,7 @@ export function hpaV1ToV2(obj: ApiObject): ApiObject {
       ];
     }
     const conditions = parseAnnotation<unknown[]>(annotations[CONDITIONS_ANNOTATION]);
-    out.status = dropUndefined({
+    out.status = withoutUndefined({
       observedGeneration: s.observedGeneration,
       lastScaleTime: s.lastScaleTime,
       currentReplicas: s.currentReplicas || undefined,
@@ -171,10 +172,6 @@ export function hpaV1ToV2(obj: ApiObject): ApiObject {
     });
   }
   return out;
-}
-
-function dropUndefined<T extends object>(obj: T): T {
-  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
 }
 
 /** autoscaling/v1 HorizontalPodAutoscalers are stored as autoscaling/v2 ones. */

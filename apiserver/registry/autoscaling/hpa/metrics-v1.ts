@@ -3,14 +3,53 @@
  * the v1 object's round-trip annotations (pkg/apis/autoscaling/v1/conversion.go): the same facts under
  * v2beta1-era names (metricName, targetValue, targetAverageValue, currentAverageValue, …).
  */
-import type { MetricSpec, MetricStatus, MetricTarget, MetricValueStatus } from '../../../api/generated/types.js';
+import type { LabelSelector, MetricSpec, MetricStatus, MetricTarget, MetricValueStatus } from '../../../api/generated/types.js';
+import { withoutUndefined as defined } from '../../../api/without-undefined.js';
 
 type Json = Record<string, unknown>;
 
-/** Drops undefined fields, as Go's omitempty does for nil pointers (the fields left are the object's, so it stays a T). */
-function defined<T extends object>(obj: T): T {
-  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
+/** The object a v1 metric names (autoscaling/v1 CrossVersionObjectReference). */
+interface V1ObjectReference {
+  kind?: string;
+  name?: string;
+  apiVersion?: string;
 }
+
+/** A metric source or status in the annotation's v1 shape (Kubernetes' v1 MetricSpec and MetricStatus). */
+interface V1Metric {
+  type?: string;
+  object?: {
+    target?: V1ObjectReference;
+    metricName?: string;
+    selector?: LabelSelector;
+    targetValue?: string;
+    currentValue?: string;
+    averageValue?: string;
+  };
+  pods?: { metricName?: string; selector?: LabelSelector; targetAverageValue?: string; currentAverageValue?: string };
+  resource?: V1ResourceMetric;
+  containerResource?: V1ResourceMetric;
+  external?: {
+    metricName?: string;
+    metricSelector?: LabelSelector;
+    targetValue?: string;
+    targetAverageValue?: string;
+    currentValue?: string;
+    currentAverageValue?: string;
+  };
+}
+
+interface V1ResourceMetric {
+  name?: string;
+  container?: string;
+  targetAverageUtilization?: number;
+  targetAverageValue?: string;
+  currentAverageUtilization?: number;
+  currentAverageValue?: string;
+}
+
+/** The annotations' JSON as written (by us, or by Kubernetes): a list of v1 metrics. */
+export type V1MetricList = V1Metric[];
 
 const ref = (r: { kind?: string; name?: string; apiVersion?: string } | undefined): Json =>
   defined({ kind: r?.kind ?? '', name: r?.name ?? '', apiVersion: r?.apiVersion });
@@ -61,48 +100,48 @@ export function metricSpecToV1(m: MetricSpec): Json {
 
 const target = (t: MetricTarget): MetricTarget => defined(t);
 
-export function metricSpecFromV1(m: Json): MetricSpec {
+export function metricSpecFromV1(m: V1Metric): MetricSpec {
   const out: MetricSpec = { type: String(m.type ?? '') };
-  const object = m.object as Json | undefined;
+  const object = m.object;
   if (object) {
-    const target_ = object.target as Json | undefined;
+    const target_ = object.target;
     out.object = {
-      describedObject: defined({ kind: target_?.kind ?? '', name: target_?.name ?? '', apiVersion: target_?.apiVersion }) as never,
-      metric: defined({ name: object.metricName ?? '', selector: object.selector }) as never,
+      describedObject: defined({ kind: target_?.kind ?? '', name: target_?.name ?? '', apiVersion: target_?.apiVersion }),
+      metric: defined({ name: object.metricName ?? '', selector: object.selector }),
       target: target({
         type: object.averageValue === undefined ? 'Value' : 'AverageValue',
-        value: (object.targetValue as string | undefined) ?? '0',
-        averageValue: object.averageValue as string | undefined,
+        value: object.targetValue ?? '0',
+        averageValue: object.averageValue,
       }),
     };
   }
-  const pods = m.pods as Json | undefined;
+  const pods = m.pods;
   if (pods) {
     out.pods = {
-      metric: defined({ name: pods.metricName ?? '', selector: pods.selector }) as never,
-      target: { type: 'AverageValue', averageValue: (pods.targetAverageValue as string | undefined) ?? '0' },
+      metric: defined({ name: pods.metricName ?? '', selector: pods.selector }),
+      target: { type: 'AverageValue', averageValue: pods.targetAverageValue ?? '0' },
     };
   }
   for (const key of ['resource', 'containerResource'] as const) {
-    const r = m[key] as Json | undefined;
+    const r = m[key];
     if (!r) continue;
-    const utilization = r.targetAverageUtilization as number | undefined;
+    const utilization = r.targetAverageUtilization;
     const t = target({
       type: utilization === undefined ? 'AverageValue' : 'Utilization',
-      averageValue: r.targetAverageValue as string | undefined,
+      averageValue: r.targetAverageValue,
       averageUtilization: utilization,
     });
     if (key === 'resource') out.resource = { name: String(r.name ?? ''), target: t };
     else out.containerResource = { name: String(r.name ?? ''), container: String(r.container ?? ''), target: t };
   }
-  const external = m.external as Json | undefined;
+  const external = m.external;
   if (external) {
     out.external = {
-      metric: defined({ name: external.metricName ?? '', selector: external.metricSelector }) as never,
+      metric: defined({ name: external.metricName ?? '', selector: external.metricSelector }),
       target: target({
         type: external.targetValue === undefined ? 'AverageValue' : 'Value',
-        value: external.targetValue as string | undefined,
-        averageValue: external.targetAverageValue as string | undefined,
+        value: external.targetValue,
+        averageValue: external.targetAverageValue,
       }),
     };
   }
@@ -158,39 +197,39 @@ export function metricStatusToV1(m: MetricStatus): Json {
   return out;
 }
 
-export function metricStatusFromV1(m: Json): MetricStatus {
+export function metricStatusFromV1(m: V1Metric): MetricStatus {
   const out: MetricStatus = { type: String(m.type ?? '') };
-  const object = m.object as Json | undefined;
+  const object = m.object;
   if (object) {
-    const t = object.target as Json | undefined;
+    const t = object.target;
     out.object = {
-      describedObject: defined({ kind: t?.kind ?? '', name: t?.name ?? '', apiVersion: t?.apiVersion }) as never,
-      metric: defined({ name: object.metricName ?? '', selector: object.selector }) as never,
-      current: defined({ value: object.currentValue ?? '0', averageValue: object.averageValue }) as MetricValueStatus,
+      describedObject: defined({ kind: t?.kind ?? '', name: t?.name ?? '', apiVersion: t?.apiVersion }),
+      metric: defined({ name: object.metricName ?? '', selector: object.selector }),
+      current: defined<MetricValueStatus>({ value: object.currentValue ?? '0', averageValue: object.averageValue }),
     };
   }
-  const pods = m.pods as Json | undefined;
+  const pods = m.pods;
   if (pods) {
     out.pods = {
-      metric: defined({ name: pods.metricName ?? '', selector: pods.selector }) as never,
-      current: { averageValue: (pods.currentAverageValue as string | undefined) ?? '0' },
+      metric: defined({ name: pods.metricName ?? '', selector: pods.selector }),
+      current: { averageValue: pods.currentAverageValue ?? '0' },
     };
   }
   for (const key of ['resource', 'containerResource'] as const) {
-    const r = m[key] as Json | undefined;
+    const r = m[key];
     if (!r) continue;
-    const current = defined({
+    const current = defined<MetricValueStatus>({
       averageValue: r.currentAverageValue ?? '0',
       averageUtilization: r.currentAverageUtilization,
-    }) as MetricValueStatus;
+    });
     if (key === 'resource') out.resource = { name: String(r.name ?? ''), current };
     else out.containerResource = { name: String(r.name ?? ''), container: String(r.container ?? ''), current };
   }
-  const external = m.external as Json | undefined;
+  const external = m.external;
   if (external) {
     out.external = {
-      metric: defined({ name: external.metricName ?? '', selector: external.metricSelector }) as never,
-      current: defined({ value: external.currentValue ?? '0', averageValue: external.currentAverageValue }) as MetricValueStatus,
+      metric: defined({ name: external.metricName ?? '', selector: external.metricSelector }),
+      current: defined<MetricValueStatus>({ value: external.currentValue ?? '0', averageValue: external.currentAverageValue }),
     };
   }
   return out;

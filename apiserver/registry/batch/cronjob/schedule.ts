@@ -4,6 +4,7 @@
  */
 import { goQuote } from '../../../api/field-errors.js';
 import { isKnownTimeZone } from './time-zone.js';
+import { messageOf } from '../../../api/thrown.js';
 
 interface Bounds {
   min: number;
@@ -95,7 +96,7 @@ function checkDescriptor(spec: string): void {
     try {
       checkDuration(spec.slice(every.length));
     } catch (err) {
-      throw new ScheduleError(`failed to parse duration ${spec}: ${(err as Error).message}`);
+      throw new ScheduleError(`failed to parse duration ${spec}: ${messageOf(err)}`);
     }
     return;
   }

@@ -3,6 +3,7 @@ import type { Strategy, StrategyContext } from '../../../api/strategy.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { invalid, required, tooLong } from '../../../api/field-errors.js';
 import { MAX_DATA_SIZE, validateDataKeys, validateImmutableData } from '../data-keys.js';
+import { messageOf } from '../../../api/thrown.js';
 
 type Data = Record<string, string>;
 
@@ -18,7 +19,7 @@ function typedRules(obj: ApiObject, ctx: StrategyContext): FieldError[] {
     try {
       JSON.parse(Buffer.from(data[k], 'base64').toString('utf8'));
     } catch (e) {
-      errors.push(invalid(`data[${k}]`, '<secret contents redacted>', (e as Error).message));
+      errors.push(invalid(`data[${k}]`, '<secret contents redacted>', messageOf(e)));
     }
   };
   switch (obj.type) {

@@ -3,11 +3,12 @@
  * an absent field, null, "", an empty list and an empty map all decode to the same zero value.
  * (Numbers and booleans are compared as given: absent and 0/false differ, like Go pointers.)
  */
+import { isPlainObject } from '../../../api/object.js';
 
 function isEmpty(v: unknown): boolean {
   if (v === undefined || v === null || v === '') return true;
   if (Array.isArray(v)) return v.length === 0;
-  return typeof v === 'object' && Object.keys(v).every((k) => isEmpty((v as Record<string, unknown>)[k]));
+  return isPlainObject(v) && Object.values(v).every(isEmpty);
 }
 
 /** Whether two decoded JSON values are semantically equal. */
@@ -17,9 +18,10 @@ export function semanticEqual(a: unknown, b: unknown): boolean {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
     return a.every((x, i) => semanticEqual(x, b[i]));
   }
-  if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) {
-    const ao = a as Record<string, unknown>;
-    const bo = b as Record<string, unknown>;
+  // Neither is an array here, so plain objects are every object left.
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const ao = a;
+    const bo = b;
     return [...new Set([...Object.keys(ao), ...Object.keys(bo)])].every((k) => semanticEqual(ao[k], bo[k]));
   }
   return a === b;
