@@ -26,7 +26,7 @@ import { KNOWN_CONTROLLERS } from './known-controllers.js';
 import { newControllerManagerMetrics } from './metrics.js';
 import type { ControllerManagerOptions } from './options.js';
 import { serveHealthAndMetrics } from './serving.js';
-import { messageOf } from '../client/thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 /** Settings that are not flags (tests). */
 export interface RunSettings {

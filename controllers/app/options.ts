@@ -14,7 +14,7 @@ import { FeatureGateOptions, type FeatureGates } from '../../apiserver/component
 import { enabledControllers } from './controller-names.js';
 import { type CsrSigningConfig, CsrSigningFlags } from './csr-signing-flags.js';
 import { DEFAULT_EVICTION_RATES, type EvictionRates } from '../nodelifecycle/zone-eviction.js';
-import { messageOf } from '../client/thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 /** What orch-controller-manager runs with: its flags, validated and completed. */
 export interface ControllerManagerOptions {

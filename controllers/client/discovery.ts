@@ -5,7 +5,7 @@
  * ErrGroupDiscoveryFailed is.
  */
 import type { ApiClient, GroupVersionResource } from './api-client.js';
-import { toError } from './thrown.js';
+import { toError } from '../../apiserver/api/thrown.js';
 
 /** One served resource (subresources left out). */
 export interface ApiResourceInfo extends GroupVersionResource {

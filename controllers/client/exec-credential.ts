@@ -12,7 +12,7 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import type { ApiDomain } from '../../apiserver/api/domain.js';
 import { isPlainObject } from '../../apiserver/api/object.js';
 import type { ClusterInfo, ExecConfig } from './kubeconfig.js';
-import { messageOf } from './thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 /** What a plugin run yields: a bearer token and/or a client certificate with its key. */
 export interface ExecCredentials {

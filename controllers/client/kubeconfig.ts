@@ -11,7 +11,7 @@ import { configTypeProblem, isAcceptedApiVersion, versionOf } from '../../apiser
 import { isPlainObject } from '../../apiserver/api/object.js';
 import type { ApiDomain } from '../../apiserver/api/domain.js';
 import { newApiDomain } from '../../apiserver/api/domain.js';
-import { messageOf } from './thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 export type InteractiveMode = 'Never' | 'IfAvailable' | 'Always';
 const INTERACTIVE_MODES: readonly InteractiveMode[] = ['Never', 'IfAvailable', 'Always'];

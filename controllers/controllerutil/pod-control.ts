@@ -10,7 +10,7 @@ import type { EventRecorder, ObjectReference } from '../events/event-recorder.js
 import { objectKey } from '../informers/indexer.js';
 import type { Expectations } from './expectations.js';
 import { PODS } from './resources.js';
-import { messageOf } from '../client/thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 export class PodControl {
   constructor(

@@ -15,7 +15,7 @@ import type { Informer } from '../informers/informer.js';
 import { runWorkers, type SyncResult } from '../workqueue/run-workers.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import type { Expectations } from './expectations.js';
-import { messageOf } from '../client/thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 /** An informer of any kind, as far as waiting for its cache goes. */
 export type SyncingInformer = Pick<Informer, 'waitForSync'>;

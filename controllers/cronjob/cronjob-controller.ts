@@ -22,7 +22,7 @@ import { CONTROLLER_UID_INDEX, controllerRefOf, ensureControllerIndex, newContro
 import { finishedCondition } from '../job/job-util.js';
 import { CRONJOBS, JOBS } from '../controllerutil/resources.js';
 import { parseSchedule, type Schedule } from './cron-schedule.js';
-import { messageOf } from '../client/thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 /** More missed start times than this are reported. */
 const MAX_MISSED = 100;

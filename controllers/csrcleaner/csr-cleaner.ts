@@ -14,7 +14,7 @@ import type { Controller, ControllerContext } from '../controllerutil/controller
 import { csrGvr } from '../certificates/certificate-controller.js';
 import { runPeriodically } from '../controllerutil/run-controller.js';
 import type { Informer } from '../informers/informer.js';
-import { messageOf } from '../client/thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 const HOUR_MS = 3_600_000;
 export const APPROVED_EXPIRATION_MS = HOUR_MS;

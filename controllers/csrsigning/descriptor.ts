@@ -7,7 +7,7 @@ import { type BuiltInSigners, builtInSigners } from '../../apiserver/api/certifi
 import type { ApiDomain } from '../../apiserver/api/domain.js';
 import type { ControllerConfig, ControllerDescriptor } from '../controllerutil/controller-descriptor.js';
 import { CaProvider } from './ca-provider.js';
-import { messageOf } from '../client/thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 const NAME = 'certificatesigningrequest-signing-controller';
 

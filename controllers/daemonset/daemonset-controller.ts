@@ -40,7 +40,7 @@ import { isPodAvailable, isPodReady, podNodeName, podStatus } from '../controlle
 import { podFromTemplate } from '../controllerutil/pod-template.js';
 import { computeHash } from '../controllerutil/template-hash.js';
 import { allowsSurge, excessPods, rollingUpdate } from './rolling-update.js';
-import { messageOf } from '../client/thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 /** The spec as this controller reads it: `selector` and `template` are required, but a missing one is still checked for. */
 const dsSpec = (ds: DaemonSet): Partial<DaemonSetSpec> => ds.spec ?? {};

@@ -55,7 +55,7 @@ import {
 } from './deployment-util.js';
 import { calculateStatus, rolloutStatus } from './deployment-status.js';
 import { podStatus } from '../controllerutil/pod-status.js';
-import { messageOf } from '../client/thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 export interface DeploymentControllerOptions {
   workers?: number;

@@ -31,7 +31,7 @@ import { controllerRefOf } from '../controllerutil/controller-ref.js';
 import { DEPLOYMENTS, PODDISRUPTIONBUDGETS, PODS, REPLICASETS, STATEFULSETS } from '../controllerutil/resources.js';
 import { isPodReady } from '../controllerutil/pod-status.js';
 import { scaledValue } from '../controllerutil/int-or-percent.js';
-import { messageOf } from '../client/thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 /** An evicted Pod counts as disrupted this long, unless its deletion is seen first. */
 const DISRUPTED_POD_TIMEOUT_MS = 2 * 60_000;

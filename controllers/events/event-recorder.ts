@@ -15,7 +15,7 @@ import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import type { ApiClient } from '../client/api-client.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import { EventCorrelator, Lru, CACHE_SIZE } from './event-correlator.js';
-import { messageOf } from '../client/thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 export interface ObjectReference {
   apiVersion?: string;

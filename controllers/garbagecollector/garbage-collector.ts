@@ -27,7 +27,7 @@ import type { WorkQueue } from '../workqueue/work-queue.js';
 import { AbsentOwnerCache } from './absent-owner-cache.js';
 import { GraphBuilder } from './graph-builder.js';
 import { describeIdentity, type GraphNode, referenceIdentity, type ObjectIdentity } from './graph.js';
-import { messageOf } from '../client/thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 export interface GarbageCollectorOptions {
   /** Workers per queue (--concurrent-gc-syncs, 20). */

@@ -12,7 +12,7 @@ import type { ResourceClient } from '../client/api-client.js';
 import { Indexer, objectKey, type IndexFunc } from './indexer.js';
 import { Reflector, type ReflectorOptions, type ReflectorStore } from './reflector.js';
 import { sleep } from './backoff.js';
-import { messageOf } from '../client/thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 export interface EventHandler<T extends KindObject = ApiObject> {
   onAdd?(obj: T): void;

@@ -12,7 +12,7 @@ import type { ResourceClient } from '../client/api-client.js';
 import { DEFAULT_PAGE_SIZE } from '../client/api-client.js';
 import { isExpired } from '../client/api-errors.js';
 import { Backoff, sleep } from './backoff.js';
-import { messageOf } from '../client/thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 /** Where a reflector delivers what it sees. */
 export interface ReflectorStore<T extends KindObject = ApiObject> {

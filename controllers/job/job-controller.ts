@@ -50,7 +50,7 @@ import {
   podIndex,
 } from './job-util.js';
 import { hasFinalizer, releasePod, terminalPhase, trackingFinalizer, type UncountedPods } from './pod-tracking.js';
-import { messageOf } from '../client/thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 const BACKOFF_BASE_MS = 10_000;
 const BACKOFF_MAX_MS = 6 * 60_000;

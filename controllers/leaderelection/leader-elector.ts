@@ -9,7 +9,7 @@
 import type { Logger } from '../../apiserver/component-base/logs/logger.js';
 import { sleep } from '../informers/backoff.js';
 import type { LeaderElectionRecord, ResourceLock } from './lease-lock.js';
-import { messageOf } from '../client/thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 /** client-go's JitterFactor: retry periods are stretched by up to this much. */
 export const JITTER_FACTOR = 1.2;

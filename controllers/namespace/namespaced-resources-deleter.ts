@@ -24,7 +24,7 @@ import {
   type DiscoveryResult,
 } from '../client/discovery.js';
 import { NamespaceConditionUpdater, type ContentTotals } from './namespace-conditions.js';
-import { messageOf, toError } from '../client/thrown.js';
+import { messageOf, toError } from '../../apiserver/api/thrown.js';
 
 /** How long to wait for objects that are held by finalizers (Kubernetes' finalizerEstimateSeconds). */
 export const FINALIZER_ESTIMATE_SECONDS = 15;

@@ -38,7 +38,7 @@ import { podFromTemplate } from '../controllerutil/pod-template.js';
 import { slowStartBatch } from '../controllerutil/slow-start.js';
 import { REPLICA_SET_KIND, type Replicated, type ReplicatedKind } from './replicated-kind.js';
 import { calculateStatus, type ManageError, rsSpec, rsStatus } from './replicaset-status.js';
-import { messageOf } from '../client/thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 /** At most this many creations or deletions per sync (BurstReplicas). */
 export const BURST_REPLICAS = 500;

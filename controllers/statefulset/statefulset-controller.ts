@@ -39,7 +39,7 @@ import { isPodAvailable, isPodReady, podStatus } from '../controllerutil/pod-sta
 import { podFromTemplate } from '../controllerutil/pod-template.js';
 import { computeHash } from '../controllerutil/template-hash.js';
 import { claimIsStale, claimOwnerRefs } from './claim-retention.js';
-import { messageOf } from '../client/thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 /** The spec as this controller reads it: `selector`, `serviceName` and `template` are required, but a missing one is still checked for. */
 const setSpec = (s: StatefulSet): Partial<StatefulSetSpec> => s.spec ?? {};

@@ -13,7 +13,7 @@ import { type ApiClient, resourceOf, type TypedResource } from '../client/api-cl
 import type { EventRecorder } from '../events/event-recorder.js';
 import { objectReference } from '../events/event-recorder.js';
 import { PVCS } from '../controllerutil/resources.js';
-import { messageOf } from '../client/thrown.js';
+import { messageOf } from '../../apiserver/api/thrown.js';
 
 export function storageClassesResource(domain: ApiDomain): TypedResource<StorageClass> {
   return resourceOf<StorageClass>(domain.group('storage.k8s.io'), 'v1', 'storageclasses');
