@@ -66,8 +66,31 @@ function kubectl(a: Args, args: string[], input?: string): string {
   return r.stdout;
 }
 
-function getRaw(a: Args, path: string): any {
-  return JSON.parse(kubectl(a, ['get', '--raw', path]));
+/** A JSON answer read as T: the shapes below are the server's documented ones (README, history.orch.io). */
+function getRaw<T>(a: Args, path: string): T {
+  const parsed: T = JSON.parse(kubectl(a, ['get', '--raw', path]));
+  return parsed;
+}
+
+interface PatchOp {
+  op: string;
+  path: string;
+}
+interface Revision {
+  resourceVersion: string;
+  time: string;
+  operation: string;
+  user: string;
+  fieldManager?: string;
+  patch: PatchOp[];
+}
+interface Deleted {
+  target: { group: string; resource: string; namespace?: string; name: string; uid: string };
+  deletion: { time: string; user: string; lastResourceVersion: string };
+}
+interface Page<T> {
+  items: T[];
+  metadata?: { continue?: string };
 }
 
 /** The namespace to use: -n, else the kubeconfig context's, else default. */
@@ -115,8 +138,8 @@ function objectPath(t: { r: Resource; name: string; namespace: string }): string
 
 /** The history group: history.<domain> (history.orch.io, or history.k8s.io with --api-domain=k8s.io). */
 function historyGroup(a: Args): string {
-  const groups = getRaw(a, '/apis').groups ?? [];
-  const g = groups.find((x: any) => /^history\./.test(x.name));
+  const groups = getRaw<{ groups?: { name: string }[] }>(a, '/apis').groups ?? [];
+  const g = groups.find((x) => /^history\./.test(x.name));
   if (!g) fail('the server serves no history group (is --history-retention on?)');
   return g.name;
 }
@@ -126,7 +149,7 @@ function table(rows: string[][]): string {
   return `${rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] + 3))).join('')).join('\n')}\n`;
 }
 
-function summary(patch: any[]): string {
+function summary(patch: PatchOp[]): string {
   if (patch.length === 0) return '';
   if (patch.length === 1 && patch[0].path === '') return '(whole object)';
   const paths = patch.map((p) => `${p.op} ${p.path}`);
@@ -138,7 +161,7 @@ function history(a: Args): void {
   const rows = [['RESOURCEVERSION', 'TIME', 'OPERATION', 'USER', 'FIELDMANAGER', 'CHANGE']];
   let token = '';
   do {
-    const list = getRaw(a, `${objectPath(t)}/history${token ? `?continue=${encodeURIComponent(token)}` : ''}`);
+    const list = getRaw<Page<Revision>>(a, `${objectPath(t)}/history${token ? `?continue=${encodeURIComponent(token)}` : ''}`);
     for (const i of list.items)
       rows.push([i.resourceVersion, i.time, i.operation, i.user || '-', i.fieldManager ?? '-', summary(i.patch) || '-']);
     token = list.metadata?.continue ?? '';
@@ -203,7 +226,7 @@ function deleted(a: Args): void {
   const rows = [['NAMESPACE', 'KIND', 'NAME', 'UID', 'DELETED', 'BY', 'RESOURCEVERSION']];
   let token = '';
   do {
-    const list = getRaw(a, `${base}${token ? `?continue=${encodeURIComponent(token)}` : ''}`);
+    const list = getRaw<Page<Deleted>>(a, `${base}${token ? `?continue=${encodeURIComponent(token)}` : ''}`);
     for (const i of list.items) {
       const kind = i.target.group ? `${i.target.resource}.${i.target.group}` : i.target.resource;
       rows.push([
