@@ -11,6 +11,7 @@ import { servedResources } from '../api/runtime-config.js';
 import { allResources } from '../registry/resources/index.js';
 import type { KindDeclaration } from '../registry/generic/kind-declaration.js';
 import { definitions } from '../api/generated/definitions.js';
+import { historyDefinitions } from '../api/history-definitions.js';
 import { newProtobufCodec } from '../runtime/protobuf/codec.js';
 import type { Schema } from '../api/schema.js';
 import { newServerAuthentication } from './authentication.js';
@@ -64,7 +65,7 @@ export async function runServer(
   const { metrics, storage, cacher } = metered;
   const authz = newServerAuthorization(options, domain);
   // Custom resources add their schemas to the generated ones at run time.
-  const defs: Record<string, Schema> = { ...definitions };
+  const defs: Record<string, Schema> = { ...definitions, ...historyDefinitions };
   const { admission, access } = newServerAdmission(options, domain, table, late, authz, metrics, defs);
   const authentication = newServerAuthentication(
     options,
@@ -78,7 +79,7 @@ export async function runServer(
     ...newReviewKinds({ ...authz.authorization, group: domain.group('authorization.k8s.io') }),
   ]);
   const { stores, storeConfig, serviceAllocators } = newServerStores(
-    { options, domain, table, resources, storage, cacher, admission, answers, logger },
+    { options, domain, table, resources, storage, cacher, admission, answers, logger, authorizer: authz.authorization.authorizer },
     late,
   );
   // OpenAPI publishes what is served (--runtime-config), custom resources included, and with the

@@ -24,6 +24,9 @@ import { newEndpointsCleanup } from './endpoints-cleanup.js';
 import type { LateStores } from './late-stores.js';
 import type { ServerOptions } from './options.js';
 import { storeLookup } from './store-lookup.js';
+import { HISTORY_ENV } from '../registry/history/history-env.js';
+import type { Authorizer } from '../authorization/interfaces.js';
+import { newHistoryEnv } from './history-env.js';
 
 /** What every generic store of the server shares, custom resources' too. */
 export type ServerStoreConfig = Omit<StoreConfig, 'def' | 'hooks' | 'actions' | 'createAction' | 'computed' | 'lookup'>;
@@ -38,6 +41,8 @@ export interface ServerStoreDeps {
   admission: AdmissionChain;
   answers: ReadonlyMap<string, Answer>;
   logger: Logger;
+  /** The server's authorizer, which the history group asks per resource (HISTORY_ENV). */
+  authorizer: Authorizer;
 }
 
 export interface ServerStores {
@@ -56,6 +61,7 @@ export function newServerStores(deps: ServerStoreDeps, late: LateStores): Server
     { dependency: SERVICE_ALLOCATORS, value: serviceAllocators },
     { dependency: COMPONENT_PROBES, value: newComponentProbes(storage, localComponents(options.controllerManagerPort)) },
     { dependency: SERVICE_ENDPOINTS_CLEANUP, value: newEndpointsCleanup(() => late.built && lookup.store('', 'v1', 'endpoints')) },
+    { dependency: HISTORY_ENV, value: newHistoryEnv(storage, deps.authorizer, () => late.get().values()) },
   ]);
   const storeConfig: ServerStoreConfig = {
     storage,

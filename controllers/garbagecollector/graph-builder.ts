@@ -146,6 +146,8 @@ export class GraphBuilder {
   processEvent(ev: GraphEvent): void {
     const { attemptToDelete, absentOwners } = this.config;
     const uid = ev.obj.metadata.uid ?? '';
+    // Seen existing: a restored object (history.orch.io Restore keeps its uid) is an owner again.
+    if (ev.type !== 'delete' && !ev.virtual && uid) absentOwners.forgetUid(uid);
     const existing = this.uidToNode.get(uid);
     if (existing && !ev.virtual && !existing.isObserved()) {
       const observed = this.identityOf(ev);

@@ -75,6 +75,9 @@ const KUBE_1_30_POLICIES = [
   'validatingadmissionpolicybindings - admissionregistration.k8s.io/v1 false ValidatingAdmissionPolicyBinding',
 ];
 
+/** orch's own group (issue 28): the revision ledger's listing and Restore, not in Kubernetes. */
+const ORCH_HISTORY = ['deletedobjects - history.k8s.io/v1 true DeletedObject', 'restores - history.k8s.io/v1 false Restore'];
+
 /** storageVersionHash of some resources, as kube-apiserver 1.28 publishes them. */
 const HASHES: [string, string, string][] = [
   ['/api/v1', 'pods', 'xPOwRZ+Yhw8='],
@@ -112,7 +115,11 @@ describe('kubectl api-resources in k8s.io mode', () => {
       KUBE_1_30_POLICIES,
     );
     assert.deepEqual(
-      got.filter((line) => !KUBE_1_30_POLICIES.includes(line)),
+      got.filter((line) => ORCH_HISTORY.includes(line)),
+      ORCH_HISTORY,
+    );
+    assert.deepEqual(
+      got.filter((line) => !KUBE_1_30_POLICIES.includes(line) && !ORCH_HISTORY.includes(line)),
       KUBE_1_28,
     );
   });

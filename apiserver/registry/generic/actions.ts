@@ -7,7 +7,9 @@
  * actions (kind-declaration.ts), the server wires the answers (newStores' `answers`); every
  * action is admitted as a CREATE of its kind before it runs (GenericStore.act).
  */
-import type { ApiObject } from '../../api/object.js';
+import type { ApiList, ApiObject } from '../../api/object.js';
+import type { ResourceDef } from '../../api/resource.js';
+import type { ListOptions } from './list-options.js';
 import type { UserInfo } from '../../api/user-info.js';
 import type { ObjectStore } from './object-store.js';
 import type { RequestContext } from './request-context.js';
@@ -32,6 +34,8 @@ export interface StoreAction {
 /** A kind whose objects are made on read: the current objects of a request. */
 export interface ComputedObjects {
   list(ctx: RequestContext): Promise<ApiObject[]>;
+  /** A kind whose listing pages itself (DeletedObject): one page, by the list's limit and continue. */
+  page?(ctx: RequestContext, opts: ListOptions, def: ResourceDef): Promise<ApiList>;
 }
 
 /** A computed kind's objects, made once per server from its environment (as store hooks are). */

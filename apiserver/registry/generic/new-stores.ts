@@ -50,7 +50,7 @@ export function newStores(
       def,
       hooks: d?.hooks?.(hookEnv),
       actions,
-      createAction: def.ephemeral ? answered(answerKey(def.group, def.plural)) : d?.createAction,
+      createAction: def.ephemeral ? (answered(answerKey(def.group, def.plural)) ?? d?.newCreateAction?.(hookEnv)) : d?.createAction,
       computed: d?.computed?.(hookEnv),
       lookup,
     });

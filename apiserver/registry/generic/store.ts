@@ -246,7 +246,7 @@ export class GenericStore implements ObjectStore, ReadSource {
 
   /** A list with selectors, paging and the resourceVersion rules of a list (list.ts). */
   list(ctx: RequestContext, opts: ListOptions = {}): Promise<ApiList> {
-    if (this.computed) return listComputed(this, this.computed, ctx, opts);
+    if (this.computed) return this.computed.page ? this.computed.page(ctx, opts, this.def) : listComputed(this, this.computed, ctx, opts);
     const listed = listObjects(this, ctx, opts, this.cacher);
     if (!this.def.batchConversion) return listed;
     // One conversion for the whole list (or page), as Kubernetes converts a list.
@@ -292,6 +292,7 @@ export class GenericStore implements ObjectStore, ReadSource {
     input: ApiObject,
     rollback: AdmissionRollback,
     trackFields?: TrackFields,
+    restored?: RestoredIdentity,
   ): Promise<ApiObject> {
     let obj = deepCopy(input);
     const sctx = this.strategyContext(ctx);
@@ -302,6 +303,7 @@ export class GenericStore implements ObjectStore, ReadSource {
     if (trackFields) obj = trackFields(obj, null);
     await this.admissionOf(ctx).admit(this.attributes(ctx, rollback, 'CREATE', obj.metadata.name ?? '', obj));
     fillCreateMeta(this.def, obj, ctx);
+    if (restored) keepIdentity(obj, restored);
     if (this.def.subresources?.status && !this.def.statusOnCreate) resetStatusForMainResource(obj, null);
     this.def.strategy?.prepareForCreate?.(obj, sctx);
     if (!obj.metadata.name && obj.metadata.generateName) obj.metadata.name = generateName(obj.metadata.generateName);
@@ -312,14 +314,22 @@ export class GenericStore implements ObjectStore, ReadSource {
     return obj;
   }
 
-  async create(ctx: RequestContext, input: ApiObject, opts: { trackFields?: TrackFields } = {}): Promise<ApiObject> {
+  /**
+   * Create. `restored` (the history group's Restore, never a request's create) keeps the identity of
+   * the object as it was deleted: its uid and creationTimestamp.
+   */
+  async create(
+    ctx: RequestContext,
+    input: ApiObject,
+    opts: { trackFields?: TrackFields; restored?: RestoredIdentity } = {},
+  ): Promise<ApiObject> {
     const generated = !input.metadata.name && !!input.metadata.generateName;
     const target = this.writeTarget(ctx);
     for (let attempt = 1; ; attempt++) {
       const txn = new WriteTransaction();
       let name = input.metadata.name ?? '';
       try {
-        const obj = await this.prepareCreate(ctx, input, txn.admission, opts.trackFields);
+        const obj = await this.prepareCreate(ctx, input, txn.admission, opts.trackFields, opts.restored);
         name = obj.metadata.name!;
         txn.hooks = await this.beforeWrite(ctx, obj, null);
         // Encoded after the hooks, which complete the object (a Service's cluster IPs and families).
@@ -533,6 +543,18 @@ export class GenericStore implements ObjectStore, ReadSource {
       await txn.end();
     }
   }
+}
+
+/** What a restored object keeps of the object that was deleted (GenericStore.create's `restored`). */
+export interface RestoredIdentity {
+  uid: string;
+  creationTimestamp?: string;
+}
+
+/** Puts back the deleted object's identity over what a create fills in, so owners and dependents reconnect. */
+function keepIdentity(obj: ApiObject, restored: RestoredIdentity): void {
+  obj.metadata.uid = restored.uid;
+  if (restored.creationTimestamp) obj.metadata.creationTimestamp = restored.creationTimestamp;
 }
 
 /** A strategy's warnings for the client, each once (an update may run its steps again on a conflict). */

@@ -28,6 +28,7 @@ import { flowcontrolResources } from './flowcontrol.js';
 import { autoscalingResources } from './autoscaling.js';
 import { apiextensionsResources } from './apiextensions.js';
 import { apiregistrationResources } from './apiregistration.js';
+import { historyResources } from './history.js';
 import { coreControllerResources } from './core-controllers.js';
 
 export const allResources: readonly KindDeclaration[] = [
@@ -56,4 +57,5 @@ export const allResources: readonly KindDeclaration[] = [
   ...flowcontrolResources,
   ...apiextensionsResources,
   ...apiregistrationResources,
+  ...historyResources,
 ];

@@ -5,7 +5,11 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { newApiDomain } from '../../../apiserver/api/domain.js';
 import { newResourceTable } from '../../../apiserver/api/resource-table.js';
 import { allResources } from '../../../apiserver/registry/resources/index.js';
-import { definitions } from '../../../apiserver/api/generated/definitions.js';
+import { definitions as generated } from '../../../apiserver/api/generated/definitions.js';
+import { historyDefinitions } from '../../../apiserver/api/history-definitions.js';
+
+/** The server's definitions: Kubernetes' generated ones and orch's own history group's (run-server.ts). */
+const definitions = { ...generated, ...historyDefinitions };
 import { newOpenApiV2 } from '../../../apiserver/endpoints/openapi-v2.js';
 import { newOpenApiV3 } from '../../../apiserver/endpoints/openapi-v3.js';
 import { newOpenApiSpecs } from '../../../apiserver/endpoints/openapi-specs.js';

@@ -14,6 +14,25 @@ export function withHistoryReads(roles: ClusterRole[]): ClusterRole[] {
   );
 }
 
+/** orch's own role of every authenticated user (bound to system:authenticated, as system:basic-user is). */
+export const HISTORY_USER_ROLE = 'system:history-user';
+
+/**
+ * Listing `deletedobjects` and creating `restores` of the history group, for every authenticated user:
+ * what they answer is authorized inside, per object — a deleted object is listed only to who may
+ * `get` its resource's `history` there, and each object a Restore writes is authorized as a `create`
+ * of its own resource (as SelfSubjectAccessReview is open to all and answers per user).
+ */
+export function historyUserRole(historyGroup: string): ClusterRole {
+  return {
+    metadata: { name: HISTORY_USER_ROLE },
+    rules: [
+      { verbs: ['list'], apiGroups: [historyGroup], resources: ['deletedobjects'] },
+      { verbs: ['create'], apiGroups: [historyGroup], resources: ['restores'] },
+    ],
+  };
+}
+
 function historyRules(rules: PolicyRule[]): PolicyRule[] {
   const out: PolicyRule[] = [];
   for (const r of rules) {

@@ -1,0 +1,14 @@
+import { after, before } from 'node:test';
+import { runNamespaceRestoreSuite } from './namespace-restore.js';
+import { startTestServer } from '../../support/api-server.js';
+import { startEtcd, type EtcdProcess } from '../../support/etcd.js';
+
+let etcd: EtcdProcess;
+before(async () => {
+  etcd = await startEtcd();
+});
+after(async () => {
+  await etcd?.stop();
+});
+
+runNamespaceRestoreSuite('etcd', () => startTestServer({ etcd: etcd.endpoint, args: ['--history-retention=24h'] }));
