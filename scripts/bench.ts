@@ -289,7 +289,7 @@ async function main(): Promise<void> {
     if (flags.scenarios.has('apf-flood')) {
       if (flags.kubeconfig) process.stderr.write('bench: apf-flood needs a server the bench starts itself; skipped with --kubeconfig\n');
       else {
-        const results = await runApfFlood(flags.options, flags.workers, (line) => process.stderr.write(`${line}\n`));
+        const results = await runApfFlood(flags.options, flags.workers, (line) => process.stderr.write(`${line}\n`), flags.serverNodeArgs);
         for (const r of results) printJsonLine('orch-apf', r);
         servers.push({ name: 'orch-apf', results });
       }

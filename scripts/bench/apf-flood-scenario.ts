@@ -14,8 +14,9 @@ export async function runApfFlood(
   options: BenchOptions,
   workers: number | undefined,
   log: (line: string) => void,
+  nodeArgs: string[] = [],
 ): Promise<ScenarioResult[]> {
-  const server = await startLocalApiServer({ tokens: FLOOD_TOKEN_LINES, args: workers ? [`--workers=${workers}`] : [] });
+  const server = await startLocalApiServer({ tokens: FLOOD_TOKEN_LINES, nodeArgs, args: workers ? [`--workers=${workers}`] : [] });
   try {
     const r = await runFlood(
       loadKubeconfig(server.kubeconfig),

@@ -154,8 +154,11 @@ export class ConfigController {
     const old = this.levelStates.get(name);
     const initialCL = Math.max(1, limits.nominalCL - Math.floor(limits.lendableCL / 2));
     const sameShape = old && old.exempt === exempt && jsonEqual(old.queueSet.queuing ?? null, queuing ?? null);
-    const queueSet = sameShape ? old.queueSet : new QueueSet(exempt, queuing, initialCL, this.now);
-    if (sameShape && !jsonEqual(old.limits, limits)) queueSet.setConcurrencyLimit(initialCL);
+    const queueSet = sameShape ? old.queueSet : new QueueSet(exempt, queuing, initialCL, this.now, limits.nominalCL);
+    if (sameShape && !jsonEqual(old.limits, limits)) {
+      queueSet.setWideSeatsLimit(limits.nominalCL);
+      queueSet.setConcurrencyLimit(initialCL);
+    }
     return {
       name,
       uid: pl.metadata.uid ?? '',

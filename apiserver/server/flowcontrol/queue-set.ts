@@ -8,6 +8,12 @@
  * that by its real duration, so a flow's share is of seat-seconds, not of requests; G starts at
  * Kubernetes' 3 ms and follows the requests' real durations. An Exempt level
  * only counts. Pure: the clock is passed in; nothing here knows HTTP.
+ *
+ * Unlike Kubernetes, requests wider than one seat (big LISTs) may together hold at most the level's
+ * nominal seats (`wideSeatsLimit`), never borrowed ones: kube-apiserver's seats stand for work spread
+ * over many cores, but here every request of a worker shares one event loop, so a level that borrowed
+ * 360 seats ran 45 LISTs of 5,000 objects at once; each took seconds, they ended together, and a light
+ * request of the same level waited seconds for a seat. Borrowed seats still serve one-seat requests.
  */
 import { dealHand } from './shuffle-shard.js';
 
@@ -82,6 +88,8 @@ export class QueueSet {
   readonly counters: LevelCounters = { dispatched: 0, rejected: 0, timedOut: 0, cancelled: 0 };
   /** The requests executing now (for the dumps). */
   readonly running = new Set<Ticket>();
+  /** Seats held by requests wider than one seat. */
+  wideSeatsInUse = 0;
   private currentR = 0;
   /** The estimated service time of a seat (Kubernetes' G, 3 ms), followed by what requests took. */
   private g = G_SECONDS;
@@ -97,6 +105,8 @@ export class QueueSet {
     /** The seats the level may use now (its current concurrency limit). */
     public concurrencyLimit: number,
     private readonly now: () => number,
+    /** The most seats requests wider than one seat may hold together (the level's nominal seats). */
+    public wideSeatsLimit = Number.POSITIVE_INFINITY,
   ) {
     this.queues = Array.from({ length: queuing?.queues ?? 0 }, (_, index) => ({
       index,
@@ -143,6 +153,7 @@ export class QueueSet {
     this.noteDemand();
     this.executing--;
     this.seatsInUse -= t.seats;
+    if (t.seats > 1) this.wideSeatsInUse -= t.seats;
     this.running.delete(t);
     if (t.queueIndex >= 0) {
       const q = this.queues[t.queueIndex];
@@ -195,7 +206,19 @@ export class QueueSet {
     if (demand > this.demandHigh) this.demandHigh = demand;
   }
 
+  /** Another limit for wide requests (a changed configuration). */
+  setWideSeatsLimit(limit: number): void {
+    this.wideSeatsLimit = limit;
+    this.dispatch();
+  }
+
+  /** A wide request beyond the wide limit waits for the other wide ones to end; alone it runs. */
+  private wideBlocked(seats: number): boolean {
+    return seats > 1 && this.wideSeatsInUse > 0 && this.wideSeatsInUse + seats > this.wideSeatsLimit;
+  }
+
   private fits(seats: number): boolean {
+    if (this.wideBlocked(seats)) return false;
     if (seats > this.concurrencyLimit) return this.executing === 0;
     return this.seatsInUse + seats <= this.concurrencyLimit;
   }
@@ -243,13 +266,17 @@ export class QueueSet {
     let bestFinish = Number.POSITIVE_INFINITY;
     for (const q of this.queues) {
       if (q.waiting.length === 0) continue;
+      // A wide head held back by the wide limit waits for a wide request to end, not for the
+      // narrow ones: passing it over starves no one, as only a wide request's end frees its room.
+      if (this.wideBlocked(q.waiting[0].seats)) continue;
       const finish = q.nextDispatchR + q.waiting[0].seats * this.g;
       if (finish < bestFinish) {
         bestFinish = finish;
         best = q;
       }
     }
-    const q = best!;
+    if (!best) return false;
+    const q = best;
     const t = q.waiting[0];
     if (!this.fits(t.seats)) return false;
     this.noteDemand();
@@ -272,6 +299,7 @@ export class QueueSet {
     this.running.add(t);
     this.executing++;
     this.seatsInUse += t.seats;
+    if (t.seats > 1) this.wideSeatsInUse += t.seats;
     this.counters.dispatched++;
     this.peak();
   }

@@ -106,3 +106,24 @@ test("shuffle sharding deals distinct cards from a flow's hash, as Kubernetes' d
   const h = BigInt(3 + 7 * (2 + 6 * 1));
   assert.deepEqual(dealHand(h, 7, 3), [3, 2, 1]);
 });
+
+test('wide requests hold at most the wide limit together; a narrow request passes a wide head held back by it', () => {
+  const started: Ticket[] = [];
+  // 100 seats now (borrowed), 16 nominal: two LISTs of 8 seats run, a third waits.
+  const qs = new QueueSet(false, { queues: 64, handSize: 6, queueLengthLimit: 50 }, 100, clock, 16);
+  const lists = [ticket('flooder', 8, started), ticket('flooder', 8, started), ticket('flooder', 8, started)];
+  assert.equal(qs.admit(lists[0], hash('flooder')).outcome, 'execute');
+  assert.equal(qs.admit(lists[1], hash('flooder')).outcome, 'execute');
+  assert.equal(qs.admit(lists[2], hash('flooder')).outcome, 'queued');
+  assert.equal(qs.wideSeatsInUse, 16);
+  // The tenant's GET does not wait behind the held-back LIST: borrowed seats serve it.
+  const get = ticket('tenant', 1, started);
+  assert.equal(qs.admit(get, hash('tenant')).outcome, 'execute');
+  qs.finish(get);
+  assert.deepEqual(started, []);
+  // A LIST's end lets the waiting one run.
+  now += 1000;
+  qs.finish(lists[0]);
+  assert.deepEqual(started, [lists[2]]);
+  assert.equal(qs.wideSeatsInUse, 16);
+});
