@@ -1,8 +1,10 @@
 /**
- * The schemas of history.<domain>/v1's kinds (registry/resources/history.ts), orch's own, so not in
- * the generated Kubernetes definitions: the server adds them to those (run-server.ts), so OpenAPI
- * publishes them and `kubectl explain` reads them.
+ * The schemas of history.<domain>/v1's kinds (registry/resources/history.ts) and of the
+ * ObjectRevisionList every kind's `history` subresource answers (registry/generic/history-view.ts),
+ * orch's own, so not in the generated Kubernetes definitions: the server adds them to those
+ * (run-server.ts), so OpenAPI publishes them and `kubectl explain` reads them.
  */
+import type { CreateSubresource } from './resource.js';
 import type { Schema } from './schema.js';
 
 const META = { $ref: '#/definitions/meta.v1.ObjectMeta' };
@@ -39,7 +41,58 @@ const restored: Schema = {
   },
 };
 
+export const OBJECT_REVISION_LIST_SCHEMA = 'history.v1.ObjectRevisionList';
+const OBJECT_REVISION_SCHEMA = 'history.v1.ObjectRevision';
+
+/** The kind a history read answers, in the terms an operation naming another kind uses. */
+export const OBJECT_REVISION_LIST_KIND: CreateSubresource = {
+  kubernetesGroup: 'history.k8s.io',
+  version: 'v1',
+  kind: 'ObjectRevisionList',
+  schema: OBJECT_REVISION_LIST_SCHEMA,
+};
+
 export const historyDefinitions: Readonly<Record<string, Schema>> = {
+  [OBJECT_REVISION_LIST_SCHEMA]: {
+    description: "An object's revisions from the revision ledger, newest first, paged like a list.",
+    type: 'object',
+    required: ['items'],
+    properties: {
+      apiVersion: { type: 'string', description: 'history.<domain>/v1' },
+      kind: { type: 'string', description: 'ObjectRevisionList' },
+      metadata: { $ref: '#/definitions/meta.v1.ListMeta' },
+      items: { type: 'array', items: { $ref: `#/definitions/${OBJECT_REVISION_SCHEMA}` } },
+    },
+    'x-orch-group-version-kind': [{ group: 'history.k8s.io', version: 'v1', kind: 'ObjectRevisionList' }],
+  },
+  [OBJECT_REVISION_SCHEMA]: {
+    description: 'One write of an object: who made it, how and when, and the change it made.',
+    type: 'object',
+    required: ['resourceVersion', 'time', 'operation', 'user', 'patch'],
+    properties: {
+      resourceVersion: { type: 'string', description: 'The object as this write left it is read at this resourceVersion.' },
+      time: { type: 'string', format: 'date-time', description: 'When the write was made (RFC 3339, milliseconds).' },
+      operation: { type: 'string', enum: ['create', 'update', 'patch', 'apply', 'delete'] },
+      user: { type: 'string', description: 'The user who made the write ("" for none).' },
+      fieldManager: { type: 'string', description: 'The field manager the request named.' },
+      patch: {
+        type: 'array',
+        description:
+          'RFC 6902 JSON patch from the revision before; a create and the oldest revision in the window carry the whole object as one add at the root, a delete none.',
+        items: {
+          type: 'object',
+          required: ['op', 'path'],
+          properties: {
+            op: { type: 'string', enum: ['add', 'remove', 'replace', 'move', 'copy', 'test'] },
+            path: { type: 'string' },
+            from: { type: 'string' },
+            value: { 'x-orch-preserve-unknown-fields': true },
+          },
+        },
+      },
+    },
+  },
+
   'history.v1.DeletedObject': {
     type: 'object',
     description: 'An object deleted within the --history-retention window, which a Restore can put back.',

@@ -3,7 +3,7 @@
  * them, and the REST operations of a resource in a neutral form that each document version renders.
  */
 import type { ApiDomain } from '../api/domain.js';
-import { OBJECT_REVISION_LIST_KIND } from '../api/history-schemas.js';
+import { OBJECT_REVISION_LIST_KIND } from '../api/history-definitions.js';
 import type { CreateSubresource, ResourceDef } from '../api/resource.js';
 
 export type Json = Record<string, unknown>;

@@ -3,7 +3,6 @@
  * built on first use, built again on the first use after invalidate().
  */
 import type { ResourceTable } from '../api/resource-table.js';
-import { HISTORY_DEFINITIONS } from '../api/history-schemas.js';
 import type { Definitions } from '../api/schema.js';
 import type { PathOptions } from './openapi-common.js';
 import { newOpenApiV2, type OpenApiV2 } from './openapi-v2.js';
@@ -19,10 +18,8 @@ export interface OpenApiSpecs {
 export function newOpenApiSpecs(table: ResourceTable, defs: Definitions, options: PathOptions = {}): OpenApiSpecs {
   let v2: OpenApiV2 | undefined;
   let v3: OpenApiV3 | undefined;
-  // defs changes at run time (custom resources): the ledger's schemas join it each time the documents are built.
-  const all = (): Definitions => (options.history ? { ...defs, ...HISTORY_DEFINITIONS } : defs);
-  const currentV2 = () => (v2 ??= newOpenApiV2(table, all(), options));
-  const currentV3 = () => (v3 ??= newOpenApiV3(table, all(), options));
+  const currentV2 = () => (v2 ??= newOpenApiV2(table, defs, options));
+  const currentV3 = () => (v3 ??= newOpenApiV3(table, defs, options));
   return {
     v2: { json: () => currentV2().json(), protobuf: () => currentV2().protobuf(), etag: (encoding) => currentV2().etag(encoding) },
     v3: { index: () => currentV3().index(), document: (path) => currentV3().document(path) },

@@ -13,7 +13,7 @@ import type { ApiDomain } from '../api/domain.js';
 import type { ResourceDef } from '../api/resource.js';
 import type { Definitions } from '../api/schema.js';
 import { apiVersionOf } from '../api/object.js';
-import { OBJECT_REVISION_LIST_SCHEMA } from '../api/history-schemas.js';
+import { OBJECT_REVISION_LIST_SCHEMA } from '../api/history-definitions.js';
 import { PATCH_CONTENT_TYPES } from './handlers/patch.js';
 import {
   CLIENT_GVK,
