@@ -45,11 +45,12 @@ describe('the web console in headless Chromium', () => {
     await c.post('/api/v1/namespaces', { metadata: { name: 'team' } });
     await c.post('/api/v1/namespaces/team/configmaps', { metadata: { name: 'team-settings' }, data: { a: '1' } });
     await c.post('/api/v1/namespaces/team/secrets', { metadata: { name: 'team-secret' }, stringData: { p: 'x' } });
-    await c.post('/apis/rbac.orch.io/v1/namespaces/team/rolebindings', {
+    const binding = await c.post('/apis/rbac.authorization.orch.io/v1/namespaces/team/rolebindings', {
       metadata: { name: 'viewer-view' },
-      roleRef: { apiGroup: 'rbac.orch.io', kind: 'ClusterRole', name: 'view' },
-      subjects: [{ apiGroup: 'rbac.orch.io', kind: 'User', name: 'viewer' }],
+      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [{ apiGroup: 'rbac.authorization.orch.io', kind: 'User', name: 'viewer' }],
     });
+    assert.equal(binding.status, 201, binding.text);
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
     page = await (await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1400, height: 1000 } })).newPage();
     await manager.waitFor(/"msg":"started controller".*deployment-controller/, 30_000);
@@ -177,5 +178,24 @@ describe('the web console in headless Chromium', () => {
     await page.waitForSelector('#who-user', WAIT);
     assert.equal(await page.textContent('#who-user'), 'admin');
     await page.screenshot({ path: `${SHOTS}/access.png` });
+  });
+
+  it('a user with view in one namespace sees that namespace and no Secrets', async () => {
+    await page.click('header button');
+    await signIn(VIEWER_TOKEN);
+    await page.waitForSelector('#whoami', WAIT);
+    await page.goto(`${server.url}/console/#/objects?namespace=team`);
+    await page.waitForSelector('#kind-core-configmaps', WAIT);
+    assert.equal(await page.locator('#kind-core-secrets').count(), 0);
+    await page.click('#kind-core-configmaps');
+    await page.waitForSelector('#object-table a.object-link', WAIT);
+    // The namespace's own (team-settings) and the root CA bundle every namespace gets.
+    assert.deepEqual((await page.locator('#object-table a.object-link').allTextContents()).sort(), ['orch-root-ca.crt', 'team-settings']);
+    await page.screenshot({ path: `${SHOTS}/viewer.png` });
+    // Across all namespaces the API refuses the list, and the page says so.
+    await page.fill('#namespace', '');
+    await page.press('#namespace', 'Enter');
+    await page.click('#kind-core-configmaps', WAIT);
+    assert.match((await page.textContent('#table-error', WAIT)) ?? '', /forbidden/i);
   });
 });
