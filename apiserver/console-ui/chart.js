@@ -24,5 +24,7 @@ export function Chart({ id, title, names, data }) {
   useEffect(() => {
     plot.current?.setData(data);
   }, [data]);
-  return html`<div class="chart" id=${id} data-points=${data[0].length}><div ref=${el}></div></div>`;
+  // The largest value drawn, for tests and for a glance in the inspector.
+  const max = Math.max(0, ...data.slice(1).flatMap((s) => s.filter((v) => Number.isFinite(v))));
+  return html`<div class="chart" id=${id} data-points=${data[0].length} data-max=${max}><div ref=${el}></div></div>`;
 }

@@ -85,7 +85,8 @@ function between(prev, cur, seconds) {
   return out;
 }
 
-const VERBS = ['GET', 'LIST', 'WATCH', 'CREATE', 'UPDATE', 'PATCH', 'DELETE'];
+// As Kubernetes' request metrics name them (a create is POST, an update PUT).
+const VERBS = ['GET', 'LIST', 'WATCH', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 export function Overview() {
   const [series, setSeries] = useState({ t: [], rows: [] });

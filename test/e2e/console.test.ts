@@ -117,6 +117,8 @@ describe('the web console in headless Chromium', () => {
     await page.waitForSelector('#chart-rate[data-points="3"]', WAIT);
     writing = false;
     await writer;
+    // The writes drawn: well over one request a second on the rate chart.
+    assert.ok(Number(await page.getAttribute('#chart-rate', 'data-max')) > 5, 'the rate chart shows the writes');
     assert.match((await page.textContent('#object-counts')) ?? '', /configmaps/);
     await page.screenshot({ path: `${SHOTS}/overview.png` });
   });
