@@ -168,7 +168,11 @@ async function main(): Promise<void> {
   clearInterval(waiting);
   if (stopping) return;
   say(`the API server is ready (${seconds(began)}); starting the controller manager…`);
-  process.stdout.write(`orch is ready: kubectl --kubeconfig ${kubeconfigFile} get ns\n`);
+  // The last --console wins, as the API server reads its flags.
+  const consoleFlag = [...flags.apiserverArgs].reverse().find((a) => a === '--console' || a.startsWith('--console='));
+  const consoleOn = consoleFlag === undefined || consoleFlag === '--console' || consoleFlag === '--console=true';
+  const consoleNote = consoleOn ? ` · console: ${server}/console/ (sign in with a bearer token)` : '';
+  process.stdout.write(`orch is ready: kubectl --kubeconfig ${kubeconfigFile} get ns${consoleNote}\n`);
 
   let backoffMs = 1000;
   const runControllerManager = (): void => {

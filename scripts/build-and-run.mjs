@@ -39,6 +39,8 @@ if (code !== 0) {
   process.stderr.write(`build: tsc -b failed (exit code ${code}); nothing started\n`);
   process.exit(code);
 }
+// The console's bundle (esbuild, well under a second), which tsc does not make.
+await import('./build-console.mjs');
 const took = `${((Date.now() - began) / 1000).toFixed(1)}s`;
 say(stamp() === before ? `dist/ is up to date (checked in ${took})` : `built in ${took}`);
 

@@ -2,7 +2,7 @@
  * The handler chain, assembled in ONE function as Kubernetes' DefaultBuildHandlerChain: each filter
  * (one file in filters/) wraps the handler after it, so a request passes through them as plain
  * function calls, outermost first: status errors → request info → metrics → in-flight tracking →
- * (failed-authentication audit) → authentication → (audit) → impersonation → priority and fairness
+ * (failed-authentication audit) → the console's static files → authentication → (audit) → impersonation → priority and fairness
  * (or, without it, max in flight) → authorization → aggregation (remote APIServices) → router. Express
  * hosts the composed chain as its one middleware.
  */
@@ -24,6 +24,7 @@ import type { ServerAudit } from './audit.js';
 import { withStatusErrors } from './filters/with-status-errors.js';
 import { newRouter, type RouteDeps } from './routes.js';
 import type { Aggregator } from './aggregator/new-aggregator.js';
+import { type ConsoleAssets, withConsole } from './console/serve-console.js';
 
 export interface ChainDeps extends RouteDeps {
   authenticator: RequestAuthenticator;
@@ -38,6 +39,8 @@ export interface ChainDeps extends RouteDeps {
   audit?: ServerAudit;
   /** Absent: no aggregation layer (every group version is local). */
   aggregator?: Aggregator;
+  /** The web console's files (--console); absent: /console/ is a 404 as any unknown path. */
+  console?: ConsoleAssets;
 }
 
 export function buildHandlerChain(deps: ChainDeps): express.Express {
@@ -50,6 +53,8 @@ export function buildHandlerChain(deps: ChainDeps): express.Express {
   if (audit) handler = withAudit(handler, audit.policy, audit.backend, audit.apiVersion);
   handler = withAuthentication(handler, deps.authenticator, deps.logger);
   if (audit) handler = withFailedAuthenticationAudit(handler, audit.policy, audit.backend, audit.apiVersion);
+  // Outside authentication, as /healthz for the anonymous: static files only, no data.
+  if (deps.console) handler = withConsole(handler, deps.console);
   handler = deps.inFlight.filter(handler);
   handler = deps.metrics.filter(handler);
   handler = withRequestInfo(handler);

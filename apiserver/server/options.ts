@@ -107,6 +107,8 @@ export interface ServerOptions extends AuthenticationSettings {
   serviceNodePortRange: PortRange;
   /** --watch-cache: lists, gets and watches are served from memory. */
   watchCache: boolean;
+  /** --console (orch's own): the web console's static files at /console/. */
+  console: boolean;
   /** --workers: worker processes serving the port, each a replica (server/workers.ts). */
   workers: number;
   /** --default-watch-cache-size: the most changes a resource's watch cache keeps; 0 disables the cache. */
@@ -358,6 +360,13 @@ export const SERVER_FLAGS = {
     usage: 'Amount of time to retain events.',
     doc: "Events (core and `events`) are deleted this long after their last write: an etcd lease, or the embedded store's own expiry; `0` keeps them",
     check: nonNegative,
+  }),
+  console: flag({
+    name: 'console',
+    type: boolValue,
+    default: true,
+    usage: "Serve the web console at /console/ (static files; every read it makes goes through the API with the user's credentials).",
+    doc: "Serve the web console's static files at `/console/`; its reads go through the API as the signed-in user (orch's own flag)",
   }),
   watchCache: flag({
     name: 'watch-cache',
@@ -640,6 +649,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       serviceClusterIPRanges: serviceClusterIPRanges(v.serviceClusterIPRange),
       serviceNodePortRange: v.serviceNodePortRange,
       watchCache: v.watchCache,
+      console: v.console,
       workers: v.workers,
       defaultWatchCacheSize: v.defaultWatchCacheSize,
       kubeletPort: v.kubeletPort,

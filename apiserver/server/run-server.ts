@@ -22,6 +22,7 @@ import { newLogger, type Logger } from '../component-base/logs/logger.js';
 import { newInFlight } from './filters/with-in-flight-tracking.js';
 import { newServerAudit } from './audit.js';
 import { buildHandlerChain } from './chain.js';
+import { loadConsoleAssets } from './console/serve-console.js';
 import { newOpenApiSpecs } from '../endpoints/openapi-specs.js';
 import { newReviewKinds } from './review-kinds.js';
 import { LateStores } from './late-stores.js';
@@ -159,6 +160,7 @@ export async function runServer(
     authenticator: authentication.authenticator,
     authorizer: authz.authorization.authorizer,
     serverAddress: address.hostPort,
+    console: options.console ? loadConsoleAssets() : undefined,
   });
 
   const server = newHttpsServer(options, app);

@@ -81,7 +81,7 @@ describe('all-in-one start and Ctrl+C, as in a terminal', () => {
       `all-in-one: starting the API server on https://127.0.0.1:${port} (the embedded store in`,
       'all-in-one: waiting for the API server to be ready (/readyz)…',
       'all-in-one: the API server is ready',
-      `orch is ready: kubectl --kubeconfig ${join(dir, 'data', 'admin.kubeconfig')} get ns`,
+      `orch is ready: kubectl --kubeconfig ${join(dir, 'data', 'admin.kubeconfig')} get ns · console: https://127.0.0.1:${port}/console/`,
     ];
     const at = steps.map((s) => out.indexOf(s));
     assert.ok(

@@ -1,0 +1,203 @@
+/**
+ * The web console (issue 29) in a real headless Chromium (Debian's /usr/bin/chromium, driven by
+ * playwright-core) against a real orch-apiserver child process and controller manager: a forged token
+ * is refused on the page; the admin signs in, the overview's charts gain points while the test writes
+ * objects; a Deployment's page shows a new Pod live when it is scaled; a ConfigMap's history diff; a
+ * user with `view` in one namespace sees that namespace's kinds and no Secrets; a huge selector is a
+ * message on the page with the server unaffected. The static files are served unauthenticated with a
+ * strict CSP and no cookie; a path outside them is a 404. Screenshots go to test-artifacts/console/.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { request } from 'node:https';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../support/api-server.js';
+import { startProcess, type Proc } from '../support/processes.js';
+
+const CONTROLLER_MANAGER = 'dist/controllers/cmd/controller-manager.js';
+const SHOTS = 'test-artifacts/console';
+const VIEWER_TOKEN = 'console-viewer-token-0123456789';
+const WAIT = { timeout: 15_000 };
+
+describe('the web console in headless Chromium', () => {
+  let server: TestServer;
+  let manager: Proc;
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    server = await startTestServer({
+      process: true,
+      args: ['--authorization-mode=RBAC'],
+      tokens: [`${VIEWER_TOKEN},viewer,viewer-uid,""`],
+    });
+    manager = startProcess(process.execPath, [
+      CONTROLLER_MANAGER,
+      '--kubeconfig',
+      server.kubeconfig,
+      '--secure-port=0',
+      '--bind-address=127.0.0.1',
+      '--leader-elect=false',
+    ]);
+    const c = server.client;
+    await c.post('/api/v1/namespaces', { metadata: { name: 'team' } });
+    await c.post('/api/v1/namespaces/team/configmaps', { metadata: { name: 'team-settings' }, data: { a: '1' } });
+    await c.post('/api/v1/namespaces/team/secrets', { metadata: { name: 'team-secret' }, stringData: { p: 'x' } });
+    const binding = await c.post('/apis/rbac.authorization.orch.io/v1/namespaces/team/rolebindings', {
+      metadata: { name: 'viewer-view' },
+      roleRef: { apiGroup: 'rbac.authorization.orch.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [{ apiGroup: 'rbac.authorization.orch.io', kind: 'User', name: 'viewer' }],
+    });
+    assert.equal(binding.status, 201, binding.text);
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+    page = await (await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1400, height: 1000 } })).newPage();
+    await manager.waitFor(/"msg":"started controller".*deployment-controller/, 30_000);
+  });
+  after(async () => {
+    await browser?.close();
+    await manager?.stop();
+    await server?.stop();
+  });
+
+  /** The status of GET `path`, sent byte for byte. */
+  const rawStatus = (s: TestServer, path: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: s.port, path, ca: s.ca, method: 'GET' }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  const signIn = async (token: string) => {
+    await page.goto(`${server.url}/console/`);
+    await page.fill('#token', token);
+    await page.click('#signin button');
+  };
+
+  it('serves its files unauthenticated with a strict CSP and no cookie; other paths are 404', async () => {
+    const index = await server.anonymous.get('/console/');
+    assert.equal(index.status, 200);
+    assert.match(String(index.headers['content-security-policy']), /default-src 'self'.*script-src 'self'.*frame-ancestors 'none'/);
+    assert.equal(index.headers['x-content-type-options'], 'nosniff');
+    assert.equal(index.headers['set-cookie'], undefined);
+    // Sent as written (no URL normalization on the way), so the server sees the dot segments.
+    for (const path of [
+      '/console/nope.js',
+      '/console/../package.json',
+      '/console/%2e%2e/package.json',
+      '/console/assets/app.js',
+      '/console//etc/passwd',
+    ])
+      assert.equal(await rawStatus(server, path), 404, path);
+    assert.equal((await server.anonymous.get('/console/app.js')).status, 200);
+  });
+
+  it('a forged token is a clear message on the page', async () => {
+    await signIn('forged-token');
+    const message = await page.textContent('#signin-error', WAIT);
+    assert.match(message ?? '', /did not accept this token \(401 Unauthorized\)/);
+    await page.screenshot({ path: `${SHOTS}/signin-refused.png` });
+  });
+
+  it('overview: health and charts that move while objects are written', async () => {
+    await signIn(server.token);
+    await page.waitForSelector('#whoami', WAIT);
+    assert.equal(await page.textContent('#whoami'), 'admin');
+    await page.waitForSelector('#health-livez h3.ok', WAIT);
+    await page.waitForSelector('#health-readyz h3.ok', WAIT);
+    let writing = true;
+    const writer = (async () => {
+      for (let i = 0; writing; i++) await server.client.post('/api/v1/namespaces/default/configmaps', { metadata: { name: `load-${i}` } });
+    })();
+    // Three samples, three seconds apart: two points in the rate chart.
+    await page.waitForSelector('#chart-rate[data-points="3"]', WAIT);
+    writing = false;
+    await writer;
+    // The writes drawn: well over one request a second on the rate chart.
+    assert.ok(Number(await page.getAttribute('#chart-rate', 'data-max')) > 5, 'the rate chart shows the writes');
+    assert.match((await page.textContent('#object-counts')) ?? '', /configmaps/);
+    await page.screenshot({ path: `${SHOTS}/overview.png` });
+  });
+
+  it('a Deployment page shows a new Pod live when it is scaled', async () => {
+    const c = server.client;
+    const labels = { app: 'web' };
+    await c.post('/apis/apps/v1/namespaces/default/deployments', {
+      metadata: { name: 'web' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+      },
+    });
+    await page.goto(`${server.url}/console/#/objects/apps/v1/deployments/default/web`);
+    await page.waitForSelector('#pods li.pod', WAIT);
+    assert.equal(await page.locator('#pods li.pod').count(), 1);
+    await page.waitForSelector('#dependents a.dependent-link[data-kind="ReplicaSet"]', WAIT);
+    await c.patch('/apis/apps/v1/namespaces/default/deployments/web', { spec: { replicas: 2 } }, 'application/merge-patch+json');
+    await page.waitForSelector('#pods li.pod:nth-child(2)', WAIT);
+    await page.screenshot({ path: `${SHOTS}/deployment.png` });
+  });
+
+  it('history: the diff between two revisions of a ConfigMap', async () => {
+    const c = server.client;
+    await c.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'tracked' }, data: { colour: 'red' } });
+    await c.patch('/api/v1/namespaces/default/configmaps/tracked', { data: { colour: 'blue' } }, 'application/merge-patch+json');
+    await page.goto(`${server.url}/console/#/objects/core/v1/configmaps/default/tracked`);
+    await page.waitForSelector('#history-timeline input.revision', WAIT);
+    const boxes = page.locator('#history-timeline input.revision');
+    assert.equal(await boxes.count(), 2);
+    await boxes.nth(0).check();
+    await boxes.nth(1).check();
+    await page.waitForSelector('#history-diff .diff-add', WAIT);
+    assert.match((await page.locator('#history-diff .diff-add').allTextContents()).join('\n'), /^\+ +colour: blue$/m);
+    assert.match((await page.locator('#history-diff .diff-del').allTextContents()).join('\n'), /^- +colour: red$/m);
+    await page.screenshot({ path: `${SHOTS}/history.png` });
+  });
+
+  it('a huge selector is a message on the page, and the server is unaffected', async () => {
+    await page.goto(`${server.url}/console/#/objects`);
+    await page.click('#kind-core-configmaps', WAIT);
+    await page.waitForSelector('#object-table', WAIT);
+    await page.fill('#label-selector', `${'x'.repeat(40_000)}=!`);
+    await page.click('#selectors button');
+    const message = await page.textContent('#table-error', WAIT);
+    assert.match(message ?? '', /^ConfigMap: unable to parse requirement/);
+    assert.ok((message ?? '').length < 400, 'the message is cut short, not 40,000 characters');
+    assert.equal((await server.client.get('/readyz')).status, 200);
+    await page.screenshot({ path: `${SHOTS}/huge-selector.png` });
+  });
+
+  it('events and access pages', async () => {
+    await page.goto(`${server.url}/console/#/events`);
+    await page.waitForSelector('#events-table tr:nth-child(2)', WAIT);
+    await page.screenshot({ path: `${SHOTS}/events.png` });
+    await page.goto(`${server.url}/console/#/access`);
+    await page.waitForSelector('#who-user', WAIT);
+    assert.equal(await page.textContent('#who-user'), 'admin');
+    await page.screenshot({ path: `${SHOTS}/access.png` });
+  });
+
+  it('a user with view in one namespace sees that namespace and no Secrets', async () => {
+    await page.click('header button');
+    await signIn(VIEWER_TOKEN);
+    await page.waitForSelector('#whoami', WAIT);
+    await page.goto(`${server.url}/console/#/objects?namespace=team`);
+    await page.waitForSelector('#kind-core-configmaps', WAIT);
+    assert.equal(await page.locator('#kind-core-secrets').count(), 0);
+    await page.click('#kind-core-configmaps');
+    await page.waitForSelector('#object-table a.object-link', WAIT);
+    // The namespace's own (team-settings) and the root CA bundle every namespace gets.
+    assert.deepEqual((await page.locator('#object-table a.object-link').allTextContents()).sort(), ['orch-root-ca.crt', 'team-settings']);
+    await page.screenshot({ path: `${SHOTS}/viewer.png` });
+    // Across all namespaces the API refuses the list, and the page says so.
+    await page.fill('#namespace', '');
+    await page.press('#namespace', 'Enter');
+    await page.click('#kind-core-configmaps', WAIT);
+    assert.match((await page.textContent('#table-error', WAIT)) ?? '', /forbidden/i);
+  });
+});
