@@ -112,6 +112,7 @@ export async function runServer(
     builtInGroups,
     stores,
     crdSynced: informers.customResources.synced,
+    addPostStartHook: (name) => health.addPostStartHook(name),
     logger,
   });
   const inFlight = newInFlight();

@@ -49,6 +49,8 @@ export interface AggregatorDeps {
   stores: Map<ResourceDef, GenericStore>;
   /** Resolves once the CRDs stored at start are served. */
   crdSynced: Promise<void>;
+  /** Registers a readyz post-start hook; its function marks it done. */
+  addPostStartHook(name: string): () => void;
   logger: Logger;
 }
 
@@ -146,7 +148,10 @@ export function newAggregator(d: AggregatorDeps): Aggregator {
   let stopped = false;
   let publishRetry: NodeJS.Timeout | undefined;
   const facts = authenticationFacts(d.options, names, client.ca);
+  // Ready only once extension servers can read it (and nothing writes it after a client saw ready), as kube-apiserver's hook.
+  const published = d.addPostStartHook('start-cluster-authentication-info-controller');
   const publish = async (): Promise<void> => {
+    if (!facts) published();
     if (!facts || stopped) return;
     const desired = authenticationConfigMap(domain.systemNamespace, facts);
     try {
@@ -159,6 +164,7 @@ export function newAggregator(d: AggregatorDeps): Aggregator {
         },
         { allowCreate: true },
       );
+      published();
     } catch (err) {
       // The system namespace is made by the bootstrap, which may not have run yet.
       logger.verbose("publishing the extension servers' authentication ConfigMap failed, retrying", { err: String(err) });

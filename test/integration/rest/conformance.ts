@@ -1070,6 +1070,8 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
           assert.match(v.text, /\[\+\]ping ok\n/);
           assert.match(v.text, backend === 'etcd' ? /\[\+\]etcd ok\n/ : /\[\+\]storage ok\n/);
           assert.match(v.text, /\[\+\]poststarthook\/bootstrap-controller ok\n/);
+          // Extension servers' authentication ConfigMap is published before the server is ready.
+          assert.match(v.text, /\[\+\]poststarthook\/start-cluster-authentication-info-controller ok\n/);
           assert.match(v.text, new RegExp(`${ep} check passed\n$`));
         }
         const ex = await s.client.get('/readyz?verbose&exclude=ping');
