@@ -38,9 +38,13 @@ describe('metrics', () => {
       text,
       /apiserver_request_duration_seconds_count\{verb="POST",dry_run="",group="",version="v1",resource="configmaps",subresource="",scope="resource",component="apiserver"\} 2\n/,
     );
-    assert.match(text, /apiserver_storage_objects\{resource="configmaps"\} 2\n/);
+    // The two written here and the server's own (orch-system/extension-apiserver-authentication, published before ready).
+    const stored = (await s.client.get('/api/v1/configmaps')).body.items.map((o: { metadata: { name: string } }) => o.metadata.name).sort();
+    assert.deepEqual(stored, ['a', 'b', 'extension-apiserver-authentication']);
+    assert.match(text, /apiserver_storage_objects\{resource="configmaps"\} 3\n/);
     assert.match(text, /apiserver_storage_objects\{resource="namespaces"\} [1-9]/);
-    assert.match(text, /etcd_request_duration_seconds_count\{operation="create",type="configmaps"\} 2\n/);
+    // The two creates here and the server's own ConfigMap's.
+    assert.match(text, /etcd_request_duration_seconds_count\{operation="create",type="configmaps"\} 3\n/);
     assert.match(text, /apiserver_watch_events_total\{group="",version="v1",kind="ConfigMap"\} [2-9]/);
     // Paths nobody serves are not labelled by what the client typed.
     assert.equal((await s.client.get('/apis/made.up/v1/things')).status, 404);
