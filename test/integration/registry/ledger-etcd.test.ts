@@ -1,23 +1,15 @@
-import { after, before } from 'node:test';
-import { runLedgerSuite } from './ledger.js';
+import { LEDGER_TOKENS, ledgerServer, runLedgerSuite } from './ledger.js';
 import { startTestServer } from '../../support/api-server.js';
-import { startEtcd, type EtcdProcess } from '../../support/etcd.js';
+import { useEtcd } from '../../support/etcd.js';
 
-const tokens = ['viewer-token,viewer,viewer-uid,', 'editor-token,editor,editor-uid,'];
-let etcd: EtcdProcess;
-before(async () => {
-  etcd = await startEtcd();
-});
-after(async () => {
-  await etcd?.stop();
-});
+const etcd = useEtcd();
 
 runLedgerSuite('etcd', {
-  main: () => startTestServer({ etcd: etcd.endpoint, tokens, args: ['--authorization-mode=RBAC', '--history-retention=24h'] }),
+  main: () => ledgerServer(etcd()),
   shortRetention: () =>
     startTestServer({
-      etcd: etcd.endpoint,
-      tokens,
+      etcd: etcd(),
+      tokens: LEDGER_TOKENS,
       args: ['--history-retention=4s', '--etcd-compaction-interval=1s', '--watch-cache=false'],
     }),
 });

@@ -1,10 +1,10 @@
-import { runLedgerSuite } from './ledger.js';
+import { LEDGER_TOKENS, ledgerServer, runLedgerSuite } from './ledger.js';
 import { startTestServer } from '../../support/api-server.js';
 
-const tokens = ['viewer-token,viewer,viewer-uid,', 'editor-token,editor,editor-uid,'];
+const tokens = LEDGER_TOKENS;
 
 runLedgerSuite('sqlite', {
-  main: () => startTestServer({ tokens, args: ['--authorization-mode=RBAC', '--history-retention=24h'] }),
+  main: () => ledgerServer(),
   shortRetention: () =>
     startTestServer({ tokens, args: ['--history-retention=4s', '--etcd-compaction-interval=1s', '--watch-cache=false'] }),
 });

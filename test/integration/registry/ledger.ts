@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { TestServer } from '../../support/api-server.js';
+import { startTestServer, type TestServer } from '../../support/api-server.js';
 import type { TestClient } from '../../support/http-client.js';
 import { newTestClient } from '../../support/http-client.js';
 import { createNamespace } from '../../support/namespaces.js';
@@ -88,6 +88,18 @@ export interface LedgerServers {
   main(): Promise<TestServer>;
   /** A server with a short retention, compaction each second and no watch cache. */
   shortRetention(): Promise<TestServer>;
+}
+
+/** The users the ledger suites read as (viewer-token, editor-token), beside the admin. */
+export const LEDGER_TOKENS = ['viewer-token,viewer,viewer-uid,', 'editor-token,editor,editor-uid,'];
+
+/** The suites' main server: RBAC, the ledger on, LEDGER_TOKENS; on etcd when given its endpoint. */
+export function ledgerServer(etcd?: string): Promise<TestServer> {
+  return startTestServer({
+    ...(etcd ? { etcd } : {}),
+    tokens: LEDGER_TOKENS,
+    args: ['--authorization-mode=RBAC', '--history-retention=24h'],
+  });
 }
 
 export function runLedgerSuite(backend: string, servers: LedgerServers): void {
