@@ -126,6 +126,27 @@ export const LISTED: ListedDifference[] = [
     reason:
       'a Service with an invalid clusterIP and other invalid fields: Kubernetes allocates addresses before it validates and reports the address alone; orch validates first and reports every error',
   },
+  {
+    script: /^aggregation-flowcontrol-policy$/,
+    step: /^apiservice-missing-service-request$/,
+    path: /^body$/,
+    reason:
+      'a request to an unavailable APIService: orch answers a 503 ServiceUnavailable Status, as every other API error; kube-aggregator answers the text `service unavailable`',
+  },
+  {
+    script: /^aggregation-flowcontrol-policy$/,
+    step: /^flow-schema-invalid$/,
+    path: /^body\.details\.causes\.\d+\.message$/,
+    reason:
+      'an unsupported struct value in a validation message: Kubernetes prints the Go value (`flowcontrol.FlowDistinguisherMethod{Type:"ByColour"}`); orch prints it as JSON',
+  },
+  {
+    script: /^aggregation-flowcontrol-policy$/,
+    step: /^policy-bad-cel$/,
+    path: /^body\.details\.causes\.\d+\.message$/,
+    reason:
+      "a CEL expression that does not parse: the syntax error's position and wording are @bufbuild/cel's parser's, not cel-go's ANTLR grammar's (`compilation failed: ERROR: <input>:L:C:` is the same)",
+  },
 ];
 
 /** The rule that explains a difference, if any. */

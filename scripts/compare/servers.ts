@@ -50,6 +50,8 @@ function commonFlags(files: ClusterFiles, etcd: string, port: number, certDir: s
     `--service-account-signing-key-file=${files.serviceAccountKeyFile}`,
     '--authorization-mode=RBAC',
     `--service-cluster-ip-range=${SERVICE_CIDR}`,
+    // ValidatingAdmissionPolicy's v1beta1, as Kubernetes 1.28 serves it when asked (orch also serves v1).
+    '--runtime-config=admissionregistration.k8s.io/v1beta1=true',
   ];
 }
 
@@ -78,6 +80,8 @@ export async function startServers(referenceBinary: string, extraOrchArgs: strin
     const refProc = startProcess(referenceBinary, [
       ...commonFlags(files, etcds[1]!.endpoint, refPort, join(dir, 'reference-certs')),
       '--advertise-address=127.0.0.1',
+      // Beta and off by default in 1.28; orch's policies are always on.
+      '--feature-gates=ValidatingAdmissionPolicy=true',
     ]);
     procs.push(refProc);
     const ca = readFileSync(files.caFile, 'utf8');
