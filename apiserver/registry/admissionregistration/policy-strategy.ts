@@ -3,29 +3,25 @@
  * (policy-validation.ts); a policy's status is the server's (its /status subresource), reset on create
  * and kept on update; metadata.generation tracks spec changes.
  */
-import type { ApiObject } from '../../api/object.js';
-import type { Strategy, SubresourceStrategy } from '../../api/strategy.js';
+import { type Strategy, type SubresourceStrategy, typedStrategy } from '../../api/strategy.js';
 import { resetStatusForMainResource, storedMetadataStatusSubresource } from '../generic/status-subresource.js';
 import { applyBindingDefaults, applyPolicyDefaults } from './policy-defaults.js';
-import type { BindingSpec, PolicySpec } from './policy-types.js';
+import type { Binding, Policy } from './policy-types.js';
 import { validateBindingSpec, validatePolicySpec } from './policy-validation.js';
 
-const policySpec = (obj: ApiObject) => obj.spec as PolicySpec | undefined;
-const bindingSpec = (obj: ApiObject) => obj.spec as BindingSpec | undefined;
-
-export const validatingAdmissionPolicyStrategy: Strategy = {
-  applyDefaults: (obj) => applyPolicyDefaults(policySpec(obj)),
+export const validatingAdmissionPolicyStrategy: Strategy = typedStrategy<Policy>({
+  applyDefaults: (obj) => applyPolicyDefaults(obj.spec),
   prepareForCreate: (obj) => resetStatusForMainResource(obj, null),
   prepareForUpdate: (obj, old) => resetStatusForMainResource(obj, old),
-  validate: (obj) => validatePolicySpec(obj.metadata.name ?? '', policySpec(obj)),
-  validateUpdate: (obj) => validatePolicySpec(obj.metadata.name ?? '', policySpec(obj)),
-};
+  validate: (obj) => validatePolicySpec(obj.metadata.name ?? '', obj.spec),
+  validateUpdate: (obj) => validatePolicySpec(obj.metadata.name ?? '', obj.spec),
+});
 
 /** /status: only the status changes (typeChecking is the server's to write). */
 export const validatingAdmissionPolicyStatusStrategy: SubresourceStrategy = storedMetadataStatusSubresource;
 
-export const validatingAdmissionPolicyBindingStrategy: Strategy = {
-  applyDefaults: (obj) => applyBindingDefaults(bindingSpec(obj)),
-  validate: (obj) => validateBindingSpec(bindingSpec(obj)),
-  validateUpdate: (obj) => validateBindingSpec(bindingSpec(obj)),
-};
+export const validatingAdmissionPolicyBindingStrategy: Strategy = typedStrategy<Binding>({
+  applyDefaults: (obj) => applyBindingDefaults(obj.spec),
+  validate: (obj) => validateBindingSpec(obj.spec),
+  validateUpdate: (obj) => validateBindingSpec(obj.spec),
+});

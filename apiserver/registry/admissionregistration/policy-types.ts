@@ -1,4 +1,5 @@
 /** admissionregistration ValidatingAdmissionPolicy and its binding as the strategies and the plugin read them (JSON form; v1 and v1beta1 alike). */
+import type { ObjectMeta } from '../../api/object-meta.js';
 import type { LabelSelectorObject } from '../../runtime/selectors/label-selector.js';
 import type { MatchCondition, RuleWithOperations } from './types.js';
 
@@ -58,4 +59,17 @@ export interface BindingSpec {
   paramRef?: ParamRef;
   matchResources?: MatchResources;
   validationActions?: string[];
+}
+
+/** A ValidatingAdmissionPolicy as its strategy reads it (the status is the server's, kept as it is). */
+export interface Policy {
+  metadata: ObjectMeta;
+  spec?: PolicySpec;
+  status?: unknown;
+}
+
+/** A ValidatingAdmissionPolicyBinding as its strategy reads it. */
+export interface Binding {
+  metadata: ObjectMeta;
+  spec?: BindingSpec;
 }

@@ -2,18 +2,24 @@
  * ValidatingWebhookConfiguration and MutatingWebhookConfiguration: every webhook defaulted and validated,
  * webhook names unique within a configuration; metadata.generation tracks changes to the webhooks.
  */
-import type { ApiObject } from '../../api/object.js';
-import type { Strategy } from '../../api/strategy.js';
+import type { ObjectMeta } from '../../api/object-meta.js';
+import { type Strategy, typedStrategy } from '../../api/strategy.js';
 import type { FieldError } from '../../api/field-errors.js';
 import { duplicate, fieldPath } from '../../api/field-errors.js';
 import { applyWebhookDefaults } from './defaults.js';
 import { validateWebhook } from './webhook.js';
 import type { Webhook } from './types.js';
 
-const webhooksOf = (obj: ApiObject) => (obj.webhooks as Webhook[] | undefined) ?? [];
+/** A Validating- or MutatingWebhookConfiguration as its strategy reads it. */
+interface WebhookConfiguration {
+  metadata: ObjectMeta;
+  webhooks?: Webhook[];
+}
+
+const webhooksOf = (obj: WebhookConfiguration) => obj.webhooks ?? [];
 
 function webhookConfigurationStrategy(mutating: boolean): Strategy {
-  const validateWebhooks = (obj: ApiObject): FieldError[] => {
+  const validateWebhooks = (obj: WebhookConfiguration): FieldError[] => {
     const errors: FieldError[] = [];
     const names = new Set<string>();
     webhooksOf(obj).forEach((hook, i) => {
@@ -26,11 +32,11 @@ function webhookConfigurationStrategy(mutating: boolean): Strategy {
     });
     return errors;
   };
-  return {
+  return typedStrategy<WebhookConfiguration>({
     applyDefaults: (obj) => webhooksOf(obj).forEach((hook) => applyWebhookDefaults(hook, mutating)),
     validate: validateWebhooks,
     validateUpdate: (obj) => validateWebhooks(obj),
-  };
+  });
 }
 
 export const validatingWebhookConfigurationStrategy = webhookConfigurationStrategy(false);

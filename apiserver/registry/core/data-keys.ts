@@ -1,5 +1,4 @@
 /** Rules shared by ConfigMap and Secret: data keys, total size, `immutable`. */
-import type { ApiObject } from '../../api/object.js';
 import { jsonEqual } from '../../api/object.js';
 import type { FieldError } from '../../api/field-errors.js';
 import { forbidden, invalid } from '../../api/field-errors.js';
@@ -17,7 +16,7 @@ export function validateDataKeys(field: string, data: Record<string, unknown> | 
 }
 
 /** With `immutable: true` stored, neither the flag nor the listed fields may change. */
-export function validateImmutableData(obj: ApiObject, old: ApiObject, fields: string[]): FieldError[] {
+export function validateImmutableData<T extends { immutable?: boolean }>(obj: T, old: T, fields: (keyof T & string)[]): FieldError[] {
   if (old.immutable !== true) return [];
   const errors: FieldError[] = [];
   const detail = 'field is immutable when `immutable` is set';

@@ -8,7 +8,7 @@ import { eventSelectableFields } from '../shared/event/selectable-fields.js';
 import { EVENTS_V1_FIELD_LABELS, eventsV1ToCore } from './conversion.js';
 import { validateEventCreate, validateEventUpdate, type CoreEvent } from '../shared/event/validation.js';
 
-const asCore = (obj: ApiObject) => eventsV1ToCore(obj) as CoreEvent;
+const asCore = (obj: ApiObject): CoreEvent => eventsV1ToCore(obj);
 
 /** The strict rules hold for new events only: an event written through core v1 may be updated here. */
 export const eventsV1Strategy: Strategy = {

@@ -4,6 +4,7 @@
  * rv -1 is the inconsistent token handed out with a 410: continue at the latest revision.
  */
 import * as status from '../../api/status.js';
+import { isPlainObject } from '../../api/object.js';
 
 const VERSION = 'meta.k8s.io/v1';
 
@@ -24,8 +25,8 @@ export function decodeContinue(token: string): ContinuePosition {
   } catch {
     throw status.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
   }
-  const p = parsed as { v?: unknown; rv?: unknown; start?: unknown };
-  if (p === null || typeof p !== 'object' || p.v !== VERSION)
+  const p = parsed;
+  if (!isPlainObject(p) || p.v !== VERSION)
     throw status.badRequest('continue key is not valid: server does not recognize this encoded version');
   if (typeof p.rv !== 'number' || !Number.isSafeInteger(p.rv) || p.rv === 0 || p.rv < -1) {
     throw status.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');

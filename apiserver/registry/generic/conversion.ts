@@ -29,7 +29,7 @@ export function storedObject(def: ResourceDef, domain: ApiDomain, obj: ApiObject
   if (!conversion) return obj;
   const { apiVersion: _a, kind: _k, ...fields } = conversion.toStorage(obj);
   const { kubernetesGroup, version, kind } = conversion.storage;
-  return { apiVersion: apiVersionOf(domain.group(kubernetesGroup), version), kind, ...fields } as ApiObject;
+  return { apiVersion: apiVersionOf(domain.group(kubernetesGroup), version), kind, ...fields };
 }
 
 /**
@@ -39,7 +39,7 @@ export function storedObject(def: ResourceDef, domain: ApiDomain, obj: ApiObject
 export function servedObject(def: ResourceDef, stored: ApiObject): ApiObject {
   if (def.batchConversion) return stored;
   const { apiVersion: _a, kind: _k, ...fields } = def.conversion ? def.conversion.fromStorage(stored) : stored;
-  const obj = { kind: def.kind, apiVersion: def.apiVersion, ...fields } as ApiObject;
+  const obj: ApiObject = { kind: def.kind, apiVersion: def.apiVersion, ...fields };
   def.defaultOnRead?.(obj);
   return obj;
 }
@@ -61,7 +61,7 @@ export async function servedObjects(def: ResourceDef, objs: ApiObject[]): Promis
   const converted = await convert(objs, def.apiVersion);
   return converted.map((c, i) => {
     const { apiVersion: _a, kind: _k, ...fields } = c === objs[i] ? deepCopy(c) : c;
-    const obj = { kind: def.kind, apiVersion: def.apiVersion, ...fields } as ApiObject;
+    const obj: ApiObject = { kind: def.kind, apiVersion: def.apiVersion, ...fields };
     def.defaultOnRead?.(obj);
     return obj;
   });

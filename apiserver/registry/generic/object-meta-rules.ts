@@ -42,7 +42,7 @@ export function fillCreateMeta(def: ResourceDef, obj: ApiObject, ctx: RequestCon
   m.creationTimestamp = timestamp(ctx.now);
   delete m.deletionTimestamp;
   delete m.deletionGracePeriodSeconds;
-  delete (m as Record<string, unknown>).selfLink;
+  if ('selfLink' in m) delete m.selfLink; // never set since 1.20 (ObjectMeta here does not declare it); a client may still send one
   if (def.trackGeneration) m.generation = 1;
   else delete m.generation;
 }
@@ -58,7 +58,7 @@ export function carryOverUpdateMeta(def: ResourceDef, obj: ApiObject, old: ApiOb
   else delete m.deletionTimestamp;
   if (o.deletionGracePeriodSeconds !== undefined) m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds;
   else delete m.deletionGracePeriodSeconds;
-  delete (m as Record<string, unknown>).selfLink;
+  if ('selfLink' in m) delete m.selfLink; // never set since 1.20 (ObjectMeta here does not declare it); a client may still send one
   if (def.trackGeneration) {
     const gen = o.generation ?? 1;
     m.generation = generationMoves(def.trackGeneration, obj, old) ? gen + 1 : gen;

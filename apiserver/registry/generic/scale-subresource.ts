@@ -6,22 +6,24 @@
  */
 import type { ApiObject } from '../../api/object.js';
 import { deepCopy } from '../../api/object.js';
-import type { SubresourceStrategy } from '../../api/strategy.js';
+import type { ObjectMeta } from '../../api/object-meta.js';
+import { type SubresourceStrategy, typedSubresource } from '../../api/strategy.js';
+import type { Scale } from '../../api/generated/types.js';
 import { labelSelectorFromObject, type LabelSelectorObject } from '../../runtime/selectors/label-selector.js';
 
-/** Where a kind keeps what its Scale shows: the wanted and observed replicas and the pod selector. */
-export interface ScaleFields {
-  replicas(obj: ApiObject): number;
-  observedReplicas(obj: ApiObject): number;
+/** Where a kind `T` keeps what its Scale shows: the wanted and observed replicas and the pod selector. */
+export interface ScaleFields<T = ApiObject> {
+  replicas(obj: T): number;
+  observedReplicas(obj: T): number;
   /** The pod selector as a label selector string; empty or undefined when there is none. */
-  selector(obj: ApiObject): string | undefined;
+  selector(obj: T): string | undefined;
   /** Sets the wanted replicas on `obj` (a copy of the stored object). */
-  setReplicas(obj: ApiObject, replicas: number): void;
+  setReplicas(obj: T, replicas: number): void;
 }
 
 /** A scale subresource over the kind's fields; status.selector is omitted when empty (omitempty upstream). */
-export function newScaleSubresource(fields: ScaleFields): SubresourceStrategy {
-  return {
+export function newScaleSubresource<T extends { metadata: ObjectMeta } = ApiObject>(fields: ScaleFields<T>): SubresourceStrategy {
+  return typedSubresource<T, Scale>({
     prepareForUpdate: (obj) => obj,
     view: {
       group: 'autoscaling',
@@ -47,40 +49,39 @@ export function newScaleSubresource(fields: ScaleFields): SubresourceStrategy {
       },
       fromView(view, old) {
         const next = deepCopy(old);
-        fields.setReplicas(next, (view.spec as { replicas?: number } | undefined)?.replicas ?? 0);
+        fields.setReplicas(next, view.spec?.replicas ?? 0);
         if (view.metadata.resourceVersion) next.metadata.resourceVersion = view.metadata.resourceVersion;
         return next;
       },
     },
-  };
+  });
 }
 
-interface Replicated {
-  spec?: { replicas?: number; selector?: unknown };
+/** A replicated workload whose spec.selector is an `S`. */
+interface Replicated<S> {
+  metadata: ObjectMeta;
+  spec?: { replicas?: number; selector?: S };
   status?: { replicas?: number };
 }
 
 /** A replicated workload's Scale: spec.replicas, status.replicas, and spec.selector as `selectorText` writes it. */
-function replicatedScale(selectorText: (selector: unknown) => string): SubresourceStrategy {
-  const r = (obj: ApiObject) => obj as ApiObject & Replicated;
-  return newScaleSubresource({
-    replicas: (obj) => r(obj).spec?.replicas ?? 0,
-    observedReplicas: (obj) => r(obj).status?.replicas ?? 0,
-    selector: (obj) => selectorText(r(obj).spec?.selector),
+function replicatedScale<S>(selectorText: (selector: S | undefined) => string): SubresourceStrategy {
+  return newScaleSubresource<Replicated<S>>({
+    replicas: (obj) => obj.spec?.replicas ?? 0,
+    observedReplicas: (obj) => obj.status?.replicas ?? 0,
+    selector: (obj) => selectorText(obj.spec?.selector),
     setReplicas(obj, replicas) {
-      r(obj).spec = { ...r(obj).spec, replicas };
+      obj.spec = { ...obj.spec, replicas };
     },
   });
 }
 
 /** apps/v1 workloads: spec.selector is a LabelSelector. */
-export const scaleSubresource = replicatedScale((selector) =>
-  labelSelectorFromObject(selector as LabelSelectorObject | undefined).toString(),
-);
+export const scaleSubresource = replicatedScale<LabelSelectorObject>((selector) => labelSelectorFromObject(selector).toString());
 
 /** ReplicationController: spec.selector is a label map, written `k=v,k2=v2` in key order. */
-export const mapSelectorScaleSubresource = replicatedScale((selector) =>
-  Object.entries((selector ?? {}) as Record<string, string>)
+export const mapSelectorScaleSubresource = replicatedScale<Record<string, string>>((selector) =>
+  Object.entries(selector ?? {})
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([k, v]) => `${k}=${v}`)
     .join(','),

@@ -7,8 +7,8 @@
  * /status); some reset metadata too (`StatusMetadata`). System fields (uid, creation and deletion
  * timestamps, generation) are the store's either way.
  */
-import type { ApiObject } from '../../api/object.js';
 import { deepCopy } from '../../api/object.js';
+import type { ObjectMeta } from '../../api/object-meta.js';
 import type { SubresourceStrategy } from '../../api/strategy.js';
 
 /** Which of the request's metadata a /status write keeps; the fields not kept stay as stored. */
@@ -44,22 +44,26 @@ export const storedMetadataStatusSubresource: SubresourceStrategy = {
  * A write to /status: the stored object with the request's status (none when the request has none)
  * and, as `keep` says, the request's labels, annotations, finalizers and owner references.
  */
-export function withStatusOf<T extends { metadata: object; status?: unknown }>(obj: T, old: T, keep: StatusMetadata = REQUEST_METADATA): T {
+export function withStatusOf<T extends { metadata: ObjectMeta; status?: unknown }>(
+  obj: T,
+  old: T,
+  keep: StatusMetadata = REQUEST_METADATA,
+): T {
   const next = deepCopy(old);
   if (obj.status === undefined) delete next.status;
   else next.status = deepCopy(obj.status);
-  const from = obj.metadata as Record<string, unknown>;
-  const to = next.metadata as Record<string, unknown>;
-  for (const field of METADATA_FIELDS) {
-    if (!keep[field]) continue;
-    if (from[field] === undefined) delete to[field];
-    else to[field] = deepCopy(from[field]);
-  }
+  for (const field of METADATA_FIELDS) if (keep[field]) copyMetadataField(obj.metadata, next.metadata, field);
   return next;
 }
 
+/** One metadata field of `from` into `to` (deleted from `to` when `from` has none). */
+function copyMetadataField<K extends (typeof METADATA_FIELDS)[number]>(from: ObjectMeta, to: ObjectMeta, field: K): void {
+  if (from[field] === undefined) delete to[field];
+  else to[field] = deepCopy(from[field]);
+}
+
 /** Main-resource writes: a new object has no status yet; an update keeps the stored one. */
-export function resetStatusForMainResource(obj: ApiObject, old: ApiObject | null): void {
+export function resetStatusForMainResource<T extends { metadata: object; status?: unknown }>(obj: T, old: T | null): void {
   if (old === null || old.status === undefined) delete obj.status;
   else obj.status = deepCopy(old.status);
 }

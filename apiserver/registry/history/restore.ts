@@ -14,7 +14,7 @@
  * write). Inside a namespace restore, an object whose name was taken again meanwhile (the
  * namespace's `default` ServiceAccount, recreated by its controller) is reported as skipped.
  */
-import type { ApiObject } from '../../api/object.js';
+import { type ApiObject, isPlainObject } from '../../api/object.js';
 import * as status from '../../api/status.js';
 import type { StoreAction } from '../generic/actions.js';
 import type { RequestContext } from '../generic/request-context.js';
@@ -65,7 +65,7 @@ function str(v: unknown): string | undefined {
 
 /** The body's spec, checked (422 naming the fields a Restore must have). */
 export function restoreSpec(body: ApiObject, gk: status.GroupKind): RestoreSpec {
-  const raw = body.spec && typeof body.spec === 'object' ? (body.spec as Record<string, unknown>) : {};
+  const raw = isPlainObject(body.spec) ? body.spec : {};
   const spec = {
     group: str(raw.group) ?? '',
     resource: str(raw.resource) ?? '',

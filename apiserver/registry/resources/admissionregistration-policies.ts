@@ -6,52 +6,57 @@
  */
 import type { ApiObject } from '../../api/object.js';
 import type { PrinterColumn, ResourceDeclaration, StorageConversion } from '../../api/resource.js';
+import { typedColumns } from '../../api/strategy.js';
 import { AGE_COLUMN } from '../../api/printers/columns.js';
 import {
   validatingAdmissionPolicyBindingStrategy,
   validatingAdmissionPolicyStatusStrategy,
   validatingAdmissionPolicyStrategy,
 } from '../admissionregistration/policy-strategy.js';
-import type { BindingSpec, PolicySpec } from '../admissionregistration/policy-types.js';
+import type { Binding, Policy } from '../admissionregistration/policy-types.js';
 
 const GROUP = 'admissionregistration.k8s.io';
 
 const policyColumns: PrinterColumn[] = [
-  {
-    name: 'Validations',
-    type: 'integer',
-    description: 'Validations indicates the number of validation rules defined in this configuration',
-    cell: (obj) => ((obj.spec as PolicySpec | undefined)?.validations ?? []).length,
-  },
-  {
-    name: 'ParamKind',
-    type: 'string',
-    description: 'ParamKind specifies the kind of resources used to parameterize this policy',
-    cell: (obj) => {
-      const k = (obj.spec as PolicySpec | undefined)?.paramKind;
-      return k ? `${k.apiVersion ?? ''}/${k.kind ?? ''}` : '<unset>';
+  ...typedColumns<Policy>([
+    {
+      name: 'Validations',
+      type: 'integer',
+      description: 'Validations indicates the number of validation rules defined in this configuration',
+      cell: (obj) => (obj.spec?.validations ?? []).length,
     },
-  },
+    {
+      name: 'ParamKind',
+      type: 'string',
+      description: 'ParamKind specifies the kind of resources used to parameterize this policy',
+      cell: (obj) => {
+        const k = obj.spec?.paramKind;
+        return k ? `${k.apiVersion ?? ''}/${k.kind ?? ''}` : '<unset>';
+      },
+    },
+  ]),
   AGE_COLUMN,
 ];
 
 const bindingColumns: PrinterColumn[] = [
-  {
-    name: 'PolicyName',
-    type: 'string',
-    description: 'PolicyName indicates the policy definition which the policy binding binded to',
-    cell: (obj) => (obj.spec as BindingSpec | undefined)?.policyName ?? '',
-  },
-  {
-    name: 'ParamRef',
-    type: 'string',
-    description: 'ParamRef indicates the param resource which sets the configration param',
-    cell: (obj) => {
-      const r = (obj.spec as BindingSpec | undefined)?.paramRef;
-      if (!r) return '<unset>';
-      return r.namespace ? `${r.namespace}/${r.name ?? '*'}` : `*/${r.name ?? '*'}`;
+  ...typedColumns<Binding>([
+    {
+      name: 'PolicyName',
+      type: 'string',
+      description: 'PolicyName indicates the policy definition which the policy binding binded to',
+      cell: (obj) => obj.spec?.policyName ?? '',
     },
-  },
+    {
+      name: 'ParamRef',
+      type: 'string',
+      description: 'ParamRef indicates the param resource which sets the configration param',
+      cell: (obj) => {
+        const r = obj.spec?.paramRef;
+        if (!r) return '<unset>';
+        return r.namespace ? `${r.namespace}/${r.name ?? '*'}` : `*/${r.name ?? '*'}`;
+      },
+    },
+  ]),
   AGE_COLUMN,
 ];
 

@@ -1,5 +1,7 @@
 /** certificates.k8s.io/v1 (served as certificates.<domain>/v1): CertificateSigningRequest. */
 import type { ResourceDeclaration } from '../../api/resource.js';
+import { typedSelectableFields } from '../../api/strategy.js';
+import type { CertificateSigningRequest } from '../../api/generated/types.js';
 import { csrApprovalStrategy, csrStatusStrategy, csrStrategy } from '../certificates/strategy.js';
 import { csrColumns } from '../certificates/columns.js';
 
@@ -18,9 +20,9 @@ export const certificatesResources: ResourceDeclaration[] = [
     subresources: { status: csrStatusStrategy, approval: csrApprovalStrategy },
     columns: csrColumns,
     // The v1 conversion: no metadata.namespace.
-    selectableFields: {
+    selectableFields: typedSelectableFields<CertificateSigningRequest>({
       'metadata.name': (o) => o.metadata.name,
-      'spec.signerName': (o) => (o.spec as { signerName?: string } | undefined)?.signerName,
-    },
+      'spec.signerName': (o) => o.spec?.signerName,
+    }),
   },
 ];

@@ -1,6 +1,7 @@
 /** The core group (`/api/v1`) kinds served. */
 import type { ResourceDeclaration } from '../../api/resource.js';
-import { METADATA_FIELDS } from '../../api/strategy.js';
+import { METADATA_FIELDS, typedColumns, typedSelectableFields } from '../../api/strategy.js';
+import type { Namespace, Secret } from '../../api/generated/types.js';
 import { configMapStrategy } from '../core/configmap/strategy.js';
 import { secretStrategy } from '../core/secret/strategy.js';
 import { serviceAccountStrategy } from '../core/serviceaccount/strategy.js';
@@ -24,12 +25,12 @@ export const coreResources: ResourceDeclaration[] = [
     strategy: namespaceStrategy,
     subresources: { status: namespaceStatusStrategy, finalize: namespaceFinalizeStrategy },
     returnDeletedObject: true,
-    columns: [{ name: 'Status', type: 'string', cell: (o) => (o.status as { phase?: string } | undefined)?.phase ?? '' }, AGE_COLUMN],
+    columns: [...typedColumns<Namespace>([{ name: 'Status', type: 'string', cell: (o) => o.status?.phase ?? '' }]), AGE_COLUMN],
     // AddFieldLabelConversionsForNamespace: no metadata.namespace.
-    selectableFields: {
-      'status.phase': (o) => (o.status as { phase?: string } | undefined)?.phase,
+    selectableFields: typedSelectableFields<Namespace>({
+      'status.phase': (o) => o.status?.phase,
       'metadata.name': (o) => o.metadata.name,
-    },
+    }),
   },
   {
     kubernetesGroup: '',
@@ -59,7 +60,7 @@ export const coreResources: ResourceDeclaration[] = [
       { name: 'Data', type: 'integer', cell: (o) => countKeys(o.data) },
       AGE_COLUMN,
     ],
-    selectableFields: { type: (o) => o.type as string | undefined, ...METADATA_FIELDS },
+    selectableFields: { ...typedSelectableFields<Secret>({ type: (o) => o.type }), ...METADATA_FIELDS },
   },
   {
     kubernetesGroup: '',

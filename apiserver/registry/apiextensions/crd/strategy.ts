@@ -6,7 +6,7 @@
  */
 import { typedStrategy } from '../../../api/strategy.js';
 import type { CustomResourceDefinition } from '../../../api/generated/types.js';
-import { isObject, dropUnknownKeywords, type JsonSchemaProps } from '../../shared/cel-schema/json-schema.js';
+import { isObject, dropUnknownKeywords } from '../../shared/cel-schema/json-schema.js';
 import { validateCrd, validateCrdUpdate } from './validation.js';
 import { cleanupFinalizer, setCondition } from './conditions.js';
 
@@ -19,7 +19,7 @@ function applyDefaults(crd: CustomResourceDefinition, prefix: string): void {
     spec.names.listKind ??= `${spec.names.kind}List`;
   }
   for (const v of Array.isArray(spec.versions) ? spec.versions : []) {
-    const schema = v?.schema?.openAPIV3Schema as JsonSchemaProps | undefined;
+    const schema: unknown = v?.schema?.openAPIV3Schema;
     if (isObject(schema)) dropUnknownKeywords(schema, prefix);
   }
 }

@@ -4,10 +4,15 @@
  * and a structural schema each, valid names, printer columns, subresources and conversion, and stored
  * versions that still exist.
  */
-import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '../../../api/generated/types.js';
+import type {
+  CustomResourceDefinition,
+  CustomResourceDefinitionNames,
+  CustomResourceDefinitionSpec,
+  CustomResourceDefinitionVersion,
+} from '../../../api/generated/types.js';
 import { fieldPath, forbidden, invalid, notSupported, required, type FieldError, type FieldPath } from '../../../api/field-errors.js';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain } from '../../../api/validation/names.js';
-import { isObject, type JsonSchemaProps } from '../../shared/cel-schema/json-schema.js';
+import { isObject } from '../../shared/cel-schema/json-schema.js';
 import { validateCrdSchema } from './schema-rules.js';
 import { validateCelRules } from './cel-rules-check.js';
 
@@ -18,7 +23,7 @@ const REVIEW_VERSIONS = ['v1', 'v1beta1'];
 
 export function validateCrd(crd: CustomResourceDefinition, prefix: string): FieldError[] {
   const errors: FieldError[] = [];
-  const spec = crd.spec ?? ({} as CustomResourceDefinition['spec']);
+  const spec: Partial<CustomResourceDefinitionSpec> = crd.spec ?? {};
   const name = crd.metadata.name ?? '';
   const plural = spec.names?.plural ?? '';
   if (name && isDNS1123Subdomain(name).length === 0 && name !== `${plural}.${spec.group ?? ''}`) {
@@ -64,7 +69,7 @@ export function validateStoredVersions(crd: CustomResourceDefinition): FieldErro
   return errors;
 }
 
-function validateSpec(spec: CustomResourceDefinition['spec'], path: FieldPath, prefix: string): FieldError[] {
+function validateSpec(spec: Partial<CustomResourceDefinitionSpec>, path: FieldPath, prefix: string): FieldError[] {
   const errors: FieldError[] = [];
   const group = spec.group ?? '';
   if (!group) errors.push(required(path.child('group')));
@@ -98,7 +103,8 @@ function validateVersions(versions: CustomResourceDefinitionVersion[], path: Fie
 
 function validateVersion(v: CustomResourceDefinitionVersion, path: FieldPath, prefix: string): FieldError[] {
   const errors: FieldError[] = [];
-  const schema = v.schema?.openAPIV3Schema as JsonSchemaProps | undefined;
+  // Read as plain JSON: the checks below need a JSON object, whatever its keywords.
+  const schema: unknown = v.schema?.openAPIV3Schema;
   const schemaPath = path.child('schema', 'openAPIV3Schema');
   if (!isObject(schema)) errors.push(required(schemaPath, 'schemas are required'));
   else {
@@ -171,7 +177,7 @@ function validateSimpleJsonPath(s: string, path: FieldPath): FieldError[] {
 
 function validateNames(names: CustomResourceDefinition['spec']['names'] | undefined, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
-  const n = names ?? ({} as NonNullable<typeof names>);
+  const n: Partial<CustomResourceDefinitionNames> = names ?? {};
   const label = (value: string | undefined, name: string, lower: boolean) => {
     if (!value) {
       errors.push(required(path.child(name)));
@@ -200,7 +206,7 @@ function validateNames(names: CustomResourceDefinition['spec']['names'] | undefi
   return errors;
 }
 
-function validateConversion(spec: CustomResourceDefinition['spec'], path: FieldPath): FieldError[] {
+function validateConversion(spec: Pick<CustomResourceDefinitionSpec, 'conversion'>, path: FieldPath): FieldError[] {
   const conversion = spec.conversion;
   if (!conversion) return [];
   const errors: FieldError[] = [];

@@ -11,6 +11,7 @@ import { duplicate, forbidden, invalid, required, type FieldError } from '../../
 import { compileProgram, type CelProgram } from '../../../runtime/cel.js';
 import { hasCelFormats, withCelFormats } from './cel-formats.js';
 import { ownProperty } from '../../../api/schema.js';
+import { isPlainObject } from '../../../api/object.js';
 
 type Rule = NonNullable<Schema['x-orch-validations']>[number];
 
@@ -162,7 +163,7 @@ export function newCelValidator(schema: Schema): CelValidator | undefined {
     }
     if (typeof value !== 'object') return;
     const obj = value as Record<string, unknown>;
-    const oldObj = typeof old === 'object' && old !== null && !Array.isArray(old) ? (old as Record<string, unknown>) : undefined;
+    const oldObj = isPlainObject(old) ? old : undefined;
     for (const [key, child] of Object.entries(obj)) {
       const childSchema =
         ownProperty(s.properties, key) ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);

@@ -4,15 +4,15 @@
  * additionalProperties values; `null` in a non-nullable property with a default is replaced too.
  */
 import type { Schema } from '../../../api/schema.js';
-import { deepCopy } from '../../../api/object.js';
+import { deepCopy, isPlainObject } from '../../../api/object.js';
 
 export function applySchemaDefaults(value: unknown, s: Schema): void {
   if (Array.isArray(value)) {
     if (s.items) for (const item of value) applySchemaDefaults(item, s.items);
     return;
   }
-  if (typeof value !== 'object' || value === null) return;
-  const obj = value as Record<string, unknown>;
+  if (!isPlainObject(value)) return; // arrays were handled above
+  const obj = value;
   for (const [key, child] of Object.entries(s.properties ?? {})) {
     if (child.default !== undefined && (!(key in obj) || (obj[key] === null && !child.nullable))) obj[key] = deepCopy(child.default);
     if (key in obj) applySchemaDefaults(obj[key], child);

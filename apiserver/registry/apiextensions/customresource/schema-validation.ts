@@ -18,6 +18,7 @@ import {
   fieldPath,
 } from '../../../api/field-errors.js';
 import { ownProperty } from '../../../api/schema.js';
+import { isPlainObject } from '../../../api/object.js';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -98,7 +99,7 @@ function check(v: unknown, s: Schema, path: FieldPath, errors: FieldError[]): vo
   if (typeof v === 'string') checkString(v, s, path, errors);
   else if (typeof v === 'number') checkNumber(v, s, path, errors);
   else if (Array.isArray(v)) checkArray(v, s, path, errors);
-  else if (typeof v === 'object') checkObject(v as Record<string, unknown>, s, path, errors);
+  else if (isPlainObject(v)) checkObject(v, s, path, errors); // null returned above
   for (const sub of s.allOf ?? []) check(v, sub, path, errors);
   if (s.anyOf && !s.anyOf.some((sub) => validateValue(v, sub, path).length === 0)) {
     errors.push(invalid(path, v, `${at} in body must match at least one schema in anyOf`));

@@ -116,8 +116,8 @@ const MUTABLE_FIELDS = [
 
 /** ValidateStatefulSetUpdate: only the fields Kubernetes lists may change in the spec. */
 function validateStatefulSetSpecUpdate(obj: StatefulSet, old: StatefulSet): FieldError[] {
-  const next = { ...statefulSetSpec(obj) } as Record<string, unknown>;
-  const prev = (old.spec ?? {}) as Record<string, unknown>;
+  const next: Record<string, unknown> = { ...statefulSetSpec(obj) };
+  const prev: Record<string, unknown> = { ...old.spec };
   for (const field of MUTABLE_FIELDS) next[field] = prev[field];
   if (semanticEqual(next, prev)) return [];
   const message =

@@ -1,5 +1,5 @@
-import type { ApiObject } from '../../../api/object.js';
-import type { Strategy } from '../../../api/strategy.js';
+import { type Strategy, typedStrategy } from '../../../api/strategy.js';
+import type { ConfigMap } from '../../../api/generated/types.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { invalid, tooLong } from '../../../api/field-errors.js';
 import { MAX_DATA_SIZE, validateDataKeys, validateImmutableData } from '../data-keys.js';
@@ -23,9 +23,8 @@ function tooLarge(data: Data, binaryData: Data): boolean {
   return n > MAX_DATA_SIZE;
 }
 
-function validateConfigMap(obj: ApiObject): FieldError[] {
-  const data = obj.data as Data;
-  const binaryData = obj.binaryData as Data;
+function validateConfigMap(obj: ConfigMap): FieldError[] {
+  const { data, binaryData } = obj;
   const errors: FieldError[] = [...validateDataKeys('data', data), ...validateDataKeys('binaryData', binaryData)];
   for (const key of Object.keys(binaryData ?? {})) {
     if (data && Object.hasOwn(data, key)) errors.push(invalid('binaryData', key, 'duplicate of key present in data'));
@@ -35,7 +34,7 @@ function validateConfigMap(obj: ApiObject): FieldError[] {
 }
 
 /** ConfigMap: key rules, no key in both data and binaryData, 1 MiB, `immutable`. */
-export const configMapStrategy: Strategy = {
+export const configMapStrategy: Strategy = typedStrategy<ConfigMap>({
   validate: validateConfigMap,
   validateUpdate: (obj, old) => [...validateConfigMap(obj), ...validateImmutableData(obj, old, ['data', 'binaryData'])],
-};
+});

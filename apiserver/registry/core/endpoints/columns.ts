@@ -1,14 +1,14 @@
 /** The Endpoints table, as Kubernetes' printEndpoints prints `kubectl get endpoints`. */
-import type { ApiObject } from '../../../api/object.js';
 import type { PrinterColumn } from '../../../api/resource.js';
+import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
-import type { EndpointSubset } from './types.js';
+import type { Endpoints } from './types.js';
 
 const SHOWN = 3;
 
 /** formatEndpoints: up to three ready "ip:port" (or bare IPs for port-less subsets), then "+ N more...". */
-export function formatEndpoints(obj: ApiObject): string {
-  const subsets = (obj.subsets ?? []) as EndpointSubset[];
+export function formatEndpoints(obj: Endpoints): string {
+  const subsets = obj.subsets ?? [];
   if (subsets.length === 0) return '<none>';
   const list: string[] = [];
   let count = 0;
@@ -29,6 +29,8 @@ export function formatEndpoints(obj: ApiObject): string {
 }
 
 export const endpointsColumns: PrinterColumn[] = [
-  { name: 'Endpoints', type: 'string', description: 'The set of all endpoints is the union of all subsets.', cell: formatEndpoints },
+  ...typedColumns<Endpoints>([
+    { name: 'Endpoints', type: 'string', description: 'The set of all endpoints is the union of all subsets.', cell: formatEndpoints },
+  ]),
   AGE_COLUMN,
 ];

@@ -1,18 +1,18 @@
 /** Endpoints: ports default to TCP, subsets are validated and stored repacked (Kubernetes' endpoints strategy). */
-import type { Strategy } from '../../../api/strategy.js';
+import { type Strategy, typedStrategy } from '../../../api/strategy.js';
 import { repackSubsets } from './repack.js';
-import type { EndpointSubset } from './types.js';
+import type { Endpoints } from './types.js';
 import { validateEndpoints } from './validation.js';
 
-export const endpointsStrategy: Strategy = {
+export const endpointsStrategy: Strategy = typedStrategy<Endpoints>({
   applyDefaults(obj) {
-    for (const ss of (obj.subsets ?? []) as EndpointSubset[]) {
+    for (const ss of obj.subsets ?? []) {
       for (const port of ss.ports ?? []) if (!port.protocol) port.protocol = 'TCP';
     }
   },
   validate: validateEndpoints,
   validateUpdate: (obj) => validateEndpoints(obj),
   canonicalize(obj) {
-    if (Array.isArray(obj.subsets)) obj.subsets = repackSubsets(obj.subsets as EndpointSubset[]);
+    if (Array.isArray(obj.subsets)) obj.subsets = repackSubsets(obj.subsets);
   },
-};
+});

@@ -1,4 +1,11 @@
 /** The core/v1 Endpoints fields the registry works with, as decoded JSON. */
+import type { ObjectMeta } from '../../../api/object-meta.js';
+
+export interface Endpoints {
+  metadata: ObjectMeta;
+  subsets?: EndpointSubset[];
+}
+
 export interface EndpointAddress {
   ip?: string;
   hostname?: string;

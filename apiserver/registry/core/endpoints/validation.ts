@@ -1,5 +1,4 @@
 /** Kubernetes' ValidateEndpoints (core validation, 1.28) without the metadata, with its messages. */
-import type { ApiObject } from '../../../api/object.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { fieldPath, invalid, required } from '../../../api/field-errors.js';
 import { nameIsDNSSubdomain } from '../../../api/validation/names.js';
@@ -11,7 +10,7 @@ import {
   validateProtocol,
   validateQualifiedName,
 } from '../../shared/network/net-validation.js';
-import type { EndpointAddress, EndpointPort, EndpointSubset } from './types.js';
+import type { EndpointAddress, EndpointPort, Endpoints } from './types.js';
 
 function validateAddress(address: EndpointAddress, path: FieldPath): FieldError[] {
   const ip = address.ip ?? '';
@@ -35,9 +34,9 @@ function validatePort(port: EndpointPort, requireName: boolean, path: FieldPath)
 }
 
 /** validateEndpointSubsets: each subset has addresses, valid non-special IPs, named ports when several. */
-export function validateEndpoints(obj: ApiObject): FieldError[] {
+export function validateEndpoints(obj: Endpoints): FieldError[] {
   const errs: FieldError[] = [];
-  ((obj.subsets ?? []) as EndpointSubset[]).forEach((ss, i) => {
+  (obj.subsets ?? []).forEach((ss, i) => {
     const path = fieldPath('subsets').index(i);
     const ready = ss.addresses ?? [];
     const notReady = ss.notReadyAddresses ?? [];

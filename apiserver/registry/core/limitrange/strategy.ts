@@ -3,8 +3,8 @@
  * or min (SetDefaults_LimitRangeItem); ValidateLimitRange checks types, resource names and
  * min ≤ defaultRequest ≤ default ≤ max, maxLimitRequestRatio ≥ 1 and within max/min.
  */
-import type { ApiObject } from '../../../api/object.js';
-import type { Strategy, StrategyContext } from '../../../api/strategy.js';
+import type { ObjectMeta } from '../../../api/object-meta.js';
+import { type Strategy, type StrategyContext, typedStrategy } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, fieldPath, forbidden, invalid, required } from '../../../api/field-errors.js';
 import { isQualifiedName } from '../../../api/validation/names.js';
@@ -27,6 +27,14 @@ interface LimitRangeItem {
   maxLimitRequestRatio?: ResourceList;
 }
 
+/** core/v1 LimitRange, its quantities as decoded JSON (normalized by applyDefaults). */
+interface LimitRange {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: { limits?: LimitRangeItem[] };
+}
+
 const LIMIT_TYPES = ['Pod', 'Container', 'PersistentVolumeClaim'];
 const ONE = parseQuantity('1');
 /** resource.MaxMilliValue: above it, ratios are computed on whole values. */
@@ -34,7 +42,7 @@ const MAX_MILLI_VALUE = (2n ** 63n - 1n) / 1000n;
 
 const QUANTITY_LISTS = ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio'] as const;
 
-const items = (obj: ApiObject): LimitRangeItem[] => ((obj.spec ?? {}) as { limits?: LimitRangeItem[] }).limits ?? [];
+const items = (obj: LimitRange): LimitRangeItem[] => obj.spec?.limits ?? [];
 
 function applyItemDefaults(item: LimitRangeItem): void {
   if (item.type !== 'Container') return;
@@ -160,19 +168,19 @@ function validateItem(item: LimitRangeItem, path: FieldPath, seenTypes: Set<stri
   return errors;
 }
 
-function validateLimitRange(obj: ApiObject, ctx: StrategyContext): FieldError[] {
+function validateLimitRange(obj: LimitRange, ctx: StrategyContext): FieldError[] {
   const seen = new Set<string>();
   const names = new ResourceNames(ctx.domain.labelPrefix);
   return items(obj).flatMap((item, i) => validateItem(item, fieldPath('spec', 'limits').index(i), seen, names));
 }
 
-export const limitRangeStrategy: Strategy = {
+export const limitRangeStrategy: Strategy = typedStrategy<LimitRange>({
   applyDefaults(obj) {
     for (const item of items(obj)) {
-      for (const list of QUANTITY_LISTS) decodeResourceList(obj, item[list] as Record<string, string> | undefined);
+      for (const list of QUANTITY_LISTS) decodeResourceList(obj, item[list]);
       applyItemDefaults(item);
     }
   },
   validate: validateLimitRange,
   validateUpdate: (obj, _old, ctx) => validateLimitRange(obj, ctx),
-};
+});

@@ -90,7 +90,7 @@ function sameAffinityExceptGALabels(next: VolumeNodeAffinity | undefined, old: V
 
 function validatePersistentVolume(obj: PersistentVolume, ctx: StrategyContext): FieldError[] {
   const errors = validatePersistentVolumeSpec(
-    fields(spec(obj)),
+    spec(obj),
     { pvName: obj.metadata.name ?? '', inline: false, domain: ctx.domain },
     fieldPath('spec'),
   );

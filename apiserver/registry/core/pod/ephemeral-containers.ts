@@ -10,13 +10,13 @@ import { deepCopy } from '../../../api/object.js';
 import { typedSubresource } from '../../../api/strategy.js';
 import type { Pod } from '../../../api/generated/types.js';
 import { semanticEqual } from '../../shared/pod-spec/semantic-equal.js';
-import { podStrategy, validatePod } from './strategy.js';
+import { applyPodDefaults, validatePod } from './strategy.js';
 import { specDiff } from './update.js';
 
 export const podEphemeralContainersSubresource = typedSubresource<Pod>({
-  prepareForUpdate(pod, old, ctx) {
+  prepareForUpdate(pod, old) {
     const next = deepCopy(old);
-    podStrategy.applyDefaults?.(pod as never, ctx);
+    applyPodDefaults(pod);
     const spec = (next.spec ??= { containers: [] });
     const ephemeral = pod.spec?.ephemeralContainers;
     if (ephemeral === undefined) delete spec.ephemeralContainers;

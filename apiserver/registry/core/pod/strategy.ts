@@ -39,7 +39,7 @@ function validatePodOnly(spec: PodSpec): FieldError[] {
   const specPath = fieldPath('spec');
   if (!spec.serviceAccountName) {
     (spec.volumes ?? []).forEach((v, i) => {
-      const sources = (v.projected as { sources?: { serviceAccountToken?: unknown }[] } | undefined)?.sources ?? [];
+      const sources = v.projected?.sources ?? [];
       sources.forEach((s, j) => {
         if (s.serviceAccountToken) {
           const at = specPath.child('volumes').index(i).child('projected', 'sources').index(j).child('serviceAccountToken');
@@ -75,15 +75,18 @@ export function validatePod(obj: Pod, ctx: StrategyContext): FieldError[] {
   return errs;
 }
 
+/** SetDefaults_Pod with the pod spec's defaults (a pod and its ephemeral-containers update alike). */
+export function applyPodDefaults(obj: Pod): void {
+  const spec = podSpec(obj);
+  setPodSpecDefaults(obj, spec);
+  setPodOnlyDefaults(spec);
+}
+
 export const podStrategy = typedStrategy<Pod>({
   gracefulDelete: true,
   warningsOnCreate: (obj, ctx) => podWarnings(obj, ctx.domain.labelPrefix),
   warningsOnUpdate: (obj, _old, ctx) => podWarnings(obj, ctx.domain.labelPrefix),
-  applyDefaults(obj) {
-    const spec = podSpec(obj);
-    setPodSpecDefaults(obj, spec);
-    setPodOnlyDefaults(spec);
-  },
+  applyDefaults: applyPodDefaults,
   prepareForCreate(obj) {
     const spec = podSpec(obj);
     dropDisabledPodSpecFields(spec);

@@ -11,6 +11,6 @@ export const replicationControllerColumns = workloadColumns<ReplicationControlle
     type: 'string',
     priority: 1,
     description: 'Selector is a label query over pods that should match the Replicas count.',
-    cell: (o) => formatSelector((o as ReplicationController).spec?.selector),
+    cell: (o) => formatSelector(o.spec?.selector),
   },
 });

@@ -6,7 +6,7 @@
  */
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, goTyped, invalid, required } from '../../../api/field-errors.js';
-import { METADATA_FIELDS, typedStrategy, type StrategyContext } from '../../../api/strategy.js';
+import { METADATA_FIELDS, typedSelectableFields, typedStrategy, type StrategyContext } from '../../../api/strategy.js';
 import type { ApiObject } from '../../../api/object.js';
 import { validateLabels } from '../../../api/validation/object-meta.js';
 import type { ReplicationController, ReplicationControllerSpec } from '../../../api/generated/types.js';
@@ -78,5 +78,5 @@ export const replicationControllerStrategy = typedStrategy<ReplicationController
 /** ReplicationController fields usable in field selectors. */
 export const replicationControllerSelectableFields: Record<string, (obj: ApiObject) => string | undefined> = {
   ...METADATA_FIELDS,
-  'status.replicas': (o) => String((o.status as { replicas?: number } | undefined)?.replicas ?? 0),
+  ...typedSelectableFields<ReplicationController>({ 'status.replicas': (o) => String(o.status?.replicas ?? 0) }),
 };

@@ -1,16 +1,14 @@
-import type { ApiObject } from '../../../api/object.js';
-import type { Strategy, StrategyContext } from '../../../api/strategy.js';
+import { type Strategy, type StrategyContext, typedStrategy } from '../../../api/strategy.js';
+import type { Secret } from '../../../api/generated/types.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { invalid, required, tooLong } from '../../../api/field-errors.js';
 import { MAX_DATA_SIZE, validateDataKeys, validateImmutableData } from '../data-keys.js';
 import { messageOf } from '../../../api/thrown.js';
 
-type Data = Record<string, string>;
-
 /** Secret types with their required keys; the prefix follows the API domain (kubernetes.io for k8s.io). */
-function typedRules(obj: ApiObject, ctx: StrategyContext): FieldError[] {
+function typedRules(obj: Secret, ctx: StrategyContext): FieldError[] {
   const p = ctx.domain.labelPrefix;
-  const data = (obj.data ?? {}) as Data;
+  const data = obj.data ?? {};
   const has = (k: string) => Object.hasOwn(data, k);
   const errors: FieldError[] = [];
   const needKeys = (...keys: string[]) => keys.forEach((k) => !has(k) && errors.push(required(`data[${k}]`, '')));
@@ -46,8 +44,8 @@ function typedRules(obj: ApiObject, ctx: StrategyContext): FieldError[] {
   return errors;
 }
 
-function validateSecret(obj: ApiObject, ctx: StrategyContext): FieldError[] {
-  const data = obj.data as Data | undefined;
+function validateSecret(obj: Secret, ctx: StrategyContext): FieldError[] {
+  const data = obj.data;
   const errors: FieldError[] = validateDataKeys('data', data);
   let total = 0;
   for (const v of Object.values(data ?? {})) total += Buffer.from(v, 'base64').length;
@@ -60,12 +58,12 @@ function validateSecret(obj: ApiObject, ctx: StrategyContext): FieldError[] {
  * Secret: `type` defaults to Opaque and never changes, `stringData` is merged into `data` (base64) and
  * never stored or returned, key rules, 1 MiB of data, `immutable`.
  */
-export const secretStrategy: Strategy = {
+export const secretStrategy: Strategy = typedStrategy<Secret>({
   applyDefaults(obj) {
     if (!obj.type) obj.type = 'Opaque';
-    const stringData = obj.stringData as Data | undefined;
+    const stringData = obj.stringData;
     if (stringData) {
-      const data = ((obj.data as Data | undefined) ?? {}) as Data;
+      const data = obj.data ?? {};
       for (const [k, v] of Object.entries(stringData)) data[k] = Buffer.from(v, 'utf8').toString('base64');
       obj.data = data;
       delete obj.stringData;
@@ -77,4 +75,4 @@ export const secretStrategy: Strategy = {
     if (obj.type !== old.type) errors.unshift(invalid('type', obj.type, 'field is immutable'));
     return [...validateSecret(obj, ctx), ...errors];
   },
-};
+});

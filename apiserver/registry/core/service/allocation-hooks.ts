@@ -14,7 +14,7 @@ import { initIPFamilyFields } from './ip-families.js';
 import { SERVICE_ALLOCATORS } from './allocator/service-allocators.js';
 import { SERVICE_ENDPOINTS_CLEANUP } from './endpoints-cleanup.js';
 import type { ServiceSpec } from './service-spec.js';
-import { specOf } from './service-spec.js';
+import { ensureSpec, specOf } from './service-spec.js';
 
 /** Runs steps in order; when one fails, what the earlier ones took is given back. */
 async function allocating(allocation: Allocation, steps: (() => Promise<void>)[]): Promise<Allocation> {
@@ -36,7 +36,7 @@ export function newServiceAllocationHooks(env: StoreHookEnv): StoreHooks {
   };
   return {
     async beforeCreate(obj, ctx) {
-      const spec = (obj.spec ??= {}) as ServiceSpec;
+      const spec = ensureSpec(obj);
       settleFamilies(obj, spec, null);
       const allocation = new Allocation(al.logger, ctx.dryRun);
       return allocating(allocation, [
@@ -45,7 +45,7 @@ export function newServiceAllocationHooks(env: StoreHookEnv): StoreHooks {
       ]);
     },
     async beforeUpdate(obj, old, ctx) {
-      const spec = (obj.spec ??= {}) as ServiceSpec;
+      const spec = ensureSpec(obj);
       const oldSpec = specOf(old);
       settleFamilies(obj, spec, oldSpec);
       const allocation = new Allocation(al.logger, ctx.dryRun);

@@ -11,7 +11,7 @@ import * as status from '../../../api/status.js';
 import type { UserInfo } from '../../../api/user-info.js';
 import type { GenericStore } from '../../generic/store.js';
 import type { RequestContext } from '../../generic/request-context.js';
-import type { ServicePort } from './service-spec.js';
+import { type ServicePort, specOf } from './service-spec.js';
 
 /** The name of the API server's own Service. */
 function defaultServiceName(domain: ApiDomain): string {
@@ -53,7 +53,7 @@ export async function ensureDefaultService(
       return;
     }
   }
-  const spec = (current.spec ?? {}) as { ports?: ServicePort[] };
+  const spec = specOf(current);
   if (
     jsonEqual(
       spec.ports?.map(({ nodePort: _n, ...p }) => p),
@@ -61,5 +61,5 @@ export async function ensureDefaultService(
     )
   )
     return;
-  await services.update(ctx(), name, (old) => ({ ...old!, spec: { ...(old!.spec as object), ports } }));
+  await services.update(ctx(), name, (old) => ({ ...old!, spec: { ...specOf(old!), ports } }));
 }

@@ -93,8 +93,7 @@ export function initIPFamilyFields(spec: ServiceSpec, old: ServiceSpec | null, c
   if (policy === REQUIRE_DUAL_STACK && configured.length < 2)
     errs.push(invalid(POLICY_PATH, policy, 'this cluster is not configured for dual-stack services'));
   families.forEach((f, i) => {
-    if (!configured.includes(f as IPFamily))
-      errs.push(invalid(fieldPath('spec', 'ipFamilies').index(i), f, 'not configured on this cluster'));
+    if (!configured.some((c) => c === f)) errs.push(invalid(fieldPath('spec', 'ipFamilies').index(i), f, 'not configured on this cluster'));
   });
   if (errs.length > 0) return errs;
   if (families.length === 0) families.push(configured[0]);

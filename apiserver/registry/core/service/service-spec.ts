@@ -21,6 +21,12 @@ export function specOf(obj: Service): ServiceSpec {
   return obj.spec ?? {};
 }
 
+/** The spec of a Service object, created on it when absent (allocation fills it in). */
+export function ensureSpec(obj: Service): ServiceSpec {
+  obj.spec ??= {};
+  return obj.spec;
+}
+
 /** Every type but ExternalName has cluster IPs (or "None"). */
 export function needsClusterIP(spec: ServiceSpec): boolean {
   return spec.type !== EXTERNAL_NAME;

@@ -64,6 +64,6 @@ export function validateServiceStatus(obj: Service): FieldError[] {
   const status = obj.status ?? {};
   return [
     ...validateLoadBalancerStatus(status.loadBalancer?.ingress, fieldPath('status', 'loadBalancer')),
-    ...validateConditions(status.conditions as Condition[] | undefined, fieldPath('status', 'conditions')),
+    ...validateConditions(status.conditions, fieldPath('status', 'conditions')),
   ];
 }

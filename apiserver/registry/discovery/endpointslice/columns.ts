@@ -1,7 +1,8 @@
 /** The EndpointSlice table, as Kubernetes' printEndpointSlice prints `kubectl get endpointslices`. */
 import type { PrinterColumn } from '../../../api/resource.js';
+import { typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
-import type { Endpoint, EndpointSlicePort } from './types.js';
+import type { EndpointSlice } from './types.js';
 
 const SHOWN = 3;
 
@@ -13,26 +14,25 @@ function listWithMore(items: string[]): string {
 }
 
 export const endpointSliceColumns: PrinterColumn[] = [
-  {
-    name: 'AddressType',
-    type: 'string',
-    description: 'addressType specifies the type of address carried by this EndpointSlice.',
-    cell: (o) => String(o.addressType ?? ''),
-  },
-  {
-    name: 'Ports',
-    type: 'string',
-    description: 'ports specifies the list of network ports exposed by each endpoint in this slice.',
-    cell: (o) =>
-      listWithMore(
-        ((o.ports ?? []) as EndpointSlicePort[]).map((p) => (p.port !== undefined ? String(p.port) : p.name !== undefined ? p.name : '*')),
-      ),
-  },
-  {
-    name: 'Endpoints',
-    type: 'string',
-    description: 'endpoints is a list of unique endpoints in this slice.',
-    cell: (o) => listWithMore(((o.endpoints ?? []) as Endpoint[]).flatMap((e) => e.addresses ?? [])),
-  },
+  ...typedColumns<EndpointSlice>([
+    {
+      name: 'AddressType',
+      type: 'string',
+      description: 'addressType specifies the type of address carried by this EndpointSlice.',
+      cell: (o) => String(o.addressType ?? ''),
+    },
+    {
+      name: 'Ports',
+      type: 'string',
+      description: 'ports specifies the list of network ports exposed by each endpoint in this slice.',
+      cell: (o) => listWithMore((o.ports ?? []).map((p) => (p.port !== undefined ? String(p.port) : p.name !== undefined ? p.name : '*'))),
+    },
+    {
+      name: 'Endpoints',
+      type: 'string',
+      description: 'endpoints is a list of unique endpoints in this slice.',
+      cell: (o) => listWithMore((o.endpoints ?? []).flatMap((e) => e.addresses ?? [])),
+    },
+  ]),
   AGE_COLUMN,
 ];

@@ -1,4 +1,13 @@
 /** The discovery/v1 EndpointSlice fields the registry works with, as decoded JSON. */
+import type { ObjectMeta } from '../../../api/object-meta.js';
+
+export interface EndpointSlice {
+  metadata: ObjectMeta;
+  addressType?: string;
+  endpoints?: Endpoint[];
+  ports?: EndpointSlicePort[];
+}
+
 export interface Endpoint {
   addresses?: string[];
   conditions?: { ready?: boolean; serving?: boolean; terminating?: boolean };

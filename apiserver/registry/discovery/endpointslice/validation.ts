@@ -3,7 +3,6 @@
  * metadata: address type, at most 1000 endpoints of 1 to 100 addresses in the slice's format, node
  * names, hostnames, topology labels, zone hints, and at most 100 ports with unique names.
  */
-import type { ApiObject } from '../../../api/object.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, fieldPath, invalid, notSupported, required, tooMany } from '../../../api/field-errors.js';
 import { isValidLabelValue, nameIsDNSSubdomain } from '../../../api/validation/names.js';
@@ -12,11 +11,12 @@ import { parseIP } from '../../shared/network/ip.js';
 import {
   SUPPORTED_PORT_PROTOCOLS,
   isFullyQualifiedDomainName,
+  isSupportedPortProtocol,
   validateDNS1123Label,
   validateNonSpecialIP,
   validateQualifiedName,
 } from '../../shared/network/net-validation.js';
-import type { Endpoint, EndpointSlicePort } from './types.js';
+import type { Endpoint, EndpointSlice, EndpointSlicePort } from './types.js';
 
 const ADDRESS_TYPES = ['FQDN', 'IPv4', 'IPv6'];
 const MAX_ENDPOINTS = 1000;
@@ -93,27 +93,26 @@ function validatePorts(ports: EndpointSlicePort[]): FieldError[] {
     names.add(name);
     // The protocol defaults to TCP, so only an unsupported one can arrive here.
     const protocol = p.protocol ?? '';
-    if (!(SUPPORTED_PORT_PROTOCOLS as readonly string[]).includes(protocol))
-      errs.push(notSupported(at.child('protocol'), protocol, SUPPORTED_PORT_PROTOCOLS));
+    if (!isSupportedPortProtocol(protocol)) errs.push(notSupported(at.child('protocol'), protocol, SUPPORTED_PORT_PROTOCOLS));
     if (p.appProtocol !== undefined) errs.push(...validateQualifiedName(p.appProtocol, at.child('appProtocol')));
   });
   return errs;
 }
 
 /** ValidateEndpointSlice without the metadata. */
-export function validateEndpointSlice(obj: ApiObject): FieldError[] {
-  const type = (obj.addressType as string | undefined) ?? '';
+export function validateEndpointSlice(obj: EndpointSlice): FieldError[] {
+  const type = obj.addressType ?? '';
   const errs: FieldError[] = [];
   if (!type) errs.push(required('addressType', ''));
   else if (!ADDRESS_TYPES.includes(type)) errs.push(notSupported('addressType', type, ADDRESS_TYPES));
-  const endpoints = (obj.endpoints ?? []) as Endpoint[];
+  const endpoints = obj.endpoints ?? [];
   if (endpoints.length > MAX_ENDPOINTS) errs.push(tooMany('endpoints', endpoints.length, MAX_ENDPOINTS));
   else endpoints.forEach((e, i) => errs.push(...validateEndpoint(e, type, fieldPath('endpoints').index(i))));
-  errs.push(...validatePorts((obj.ports ?? []) as EndpointSlicePort[]));
+  errs.push(...validatePorts(obj.ports ?? []));
   return errs;
 }
 
 /** addressType never changes. */
-export function validateEndpointSliceUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
+export function validateEndpointSliceUpdate(obj: EndpointSlice, old: EndpointSlice): FieldError[] {
   return obj.addressType === old.addressType ? [] : [invalid('addressType', obj.addressType, 'field is immutable')];
 }

@@ -73,16 +73,20 @@ export function validateNetworkPolicyPeer(peer: NetworkPolicyPeer, path: FieldPa
 
 export function validateNetworkPolicySpec(spec: NetworkPolicySpec, path: FieldPath = fieldPath('spec')): FieldError[] {
   const errs = validateLabelSelector(spec.podSelector ?? {}, path.child('podSelector'));
-  for (const [direction, peersField] of [
-    ['ingress', 'from'],
-    ['egress', 'to'],
-  ] as const) {
-    for (const [i, rule] of (spec[direction] ?? []).entries()) {
-      const rulePath = path.child(direction).index(i);
-      for (const [j, port] of (rule.ports ?? []).entries()) errs.push(...validateNetworkPolicyPort(port, rulePath.child('ports').index(j)));
-      const peers = ((rule as Record<string, unknown>)[peersField] ?? []) as NetworkPolicyPeer[];
-      for (const [j, peer] of peers.entries()) errs.push(...validateNetworkPolicyPeer(peer, rulePath.child(peersField).index(j)));
-    }
+  // Ingress rules name their peers `from`, egress rules `to`.
+  const rules = [
+    ...(spec.ingress ?? []).map((rule, i) => ({
+      path: path.child('ingress').index(i),
+      ports: rule.ports,
+      peersField: 'from',
+      peers: rule.from,
+    })),
+    ...(spec.egress ?? []).map((rule, i) => ({ path: path.child('egress').index(i), ports: rule.ports, peersField: 'to', peers: rule.to })),
+  ];
+  for (const rule of rules) {
+    for (const [j, port] of (rule.ports ?? []).entries()) errs.push(...validateNetworkPolicyPort(port, rule.path.child('ports').index(j)));
+    for (const [j, peer] of (rule.peers ?? []).entries())
+      errs.push(...validateNetworkPolicyPeer(peer, rule.path.child(rule.peersField).index(j)));
   }
   const types = spec.policyTypes ?? [];
   if (types.length > POLICY_TYPES.length)

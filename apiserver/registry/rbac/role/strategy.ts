@@ -2,17 +2,15 @@
  * Role and ClusterRole: their policy rules, and a ClusterRole's aggregationRule (at least one
  * clusterRoleSelector, each a valid label selector). Kubernetes lets a PUT create either.
  */
-import type { ApiObject } from '../../../api/object.js';
-import type { Strategy } from '../../../api/strategy.js';
+import { type Strategy, typedStrategy } from '../../../api/strategy.js';
+import type { AggregationRule, ClusterRole, Role } from '../../../api/generated/types.js';
 import type { FieldError } from '../../../api/field-errors.js';
 import { fieldPath, invalid, required } from '../../../api/field-errors.js';
-import { SelectorParseError, labelSelectorFromObject, type LabelSelectorObject } from '../../../runtime/selectors/label-selector.js';
+import { SelectorParseError, labelSelectorFromObject } from '../../../runtime/selectors/label-selector.js';
 import { validateLabelSelector } from '../../shared/pod-spec/label-selector.js';
-import { validatePolicyRules, type PolicyRule } from '../policy-rule.js';
+import { validatePolicyRules } from '../policy-rule.js';
 
-const rulesOf = (obj: ApiObject) => obj.rules as PolicyRule[] | undefined;
-
-function validateAggregationRule(rule: { clusterRoleSelectors?: LabelSelectorObject[] } | undefined): FieldError[] {
+function validateAggregationRule(rule: AggregationRule | undefined): FieldError[] {
   if (!rule) return [];
   const path = fieldPath('aggregationRule', 'clusterRoleSelectors');
   const selectors = rule.clusterRoleSelectors ?? [];
@@ -31,19 +29,16 @@ function validateAggregationRule(rule: { clusterRoleSelectors?: LabelSelectorObj
   return errors;
 }
 
-export const roleStrategy: Strategy = {
-  validate: (obj) => validatePolicyRules(rulesOf(obj), true),
-  validateUpdate: (obj) => validatePolicyRules(rulesOf(obj), true),
-};
+export const roleStrategy: Strategy = typedStrategy<Role>({
+  validate: (obj) => validatePolicyRules(obj.rules, true),
+  validateUpdate: (obj) => validatePolicyRules(obj.rules, true),
+});
 
-function validateClusterRole(obj: ApiObject): FieldError[] {
-  return [
-    ...validatePolicyRules(rulesOf(obj), false),
-    ...validateAggregationRule(obj.aggregationRule as { clusterRoleSelectors?: LabelSelectorObject[] } | undefined),
-  ];
+function validateClusterRole(obj: ClusterRole): FieldError[] {
+  return [...validatePolicyRules(obj.rules, false), ...validateAggregationRule(obj.aggregationRule)];
 }
 
-export const clusterRoleStrategy: Strategy = {
+export const clusterRoleStrategy: Strategy = typedStrategy<ClusterRole>({
   validate: validateClusterRole,
   validateUpdate: (obj) => validateClusterRole(obj),
-};
+});

@@ -93,7 +93,7 @@ export function childSchemas(s: JsonSchemaProps): { key: string[]; schema: JsonS
  */
 export function dropUnknownKeywords(s: JsonSchemaProps, prefix: string): void {
   for (const key of Object.keys(s)) {
-    const known = KEYWORDS.has(key) || (key.startsWith(prefix) && SCHEMA_EXTENSIONS.includes(key.slice(prefix.length) as SchemaExtension));
+    const known = KEYWORDS.has(key) || (key.startsWith(prefix) && SCHEMA_EXTENSIONS.some((e) => e === key.slice(prefix.length)));
     if (!known) delete s[key];
   }
   for (const { schema } of childSchemas(s)) dropUnknownKeywords(schema, prefix);

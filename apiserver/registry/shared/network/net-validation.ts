@@ -11,6 +11,11 @@ import { isLinkLocalMulticast, isLinkLocalUnicast, isLoopback, isUnspecified, pa
 /** The protocols of Service, Endpoints and EndpointSlice ports, sorted as Kubernetes lists them. */
 export const SUPPORTED_PORT_PROTOCOLS = ['SCTP', 'TCP', 'UDP'] as const;
 
+/** Whether `protocol` is one of SUPPORTED_PORT_PROTOCOLS. */
+export function isSupportedPortProtocol(protocol: string): protocol is (typeof SUPPORTED_PORT_PROTOCOLS)[number] {
+  return SUPPORTED_PORT_PROTOCOLS.some((p) => p === protocol);
+}
+
 /** IsValidIP: the message list of a string that is not an IP address. */
 export function isValidIP(value: string): string[] {
   return parseIP(value) ? [] : ['must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'];
@@ -56,7 +61,7 @@ export function validatePortNumOrName(port: number | string, path: FieldRef): Fi
 /** A required port protocol from SUPPORTED_PORT_PROTOCOLS. */
 export function validateProtocol(protocol: string | undefined, path: FieldRef): FieldError[] {
   if (!protocol) return [required(path, '')];
-  if (!(SUPPORTED_PORT_PROTOCOLS as readonly string[]).includes(protocol)) return [notSupported(path, protocol, SUPPORTED_PORT_PROTOCOLS)];
+  if (!isSupportedPortProtocol(protocol)) return [notSupported(path, protocol, SUPPORTED_PORT_PROTOCOLS)];
   return [];
 }
 

@@ -9,7 +9,7 @@ import type { ApiDomain } from '../../../api/domain.js';
 import { nameIsDNSSubdomain } from '../../../api/validation/names.js';
 import { resourceListEntries, validateBasicResource, validatePositiveQuantityValue } from '../pod-spec/resource-quantities.js';
 import { validateNodeSelector } from '../pod-spec/scheduling.js';
-import type { NodeSelectorTerm } from '../../../api/generated/types.js';
+import type { PersistentVolumeSpec, VolumeNodeAffinity } from '../../../api/generated/types.js';
 import { validateVolumeSources } from './volume-sources.js';
 
 /** Supported access modes, sorted as Kubernetes lists them. */
@@ -19,12 +19,12 @@ const VOLUME_MODES = ['Block', 'Filesystem'];
 const RECLAIM_POLICIES = ['Delete', 'Recycle', 'Retain'];
 
 /** Each access mode supported, and ReadWriteOncePod only alone. */
-function validateAccessModeValues(modes: unknown[], path: FieldPath): FieldError[] {
+function validateAccessModeValues(modes: string[], path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   let rwop = false;
   let other = false;
   for (const mode of modes) {
-    if (!ACCESS_MODES.includes(mode as string)) errors.push(notSupported(path, mode, ACCESS_MODES));
+    if (!ACCESS_MODES.includes(mode)) errors.push(notSupported(path, mode, ACCESS_MODES));
     else if (mode === 'ReadWriteOncePod') rwop = true;
     else other = true;
   }
@@ -45,10 +45,8 @@ export interface PersistentVolumeSpecOptions {
   domain: ApiDomain;
 }
 
-type Spec = Record<string, unknown>;
-
-function validateCapacity(spec: Spec, path: FieldPath): FieldError[] {
-  const capacity = (spec.capacity ?? {}) as Record<string, unknown>;
+function validateCapacity(spec: PersistentVolumeSpec, path: FieldPath): FieldError[] {
+  const capacity = spec.capacity ?? {};
   const errors: FieldError[] = [];
   const names = Object.keys(capacity);
   if (names.length === 0) errors.push(required(path, ''));
@@ -60,7 +58,7 @@ function validateCapacity(spec: Spec, path: FieldPath): FieldError[] {
 }
 
 /** validateVolumeNodeAffinity: a set affinity needs `required` node constraints. */
-function validateVolumeNodeAffinity(affinity: { required?: { nodeSelectorTerms?: NodeSelectorTerm[] } }, path: FieldPath): FieldError[] {
+function validateVolumeNodeAffinity(affinity: VolumeNodeAffinity, path: FieldPath): FieldError[] {
   if (!affinity.required) return [required(path.child('required'), 'must specify required node constraints')];
   return validateNodeSelector(affinity.required, path.child('required'));
 }
@@ -70,20 +68,20 @@ function isRoot(p: string): boolean {
   return posix.normalize(p).replace(/\/+$/, '') === '';
 }
 
-export function validatePersistentVolumeSpec(spec: Spec, opts: PersistentVolumeSpecOptions, path: FieldPath): FieldError[] {
+export function validatePersistentVolumeSpec(spec: PersistentVolumeSpec, opts: PersistentVolumeSpecOptions, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   const inlineOnly = (field: string) => errors.push(forbidden(path.child(field), 'may not be specified in the context of inline volumes'));
   if (opts.inline) {
     if (spec.claimRef !== undefined) inlineOnly('claimRef');
-    if (Object.keys((spec.capacity ?? {}) as object).length > 0) inlineOnly('capacity');
+    if (Object.keys(spec.capacity ?? {}).length > 0) inlineOnly('capacity');
     if (spec.csi === undefined) errors.push(required(path.child('csi'), 'has to be specified in the context of inline volumes'));
   }
-  const modes = (spec.accessModes ?? []) as unknown[];
+  const modes = spec.accessModes ?? [];
   if (modes.length === 0) errors.push(required(path.child('accessModes'), ''));
   errors.push(...validateAccessModeValues(modes, path.child('accessModes')));
   if (!opts.inline) errors.push(...validateCapacity(spec, path.child('capacity')));
 
-  const policy = (spec.persistentVolumeReclaimPolicy ?? '') as string;
+  const policy = spec.persistentVolumeReclaimPolicy ?? '';
   if (policy) {
     if (opts.inline && policy !== 'Retain') {
       errors.push(forbidden(path.child('persistentVolumeReclaimPolicy'), 'may only be Retain in the context of inline volumes'));
@@ -91,20 +89,20 @@ export function validatePersistentVolumeSpec(spec: Spec, opts: PersistentVolumeS
       errors.push(notSupported(path.child('persistentVolumeReclaimPolicy'), policy, RECLAIM_POLICIES));
     }
   }
-  const affinity = spec.nodeAffinity as { required?: { nodeSelectorTerms?: NodeSelectorTerm[] } } | undefined;
+  const affinity = spec.nodeAffinity;
   if (affinity) {
     if (opts.inline) inlineOnly('nodeAffinity');
     else errors.push(...validateVolumeNodeAffinity(affinity, path.child('nodeAffinity')));
   }
   errors.push(
-    ...validateVolumeSources(spec, path, { pvName: opts.pvName, domain: opts.domain, nodeAffinitySet: !opts.inline && !!affinity }),
+    ...validateVolumeSources({ ...spec }, path, { pvName: opts.pvName, domain: opts.domain, nodeAffinitySet: !opts.inline && !!affinity }),
   );
 
-  const hostPath = spec.hostPath as { path?: string } | undefined;
+  const hostPath = spec.hostPath;
   if (hostPath && isRoot(hostPath.path ?? '') && policy === 'Recycle') {
     errors.push(forbidden(path.child('persistentVolumeReclaimPolicy'), "may not be 'recycle' for a hostPath mount of '/'"));
   }
-  const className = (spec.storageClassName ?? '') as string;
+  const className = spec.storageClassName ?? '';
   if (className) {
     if (opts.inline) inlineOnly('storageClassName');
     else errors.push(...validateClassName(className, path.child('storageClassName')));
@@ -112,7 +110,7 @@ export function validatePersistentVolumeSpec(spec: Spec, opts: PersistentVolumeS
   if (spec.volumeMode !== undefined) {
     if (opts.inline && spec.volumeMode !== 'Filesystem') {
       errors.push(forbidden(path.child('volumeMode'), 'may not specify volumeMode other than Filesystem in the context of inline volumes'));
-    } else if (!opts.inline && !VOLUME_MODES.includes(spec.volumeMode as string)) {
+    } else if (!opts.inline && !VOLUME_MODES.includes(spec.volumeMode)) {
       errors.push(notSupported(path.child('volumeMode'), spec.volumeMode, VOLUME_MODES));
     }
   }

@@ -4,6 +4,7 @@
  * included (`gcePersistentDisk` errors under `persistentDisk`, CephFS under `cephfs`).
  */
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
+import { isPlainObject } from '../../../api/object.js';
 import { forbidden, invalid, notSupported, required } from '../../../api/field-errors.js';
 import type { ApiDomain } from '../../../api/domain.js';
 import { isDNS1123Label, isDNS1123Subdomain, nameIsDNSLabel } from '../../../api/validation/names.js';
@@ -23,7 +24,7 @@ type SourceCheck = (src: Source, path: FieldPath, ctx: SourceContext) => FieldEr
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const obj = (v: unknown): Source | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Source) : undefined);
+const obj = (v: unknown): Source | undefined => (isPlainObject(v) ? v : undefined);
 
 function requireString(src: Source, key: string, path: FieldPath): FieldError[] {
   return str(src[key]).length === 0 ? [required(path.child(key), '')] : [];

@@ -26,14 +26,13 @@ const DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS = 30;
 const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 const DEFAULT_TOKEN_EXPIRATION_SECONDS = 3600;
 
-type Fields = Record<string, unknown>;
-
 /** Sets `field` when it is absent. */
-function setDefault(target: Fields, field: string, value: unknown): void {
+function setDefault<T, K extends keyof T>(target: T, field: K, value: T[K]): void {
   if (target[field] === undefined) target[field] = value;
 }
 
-function isObject(v: unknown): v is Fields {
+/** A JSON object (not null, not an array), keeping what `v` is typed as. */
+function isObject<T>(v: T): v is NonNullable<T> & Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
@@ -74,8 +73,13 @@ export function setClaimSpecDefaults(obj: Decoding, spec: PersistentVolumeClaimS
   decodeResourceList(obj, spec.resources?.requests);
 }
 
-/** Per-source defaults of the generated defaulters. */
-const SOURCE_DEFAULTS: Record<string, (obj: Decoding, source: Fields) => void> = {
+/** The fields of a Volume that hold a volume source. */
+type SourceField = Exclude<keyof Volume, 'name'>;
+
+/** Per-source defaults of the generated defaulters, each over its source's type. */
+type SourceDefaults = { [F in SourceField]?: (obj: Decoding, source: NonNullable<Volume[F]>) => void };
+
+const SOURCE_DEFAULTS: SourceDefaults = {
   emptyDir: (obj, s) => {
     if (s.sizeLimit !== undefined) s.sizeLimit = decodeQuantity(obj, s.sizeLimit, false);
   },
@@ -84,12 +88,12 @@ const SOURCE_DEFAULTS: Record<string, (obj: Decoding, source: Fields) => void> =
   configMap: (_, s) => setDefault(s, 'defaultMode', DEFAULT_FILE_MODE),
   downwardAPI: (obj, s) => {
     setDefault(s, 'defaultMode', DEFAULT_FILE_MODE);
-    setDownwardAPIFileDefaults(obj, s.items as DownwardAPIVolumeFile[] | undefined);
+    setDownwardAPIFileDefaults(obj, s.items);
   },
   projected: (obj, s) => {
     setDefault(s, 'defaultMode', DEFAULT_FILE_MODE);
-    for (const source of (s.sources as Fields[] | undefined) ?? []) {
-      if (isObject(source.downwardAPI)) setDownwardAPIFileDefaults(obj, source.downwardAPI.items as DownwardAPIVolumeFile[] | undefined);
+    for (const source of s.sources ?? []) {
+      if (isObject(source.downwardAPI)) setDownwardAPIFileDefaults(obj, source.downwardAPI.items);
       if (isObject(source.serviceAccountToken))
         setDefault(source.serviceAccountToken, 'expirationSeconds', DEFAULT_TOKEN_EXPIRATION_SECONDS);
     }
@@ -114,7 +118,7 @@ const SOURCE_DEFAULTS: Record<string, (obj: Decoding, source: Fields) => void> =
     const template = s.volumeClaimTemplate;
     if (isObject(template)) {
       if (!isObject(template.spec)) template.spec = {};
-      setClaimSpecDefaults(obj, template.spec as PersistentVolumeClaimSpec);
+      setClaimSpecDefaults(obj, template.spec);
     }
   },
 };
@@ -123,7 +127,18 @@ const SOURCE_DEFAULTS: Record<string, (obj: Decoding, source: Fields) => void> =
 function setVolumeDefaults(obj: Decoding, volume: Volume): void {
   const sources = Object.entries(volume).filter(([k, v]) => k !== 'name' && isObject(v));
   if (sources.length === 0) volume.emptyDir = {};
-  for (const [field, source] of sources) SOURCE_DEFAULTS[field]?.(obj, source as Fields);
+  for (const [field] of sources) if (hasSourceDefaults(field)) setSourceDefaults(obj, volume, field);
+}
+
+function hasSourceDefaults(field: string): field is keyof SourceDefaults {
+  return Object.hasOwn(SOURCE_DEFAULTS, field);
+}
+
+/** The defaults of the volume's `field` source, when it is set. */
+function setSourceDefaults<F extends SourceField>(obj: Decoding, volume: Volume, field: F): void {
+  const source = volume[field];
+  const defaults = SOURCE_DEFAULTS[field];
+  if (defaults && isObject(source)) defaults(obj, source);
 }
 
 function setHandlerDefaults(handler: LifecycleHandler | undefined): void {

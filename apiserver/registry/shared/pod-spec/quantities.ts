@@ -61,6 +61,6 @@ export function decodeQuantity(obj: Pick<ApiObject, 'apiVersion' | 'kind'>, valu
 }
 
 /** Normalizes every value of a resource list in place (see decodeQuantity). */
-export function decodeResourceList(obj: Pick<ApiObject, 'apiVersion' | 'kind'>, list: Record<string, string> | undefined): void {
+export function decodeResourceList(obj: Pick<ApiObject, 'apiVersion' | 'kind'>, list: Record<string, unknown> | undefined): void {
   for (const [name, value] of Object.entries(list ?? {})) list![name] = decodeQuantity(obj, value, true);
 }

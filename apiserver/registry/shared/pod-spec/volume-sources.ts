@@ -4,6 +4,7 @@
  * the matching rule from SOURCE_RULES.
  */
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
+import { isPlainObject } from '../../../api/object.js';
 import { forbidden, invalid, notSupported, required, tooLong } from '../../../api/field-errors.js';
 import { isDNS1123Label, isDNS1123Subdomain, nameIsDNSSubdomain } from '../../../api/validation/names.js';
 import { validateLocalDescendingPath, validateLocalNonReservedPath, validatePathNoBacksteps } from './paths.js';
@@ -24,11 +25,19 @@ type Source = Record<string, unknown>;
 /** One source's rule: the source object, the path to report under, the volume's name. */
 export type SourceRule = (source: Source, path: FieldPath, volumeName: string) => FieldError[];
 
-const str = (s: Source, f: string): string => (typeof s[f] === 'string' ? (s[f] as string) : '');
-const num = (s: Source, f: string): number | undefined => (typeof s[f] === 'number' ? (s[f] as number) : undefined);
+function str(s: Source, f: string): string {
+  const v = s[f];
+  return typeof v === 'string' ? v : '';
+}
+function num(s: Source, f: string): number | undefined {
+  const v = s[f];
+  return typeof v === 'number' ? v : undefined;
+}
 const list = <T>(s: Source, f: string): T[] => (Array.isArray(s[f]) ? (s[f] as T[]) : []);
-const obj = (s: Source, f: string): Source | undefined =>
-  s[f] !== null && typeof s[f] === 'object' && !Array.isArray(s[f]) ? (s[f] as Source) : undefined;
+function obj(s: Source, f: string): Source | undefined {
+  const v = s[f];
+  return isPlainObject(v) ? v : undefined;
+}
 
 function requireField(s: Source, f: string, path: FieldPath, detail = ''): FieldError[] {
   return str(s, f) === '' ? [required(path.child(f), detail)] : [];

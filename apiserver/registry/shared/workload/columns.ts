@@ -18,7 +18,7 @@ export interface WorkloadTable<T> {
   counts: TypedColumn<T>[];
   template: (obj: T) => PodTemplateSpec | undefined;
   /** The wide SELECTOR column; absent for a kind that prints none (StatefulSet). */
-  selector?: PrinterColumn;
+  selector?: TypedColumn<T>;
 }
 
 export function workloadColumns<T extends { metadata: object }>(table: WorkloadTable<T>): PrinterColumn[] {
@@ -26,7 +26,7 @@ export function workloadColumns<T extends { metadata: object }>(table: WorkloadT
     ...typedColumns<T>(table.counts),
     AGE_COLUMN,
     ...templateContainerColumns<T>(table.template),
-    ...(table.selector ? [table.selector] : []),
+    ...typedColumns<T>(table.selector ? [table.selector] : []),
   ];
 }
 

@@ -2,9 +2,9 @@
  * CSINode: drivers with valid, unique names, a node ID of at most 128 characters, a non-negative
  * allocatable count and distinct qualified topology keys; a registered driver's entry never changes.
  */
-import type { ApiObject } from '../../../api/object.js';
 import { jsonEqual } from '../../../api/object.js';
-import type { Strategy } from '../../../api/strategy.js';
+import type { ObjectMeta } from '../../../api/object-meta.js';
+import { type Strategy, typedStrategy } from '../../../api/strategy.js';
 import type { FieldError, FieldPath } from '../../../api/field-errors.js';
 import { duplicate, fieldPath, invalid, required } from '../../../api/field-errors.js';
 import { isQualifiedName } from '../../../api/validation/names.js';
@@ -14,9 +14,14 @@ import { validateCSIDriverName } from '../../shared/pod-spec/volume-sources.js';
 
 type Driver = { name?: string; nodeID?: string; topologyKeys?: string[]; allocatable?: { count?: number } };
 
+interface CSINode {
+  metadata: ObjectMeta;
+  spec?: { drivers?: Driver[] };
+}
+
 const MAX_NODE_ID = 128;
 
-const drivers = (obj: ApiObject): Driver[] => ((obj.spec ?? {}) as { drivers?: Driver[] }).drivers ?? [];
+const drivers = (obj: CSINode): Driver[] => obj.spec?.drivers ?? [];
 
 function validateDriver(driver: Driver, path: FieldPath, names: Set<string>): FieldError[] {
   const name = driver.name ?? '';
@@ -37,12 +42,12 @@ function validateDriver(driver: Driver, path: FieldPath, names: Set<string>): Fi
   return errors;
 }
 
-function validateCSINode(obj: ApiObject): FieldError[] {
+function validateCSINode(obj: CSINode): FieldError[] {
   const names = new Set<string>();
   return drivers(obj).flatMap((d, i) => validateDriver(d, fieldPath('spec', 'drivers').index(i), names));
 }
 
-export const csiNodeStrategy: Strategy = {
+export const csiNodeStrategy: Strategy = typedStrategy<CSINode>({
   validate: validateCSINode,
   validateUpdate(obj, old) {
     const errors = validateCSINode(obj);
@@ -53,4 +58,4 @@ export const csiNodeStrategy: Strategy = {
     }
     return errors;
   },
-};
+});
