@@ -16,6 +16,7 @@ interface Node {
   items?: Node;
   required?: string[];
   'x-orch-int-or-string'?: boolean;
+  'x-orch-group-version-kind'?: { kind: string }[];
 }
 
 const REF_PREFIX = '#/definitions/';
@@ -39,6 +40,16 @@ function packagePrefix(name: string): string {
     .slice(0, -1)
     .map((p) => p.charAt(0).toUpperCase() + p.slice(1))
     .join('');
+}
+
+/**
+ * A served kind's `kind` as a union of string literals ('Pod'), from its group-version-kinds, or '' when
+ * it has none. The literal is what keeps an untyped object (ApiObject, whose `kind` is any string) from
+ * passing where the kind is expected: that takes asKind, said where the object was decoded.
+ */
+function kindNames(node: Node): string {
+  const kinds = [...new Set((node['x-orch-group-version-kind'] ?? []).map((gvk) => gvk.kind))].sort();
+  return kinds.map((k) => JSON.stringify(k).replaceAll('"', "'")).join(' | ');
 }
 
 /**
@@ -78,12 +89,14 @@ export function emitTypes(defs: Readonly<Record<string, unknown>>, kinds: Readon
         throw new Error(`${where}: unsupported type ${node.type}`);
     }
   };
-  const objectLiteral = (node: Node, where: string, indent: string, metadataRequired = false): string => {
+  const objectLiteral = (node: Node, where: string, indent: string, served = false): string => {
     const required = new Set(node.required ?? []);
-    if (metadataRequired) required.add('metadata');
+    if (served) required.add('metadata');
+    const kinds = served ? kindNames(node) : '';
     const lines = Object.entries(node.properties ?? {}).map(([field, schema]) => {
       const key = IDENTIFIER.test(field) ? field : JSON.stringify(field);
-      return `${indent}  ${key}${required.has(field) ? '' : '?'}: ${typeOf(schema, `${where}.${field}`)};`;
+      const type = field === 'kind' && kinds ? kinds : typeOf(schema, `${where}.${field}`);
+      return `${indent}  ${key}${required.has(field) ? '' : '?'}: ${type};`;
     });
     return lines.length ? `{\n${lines.join('\n')}\n${indent}}` : '{}';
   };

@@ -7,16 +7,16 @@
  * one exists, as Kubernetes < 1.26 did (`manyDefaultsRefusal`).
  */
 import type { ApiDomain } from '../api/domain.js';
-import type { ApiObject } from '../api/object.js';
+import type { KindObject } from '../api/object.js';
 
-export interface DefaultClasses {
+export interface DefaultClasses<T extends KindObject = KindObject> {
   /** The newest default, or null. */
-  chosen: ApiObject | null;
+  chosen: T | null;
   /** How many classes are annotated as default. */
   count: number;
 }
 
-export function defaultClasses(classes: ApiObject[], isDefault: (c: ApiObject) => boolean): DefaultClasses {
+export function defaultClasses<T extends KindObject>(classes: T[], isDefault: (c: T) => boolean): DefaultClasses<T> {
   const defaults = classes.filter(isDefault);
   defaults.sort((x, y) => {
     const tx = Date.parse(x.metadata.creationTimestamp ?? '') || 0;

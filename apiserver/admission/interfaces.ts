@@ -3,7 +3,7 @@
  * the object; validating plugins only accept or refuse (throw an ApiError) and get their own copy.
  * A plugin may be both (LimitRanger defaults, then checks); reads never reach admission.
  */
-import type { ApiObject } from '../api/object.js';
+import type { ApiObject, KindObject } from '../api/object.js';
 import type { ApiDomain } from '../api/domain.js';
 import type { ResourceDef } from '../api/resource.js';
 import type { Definitions } from '../api/schema.js';
@@ -46,6 +46,14 @@ export interface KubeResource {
   resource: string;
 }
 
+/** Only the compiler sees this member: the kind of a TypedKubeResource's objects. */
+declare const objectKind: unique symbol;
+
+/** A resource whose objects the reader hands out as `T` (resources.ts: kubeResourceOf). */
+export interface TypedKubeResource<T extends KindObject = ApiObject> extends KubeResource {
+  readonly [objectKind]?: T;
+}
+
 /** How fresh a plugin's read has to be. */
 export interface ReadOptions {
   /**
@@ -58,9 +66,14 @@ export interface ReadOptions {
 /** How plugins read other objects: the generic store's reads (watch cache), wired by server/. */
 export interface ObjectReader {
   /** One object, or null when there is none. */
-  get(resource: KubeResource, namespace: string, name: string, opts?: ReadOptions): Promise<ApiObject | null>;
+  get<T extends KindObject = ApiObject>(
+    resource: TypedKubeResource<T>,
+    namespace: string,
+    name: string,
+    opts?: ReadOptions,
+  ): Promise<T | null>;
   /** Every object of a resource ('' namespace: all namespaces, or cluster-scoped). */
-  list(resource: KubeResource, namespace: string, opts?: ReadOptions): Promise<ApiObject[]>;
+  list<T extends KindObject = ApiObject>(resource: TypedKubeResource<T>, namespace: string, opts?: ReadOptions): Promise<T[]>;
 }
 
 /** How plugins with side effects write (NamespaceAutoProvision, ResourceQuota), as the system user. */

@@ -18,19 +18,19 @@ export interface ApiObject extends KindObject {
 
 /**
  * A typed kind as the untyped object stores, codecs and admission pass around: every kind is a JSON
- * object with TypeMeta and ObjectMeta, so nothing is lost. (The other way needs no helper: an
- * ApiObject is taken where a kind is expected.)
+ * object with TypeMeta and ObjectMeta, so nothing is lost.
  */
 export function asApiObject(obj: KindObject): ApiObject {
   return obj as ApiObject;
 }
 
 /**
- * An untyped object as the kind `T`, where its required fields make a plain assignment fail. Nothing
- * is checked: the caller knows the kind from where the object came (its resource's store, which
- * validated it on write, or a decoder of that kind).
+ * An untyped object as the kind `T`. A plain assignment is refused: a generated kind's `kind` is its
+ * literal ('Pod'), an ApiObject's any string, so where an object becomes a kind is written down here.
+ * Nothing is checked: the caller knows the kind from where the object came (its resource's store,
+ * which validated it on write, or a decoder of that kind).
  */
-export function asKind<T extends KindObject>(obj: KindObject): T {
+export function asKind<T extends KindObject>(obj: ApiObject | KindObject): T {
   return obj as T;
 }
 

@@ -120,10 +120,11 @@ export function typedSubresource<T extends { metadata: object }, V extends { met
   return strategy as unknown as SubresourceStrategy;
 }
 
+/** A printer column whose cell reads the kind's own type. */
+export type TypedColumn<T> = Omit<PrinterColumn, 'cell'> & { cell(obj: T, now: Date): ReturnType<PrinterColumn['cell']> };
+
 /** Printer columns whose cells read the kind's generated type (see typedStrategy). */
-export function typedColumns<T extends { metadata: object }>(
-  columns: (Omit<PrinterColumn, 'cell'> & { cell(obj: T, now: Date): ReturnType<PrinterColumn['cell']> })[],
-): PrinterColumn[] {
+export function typedColumns<T extends { metadata: object }>(columns: TypedColumn<T>[]): PrinterColumn[] {
   // As typedStrategy: cells read only the objects of their kind.
   return columns as unknown as PrinterColumn[];
 }

@@ -10,6 +10,7 @@ import type { ResourceTable } from '../api/resource-table.js';
 import * as status from '../api/status.js';
 import type { ApiObject } from '../api/object.js';
 import type { Equivalent, KubeResource, ObjectReader, ObjectWriter, PluginEnv, ReadOptions } from '../admission/interfaces.js';
+import { typedReader } from '../admission/resources.js';
 import type { Watch } from '../registry/generic/watch.js';
 import type { GenericStore } from '../registry/generic/store.js';
 import type { RequestContext } from '../registry/generic/request-context.js';
@@ -108,7 +109,7 @@ export function newAdmissionAccess(
       for (const w of watches) w.stop();
       watches.clear();
     },
-    reader: {
+    reader: typedReader({
       async get(r, namespace, name, opts = {}) {
         try {
           return await storeOf(r).get(ctx(namespace), name, readOptions(opts));
@@ -120,7 +121,7 @@ export function newAdmissionAccess(
       async list(r, namespace, opts = {}) {
         return (await storeOf(r).list(ctx(namespace), readOptions(opts))).items;
       },
-    },
+    }),
     writer: {
       create: (r, namespace, obj) => storeOf(r).create(ctx(namespace), obj),
       async replace(r, namespace, obj, subresource) {

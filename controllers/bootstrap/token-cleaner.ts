@@ -3,12 +3,13 @@
  * `expiration` has passed (or cannot be read) are deleted, with their uid as precondition; one that
  * expires later is looked at again when it does.
  */
-import type { ApiObject } from '../../apiserver/api/object.js';
+import type { Secret } from '../../apiserver/api/generated/types.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { Informer } from '../informers/informer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { runQueueWorkers } from '../controllerutil/run-controller.js';
+import { SECRETS } from '../controllerutil/resources.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { isBootstrapTokenSecret, tokenExpiration } from './bootstrap-tokens.js';
 
@@ -17,7 +18,7 @@ export interface TokenCleanerOptions {
 }
 
 export class TokenCleaner implements Controller {
-  private readonly secrets: Informer;
+  private readonly secrets: Informer<Secret>;
   private readonly queue: WorkQueue<string>;
   private readonly now: () => Date;
 
@@ -27,8 +28,8 @@ export class TokenCleaner implements Controller {
   ) {
     this.now = opts.now ?? (() => new Date());
     this.queue = ctx.newQueue('token_cleaner');
-    this.secrets = ctx.informers.forResource({ group: '', version: 'v1', resource: 'secrets' });
-    const enqueue = (secret: ApiObject) => {
+    this.secrets = ctx.informers.forResource(SECRETS);
+    const enqueue = (secret: Secret) => {
       if (isBootstrapTokenSecret(secret, ctx.domain)) this.queue.add(secret.metadata.name!);
     };
     this.secrets.addEventHandler({ onAdd: enqueue, onUpdate: (_old, secret) => enqueue(secret) });

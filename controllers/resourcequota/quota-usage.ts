@@ -4,7 +4,7 @@
  * quota's scopes, Services, PersistentVolumeClaims, and any other resource's objects by count.
  */
 import type { Pod, PodSpec } from '../../apiserver/api/generated/types.js';
-import type { ApiObject } from '../../apiserver/api/object.js';
+import { type ApiObject, asKind } from '../../apiserver/api/object.js';
 import { formatQuantity, type Quantity, ZERO_QUANTITY } from '../../apiserver/api/quantity.js';
 import { addAllUsage, addQuantities, objectUsage, type PodSpecView } from '../../apiserver/api/quota-usage.js';
 import { podStatus } from '../controllerutil/pod-status.js';
@@ -23,7 +23,7 @@ export function objectsUsage(group: string, resource: string, objects: ApiObject
   return used;
 }
 
-export function isTerminalPod(pod: ApiObject): boolean {
+export function isTerminalPod(pod: Pod): boolean {
   const phase = podStatus(pod).phase;
   return phase === 'Succeeded' || phase === 'Failed';
 }
@@ -70,12 +70,15 @@ export function podInScopes(pod: Pod, q: QuotaScopes): boolean {
   );
 }
 
-/** The usage of the namespace's Pods within the quota's scopes. */
+/** The usage of the namespace's Pods (from an untyped informer, counted as any kind is) within the quota's scopes. */
 export function podUsage(pods: ApiObject[], scopes: QuotaScopes): ResourceList {
   return objectsUsage(
     '',
     'pods',
-    pods.filter((pod) => !isTerminalPod(pod) && podInScopes(pod, scopes)),
+    pods.filter((o) => {
+      const pod = asKind<Pod>(o);
+      return !isTerminalPod(pod) && podInScopes(pod, scopes);
+    }),
     '',
   );
 }

@@ -6,8 +6,8 @@
  * token Secret — listed in its account's `secrets` — created before the period and not used within
  * it (its `<prefix>/legacy-token-last-used` label, a date) is deleted, unless a Pod references it.
  */
-import type { ConfigMap, Secret, ServiceAccount } from '../../apiserver/api/generated/types.js';
-import { CONFIGMAPS, SECRETS, SERVICEACCOUNTS } from '../controllerutil/resources.js';
+import type { ConfigMap, Pod, Secret, ServiceAccount } from '../../apiserver/api/generated/types.js';
+import { CONFIGMAPS, PODS, SECRETS, SERVICEACCOUNTS } from '../controllerutil/resources.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import { runPeriodically } from '../controllerutil/run-controller.js';
@@ -34,7 +34,7 @@ const day = (t: Date) => t.toISOString().slice(0, 10);
 export class LegacyTokenCleaner implements Controller {
   private readonly secrets: Informer<Secret>;
   private readonly accounts: Informer<ServiceAccount>;
-  private readonly pods: Informer;
+  private readonly pods: Informer<Pod>;
   private readonly now: () => Date;
 
   constructor(
@@ -44,7 +44,7 @@ export class LegacyTokenCleaner implements Controller {
     this.now = opts.now ?? (() => new Date());
     this.secrets = ctx.informers.forResource(SECRETS);
     this.accounts = ctx.informers.forResource(SERVICEACCOUNTS);
-    this.pods = ctx.informers.forResource({ group: '', version: 'v1', resource: 'pods' });
+    this.pods = ctx.informers.forResource(PODS);
   }
 
   run(signal: AbortSignal): Promise<void> {

@@ -8,9 +8,10 @@
 import type { MutatingPlugin, PluginFactory } from '../interfaces.js';
 import { admissionForbidden } from '../errors.js';
 import { defaultClasses, manyDefaultsRefusal } from '../default-class.js';
-import { INGRESS_CLASSES, isResource } from '../resources.js';
+import type { Ingress } from '../../api/generated/types.js';
+import { INGRESS_CLASSES, isResource, kubeResourceOf, writtenObject } from '../resources.js';
 
-const INGRESSES = { group: 'networking.k8s.io', resource: 'ingresses' };
+const INGRESSES = kubeResourceOf<Ingress>({ group: 'networking.k8s.io', resource: 'ingresses' });
 
 export const newDefaultIngressClass: PluginFactory = ({ domain, reader }): MutatingPlugin => {
   const defaultKey = `ingressclass.${domain.labelPrefix}/is-default-class`;
@@ -20,8 +21,8 @@ export const newDefaultIngressClass: PluginFactory = ({ domain, reader }): Mutat
     handles: (op) => op === 'CREATE',
     handlesResource: (r) => isResource(r, INGRESSES),
     async admit(a) {
-      if (!isResource(a.resource, INGRESSES) || a.subresource || !a.object) return;
-      const ing = a.object as { metadata: { annotations?: Record<string, string> }; spec?: { ingressClassName?: string | null } };
+      const ing = writtenObject(a, INGRESSES);
+      if (!ing) return;
       if (ing.spec?.ingressClassName !== undefined && ing.spec.ingressClassName !== null) return;
       if (ing.metadata.annotations?.[legacyAnnotation] !== undefined) return;
       const found = defaultClasses(await reader.list(INGRESS_CLASSES, ''), (c) => c.metadata.annotations?.[defaultKey] === 'true');

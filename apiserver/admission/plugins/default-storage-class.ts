@@ -7,7 +7,7 @@
 import type { MutatingPlugin, PluginFactory } from '../interfaces.js';
 import { admissionForbidden } from '../errors.js';
 import { defaultClasses, manyDefaultsRefusal } from '../default-class.js';
-import { isResource, PERSISTENT_VOLUME_CLAIMS, STORAGE_CLASSES } from '../resources.js';
+import { isResource, PERSISTENT_VOLUME_CLAIMS, STORAGE_CLASSES, writtenObject } from '../resources.js';
 
 export const newDefaultStorageClass: PluginFactory = ({ domain, reader }): MutatingPlugin => {
   const p = domain.labelPrefix;
@@ -18,8 +18,8 @@ export const newDefaultStorageClass: PluginFactory = ({ domain, reader }): Mutat
     handles: (op) => op === 'CREATE',
     handlesResource: (r) => isResource(r, PERSISTENT_VOLUME_CLAIMS),
     async admit(a) {
-      if (!isResource(a.resource, PERSISTENT_VOLUME_CLAIMS) || a.subresource || !a.object) return;
-      const pvc = a.object as { metadata: { annotations?: Record<string, string> }; spec?: { storageClassName?: string | null } };
+      const pvc = writtenObject(a, PERSISTENT_VOLUME_CLAIMS);
+      if (!pvc) return;
       if (pvc.metadata.annotations?.[betaClass] !== undefined) return;
       if (pvc.spec?.storageClassName !== undefined && pvc.spec.storageClassName !== null) return;
       const found = defaultClasses(await reader.list(STORAGE_CLASSES, ''), (c) =>

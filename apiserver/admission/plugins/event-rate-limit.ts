@@ -4,7 +4,7 @@
  * the `cacheSize` most recent kept, default 4096), each with `qps` and `burst`. A write finding any of
  * its buckets empty is refused with 429 `limit reached on type <type> for key <key>`.
  */
-import type { ApiObject } from '../../api/object.js';
+import { type ApiObject, isPlainObject } from '../../api/object.js';
 import { assertConfigType } from '../../api/config-versions.js';
 import type { ApiDomain } from '../../api/domain.js';
 import * as status from '../../api/status.js';
@@ -22,12 +22,15 @@ interface Limit {
   cacheSize: number;
 }
 
+const isLimitType = (v: unknown): v is LimitType => TYPES.some((t) => t === v);
+
 function readConfig(config: unknown, domain: ApiDomain): Limit[] {
   assertConfigType('EventRateLimit', config, domain, '', { allowUntyped: true });
-  const limits = (config as { limits?: unknown } | undefined)?.limits;
+  const limits = isPlainObject(config) ? config.limits : undefined;
   if (!Array.isArray(limits) || limits.length === 0) throw new Error('limits: Required value: must not be empty');
   return limits.map((l: Partial<Limit>, i) => {
-    if (!TYPES.includes(l.type as LimitType))
+    const type = l.type;
+    if (!isLimitType(type))
       throw new Error(
         `limits[${i}].type: Unsupported value: ${JSON.stringify(l.type)}: supported values: ${TYPES.map((t) => JSON.stringify(t)).join(', ')}`,
       );
@@ -38,7 +41,7 @@ function readConfig(config: unknown, domain: ApiDomain): Limit[] {
     const cacheSize = l.cacheSize ?? DEFAULT_CACHE_SIZE;
     if (!(typeof cacheSize === 'number' && cacheSize > 0))
       throw new Error(`limits[${i}].cacheSize: Invalid value: ${JSON.stringify(cacheSize)}: must be positive`);
-    return { type: l.type as LimitType, qps: l.qps, burst: l.burst, cacheSize };
+    return { type, qps: l.qps, burst: l.burst, cacheSize };
   });
 }
 

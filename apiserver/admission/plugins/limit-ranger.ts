@@ -12,7 +12,7 @@ import { admissionForbidden } from '../errors.js';
 import type { AdmissionAttributes, AdmissionPlugin, PluginFactory } from '../interfaces.js';
 import { type Container, type Pod, podOf } from '../pods.js';
 import { addQuantities, q, type ResourceList } from '../resource-list.js';
-import { isResource, LIMIT_RANGES, PERSISTENT_VOLUME_CLAIMS, PODS } from '../resources.js';
+import { isResource, kubeResourceOf, LIMIT_RANGES, PERSISTENT_VOLUME_CLAIMS, PODS } from '../resources.js';
 
 interface LimitRangeItem {
   type: string;
@@ -23,6 +23,8 @@ interface LimitRangeItem {
   maxLimitRequestRatio?: ResourceList;
 }
 type LimitRange = ApiObject & { spec?: { limits?: LimitRangeItem[] } };
+/** The limit ranges as this plugin reads them. */
+const RANGES = kubeResourceOf<LimitRange>(LIMIT_RANGES);
 
 const MAX_MILLI = 2n ** 63n / 1000n;
 const text = (v: string) => canonicalQuantityText(v);
@@ -171,7 +173,7 @@ export const newLimitRanger: PluginFactory = ({ domain, reader }): AdmissionPlug
     if (podOf(a)) return a.operation === 'CREATE';
     return !pods;
   };
-  const ranges = async (a: AdmissionAttributes) => (await reader.list(LIMIT_RANGES, a.namespace)) as LimitRange[];
+  const ranges = (a: AdmissionAttributes) => reader.list(RANGES, a.namespace);
   return {
     name: 'LimitRanger',
     handles: (op) => op === 'CREATE' || op === 'UPDATE',

@@ -42,7 +42,7 @@ export const newNamespaceLifecycle: PluginFactory = ({ domain, reader }): Valida
       const cached = liveLookup(a.namespace) ? null : await reader.get(NAMESPACES, '', a.namespace, { cached: true });
       const ns = cached ?? (await reader.get(NAMESPACES, '', a.namespace));
       if (!ns) throw status.notFound({ group: '', resource: 'namespaces' }, a.namespace);
-      const phase = (ns.status as { phase?: string } | undefined)?.phase;
+      const phase = ns.status?.phase;
       if (phase === 'Terminating' || ns.metadata.deletionTimestamp) {
         throw status.forbidden(gr, a.name, `unable to create new content in namespace ${a.namespace} because it is being terminated`, [
           { reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace' },

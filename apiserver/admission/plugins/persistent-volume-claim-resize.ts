@@ -29,7 +29,7 @@ export const newPersistentVolumeClaimResize: PluginFactory = ({ domain, reader }
       if (old.status?.phase !== 'Bound') throw admissionForbidden(a, 'Only bound persistent volume claims can be expanded');
       const name = classOf(pvc);
       const sc = name && name === classOf(old) ? await reader.get(STORAGE_CLASSES, '', name) : null;
-      if ((sc as { allowVolumeExpansion?: boolean } | null)?.allowVolumeExpansion !== true) {
+      if (sc?.allowVolumeExpansion !== true) {
         throw admissionForbidden(
           a,
           'only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize',

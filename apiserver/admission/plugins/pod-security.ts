@@ -41,6 +41,10 @@ interface Config {
   exemptNamespaces: Set<string>;
 }
 
+function isLevel(v: string | undefined): v is Level {
+  return LEVELS.some((l) => l === v);
+}
+
 function isVersion(v: string): boolean {
   return v === 'latest' || /^v1\.(0|[1-9][0-9]*)$/.test(v);
 }
@@ -51,16 +55,15 @@ function readConfig(config: unknown, domain: ApiDomain): Config {
     defaults?: Record<string, string>;
     exemptions?: { usernames?: string[]; runtimeClasses?: string[]; namespaces?: string[] };
   };
-  const defaults = {} as Record<Mode, Policy>;
-  for (const mode of MODES) {
-    const level = (c.defaults?.[mode] ?? 'privileged') as Level;
+  const policyOf = (mode: Mode): Policy => {
+    const level = c.defaults?.[mode] ?? 'privileged';
     const version = c.defaults?.[`${mode}-version`] ?? 'latest';
-    if (!LEVELS.includes(level)) throw new Error(`defaults.${mode}: ${JSON.stringify(level)} must be one of ${LEVELS.join(', ')}`);
+    if (!isLevel(level)) throw new Error(`defaults.${mode}: ${JSON.stringify(level)} must be one of ${LEVELS.join(', ')}`);
     if (!isVersion(version)) throw new Error(`defaults.${mode}-version: ${JSON.stringify(version)} must be "latest" or "v1.<minor>"`);
-    defaults[mode] = { level, version };
-  }
+    return { level, version };
+  };
   return {
-    defaults,
+    defaults: { enforce: policyOf('enforce'), audit: policyOf('audit'), warn: policyOf('warn') },
     exemptUsers: new Set(c.exemptions?.usernames ?? []),
     exemptRuntimeClasses: new Set(c.exemptions?.runtimeClasses ?? []),
     exemptNamespaces: new Set(c.exemptions?.namespaces ?? []),
@@ -112,14 +115,14 @@ export const newPodSecurity: PluginFactory = ({ domain, reader }, rawConfig): Ad
     for (const mode of MODES) {
       const level = labels[label(mode)];
       const version = labels[label(mode, '-version')];
-      if (level !== undefined && !LEVELS.includes(level as Level)) {
+      if (level !== undefined && !isLevel(level)) {
         errors.push(invalidField(`metadata.labels[${label(mode)}]`, level, `must be one of ${LEVELS.join(', ')}`));
       }
       if (version !== undefined && !isVersion(version)) {
         errors.push(invalidField(`metadata.labels[${label(mode, '-version')}]`, version, 'must be "latest" or "v1.x"'));
       }
       policy[mode] = {
-        level: LEVELS.includes(level as Level) ? (level as Level) : config.defaults[mode].level,
+        level: isLevel(level) ? level : config.defaults[mode].level,
         version: version !== undefined && isVersion(version) ? version : config.defaults[mode].version,
       };
     }

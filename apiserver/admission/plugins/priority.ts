@@ -4,17 +4,11 @@
  * is none; a class that does not exist, or a priority given that differs, is refused (403). An update
  * keeps the stored priority. Only one PriorityClass may be globalDefault.
  */
-import type { ApiObject } from '../../api/object.js';
+import type { PriorityClass } from '../../api/generated/types.js';
 import { admissionForbidden } from '../errors.js';
 import type { AdmissionPlugin, PluginFactory } from '../interfaces.js';
 import { podOf, type Pod } from '../pods.js';
-import { isResource, PODS, PRIORITY_CLASSES } from '../resources.js';
-
-interface PriorityClass extends ApiObject {
-  value: number;
-  globalDefault?: boolean;
-  preemptionPolicy?: string;
-}
+import { isResource, PODS, PRIORITY_CLASSES, writtenObject } from '../resources.js';
 
 function defaultClass(classes: PriorityClass[]): PriorityClass | undefined {
   let found: PriorityClass | undefined;
@@ -23,7 +17,7 @@ function defaultClass(classes: PriorityClass[]): PriorityClass | undefined {
 }
 
 export const newPriority: PluginFactory = ({ reader }): AdmissionPlugin => {
-  const classes = async () => (await reader.list(PRIORITY_CLASSES, '')) as PriorityClass[];
+  const classes = () => reader.list(PRIORITY_CLASSES, '');
   return {
     name: 'Priority',
     handles: (op) => op === 'CREATE' || op === 'UPDATE',
@@ -48,7 +42,7 @@ export const newPriority: PluginFactory = ({ reader }): AdmissionPlugin => {
           policy = dc.preemptionPolicy;
         }
       } else {
-        const pc = (await reader.get(PRIORITY_CLASSES, '', pod.spec.priorityClassName)) as PriorityClass | null;
+        const pc = await reader.get(PRIORITY_CLASSES, '', pod.spec.priorityClassName);
         if (!pc) throw admissionForbidden(a, `no PriorityClass with name ${pod.spec.priorityClassName} was found`);
         priority = pc.value;
         policy = pc.preemptionPolicy;
@@ -71,9 +65,8 @@ export const newPriority: PluginFactory = ({ reader }): AdmissionPlugin => {
       }
     },
     async validate(a) {
-      if (!isResource(a.resource, PRIORITY_CLASSES) || a.subresource || a.operation === 'DELETE') return;
-      const pc = a.object as PriorityClass;
-      if (!pc.globalDefault) return;
+      const pc = writtenObject(a, PRIORITY_CLASSES);
+      if (!pc?.globalDefault || a.operation === 'DELETE') return;
       const dc = defaultClass(await classes());
       if (dc && (a.operation === 'CREATE' || dc.metadata.name !== pc.metadata.name)) {
         throw admissionForbidden(a, `PriorityClass ${dc.metadata.name} is already marked as default. Only one default can exist`);

@@ -23,7 +23,7 @@ import type { PodSpec } from '../pods.js';
 import { missingPodResources, usageOf } from '../quota/usage.js';
 import { type QuotaSpec, quotaMatches } from '../quota/scopes.js';
 import { addLists, cmp, type ResourceList, subtractLists } from '../resource-list.js';
-import { RESOURCE_QUOTAS } from '../resources.js';
+import { kubeResourceOf, RESOURCE_QUOTAS } from '../resources.js';
 
 /**
  * Conflicts come from other replicas, the quota controller and this replica's refunds (one replica
@@ -33,6 +33,8 @@ const CAS_ATTEMPTS = 50;
 const jitter = () => new Promise((r) => setTimeout(r, Math.random() * 10));
 
 type Quota = ApiObject & { spec?: QuotaSpec; status?: { hard?: ResourceList; used?: ResourceList } };
+/** The quotas as this plugin reads them. */
+const QUOTAS = kubeResourceOf<Quota>(RESOURCE_QUOTAS);
 
 const pretty = (list: ResourceList) =>
   Object.keys(list)
@@ -94,7 +96,7 @@ async function release(
   refund: boolean,
 ) {
   for (let i = 0; i < CAS_ATTEMPTS; i++) {
-    const quota = (await reader.get(RESOURCE_QUOTAS, namespace, name)) as Quota | null;
+    const quota = await reader.get(QUOTAS, namespace, name);
     if (!quota) return;
     const reservation = reservationsOf(quota, key)[id];
     if (!reservation) return;
@@ -144,7 +146,7 @@ export const newResourceQuota: PluginFactory = ({ domain, reader, writer }): Adm
     {
       const podSpec = podSpecOf(a);
       for (let attempt = 0; ; attempt++) {
-        const quotas = ((await reader.list(RESOURCE_QUOTAS, a.namespace)) as Quota[])
+        const quotas = (await reader.list(QUOTAS, a.namespace))
           .filter((quota) => quotaMatches(quota.spec ?? {}, podSpec))
           .sort((x, y) => ((x.metadata.name ?? '') < (y.metadata.name ?? '') ? -1 : 1));
         const charges: { quota: Quota; delta: ResourceList }[] = [];
@@ -215,7 +217,7 @@ export const newResourceQuota: PluginFactory = ({ domain, reader, writer }): Adm
       // checks the pod states what the quota limits) there is nothing to check or charge. That is
       // found by a consistent read outside the queue, so such writes do not wait for one another.
       const podSpec = podSpecOf(a);
-      const quotas = (await reader.list(RESOURCE_QUOTAS, a.namespace)) as Quota[];
+      const quotas = await reader.list(QUOTAS, a.namespace);
       const concerned = (q: Quota) =>
         quotaMatches(q.spec ?? {}, podSpec) && (!!podSpec || Object.keys(limited(delta, hardOf(q))).length > 0);
       if (!quotas.some(concerned)) return;

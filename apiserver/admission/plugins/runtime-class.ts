@@ -4,17 +4,12 @@
  * nodeSelector that conflicts is refused (403). The validating half checks the overhead again, and that
  * no overhead is set without a class that defines one.
  */
-import type { ApiObject } from '../../api/object.js';
+import type { RuntimeClass } from '../../api/generated/types.js';
 import { admissionForbidden } from '../errors.js';
 import type { AdmissionAttributes, AdmissionPlugin, PluginFactory } from '../interfaces.js';
 import { podOf, type Pod, type Toleration } from '../pods.js';
 import { listsEqual } from '../resource-list.js';
 import { isResource, PODS, RUNTIME_CLASSES } from '../resources.js';
-
-interface RuntimeClass extends ApiObject {
-  overhead?: { podFixed?: Record<string, string> };
-  scheduling?: { nodeSelector?: Record<string, string>; tolerations?: Toleration[] };
-}
 
 const sameToleration = (x: Toleration, y: Toleration) =>
   (x.key ?? '') === (y.key ?? '') &&
@@ -29,7 +24,7 @@ export const newRuntimeClass: PluginFactory = ({ reader }): AdmissionPlugin => {
     if (!pod) return undefined;
     const name = pod.spec.runtimeClassName;
     if (!name) return { pod, rc: null };
-    const rc = (await reader.get(RUNTIME_CLASSES, '', name)) as RuntimeClass | null;
+    const rc = await reader.get(RUNTIME_CLASSES, '', name);
     if (!rc) throw admissionForbidden(a, `pod rejected: RuntimeClass ${JSON.stringify(name)} not found`);
     return { pod, rc };
   };

@@ -12,7 +12,7 @@
  *    secrets (volumes, env) and pull secrets the account lists.
  * Mirror pods may reference no account, no secret and no token projection.
  */
-import type { ApiObject } from '../../api/object.js';
+import type { ServiceAccount } from '../../api/generated/types.js';
 import { generateName } from '../../registry/generic/object-meta-rules.js';
 import { admissionForbidden } from '../errors.js';
 import type { AdmissionAttributes, AdmissionPlugin, ObjectReader, PluginFactory } from '../interfaces.js';
@@ -26,12 +26,6 @@ const TOKEN_EXPIRATION_SECONDS = 3607;
 /** ProjectedVolumeSourceDefaultMode (0644). */
 const PROJECTED_DEFAULT_MODE = 420;
 
-interface ServiceAccount extends ApiObject {
-  secrets?: { name?: string }[];
-  imagePullSecrets?: { name?: string }[];
-  automountServiceAccountToken?: boolean;
-}
-
 type EnvVar = { name: string; valueFrom?: { secretKeyRef?: { name?: string } } };
 
 async function lookUp(reader: ObjectReader, namespace: string, name: string, retryMs: () => number): Promise<ServiceAccount | null> {
@@ -39,7 +33,7 @@ async function lookUp(reader: ObjectReader, namespace: string, name: string, ret
   for (let i = 0; i < attempts; i++) {
     if (i) await new Promise((r) => setTimeout(r, retryMs()));
     const sa = await reader.get(SERVICE_ACCOUNTS, namespace, name);
-    if (sa) return sa as ServiceAccount;
+    if (sa) return sa;
   }
   return null;
 }

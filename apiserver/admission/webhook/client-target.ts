@@ -27,19 +27,17 @@ export async function webhookTarget(cc: WebhookClientConfig, reader: ObjectReade
   const path = svc.path ?? '/';
   const service = await reader.get(SERVICES, ns, name);
   if (!service) throw new WebhookCallError(`service "${ns}/${name}" not found`);
-  const ports = (service as { spec?: { ports?: { name?: string; port: number; targetPort?: number | string }[] } }).spec?.ports ?? [];
+  const ports = service.spec?.ports ?? [];
   const sp = ports.find((p) => p.port === port);
   if (!sp) throw new WebhookCallError(`service "${ns}/${name}" has no port ${port}`);
   // Through its Endpoints (a ready address and the target port), else its cluster IP.
-  const endpoints = (await reader.get(ENDPOINTS, ns, name)) as {
-    subsets?: { addresses?: { ip: string }[]; ports?: { name?: string; port: number }[] }[];
-  } | null;
+  const endpoints = await reader.get(ENDPOINTS, ns, name);
   for (const subset of endpoints?.subsets ?? []) {
     const ep = (subset.ports ?? []).find((p) => (sp.name ? p.name === sp.name : true));
     const ip = subset.addresses?.[0]?.ip;
     if (ep && ip) return { url: new URL(`https://${ip.includes(':') ? `[${ip}]` : ip}:${ep.port}${path}`), ca, servername, credentials };
   }
-  const clusterIP = (service as { spec?: { clusterIP?: string } }).spec?.clusterIP;
+  const clusterIP = service.spec?.clusterIP;
   if (!clusterIP || clusterIP === 'None') throw new WebhookCallError(`service "${ns}/${name}" has no endpoints and no cluster IP`);
   return {
     url: new URL(`https://${clusterIP.includes(':') ? `[${clusterIP}]` : clusterIP}:${port}${path}`),

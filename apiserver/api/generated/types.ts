@@ -25,7 +25,7 @@ export interface MutatingWebhook {
 /** admissionregistration.v1.MutatingWebhookConfiguration */
 export interface MutatingWebhookConfiguration {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'MutatingWebhookConfiguration';
   metadata: ObjectMeta;
   webhooks?: MutatingWebhook[];
 }
@@ -65,7 +65,7 @@ export interface ValidatingWebhook {
 /** admissionregistration.v1.ValidatingWebhookConfiguration */
 export interface ValidatingWebhookConfiguration {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'ValidatingWebhookConfiguration';
   metadata: ObjectMeta;
   webhooks?: ValidatingWebhook[];
 }
@@ -136,7 +136,7 @@ export interface TypeChecking {
 /** admissionregistration.v1beta1.ValidatingAdmissionPolicy */
 export interface ValidatingAdmissionPolicy {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'ValidatingAdmissionPolicy';
   metadata: ObjectMeta;
   spec?: ValidatingAdmissionPolicySpec;
   status?: ValidatingAdmissionPolicyStatus;
@@ -145,7 +145,7 @@ export interface ValidatingAdmissionPolicy {
 /** admissionregistration.v1beta1.ValidatingAdmissionPolicyBinding */
 export interface ValidatingAdmissionPolicyBinding {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'ValidatingAdmissionPolicyBinding';
   metadata: ObjectMeta;
   spec?: ValidatingAdmissionPolicyBindingSpec;
 }
@@ -212,7 +212,7 @@ export interface CustomResourceConversion {
 /** apiextensions.v1.CustomResourceDefinition */
 export interface CustomResourceDefinition {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'CustomResourceDefinition';
   metadata: ObjectMeta;
   spec: CustomResourceDefinitionSpec;
   status?: CustomResourceDefinitionStatus;
@@ -386,7 +386,7 @@ export interface WebhookConversion {
 /** apiregistration.v1.APIService */
 export interface APIService {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'APIService';
   metadata: ObjectMeta;
   spec?: APIServiceSpec;
   status?: APIServiceStatus;
@@ -428,7 +428,7 @@ export interface ApiregistrationV1ServiceReference {
 export interface ControllerRevision {
   apiVersion?: string;
   data?: RawExtension;
-  kind?: string;
+  kind?: 'ControllerRevision';
   metadata: ObjectMeta;
   revision: number;
 }
@@ -436,7 +436,7 @@ export interface ControllerRevision {
 /** apps.v1.DaemonSet */
 export interface DaemonSet {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'DaemonSet';
   metadata: ObjectMeta;
   spec?: DaemonSetSpec;
   status?: DaemonSetStatus;
@@ -483,7 +483,7 @@ export interface DaemonSetUpdateStrategy {
 /** apps.v1.Deployment */
 export interface Deployment {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'Deployment';
   metadata: ObjectMeta;
   spec?: DeploymentSpec;
   status?: DeploymentStatus;
@@ -532,7 +532,7 @@ export interface DeploymentStrategy {
 /** apps.v1.ReplicaSet */
 export interface ReplicaSet {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'ReplicaSet';
   metadata: ObjectMeta;
   spec?: ReplicaSetSpec;
   status?: ReplicaSetStatus;
@@ -586,7 +586,7 @@ export interface RollingUpdateStatefulSetStrategy {
 /** apps.v1.StatefulSet */
 export interface StatefulSet {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'StatefulSet';
   metadata: ObjectMeta;
   spec?: StatefulSetSpec;
   status?: StatefulSetStatus;
@@ -658,7 +658,7 @@ export interface BoundObjectReference {
 /** authentication.v1.SelfSubjectReview */
 export interface AuthenticationV1SelfSubjectReview {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'SelfSubjectReview';
   metadata: ObjectMeta;
   status?: AuthenticationV1SelfSubjectReviewStatus;
 }
@@ -671,7 +671,7 @@ export interface AuthenticationV1SelfSubjectReviewStatus {
 /** authentication.v1.TokenRequest */
 export interface AuthenticationV1TokenRequest {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'TokenRequest';
   metadata: ObjectMeta;
   spec: TokenRequestSpec;
   status?: TokenRequestStatus;
@@ -693,7 +693,7 @@ export interface TokenRequestStatus {
 /** authentication.v1.TokenReview */
 export interface TokenReview {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'TokenReview';
   metadata: ObjectMeta;
   spec: TokenReviewSpec;
   status?: TokenReviewStatus;
@@ -724,7 +724,7 @@ export interface UserInfo {
 /** authentication.v1beta1.SelfSubjectReview */
 export interface AuthenticationV1beta1SelfSubjectReview {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'SelfSubjectReview';
   metadata: ObjectMeta;
   status?: AuthenticationV1beta1SelfSubjectReviewStatus;
 }
@@ -737,7 +737,7 @@ export interface AuthenticationV1beta1SelfSubjectReviewStatus {
 /** authorization.v1.LocalSubjectAccessReview */
 export interface LocalSubjectAccessReview {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'LocalSubjectAccessReview';
   metadata: ObjectMeta;
   spec: SubjectAccessReviewSpec;
   status?: SubjectAccessReviewStatus;
@@ -777,7 +777,7 @@ export interface ResourceRule {
 /** authorization.v1.SelfSubjectAccessReview */
 export interface SelfSubjectAccessReview {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'SelfSubjectAccessReview';
   metadata: ObjectMeta;
   spec: SelfSubjectAccessReviewSpec;
   status?: SubjectAccessReviewStatus;
@@ -792,7 +792,7 @@ export interface SelfSubjectAccessReviewSpec {
 /** authorization.v1.SelfSubjectRulesReview */
 export interface SelfSubjectRulesReview {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'SelfSubjectRulesReview';
   metadata: ObjectMeta;
   spec: SelfSubjectRulesReviewSpec;
   status?: SubjectRulesReviewStatus;
@@ -806,7 +806,7 @@ export interface SelfSubjectRulesReviewSpec {
 /** authorization.v1.SubjectAccessReview */
 export interface SubjectAccessReview {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'SubjectAccessReview';
   metadata: ObjectMeta;
   spec: SubjectAccessReviewSpec;
   status?: SubjectAccessReviewStatus;
@@ -848,7 +848,7 @@ export interface AutoscalingV1CrossVersionObjectReference {
 /** autoscaling.v1.HorizontalPodAutoscaler */
 export interface AutoscalingV1HorizontalPodAutoscaler {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'HorizontalPodAutoscaler';
   metadata: ObjectMeta;
   spec?: AutoscalingV1HorizontalPodAutoscalerSpec;
   status?: AutoscalingV1HorizontalPodAutoscalerStatus;
@@ -874,7 +874,7 @@ export interface AutoscalingV1HorizontalPodAutoscalerStatus {
 /** autoscaling.v1.Scale */
 export interface Scale {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'Scale';
   metadata: ObjectMeta;
   spec?: ScaleSpec;
   status?: ScaleStatus;
@@ -941,7 +941,7 @@ export interface HPAScalingRules {
 /** autoscaling.v2.HorizontalPodAutoscaler */
 export interface AutoscalingV2HorizontalPodAutoscaler {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'HorizontalPodAutoscaler';
   metadata: ObjectMeta;
   spec?: AutoscalingV2HorizontalPodAutoscalerSpec;
   status?: AutoscalingV2HorizontalPodAutoscalerStatus;
@@ -1063,7 +1063,7 @@ export interface ResourceMetricStatus {
 /** batch.v1.CronJob */
 export interface CronJob {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'CronJob';
   metadata: ObjectMeta;
   spec?: CronJobSpec;
   status?: CronJobStatus;
@@ -1091,7 +1091,7 @@ export interface CronJobStatus {
 /** batch.v1.Job */
 export interface Job {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'Job';
   metadata: ObjectMeta;
   spec?: JobSpec;
   status?: JobStatus;
@@ -1180,7 +1180,7 @@ export interface UncountedTerminatedPods {
 /** certificates.v1.CertificateSigningRequest */
 export interface CertificateSigningRequest {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'CertificateSigningRequest';
   metadata: ObjectMeta;
   spec: CertificateSigningRequestSpec;
   status?: CertificateSigningRequestStatus;
@@ -1217,7 +1217,7 @@ export interface CertificateSigningRequestStatus {
 /** coordination.v1.Lease */
 export interface Lease {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'Lease';
   metadata: ObjectMeta;
   spec?: LeaseSpec;
 }
@@ -1280,7 +1280,7 @@ export interface AzureFileVolumeSource {
 /** core.v1.Binding */
 export interface Binding {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'Binding';
   metadata: ObjectMeta;
   target: ObjectReference;
 }
@@ -1373,7 +1373,7 @@ export interface ComponentCondition {
 export interface ComponentStatus {
   apiVersion?: string;
   conditions?: ComponentCondition[];
-  kind?: string;
+  kind?: 'ComponentStatus';
   metadata: ObjectMeta;
 }
 
@@ -1383,7 +1383,7 @@ export interface ConfigMap {
   binaryData?: Record<string, string>;
   data?: Record<string, string>;
   immutable?: boolean;
-  kind?: string;
+  kind?: 'ConfigMap';
   metadata: ObjectMeta;
 }
 
@@ -1573,7 +1573,7 @@ export interface EndpointSubset {
 /** core.v1.Endpoints */
 export interface Endpoints {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'Endpoints';
   metadata: ObjectMeta;
   subsets?: EndpointSubset[];
 }
@@ -1642,7 +1642,7 @@ export interface CoreV1Event {
   eventTime?: MicroTime;
   firstTimestamp?: Time;
   involvedObject: ObjectReference;
-  kind?: string;
+  kind?: 'Event';
   lastTimestamp?: Time;
   message?: string;
   metadata: ObjectMeta;
@@ -1826,7 +1826,7 @@ export interface LifecycleHandler {
 /** core.v1.LimitRange */
 export interface LimitRange {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'LimitRange';
   metadata: ObjectMeta;
   spec?: LimitRangeSpec;
 }
@@ -1879,7 +1879,7 @@ export interface NFSVolumeSource {
 /** core.v1.Namespace */
 export interface Namespace {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'Namespace';
   metadata: ObjectMeta;
   spec?: NamespaceSpec;
   status?: NamespaceStatus;
@@ -1908,7 +1908,7 @@ export interface NamespaceStatus {
 /** core.v1.Node */
 export interface Node {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'Node';
   metadata: ObjectMeta;
   spec?: NodeSpec;
   status?: NodeStatus;
@@ -2032,7 +2032,7 @@ export interface ObjectReference {
 /** core.v1.PersistentVolume */
 export interface PersistentVolume {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'PersistentVolume';
   metadata: ObjectMeta;
   spec?: PersistentVolumeSpec;
   status?: PersistentVolumeStatus;
@@ -2041,7 +2041,7 @@ export interface PersistentVolume {
 /** core.v1.PersistentVolumeClaim */
 export interface PersistentVolumeClaim {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'PersistentVolumeClaim';
   metadata: ObjectMeta;
   spec?: PersistentVolumeClaimSpec;
   status?: PersistentVolumeClaimStatus;
@@ -2142,7 +2142,7 @@ export interface PhotonPersistentDiskVolumeSource {
 /** core.v1.Pod */
 export interface Pod {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'Pod';
   metadata: ObjectMeta;
   spec?: PodSpec;
   status?: PodStatus;
@@ -2303,7 +2303,7 @@ export interface PodStatus {
 /** core.v1.PodTemplate */
 export interface PodTemplate {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'PodTemplate';
   metadata: ObjectMeta;
   template?: PodTemplateSpec;
 }
@@ -2391,7 +2391,7 @@ export interface RBDVolumeSource {
 /** core.v1.ReplicationController */
 export interface ReplicationController {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'ReplicationController';
   metadata: ObjectMeta;
   spec?: ReplicationControllerSpec;
   status?: ReplicationControllerStatus;
@@ -2439,7 +2439,7 @@ export interface ResourceFieldSelector {
 /** core.v1.ResourceQuota */
 export interface ResourceQuota {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'ResourceQuota';
   metadata: ObjectMeta;
   spec?: ResourceQuotaSpec;
   status?: ResourceQuotaStatus;
@@ -2524,7 +2524,7 @@ export interface Secret {
   apiVersion?: string;
   data?: Record<string, string>;
   immutable?: boolean;
-  kind?: string;
+  kind?: 'Secret';
   metadata: ObjectMeta;
   stringData?: Record<string, string>;
   type?: string;
@@ -2582,7 +2582,7 @@ export interface SecurityContext {
 /** core.v1.Service */
 export interface Service {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'Service';
   metadata: ObjectMeta;
   spec?: ServiceSpec;
   status?: ServiceStatus;
@@ -2593,7 +2593,7 @@ export interface ServiceAccount {
   apiVersion?: string;
   automountServiceAccountToken?: boolean;
   imagePullSecrets?: LocalObjectReference[];
-  kind?: string;
+  kind?: 'ServiceAccount';
   metadata: ObjectMeta;
   secrets?: ObjectReference[];
 }
@@ -2856,7 +2856,7 @@ export interface EndpointSlice {
   addressType: string;
   apiVersion?: string;
   endpoints: Endpoint[];
-  kind?: string;
+  kind?: 'EndpointSlice';
   metadata: ObjectMeta;
   ports?: DiscoveryV1EndpointPort[];
 }
@@ -2875,7 +2875,7 @@ export interface EventsV1Event {
   deprecatedLastTimestamp?: Time;
   deprecatedSource?: EventSource;
   eventTime: MicroTime;
-  kind?: string;
+  kind?: 'Event';
   metadata: ObjectMeta;
   note?: string;
   reason?: string;
@@ -2907,7 +2907,7 @@ export interface FlowDistinguisherMethod {
 /** flowcontrol.v1beta3.FlowSchema */
 export interface FlowSchema {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'FlowSchema';
   metadata: ObjectMeta;
   spec?: FlowSchemaSpec;
   status?: FlowSchemaStatus;
@@ -2970,7 +2970,7 @@ export interface PolicyRulesWithSubjects {
 /** flowcontrol.v1beta3.PriorityLevelConfiguration */
 export interface PriorityLevelConfiguration {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'PriorityLevelConfiguration';
   metadata: ObjectMeta;
   spec?: PriorityLevelConfigurationSpec;
   status?: PriorityLevelConfigurationStatus;
@@ -3249,7 +3249,7 @@ export interface IPBlock {
 /** networking.v1.Ingress */
 export interface Ingress {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'Ingress';
   metadata: ObjectMeta;
   spec?: IngressSpec;
   status?: IngressStatus;
@@ -3264,7 +3264,7 @@ export interface IngressBackend {
 /** networking.v1.IngressClass */
 export interface IngressClass {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'IngressClass';
   metadata: ObjectMeta;
   spec?: IngressClassSpec;
 }
@@ -3337,7 +3337,7 @@ export interface IngressTLS {
 /** networking.v1.NetworkPolicy */
 export interface NetworkPolicy {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'NetworkPolicy';
   metadata: ObjectMeta;
   spec?: NetworkPolicySpec;
 }
@@ -3391,7 +3391,7 @@ export interface Overhead {
 export interface RuntimeClass {
   apiVersion?: string;
   handler: string;
-  kind?: string;
+  kind?: 'RuntimeClass';
   metadata: ObjectMeta;
   overhead?: Overhead;
   scheduling?: Scheduling;
@@ -3414,7 +3414,7 @@ export interface Eviction {
 /** policy.v1.PodDisruptionBudget */
 export interface PodDisruptionBudget {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'PodDisruptionBudget';
   metadata: ObjectMeta;
   spec?: PodDisruptionBudgetSpec;
   status?: PodDisruptionBudgetStatus;
@@ -3448,7 +3448,7 @@ export interface AggregationRule {
 export interface ClusterRole {
   aggregationRule?: AggregationRule;
   apiVersion?: string;
-  kind?: string;
+  kind?: 'ClusterRole';
   metadata: ObjectMeta;
   rules?: PolicyRule[];
 }
@@ -3456,7 +3456,7 @@ export interface ClusterRole {
 /** rbac.v1.ClusterRoleBinding */
 export interface ClusterRoleBinding {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'ClusterRoleBinding';
   metadata: ObjectMeta;
   roleRef: RoleRef;
   subjects?: RbacV1Subject[];
@@ -3474,7 +3474,7 @@ export interface PolicyRule {
 /** rbac.v1.Role */
 export interface Role {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'Role';
   metadata: ObjectMeta;
   rules?: PolicyRule[];
 }
@@ -3482,7 +3482,7 @@ export interface Role {
 /** rbac.v1.RoleBinding */
 export interface RoleBinding {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'RoleBinding';
   metadata: ObjectMeta;
   roleRef: RoleRef;
   subjects?: RbacV1Subject[];
@@ -3510,7 +3510,7 @@ export type RawExtension = Record<string, unknown>;
 export interface PriorityClass {
   apiVersion?: string;
   globalDefault?: boolean;
-  kind?: string;
+  kind?: 'PriorityClass';
   metadata: ObjectMeta;
   preemptionPolicy?: string;
   value: number;
@@ -3520,7 +3520,7 @@ export interface PriorityClass {
 /** storage.v1.CSIDriver */
 export interface CSIDriver {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'CSIDriver';
   metadata: ObjectMeta;
   spec: CSIDriverSpec;
 }
@@ -3540,7 +3540,7 @@ export interface CSIDriverSpec {
 /** storage.v1.CSINode */
 export interface CSINode {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'CSINode';
   metadata: ObjectMeta;
   spec: CSINodeSpec;
 }
@@ -3562,7 +3562,7 @@ export interface CSINodeSpec {
 export interface CSIStorageCapacity {
   apiVersion?: string;
   capacity?: Quantity;
-  kind?: string;
+  kind?: 'CSIStorageCapacity';
   maximumVolumeSize?: Quantity;
   metadata: ObjectMeta;
   nodeTopology?: LabelSelector;
@@ -3574,7 +3574,7 @@ export interface StorageClass {
   allowVolumeExpansion?: boolean;
   allowedTopologies?: TopologySelectorTerm[];
   apiVersion?: string;
-  kind?: string;
+  kind?: 'StorageClass';
   metadata: ObjectMeta;
   mountOptions?: string[];
   parameters?: Record<string, string>;
@@ -3592,7 +3592,7 @@ export interface StorageV1TokenRequest {
 /** storage.v1.VolumeAttachment */
 export interface VolumeAttachment {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'VolumeAttachment';
   metadata: ObjectMeta;
   spec: VolumeAttachmentSpec;
   status?: VolumeAttachmentStatus;

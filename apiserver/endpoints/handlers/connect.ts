@@ -10,7 +10,7 @@ import { request as httpsRequest, type RequestOptions } from 'node:https';
 import type { Duplex } from 'node:stream';
 import httpProxy from 'http-proxy';
 import * as status from '../../api/status.js';
-import type { ApiObject } from '../../api/object.js';
+import { type ApiObject, asKind, type KindObject } from '../../api/object.js';
 import type { Endpoints, Node, Pod, Service } from '../../api/generated/types.js';
 import {
   type Location,
@@ -61,12 +61,13 @@ function backendQuery(query: URLSearchParams): URLSearchParams {
   return q;
 }
 
-async function get(s: RequestScope, resource: string, namespace: string, name: string): Promise<ApiObject | undefined> {
+/** A core object of `resource` (whose kind is `T`), or undefined when there is none. */
+async function get<T extends KindObject>(s: RequestScope, resource: string, namespace: string, name: string): Promise<T | undefined> {
   const def = s.api.table.lookup('', 'v1', resource);
   const store = def && s.api.stores.get(def);
   if (!store) return undefined;
   try {
-    return await store.get({ ...s.ctx, namespace }, name);
+    return asKind<T>(await store.get({ ...s.ctx, namespace }, name));
   } catch (err) {
     if (status.isApiError(err, 'NotFound')) return undefined;
     throw err;
@@ -79,34 +80,34 @@ async function locate(s: RequestScope, config: ConnectConfig): Promise<{ locatio
   const query = s.query;
   if (s.def.kind === 'Node') {
     const { scheme, name } = splitProxyName(s.info.name);
-    const node: Node = await s.store.get(s.ctx, name);
+    const node = asKind<Node>(await s.store.get(s.ctx, name));
     return { location: nodeProxyLocation(node, restOfPath(s), backendQuery(query), config, scheme), nodeAgent: true };
   }
   if (s.def.kind === 'Service') {
     const { scheme, name, port } = splitProxyName(s.info.name);
-    const service: Service = await s.store.get(s.ctx, name);
-    const endpoints: Endpoints | undefined = await get(s, 'endpoints', s.ctx.namespace, name);
+    const service = asKind<Service>(await s.store.get(s.ctx, name));
+    const endpoints = await get<Endpoints>(s, 'endpoints', s.ctx.namespace, name);
     return { location: serviceProxyLocation(service, endpoints, scheme, port, restOfPath(s), backendQuery(query)), nodeAgent: false };
   }
   if (sub === 'proxy') {
     const { scheme, name, port } = splitProxyName(s.info.name);
-    const pod: Pod = await s.store.get(s.ctx, name);
+    const pod = asKind<Pod>(await s.store.get(s.ctx, name));
     return { location: podProxyLocation(pod, scheme, port, restOfPath(s), backendQuery(query)), nodeAgent: false };
   }
-  const pod: Pod = await s.store.get(s.ctx, s.info.name);
-  const node: Node | undefined = pod.spec?.nodeName ? await get(s, 'nodes', '', pod.spec.nodeName) : undefined;
+  const pod = asKind<Pod>(await s.store.get(s.ctx, s.info.name));
+  const node = pod.spec?.nodeName ? await get<Node>(s, 'nodes', '', pod.spec.nodeName) : undefined;
   return { location: podAgentLocation(sub as 'log' | 'exec' | 'attach' | 'portforward', pod, node, query, config), nodeAgent: true };
 }
 
 /** The connection's options object, as CONNECT admission sees it (PodExecOptions, …). */
 function connectOptions(kind: string, query: URLSearchParams, path: string): ApiObject {
-  const obj: Record<string, unknown> = { kind, apiVersion: 'v1', metadata: {} };
+  const obj: ApiObject = { kind, apiVersion: 'v1', metadata: {} };
   for (const key of new Set(query.keys())) {
     const values = query.getAll(key);
     obj[key] = key === 'command' || key === 'ports' ? values : values[0] === 'true' || values[0] === '1' ? true : values[0];
   }
   if (kind.endsWith('ProxyOptions')) obj.path = path;
-  return obj as ApiObject;
+  return obj;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { ResourceDef } from '../../../apiserver/api/resource.js';
 import * as status from '../../../apiserver/api/status.js';
 import type { UserInfo } from '../../../apiserver/api/user-info.js';
 import { allResources } from '../../../apiserver/registry/resources/index.js';
+import { typedReader } from '../../../apiserver/admission/resources.js';
 import { definitions } from '../../../apiserver/api/generated/definitions.js';
 import type {
   AdmissionAttributes,
@@ -90,7 +91,7 @@ export const NO_METRICS: AdmissionMetrics = { webhookRejection: () => {}, webhoo
 export function newEnv(objects = new Objects(), over: Partial<PluginEnv> = {}): PluginEnv {
   return {
     domain,
-    reader: objects.reader,
+    reader: typedReader(objects.reader),
     writer: objects.writer,
     authorizer: ALLOW_ALL,
     flags: DEFAULT_FLAGS,

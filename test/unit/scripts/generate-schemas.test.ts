@@ -56,7 +56,7 @@ export interface CoreV1Event {
 /** core.v1.Thing */
 export interface Thing {
   apiVersion?: string;
-  kind?: string;
+  kind?: 'Thing';
   metadata: ObjectMeta;
   spec: ThingSpec;
   event?: CoreV1Event;
@@ -91,12 +91,12 @@ export interface ObjectMeta {
 export type IntOrString = number | string;
 `;
 
-test('a kind and the types it reaches become interfaces: required fields, int-or-string, quantities, maps, collisions', () => {
+test('a kind and the types it reaches become interfaces: its kind literal, required fields, int-or-string, quantities, maps, collisions', () => {
   const defs = generate(FIXTURE, ['io.k8s.api.core.v1.Thing']);
   assert.equal(emitTypes(defs, new Set(['core.v1.Thing'])), EXPECTED);
 });
 
-test('only a served kind has required metadata; a name is prefixed by its package only when it collides', () => {
+test('only a served kind has required metadata and a kind literal; a name is prefixed by its package only when it collides', () => {
   const defs = generate(FIXTURE, ['io.k8s.api.core.v1.Thing']);
   assert.match(
     emitTypes(defs, new Set()),

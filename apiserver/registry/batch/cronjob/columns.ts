@@ -41,5 +41,7 @@ export const cronJobColumns: PrinterColumn[] = [
   ]),
   AGE_COLUMN,
   ...templateContainerColumns<CronJob>((o) => o.spec?.jobTemplate?.spec?.template),
-  selectorColumn<CronJob>((o) => o.spec?.jobTemplate?.spec?.selector, 'A label query over pods that should match the pod count.'),
+  ...typedColumns<CronJob>([
+    selectorColumn<CronJob>((o) => o.spec?.jobTemplate?.spec?.selector, 'A label query over pods that should match the pod count.'),
+  ]),
 ];

@@ -29,5 +29,5 @@ export const jobColumns: PrinterColumn[] = [
   ]),
   AGE_COLUMN,
   ...templateContainerColumns<Job>((o) => o.spec?.template),
-  selectorColumn<Job>((o) => o.spec?.selector, 'A label query over pods that should match the pod count.'),
+  ...typedColumns<Job>([selectorColumn<Job>((o) => o.spec?.selector, 'A label query over pods that should match the pod count.')]),
 ];

@@ -4,6 +4,8 @@
  * Services — the part of Kubernetes' repair controllers that makes a range change safe. Ranges whose
  * state matches the flags are left alone, without reading any Service.
  */
+import type { Service } from '../../../api/generated/types.js';
+import { asKind } from '../../../api/object.js';
 import type { GenericStore } from '../../generic/store.js';
 import type { ServiceAllocators } from './allocator/service-allocators.js';
 import { heldNodePorts } from './allocate-node-ports.js';
@@ -14,7 +16,9 @@ import { familyOf } from '../../shared/network/ip.js';
 export async function adoptServiceRanges(al: ServiceAllocators, services: GenericStore): Promise<void> {
   let specs: Promise<ServiceSpec[]> | undefined;
   const stored = () =>
-    (specs ??= services.storage.list(services.keys.listPrefix('')).then((r) => r.items.map((kv) => specOf(services.decode(kv)))));
+    (specs ??= services.storage
+      .list(services.keys.listPrefix(''))
+      .then((r) => r.items.map((kv) => specOf(asKind<Service>(services.decode(kv))))));
   for (const family of al.families) {
     await al
       .clusterIPs(family)!

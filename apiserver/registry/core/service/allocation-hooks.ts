@@ -5,7 +5,8 @@
  * (dry runs check and pick without taking), and hand back a transaction; deleting a Service gives
  * back everything it held.
  */
-import type { ApiObject } from '../../../api/object.js';
+import type { Service } from '../../../api/generated/types.js';
+import { asKind } from '../../../api/object.js';
 import type { StoreHookEnv, StoreHooks } from '../../generic/store-hooks.js';
 import { Allocation, invalidService } from './allocation.js';
 import { allocateClusterIPs, releaseClusterIPs, updateClusterIPs } from './allocate-cluster-ips.js';
@@ -30,12 +31,13 @@ async function allocating(allocation: Allocation, steps: (() => Promise<void>)[]
 export function newServiceAllocationHooks(env: StoreHookEnv): StoreHooks {
   const al = env.need(SERVICE_ALLOCATORS);
   const endpoints = env.need(SERVICE_ENDPOINTS_CLEANUP);
-  const settleFamilies = (obj: ApiObject, spec: ServiceSpec, old: ServiceSpec | null) => {
+  const settleFamilies = (obj: Service, spec: ServiceSpec, old: ServiceSpec | null) => {
     const errs = initIPFamilyFields(spec, old, al.families);
     if (errs.length > 0) throw invalidService(obj, errs);
   };
   return {
-    async beforeCreate(obj, ctx) {
+    async beforeCreate(stored, ctx) {
+      const obj = asKind<Service>(stored);
       const spec = ensureSpec(obj);
       settleFamilies(obj, spec, null);
       const allocation = new Allocation(al.logger, ctx.dryRun);
@@ -44,9 +46,10 @@ export function newServiceAllocationHooks(env: StoreHookEnv): StoreHooks {
         () => allocateNodePorts(al, obj, spec, allocation, ctx.dryRun),
       ]);
     },
-    async beforeUpdate(obj, old, ctx) {
+    async beforeUpdate(stored, old, ctx) {
+      const obj = asKind<Service>(stored);
       const spec = ensureSpec(obj);
-      const oldSpec = specOf(old);
+      const oldSpec = specOf(asKind<Service>(old));
       settleFamilies(obj, spec, oldSpec);
       const allocation = new Allocation(al.logger, ctx.dryRun);
       return allocating(allocation, [
@@ -55,7 +58,7 @@ export function newServiceAllocationHooks(env: StoreHookEnv): StoreHooks {
       ]);
     },
     async afterDelete(old) {
-      const spec = specOf(old);
+      const spec = specOf(asKind<Service>(old));
       const allocation = new Allocation(al.logger, false);
       allocation.releaseOnCommit(releaseClusterIPs(al, spec));
       const ports = heldNodePorts(spec);

@@ -6,7 +6,8 @@
  */
 import type { ApiDomain } from '../../../api/domain.js';
 import type { ApiObject } from '../../../api/object.js';
-import { jsonEqual } from '../../../api/object.js';
+import { asKind, jsonEqual } from '../../../api/object.js';
+import type { Service } from '../../../api/generated/types.js';
 import * as status from '../../../api/status.js';
 import type { UserInfo } from '../../../api/user-info.js';
 import type { GenericStore } from '../../generic/store.js';
@@ -53,7 +54,7 @@ export async function ensureDefaultService(
       return;
     }
   }
-  const spec = specOf(current);
+  const spec = specOf(asKind<Service>(current));
   if (
     jsonEqual(
       spec.ports?.map(({ nodePort: _n, ...p }) => p),
@@ -61,5 +62,5 @@ export async function ensureDefaultService(
     )
   )
     return;
-  await services.update(ctx(), name, (old) => ({ ...old!, spec: { ...specOf(old!), ports } }));
+  await services.update(ctx(), name, (old) => ({ ...old!, spec: { ...specOf(asKind<Service>(old!)), ports } }));
 }

@@ -1,6 +1,6 @@
 /** Table columns of workloads that carry a pod template: CONTAINERS, IMAGES and SELECTOR (-o wide). */
 import type { PrinterColumn } from '../../../api/resource.js';
-import { typedColumns } from '../../../api/strategy.js';
+import { type TypedColumn, typedColumns } from '../../../api/strategy.js';
 import { type LabelSelectorObject, labelSelectorFromObject } from '../../../runtime/selectors/label-selector.js';
 import type { PodTemplateSpec } from '../../../api/generated/types.js';
 
@@ -42,12 +42,7 @@ export function templateContainerColumns<T extends { metadata: object }>(
   ]);
 }
 
-/** The wide SELECTOR column. */
-export function selectorColumn<T extends { metadata: object }>(
-  selector: (obj: T) => LabelSelectorObject | undefined,
-  description: string,
-): PrinterColumn {
-  return typedColumns<T>([
-    { name: 'Selector', type: 'string', priority: 1, description, cell: (o) => formatLabelSelector(selector(o)) },
-  ])[0]!;
+/** The wide SELECTOR column of a kind (a table of PrinterColumns takes it through typedColumns). */
+export function selectorColumn<T>(selector: (obj: T) => LabelSelectorObject | undefined, description: string): TypedColumn<T> {
+  return { name: 'Selector', type: 'string', priority: 1, description, cell: (o) => formatLabelSelector(selector(o)) };
 }

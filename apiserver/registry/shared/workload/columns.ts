@@ -5,13 +5,10 @@
  * that ReplicaSet and ReplicationController print alike.
  */
 import type { PrinterColumn } from '../../../api/resource.js';
-import { typedColumns } from '../../../api/strategy.js';
+import { type TypedColumn, typedColumns } from '../../../api/strategy.js';
 import { AGE_COLUMN } from '../../../api/printers/columns.js';
 import type { PodTemplateSpec } from '../../../api/generated/types.js';
 import { templateContainerColumns } from '../pod-spec/template-columns.js';
-
-/** A column whose cell reads the kind's own type. */
-export type TypedColumn<T> = Omit<PrinterColumn, 'cell'> & { cell(obj: T, now: Date): ReturnType<PrinterColumn['cell']> };
 
 export interface WorkloadTable<T> {
   /** The kind's count columns, printed before AGE. */

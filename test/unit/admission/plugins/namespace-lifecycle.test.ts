@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
 import type { ObjectReader, ReadOptions } from '../../../../apiserver/admission/interfaces.js';
 import { newNamespaceLifecycle } from '../../../../apiserver/admission/plugins/namespace-lifecycle.js';
-import { NAMESPACES } from '../../../../apiserver/admission/resources.js';
+import { NAMESPACES, typedReader } from '../../../../apiserver/admission/resources.js';
 import { attrs, newEnv, Objects, rejection } from '../fixture.js';
 
 const namespace = (name: string, phase = 'Active'): ApiObject => ({
@@ -16,13 +16,13 @@ const cm = (ns: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { n
 
 /** A reader whose watch cache (cached reads) and store (consistent reads) hold different objects. */
 function splitReader(cache: Objects, store: Objects, reads: string[]): ObjectReader {
-  return {
+  return typedReader({
     get: (r, ns, name, opts: ReadOptions = {}) => {
       reads.push(opts.cached ? 'cache' : 'store');
       return (opts.cached ? cache : store).reader.get(r, ns, name);
     },
     list: (r, ns, opts: ReadOptions = {}) => (opts.cached ? cache : store).reader.list(r, ns),
-  };
+  });
 }
 
 test('NamespaceLifecycle reads the namespace from the watch cache, and from the store when the cache misses it', async () => {

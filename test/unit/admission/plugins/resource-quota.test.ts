@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newResourceQuota } from '../../../../apiserver/admission/plugins/resource-quota.js';
-import { RESOURCE_QUOTAS } from '../../../../apiserver/admission/resources.js';
+import { RESOURCE_QUOTAS, typedReader } from '../../../../apiserver/admission/resources.js';
 import { reservationsAnnotation } from '../../../../apiserver/api/quota-reservations.js';
 import { attrs, domain, newEnv, Objects, rejection } from '../fixture.js';
 import { pod } from './pod-fixture.js';
@@ -124,7 +124,7 @@ test('ResourceQuota: writes no quota limits do not queue behind one another (the
       return objects.reader.list(...args);
     },
   };
-  const p = newResourceQuota(newEnv(objects, { reader }), undefined);
+  const p = newResourceQuota(newEnv(objects, { reader: typedReader(reader) }), undefined);
   const checks = ['a', 'b', 'c'].map((n) => p.validate!(attrs({ resource: 'configmaps', namespace: 'ns', object: cm(n) })));
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the checks queued')), 2000)));

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newApiDomain } from '../../../../apiserver/api/domain.js';
-import type { ApiObject } from '../../../../apiserver/api/object.js';
+import type { Secret } from '../../../../apiserver/api/generated/types.js';
 import { isBootstrapTokenSecret, signingToken, tokenExpiration } from '../../../../controllers/bootstrap/bootstrap-tokens.js';
 
 const now = new Date('2026-01-01T00:00:00Z');
-const secret = (data: Record<string, string>, over: Partial<ApiObject['metadata']> = {}, type = 'bootstrap.orch.io/token'): ApiObject => ({
+const secret = (data: Record<string, string>, over: Partial<Secret['metadata']> = {}, type = 'bootstrap.orch.io/token'): Secret => ({
   metadata: { name: 'bootstrap-token-abcdef', namespace: 'orch-system', ...over },
   type,
   data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')])),

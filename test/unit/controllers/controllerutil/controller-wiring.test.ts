@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ApiObject } from '../../../../apiserver/api/object.js';
+import { asKind, type KindObject } from '../../../../apiserver/api/object.js';
+import type { DaemonSet, Pod, Service } from '../../../../apiserver/api/generated/types.js';
 import { resolveControllerRef } from '../../../../controllers/controllerutil/controller-ref.js';
 import { Expectations } from '../../../../controllers/controllerutil/expectations.js';
 import { DAEMONSETS, PODS, SERVICES } from '../../../../controllers/controllerutil/resources.js';
@@ -9,18 +10,20 @@ import { endpointPods, enqueueServicesOfPods, selectsPods } from '../../../../co
 import { WorkQueue } from '../../../../controllers/workqueue/work-queue.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
-const obj = (kind: string, name: string, more: Partial<ApiObject> = {}, meta: Partial<ApiObject['metadata']> = {}): ApiObject => ({
-  apiVersion: 'v1',
-  kind,
-  metadata: { name, namespace: 'ns', uid: `uid-${name}`, resourceVersion: '1', ...meta },
-  ...more,
-});
+/** An object of kind `T`. */
+const obj = <T extends KindObject>(kind: string, name: string, more: Partial<T> = {}, meta: Partial<KindObject['metadata']> = {}): T =>
+  asKind<T>({
+    apiVersion: 'v1',
+    kind,
+    metadata: { name, namespace: 'ns', uid: `uid-${name}`, resourceVersion: '1', ...meta },
+    ...more,
+  });
 
 describe('what the workload and endpoints controllers share', () => {
   it('resolves a controller reference only to a cached owner of that kind and uid', () => {
     const ctx = newFakeContext();
     const sets = ctx.informers.forResource(DAEMONSETS);
-    sets.add(obj('DaemonSet', 'ds'));
+    sets.add(obj<DaemonSet>('DaemonSet', 'ds'));
     const ref = { kind: 'DaemonSet', name: 'ds', uid: 'uid-ds' };
     assert.equal(resolveControllerRef(sets.indexer, 'ns', ref, 'DaemonSet')?.metadata.name, 'ds');
     assert.equal(resolveControllerRef(sets.indexer, 'ns', { ...ref, uid: 'uid-old' }, 'DaemonSet'), undefined, 'a re-created owner');
@@ -37,11 +40,11 @@ describe('what the workload and endpoints controllers share', () => {
     enqueueControllers(sets, queue, expectations);
     expectations.expect('ns/a', 2);
     expectations.expect('ns/b', 1);
-    sets.add(obj('DaemonSet', 'a'));
-    sets.update(obj('DaemonSet', 'b', {}, { resourceVersion: '2' }));
+    sets.add(obj<DaemonSet>('DaemonSet', 'a'));
+    sets.update(obj<DaemonSet>('DaemonSet', 'b', {}, { resourceVersion: '2' }));
     assert.equal(queue.len(), 2);
     assert.equal(expectations.satisfied('ns/a'), false);
-    sets.delete(obj('DaemonSet', 'a'));
+    sets.delete(obj<DaemonSet>('DaemonSet', 'a'));
     assert.equal(expectations.satisfied('ns/a'), true, 'deleted: nothing is expected any more');
     assert.equal(expectations.satisfied('ns/b'), false);
   });
@@ -50,23 +53,23 @@ describe('what the workload and endpoints controllers share', () => {
     const ctx = newFakeContext();
     const pods = ctx.informers.forResource(PODS);
     const services = ctx.informers.forResource(SERVICES);
-    const web = obj('Service', 'web', { spec: { selector: { app: 'web' } } });
-    const db = obj('Service', 'db', { spec: { selector: { app: 'db' } } });
-    const none = obj('Service', 'none', { spec: { selector: {} } });
+    const web = obj<Service>('Service', 'web', { spec: { selector: { app: 'web' } } });
+    const db = obj<Service>('Service', 'db', { spec: { selector: { app: 'db' } } });
+    const none = obj<Service>('Service', 'none', { spec: { selector: {} } });
     services.add(web);
     services.add(db);
     services.add(none);
-    assert.deepEqual([selectsPods(web), selectsPods(none), selectsPods(obj('Service', 'x'))], [true, false, false]);
+    assert.deepEqual([selectsPods(web), selectsPods(none), selectsPods(obj<Service>('Service', 'x'))], [true, false, false]);
     const queue = new WorkQueue<string>();
     enqueueServicesOfPods(pods, services, queue);
-    const running = obj('Pod', 'p1', { status: { podIP: '10.0.0.1', phase: 'Running' } }, { labels: { app: 'web' } });
-    const deleting = obj(
+    const running = obj<Pod>('Pod', 'p1', { status: { podIP: '10.0.0.1', phase: 'Running' } }, { labels: { app: 'web' } });
+    const deleting = obj<Pod>(
       'Pod',
       'p2',
       { status: { podIP: '10.0.0.2' } },
       { labels: { app: 'web' }, deletionTimestamp: '2026-01-01T00:00:00Z' },
     );
-    const noIp = obj('Pod', 'p3', {}, { labels: { app: 'web' } });
+    const noIp = obj<Pod>('Pod', 'p3', {}, { labels: { app: 'web' } });
     pods.add(running);
     pods.add(deleting);
     pods.add(noIp);

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ApiObject, KindObject } from '../../../../apiserver/api/object.js';
+import type { Pod } from '../../../../apiserver/api/generated/types.js';
+import { asKind, type KindObject } from '../../../../apiserver/api/object.js';
 import { sortPodsForDeletion } from '../../../../controllers/controllerutil/pod-ranking.js';
 
 const NOW = Date.parse('2026-01-01T12:00:00Z');
@@ -9,8 +10,9 @@ const at = (msAgo: number) => new Date(NOW - msAgo).toISOString();
 function pod(
   name: string,
   o: { node?: string; phase?: string; readyAgo?: number; cost?: string; restarts?: number; createdAgo?: number } = {},
-): ApiObject {
-  return {
+): Pod {
+  // Only what the ranking reads: no containers, container statuses without names or images.
+  return asKind<Pod>({
     metadata: {
       name,
       uid: name,
@@ -23,7 +25,7 @@ function pod(
       conditions: o.readyAgo !== undefined ? [{ type: 'Ready', status: 'True', lastTransitionTime: at(o.readyAgo) }] : [],
       containerStatuses: [{ restartCount: o.restarts ?? 0 }],
     },
-  };
+  });
 }
 
 const names = (pods: KindObject[]) => pods.map((p) => p.metadata.name);

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ApiObject } from '../../../../apiserver/api/object.js';
+import { type ApiObject, asKind } from '../../../../apiserver/api/object.js';
+import type { Node, Pod, Taint } from '../../../../apiserver/api/generated/types.js';
 import { DAEMONSETS, NODES, PODS } from '../../../../controllers/controllerutil/resources.js';
 import { DaemonSetController, targetNode } from '../../../../controllers/daemonset/daemonset-controller.js';
 import { podFitsNode } from '../../../../controllers/controllerutil/node-eligibility.js';
@@ -8,7 +9,7 @@ import { computeHash } from '../../../../controllers/controllerutil/template-has
 import { conflict, notFound } from '../../../../apiserver/api/status.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
-const node = (name: string, labels: Record<string, string> = {}, taints: unknown[] = []): ApiObject => ({
+const node = (name: string, labels: Record<string, string> = {}, taints: Taint[] = []): Node => ({
   metadata: { name, labels },
   spec: { taints },
 });
@@ -25,8 +26,9 @@ function daemonSet(tpl = template(), strategy: unknown = { type: 'RollingUpdate'
   };
 }
 
-function pod(name: string, nodeName: string, revision: string, ready = true): ApiObject {
-  return {
+/** A daemon Pod with only what the controller reads (no containers). */
+function pod(name: string, nodeName: string, revision: string, ready = true): Pod {
+  return asKind<Pod>({
     metadata: {
       name,
       namespace: 'ns',
@@ -45,7 +47,7 @@ function pod(name: string, nodeName: string, revision: string, ready = true): Ap
       },
     },
     status: { phase: 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
-  };
+  });
 }
 
 describe('node eligibility', () => {

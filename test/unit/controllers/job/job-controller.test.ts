@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ApiObject } from '../../../../apiserver/api/object.js';
+import type { Pod } from '../../../../apiserver/api/generated/types.js';
+import { type ApiObject, asKind } from '../../../../apiserver/api/object.js';
 import { JOBS, PODS } from '../../../../controllers/controllerutil/resources.js';
 import { JobController } from '../../../../controllers/job/job-controller.js';
 import { formatIndexes, parseIndexes } from '../../../../controllers/job/job-util.js';
@@ -26,8 +27,9 @@ function job(spec: Record<string, unknown> = {}, status: Record<string, unknown>
   };
 }
 
-function pod(name: string, phase: string, extra: { index?: number; exitCode?: number; finishedAgo?: number } = {}): ApiObject {
-  return {
+/** A Job's Pod with only what the controller reads (no containers). */
+function pod(name: string, phase: string, extra: { index?: number; exitCode?: number; finishedAgo?: number } = {}): Pod {
+  return asKind<Pod>({
     metadata: {
       name,
       namespace: 'ns',
@@ -46,10 +48,10 @@ function pod(name: string, phase: string, extra: { index?: number; exitCode?: nu
           ? [{ name: 'c', state: { terminated: { exitCode: extra.exitCode, finishedAt: at(extra.finishedAgo ?? 1000) } } }]
           : [],
     },
-  };
+  });
 }
 
-function setup(j: ApiObject, ...pods: ApiObject[]) {
+function setup(j: ApiObject, ...pods: Pod[]) {
   const ctx = newFakeContext();
   const c = new JobController(ctx, { now: () => NOW });
   ctx.cache(JOBS, j);

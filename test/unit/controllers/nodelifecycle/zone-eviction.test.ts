@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ApiObject } from '../../../../apiserver/api/object.js';
+import type { Node } from '../../../../apiserver/api/generated/types.js';
 import { NodeLifecycleController } from '../../../../controllers/nodelifecycle/node-lifecycle-controller.js';
 import {
   computeZoneState,
@@ -12,7 +12,7 @@ import {
 import { NODES } from '../../../../controllers/controllerutil/resources.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
-const node = (name: string, ready: string, labels: Record<string, string> = {}): ApiObject => ({
+const node = (name: string, ready: string, labels: Record<string, string> = {}): Node => ({
   metadata: { name, resourceVersion: '1', creationTimestamp: '2026-01-01T00:00:00Z', labels },
   spec: {},
   status: { conditions: [{ type: 'Ready', status: ready, lastHeartbeatTime: '2026-01-01T00:00:00Z' }] },
@@ -84,7 +84,7 @@ describe('zone states and rates', () => {
 });
 
 describe('node lifecycle controller: rate-limited NoExecute taints', () => {
-  function cluster(rates = DEFAULT_EVICTION_RATES, ...nodes: ApiObject[]) {
+  function cluster(rates = DEFAULT_EVICTION_RATES, ...nodes: Node[]) {
     let now = 0;
     const ctx = newFakeContext();
     const c = new NodeLifecycleController(ctx, { now: () => now, gracePeriodMs: 40_000, rates });

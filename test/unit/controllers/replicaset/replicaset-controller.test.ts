@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ApiObject } from '../../../../apiserver/api/object.js';
+import type { Pod } from '../../../../apiserver/api/generated/types.js';
+import { type ApiObject, asKind } from '../../../../apiserver/api/object.js';
 import { ApiError, notFound } from '../../../../apiserver/api/status.js';
 import { ReplicaSetController } from '../../../../controllers/replicaset/replicaset-controller.js';
 import { PODS, REPLICASETS } from '../../../../controllers/controllerutil/resources.js';
@@ -33,8 +34,9 @@ function pod(
     labels?: Record<string, string>;
     createdAgoMs?: number;
   } = {},
-): ApiObject {
-  return {
+): Pod {
+  // Only what the controller reads: no containers.
+  return asKind<Pod>({
     metadata: {
       name,
       namespace: 'ns',
@@ -51,7 +53,7 @@ function pod(
       phase: opts.phase ?? 'Running',
       conditions: opts.ready ? [{ type: 'Ready', status: 'True', lastTransitionTime: iso(opts.readyAgoMs ?? 30_000) }] : [],
     },
-  };
+  });
 }
 
 describe('replicaset controller sync', () => {

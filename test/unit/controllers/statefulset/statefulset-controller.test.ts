@@ -1,12 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
+import type { StatefulSet, StatefulSetSpec } from '../../../../apiserver/api/generated/types.js';
 import { PODS, PVCS, STATEFULSETS } from '../../../../controllers/controllerutil/resources.js';
 import { StatefulSetController } from '../../../../controllers/statefulset/statefulset-controller.js';
 import { REVISION_LABEL } from '../../../../controllers/controllerutil/controller-history.js';
 import { newFakeContext } from '../../../support/fake-controller-context.js';
 
-function statefulSet(spec: Record<string, unknown> = {}): ApiObject {
+function statefulSet(spec: Partial<StatefulSetSpec> = {}): StatefulSet {
   return {
     metadata: { name: 'db', namespace: 'ns', uid: 'sts-uid', generation: 1, resourceVersion: '2' },
     spec: {
@@ -24,7 +25,7 @@ function statefulSet(spec: Record<string, unknown> = {}): ApiObject {
   };
 }
 
-function pod(_set: ApiObject, ordinal: number, o: { ready?: boolean; revision?: string; phase?: string } = {}): ApiObject {
+function pod(_set: StatefulSet, ordinal: number, o: { ready?: boolean; revision?: string; phase?: string } = {}): ApiObject {
   return {
     metadata: {
       name: `db-${ordinal}`,
@@ -41,7 +42,7 @@ function pod(_set: ApiObject, ordinal: number, o: { ready?: boolean; revision?: 
   };
 }
 
-function setup(set: ApiObject, ...pods: ApiObject[]) {
+function setup(set: StatefulSet, ...pods: ApiObject[]) {
   const ctx = newFakeContext();
   const c = new StatefulSetController(ctx);
   ctx.cache(STATEFULSETS, set);

@@ -1,6 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
+import type {
+  PersistentVolume,
+  PersistentVolumeClaim,
+  PersistentVolumeClaimSpec,
+  PersistentVolumeSpec,
+} from '../../../../apiserver/api/generated/types.js';
 import { notFound } from '../../../../apiserver/api/status.js';
 import { PvBinderController, volumeSatisfies } from '../../../../controllers/volumebinder/pv-binder-controller.js';
 import { PODS, PVCS, PVS } from '../../../../controllers/controllerutil/resources.js';
@@ -8,12 +14,12 @@ import { newFakeContext } from '../../../support/fake-controller-context.js';
 
 const CLASSES = { group: 'storage.orch.io', version: 'v1', resource: 'storageclasses' };
 
-const pv = (name: string, size: string, extra: Record<string, unknown> = {}, labels: Record<string, string> = {}): ApiObject => ({
+const pv = (name: string, size: string, extra: PersistentVolumeSpec = {}, labels: Record<string, string> = {}): PersistentVolume => ({
   metadata: { name, uid: `uid-${name}`, labels },
   spec: { capacity: { storage: size }, accessModes: ['ReadWriteOnce', 'ReadOnlyMany'], ...extra },
   status: { phase: 'Available' },
 });
-const pvc = (extra: Record<string, unknown> = {}): ApiObject => ({
+const pvc = (extra: PersistentVolumeClaimSpec = {}): PersistentVolumeClaim => ({
   metadata: { name: 'data', namespace: 'ns', uid: 'pvc-uid', resourceVersion: '4' },
   spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '5Gi' } }, ...extra },
   status: { phase: 'Pending' },

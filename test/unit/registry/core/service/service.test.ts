@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorMessage } from '../../../../../apiserver/api/field-errors.js';
 import { newApiDomain } from '../../../../../apiserver/api/domain.js';
-import type { ApiObject } from '../../../../../apiserver/api/object.js';
+import type { Service } from '../../../../../apiserver/api/generated/types.js';
+import { asApiObject } from '../../../../../apiserver/api/object.js';
 import { setServiceDefaults } from '../../../../../apiserver/registry/core/service/defaults.js';
 import {
   dropTypeDependentFields,
@@ -15,17 +16,17 @@ import { validateService, validateServiceUpdate } from '../../../../../apiserver
 import { serviceColumns } from '../../../../../apiserver/registry/core/service/columns.js';
 
 const domain = newApiDomain();
-const svc = (spec: ServiceSpec, extra: Partial<ApiObject> = {}): ApiObject => ({
+const svc = (spec: ServiceSpec, extra: Partial<Service> = {}): Service => ({
   metadata: { name: 's', namespace: 'ns' },
   spec,
   ...extra,
 });
-const defaulted = (spec: ServiceSpec): ApiObject => {
+const defaulted = (spec: ServiceSpec): Service => {
   const obj = svc(spec);
   setServiceDefaults(obj);
   return obj;
 };
-const check = (obj: ApiObject) => validateService(obj, domain).map(errorMessage);
+const check = (obj: Service) => validateService(obj, domain).map(errorMessage);
 
 describe('Service defaults', () => {
   it('fills what SetDefaults_Service fills, per type', () => {
@@ -331,7 +332,7 @@ describe('IP family fields', () => {
 
 describe('Service table', () => {
   it('prints like kubectl get services -o wide', () => {
-    const row = (obj: ApiObject) => serviceColumns.filter((c) => c.name !== 'Age').map((c) => c.cell(obj, new Date()));
+    const row = (obj: Service) => serviceColumns.filter((c) => c.name !== 'Age').map((c) => c.cell(asApiObject(obj), new Date()));
     assert.deepEqual(
       row(svc({ type: 'ClusterIP', clusterIPs: ['10.0.0.5'], ports: [{ port: 80, protocol: 'TCP' }], selector: { z: '1', app: 'a' } })),
       ['ClusterIP', '10.0.0.5', '<none>', '80/TCP', 'app=a,z=1'],
