@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GroupVersions, ResourceTable } from '../api/resource-table.js';
+import type { ResourceDef } from '../api/resource.js';
 import * as status from '../api/status.js';
 import { type ApiResource, apiResourceList } from './discovery.js';
 import { parseAccept } from './negotiation.js';
@@ -170,26 +171,63 @@ export function discoveryETag(body: string): string {
   return `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"`;
 }
 
-/** Answers the document in `group`'s apidiscovery version, or 304 when If-None-Match names its ETag. */
-export function serveAggregatedDiscovery(
-  req: IncomingMessage,
-  res: ServerResponse,
-  group: string,
-  doc: ReturnType<typeof groupDiscoveryList>,
-): void {
+export interface DiscoveryBody {
+  body: string;
+  etag: string;
+}
+
+/**
+ * The documents as served, built again only when something in them changed: a group version's local
+ * part when its resource definitions are other objects (a CRD changed), the text and its ETag when a
+ * group, a version or a version's entry (local or remote) is another object than last time.
+ */
+export function newAggregatedDiscovery(
+  table: ResourceTable,
+  remote: (group: string, version: string) => VersionDiscovery | undefined = () => undefined,
+) {
+  const local = new Map<string, { defs: readonly ResourceDef[]; version: VersionDiscovery | undefined }>();
+  const localVersion = (group: string, version: string): VersionDiscovery | undefined => {
+    const defs = table.inGroupVersion(group, version);
+    const key = `${group}/${version}`;
+    const hit = local.get(key);
+    if (hit && hit.defs.length === defs.length && hit.defs.every((d, i) => d === defs[i])) return hit.version;
+    const v = localVersionDiscovery(table, group, version);
+    local.set(key, { defs, version: v });
+    return v;
+  };
+  const last = new Map<string, { parts: unknown[]; served: DiscoveryBody }>();
+  return {
+    /** The document of `groups` in `apiVersion`; `key` names the endpoint ("/api", "/apis"). */
+    document(key: string, groups: readonly GroupVersions[], apiVersion: string): DiscoveryBody {
+      const parts: unknown[] = [];
+      for (const g of groups) {
+        parts.push(g.group);
+        for (const v of g.versions) parts.push(remote(g.group, v) ?? localVersion(g.group, v));
+      }
+      const cacheKey = `${key} ${apiVersion}`;
+      const hit = last.get(cacheKey);
+      if (hit && hit.parts.length === parts.length && hit.parts.every((p, i) => p === parts[i])) return hit.served;
+      const body = JSON.stringify(groupDiscoveryList(groups, (g, v) => remote(g, v) ?? localVersion(g, v), apiVersion));
+      const served = { body, etag: discoveryETag(body) };
+      last.set(cacheKey, { parts, served });
+      return served;
+    },
+  };
+}
+
+/** Answers a document in `group`'s apidiscovery version, or 304 when If-None-Match names its ETag. */
+export function serveAggregatedDiscovery(req: IncomingMessage, res: ServerResponse, group: string, doc: DiscoveryBody): void {
   if (req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed();
-  const body = JSON.stringify(doc);
-  const etag = discoveryETag(body);
-  res.setHeader('ETag', etag);
+  res.setHeader('ETag', doc.etag);
   res.setHeader('Vary', 'Accept');
   res.setHeader('Cache-Control', 'public');
-  if (req.headers['if-none-match'] === etag) {
+  if (req.headers['if-none-match'] === doc.etag) {
     res.statusCode = 304;
     res.end();
     return;
   }
   res.setHeader('Content-Type', `application/json;g=${group};v=${AGGREGATED_DISCOVERY_VERSION};as=${AGGREGATED_DISCOVERY_KIND}`);
-  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.setHeader('Content-Length', Buffer.byteLength(doc.body));
   res.statusCode = 200;
-  res.end(req.method === 'HEAD' ? undefined : body);
+  res.end(req.method === 'HEAD' ? undefined : doc.body);
 }

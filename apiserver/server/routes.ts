@@ -4,8 +4,7 @@ import { requestInfoFrom } from '../endpoints/request/request-info.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from '../endpoints/discovery.js';
 import {
   aggregatedDiscoveryGroup,
-  groupDiscoveryList,
-  localVersionDiscovery,
+  newAggregatedDiscovery,
   serveAggregatedDiscovery,
   type VersionDiscovery,
 } from '../endpoints/discovery-aggregated.js';
@@ -58,15 +57,14 @@ export function newRouter(deps: RouteDeps): Handler {
     });
   };
   // Aggregated discovery: /api the core group, /apis every other, each version the extension server's when remote.
-  const versionDiscovery = (group: string, version: string) =>
-    deps.remoteDiscovery?.(group, version) ?? localVersionDiscovery(table, group, version);
+  const discovery = newAggregatedDiscovery(table, deps.remoteDiscovery);
   const aggregated = (req: IncomingMessage, res: ServerResponse, path: '/api' | '/apis'): boolean => {
     const group = aggregatedDiscoveryGroup(req.headers.accept, table.domain.discoveryGroups);
     res.setHeader('Vary', 'Accept');
     if (!group) return false;
     const core = table.groups().filter((g) => g.group === '');
     const list = path === '/api' ? core : groups().filter((g) => g.group !== '');
-    serveAggregatedDiscovery(req, res, group, groupDiscoveryList(list, versionDiscovery, `${group}/v2beta1`));
+    serveAggregatedDiscovery(req, res, group, discovery.document(path, list, `${group}/v2beta1`));
     return true;
   };
   return async (req, res) => {

@@ -198,7 +198,12 @@ export function startRemoteDocuments(d: RemoteDocumentsDeps): RemoteDocuments {
   return {
     discovery(group, version) {
       const s = d.cache.remote(group, version);
-      return s && (versions.get(s.metadata.name ?? '') ?? { version, freshness: 'Stale' });
+      if (!s) return undefined;
+      const name = s.metadata.name ?? '';
+      let v = versions.get(name);
+      // Not tried yet: nothing known, kept as one object (the served document is cached by its parts).
+      if (!v) versions.set(name, (v = { version, freshness: 'Stale' }));
+      return v;
     },
     openapiV2: () =>
       [...services.keys()]

@@ -9,7 +9,9 @@ import {
   aggregatedDiscoveryGroup,
   groupDiscoveryList,
   localVersionDiscovery,
+  newAggregatedDiscovery,
   toResourceDiscovery,
+  type VersionDiscovery,
 } from '../../../apiserver/endpoints/discovery-aggregated.js';
 import { mergeOpenApiV2, newMergedOpenApiV2 } from '../../../apiserver/endpoints/openapi-v2-merge.js';
 import { newOpenApiV2 } from '../../../apiserver/endpoints/openapi-v2.js';
@@ -104,6 +106,28 @@ describe('groupDiscoveryList', () => {
     assert.deepEqual(doc.items[0].metadata, { creationTimestamp: null });
     assert.equal(doc.items[0].versions[0].freshness, 'Current');
     assert.ok(doc.items[0].versions[0].resources?.some((r) => r.resource === 'configmaps'));
+  });
+});
+
+describe('newAggregatedDiscovery', () => {
+  it('serves the same text until a version entry is another object, and the ETag follows the content', () => {
+    const table = newResourceTable(newApiDomain(), coreResources);
+    let remote: VersionDiscovery = { version: 'v1', freshness: 'Stale' };
+    const d = newAggregatedDiscovery(table, (g) => (g === 'metrics.k8s.io' ? remote : undefined));
+    const groups = [
+      { group: '', versions: ['v1'], preferredVersion: 'v1' },
+      { group: 'metrics.k8s.io', versions: ['v1'], preferredVersion: 'v1' },
+    ];
+    const first = d.document('/apis', groups, 'apidiscovery.k8s.io/v2beta1');
+    assert.equal(d.document('/apis', groups, 'apidiscovery.k8s.io/v2beta1'), first);
+    assert.notEqual(d.document('/apis', groups, 'apidiscovery.orch.io/v2beta1').etag, first.etag);
+    remote = { version: 'v1', freshness: 'Stale' };
+    const same = d.document('/apis', groups, 'apidiscovery.k8s.io/v2beta1');
+    assert.notEqual(same, first);
+    assert.equal(same.etag, first.etag);
+    remote = { version: 'v1', freshness: 'Current', resources: [] };
+    assert.notEqual(d.document('/apis', groups, 'apidiscovery.k8s.io/v2beta1').etag, first.etag);
+    assert.equal(JSON.parse(first.body).items[1].versions[0].freshness, 'Stale');
   });
 });
 
