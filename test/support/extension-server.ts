@@ -31,6 +31,8 @@ export interface ExtensionServer {
   failing: boolean;
   /** Never answers while set. */
   hanging: boolean;
+  /** Answers every request 200 with a body of the right media type that is no document of the kind asked for, while set. */
+  garbage: boolean;
   /** Serves only the legacy discovery documents (as extension servers before Kubernetes 1.26) while set. */
   legacyDiscovery: boolean;
   /** Never answers an upgrade while set (the request is read, nothing is sent back). */
@@ -179,7 +181,7 @@ export async function startExtensionServer(opts: {
   const ca = ensureCA(dir);
   const serving = ensureServingCert(dir, ca, [`${opts.serviceName}.${opts.namespace}.svc`]);
   const seen: SeenRequest[] = [];
-  const state = { failing: false, hanging: false, legacyDiscovery: false, hangingUpgrades: false };
+  const state = { failing: false, hanging: false, legacyDiscovery: false, hangingUpgrades: false, garbage: false };
   const upgrades = new Set<Duplex>();
   const server: Server = createServer(
     { cert: serving.certPem, key: serving.keyPem, ca: opts.frontProxyCA, requestCert: true, rejectUnauthorized: false },
@@ -195,6 +197,15 @@ export async function startExtensionServer(opts: {
       const url = new URL(req.url ?? '/', 'https://x');
       if (url.pathname === '/hang' || state.hanging) return; // never answers
       if (state.failing) return json(500, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 500 });
+      if (state.garbage) {
+        const asked = String(req.headers.accept ?? '').includes('as=APIGroupDiscoveryList');
+        res.writeHead(200, { 'Content-Type': asked ? AGGREGATED : 'application/json' });
+        return res.end(
+          asked
+            ? '{"items":[{"metadata":{"name":"metrics.k8s.io"},"versions":[{"version":7}]}]}'
+            : '{"resources":"none","swagger":"2.0","paths":[]}',
+        );
+      }
       const path = url.pathname.replace(/\/+$/, '');
       if (path === '/apis') {
         if (!state.legacyDiscovery && String(req.headers.accept ?? '').includes('as=APIGroupDiscoveryList')) {
@@ -276,6 +287,12 @@ export async function startExtensionServer(opts: {
     },
     set hanging(v: boolean) {
       state.hanging = v;
+    },
+    get garbage() {
+      return state.garbage;
+    },
+    set garbage(v: boolean) {
+      state.garbage = v;
     },
     get legacyDiscovery() {
       return state.legacyDiscovery;

@@ -72,6 +72,33 @@ function isAggregated(contentType: string | undefined): boolean {
   );
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObjectOrAbsent = (v: unknown) => v === undefined || isObject(v);
+const isStrings = (v: unknown) => v === undefined || (Array.isArray(v) && v.every((x) => typeof x === 'string'));
+
+/** An extension server's version entry is served as it came only when it has the shape of one (as Go would decode it). */
+function isVersionDiscovery(v: unknown): v is VersionDiscovery {
+  if (!isObject(v) || typeof v.version !== 'string') return false;
+  if (v.resources === undefined) return true;
+  return (
+    Array.isArray(v.resources) &&
+    v.resources.every(
+      (r) =>
+        isObject(r) &&
+        typeof r.resource === 'string' &&
+        isStrings(r.verbs) &&
+        isStrings(r.shortNames) &&
+        isStrings(r.categories) &&
+        (r.subresources === undefined ||
+          (Array.isArray(r.subresources) && r.subresources.every((x) => isObject(x) && typeof x.subresource === 'string'))),
+    )
+  );
+}
+
+function isApiResource(r: unknown): r is ApiResource {
+  return isObject(r) && typeof r.name === 'string' && typeof r.kind === 'string' && isStrings(r.verbs);
+}
+
 export function startRemoteDocuments(d: RemoteDocumentsDeps): RemoteDocuments {
   const versions = new Map<string, VersionDiscovery>();
   const services = new Map<string, ServiceDocs>();
@@ -92,9 +119,15 @@ export function startRemoteDocuments(d: RemoteDocumentsDeps): RemoteDocuments {
     }
     if (answer.status === 200 && isAggregated(answer.headers['content-type'])) {
       const list = JSON.parse(answer.body.toString('utf8')) as { items?: GroupDiscovery[] };
+      if (!Array.isArray(list?.items ?? [])) throw new Error('the aggregated discovery document has no list of items');
       docs.aggregated = new Map();
       for (const g of list.items ?? []) {
-        for (const v of g.versions ?? []) docs.aggregated.set(`${g.metadata?.name ?? ''}/${v.version}`, v);
+        if (!Array.isArray(g?.versions)) throw new Error('a group of the aggregated discovery document has no list of versions');
+        for (const v of g.versions) {
+          if (!isVersionDiscovery(v))
+            throw new Error(`group ${JSON.stringify(g.metadata?.name)}: a version that is no APIVersionDiscovery`);
+          docs.aggregated.set(`${g.metadata?.name ?? ''}/${v.version}`, v);
+        }
       }
       docs.discoveryETag = typeof answer.headers.etag === 'string' ? answer.headers.etag : undefined;
       return { version, ...docs.aggregated.get(`${group}/${version}`), freshness: 'Current' };
@@ -105,6 +138,9 @@ export function startRemoteDocuments(d: RemoteDocumentsDeps): RemoteDocuments {
     const legacy = await extensionGet(s, path, { accept: 'application/json' }, d, timeoutMs);
     if (legacy.status !== 200) throw new Error(`failed to download legacy discovery for ${path}: ${legacy.status}`);
     const list = JSON.parse(legacy.body.toString('utf8')) as { resources?: ApiResource[] };
+    if (!Array.isArray(list?.resources ?? []) || !(list.resources ?? []).every(isApiResource)) {
+      throw new Error(`${path}: no APIResourceList`);
+    }
     return { version, resources: toResourceDiscovery(list.resources ?? []), freshness: 'Current' };
   };
 
@@ -122,6 +158,10 @@ export function startRemoteDocuments(d: RemoteDocumentsDeps): RemoteDocuments {
       return;
     }
     const doc: unknown = JSON.parse(answer.body.toString('utf8'));
+    // Anything else keeps the last good document (the error is logged by the caller).
+    if (!isObject(doc) || doc.swagger !== '2.0' || !isObjectOrAbsent(doc.paths) || !isObjectOrAbsent(doc.definitions)) {
+      throw new Error('/openapi/v2 answered no swagger 2.0 document');
+    }
     const etag = typeof answer.headers.etag === 'string' ? answer.headers.etag : undefined;
     const changed = JSON.stringify(doc) !== JSON.stringify(docs.openapi);
     docs.openapi = doc;

@@ -272,6 +272,33 @@ describe('aggregated discovery', () => {
     );
   });
 
+  it('marks the version Stale when the extension server answers garbage, and keeps serving', async () => {
+    ext.garbage = true;
+    try {
+      ext.seen.length = 0;
+      await poke(5);
+      await eventually('garbage read', async () => ext.seen.some((x) => x.url === '/openapi/v2'));
+      const v = await eventually('Stale', async () => {
+        const v = version((await discovery()).body.items, 'metrics.k8s.io', 'v1beta1');
+        return v?.freshness === 'Stale' && v;
+      });
+      assert.deepEqual(
+        v.resources!.map((r) => r.resource),
+        ['nodes', 'pods'],
+      );
+      const doc = await s.client.get('/openapi/v2');
+      assert.equal(doc.status, 200);
+      assert.ok(doc.body.definitions['io.k8s.metrics.pkg.apis.metrics.v1beta1.NodeMetrics'], 'the last good document is kept');
+    } finally {
+      ext.garbage = false;
+    }
+    await poke(6);
+    await eventually(
+      'Current again',
+      async () => version((await discovery()).body.items, 'metrics.k8s.io', 'v1beta1')?.freshness === 'Current',
+    );
+  });
+
   it("merges the extension server's OpenAPI v2 definitions and paths into /openapi/v2", async () => {
     const doc = await eventually('merged', async () => {
       const r = await s.client.get('/openapi/v2');
