@@ -38,10 +38,17 @@ export interface ApiDomain {
    * Kubernetes' `meta.k8s.io`, which stock clients (kubectl) ask for whatever the domain.
    */
   readonly viewGroups: readonly string[];
+  /**
+   * The groups the aggregated discovery document is served in (`Accept: …;as=APIGroupDiscoveryList;g=…`):
+   * the domain's `apidiscovery` group and Kubernetes' `apidiscovery.k8s.io`, which stock clients ask for.
+   */
+  readonly discoveryGroups: readonly string[];
 }
 
 /** The meta group unmodified Kubernetes clients name in `Accept: …;as=Table;g=…`. */
 const KUBERNETES_META_GROUP = 'meta.k8s.io';
+/** The aggregated discovery group unmodified Kubernetes clients name. */
+const KUBERNETES_DISCOVERY_GROUP = 'apidiscovery.k8s.io';
 
 export const DEFAULT_API_DOMAIN = 'orch.io';
 
@@ -64,5 +71,6 @@ export function newApiDomain(domain: string = DEFAULT_API_DOMAIN): ApiDomain {
     metaGroup: `meta.${domain}`,
     extensionPrefix: kube ? 'x-kubernetes-' : 'x-orch-',
     viewGroups: kube ? [KUBERNETES_META_GROUP] : [`meta.${domain}`, KUBERNETES_META_GROUP],
+    discoveryGroups: kube ? [KUBERNETES_DISCOVERY_GROUP] : [`apidiscovery.${domain}`, KUBERNETES_DISCOVERY_GROUP],
   };
 }

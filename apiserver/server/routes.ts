@@ -2,6 +2,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestInfoFrom } from '../endpoints/request/request-info.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions } from '../endpoints/discovery.js';
+import {
+  aggregatedDiscoveryGroup,
+  newAggregatedDiscovery,
+  serveAggregatedDiscovery,
+  type VersionDiscovery,
+} from '../endpoints/discovery-aggregated.js';
 import { versionInfo } from '../endpoints/version.js';
 import { writeObject } from '../endpoints/responses.js';
 import { negotiateOutput } from '../endpoints/negotiation.js';
@@ -25,6 +31,8 @@ export interface RouteDeps {
   serverAddress: () => string;
   /** The groups /apis lists, from the served ones (the aggregation layer merges its APIServices' in); default as served. */
   discoveryGroups?: (local: GroupVersions[]) => GroupVersions[];
+  /** A remote APIService's group version in the aggregated discovery document (its extension server's), if any. */
+  remoteDiscovery?: (group: string, version: string) => VersionDiscovery | undefined;
   /** The OpenAPI v3 index's paths, from the served ones (the aggregation layer adds its APIServices'); default as served. */
   openapiV3Paths?: (local: Record<string, unknown>) => Record<string, unknown>;
   /** API Priority and Fairness' /debug/api_priority_and_fairness/ dumps, when it is on. */
@@ -48,6 +56,17 @@ export function newRouter(deps: RouteDeps): Handler {
       headOnly: req.method === 'HEAD',
     });
   };
+  // Aggregated discovery: /api the core group, /apis every other, each version the extension server's when remote.
+  const discovery = newAggregatedDiscovery(table, deps.remoteDiscovery);
+  const aggregated = (req: IncomingMessage, res: ServerResponse, path: '/api' | '/apis'): boolean => {
+    const group = aggregatedDiscoveryGroup(req.headers.accept, table.domain.discoveryGroups);
+    res.setHeader('Vary', 'Accept');
+    if (!group) return false;
+    const core = table.groups().filter((g) => g.group === '');
+    const list = path === '/api' ? core : groups().filter((g) => g.group !== '');
+    serveAggregatedDiscovery(req, res, group, discovery.document(path, list, `${group}/v2beta1`));
+    return true;
+  };
   return async (req, res) => {
     if (health.handle(req, res)) return;
     const info = requestInfoFrom(req);
@@ -56,8 +75,10 @@ export function newRouter(deps: RouteDeps): Handler {
     if (path === '/metrics') return deps.metrics.handle(req, res);
     if (deps.flowControlDump?.(req, res)) return;
     if (path === '/version') return answer(req, res, versionInfo());
-    if (path === '/api') return answer(req, res, apiVersions(table, deps.serverAddress()));
-    if (path === '/apis') return answer(req, res, apiGroupList(groups()));
+    if (path === '/api' || path === '/apis') {
+      if (aggregated(req, res, path)) return;
+      return answer(req, res, path === '/api' ? apiVersions(table, deps.serverAddress()) : apiGroupList(groups()));
+    }
     if (path === '/openapi/v2') return serveOpenApiV2(req, res, deps.openapiV2);
     if (path === '/openapi/v3') {
       const index = deps.openapi.index() as { paths: Record<string, unknown> };

@@ -2,13 +2,14 @@
  * A small extension API server for aggregation tests: HTTPS with its own CA (its certificate names
  * `<service>.<namespace>.svc`), requiring a client certificate from orch's front-proxy CA, serving
  * `metrics.k8s.io/v1beta1` NodeMetrics and PodMetrics (lists, a watch that sends one event at once and
- * one later), its OpenAPI v3 document, a path that never answers (`/hang`), and recording every
- * request's headers.
+ * one later), aggregated discovery at /apis when asked (ETag, 304) or the legacy APIGroupList, its
+ * OpenAPI v2 and v3 documents, a path that never answers (`/hang`), and recording every request's headers.
  */
 import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import type { Duplex } from 'node:stream';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,14 @@ export interface ExtensionServer {
   failing: boolean;
   /** Never answers while set. */
   hanging: boolean;
+  /** Answers every request 200 with a body of the right media type that is no document of the kind asked for, while set. */
+  garbage: boolean;
+  /** Serves only the legacy discovery documents (as extension servers before Kubernetes 1.26) while set. */
+  legacyDiscovery: boolean;
+  /** Never answers an upgrade while set (the request is read, nothing is sent back). */
+  hangingUpgrades: boolean;
+  /** How many upgrade sockets it holds unanswered now. */
+  readonly heldUpgrades: number;
   close(): Promise<void>;
 }
 
@@ -43,6 +52,106 @@ const resourceList = {
     { name: 'nodes', singularName: '', namespaced: false, kind: 'NodeMetrics', verbs: ['get', 'list'] },
     { name: 'pods', singularName: '', namespaced: true, kind: 'PodMetrics', verbs: ['get', 'list'] },
   ],
+};
+
+const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList';
+
+const aggregatedList = JSON.stringify({
+  kind: 'APIGroupDiscoveryList',
+  apiVersion: 'apidiscovery.k8s.io/v2beta1',
+  metadata: {},
+  items: [
+    {
+      metadata: { name: 'metrics.k8s.io', creationTimestamp: null },
+      versions: [
+        {
+          version: 'v1beta1',
+          resources: [
+            {
+              resource: 'nodes',
+              responseKind: { group: '', version: '', kind: 'NodeMetrics' },
+              scope: 'Cluster',
+              singularResource: '',
+              verbs: ['get', 'list'],
+            },
+            {
+              resource: 'pods',
+              responseKind: { group: '', version: '', kind: 'PodMetrics' },
+              scope: 'Namespaced',
+              singularResource: '',
+              verbs: ['get', 'list'],
+            },
+          ],
+          freshness: 'Current',
+        },
+      ],
+    },
+  ],
+});
+const AGGREGATED_ETAG = '"metrics-discovery-1"';
+
+const usage = { type: 'object', additionalProperties: { type: 'string' }, description: 'The resources used (CPU cores, memory bytes).' };
+/** A swagger 2.0 document of the metrics group, as metrics-server publishes it (reduced; self-contained, as a real one). */
+const openapiV2 = {
+  swagger: '2.0',
+  info: { title: 'metrics-server', version: 'v0.7.0' },
+  paths: {
+    [`/apis/${GV}/nodes`]: {
+      get: {
+        description: 'list objects of kind NodeMetrics',
+        operationId: 'listMetricsV1beta1NodeMetrics',
+        produces: ['application/json'],
+        schemes: ['https'],
+        responses: {
+          '200': { description: 'OK', schema: { $ref: '#/definitions/io.k8s.metrics.pkg.apis.metrics.v1beta1.NodeMetricsList' } },
+        },
+        'x-kubernetes-action': 'list',
+        'x-kubernetes-group-version-kind': { group: 'metrics.k8s.io', version: 'v1beta1', kind: 'NodeMetrics' },
+      },
+    },
+  },
+  definitions: {
+    'io.k8s.metrics.pkg.apis.metrics.v1beta1.NodeMetrics': {
+      description: 'NodeMetrics sets resource usage metrics of a node.',
+      type: 'object',
+      required: ['timestamp', 'window', 'usage'],
+      properties: {
+        apiVersion: { description: 'APIVersion defines the versioned schema of this representation of an object.', type: 'string' },
+        kind: { description: 'Kind is a string value representing the REST resource this object represents.', type: 'string' },
+        metadata: { description: "Standard object's metadata.", $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' },
+        timestamp: {
+          description: 'The following fields define time interval from which metrics were collected.',
+          type: 'string',
+          format: 'date-time',
+        },
+        window: { type: 'string' },
+        usage: { ...usage, description: 'The memory usage is the memory working set.' },
+      },
+      'x-kubernetes-group-version-kind': [{ group: 'metrics.k8s.io', kind: 'NodeMetrics', version: 'v1beta1' }],
+    },
+    'io.k8s.metrics.pkg.apis.metrics.v1beta1.NodeMetricsList': {
+      description: 'NodeMetricsList is a list of NodeMetrics.',
+      type: 'object',
+      required: ['items'],
+      properties: {
+        apiVersion: { type: 'string' },
+        kind: { type: 'string' },
+        items: { type: 'array', items: { $ref: '#/definitions/io.k8s.metrics.pkg.apis.metrics.v1beta1.NodeMetrics' } },
+        metadata: { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta' },
+      },
+      'x-kubernetes-group-version-kind': [{ group: 'metrics.k8s.io', kind: 'NodeMetricsList', version: 'v1beta1' }],
+    },
+    'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': {
+      description: 'ObjectMeta is metadata that all persisted resources must have.',
+      type: 'object',
+      properties: { name: { description: 'Name must be unique within a namespace.', type: 'string' }, namespace: { type: 'string' } },
+    },
+    'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta': {
+      description: 'ListMeta describes metadata that synthetic resources must have.',
+      type: 'object',
+      properties: { resourceVersion: { type: 'string' } },
+    },
+  },
 };
 
 function nodeMetrics(name: string) {
@@ -72,7 +181,8 @@ export async function startExtensionServer(opts: {
   const ca = ensureCA(dir);
   const serving = ensureServingCert(dir, ca, [`${opts.serviceName}.${opts.namespace}.svc`]);
   const seen: SeenRequest[] = [];
-  const state = { failing: false, hanging: false };
+  const state = { failing: false, hanging: false, legacyDiscovery: false, hangingUpgrades: false, garbage: false };
+  const upgrades = new Set<Duplex>();
   const server: Server = createServer(
     { cert: serving.certPem, key: serving.keyPem, ca: opts.frontProxyCA, requestCert: true, rejectUnauthorized: false },
     (req, res) => {
@@ -87,7 +197,33 @@ export async function startExtensionServer(opts: {
       const url = new URL(req.url ?? '/', 'https://x');
       if (url.pathname === '/hang' || state.hanging) return; // never answers
       if (state.failing) return json(500, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 500 });
+      if (state.garbage) {
+        const asked = String(req.headers.accept ?? '').includes('as=APIGroupDiscoveryList');
+        res.writeHead(200, { 'Content-Type': asked ? AGGREGATED : 'application/json' });
+        return res.end(
+          asked
+            ? '{"items":[{"metadata":{"name":"metrics.k8s.io"},"versions":[{"version":7}]}]}'
+            : '{"resources":"none","swagger":"2.0","paths":[]}',
+        );
+      }
       const path = url.pathname.replace(/\/+$/, '');
+      if (path === '/apis') {
+        if (!state.legacyDiscovery && String(req.headers.accept ?? '').includes('as=APIGroupDiscoveryList')) {
+          if (req.headers['if-none-match'] === AGGREGATED_ETAG) {
+            res.writeHead(304, { ETag: AGGREGATED_ETAG });
+            return res.end();
+          }
+          res.writeHead(200, { 'Content-Type': AGGREGATED, ETag: AGGREGATED_ETAG, Vary: 'Accept' });
+          return res.end(aggregatedList);
+        }
+        const gv = { groupVersion: GV, version: 'v1beta1' };
+        return json(200, {
+          kind: 'APIGroupList',
+          apiVersion: 'v1',
+          groups: [{ name: 'metrics.k8s.io', versions: [gv], preferredVersion: gv }],
+        });
+      }
+      if (path === '/openapi/v2') return json(200, openapiV2);
       if (path === `/apis/${GV}`) return json(200, resourceList);
       // Any other group version it is registered for: an empty resource list.
       const other = /^\/apis\/([^/]+\/[^/]+)$/.exec(path);
@@ -127,6 +263,11 @@ export async function startExtensionServer(opts: {
     const clientCN = (socket as TLSSocket).authorized ? String((socket as TLSSocket).getPeerCertificate().subject?.CN ?? '') : '';
     seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, clientCN });
     socket.on('error', () => socket.destroy());
+    if (state.hangingUpgrades) {
+      upgrades.add(socket);
+      socket.once('close', () => upgrades.delete(socket));
+      return;
+    }
     socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n');
     socket.pipe(socket);
   });
@@ -147,9 +288,32 @@ export async function startExtensionServer(opts: {
     set hanging(v: boolean) {
       state.hanging = v;
     },
+    get garbage() {
+      return state.garbage;
+    },
+    set garbage(v: boolean) {
+      state.garbage = v;
+    },
+    get legacyDiscovery() {
+      return state.legacyDiscovery;
+    },
+    set legacyDiscovery(v: boolean) {
+      state.legacyDiscovery = v;
+    },
+    get hangingUpgrades() {
+      return state.hangingUpgrades;
+    },
+    set hangingUpgrades(v: boolean) {
+      state.hangingUpgrades = v;
+    },
+    /** The upgrade sockets held open unanswered (hangingUpgrades). */
+    get heldUpgrades() {
+      return upgrades.size;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
+        for (const u of upgrades) u.destroy();
         server.close(() => {
           rmSync(dir, { recursive: true, force: true });
           resolve();

@@ -27,6 +27,10 @@ import { AGGREGATOR_GROUP, builtInPriority, CUSTOM_RESOURCE_PRIORITY } from './p
 import { newAggregatorProxy } from './proxy.js';
 import type { ServiceReader } from './resolve-endpoint.js';
 import { withAggregation } from './with-aggregation.js';
+import { startRemoteDocuments } from './remote-documents.js';
+import type { VersionDiscovery } from '../../endpoints/discovery-aggregated.js';
+import type { OpenApiV2 } from '../../endpoints/openapi-v2.js';
+import { newMergedOpenApiV2 } from '../../endpoints/openapi-v2-merge.js';
 import { AUTHENTICATION_CONFIGMAP, type AuthenticationFacts, authenticationConfigMap } from './authentication-configmap.js';
 
 export interface Aggregator {
@@ -35,6 +39,10 @@ export interface Aggregator {
   groups(local: readonly GroupVersions[]): GroupVersions[];
   /** The OpenAPI v3 index's paths with each available remote APIService's document (served by its extension server). */
   openapiV3Paths(local: Record<string, unknown>): Record<string, unknown>;
+  /** A remote APIService's group version in the aggregated discovery document, as its extension server serves it. */
+  remoteDiscovery(group: string, version: string): VersionDiscovery | undefined;
+  /** The served OpenAPI v2 document merged with the extension servers' ones. */
+  openapiV2(local: OpenApiV2): OpenApiV2;
   stop(): void;
 }
 
@@ -95,7 +103,16 @@ export function newAggregator(d: AggregatorDeps): Aggregator {
   const store = (group: string, version: string, plural: string) => stores.get(d.declared.lookup(group, version, plural)!)!;
   const apiServicesDef = d.declared.lookup(domain.group(AGGREGATOR_GROUP), 'v1', 'apiservices');
   // A server declaring no APIService kind (tests serving a few kinds) has no aggregation layer.
-  if (!apiServicesDef) return { filter: (next) => next, groups: (local) => [...local], openapiV3Paths: (local) => local, stop() {} };
+  if (!apiServicesDef) {
+    return {
+      filter: (next) => next,
+      groups: (local) => [...local],
+      openapiV3Paths: (local) => local,
+      remoteDiscovery: () => undefined,
+      openapiV2: (local) => local,
+      stop() {},
+    };
+  }
   const apiServices = stores.get(apiServicesDef)!;
   const ctx = (namespace = '') => ({ namespace, user: SYSTEM_USER, dryRun: false, now: new Date() });
   const cachedGet = async <T extends KindObject>(s: GenericStore, namespace: string, name: string): Promise<T | undefined> => {
@@ -143,6 +160,16 @@ export function newAggregator(d: AggregatorDeps): Aggregator {
     headerNames: names,
     writeCondition,
     logger,
+  });
+  let openapiGeneration = 0;
+  const documents = startRemoteDocuments({
+    cache,
+    reader,
+    endpointRouting: d.options.aggregator.enableAggregatorRouting,
+    tls: proxy.tls,
+    headerNames: names,
+    logger,
+    onOpenApiChange: () => void openapiGeneration++,
   });
   let local: { stop(): void } | undefined;
   let stopped = false;
@@ -213,8 +240,17 @@ export function newAggregator(d: AggregatorDeps): Aggregator {
       }
       return paths;
     },
+    remoteDiscovery: documents.discovery,
+    openapiV2: (localV2) =>
+      newMergedOpenApiV2(
+        localV2,
+        documents.openapiV2,
+        () => openapiGeneration,
+        (index, reason) => logger.info("an extension server's OpenAPI v2 document is left out of /openapi/v2", { index, reason }),
+      ),
     stop() {
       stopped = true;
+      documents.stop();
       clearTimeout(publishRetry);
       local?.stop();
       available.stop();

@@ -5,15 +5,16 @@
  * --requestheader-*-headers, X-Remote-User / X-Remote-Group / X-Remote-Extra- by default) and the
  * caller's own credentials (Authorization, impersonation and identity headers, cookies) removed.
  * Answers stream back as they come (watches unbuffered); upgrades (WebSocket, SPDY) are joined byte
- * for byte. An APIService not Available, or whose service resolves to nothing, is 503 "service
+ * for byte (an upgrade unanswered within the request timeout is a 504). An APIService not Available, or whose service resolves to nothing, is 503 "service
  * unavailable"; a server that cannot be reached is 503; one that sends no answer within the request
  * timeout (watches and other long-running requests aside) is 504 — never a hang.
  */
-import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import { type ClientRequest, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import { Agent, request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 import httpProxy from 'http-proxy';
 import * as status from '../../api/status.js';
+import type { ApiError } from '../../api/status.js';
 import type { APIService } from '../../api/generated/types.js';
 import type { UserInfo } from '../../api/user-info.js';
 import { requestInfoFrom } from '../../endpoints/request/request-info.js';
@@ -72,6 +73,13 @@ export function proxiedHeaders(
 }
 
 const unavailable = () => status.serviceUnavailable('service unavailable');
+
+/** A Status as a whole HTTP/1.1 answer on a raw socket (an upgrade request's), the connection closed after it. */
+function rawStatus(err: ApiError): string {
+  const body = JSON.stringify(err.status);
+  const code = err.status.code ?? 500;
+  return `HTTP/1.1 ${code} ${STATUS_CODES[code] ?? ''}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
 
 export function newAggregatorProxy(o: AggregatorProxyOptions): AggregatorProxy {
   const proxy = httpProxy.createProxyServer({ xfwd: false, changeOrigin: true });
@@ -175,6 +183,11 @@ export function newAggregatorProxy(o: AggregatorProxyOptions): AggregatorProxy {
     });
   }
 
+  /**
+   * An upgrade joined to the extension server. Until it answers (upgrading or not) the wait is bounded
+   * by the request timeout: then the upstream request is destroyed and the client gets a 504 Timeout
+   * Status and its socket ended; a client that goes away first takes the upstream request with it.
+   */
   function passUpgrade(
     req: IncomingMessage,
     socket: Duplex,
@@ -184,16 +197,20 @@ export function newAggregatorProxy(o: AggregatorProxyOptions): AggregatorProxy {
     options: TlsOptions,
   ): Promise<void> {
     return new Promise((resolve) => {
-      const refuse = (err: Error) => {
-        if (!socket.destroyed) {
-          const body = JSON.stringify(status.serviceUnavailable(`error trying to reach service: ${err.message}`).status);
-          socket.end(
-            `HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-          );
-        }
+      let waiting = true;
+      let timer: NodeJS.Timeout | undefined;
+      let out: ClientRequest | undefined;
+      const finish = (answer?: ApiError) => {
+        if (!waiting) return;
+        waiting = false;
+        clearTimeout(timer);
+        socket.off('close', gone);
+        out?.destroy();
+        if (answer && !socket.destroyed) socket.end(rawStatus(answer));
         resolve();
       };
-      let out: ClientRequest;
+      const gone = () => finish();
+      socket.once('close', gone);
       try {
         out = httpsRequest({
           ...options,
@@ -205,11 +222,21 @@ export function newAggregatorProxy(o: AggregatorProxyOptions): AggregatorProxy {
           agent: false,
         });
       } catch (err) {
-        refuse(err instanceof Error ? err : new Error(String(err)));
+        finish(status.serviceUnavailable(`error trying to reach service: ${err instanceof Error ? err.message : String(err)}`));
         return;
       }
-      passUpgradeAnswer(out, socket, head, { done: resolve });
-      out.on('error', refuse);
+      if (o.requestTimeoutMs > 0) {
+        timer = setTimeout(() => finish(status.timeout('request did not complete within the allotted timeout', 1)), o.requestTimeoutMs);
+      }
+      passUpgradeAnswer(out, socket, head, {
+        answered: () => {
+          waiting = false;
+          clearTimeout(timer);
+          socket.off('close', gone);
+        },
+        done: resolve,
+      });
+      out.on('error', (err) => finish(status.serviceUnavailable(`error trying to reach service: ${err.message}`)));
       out.end();
     });
   }

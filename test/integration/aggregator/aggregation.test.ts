@@ -157,6 +157,58 @@ describe('aggregation layer', () => {
     assert.equal(seen.headers.authorization, undefined);
   });
 
+  /** An upgrade request to the extension server through orch; resolves with the answer when it is not an upgrade. */
+  const upgradeRequest = () => {
+    const url = new URL(s.url);
+    return httpsRequest({
+      host: url.hostname,
+      port: url.port,
+      ca: s.ca,
+      path: '/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/web-1/exec',
+      headers: { Authorization: `Bearer ${s.token}`, Connection: 'Upgrade', Upgrade: 'echo' },
+    });
+  };
+
+  it('answers 504 to an upgrade the extension server never answers, and lets go of its connection', async () => {
+    ext.hangingUpgrades = true;
+    try {
+      const answer = await new Promise<{ code: number; body: string; ended: boolean }>((resolve, reject) => {
+        const req = upgradeRequest();
+        req.on('upgrade', () => reject(new Error('upgraded')));
+        req.on('response', (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => {
+            body += d.toString();
+          });
+          res.on('end', () => resolve({ code: res.statusCode ?? 0, body, ended: true }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      assert.equal(answer.code, 504);
+      const st = JSON.parse(answer.body);
+      assert.equal(st.reason, 'Timeout');
+      assert.equal(st.message, 'request did not complete within the allotted timeout');
+      await eventually('the extension server sees its connection closed', async () => ext.heldUpgrades === 0);
+    } finally {
+      ext.hangingUpgrades = false;
+    }
+  });
+
+  it('closes the upstream connection of an unanswered upgrade when the client goes away', async () => {
+    ext.hangingUpgrades = true;
+    try {
+      const req = upgradeRequest();
+      req.on('error', () => {});
+      req.end();
+      await eventually('the upgrade reached the extension server', async () => ext.heldUpgrades === 1);
+      req.destroy();
+      await eventually('its connection closed', async () => ext.heldUpgrades === 0);
+    } finally {
+      ext.hangingUpgrades = false;
+    }
+  });
+
   it('answers 503 when the caBundle does not verify the extension server', async () => {
     const reg = registration('default', 'metrics-server', ext.port, 'not a certificate', 'badca.example.com', 'v1');
     assert.equal((await s.client.post(AR, reg.apiService('apiregistration.orch.io/v1'))).status, 201);
