@@ -8,11 +8,13 @@ import { Objects } from './objects.js';
 import { ObjectPage } from './object-page.js';
 import { Events } from './events.js';
 import { Access } from './access.js';
+import { Deleted } from './restore.js';
 
 const PAGES = [
   ['overview', 'Overview'],
   ['objects', 'Objects'],
   ['events', 'Events'],
+  ['deleted', 'Deleted'],
   ['access', 'Access'],
 ];
 
@@ -97,7 +99,9 @@ function pageOf(page, rest) {
   if (page === 'objects') return html`<${Objects} />`;
   if (page === 'events') return html`<${Events} />`;
   if (page === 'access') return html`<${Access} />`;
-  return html`<${Overview} />`;
+  if (page === 'deleted') return html`<${Deleted} />`;
+  if (page === 'overview' && rest.length === 0) return html`<${Overview} />`;
+  return html`<p class="error" id="no-such-page">There is no console page #/${[page, ...rest].join('/')}. <a href="#/overview">Overview</a></p>`;
 }
 
 /** Who the token is, by SelfSubjectReview (any authenticated user may ask). */

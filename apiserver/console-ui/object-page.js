@@ -7,6 +7,7 @@ import { collectionPath, discover, objectHref, resourceOfKind } from './discover
 import { html } from './html.js';
 import { lineDiff } from './line-diff.js';
 import { statesOf } from './json-patch.js';
+import { RestoreOne } from './restore.js';
 
 const yaml = (o) => YAML.stringify(o);
 
@@ -36,7 +37,7 @@ export function ObjectPage({ path }) {
   if (!r || obj === undefined) return html`<p>Loading…</p>`;
   return html`<div id="object-page">
     <h2>${r.kind} ${namespace && `${namespace}/`}${name}</h2>
-    ${obj === null ? html`<p id="object-gone">This object does not exist (now).</p>` : html`<${Relations} obj=${obj} />`}
+    ${obj === null ? html`<div id="object-gone"><p>This object does not exist (now).</p><${RestoreOne} r=${r} namespace=${namespace} name=${name} /></div>` : html`<${Relations} obj=${obj} />`}
     <${History} r=${r} namespace=${namespace} name=${name} />
     <${ObjectEvents} namespace=${namespace} name=${name} kind=${r.kind} />
     ${obj && html`<h3>YAML</h3><pre id="object-yaml">${yaml(obj)}</pre>`}

@@ -159,6 +159,34 @@ describe('the web console in headless Chromium', () => {
     await page.screenshot({ path: `${SHOTS}/history.png` });
   });
 
+  it('restore: a deleted ConfigMap is put back from its page with the same uid', async () => {
+    const c = server.client;
+    const created = await c.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'doomed' }, data: { keep: 'me' } });
+    assert.equal(created.status, 201, created.text);
+    assert.equal((await c.delete('/api/v1/namespaces/default/configmaps/doomed')).status, 200);
+    // The Deleted page lists it, with who deleted it.
+    await page.goto(`${server.url}/console/#/deleted`);
+    await page.fill('#deleted-namespace', 'default');
+    await page.press('#deleted-namespace', 'Enter');
+    const item = page.locator('.restore[data-name="configmaps.doomed"]');
+    await item.waitFor(WAIT);
+    assert.match((await item.textContent()) ?? '', /Deleted by admin/);
+    await page.screenshot({ path: `${SHOTS}/deleted.png` });
+    // Its own page says it is gone and offers the restore.
+    await page.goto(`${server.url}/console/#/objects/core/v1/configmaps/default/doomed`);
+    await page.waitForSelector('#object-gone .restore-button', WAIT);
+    await page.screenshot({ path: `${SHOTS}/object-deleted.png` });
+    await page.click('#object-gone .restore-button');
+    // Back, live on the page (its watch sees it), and in the API with the uid it had.
+    await page.waitForSelector('#object-yaml', WAIT);
+    assert.match((await page.textContent('#object-yaml')) ?? '', new RegExp(`uid: ${created.body.metadata.uid}`));
+    const back = await c.get('/api/v1/namespaces/default/configmaps/doomed');
+    assert.equal(back.status, 200, back.text);
+    assert.equal(back.body.metadata.uid, created.body.metadata.uid);
+    assert.deepEqual(back.body.data, { keep: 'me' });
+    await page.screenshot({ path: `${SHOTS}/object.png` });
+  });
+
   it('a huge selector is a message on the page, and the server is unaffected', async () => {
     await page.goto(`${server.url}/console/#/objects`);
     await page.click('#kind-core-configmaps', WAIT);
