@@ -11,7 +11,9 @@ export const token = {
 export class ApiError extends Error {
   constructor(code, message, reason) {
     // A message may quote the request (a 40,000-character selector): cut short for the page.
-    super(message.length > 300 ? `${message.slice(0, 300)}…` : message);
+    const short = message.length > 300 ? `${message.slice(0, 300)}…` : message;
+    // A refusal names what was refused; the Access page shows what the user may do instead.
+    super(code === 403 ? `Access denied: ${short} (the Access page shows what you may do)` : short);
     this.code = code;
     this.reason = reason;
   }

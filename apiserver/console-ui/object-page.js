@@ -17,9 +17,13 @@ export function ObjectPage({ path }) {
   const [r, setR] = useState(undefined);
   const [obj, setObj] = useState(undefined);
   const [error, setError] = useState('');
+  const [kinds, setKinds] = useState(false);
   useEffect(() => {
     discover().then(
-      (all) => setR(all.find((x) => (x.group || 'core') === g && x.version === version && x.resource === resource)),
+      (all) => {
+        setR(all.find((x) => (x.group || 'core') === g && x.version === version && x.resource === resource));
+        setKinds(true);
+      },
       (err) => setError(err.message),
     );
   }, []);
@@ -33,7 +37,8 @@ export function ObjectPage({ path }) {
       (err) => setError(err.message),
     );
   }, [r]);
-  if (error) return html`<p class="error">${error}</p>`;
+  if (error) return html`<p class="error" id="object-error">${error}</p>`;
+  if (r === undefined && kinds) return html`<p class="error" id="object-error">This server serves no ${resource} in ${g}/${version}.</p>`;
   if (!r || obj === undefined) return html`<p>Loading…</p>`;
   return html`<div id="object-page">
     <h2>${r.kind} ${namespace && `${namespace}/`}${name}</h2>

@@ -44,6 +44,8 @@ describe('the web console in headless Chromium', () => {
     const c = server.client;
     await c.post('/api/v1/namespaces', { metadata: { name: 'team' } });
     await c.post('/api/v1/namespaces/team/configmaps', { metadata: { name: 'team-settings' }, data: { a: '1' } });
+    await c.post('/api/v1/namespaces/team/configmaps', { metadata: { name: 'team-old' } });
+    await c.delete('/api/v1/namespaces/team/configmaps/team-old');
     await c.post('/api/v1/namespaces/team/secrets', { metadata: { name: 'team-secret' }, stringData: { p: 'x' } });
     const binding = await c.post('/apis/rbac.authorization.orch.io/v1/namespaces/team/rolebindings', {
       metadata: { name: 'viewer-view' },
@@ -226,6 +228,22 @@ describe('the web console in headless Chromium', () => {
     await page.fill('#namespace', '');
     await page.press('#namespace', 'Enter');
     await page.click('#kind-core-configmaps', WAIT);
-    assert.match((await page.textContent('#table-error', WAIT)) ?? '', /forbidden/i);
+    assert.match((await page.textContent('#table-error', WAIT)) ?? '', /^ConfigMap: Access denied: .*forbidden.*the Access page shows what you may do/);
+    await page.screenshot({ path: `${SHOTS}/viewer-all-namespaces.png` });
+    // A Secret's page, asked by its address: refused, said so, nothing of it shown.
+    await page.goto(`${server.url}/console/#/objects/core/v1/secrets/team/team-secret`);
+    const denied = (await page.textContent('#object-error', WAIT)) ?? '';
+    assert.match(denied, /^Access denied: .*secrets.* is forbidden: User "viewer" cannot list resource "secrets"/);
+    assert.equal(await page.locator('#object-yaml').count(), 0);
+    await page.screenshot({ path: `${SHOTS}/viewer-secret-denied.png` });
+    // The team's deleted ConfigMap is listed, but the viewer is told it may not restore it.
+    await page.goto(`${server.url}/console/#/deleted`);
+    await page.fill('#deleted-namespace', 'team');
+    await page.press('#deleted-namespace', 'Enter');
+    const item = page.locator('.restore[data-name="configmaps.team-old"]');
+    await item.locator('.denied').waitFor(WAIT);
+    assert.match((await item.textContent()) ?? '', /You may not restore it: you may not create configmaps in team/);
+    assert.equal(await item.locator('.restore-button').count(), 0);
+    await page.screenshot({ path: `${SHOTS}/viewer-deleted.png` });
   });
 });
