@@ -228,7 +228,10 @@ describe('the web console in headless Chromium', () => {
     await page.fill('#namespace', '');
     await page.press('#namespace', 'Enter');
     await page.click('#kind-core-configmaps', WAIT);
-    assert.match((await page.textContent('#table-error', WAIT)) ?? '', /^ConfigMap: Access denied: .*forbidden.*the Access page shows what you may do/);
+    assert.match(
+      (await page.textContent('#table-error', WAIT)) ?? '',
+      /^ConfigMap: Access denied: .*forbidden.*the Access page shows what you may do/,
+    );
     await page.screenshot({ path: `${SHOTS}/viewer-all-namespaces.png` });
     // A Secret's page, asked by its address: refused, said so, nothing of it shown.
     await page.goto(`${server.url}/console/#/objects/core/v1/secrets/team/team-secret`);
