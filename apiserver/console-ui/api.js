@@ -139,6 +139,9 @@ export async function learnDomain() {
   return list;
 }
 
+/** The namespace of the system's own objects (the controller manager's leader Lease): kube-system, orch-system. */
+export const systemNamespace = () => (suffix === 'k8s.io' ? 'kube-system' : `${suffix.split('.')[0]}-system`);
+
 /** A Kubernetes `<name>.k8s.io` group as this server names it. */
 export const group = (name) => `${name}.${suffix}`;
 

@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { text } from './api.js';
 import { Chart } from './chart.js';
+import { ClusterCards } from './cluster.js';
 import { html } from './html.js';
 import { parseMetrics, quantile } from './metrics.js';
 
@@ -125,6 +126,7 @@ export function Overview() {
     <div class="cards">
       <${Health} name="livez" />
       <${Health} name="readyz" />
+      <${ClusterCards} />
       ${
         latest &&
         html`<div class="card" id="gauges">

@@ -14,6 +14,7 @@ import { request } from 'node:https';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/api-server.js';
 import { startProcess, type Proc } from '../support/processes.js';
+import { startEtcd } from '../support/etcd.js';
 
 const CONTROLLER_MANAGER = 'dist/controllers/cmd/controller-manager.js';
 const SHOTS = 'test-artifacts/console';
@@ -39,7 +40,8 @@ describe('the web console in headless Chromium', () => {
       server.kubeconfig,
       '--secure-port=0',
       '--bind-address=127.0.0.1',
-      '--leader-elect=false',
+      // Elected, so its Lease (the overview's controller-manager leader) exists.
+      '--leader-elect=true',
     ]);
     const c = server.client;
     await c.post('/api/v1/namespaces', { metadata: { name: 'team' } });
@@ -123,6 +125,47 @@ describe('the web console in headless Chromium', () => {
     assert.ok(Number(await page.getAttribute('#chart-rate', 'data-max')) > 5, 'the rate chart shows the writes');
     assert.match((await page.textContent('#object-counts')) ?? '', /configmaps/);
     await page.screenshot({ path: `${SHOTS}/overview.png` });
+  });
+
+  it('overview: the storage backend (SQLite file, WAL), the workers and the controller manager leader', async () => {
+    await page.goto(`${server.url}/console/#/overview`);
+    await page.waitForSelector('#storage-backend', WAIT);
+    assert.equal(await page.textContent('#storage-backend'), 'SQLite');
+    assert.equal(await page.textContent('#sqlite-file'), `${server.dataDir}/state.db`);
+    assert.match((await page.textContent('#sqlite-size')) ?? '', /^[\d.]+ (KiB|MiB)$/);
+    assert.match((await page.textContent('#sqlite-wal')) ?? '', /^[\d.]+ (KiB|MiB)$/);
+    assert.match((await page.textContent('#workers')) ?? '', /^[1-9]\d*$/);
+    // The controller manager's Lease and its holder, as the API has it.
+    const lease = await server.client.get('/apis/coordination.orch.io/v1/namespaces/orch-system/leases/orch-controller-manager');
+    assert.equal(lease.status, 200, lease.text);
+    const row = page.locator('#leaders tr.lease[data-name="orch-controller-manager"] td.holder');
+    await row.waitFor(WAIT);
+    assert.equal(await row.textContent(), lease.body.spec.holderIdentity);
+    await page.screenshot({ path: `${SHOTS}/overview-cluster.png`, fullPage: true });
+  });
+
+  it('overview on etcd: its members, leader and db size', async () => {
+    const etcd = await startEtcd();
+    const onEtcd = await startTestServer({ etcd: etcd.endpoint });
+    const tab = await browser.newPage({ ignoreHTTPSErrors: true, viewport: { width: 1400, height: 1000 } });
+    try {
+      await tab.goto(`${onEtcd.url}/console/`);
+      await tab.fill('#token', onEtcd.token);
+      await tab.click('#signin button');
+      await tab.waitForSelector('#etcd-members tr.etcd-member', WAIT);
+      assert.equal(await tab.textContent('#storage-backend'), 'etcd');
+      assert.equal(await tab.textContent('#etcd-leader'), 'test');
+      const member = tab.locator('#etcd-members tr.etcd-member');
+      assert.equal(await member.count(), 1);
+      assert.equal(await member.getAttribute('data-leader'), 'true');
+      assert.match((await member.textContent()) ?? '', new RegExp(etcd.endpoint.replace(/[.:/]/g, '\\$&')));
+      assert.match((await member.locator('td.db-size').textContent()) ?? '', /^[\d.]+ (KiB|MiB)$/);
+      await tab.screenshot({ path: `${SHOTS}/overview-etcd.png`, fullPage: true });
+    } finally {
+      await tab.close();
+      await onEtcd.stop();
+      await etcd.stop();
+    }
   });
 
   it('a Deployment page shows a new Pod live when it is scaled', async () => {
@@ -216,6 +259,11 @@ describe('the web console in headless Chromium', () => {
     await page.click('header button');
     await signIn(VIEWER_TOKEN);
     await page.waitForSelector('#whoami', WAIT);
+    // The overview's storage health is a non-resource path the view role does not grant: said so.
+    assert.match(
+      (await page.textContent('#storage-error', WAIT)) ?? '',
+      /^\/debug\/cluster: Access denied: forbidden: User "viewer" cannot get path "\/debug\/cluster"/,
+    );
     await page.goto(`${server.url}/console/#/objects?namespace=team`);
     await page.waitForSelector('#kind-core-configmaps', WAIT);
     assert.equal(await page.locator('#kind-core-secrets').count(), 0);
