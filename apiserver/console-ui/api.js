@@ -26,8 +26,12 @@ function headers(extra) {
   return h;
 }
 
+/** Sent on window when the API answers 401: the token expired or was revoked while in use. */
+export const UNAUTHORIZED_EVENT = 'orch-unauthorized';
+
 /** The error of a failed answer: the Status' message when there is one. */
 async function errorOf(res) {
+  if (res.status === 401) dispatchEvent(new Event(UNAUTHORIZED_EVENT));
   const text = await res.text();
   try {
     const s = JSON.parse(text);

@@ -1,7 +1,7 @@
 // The console's shell: sign-in, the navigation and the hash router (#/overview, #/objects, …).
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { group, learnDomain, post, token } from './api.js';
+import { group, learnDomain, post, token, UNAUTHORIZED_EVENT } from './api.js';
 import { html } from './html.js';
 import { Overview } from './overview.js';
 import { Objects } from './objects.js';
@@ -68,6 +68,17 @@ function App() {
   useEffect(() => {
     check();
   }, []);
+  // A token refused after sign-in (expired, revoked): back to the sign-in form, saying why.
+  useEffect(() => {
+    if (!who) return;
+    const on = () => {
+      token.clear();
+      setWho(null);
+      setMessage('The API no longer accepts this token (401 Unauthorized): it expired or was revoked. Sign in again.');
+    };
+    addEventListener(UNAUTHORIZED_EVENT, on);
+    return () => removeEventListener(UNAUTHORIZED_EVENT, on);
+  }, [who]);
   if (who === undefined) return html`<main>Signing in…</main>`;
   if (who === null)
     return html`<${SignIn}

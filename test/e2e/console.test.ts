@@ -31,7 +31,7 @@ describe('the web console in headless Chromium', () => {
     mkdirSync(SHOTS, { recursive: true });
     server = await startTestServer({
       process: true,
-      args: ['--authorization-mode=RBAC'],
+      args: ['--authorization-mode=RBAC', '--enable-bootstrap-token-auth'],
       tokens: [`${VIEWER_TOKEN},viewer,viewer-uid,""`],
     });
     manager = startProcess(process.execPath, [
@@ -95,8 +95,14 @@ describe('the web console in headless Chromium', () => {
       '/console/%2e%2e/package.json',
       '/console/assets/app.js',
       '/console//etc/passwd',
+      '/console/../etc/passwd',
+      '/console/nonexistent',
+      '/console/nonexistent/',
     ])
       assert.equal(await rawStatus(server, path), 404, path);
+    // A request line beyond the server's 1 MiB header bound: refused by the HTTP parser, the server unaffected.
+    assert.equal(await rawStatus(server, `/console/?q=${'x'.repeat(1_100_000)}`), 431);
+    assert.equal((await server.client.get('/readyz')).status, 200);
     assert.equal((await server.anonymous.get('/console/app.js')).status, 200);
   });
 
@@ -105,6 +111,40 @@ describe('the web console in headless Chromium', () => {
     const message = await page.textContent('#signin-error', WAIT);
     assert.match(message ?? '', /did not accept this token \(401 Unauthorized\)/);
     await page.screenshot({ path: `${SHOTS}/signin-refused.png` });
+  });
+
+  it('an expired token is refused at sign-in, and one that expires while in use signs the page out, saying why', async () => {
+    const c = server.client;
+    const bootstrapToken = async (id: string, expiration: string) => {
+      const r = await c.post('/api/v1/namespaces/orch-system/secrets', {
+        metadata: { name: `bootstrap-token-${id}` },
+        type: 'bootstrap.orch.io/token',
+        stringData: { 'token-id': id, 'token-secret': '0123456789abcdef', 'usage-bootstrap-authentication': 'true', expiration },
+      });
+      assert.equal(r.status, 201, r.text);
+      return `${id}.0123456789abcdef`;
+    };
+    const past = new Date(Date.now() - 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    await signIn(await bootstrapToken('expird', past));
+    assert.match(
+      (await page.textContent('#signin-error', WAIT)) ?? '',
+      /did not accept this token \(401 Unauthorized\): it is wrong or expired/,
+    );
+    await page.screenshot({ path: `${SHOTS}/signin-expired.png` });
+    // Valid for an hour: signed in; then it expires (its expiration moved to the past) under the open overview.
+    await signIn(await bootstrapToken('expire', new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z')));
+    await page.waitForSelector('#whoami', WAIT);
+    assert.equal(await page.textContent('#whoami'), 'system:bootstrap:expire');
+    const expired = await c.patch(
+      '/api/v1/namespaces/orch-system/secrets/bootstrap-token-expire',
+      { stringData: { expiration: past } },
+      'application/merge-patch+json',
+    );
+    assert.equal(expired.status, 200, expired.text);
+    const message = await page.textContent('#signin-error', WAIT);
+    assert.match(message ?? '', /no longer accepts this token \(401 Unauthorized\): it expired or was revoked/);
+    assert.equal(await page.evaluate("sessionStorage.getItem('orch.token')"), null, 'the token is dropped');
+    await page.screenshot({ path: `${SHOTS}/signed-out-expired.png` });
   });
 
   it('overview: health and charts that move while objects are written', async () => {
@@ -236,6 +276,17 @@ describe('the web console in headless Chromium', () => {
     await page.goto(`${server.url}/console/#/objects`);
     await page.click('#kind-core-configmaps', WAIT);
     await page.waitForSelector('#object-table', WAIT);
+    await page.screenshot({ path: `${SHOTS}/objects.png` });
+    // Beyond what any selector needs: the page says so and sends nothing.
+    await page.fill('#label-selector', 'x'.repeat(300_000));
+    await page.click('#selectors button');
+    assert.match(
+      (await page.textContent('#selector-error', WAIT)) ?? '',
+      /^The selector is too long \(300,000 characters; at most 65,536\): not sent\.$/,
+    );
+    assert.equal(await page.locator('#object-table').count(), 1, 'the table stays');
+    await page.screenshot({ path: `${SHOTS}/selector-too-long.png` });
+    // Long, but sendable: the server's own answer (a 400), cut short on the page.
     await page.fill('#label-selector', `${'x'.repeat(40_000)}=!`);
     await page.click('#selectors button');
     const message = await page.textContent('#table-error', WAIT);
@@ -243,6 +294,9 @@ describe('the web console in headless Chromium', () => {
     assert.ok((message ?? '').length < 400, 'the message is cut short, not 40,000 characters');
     assert.equal((await server.client.get('/readyz')).status, 200);
     await page.screenshot({ path: `${SHOTS}/huge-selector.png` });
+    // A console route that does not exist is said to be so.
+    await page.goto(`${server.url}/console/#/nonexistent/page`);
+    assert.match((await page.textContent('#no-such-page', WAIT)) ?? '', /^There is no console page #\/nonexistent\/page\./);
   });
 
   it('events and access pages', async () => {
