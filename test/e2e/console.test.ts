@@ -15,6 +15,12 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/api-server.js';
 import { startProcess, type Proc } from '../support/processes.js';
 import { startEtcd } from '../support/etcd.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FeatureGateOptions } from '../../apiserver/component-base/featuregate/orch-features.js';
+import { runProxy } from '../../apiserver/frontdoor/run-proxy.js';
+import { ensureClusterFiles, ensureFrontProxyFiles, FRONT_PROXY_CN } from '../../scripts/cluster-files.js';
 
 const CONTROLLER_MANAGER = 'dist/controllers/cmd/controller-manager.js';
 const SHOTS = 'test-artifacts/console';
@@ -350,5 +356,90 @@ describe('the web console in headless Chromium', () => {
     assert.match((await item.textContent()) ?? '', /You may not restore it: you may not create configmaps in team/);
     assert.equal(await item.locator('.restore-button').count(), 0);
     await page.screenshot({ path: `${SHOTS}/viewer-deleted.png` });
+  });
+
+  it('through orch-proxy, and signed in by the browser client certificate with no token', async () => {
+    // One CA for the server, its clients and the proxy; the front-proxy CA for the proxy's identity headers.
+    const dir = await mkdtemp(join(tmpdir(), 'orch-console-proxy-'));
+    const files = ensureClusterFiles(dir);
+    const front = ensureFrontProxyFiles(dir);
+    const behind = await startTestServer({
+      dataDir: dir,
+      args: [
+        `--client-ca-file=${files.caFile}`,
+        `--requestheader-client-ca-file=${front.caFile}`,
+        `--requestheader-allowed-names=${FRONT_PROXY_CN}`,
+        '--requestheader-username-headers=X-Remote-User',
+        '--requestheader-group-headers=X-Remote-Group',
+        '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+      ],
+    });
+    const proxy = await runProxy({
+      securePort: 0,
+      bindAddress: '127.0.0.1',
+      tlsCertFile: files.certFile,
+      tlsPrivateKeyFile: files.keyFile,
+      clientCAFile: files.caFile,
+      proxyClientCertFile: front.client.certFile,
+      proxyClientKeyFile: front.client.keyFile,
+      backendCAFile: files.caFile,
+      backends: [behind.url],
+      usernameHeader: 'X-Remote-User',
+      groupHeader: 'X-Remote-Group',
+      extraHeaderPrefix: 'X-Remote-Extra-',
+      healthCheckIntervalMs: 1000,
+      healthCheckTimeoutMs: 1000,
+      maxAttempts: 3,
+      maxRequestBytes: 3 * 1024 * 1024,
+      shutdownTimeoutMs: 1000,
+      metricsPort: 0,
+      metricsBindAddress: '127.0.0.1',
+      logLevel: 'error',
+      featureGates: new FeatureGateOptions().gates,
+      featureGateWarnings: [],
+    });
+    const proxyUrl = `https://127.0.0.1:${proxy.port}`;
+    const cert = { certPath: files.admin.certFile, keyPath: files.admin.keyFile };
+    const context = await browser.newContext({
+      ignoreHTTPSErrors: true,
+      viewport: { width: 1400, height: 1000 },
+      clientCertificates: [
+        { origin: proxyUrl, ...cert },
+        { origin: behind.url, ...cert },
+      ],
+    });
+    try {
+      const tab = await context.newPage();
+      for (const url of [proxyUrl, behind.url]) {
+        // No token typed: the certificate the browser presents signs it in (through the proxy: forwarded as identity headers).
+        await tab.goto(`${url}/console/`);
+        await tab.waitForSelector('#whoami', WAIT);
+        assert.equal(await tab.textContent('#whoami'), 'admin', url);
+        assert.equal(await tab.textContent('#signed-in-by'), 'client certificate');
+        assert.equal(await tab.evaluate("sessionStorage.getItem('orch.token')"), null);
+        await tab.waitForSelector('#health-readyz h3.ok', WAIT);
+        await tab.waitForSelector('#storage-backend', WAIT);
+        await tab.goto(`${url}/console/#/objects/core/v1/namespaces/-/default`);
+        await tab.waitForSelector('#object-yaml', WAIT);
+        await tab.screenshot({ path: `${SHOTS}/${url === proxyUrl ? 'proxy' : 'direct'}-client-certificate.png` });
+      }
+      // The console's files through the proxy as served: same CSP, a path outside the bundle a 404.
+      const index = await tab.request.get(`${proxyUrl}/console/`);
+      assert.equal(index.status(), 200);
+      assert.match(index.headers()['content-security-policy'] ?? '', /script-src 'self'/);
+      assert.equal((await tab.request.get(`${proxyUrl}/console/nonexistent`)).status(), 404);
+      // What a cross-site form could send with the certificate (a "simple" POST, no preflight) is refused unread.
+      const forged = await tab.request.post(`${proxyUrl}/api/v1/namespaces/default/configmaps`, {
+        headers: { 'Content-Type': 'text/plain' },
+        data: '{"metadata":{"name":"csrf"}}',
+      });
+      assert.equal(forged.status(), 415, await forged.text());
+      assert.equal((await behind.client.get('/api/v1/namespaces/default/configmaps/csrf')).status, 404);
+    } finally {
+      await context.close();
+      await proxy.close();
+      await behind.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
