@@ -163,8 +163,8 @@ describe('the web console in headless Chromium', () => {
     const writer = (async () => {
       for (let i = 0; writing; i++) await server.client.post('/api/v1/namespaces/default/configmaps', { metadata: { name: `load-${i}` } });
     })();
-    // Three samples, three seconds apart: two points in the rate chart.
-    await page.waitForSelector('#chart-rate[data-points="3"]', WAIT);
+    // Three samples, five seconds apart: two points in the rate chart.
+    await page.waitForSelector('#chart-rate[data-points="3"]', { timeout: 30_000 });
     writing = false;
     await writer;
     // The writes drawn: well over one request a second on the rate chart.
