@@ -13,7 +13,7 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
   args.push('--warmup-seconds', '0', '--watchers', '4', '--events-per-second', '40', '--watch-seconds', '0.25');
   args.push('--rbac-role-bindings', '20', '--rbac-cluster-role-bindings', '5', '--big-list-count', '30');
   args.push('--apf-objects', '50', '--apf-flooders', '8', '--ledger-stored-revisions', '2000', '--console-idle-seconds', '1');
-  const { stdout } = await promisify(execFile)(process.execPath, ['dist/scripts/bench.js', ...args], { timeout: 180_000 });
+  const { stdout } = await promisify(execFile)(process.execPath, ['dist/scripts/bench.js', ...args], { timeout: 300_000 }); // the console scenario starts five servers and a browser
   const lines = stdout
     .split('\n')
     .filter((l) => l.startsWith('{"target"'))
