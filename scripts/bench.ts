@@ -9,7 +9,7 @@
  *                    [--rbac-role-bindings 10000] [--rbac-cluster-role-bindings 1000]
  *                    [--targets etcd,sqlite] [--server-node-args "--cpu-prof ..."]
  *                    [--compare PATH/kube-apiserver] [--big-list-count 50000] [--workers N]
- *                    [--apf-objects 5000] [--apf-flooders 400]
+ *                    [--apf-objects 5000] [--apf-flooders 400] [--console-idle-seconds 30]
  *
  * With --kubeconfig it measures that server (orch or any other), in a fresh namespace it leaves
  * behind; --etcd adds the raw etcd baselines, --server-pid the server's RSS around the lists.
@@ -37,7 +37,10 @@
  * connections while system:masters GETs, the controller manager renews its Lease and another tenant
  * GETs, each timed unloaded and flooded, scripts/bench/apf-flood-scenario.ts),
  * and ledger (self-started: creates and updates with the revision ledger on and off, interleaved;
- * bytes per revision; history read p99, scripts/bench/ledger-scenario.ts).
+ * bytes per revision; history read p99, scripts/bench/ledger-scenario.ts), and console
+ * (self-started: GET and create latency with --console and --console=false, interleaved, no browser
+ * open; the server's idle CPU without a browser and with headless Chromium on the overview,
+ * scripts/bench/console-scenario.ts).
  * Each prints a JSON line as it
  * finishes; a table and the issue's targets follow.
  */
@@ -55,11 +58,12 @@ import { runRbacGet } from './bench/rbac-scenario.js';
 import { runProtobuf } from './bench/protobuf-scenario.js';
 import { runApfFlood } from './bench/apf-flood-scenario.js';
 import { runLedger } from './bench/ledger-scenario.js';
+import { runConsole } from './bench/console-scenario.js';
 import { formatTable, formatTargets, printJsonLine, type TargetResults } from './bench/report.js';
 import { SERVER_SCENARIOS, ServerSession, type ServerScenario, withCpuUse } from './bench/server-session.js';
 import { DEFAULT_OPTIONS, type BenchOptions, type ScenarioResult } from './bench/workload.js';
 
-const SCENARIOS = ['etcd-put', 'etcd-get', ...SERVER_SCENARIOS, 'rbac-get', 'authn', 'protobuf', 'apf-flood', 'ledger'] as const;
+const SCENARIOS = ['etcd-put', 'etcd-get', ...SERVER_SCENARIOS, 'rbac-get', 'authn', 'protobuf', 'apf-flood', 'ledger', 'console'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const DEFAULT_SCENARIOS = SCENARIOS.filter((s) => s !== 'list-big');
 const COMPARE_SCENARIOS: Scenario[] = ['create', 'get', 'update', 'list', 'watch', 'list-big'];
@@ -97,6 +101,7 @@ const NUMERIC: Record<string, keyof BenchOptions> = {
   '--apf-objects': 'apfObjects',
   '--apf-flooders': 'apfFlooders',
   '--ledger-stored-revisions': 'ledgerStoredRevisions',
+  '--console-idle-seconds': 'consoleIdleSeconds',
 };
 
 function parseFlags(argv: string[]): Flags {
@@ -276,6 +281,14 @@ async function main(): Promise<void> {
         const results = await runLedger(flags.options, (line) => process.stderr.write(`${line}\n`));
         for (const r of results) printJsonLine('orch-ledger', r);
         servers.push({ name: 'orch-ledger', results });
+      }
+    }
+    if (flags.scenarios.has('console')) {
+      if (flags.kubeconfig) process.stderr.write('bench: console needs servers the bench starts itself; skipped with --kubeconfig\n');
+      else {
+        const results = await runConsole(flags.options, (line) => process.stderr.write(`${line}\n`));
+        for (const r of results) printJsonLine('orch-console', r);
+        servers.push({ name: 'orch-console', results });
       }
     }
     if (flags.scenarios.has('protobuf')) {

@@ -11,7 +11,9 @@ export const token = {
 export class ApiError extends Error {
   constructor(code, message, reason) {
     // A message may quote the request (a 40,000-character selector): cut short for the page.
-    super(message.length > 300 ? `${message.slice(0, 300)}…` : message);
+    const short = message.length > 300 ? `${message.slice(0, 300)}…` : message;
+    // A refusal names what was refused; the Access page shows what the user may do instead.
+    super(code === 403 ? `Access denied: ${short} (the Access page shows what you may do)` : short);
     this.code = code;
     this.reason = reason;
   }
@@ -24,8 +26,12 @@ function headers(extra) {
   return h;
 }
 
+/** Sent on window when the API answers 401: the token expired or was revoked while in use. */
+export const UNAUTHORIZED_EVENT = 'orch-unauthorized';
+
 /** The error of a failed answer: the Status' message when there is one. */
 async function errorOf(res) {
+  if (res.status === 401) dispatchEvent(new Event(UNAUTHORIZED_EVENT));
   const text = await res.text();
   try {
     const s = JSON.parse(text);
@@ -136,6 +142,9 @@ export async function learnDomain() {
   if (authn) suffix = authn.name.slice('authentication.'.length);
   return list;
 }
+
+/** The namespace of the system's own objects (the controller manager's leader Lease): kube-system, orch-system. */
+export const systemNamespace = () => (suffix === 'k8s.io' ? 'kube-system' : `${suffix.split('.')[0]}-system`);
 
 /** A Kubernetes `<name>.k8s.io` group as this server names it. */
 export const group = (name) => `${name}.${suffix}`;

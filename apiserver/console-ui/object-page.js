@@ -7,6 +7,7 @@ import { collectionPath, discover, objectHref, resourceOfKind } from './discover
 import { html } from './html.js';
 import { lineDiff } from './line-diff.js';
 import { statesOf } from './json-patch.js';
+import { RestoreOne } from './restore.js';
 
 const yaml = (o) => YAML.stringify(o);
 
@@ -16,9 +17,13 @@ export function ObjectPage({ path }) {
   const [r, setR] = useState(undefined);
   const [obj, setObj] = useState(undefined);
   const [error, setError] = useState('');
+  const [kinds, setKinds] = useState(false);
   useEffect(() => {
     discover().then(
-      (all) => setR(all.find((x) => (x.group || 'core') === g && x.version === version && x.resource === resource)),
+      (all) => {
+        setR(all.find((x) => (x.group || 'core') === g && x.version === version && x.resource === resource));
+        setKinds(true);
+      },
       (err) => setError(err.message),
     );
   }, []);
@@ -32,11 +37,12 @@ export function ObjectPage({ path }) {
       (err) => setError(err.message),
     );
   }, [r]);
-  if (error) return html`<p class="error">${error}</p>`;
+  if (error) return html`<p class="error" id="object-error">${error}</p>`;
+  if (r === undefined && kinds) return html`<p class="error" id="object-error">This server serves no ${resource} in ${g}/${version}.</p>`;
   if (!r || obj === undefined) return html`<p>Loading…</p>`;
   return html`<div id="object-page">
     <h2>${r.kind} ${namespace && `${namespace}/`}${name}</h2>
-    ${obj === null ? html`<p id="object-gone">This object does not exist (now).</p>` : html`<${Relations} obj=${obj} />`}
+    ${obj === null ? html`<div id="object-gone"><p>This object does not exist (now).</p><${RestoreOne} r=${r} namespace=${namespace} name=${name} /></div>` : html`<${Relations} obj=${obj} />`}
     <${History} r=${r} namespace=${namespace} name=${name} />
     <${ObjectEvents} namespace=${namespace} name=${name} kind=${r.kind} />
     ${obj && html`<h3>YAML</h3><pre id="object-yaml">${yaml(obj)}</pre>`}

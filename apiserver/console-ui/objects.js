@@ -24,6 +24,12 @@ async function listable(namespace) {
     );
 }
 
+/**
+ * The longest selector sent: the server takes a request line up to 1 MiB (a longer one is a 431 with
+ * no Status to show), and no real selector comes near this.
+ */
+const MAX_SELECTOR = 64 * 1024;
+
 export function Objects() {
   const params = new URLSearchParams(location.hash.split('?')[1] ?? '');
   const [kinds, setKinds] = useState([]);
@@ -34,6 +40,7 @@ export function Objects() {
   const [fieldSelector, setFieldSelector] = useState('');
   const [applied, setApplied] = useState({ labelSelector: '', fieldSelector: '' });
   const [error, setError] = useState('');
+  const [tooLong, setTooLong] = useState(0);
   useEffect(() => {
     discover().then(setKinds, (err) => setError(err.message));
   }, []);
@@ -75,6 +82,9 @@ export function Objects() {
         id="selectors"
         onSubmit=${(e) => {
           e.preventDefault();
+          const long = [labelSelector, fieldSelector].find((x) => x.length > MAX_SELECTOR);
+          if (long !== undefined) return setTooLong(long.length);
+          setTooLong(0);
           setApplied({ labelSelector, fieldSelector });
         }}
       >
@@ -82,6 +92,7 @@ export function Objects() {
         <input class="selector" id="field-selector" placeholder="field selector, e.g. status.phase=Running" value=${fieldSelector} onInput=${(e) => setFieldSelector(e.target.value)} />
         <button type="submit">Apply</button>
       </form>
+      ${tooLong > 0 && html`<p class="error" id="selector-error">The selector is too long (${tooLong.toLocaleString('en')} characters; at most ${MAX_SELECTOR.toLocaleString('en')}): not sent.</p>`}
       ${selected ? html`<${KindTable} key=${`${selected.group}/${selected.resource}/${namespace}/${applied.labelSelector}/${applied.fieldSelector}`} r=${selected} namespace=${namespace} selectors=${applied} />` : html`<p>Pick a kind.</p>`}
     </section>
   </div>`;

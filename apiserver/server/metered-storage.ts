@@ -23,8 +23,11 @@ import type { WorkerEnvironment } from './worker-environment.js';
 export function newStorage(options: ServerOptions, logger: Logger): Storage {
   if (options.storageBackend === 'etcd3') return newEtcdStorage({ endpoints: options.etcdServers, logger });
   mkdirSync(options.dataDir, { recursive: true });
-  return newSqliteStorage({ path: join(options.dataDir, 'state.db') });
+  return newSqliteStorage({ path: sqlitePath(options) });
 }
+
+/** The embedded store's file. */
+export const sqlitePath = (options: Pick<ServerOptions, 'dataDir'>) => join(options.dataDir, 'state.db');
 
 export interface MeteredStorage {
   metrics: Metrics;

@@ -21,6 +21,7 @@ import type { OpenApiV3 } from '../endpoints/openapi-v3.js';
 import { serveOpenApiV2, type OpenApiV2 } from '../endpoints/openapi-v2.js';
 import type { Handler } from './filters/handler.js';
 import type { GroupVersions } from '../api/resource-table.js';
+import { CLUSTER_STATUS_PATH, type ClusterStatusSource } from './cluster-status.js';
 
 export interface RouteDeps {
   api: ApiContext;
@@ -37,6 +38,8 @@ export interface RouteDeps {
   openapiV3Paths?: (local: Record<string, unknown>) => Record<string, unknown>;
   /** API Priority and Fairness' /debug/api_priority_and_fairness/ dumps, when it is on. */
   flowControlDump?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** GET /debug/cluster (cluster-status.ts): the storage backend's health, the workers; absent: a 404. */
+  clusterStatus?: ClusterStatusSource;
 }
 
 export function newRouter(deps: RouteDeps): Handler {
@@ -74,6 +77,7 @@ export function newRouter(deps: RouteDeps): Handler {
     const path = info.path.replace(/\/+$/, '') || '/';
     if (path === '/metrics') return deps.metrics.handle(req, res);
     if (deps.flowControlDump?.(req, res)) return;
+    if (path === CLUSTER_STATUS_PATH && deps.clusterStatus) return deps.clusterStatus.serve(req, res);
     if (path === '/version') return answer(req, res, versionInfo());
     if (path === '/api' || path === '/apis') {
       if (aggregated(req, res, path)) return;

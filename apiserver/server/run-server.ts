@@ -37,6 +37,7 @@ import { newHttpsServer, ServedAddress, serveHttps } from './https-server.js';
 import { newServerShutdown } from './server-shutdown.js';
 import type { WorkerEnvironment } from './worker-environment.js';
 import { newAggregator } from './aggregator/new-aggregator.js';
+import { newClusterStatus } from './cluster-status.js';
 import { flowControlFromOptions } from './flowcontrol/start-flow-control.js';
 
 export interface RunningServer {
@@ -121,6 +122,7 @@ export async function runServer(
     { table, stores, storage, metrics: metrics.factory, logger },
     worker.serve ? options.workers : 1,
   );
+  const clusterStatus = newClusterStatus(options, domain, worker.serve ? options.workers : 1);
   const audit = newServerAudit(options.audit, domain, logger);
   const address = new ServedAddress(options);
   const app = buildHandlerChain({
@@ -153,6 +155,7 @@ export async function runServer(
     inFlightLimit: metered.inFlightLimit,
     priorityAndFairness: flowControl,
     flowControlDump: flowControl?.serveDump,
+    clusterStatus,
     audit,
     aggregator,
     discoveryGroups: aggregator.groups,
@@ -180,6 +183,7 @@ export async function runServer(
     informers,
     aggregator,
     flowControl,
+    clusterStatus,
     storage: metered,
     audit,
   });

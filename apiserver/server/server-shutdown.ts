@@ -27,12 +27,28 @@ export interface ShutdownParts {
   aggregator: Aggregator;
   /** API Priority and Fairness, when it is on. */
   flowControl?: { stop(): void };
+  /** /debug/cluster's own etcd clients. */
+  clusterStatus: { close(): void };
   storage: MeteredStorage;
   audit?: ServerAudit;
 }
 
 export function newServerShutdown(parts: ShutdownParts): () => Promise<void> {
-  const { options, logger, health, bootstrap, server, inFlight, access, informers, aggregator, flowControl, storage, audit } = parts;
+  const {
+    options,
+    logger,
+    health,
+    bootstrap,
+    server,
+    inFlight,
+    access,
+    informers,
+    aggregator,
+    flowControl,
+    clusterStatus,
+    storage,
+    audit,
+  } = parts;
   let closing: Promise<void> | undefined;
   return () =>
     (closing ??= (async () => {
@@ -51,6 +67,7 @@ export function newServerShutdown(parts: ShutdownParts): () => Promise<void> {
       informers.stop();
       aggregator.stop();
       flowControl?.stop();
+      clusterStatus.close();
       await storage.compactor.stop();
       await storage.cacher?.close();
       await storage.storage.close();

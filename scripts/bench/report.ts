@@ -58,5 +58,18 @@ export function formatTargets(target: string, results: ScenarioResult[], baselin
   check('watch p99 ms after ack', num(watch, 'p99Ms'), '<= 100', (v) => v <= 100);
   check('watch events lost', num(watch, 'lost'), '0', (v) => v === 0);
   check('RBAC get latency / system:masters get latency', num(find(results, 'rbac-get'), 'costVsMasters'), '<= 1.1', (v) => v <= 1.1);
+  for (const verb of ['get', 'create'])
+    check(
+      `${verb} p50 latency --console / --console=false`,
+      num(find(results, `${verb}-console-on`), 'p50VsOff'),
+      '<= 1.05',
+      (v) => v <= 1.05,
+    );
+  check(
+    'server CPU an idle open overview adds, % of a core',
+    num(find(results, 'console-idle-overview'), 'overviewCpuPct'),
+    '<= 1',
+    (v) => v <= 1,
+  );
   return lines.length ? `${target}:\n${lines.join('\n')}` : '';
 }
