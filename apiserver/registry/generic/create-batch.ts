@@ -46,8 +46,9 @@ export async function createBatch(storage: Storage, items: BatchItem[]): Promise
   for (;;) {
     const pending: Prepared[] = [];
     try {
-      for (const [index, item] of items.entries()) {
-        if (outcomes[index]) continue;
+      // Prepared side by side, as concurrent creates are: admission's lookups overlap.
+      const prepares = items.map(async (item, index) => {
+        if (outcomes[index]) return;
         const txn = new WriteTransaction();
         try {
           pending.push({ index, txn, prepared: await item.store.prepareCreateWrite(item.ctx, item.input, txn, item.opts) });
@@ -55,7 +56,10 @@ export async function createBatch(storage: Storage, items: BatchItem[]): Promise
           await txn.end();
           refuse(index, err);
         }
-      }
+      });
+      const failed = (await Promise.allSettled(prepares)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
+      pending.sort((x, y) => x.index - y.index);
       if (pending.length === 0) break;
       let kvs;
       try {
