@@ -23,6 +23,13 @@ export interface NamespaceSizes {
 /** 5,000 objects in all: 150 Deployments of 2 Pods (600 with ReplicaSets and Pods), 150 Services, 708 of each of 6 kinds, and the namespace's default ServiceAccount and root CA ConfigMap. */
 export const PROOF_SIZES: NamespaceSizes = { deployments: 150, replicas: 2, each: 708 };
 
+/** Sizes of about `objects` objects in PROOF_SIZES' proportions (exactly them at 5,000). */
+export function sizesFor(objects: number): NamespaceSizes {
+  if (objects === objectCount(PROOF_SIZES)) return PROOF_SIZES;
+  const deployments = Math.max(1, Math.round(objects * 0.03));
+  return { deployments, replicas: 2, each: Math.max(1, Math.floor((objects - 2 - deployments * 5) / 6)) };
+}
+
 /** How many objects the namespace holds once populated (the controllers' two included). */
 export function objectCount(sizes: NamespaceSizes): number {
   return sizes.deployments * (3 + sizes.replicas) + 6 * sizes.each + 2;

@@ -28,6 +28,8 @@ export interface BenchOptions {
   apfFlooders: number;
   /** ledger: the revisions the store holds when the big history read is timed (0: not timed). */
   ledgerStoredRevisions: number;
+  /** restore: how many objects the namespace restored holds (about; 5,000: issue 28's). */
+  restoreObjects: number;
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -47,6 +49,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   apfObjects: 5_000,
   apfFlooders: 400,
   ledgerStoredRevisions: 1_000_000,
+  restoreObjects: 5000,
 };
 
 /** One scenario's figures, printed as a table row and a JSON line. */

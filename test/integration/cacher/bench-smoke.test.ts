@@ -12,7 +12,7 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
   const args = ['--scenario', 'all', '--count', '60', '--concurrency', '4', '--seconds', '0.3', '--list-repeats', '1', '--page-size', '25'];
   args.push('--warmup-seconds', '0', '--watchers', '4', '--events-per-second', '40', '--watch-seconds', '0.25');
   args.push('--rbac-role-bindings', '20', '--rbac-cluster-role-bindings', '5', '--big-list-count', '30');
-  args.push('--apf-objects', '50', '--apf-flooders', '8', '--ledger-stored-revisions', '2000');
+  args.push('--apf-objects', '50', '--apf-flooders', '8', '--ledger-stored-revisions', '2000', '--restore-objects', '60');
   const { stdout } = await promisify(execFile)(process.execPath, ['dist/scripts/bench.js', ...args], { timeout: 180_000 });
   const lines = stdout
     .split('\n')
@@ -49,6 +49,7 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
     'orch-ledger history-read',
     'orch-ledger history-read-stored',
     'orch-ledger bytes-per-revision',
+    'orch-restore restore-namespace',
     ...['codec-pod', 'codec-configmap', 'get-json', 'list-json', 'get-protobuf', 'list-protobuf', 'watch-json', 'watch-protobuf'].map(
       (s) => `orch-protobuf protobuf-${s}`,
     ),
