@@ -9,7 +9,7 @@
  *                    [--rbac-role-bindings 10000] [--rbac-cluster-role-bindings 1000]
  *                    [--targets etcd,sqlite] [--server-node-args "--cpu-prof ..."]
  *                    [--compare PATH/kube-apiserver] [--big-list-count 50000] [--workers N]
- *                    [--apf-objects 5000] [--apf-flooders 400] [--console-idle-seconds 30]
+ *                    [--apf-objects 5000] [--apf-flooders 400] [--console-idle-seconds 30] [--restore-objects 5000]
  *
  * With --kubeconfig it measures that server (orch or any other), in a fresh namespace it leaves
  * behind; --etcd adds the raw etcd baselines, --server-pid the server's RSS around the lists.
@@ -37,10 +37,11 @@
  * connections while system:masters GETs, the controller manager renews its Lease and another tenant
  * GETs, each timed unloaded and flooded, scripts/bench/apf-flood-scenario.ts),
  * and ledger (self-started: creates and updates with the revision ledger on and off, interleaved;
- * bytes per revision; history read p99, scripts/bench/ledger-scenario.ts), and console
+ * bytes per revision; history read p99, scripts/bench/ledger-scenario.ts), console
  * (self-started: GET and create latency with --console and --console=false, interleaved, no browser
  * open; the server's idle CPU without a browser and with headless Chromium on the overview,
- * scripts/bench/console-scenario.ts).
+ * scripts/bench/console-scenario.ts), and restore (self-started
+ * on etcd with the controllers: time to restore a 5,000-object namespace, scripts/bench/restore-scenario.ts).
  * Each prints a JSON line as it
  * finishes; a table and the issue's targets follow.
  */
@@ -59,11 +60,23 @@ import { runProtobuf } from './bench/protobuf-scenario.js';
 import { runApfFlood } from './bench/apf-flood-scenario.js';
 import { runLedger } from './bench/ledger-scenario.js';
 import { runConsole } from './bench/console-scenario.js';
+import { runRestore } from './bench/restore-scenario.js';
 import { formatTable, formatTargets, printJsonLine, type TargetResults } from './bench/report.js';
 import { SERVER_SCENARIOS, ServerSession, type ServerScenario, withCpuUse } from './bench/server-session.js';
 import { DEFAULT_OPTIONS, type BenchOptions, type ScenarioResult } from './bench/workload.js';
 
-const SCENARIOS = ['etcd-put', 'etcd-get', ...SERVER_SCENARIOS, 'rbac-get', 'authn', 'protobuf', 'apf-flood', 'ledger', 'console'] as const;
+const SCENARIOS = [
+  'etcd-put',
+  'etcd-get',
+  ...SERVER_SCENARIOS,
+  'rbac-get',
+  'authn',
+  'protobuf',
+  'apf-flood',
+  'ledger',
+  'console',
+  'restore',
+] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const DEFAULT_SCENARIOS = SCENARIOS.filter((s) => s !== 'list-big');
 const COMPARE_SCENARIOS: Scenario[] = ['create', 'get', 'update', 'list', 'watch', 'list-big'];
@@ -102,6 +115,7 @@ const NUMERIC: Record<string, keyof BenchOptions> = {
   '--apf-flooders': 'apfFlooders',
   '--ledger-stored-revisions': 'ledgerStoredRevisions',
   '--console-idle-seconds': 'consoleIdleSeconds',
+  '--restore-objects': 'restoreObjects',
 };
 
 function parseFlags(argv: string[]): Flags {
@@ -289,6 +303,14 @@ async function main(): Promise<void> {
         const results = await runConsole(flags.options, (line) => process.stderr.write(`${line}\n`));
         for (const r of results) printJsonLine('orch-console', r);
         servers.push({ name: 'orch-console', results });
+      }
+    }
+    if (flags.scenarios.has('restore')) {
+      if (flags.kubeconfig) process.stderr.write('bench: restore needs servers the bench starts itself; skipped with --kubeconfig\n');
+      else {
+        const results = await runRestore(flags.options, (line) => process.stderr.write(`${line}\n`));
+        for (const r of results) printJsonLine('orch-restore', r);
+        servers.push({ name: 'orch-restore', results });
       }
     }
     if (flags.scenarios.has('protobuf')) {

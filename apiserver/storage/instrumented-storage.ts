@@ -22,6 +22,7 @@ export function instrumentStorage(storage: Storage, observer: StorageObserver): 
   };
   return {
     create: (key, value, options) => timed('create', key, () => storage.create(key, value, options)),
+    createBatch: (creates) => timed('create', creates[0]?.key ?? '', () => storage.createBatch(creates)),
     get: (key, options) => timed('get', key, () => storage.get(key, options)),
     list: (prefix, options) => timed('list', prefix, () => storage.list(prefix, options)),
     update: (key, value, rev, options) => timed('update', key, () => storage.update(key, value, rev, options)),

@@ -93,9 +93,34 @@ export interface WriteOptions {
   alongside?: { key: string; value: Buffer; ttlSeconds?: number };
 }
 
+/** One create of a batch (Storage.createBatch). */
+export interface BatchCreate {
+  key: string;
+  value: Buffer;
+  options?: WriteOptions;
+}
+
+/**
+ * The most creates one createBatch takes: etcd's default --max-txn-ops (128) over two puts each
+ * (the key's and its alongside key's).
+ */
+export const MAX_BATCH_CREATES = 64;
+
+/** The most bytes (keys and values) one createBatch should carry: under etcd's default --max-request-bytes (1.5 MiB). */
+export const MAX_BATCH_BYTES = 1024 * 1024;
+
 export interface Storage {
   /** Create key if absent. Throws StorageError 'KeyExists' when present. */
   create(key: string, value: Buffer, options?: WriteOptions): Promise<KeyValue>;
+
+  /**
+   * Create every key, or none (a namespace restore writes an owner with its dependents this way, so
+   * no watcher sees one without the others). Throws 'KeyExists' naming the first key present. Every
+   * watcher gets the whole batch at once: etcd writes it in one txn (every key at that txn's one
+   * revision), the embedded store in one transaction (consecutive revisions, published together
+   * after the commit). At most MAX_BATCH_CREATES creates; returns them in the order given.
+   */
+  createBatch(creates: BatchCreate[]): Promise<KeyValue[]>;
 
   /**
    * The current value of key, or null; with `revision`, the value it had at that revision (the

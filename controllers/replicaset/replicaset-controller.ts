@@ -225,6 +225,7 @@ export class ReplicaSetController implements Controller {
     const diff = pods.length - (spec.replicas ?? 1);
     const ref = objectReference(rs, this.kind.apiVersion, this.kind.kind);
     if (diff < 0) {
+      if (await this.cacheBehind(rs, pods.length)) return;
       const want = Math.min(-diff, burst);
       this.expectations.expect(key, want);
       const template = spec.template ?? {};
@@ -256,6 +257,19 @@ export class ReplicaSetController implements Controller {
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw new ManageReplicasError({ reason: 'FailedDelete', message: messageOf(failed.reason) });
     }
+  }
+
+  /**
+   * Whether the store holds more active Pods of rs than the Pod cache shows: its informers are
+   * separate watches, so a ReplicaSet can arrive before Pods written with it in one storage batch
+   * (a namespace restore). Asked once before creating, so the controller never creates Pods for
+   * ones it has not seen yet; their add events bring the ReplicaSet back to the queue.
+   */
+  private async cacheBehind(rs: Replicated, cached: number): Promise<boolean> {
+    const selector = this.kind.selector(rs).toString();
+    const live = await this.ctx.client.resource(PODS, rs.metadata.namespace).listAll({ labelSelector: selector });
+    const owned = (live.items as Pod[]).filter((p) => isPodActive(p) && controllerRefOf(p)?.uid === rs.metadata.uid).length;
+    return owned > cached;
   }
 
   /** The Pods of every ReplicaSet that shares this one's controller (a Deployment's), for ranking. */

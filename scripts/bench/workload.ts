@@ -30,6 +30,8 @@ export interface BenchOptions {
   ledgerStoredRevisions: number;
   /** console: how long each idle CPU window is (s), without a browser and with the overview open. */
   consoleIdleSeconds: number;
+  /** restore: how many objects the namespace restored holds (about; 5,000: issue 28's). */
+  restoreObjects: number;
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -50,6 +52,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   apfFlooders: 400,
   ledgerStoredRevisions: 1_000_000,
   consoleIdleSeconds: 30,
+  restoreObjects: 5000,
 };
 
 /** One scenario's figures, printed as a table row and a JSON line. */

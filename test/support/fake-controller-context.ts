@@ -62,6 +62,8 @@ export class FakeClient {
       return obj as T;
     }
     if (method === 'PUT') return deepCopy(opts.body) as T;
+    // A list (by selector or page): what the fake stores, nothing (the caches are the test's).
+    if (method === 'GET' && /[?&](labelSelector|limit)=/.test(path)) return { metadata: {}, items: [] } as T;
     return { kind: 'Status', status: 'Success' } as T;
   }
 

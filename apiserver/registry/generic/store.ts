@@ -7,7 +7,7 @@
  * (get/list/watch, with their resourceVersion rules and the watch cache) live in get.ts, list.ts and
  * watch.ts over the narrow ReadSource: everything that reads a kind's objects reads through the store.
  */
-import type { Storage, KeyValue, WriteOptions } from '../../storage/interfaces.js';
+import type { BatchCreate, Storage, KeyValue, WriteOptions } from '../../storage/interfaces.js';
 import type { Cacher } from '../../storage/cacher/cacher.js';
 import { isStorageError } from '../../storage/errors.js';
 import type { ApiList, ApiObject } from '../../api/object.js';
@@ -318,29 +318,19 @@ export class GenericStore implements ObjectStore, ReadSource {
    * Create. `restored` (the history group's Restore, never a request's create) keeps the identity of
    * the object as it was deleted: its uid and creationTimestamp.
    */
-  async create(
-    ctx: RequestContext,
-    input: ApiObject,
-    opts: { trackFields?: TrackFields; restored?: RestoredIdentity } = {},
-  ): Promise<ApiObject> {
+  async create(ctx: RequestContext, input: ApiObject, opts: CreateOptions = {}): Promise<ApiObject> {
     const generated = !input.metadata.name && !!input.metadata.generateName;
     const target = this.writeTarget(ctx);
     for (let attempt = 1; ; attempt++) {
       const txn = new WriteTransaction();
       let name = input.metadata.name ?? '';
       try {
-        const obj = await this.prepareCreate(ctx, input, txn.admission, opts.trackFields, opts.restored);
-        name = obj.metadata.name!;
-        txn.hooks = await this.beforeWrite(ctx, obj, null);
-        // Encoded after the hooks, which complete the object (a Service's cluster IPs and families).
-        const kv = await target.create(
-          this.keys.objectKey(ctx.namespace, name),
-          await this.encodeServed(obj),
-          this.writeOptionsFor(ctx, 'create', name),
-        );
-        if (!kv) return obj;
+        const prepared = await this.prepareCreateWrite(ctx, input, txn, opts);
+        name = prepared.object.metadata.name!;
+        const kv = await target.create(prepared.write.key, prepared.write.value, prepared.write.options);
+        if (!kv) return prepared.object;
         await txn.commit();
-        return await this.writtenObject(obj, kv);
+        return await this.createdObject(prepared, kv);
       } catch (err) {
         if (generated && isStorageError(err, 'KeyExists') && attempt < GENERATE_NAME_ATTEMPTS) continue;
         throw this.storageError(err, name);
@@ -348,6 +338,39 @@ export class GenericStore implements ObjectStore, ReadSource {
         await txn.end();
       }
     }
+  }
+
+  /**
+   * A create made ready to store, as `create` makes it: defaulted, admitted, validated, the kind's
+   * hooks run (their undo and admission's in `txn`, the caller's to commit or end), encoded. What
+   * create-batch.ts stores several of in one storage batch. Never a dry run.
+   */
+  async prepareCreateWrite(
+    ctx: RequestContext,
+    input: ApiObject,
+    txn: WriteTransaction,
+    opts: CreateOptions = {},
+  ): Promise<PreparedCreate> {
+    const obj = await this.prepareCreate(ctx, input, txn.admission, opts.trackFields, opts.restored);
+    const name = obj.metadata.name!;
+    txn.hooks = await this.beforeWrite(ctx, obj, null);
+    // Encoded after the hooks, which complete the object (a Service's cluster IPs and families).
+    const write = {
+      key: this.keys.objectKey(ctx.namespace, name),
+      value: await this.encodeServed(obj),
+      options: this.writeOptionsFor(ctx, 'create', name),
+    };
+    return { object: obj, write };
+  }
+
+  /** What a prepared create answers once stored at kv. */
+  createdObject(prepared: PreparedCreate, kv: KeyValue): Promise<ApiObject> | ApiObject {
+    return this.writtenObject(prepared.object, kv);
+  }
+
+  /** A storage error of a write of `name` as the API error it stands for (storage-errors.ts). */
+  apiError(err: unknown, name: string): unknown {
+    return this.storageError(err, name);
   }
 
   /** What a write passes to storage: the kind's TTL, and the ledger's record beside the object (ledger-record.ts). */
@@ -543,6 +566,18 @@ export class GenericStore implements ObjectStore, ReadSource {
       await txn.end();
     }
   }
+}
+
+export interface CreateOptions {
+  trackFields?: TrackFields;
+  /** Set by a restore only: the identity of the deleted object to keep. */
+  restored?: RestoredIdentity;
+}
+
+/** A create ready to store (GenericStore.prepareCreateWrite): the object and its storage write. */
+export interface PreparedCreate {
+  object: ApiObject;
+  write: BatchCreate;
 }
 
 /** What a restored object keeps of the object that was deleted (GenericStore.create's `restored`). */

@@ -5,8 +5,9 @@
  * strategy run as for any create (a status the kind resets on create is reset; the object gets a
  * new resourceVersion). A Namespace comes back with every object deleted with it: those of the
  * namespace whose deletion started at or after the namespace's own (the namespace controller
- * empties a namespace before it goes), owners before dependents, so the garbage collector finds
- * every owner present and deletes nothing.
+ * empties a namespace before it goes), each owner with its dependents in one storage batch
+ * (restore-batches.ts), so neither the garbage collector nor a workload controller sees one
+ * without the other.
  *
  * Refusals write nothing: 404 for an object with no deletion in the window (or another uid than
  * asked), 409 AlreadyExists where the name is taken again, 403 unless the user may `create` every
@@ -22,6 +23,8 @@ import type { GenericStore } from '../generic/store.js';
 import { type HistoryEnv, ledgerStores } from './history-env.js';
 import { type LastDeletion, lastDeletion } from './last-deletion.js';
 import { deletions, type Scan } from './deleted-objects.js';
+import { restoreBatches, restoreOrder } from './restore-batches.js';
+import { type BatchItem, createBatch } from '../generic/create-batch.js';
 
 export interface RestoreSpec {
   /** The served group ('' or absent: core). */
@@ -45,19 +48,6 @@ export interface RestoredRef {
   reason?: string;
   message?: string;
 }
-
-/** Earlier in a restore: what others need to exist first (admission looks the ServiceAccount of a Pod up). */
-const RESTORE_RANK: Record<string, number> = {
-  namespaces: 0,
-  customresourcedefinitions: 0,
-  serviceaccounts: 1,
-  secrets: 2,
-  configmaps: 2,
-  roles: 2,
-  rolebindings: 3,
-  pods: 5,
-};
-const DEFAULT_RANK = 4;
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
@@ -94,33 +84,6 @@ function refOf(store: GenericStore, obj: ApiObject): RestoredRef {
   };
 }
 
-/**
- * Owners before their dependents (by ownerReference uid, among the objects restored), then by
- * RESTORE_RANK; stable otherwise.
- */
-export function restoreOrder(items: LastDeletion[]): LastDeletion[] {
-  const byUid = new Map(items.map((d) => [d.object.metadata.uid ?? '', d]));
-  const depth = new Map<LastDeletion, number>();
-  const depthOf = (d: LastDeletion, seen: Set<LastDeletion>): number => {
-    const known = depth.get(d);
-    if (known !== undefined) return known;
-    // A cycle of owners (invalid, but stored objects are not re-validated): cut it.
-    if (seen.has(d)) return 0;
-    seen.add(d);
-    let deepest = -1;
-    for (const ref of d.object.metadata.ownerReferences ?? []) {
-      const owner = byUid.get(ref.uid);
-      if (owner && owner !== d) deepest = Math.max(deepest, depthOf(owner, seen));
-    }
-    depth.set(d, deepest + 1);
-    return deepest + 1;
-  };
-  const rank = (d: LastDeletion) => RESTORE_RANK[d.store.def.plural] ?? DEFAULT_RANK;
-  const keyed = items.map((d, i) => ({ d, i, depth: depthOf(d, new Set()), rank: rank(d) }));
-  keyed.sort((a, b) => a.depth - b.depth || a.rank - b.rank || a.i - b.i);
-  return keyed.map((k) => k.d);
-}
-
 /** The object to create again: as last stored, without what only a stored object carries. */
 function createBody(d: LastDeletion): ApiObject {
   const obj = structuredClone(d.object);
@@ -131,11 +94,55 @@ function createBody(d: LastDeletion): ApiObject {
   return obj;
 }
 
-async function restoreOne(ctx: RequestContext, d: LastDeletion): Promise<ApiObject> {
+/** The create of d: the target kind's own admission runs (the Restore's request was admitted as a Restore only). */
+function restoreItem(ctx: RequestContext, d: LastDeletion): BatchItem {
   const m = d.object.metadata;
-  // The target kind's own admission runs (the Restore's request was admitted as a Restore only).
-  const target: RequestContext = { ...ctx, namespace: m.namespace ?? '', admitted: false, requestName: undefined };
-  return d.store.create(target, createBody(d), { restored: { uid: m.uid ?? '', creationTimestamp: m.creationTimestamp } });
+  return {
+    store: d.store,
+    ctx: { ...ctx, namespace: m.namespace ?? '', admitted: false, requestName: undefined },
+    input: createBody(d),
+    opts: { restored: { uid: m.uid ?? '', creationTimestamp: m.creationTimestamp } },
+  };
+}
+
+function restoreOne(ctx: RequestContext, d: LastDeletion): Promise<ApiObject> {
+  const item = restoreItem(ctx, d);
+  return d.store.create(item.ctx, item.input, item.opts);
+}
+
+/**
+ * Writes what was deleted with a namespace, in owner closures (restore-batches.ts); a dry run one
+ * by one. An object refused in its batch for another reason than its name taken is tried once more
+ * alone after the batch (it may need another object of its batch: a Pod the ServiceAccount it names).
+ */
+async function restoreContents(ctx: RequestContext, items: LastDeletion[], restored: RestoredRef[], skipped: RestoredRef[]): Promise<void> {
+  const skip = (d: LastDeletion, err: status.ApiError) =>
+    skipped.push({ ...refOf(d.store, d.object), reason: err.status.reason ?? 'Unknown', message: err.status.message ?? '' });
+  const one = async (d: LastDeletion) => {
+    try {
+      restored.push(refOf(d.store, await restoreOne(ctx, d)));
+    } catch (err) {
+      if (!status.isApiError(err)) throw err;
+      skip(d, err);
+    }
+  };
+  if (ctx.dryRun) {
+    for (const d of restoreOrder(items)) await one(d);
+    return;
+  }
+  for (const batch of restoreBatches(items)) {
+    const outcomes = await createBatch(
+      batch[0].store.storage,
+      batch.map((d) => restoreItem(ctx, d)),
+    );
+    const again: LastDeletion[] = [];
+    for (const [i, o] of outcomes.entries()) {
+      if (o.object) restored.push(refOf(batch[i].store, o.object));
+      else if (o.error.status.reason === 'AlreadyExists') skip(batch[i], o.error);
+      else again.push(batch[i]);
+    }
+    for (const d of again) await one(d);
+  }
 }
 
 /** The objects deleted with namespace `ns` (deletion started at or after the namespace's, and before it was removed). */
@@ -170,7 +177,7 @@ export async function restore(
   }
   if (spec.uid && found.object.metadata.uid !== spec.uid) throw status.notFound(gr, spec.name);
   const isNamespace = store.def.group === '' && store.def.plural === 'namespaces';
-  const plan = isNamespace ? [found, ...restoreOrder(await namespaceContents(env, found, revision))] : [found];
+  const plan = isNamespace ? [found, ...(await namespaceContents(env, found, revision))] : [found];
   // Every create is authorized before the first is written: a refusal writes nothing.
   const asked = new Set<string>();
   for (const d of plan) {
@@ -197,14 +204,7 @@ export async function restore(
   // The object asked for: its refusals (409 taken again, admission's) are the request's.
   const restored = [refOf(store, await restoreOne(ctx, found))];
   const skipped: RestoredRef[] = [];
-  for (const d of plan.slice(1)) {
-    try {
-      restored.push(refOf(d.store, await restoreOne(ctx, d)));
-    } catch (err) {
-      if (!status.isApiError(err)) throw err;
-      skipped.push({ ...refOf(d.store, d.object), reason: err.status.reason ?? 'Unknown', message: err.status.message ?? '' });
-    }
-  }
+  await restoreContents(ctx, plan.slice(1), restored, skipped);
   return { restored, skipped };
 }
 

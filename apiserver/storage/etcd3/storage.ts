@@ -1,15 +1,17 @@
 import { Etcd3, type ICompare, type IKeyValue } from 'etcd3';
 import type { Logger } from 'winston';
 import { StorageError } from '../errors.js';
-import type {
-  KeyValue,
-  ListOptions,
-  ListResult,
-  Storage,
-  StorageWatcher,
-  WatchHandlers,
-  WatchOptions,
-  WriteOptions,
+import {
+  type BatchCreate,
+  type KeyValue,
+  type ListOptions,
+  type ListResult,
+  MAX_BATCH_CREATES,
+  type Storage,
+  type StorageWatcher,
+  type WatchHandlers,
+  type WatchOptions,
+  type WriteOptions,
 } from '../interfaces.js';
 import { LeaseManager } from './leases.js';
 import { listRange } from '../key-range.js';
@@ -87,6 +89,31 @@ class EtcdStorage implements Storage {
     if (!res.succeeded) throw new StorageError('KeyExists', key);
     const revision = Number(res.header.revision);
     return { key, value, createRevision: revision, modRevision: revision };
+  }
+
+  async createBatch(creates: BatchCreate[]): Promise<KeyValue[]> {
+    if (creates.length === 0) return [];
+    if (creates.length > MAX_BATCH_CREATES) throw new Error(`storage: a batch holds at most ${MAX_BATCH_CREATES} creates`);
+    const first = creates[0].key;
+    const puts: { request_put: { key: Buffer; value: Buffer; lease?: string } }[] = [];
+    for (const c of creates) {
+      puts.push({ request_put: { key: Buffer.from(c.key), value: c.value, ...(await this.leaseOf(c.key, c.options)) } });
+      puts.push(...(await this.alongside(c.options)));
+    }
+    const res = await this.call(first, () =>
+      this.client.kv.txn({
+        compare: creates.map((c) => ({ key: Buffer.from(c.key), target: 'Create' as const, result: 'Equal' as const, create_revision: 0 })),
+        success: puts,
+        // Which keys are present, to name the first.
+        failure: creates.map((c) => ({ request_range: { key: Buffer.from(c.key), count_only: true } })),
+      }),
+    );
+    if (!res.succeeded) {
+      const taken = res.responses.findIndex((r) => Number(r.response_range.count) > 0);
+      throw new StorageError('KeyExists', creates[Math.max(taken, 0)].key);
+    }
+    const revision = Number(res.header.revision);
+    return creates.map((c) => ({ key: c.key, value: c.value, createRevision: revision, modRevision: revision }));
   }
 
   /** The put of a write's alongside key (WriteOptions.alongside), in the write's own txn; with its TTL, on a lease. */

@@ -14,7 +14,16 @@ export interface MessagePortLike {
   onMessage(listener: (message: unknown) => void): () => void;
 }
 
-export type StorageCall = 'create' | 'get' | 'list' | 'update' | 'delete' | 'currentRevision' | 'compactedRevision' | 'compact';
+export type StorageCall =
+  | 'create'
+  | 'createBatch'
+  | 'get'
+  | 'list'
+  | 'update'
+  | 'delete'
+  | 'currentRevision'
+  | 'compactedRevision'
+  | 'compact';
 
 export type StorageMessage =
   | { orchStorage: 'call'; id: number; call: StorageCall; args: unknown[] }

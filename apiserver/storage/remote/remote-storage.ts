@@ -5,6 +5,7 @@
  * sees every write in revision order with the latency of one message, no polling.
  */
 import type {
+  BatchCreate,
   KeyValue,
   ListOptions,
   ListResult,
@@ -43,6 +44,10 @@ class RemoteStorage implements Storage {
 
   async create(key: string, value: Buffer, options?: WriteOptions): Promise<KeyValue> {
     return keyValue((await this.call('create', [key, value, options])) as KeyValue);
+  }
+
+  async createBatch(creates: BatchCreate[]): Promise<KeyValue[]> {
+    return ((await this.call('createBatch', [creates])) as KeyValue[]).map(keyValue);
   }
 
   async get(key: string, options?: { revision?: number }): Promise<KeyValue | null> {

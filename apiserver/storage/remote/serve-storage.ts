@@ -2,7 +2,7 @@
  * The owner's side of remote storage: answers one peer's calls on the real store and pushes its
  * watches' events, in order, as they happen. One per peer; `close()` stops the peer's watches.
  */
-import type { Storage, StorageWatcher, WriteOptions } from '../interfaces.js';
+import type { BatchCreate, Storage, StorageWatcher, WriteOptions } from '../interfaces.js';
 import { isStorageMessage, type MessagePortLike, type StorageMessage, toWire, keyValue } from './protocol.js';
 
 export interface ServedPeer {
@@ -16,6 +16,10 @@ export function serveStorage(storage: Storage, port: MessagePortLike): ServedPee
     switch (name) {
       case 'create':
         return storage.create(args[0] as string, buffer(args[1]), writeOptions(args[2]));
+      case 'createBatch':
+        return storage.createBatch(
+          (args[0] as BatchCreate[]).map((c) => ({ key: c.key, value: buffer(c.value), options: writeOptions(c.options) })),
+        );
       case 'get':
         return storage.get(args[0] as string, args[1] as { revision?: number } | undefined);
       case 'list':

@@ -1,15 +1,16 @@
 import type Database from 'better-sqlite3';
 import { StorageError } from '../errors.js';
-import type {
-  KeyValue,
-  ListOptions,
-  ListResult,
-  Storage,
-  StorageEvent,
-  StorageWatcher,
-  WatchHandlers,
-  WatchOptions,
-  WriteOptions,
+import {
+  type BatchCreate,
+  type KeyValue,
+  type ListOptions,
+  type ListResult,
+  MAX_BATCH_CREATES,
+  type Storage,
+  type StorageWatcher,
+  type WatchHandlers,
+  type WatchOptions,
+  type WriteOptions,
 } from '../interfaces.js';
 import { ALONGSIDE_ROOT } from '../interfaces.js';
 import { type KeyRange, listRange, watchRange } from '../key-range.js';
@@ -62,18 +63,12 @@ class SqliteStorage implements Storage {
   }
 
   async create(key: string, value: Buffer, options?: WriteOptions): Promise<KeyValue> {
-    return this.write(key, options, (latest) => {
-      if (latest && !latest.deleted) throw new StorageError('KeyExists', key);
-      return {
-        name: Buffer.from(key),
-        created: 1,
-        deleted: 0,
-        create_revision: 0,
-        prev_revision: latest?.id ?? 0,
-        value,
-        old_value: Buffer.alloc(0),
-      };
-    });
+    return this.write(key, options, (latest) => newKeyRow(key, value, latest));
+  }
+
+  async createBatch(creates: BatchCreate[]): Promise<KeyValue[]> {
+    if (creates.length > MAX_BATCH_CREATES) throw new Error(`storage: a batch holds at most ${MAX_BATCH_CREATES} creates`);
+    return this.writeAll(creates.map((c) => ({ key: c.key, options: c.options, next: (latest) => newKeyRow(c.key, c.value, latest) })));
   }
 
   async get(key: string, options?: { revision?: number }): Promise<KeyValue | null> {
@@ -191,28 +186,42 @@ class SqliteStorage implements Storage {
    * transaction; then publishes the event to the watches, still before anything else can run.
    */
   private write(key: string, options: WriteOptions | undefined, next: (latest: Row | undefined) => Omit<Row, 'id'>): KeyValue {
-    this.ensureOpen(key);
-    const ttl = options?.ttlSeconds;
-    const extra = options?.alongside;
-    // Caller bugs, not store errors: the two key spaces never mix.
-    if (key.startsWith(ALONGSIDE_ROOT)) throw new Error(`storage: ${key} lies under ${ALONGSIDE_ROOT}: it is only written alongside`);
-    if (extra && !extra.key.startsWith(ALONGSIDE_ROOT)) throw new Error(`storage: an alongside key must lie under ${ALONGSIDE_ROOT}`);
-    const row = this.db.transaction((): Row => {
-      const newRow = next(this.queries.latest(key));
-      const id = this.queries.insert(newRow);
-      if (ttl && !newRow.deleted) this.queries.setExpiry(key, Date.now() + ttl * 1000);
-      else if (this.expiring.has(key)) this.queries.clearExpiry(key);
-      if (extra) this.alongside.put(extra.key, extra.value, id, extra.ttlSeconds ? Date.now() + extra.ttlSeconds * 1000 : 0);
-      return { ...newRow, id };
-    })();
-    if (ttl && !row.deleted) {
-      this.expiring.add(key);
-      this.startExpiry();
-    } else this.expiring.delete(key);
-    this.head.revision = row.id;
-    const event: StorageEvent = rowToEvent(row);
-    this.hub.publish(event);
-    return event.kv;
+    return this.writeAll([{ key, options, next }])[0];
+  }
+
+  /** Runs writes in one transaction (all or none), then publishes their events together. */
+  private writeAll(writes: RowWrite[]): KeyValue[] {
+    for (const w of writes) {
+      this.ensureOpen(w.key);
+      // Caller bugs, not store errors: the two key spaces never mix.
+      if (w.key.startsWith(ALONGSIDE_ROOT)) throw new Error(`storage: ${w.key} lies under ${ALONGSIDE_ROOT}: it is only written alongside`);
+      if (w.options?.alongside && !w.options.alongside.key.startsWith(ALONGSIDE_ROOT)) {
+        throw new Error(`storage: an alongside key must lie under ${ALONGSIDE_ROOT}`);
+      }
+    }
+    const rows = this.db.transaction((): Row[] =>
+      writes.map(({ key, options, next }) => {
+        const ttl = options?.ttlSeconds;
+        const extra = options?.alongside;
+        const newRow = next(this.queries.latest(key));
+        const id = this.queries.insert(newRow);
+        if (ttl && !newRow.deleted) this.queries.setExpiry(key, Date.now() + ttl * 1000);
+        else if (this.expiring.has(key)) this.queries.clearExpiry(key);
+        if (extra) this.alongside.put(extra.key, extra.value, id, extra.ttlSeconds ? Date.now() + extra.ttlSeconds * 1000 : 0);
+        return { ...newRow, id };
+      }),
+    )();
+    const events = rows.map((row, i) => {
+      const key = writes[i].key;
+      if (writes[i].options?.ttlSeconds && !row.deleted) {
+        this.expiring.add(key);
+        this.startExpiry();
+      } else this.expiring.delete(key);
+      return rowToEvent(row);
+    });
+    this.head.revision = rows[rows.length - 1]?.id ?? this.head.revision;
+    for (const event of events) this.hub.publish(event);
+    return events.map((e) => e.kv);
   }
 
   private startExpiry(): void {
@@ -257,6 +266,27 @@ class SqliteStorage implements Storage {
   private ensureOpen(key: string): void {
     if (!this.db.open) throw new StorageError('Unavailable', key, { cause: new Error('storage is closed') });
   }
+}
+
+/** One write of a transaction: the key, its options and the row to append given the key's newest. */
+interface RowWrite {
+  key: string;
+  options: WriteOptions | undefined;
+  next: (latest: Row | undefined) => Omit<Row, 'id'>;
+}
+
+/** The row creating key (KeyExists when it is live). */
+function newKeyRow(key: string, value: Buffer, latest: Row | undefined): Omit<Row, 'id'> {
+  if (latest && !latest.deleted) throw new StorageError('KeyExists', key);
+  return {
+    name: Buffer.from(key),
+    created: 1,
+    deleted: 0,
+    create_revision: 0,
+    prev_revision: latest?.id ?? 0,
+    value,
+    old_value: Buffer.alloc(0),
+  };
 }
 
 /** The fields a row that follows `current` for the same key shares. */

@@ -12,7 +12,18 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
   const args = ['--scenario', 'all', '--count', '60', '--concurrency', '4', '--seconds', '0.3', '--list-repeats', '1', '--page-size', '25'];
   args.push('--warmup-seconds', '0', '--watchers', '4', '--events-per-second', '40', '--watch-seconds', '0.25');
   args.push('--rbac-role-bindings', '20', '--rbac-cluster-role-bindings', '5', '--big-list-count', '30');
-  args.push('--apf-objects', '50', '--apf-flooders', '8', '--ledger-stored-revisions', '2000', '--console-idle-seconds', '1');
+  args.push(
+    '--apf-objects',
+    '50',
+    '--apf-flooders',
+    '8',
+    '--ledger-stored-revisions',
+    '2000',
+    '--console-idle-seconds',
+    '1',
+    '--restore-objects',
+    '60',
+  );
   const { stdout } = await promisify(execFile)(process.execPath, ['dist/scripts/bench.js', ...args], { timeout: 300_000 }); // the console scenario starts five servers and a browser
   const lines = stdout
     .split('\n')
@@ -52,6 +63,7 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
     ...['get-console-on', 'get-console-off', 'create-console-on', 'create-console-off', 'console-idle-closed', 'console-idle-overview'].map(
       (s) => `orch-console ${s}`,
     ),
+    'orch-restore restore-namespace',
     ...['codec-pod', 'codec-configmap', 'get-json', 'list-json', 'get-protobuf', 'list-protobuf', 'watch-json', 'watch-protobuf'].map(
       (s) => `orch-protobuf protobuf-${s}`,
     ),

@@ -172,6 +172,7 @@ function spyOnCompaction(storage: Storage): {
         spy.compactions.push({ revision, at: Date.now() });
         await storage.compact(revision);
       },
+      createBatch: (creates) => storage.createBatch(creates),
       get: (key) => storage.get(key),
       list: (prefix, options) => storage.list(prefix, options),
       delete: (key, expected) => storage.delete(key, expected),

@@ -11,6 +11,7 @@ import type { Storage } from '../../../apiserver/storage/interfaces.js';
 import { describeCompaction } from './conformance-compaction.js';
 import { describeWrites } from './conformance-writes.js';
 import { describeAlongside } from './conformance-alongside.js';
+import { describeBatch } from './conformance-batch.js';
 import { describeList } from './conformance-list.js';
 import { describeWatch } from './conformance-watch.js';
 import { describeTtl } from './conformance-ttl.js';
@@ -40,6 +41,7 @@ export function runStorageConformance(name: string, makeStorage: () => Promise<S
 
     describeWrites(fx);
     describeAlongside(fx);
+    describeBatch(fx);
     describeList(fx);
     describeWatch(fx);
     describeCompaction(fx);
