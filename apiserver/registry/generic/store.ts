@@ -253,6 +253,11 @@ export class GenericStore implements ObjectStore, ReadSource {
     return listed.then(async (list) => ({ ...list, items: await servedObjects(this.def, list.items) }));
   }
 
+  /** The objects stored, as the watch cache counts them once loaded; undefined without one. */
+  cachedObjectCount(): number | undefined {
+    return this.cacher?.objectCount(this);
+  }
+
   /** A watch by the resourceVersion rules of a watch (watch.ts); events go to the sink until stopped. */
   watch(ctx: RequestContext, opts: ListOptions, sink: WatchSink): Promise<Watch> {
     const out = this.def.batchConversion ? convertingSink(this.def, sink) : sink;

@@ -113,6 +113,15 @@ export class Cacher {
     return (await this.caughtUp(revision)) ? cache : undefined;
   }
 
+  /**
+   * The objects of the kind's cache while it is loaded and fed; undefined when the kind has no such
+   * cache (none is created for asking).
+   */
+  objectCount(kind: CachedKind): number | undefined {
+    const cache = this.caches.get(kind);
+    return cache?.loaded && this.feed.running ? cache.size : undefined;
+  }
+
   /** Watchers attached to all caches. */
   get watcherCount(): number {
     let n = 0;

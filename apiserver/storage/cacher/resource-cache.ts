@@ -110,6 +110,11 @@ export class ResourceCache {
     return this.watchers.size;
   }
 
+  /** The objects held now (none before it is loaded). */
+  get size(): number {
+    return this.objects.size;
+  }
+
   /**
    * A change of the resource from the feed, in revision order. One the initial list already showed
    * (the feed can deliver it after the list returned) only joins the window.

@@ -644,6 +644,35 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
         assert.equal(r.body.items[0].kind, 'ConfigMap');
       });
 
+      it('streams a list of many chunks as one JSON document of the objects as they are now', async () => {
+        await createNamespace(c, 'big-lists');
+        // About 60 KiB of multi-byte text: several chunks of the streamed answer.
+        const text = (i: number) => `grüße ${i} 世界 `.repeat(100);
+        for (let i = 0; i < 30; i++) {
+          const r = await c.post(CM('big-lists'), cm(`big-${String(i).padStart(2, '0')}`, { text: text(i) }));
+          assert.equal(r.status, 201, r.text);
+        }
+        const check = async (query: string) => {
+          const r = await c.get(`${CM('big-lists')}${query}`);
+          assert.equal(r.status, 200, r.text);
+          assert.equal(r.text, `${JSON.stringify(r.body)}\n`, 'one JSON document, encoded as one encoding of the list');
+          assert.equal(r.body.items.length, 30);
+          for (const item of r.body.items) {
+            const one = await c.get(CM('big-lists', item.metadata.name));
+            assert.deepEqual(item, one.body);
+          }
+          return r.body.items;
+        };
+        await check('');
+        await check('?resourceVersion=0');
+        // A changed object is listed as it is now, not as it was encoded for an earlier list.
+        const r = await c.patch(CM('big-lists', 'big-07'), { data: { text: 'changed' } }, 'application/merge-patch+json');
+        assert.equal(r.status, 200, r.text);
+        const items = await check(`?resourceVersion=${r.body.metadata.resourceVersion}&resourceVersionMatch=NotOlderThan`);
+        assert.equal(items.find((i: any) => i.metadata.name === 'big-07').data.text, 'changed');
+        assert.equal((await check('')).find((i: any) => i.metadata.name === 'big-08').data.text, text(8));
+      });
+
       it('filters by label selectors', async () => {
         const names = async (sel: string) =>
           (await c.get(`${CM('lists')}?labelSelector=${encodeURIComponent(sel)}`)).body.items.map((i: any) => i.metadata.labels.n);
