@@ -11,6 +11,7 @@
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 import YAML from 'yaml';
+import { isPlainObject } from '../api/object.js';
 
 type Json = Record<string, unknown>;
 
@@ -30,11 +31,24 @@ function gnosticType(name: string): protobuf.Type {
 /** The protobuf encoding of a swagger 2.0 document given as JSON. */
 export function encodeGnosticDocument(doc: Json): Buffer {
   const type = gnosticType('Document');
-  return Buffer.from(type.encode(type.fromObject(toMessage(type, doc) as Json)).finish());
+  return Buffer.from(type.encode(type.fromObject(toMessage(type, doc))).finish());
 }
 
 const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const isRef = (v: unknown) => typeof (v as Json).$ref === 'string';
+const isRef = (v: unknown): v is Json => isPlainObject(v) && typeof v.$ref === 'string';
+
+/** The JSON object a message of `type` is built from; anything else is an error. */
+function jsonObject(type: protobuf.Type, v: unknown): Json {
+  if (isPlainObject(v)) return v;
+  throw new Error(`openapi v2: ${type.name} must be a JSON object`);
+}
+
+/** The message type of a field; every message-valued field of the schema resolves to one. */
+function messageType(field: protobuf.Field): protobuf.Type {
+  const type = field.resolvedType;
+  if (type instanceof protobuf.Type) return type;
+  throw new Error(`openapi v2: field ${field.name} does not hold a message`);
+}
 
 /** Messages that are not records of their JSON object's keys. */
 const SPECIAL: Record<string, (v: unknown) => Json> = {
@@ -43,34 +57,36 @@ const SPECIAL: Record<string, (v: unknown) => Json> = {
   ItemsItem: (v) => ({ schema: [v].flat().map((s) => toMessage(gnosticType('Schema'), s)) }),
   AdditionalPropertiesItem: (v) => (typeof v === 'boolean' ? { boolean: v } : { schema: toMessage(gnosticType('Schema'), v) }),
   SchemaItem: (v) =>
-    (v as Json).type === 'file'
-      ? { file_schema: record(gnosticType('FileSchema'), v as Json) }
+    isPlainObject(v) && v.type === 'file'
+      ? { file_schema: record(gnosticType('FileSchema'), v) }
       : { schema: toMessage(gnosticType('Schema'), v) },
   ParametersItem: (v) =>
-    isRef(v) ? { json_reference: record(gnosticType('JsonReference'), v as Json) } : { parameter: toMessage(gnosticType('Parameter'), v) },
+    isRef(v) ? { json_reference: record(gnosticType('JsonReference'), v) } : { parameter: toMessage(gnosticType('Parameter'), v) },
   ResponseValue: (v) =>
-    isRef(v) ? { json_reference: record(gnosticType('JsonReference'), v as Json) } : { response: toMessage(gnosticType('Response'), v) },
+    isRef(v) ? { json_reference: record(gnosticType('JsonReference'), v) } : { response: toMessage(gnosticType('Response'), v) },
   Parameter: (v) => {
-    const where = String((v as Json).in);
-    if (where === 'body') return { body_parameter: record(gnosticType('BodyParameter'), v as Json) };
+    const json = jsonObject(gnosticType('Parameter'), v);
+    const where = String(json.in);
+    if (where === 'body') return { body_parameter: record(gnosticType('BodyParameter'), json) };
     const field = gnosticType('NonBodyParameter').fields[`${snakeCase(where)}_parameter_sub_schema`];
     if (!field) throw new Error(`openapi v2: unknown parameter location "${where}"`);
-    return { non_body_parameter: { [field.name]: record(field.resolvedType as protobuf.Type, v as Json) } };
+    return { non_body_parameter: { [field.name]: record(messageType(field), json) } };
   },
-  Paths: (v) => namedWithExtensions(gnosticType('Paths'), 'path', v as Json),
-  Responses: (v) => namedWithExtensions(gnosticType('Responses'), 'response_code', v as Json),
+  Paths: (v) => namedWithExtensions(gnosticType('Paths'), 'path', v),
+  Responses: (v) => namedWithExtensions(gnosticType('Responses'), 'response_code', v),
 };
 
 function toMessage(type: protobuf.Type, value: unknown): Json {
   const special = SPECIAL[type.name];
   if (special) return special(value);
   const map = type.fields.additional_properties;
-  if (map?.repeated) return { additional_properties: named(map, value as Json) };
-  return record(type, value as Json);
+  if (map?.repeated) return { additional_properties: named(map, jsonObject(type, value)) };
+  return record(type, value);
 }
 
 /** A message whose fields are the object's keys; `x-…` keys go to its vendor extensions. */
-function record(type: protobuf.Type, json: Json): Json {
+function record(type: protobuf.Type, value: unknown): Json {
+  const json = jsonObject(type, value);
   const out: Json = {};
   for (const [key, value] of Object.entries(json)) {
     if (key.startsWith('x-')) continue;
@@ -82,7 +98,8 @@ function record(type: protobuf.Type, json: Json): Json {
 }
 
 /** A message holding a map (one Named* list field) next to vendor extensions. */
-function namedWithExtensions(type: protobuf.Type, mapField: string, json: Json): Json {
+function namedWithExtensions(type: protobuf.Type, mapField: string, value: unknown): Json {
+  const json = jsonObject(type, value);
   const entries = Object.fromEntries(Object.entries(json).filter(([k]) => !k.startsWith('x-')));
   return { [mapField]: named(type.fields[mapField], entries), ...extensionsOf(type, json) };
 }
@@ -96,12 +113,14 @@ function extensionsOf(type: protobuf.Type, json: Json): Json {
 
 /** A JSON object as an ordered list of Named* { name, value } entries. */
 function named(field: protobuf.Field, json: Json): Json[] {
-  const valueField = (field.resolvedType as protobuf.Type).fields.value;
+  const valueField = messageType(field).fields.value;
   return Object.entries(json).map(([name, value]) => ({ name, value: fieldValue(valueField, value) }));
 }
 
 function fieldValue(field: protobuf.Field, value: unknown): unknown {
   const type = field.resolvedType;
   if (!(type instanceof protobuf.Type)) return value;
-  return field.repeated ? (value as unknown[]).map((v) => toMessage(type, v)) : toMessage(type, value);
+  if (!field.repeated) return toMessage(type, value);
+  if (!Array.isArray(value)) throw new Error(`openapi v2: ${field.name} must be a list`);
+  return value.map((v) => toMessage(type, v));
 }

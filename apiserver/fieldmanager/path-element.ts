@@ -15,14 +15,18 @@ export type PathElement =
 
 export type Path = readonly PathElement[];
 
+type Entry = readonly [string, unknown];
+
+/** Entries by key, in code-unit order (as Go compares strings). */
+const byKey = ([x]: Entry, [y]: Entry) => (x < y ? -1 : x > y ? 1 : 0);
+
 /** JSON with object keys sorted, so equal values have one text. */
 export function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   if (v !== null && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+    return `{${Object.entries(v)
+      .sort(byKey)
+      .map(([k, x]) => `${JSON.stringify(k)}:${canonicalJson(x)}`)
       .join(',')}}`;
   }
   return JSON.stringify(v) ?? 'null';
@@ -51,8 +55,8 @@ export const indexElement = (index: number): PathElement => ({ kind: 'index', id
 export const valueElement = (value: unknown): PathElement => ({ kind: 'value', id: `v:${canonicalJson(value)}`, value });
 
 /** A key element; its fields are sorted by name, as the FieldsV1 encoding requires. */
-export function keyElement(fields: (readonly [string, unknown])[]): PathElement {
-  const sorted = [...fields].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+export function keyElement(fields: Entry[]): PathElement {
+  const sorted = [...fields].sort(byKey);
   return { kind: 'key', id: `k:{${sorted.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`, fields: sorted };
 }
 
@@ -99,59 +103,44 @@ export function compareValues(a: unknown, b: unknown): number {
   const ra = typeRank(a);
   const rb = typeRank(b);
   if (ra !== rb) return ra - rb;
-  switch (ra) {
-    case 0:
-      return (a as number) - (b as number);
-    case 1:
-      return a === b ? 0 : (a as string) < (b as string) ? -1 : 1;
-    case 2:
-      return Number(a) - Number(b);
-    case 3: {
-      const la = a as unknown[];
-      const lb = b as unknown[];
-      for (let i = 0; i < Math.min(la.length, lb.length); i++) {
-        const c = compareValues(la[i], lb[i]);
-        if (c) return c;
-      }
-      return la.length - lb.length;
+  // Same rank, so both are of one type: each check below narrows both or neither.
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'string' && typeof b === 'string') return a === b ? 0 : a < b ? -1 : 1;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      const c = compareValues(a[i], b[i]);
+      if (c) return c;
     }
-    case 4: {
-      const ea = Object.entries(a as object).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
-      const eb = Object.entries(b as object).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
-      for (let i = 0; i < Math.min(ea.length, eb.length); i++) {
-        if (ea[i][0] !== eb[i][0]) return ea[i][0] < eb[i][0] ? -1 : 1;
-        const c = compareValues(ea[i][1], eb[i][1]);
-        if (c) return c;
-      }
-      return ea.length - eb.length;
-    }
-    default:
-      return 0;
+    return a.length - b.length;
   }
+  if (a !== null && typeof a === 'object' && b !== null && typeof b === 'object') {
+    const ea: Entry[] = Object.entries(a).sort(byKey);
+    const eb: Entry[] = Object.entries(b).sort(byKey);
+    for (let i = 0; i < Math.min(ea.length, eb.length); i++) {
+      if (ea[i][0] !== eb[i][0]) return ea[i][0] < eb[i][0] ? -1 : 1;
+      const c = compareValues(ea[i][1], eb[i][1]);
+      if (c) return c;
+    }
+    return ea.length - eb.length;
+  }
+  return 0;
 }
 
 /** The order of elements in a set: fields, then keys, values, indexes; each by its content. */
 export function compareElements(a: PathElement, b: PathElement): number {
-  if (a.kind !== b.kind) return KIND_ORDER[a.kind] - KIND_ORDER[b.kind];
-  switch (a.kind) {
-    case 'field': {
-      const n = (b as typeof a).name;
-      return a.name === n ? 0 : a.name < n ? -1 : 1;
+  if (a.kind === 'field' && b.kind === 'field') return a.name === b.name ? 0 : a.name < b.name ? -1 : 1;
+  if (a.kind === 'key' && b.kind === 'key') {
+    for (let i = 0; ; i++) {
+      if (i >= a.fields.length || i >= b.fields.length) return a.fields.length - b.fields.length;
+      if (a.fields[i][0] !== b.fields[i][0]) return a.fields[i][0] < b.fields[i][0] ? -1 : 1;
+      const c = compareValues(a.fields[i][1], b.fields[i][1]);
+      if (c) return c;
     }
-    case 'key': {
-      const bf = (b as typeof a).fields;
-      for (let i = 0; ; i++) {
-        if (i >= a.fields.length || i >= bf.length) return a.fields.length - bf.length;
-        if (a.fields[i][0] !== bf[i][0]) return a.fields[i][0] < bf[i][0] ? -1 : 1;
-        const c = compareValues(a.fields[i][1], bf[i][1]);
-        if (c) return c;
-      }
-    }
-    case 'value':
-      return compareValues(a.value, (b as typeof a).value);
-    case 'index':
-      return a.index - (b as typeof a).index;
   }
+  if (a.kind === 'value' && b.kind === 'value') return compareValues(a.value, b.value);
+  if (a.kind === 'index' && b.kind === 'index') return a.index - b.index;
+  return KIND_ORDER[a.kind] - KIND_ORDER[b.kind];
 }
 
 /** A value as structured-merge-diff prints it in paths: strings quoted, maps as {k=v;…}. */

@@ -8,27 +8,25 @@
  * tokens only bound to a pod of its own. Everyone else is not its business.
  */
 import type { ApiObject } from '../../api/object.js';
-import { deepCopy, jsonEqual } from '../../api/object.js';
+import { deepCopy, isPlainObject, jsonEqual } from '../../api/object.js';
 import * as status from '../../api/status.js';
 import { nodeIdentity } from '../../authorization/node.js';
 import { podReferences } from '../../authorization/node/graph.js';
 import { admissionForbidden } from '../errors.js';
 import type { AdmissionAttributes, MutatingPlugin, PluginFactory } from '../interfaces.js';
 import type { Pod } from '../pods.js';
-import { isResource, NODES, PERSISTENT_VOLUME_CLAIMS, PODS, SERVICE_ACCOUNTS } from '../resources.js';
+import { isResource, kubeResourceOf, NODES, PERSISTENT_VOLUME_CLAIMS, PODS, SERVICE_ACCOUNTS, writtenObject } from '../resources.js';
 
 const LEASES = { group: 'coordination.k8s.io', resource: 'leases' };
 const CSI_NODES = { group: 'storage.k8s.io', resource: 'csinodes' };
+const POD_OBJECTS = kubeResourceOf<Pod>(PODS);
 
 type Check = (node: string, a: AdmissionAttributes) => Promise<void> | void;
 
-interface OwnerReference {
-  apiVersion?: string;
-  kind?: string;
-  name?: string;
-  uid?: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
+/** An object's spec when it is a JSON object: old objects and subresource bodies are read field by field. */
+function specOf(o: ApiObject | undefined): Record<string, unknown> | undefined {
+  const spec = o?.spec;
+  return isPlainObject(spec) ? spec : undefined;
 }
 
 function labelNamespace(key: string): string {
@@ -68,20 +66,21 @@ export const newNodeRestriction: PluginFactory = ({ domain, reader }): MutatingP
   const mirrorAnnotation = `${p}/config.mirror`;
   const nodeLeaseNamespace = domain.nodeLeaseNamespace;
 
-  const existingPod = async (a: AdmissionAttributes, name: string): Promise<Pod> => {
+  const existingPod = async (a: AdmissionAttributes, name: string): Promise<ApiObject> => {
     const pod = await reader.get(PODS, a.namespace, name);
     if (!pod) throw status.notFound({ group: '', resource: 'pods' }, name);
-    return pod as Pod;
+    return pod;
   };
 
   const admitPodCreate: Check = async (node, a) => {
-    const pod = a.object as Pod;
     const refuse = (why: string) => admissionForbidden(a, why);
+    const pod = writtenObject(a, POD_OBJECTS);
+    if (!pod) throw refuse('unexpected type <nil>');
     if (pod.metadata.annotations?.[mirrorAnnotation] === undefined) {
       throw refuse(`pod does not have "${mirrorAnnotation}" annotation, node "${node}" can only create mirror pods`);
     }
     if (pod.spec?.nodeName !== node) throw refuse(`node "${node}" can only create pods with spec.nodeName set to itself`);
-    const owners = (pod.metadata.ownerReferences ?? []) as OwnerReference[];
+    const owners = pod.metadata.ownerReferences ?? [];
     if (owners.length > 1) throw refuse(`node "${node}" can only create pods with a single owner reference set to itself`);
     const owner = owners[0];
     if (owner?.apiVersion !== 'v1' || owner.kind !== 'Node' || owner.name !== node) {
@@ -102,7 +101,7 @@ export const newNodeRestriction: PluginFactory = ({ domain, reader }): MutatingP
     ]) {
       if (refs.some((r) => r.startsWith(`${type}/`))) throw refuse(`node "${node}" can not create pods that reference ${what}`);
     }
-    if ((pod.spec.volumes ?? []).some((v) => (v as { persistentVolumeClaim?: unknown }).persistentVolumeClaim)) {
+    if ((pod.spec.volumes ?? []).some((v) => v.persistentVolumeClaim)) {
       throw refuse(`node "${node}" can not create pods that reference persistentvolumeclaims`);
     }
   };
@@ -110,8 +109,9 @@ export const newNodeRestriction: PluginFactory = ({ domain, reader }): MutatingP
   const admitPod: Check = async (node, a) => {
     if (a.operation === 'CREATE') return admitPodCreate(node, a);
     if (a.operation === 'DELETE') {
-      const pod = (a.oldObject as Pod | undefined) ?? (await existingPod(a, a.name));
-      if (pod.spec?.nodeName !== node) throw admissionForbidden(a, `node "${node}" can only delete pods with spec.nodeName set to itself`);
+      const pod = a.oldObject ?? (await existingPod(a, a.name));
+      if (specOf(pod)?.nodeName !== node)
+        throw admissionForbidden(a, `node "${node}" can only delete pods with spec.nodeName set to itself`);
       return;
     }
     throw admissionForbidden(a, `unexpected operation "${a.operation}", node "${node}" can only create and delete mirror pods`);
@@ -119,18 +119,19 @@ export const newNodeRestriction: PluginFactory = ({ domain, reader }): MutatingP
 
   const admitPodStatus: Check = (node, a) => {
     if (a.operation !== 'UPDATE') throw admissionForbidden(a, `unexpected operation "${a.operation}"`);
-    const old = a.oldObject as Pod;
-    const pod = a.object as Pod;
-    if (old.spec?.nodeName !== node) {
+    const old = a.oldObject;
+    const pod = a.object;
+    if (specOf(old)?.nodeName !== node) {
       throw admissionForbidden(a, `node "${node}" can only update pod status for pods with spec.nodeName set to itself`);
     }
-    if (modifiedLabels(pod.metadata.labels, old.metadata.labels).length) {
+    if (modifiedLabels(pod?.metadata.labels, old?.metadata.labels).length) {
       throw admissionForbidden(a, `node "${node}" cannot update labels through pod status`);
     }
-    const claims = (x: Pod) =>
-      (
-        (x.status as { resourceClaimStatuses?: { name?: string; resourceClaimName?: string }[] } | undefined)?.resourceClaimStatuses ?? []
-      ).map((c) => [c.name ?? '', c.resourceClaimName ?? null]);
+    const claims = (x: ApiObject | undefined) => {
+      const list: unknown[] =
+        isPlainObject(x?.status) && Array.isArray(x.status.resourceClaimStatuses) ? x.status.resourceClaimStatuses : [];
+      return list.map((c) => (isPlainObject(c) ? [c.name ?? '', c.resourceClaimName ?? null] : ['', null]));
+    };
     if (!jsonEqual(claims(old), claims(pod))) throw admissionForbidden(a, `node "${node}" cannot update resource claim statues`);
   };
 
@@ -139,16 +140,16 @@ export const newNodeRestriction: PluginFactory = ({ domain, reader }): MutatingP
     const name = a.name || a.object?.metadata.name;
     if (!name) throw admissionForbidden(a, 'could not determine pod from request data');
     const pod = await existingPod(a, name);
-    if (pod.spec?.nodeName !== node) throw admissionForbidden(a, `node ${node} can only evict pods with spec.nodeName set to itself`);
+    if (specOf(pod)?.nodeName !== node) throw admissionForbidden(a, `node ${node} can only evict pods with spec.nodeName set to itself`);
   };
 
   const admitPvcStatus: Check = (node, a) => {
     if (a.operation !== 'UPDATE') throw admissionForbidden(a, `unexpected operation "${a.operation}"`);
     const strip = (o: ApiObject) => {
-      const c = deepCopy(o) as ApiObject & { status?: Record<string, unknown> };
+      const c = deepCopy(o);
       delete c.metadata.resourceVersion;
       delete c.metadata.managedFields;
-      if (c.status) {
+      if (isPlainObject(c.status)) {
         delete c.status.capacity;
         delete c.status.conditions;
         if (Object.keys(c.status).length === 0) delete c.status;
@@ -162,20 +163,21 @@ export const newNodeRestriction: PluginFactory = ({ domain, reader }): MutatingP
 
   const admitNode: Check = (node, a) => {
     if (a.name !== node) throw admissionForbidden(a, `node "${node}" is not allowed to modify node "${a.name}"`);
-    type NodeObject = ApiObject & { spec?: { configSource?: unknown; taints?: unknown[] } };
-    const obj = a.object as NodeObject | undefined;
-    const old = a.oldObject as NodeObject | undefined;
+    const obj = a.object;
+    const old = a.oldObject;
     if (a.operation === 'CREATE' && obj) {
-      if (obj.spec?.configSource) throw admissionForbidden(a, `node "${node}" is not allowed to create pods with a non-nil configSource`);
+      if (specOf(obj)?.configSource)
+        throw admissionForbidden(a, `node "${node}" is not allowed to create pods with a non-nil configSource`);
       const forbidden = forbiddenLabels(modifiedLabels(obj.metadata.labels, undefined));
       if (forbidden.length)
         throw admissionForbidden(a, `node "${node}" is not allowed to set the following labels: ${forbidden.join(', ')}`);
     }
     if (a.operation === 'UPDATE' && obj && old) {
-      if (obj.spec?.configSource && !jsonEqual(obj.spec.configSource, old.spec?.configSource)) {
+      const spec = specOf(obj);
+      if (spec?.configSource && !jsonEqual(spec.configSource, specOf(old)?.configSource)) {
         throw admissionForbidden(a, `node "${node}" is not allowed to update configSource to a new non-nil configSource`);
       }
-      if (!jsonEqual(obj.spec?.taints ?? [], old.spec?.taints ?? []))
+      if (!jsonEqual(spec?.taints ?? [], specOf(old)?.taints ?? []))
         throw admissionForbidden(a, `node "${node}" is not allowed to modify taints`);
       const forbidden = forbiddenLabels(modifiedLabels(obj.metadata.labels, old.metadata.labels));
       if (forbidden.length) throw admissionForbidden(a, `is not allowed to modify labels: ${forbidden.join(', ')}`);
@@ -184,11 +186,11 @@ export const newNodeRestriction: PluginFactory = ({ domain, reader }): MutatingP
 
   const admitTokenRequest: Check = async (node, a) => {
     if (a.operation !== 'CREATE' || a.subresource !== 'token') return;
-    const ref = (
-      a.object as { spec?: { boundObjectRef?: { apiVersion?: string; kind?: string; name?: string; uid?: string } } } | undefined
-    )?.spec?.boundObjectRef;
-    if (ref?.apiVersion !== 'v1' || ref.kind !== 'Pod' || !ref.name) throw admissionForbidden(a, 'node requested token not bound to a pod');
-    if (!ref.uid) throw admissionForbidden(a, 'node requested token with a pod binding without a uid');
+    const ref = specOf(a.object)?.boundObjectRef;
+    if (!isPlainObject(ref) || ref.apiVersion !== 'v1' || ref.kind !== 'Pod' || typeof ref.name !== 'string' || !ref.name) {
+      throw admissionForbidden(a, 'node requested token not bound to a pod');
+    }
+    if (typeof ref.uid !== 'string' || !ref.uid) throw admissionForbidden(a, 'node requested token with a pod binding without a uid');
     const pod = await existingPod(a, ref.name);
     if (ref.uid !== pod.metadata.uid) {
       throw admissionForbidden(
@@ -196,7 +198,7 @@ export const newNodeRestriction: PluginFactory = ({ domain, reader }): MutatingP
         `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`,
       );
     }
-    if (pod.spec?.nodeName !== node) throw admissionForbidden(a, 'node requested token bound to a pod scheduled on a different node');
+    if (specOf(pod)?.nodeName !== node) throw admissionForbidden(a, 'node requested token bound to a pod scheduled on a different node');
   };
 
   /** Leases and CSINodes: only the one named after the node (a Lease only in the node-lease namespace). */
