@@ -5,13 +5,13 @@
  * Accept gets the legacy documents. The answer carries an ETag (the SHA-512 of the list), a 304 for
  * If-None-Match, `Vary: Accept` and `Cache-Control: public`, as kube-apiserver's.
  */
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GroupVersions, ResourceTable } from '../api/resource-table.js';
 import type { ResourceDef } from '../api/resource.js';
 import * as status from '../api/status.js';
 import { type ApiResource, apiResourceList } from './discovery.js';
 import { parseAccept } from './negotiation.js';
+import { documentETag } from './document-etag.js';
 
 export const AGGREGATED_DISCOVERY_VERSION = 'v2beta1';
 export const AGGREGATED_DISCOVERY_KIND = 'APIGroupDiscoveryList';
@@ -166,11 +166,6 @@ export function aggregatedDiscoveryGroup(accept: string | undefined, groups: rea
   return undefined;
 }
 
-/** The ETag of a document: its SHA-512 in upper-case hex, quoted (kube-apiserver's). */
-export function discoveryETag(body: string): string {
-  return `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"`;
-}
-
 export interface DiscoveryBody {
   body: string;
   etag: string;
@@ -208,7 +203,7 @@ export function newAggregatedDiscovery(
       const hit = last.get(cacheKey);
       if (hit && hit.parts.length === parts.length && hit.parts.every((p, i) => p === parts[i])) return hit.served;
       const body = JSON.stringify(groupDiscoveryList(groups, (g, v) => remote(g, v) ?? localVersion(g, v), apiVersion));
-      const served = { body, etag: discoveryETag(body) };
+      const served = { body, etag: documentETag(body) };
       last.set(cacheKey, { parts, served });
       return served;
     },

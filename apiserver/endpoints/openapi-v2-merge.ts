@@ -6,10 +6,10 @@
  * swagger 2.0 orch can encode (as protobuf, what kubectl downloads) is left out whole, never a broken
  * /openapi/v2. Both encodings are built on first use after a change and kept.
  */
-import { createHash } from 'node:crypto';
 import type { Json } from './openapi-common.js';
 import type { OpenApiV2, OpenApiV2Encoding } from './openapi-v2.js';
 import { encodeGnosticDocument } from './openapi-v2-gnostic.js';
+import { documentETag } from './document-etag.js';
 
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -81,8 +81,7 @@ export function newMergedOpenApiV2(
       if (!current()) return local.etag(encoding);
       let tag = etags.get(encoding);
       if (!tag) {
-        const hash = createHash('sha512').update(encoding === 'json' ? api.json() : api.protobuf());
-        etags.set(encoding, (tag = `"${hash.digest('hex').toUpperCase()}"`));
+        etags.set(encoding, (tag = documentETag(encoding === 'json' ? api.json() : api.protobuf())));
       }
       return tag;
     },

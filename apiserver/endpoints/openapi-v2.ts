@@ -9,7 +9,6 @@
  * references stay `#/definitions/<name>`. Both encodings are built on first use and kept: they never
  * change while the server runs.
  */
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResourceTable } from '../api/resource-table.js';
 import type { ApiDomain } from '../api/domain.js';
@@ -20,6 +19,7 @@ import { PATCH_CONTENT_TYPES } from './handlers/patch.js';
 import { PROTOBUF_MEDIA_TYPES, parseAccept } from './negotiation.js';
 import { versionInfo } from './version.js';
 import { encodeGnosticDocument } from './openapi-v2-gnostic.js';
+import { documentETag } from './document-etag.js';
 import { customSchemaV2 } from './openapi-v2-custom.js';
 import {
   CLIENT_GVK,
@@ -121,8 +121,7 @@ export function newOpenApiV2(table: ResourceTable, defs: Definitions, options: P
     etag(encoding) {
       let tag = etags.get(encoding);
       if (!tag) {
-        const hash = createHash('sha512').update(encoding === 'json' ? api.json() : api.protobuf());
-        etags.set(encoding, (tag = `"${hash.digest('hex').toUpperCase()}"`));
+        etags.set(encoding, (tag = documentETag(encoding === 'json' ? api.json() : api.protobuf())));
       }
       return tag;
     },
