@@ -206,6 +206,7 @@ export function goTyped(goType: string, value: unknown): GoTyped {
  */
 function goSharpV(value: unknown, goType?: string): string | undefined {
   if (goType && (value === null || value === undefined)) return `${goType}(nil)`;
+  if (goType === 'uint64' && typeof value === 'number') return `0x${value.toString(16)}`;
   if (value instanceof Uint8Array) return `${goType ?? '[]byte'}{${[...value].map((b) => `0x${b.toString(16)}`).join(', ')}}`;
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return `${goType ?? '[]string'}{${value.map(goQuote).join(', ')}}`;
   if (goType?.startsWith('map[') && value && typeof value === 'object' && !Array.isArray(value)) {

@@ -68,6 +68,12 @@ export interface ResourceDeclaration {
   verbs?: readonly Verb[];
   /** PUT to a missing object creates it. */
   allowCreateOnUpdate?: boolean;
+  /**
+   * An update must carry the resourceVersion it replaces: without one it is a 422, not an unconditional
+   * write (Kubernetes' strategies whose AllowUnconditionalUpdate is false: Leases, webhook
+   * configurations, CRDs and custom resources, …). A scale subresource still may leave it out.
+   */
+  requireResourceVersionOnUpdate?: boolean;
   /** DELETE answers the deleted object instead of a Success Status. */
   returnDeletedObject?: boolean;
   /** With a status subresource: a create keeps the status it is sent (Nodes register with theirs). */

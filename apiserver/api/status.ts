@@ -162,7 +162,12 @@ export function methodNotAllowed(message = 'the server does not allow this metho
 }
 
 export function notAcceptable(supported: string[]): ApiError {
-  return failure('NotAcceptable', `only the following media types are accepted: ${supported.join(', ')}`);
+  return notAcceptableView(`only the following media types are accepted: ${supported.join(', ')}`);
+}
+
+/** A 406 for a view the answer cannot take (PartialObjectMetadata of a list, and the reverse). */
+export function notAcceptableView(message: string): ApiError {
+  return failure('NotAcceptable', message);
 }
 
 export function unsupportedMediaType(supported: string[]): ApiError {

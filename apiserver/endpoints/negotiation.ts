@@ -56,8 +56,12 @@ function parseRanges(header: string | undefined): MediaRange[] {
   return ranges.sort((a, b) => b.q - a.q);
 }
 
-/** What the answer holds: the object itself, a Table, or metadata only (PartialObjectMetadata). */
-export type View = 'object' | 'table' | 'metadata';
+/**
+ * What the answer holds: the object itself, a Table, or metadata only: PartialObjectMetadata for one
+ * object ('metadata'), PartialObjectMetadataList for a list ('metadata-list'). Asking one of them for
+ * the other's answer is a 406 (render-view.ts).
+ */
+export type View = 'object' | 'table' | 'metadata' | 'metadata-list';
 
 export interface Output {
   encoding: Encoding;
@@ -68,7 +72,7 @@ export interface Output {
   viewApiVersion: string;
 }
 
-const VIEWS: Record<string, View> = { Table: 'table', PartialObjectMetadata: 'metadata', PartialObjectMetadataList: 'metadata' };
+const VIEWS: Record<string, View> = { Table: 'table', PartialObjectMetadata: 'metadata', PartialObjectMetadataList: 'metadata-list' };
 
 const MEDIA_TYPES: Record<Encoding, string> = { json: 'application/json', yaml: 'application/yaml', protobuf: PROTOBUF_MEDIA_TYPES[0] };
 

@@ -147,6 +147,25 @@ export const LISTED: ListedDifference[] = [
     reason:
       "a CEL expression that does not parse: the syntax error's position and wording are @bufbuild/cel's parser's, not cel-go's ANTLR grammar's (`compilation failed: ERROR: <input>:L:C:` is the same)",
   },
+  {
+    script: ANY,
+    step: ANY,
+    path: /^body$/,
+    when: (d) =>
+      typeof d.orch === 'string' &&
+      d.orch.startsWith('k8s\u0000') &&
+      typeof d.reference === 'string' &&
+      d.reference.startsWith('k8s\u0000'),
+    reason:
+      "protobuf bytes: Kubernetes' generated marshallers write every field that is not a pointer (empty strings, zeros, an empty ListMeta) where orch leaves unset fields out; both decode to the same object. A 406's list of media types also names orch's own application/vnd.orch.protobuf",
+  },
+  {
+    script: /^views$/,
+    step: /^widget-update-as-partial-list-protobuf$/,
+    path: /^(status|body\.(code|reason))$/,
+    reason:
+      'a write asking for the other shape of view (PartialObjectMetadataList of one object) is refused with a 406 before anything is written; Kubernetes writes first and then fails the answer (a 406, or a 500 for a custom resource)',
+  },
 ];
 
 /** The rule that explains a difference, if any. */

@@ -11,14 +11,18 @@ export const NAME_COLUMN: PrinterColumn = {
   priority: 0,
   cell: (obj) => obj.metadata.name ?? '',
   description:
-    'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated.',
+    'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
 };
+
+/** The description of metadata.creationTimestamp, which Kubernetes' AGE and Created At columns carry. */
+export const CREATION_TIMESTAMP_DESCRIPTION =
+  'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
 
 /** AGE: time since metadata.creationTimestamp, as kubectl prints it. */
 export const AGE_COLUMN: PrinterColumn = {
   name: 'Age',
   type: 'string',
-  description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+  description: CREATION_TIMESTAMP_DESCRIPTION,
   cell: (obj, now) => translateTimestampSince(obj.metadata.creationTimestamp, now),
 };
 
@@ -27,7 +31,7 @@ export const DEFAULT_COLUMNS: PrinterColumn[] = [
   {
     name: 'Created At',
     type: 'date',
-    description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+    description: CREATION_TIMESTAMP_DESCRIPTION,
     cell: (obj) => obj.metadata.creationTimestamp ?? null,
   },
 ];

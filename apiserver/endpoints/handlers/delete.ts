@@ -8,6 +8,7 @@ import { PROTOBUF_MEDIA_TYPES, mediaType } from '../negotiation.js';
 import type { RequestScope } from './scope.js';
 import { respond } from './scope.js';
 import { boolParam, intParam, parseListQuery } from './query.js';
+import { renderAnswer, renderList } from './render-view.js';
 
 /** JSON's name of a value's type, as Go's decoding errors name it. */
 function jsonType(v: unknown): string {
@@ -95,7 +96,7 @@ export async function handleDelete(s: RequestScope): Promise<void> {
     respond(s, 200, status.success({ name: object.metadata.name, group: s.def.group, kind: s.def.plural, uid: object.metadata.uid }));
     return;
   }
-  respond(s, !deleted && opts.orphanDependents === false ? 202 : 200, object);
+  respond(s, !deleted && opts.orphanDependents === false ? 202 : 200, renderAnswer(s, object));
 }
 
 /** Deletes every object the list options select; answers the list of what was deleted. */
@@ -111,5 +112,5 @@ export async function handleDeleteCollection(s: RequestScope): Promise<void> {
       if (!status.isApiError(err, 'NotFound')) throw err;
     }
   }
-  respond(s, 200, { ...list, items });
+  respond(s, 200, renderList(s, { ...list, items }));
 }

@@ -3,7 +3,7 @@ import type { ApiList } from '../../api/object.js';
 import type { RequestScope } from './scope.js';
 import { respond } from './scope.js';
 import { parseListQuery } from './query.js';
-import { renderList, renderObject } from './render-view.js';
+import { renderAnswer, renderList } from './render-view.js';
 import { warningHeaders } from '../responses.js';
 import { auditFrom } from '../request/request-audit.js';
 import { objectJson } from '../../storage/cacher/cached-object.js';
@@ -11,7 +11,7 @@ import { objectJson } from '../../storage/cacher/cached-object.js';
 /** GET/HEAD of one object (or its subresource view); a non-zero resourceVersion means "not older than". */
 export async function handleGet(s: RequestScope): Promise<void> {
   const obj = await s.store.get(s.ctx, s.info.name, { resourceVersion: s.query.get('resourceVersion') ?? undefined });
-  respond(s, 200, renderObject(s, obj), { headOnly: s.req.method === 'HEAD' });
+  respond(s, 200, renderAnswer(s, obj), { headOnly: s.req.method === 'HEAD' });
 }
 
 /** LIST with selectors, paging and the resourceVersion rules. */

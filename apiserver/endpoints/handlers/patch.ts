@@ -10,6 +10,7 @@ import { keepAppliedFields, newRequestFieldManager, trackUpdate } from '../../fi
 import { parseFieldManagerOptions } from './write-options.js';
 import { decodeObject, parseDocument, parseFieldValidation, readBody } from '../body.js';
 import { mediaType } from '../negotiation.js';
+import { checkViewShape, renderAnswer } from './render-view.js';
 import type { RequestScope } from './scope.js';
 import { respond } from './scope.js';
 
@@ -43,6 +44,7 @@ export async function handlePatch(s: RequestScope): Promise<void> {
     'PatchOptions',
     isApply,
   );
+  checkViewShape(s, false);
   const validation = parseFieldValidation(s.query.get('fieldValidation'));
   const raw = await readBody(s.req, s.api.maxRequestBytes);
   const { value: patch, duplicateFields, yamlDuplicates = [] } = parseDocument(raw, isApply ? type : 'application/json');
@@ -60,7 +62,7 @@ export async function handlePatch(s: RequestScope): Promise<void> {
       },
       { subresource: s.info.subresource, allowCreate: true, trackFields: keepAppliedFields(() => applied!) },
     );
-    respond(s, created ? 201 : 200, object);
+    respond(s, created ? 201 : 200, renderAnswer(s, object));
     return;
   }
 
@@ -90,5 +92,5 @@ export async function handlePatch(s: RequestScope): Promise<void> {
     },
     { subresource: s.info.subresource, trackFields: trackUpdate(fm, manager) },
   );
-  respond(s, 200, object);
+  respond(s, 200, renderAnswer(s, object));
 }

@@ -15,6 +15,7 @@ import { deepCopy, jsonEqual } from '../../api/object.js';
 import type { ResourceDef } from '../../api/resource.js';
 import type { ApiDomain } from '../../api/domain.js';
 import type { StrategyContext } from '../../api/strategy.js';
+import { goTyped, invalid } from '../../api/field-errors.js';
 import * as status from '../../api/status.js';
 import {
   newAdmissionRollback,
@@ -503,6 +504,7 @@ export class GenericStore implements ObjectStore, ReadSource {
     if (!sub) this.def.strategy?.applyDefaults?.(obj, sctx);
     if (!sub && trackFields) obj = trackFields(obj, old);
     await this.admissionOf(ctx).admit(this.attributes(ctx, rollback, 'UPDATE', old.metadata.name!, obj, old, subresource));
+    if (this.def.requireResourceVersionOnUpdate && !sub?.view && !obj.metadata.resourceVersion) throw this.unconditionalUpdate(old);
     if (sub) {
       obj = sub.prepareForUpdate(obj, old, sctx);
       if (trackFields) obj = trackFields(obj, old);
@@ -518,6 +520,12 @@ export class GenericStore implements ObjectStore, ReadSource {
     this.def.strategy?.canonicalize?.(obj);
     await this.admissionOf(ctx).validate(this.attributes(ctx, rollback, 'UPDATE', old.metadata.name!, obj, old, subresource));
     return obj;
+  }
+
+  /** The 422 of an update without a resourceVersion where the kind requires one (its Go value: uint64 zero). */
+  private unconditionalUpdate(old: ApiObject): status.ApiError {
+    const field = invalid('metadata.resourceVersion', goTyped('uint64', 0), 'must be specified for an update');
+    return status.invalid({ group: this.def.group, kind: this.def.plural }, old.metadata.name ?? '', [field]);
   }
 
   private pendingFinalization(obj: ApiObject): boolean {

@@ -8,6 +8,7 @@ export const apiextensionsResources: ResourceDeclaration[] = [
     kubernetesGroup: 'apiextensions.k8s.io',
     version: 'v1',
     kind: 'CustomResourceDefinition',
+    requireResourceVersionOnUpdate: true,
     plural: 'customresourcedefinitions',
     singular: 'customresourcedefinition',
     shortNames: ['crd', 'crds'],

@@ -8,6 +8,7 @@ export const apiregistrationResources: ResourceDeclaration[] = [
     kubernetesGroup: 'apiregistration.k8s.io',
     version: 'v1',
     kind: 'APIService',
+    requireResourceVersionOnUpdate: true,
     plural: 'apiservices',
     singular: 'apiservice',
     categories: ['api-extensions'],

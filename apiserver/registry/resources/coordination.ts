@@ -7,6 +7,7 @@ export const coordinationResources: ResourceDeclaration[] = [
     kubernetesGroup: 'coordination.k8s.io',
     version: 'v1',
     kind: 'Lease',
+    requireResourceVersionOnUpdate: true,
     plural: 'leases',
     singular: 'lease',
     namespaced: true,

@@ -43,7 +43,17 @@ export const coreResources: ResourceDeclaration[] = [
     schema: 'core.v1.ConfigMap',
     nameRule: 'dns-subdomain',
     strategy: configMapStrategy,
-    columns: [{ name: 'Data', type: 'integer', cell: (o) => countKeys(o.data, o.binaryData) }, AGE_COLUMN],
+    columns: [
+      // Kubernetes declares the count a string column, and writes the integer in it.
+      {
+        name: 'Data',
+        type: 'string',
+        description:
+          "Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process.",
+        cell: (o) => countKeys(o.data, o.binaryData),
+      },
+      AGE_COLUMN,
+    ],
   },
   {
     kubernetesGroup: '',
@@ -57,7 +67,13 @@ export const coreResources: ResourceDeclaration[] = [
     strategy: secretStrategy,
     columns: [
       { name: 'Type', type: 'string', cell: (o) => String(o.type ?? '') },
-      { name: 'Data', type: 'integer', cell: (o) => countKeys(o.data) },
+      {
+        name: 'Data',
+        type: 'string',
+        description:
+          "Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4",
+        cell: (o) => countKeys(o.data),
+      },
       AGE_COLUMN,
     ],
     selectableFields: { ...typedSelectableFields<Secret>({ type: (o) => o.type }), ...METADATA_FIELDS },

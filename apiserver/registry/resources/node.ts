@@ -7,6 +7,7 @@ export const nodeResources: ResourceDeclaration[] = [
     kubernetesGroup: 'node.k8s.io',
     version: 'v1',
     kind: 'RuntimeClass',
+    requireResourceVersionOnUpdate: true,
     plural: 'runtimeclasses',
     singular: 'runtimeclass',
     namespaced: false,

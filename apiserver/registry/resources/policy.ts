@@ -9,6 +9,7 @@ export const policyResources: ResourceDeclaration[] = [
     kubernetesGroup: 'policy',
     version: 'v1',
     kind: 'PodDisruptionBudget',
+    requireResourceVersionOnUpdate: true,
     plural: 'poddisruptionbudgets',
     singular: 'poddisruptionbudget',
     shortNames: ['pdb'],

@@ -31,6 +31,7 @@ export const storageResources: ResourceDeclaration[] = [
   {
     ...storage,
     kind: 'VolumeAttachment',
+    requireResourceVersionOnUpdate: true,
     plural: 'volumeattachments',
     singular: 'volumeattachment',
     namespaced: false,
@@ -43,6 +44,7 @@ export const storageResources: ResourceDeclaration[] = [
   {
     ...storage,
     kind: 'CSIDriver',
+    requireResourceVersionOnUpdate: true,
     plural: 'csidrivers',
     singular: 'csidriver',
     namespaced: false,
@@ -54,6 +56,7 @@ export const storageResources: ResourceDeclaration[] = [
   {
     ...storage,
     kind: 'CSINode',
+    requireResourceVersionOnUpdate: true,
     plural: 'csinodes',
     singular: 'csinode',
     namespaced: false,
@@ -65,6 +68,7 @@ export const storageResources: ResourceDeclaration[] = [
   {
     ...storage,
     kind: 'CSIStorageCapacity',
+    requireResourceVersionOnUpdate: true,
     plural: 'csistoragecapacities',
     singular: 'csistoragecapacity',
     namespaced: true,

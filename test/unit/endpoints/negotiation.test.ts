@@ -42,7 +42,7 @@ describe('negotiateOutput', () => {
       (e) => isApiError(e, 'NotAcceptable'),
     );
     const partial = negotiateOutput(`${PB};as=PartialObjectMetadataList;v=v1beta1;g=meta.k8s.io`, VIEWS, yes);
-    assert.deepEqual([partial.encoding, partial.view, partial.viewApiVersion], ['protobuf', 'metadata', 'meta.k8s.io/v1beta1']);
+    assert.deepEqual([partial.encoding, partial.view, partial.viewApiVersion], ['protobuf', 'metadata-list', 'meta.k8s.io/v1beta1']);
     const table = negotiateOutput('application/json;as=Table;v=v1;g=meta.orch.io', VIEWS, yes);
     assert.deepEqual([table.view, table.viewApiVersion], ['table', 'meta.orch.io/v1']);
   });

@@ -4,6 +4,7 @@
  * validation, and deletion that waits for the CRD's objects to be removed (the cleanup finalizer and the
  * Terminating condition, as Kubernetes' CRD registry sets them).
  */
+import { timestamp } from '../../../api/object-meta.js';
 import { typedStrategy } from '../../../api/strategy.js';
 import type { CustomResourceDefinition } from '../../../api/generated/types.js';
 import { isObject, dropUnknownKeywords } from '../../shared/cel-schema/json-schema.js';
@@ -46,6 +47,9 @@ export const crdStrategy = typedStrategy<CustomResourceDefinition>({
     const finalizer = cleanupFinalizer(ctx.domain.group('apiextensions.k8s.io'));
     const finalizers = (crd.metadata.finalizers ??= []);
     if (!finalizers.includes(finalizer)) finalizers.push(finalizer);
+    // Marked as Kubernetes' CRD registry marks it: no grace period and the generation kept (not the
+    // generic marking of an object its finalizers hold).
+    crd.metadata.deletionTimestamp ??= timestamp(ctx.now);
     setCondition(
       crd,
       {

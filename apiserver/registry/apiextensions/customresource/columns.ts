@@ -7,6 +7,7 @@ import type { CustomResourceColumnDefinition } from '../../../api/generated/type
 import type { ApiObject } from '../../../api/object.js';
 import type { PrinterColumn } from '../../../api/resource.js';
 import { translateTimestampSince } from '../../../api/printers/human-duration.js';
+import { CREATION_TIMESTAMP_DESCRIPTION } from '../../../api/printers/columns.js';
 
 /** One step of a JSONPath such as `.spec.containers[0].image` or `.metadata.labels['app']`. */
 type Step = string | number;
@@ -53,7 +54,7 @@ function cell(type: string, value: unknown, now: Date): string | number | boolea
   }
 }
 
-const AGE_DESCRIPTION = 'CreationTimestamp is a timestamp representing the server time when this object was created.';
+const AGE_DESCRIPTION = CREATION_TIMESTAMP_DESCRIPTION;
 const AGE: CustomResourceColumnDefinition = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
 
 export function customResourceColumns(columns: readonly CustomResourceColumnDefinition[] | undefined): PrinterColumn[] {

@@ -126,6 +126,7 @@ export function customResourceServing(
       conversion,
       batchConversion,
       unstructured: true,
+      requireResourceVersionOnUpdate: true,
       deprecationWarning: v.deprecated ? (v.deprecationWarning ?? `${apiVersionOf(group, v.name)} ${kind} is deprecated`) : undefined,
     });
   }
