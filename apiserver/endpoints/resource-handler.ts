@@ -67,10 +67,12 @@ export function newResourceHandler(api: ApiContext) {
     if (!info.name && (verb === 'update' || verb === 'patch')) throw status.methodNotAllowed();
     const query = info.query;
     // The ephemeral kinds (the reviews) have no Table form: as=Table is 406, as Kubernetes answers them.
+    // A history listing (an ObjectRevisionList: orch's kind) has neither a protobuf form nor views.
+    const revisions = history && !query.has('resourceVersion');
     const output = negotiateOutput(
       req.headers.accept,
-      api.table.domain.viewGroups,
-      () => api.protobuf.has(def.apiVersion, def.kind),
+      revisions ? [] : api.table.domain.viewGroups,
+      () => !revisions && api.protobuf.has(def.apiVersion, def.kind),
       !def.ephemeral,
     );
     const scope: RequestScope = {

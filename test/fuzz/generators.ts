@@ -810,7 +810,18 @@ function headersInput(lane: Lane): Input {
       ])
     ] = headerValue(r);
   const method = write ? r.pick(['POST', 'PUT', 'PATCH']) : 'GET';
-  const path = write && method === 'POST' ? kind.collection(lane.namespace) : r.chance(0.2) && !write ? readCollection(lane, kind) : t.path;
+  // Reads also of the subresources every kind answers in its own kinds (the history listing has no protobuf form).
+  const sub = () => `${t.path}/${r.pick(['history', 'history?resourceVersion=1', 'status', 'scale'])}`;
+  const path =
+    write && method === 'POST'
+      ? kind.collection(lane.namespace)
+      : write
+        ? t.path
+        : r.weighted<() => string>([
+            [2, () => readCollection(lane, kind)],
+            [1, sub],
+            [7, () => t.path],
+          ])();
   return {
     category: 'headers',
     req: { method, path: path + query(r, write ? writeParams(r, t) : []), headers, body: payload, streamMs: 150 },

@@ -123,6 +123,24 @@ describe('views of write answers', () => {
     assert.equal((await c.request('GET', `${CRONTABS}/pb`, { headers: { Accept: PB } })).status, 406);
   });
 
+  it('answers a history listing in JSON only (no protobuf form, no views), and an old revision in the view asked', async () => {
+    const created = await c.post(CMS, cm('hist', { a: '1' }));
+    assert.equal(created.status, 201, created.text);
+    const history = `${CMS}/hist/history`;
+    // Asked in protobuf only, the ObjectRevisionList was a 500 (it has no protobuf form).
+    for (const accept of [PB, view('PartialObjectMetadataList', PB), view('Table')]) {
+      const r = await c.request('GET', history, { headers: { Accept: accept } });
+      assert.equal(r.status, 406, `${accept}: ${r.text}`);
+    }
+    const fallback = await c.request('GET', history, { headers: { Accept: `${PB}, application/json` } });
+    assert.equal(fallback.status, 200, fallback.text);
+    assert.equal(fallback.body.kind, 'ObjectRevisionList');
+    const rv = created.body.metadata.resourceVersion;
+    const old = await c.request('GET', `${history}?resourceVersion=${rv}`, { headers: { Accept: view('PartialObjectMetadata', PB) } });
+    assert.equal(old.status, 200, old.text);
+    assert.equal(decodeReferenceEnvelope(old.bytes).kind, 'PartialObjectMetadata');
+  });
+
   it('refuses an update without a resourceVersion where the kind takes no unconditional update', async () => {
     const crontab = {
       apiVersion: 'stable.example.com/v1',
