@@ -178,7 +178,12 @@ export function unsupportedMediaType(supported: string[]): ApiError {
 }
 
 export function requestEntityTooLarge(limit: number): ApiError {
-  return failure('RequestEntityTooLarge', `Request entity too large: limit is ${limit}`);
+  return entityTooLarge(`limit is ${limit}`);
+}
+
+/** Kubernetes' NewRequestEntityTooLargeError: a 413 `Request entity too large: <why>`. */
+export function entityTooLarge(why: string): ApiError {
+  return failure('RequestEntityTooLarge', `Request entity too large: ${why}`);
 }
 
 /** 410 Expired: a resourceVersion or continue token older than the store's history. */

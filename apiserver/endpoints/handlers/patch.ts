@@ -26,6 +26,8 @@ export const PATCH_CONTENT_TYPES = [
 function patchError(s: RequestScope, err: unknown): unknown {
   if (!(err instanceof PatchError)) return err;
   if (err.kind === 'bad-request') return status.badRequest(err.message);
+  // More operations than a JSON patch may have: Kubernetes' 413.
+  if (err.kind === 'too-large') return status.entityTooLarge(err.message);
   return status.invalid({ group: s.def.group, kind: s.def.kind }, s.info.name, [
     { type: 'FieldValueInvalid', field: '', badValue: undefined, detail: err.message },
   ]);

@@ -74,6 +74,15 @@ describe('bodies that took a worker down', () => {
     await alive();
   });
 
+  it("a JSON patch of 10,001 operations: 413 with Kubernetes' words, nothing applied", async () => {
+    const patch = Array.from({ length: 10_001 }, (_, i) => ({ op: 'add', path: `/metadata/annotations/x${i}`, value: 'v' }));
+    const r = await s.client.patch(CONFIGMAP, patch, JSON_PATCH);
+    assert.equal(r.status, 413, r.text);
+    assert.equal(r.body.reason, 'RequestEntityTooLarge');
+    assert.equal(r.body.message, 'Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001');
+    await alive();
+  });
+
   it('30 copies of an array appended to itself (1.7 KB): 422', async (t) => {
     const patch = [{ op: 'add', path: '/spec', value: { a: [0] } }, ...Array(30).fill({ op: 'copy', from: '/spec/a', path: '/spec/a/-' })];
     const { r, ms } = await timed(() => s.client.patch(CONFIGMAP, patch, JSON_PATCH));
