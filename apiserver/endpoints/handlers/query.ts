@@ -1,4 +1,5 @@
 /** Query parameters shared by the handlers, parsed with Kubernetes' rules. */
+import { goQuote } from '../../api/field-errors.js';
 import * as status from '../../api/status.js';
 import type { ListOptions } from '../../registry/generic/list-options.js';
 import { queryBool, queryPretty } from '../../runtime/query-params.js';
@@ -6,11 +7,20 @@ import { queryBool, queryPretty } from '../../runtime/query-params.js';
 /** Every boolean option of the query (watch, allowWatchBookmarks, orphanDependents, force…), never a 400. */
 const boolParam = queryBool;
 
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * An integer option as Go's strconv.ParseInt(v, 10, 64) reads it (Kubernetes' query decoding): an
+ * optional sign and decimal digits, within int64, else a 400 in its words. The first value counts.
+ * Past 2^53 the number is the nearest double (a limit or a timeout that large means "no bound").
+ */
 function intParam(q: URLSearchParams, name: string): number | undefined {
   const v = q.get(name);
   if (v === null || v === '') return undefined;
-  if (!/^-?\d+$/.test(v)) throw status.badRequest(`${name}: invalid integer value "${v}"`);
-  return Number(v);
+  if (!/^[+-]?\d+$/.test(v)) throw status.badRequest(`strconv.ParseInt: parsing ${goQuote(v)}: invalid syntax`);
+  const n = BigInt(v);
+  if (n > INT64_MAX || n < -INT64_MAX - 1n) throw status.badRequest(`strconv.ParseInt: parsing ${goQuote(v)}: value out of range`);
+  return Number(n);
 }
 
 export function parseListQuery(q: URLSearchParams): ListOptions {
