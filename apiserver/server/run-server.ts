@@ -39,7 +39,7 @@ import type { WorkerEnvironment } from './worker-environment.js';
 import { newAggregator } from './aggregator/new-aggregator.js';
 import { newClusterStatus } from './cluster-status.js';
 import { flowControlFromOptions } from './flowcontrol/start-flow-control.js';
-import { identityLabel, startIdentityLease } from './identity-lease.js';
+import { type IdentityLease, identityLabel, startIdentityLease } from './identity-lease.js';
 import { storeLookup } from './store-lookup.js';
 
 export interface RunningServer {
@@ -130,7 +130,10 @@ export async function runServer(
     { table, stores, storage, metrics: metrics.factory, logger },
     worker.serve ? options.workers : 1,
   );
-  const clusterStatus = newClusterStatus(options, domain, worker.serve ? options.workers : 1);
+  let identity: IdentityLease | undefined;
+  const clusterStatus = newClusterStatus(options, domain, worker.serve ? options.workers : 1, () =>
+    identity ? { lease: identity.name, holderIdentity: identity.holderIdentity } : undefined,
+  );
   const audit = newServerAudit(options.audit, domain, logger);
   const address = new ServedAddress(options);
   const app = buildHandlerChain({
@@ -180,7 +183,7 @@ export async function runServer(
   const port = await serveHttps(server, address, options, worker, () => Promise.all([informers.synced(), flowControl?.synced]), logger);
   logger.info('serving securely', { address: options.bindAddress, port, storage: options.storageBackend, domain: domain.domain });
   bootstrap.start({ domain, table, stores, serviceAllocators, logger }, port);
-  const identity =
+  identity =
     identityHooks.length > 0
       ? startIdentityLease({
           domain,
