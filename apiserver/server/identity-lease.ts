@@ -29,6 +29,8 @@ export const IDENTITY_LEASE_DURATION_SECONDS = 3600;
 export const IDENTITY_LEASE_RENEW_MS = 10_000;
 /** kube-apiserver's IdentityLeaseGCPeriod. */
 export const IDENTITY_LEASE_GC_MS = 3_600_000;
+/** How long a stopping server waits to delete its lease. */
+const STOP_TIMEOUT_MS = 2_000;
 /** The first renewals' retry backoff, doubling to the renew interval (the lease controller's). */
 const FIRST_RETRY_MS = 100;
 
@@ -192,16 +194,22 @@ export function startIdentityLease(deps: IdentityLeaseDeps): IdentityLease {
       stopped = true;
       clearTimeout(renewTimer);
       clearTimeout(gcTimer);
-      await Promise.all([renewing, collecting]);
-      try {
-        const mine = await leases.get(ctx(), name);
-        if (asKind<Lease>(mine).spec?.holderIdentity !== holderIdentity) return;
-        await leases.delete(ctx(), name, { preconditions: { uid: mine.metadata.uid, resourceVersion: mine.metadata.resourceVersion } });
-      } catch (err) {
-        // Gone already, renewed by a successor on the same host, port and slot, or the store is down:
-        // the lease then expires in its hour and is collected.
-        if (!status.isApiError(err)) logger.warn('deleting the API server identity lease failed', { lease: name, err: String(err) });
-      }
+      const release = async () => {
+        await Promise.all([renewing, collecting]);
+        try {
+          const mine = await leases.get(ctx(), name);
+          if (asKind<Lease>(mine).spec?.holderIdentity !== holderIdentity) return;
+          await leases.delete(ctx(), name, { preconditions: { uid: mine.metadata.uid, resourceVersion: mine.metadata.resourceVersion } });
+        } catch (err) {
+          // Gone already, renewed by a successor on the same host, port and slot, or the store is down:
+          // the lease then expires in its hour and is collected.
+          if (!status.isApiError(err)) logger.warn('deleting the API server identity lease failed', { lease: name, err: String(err) });
+        }
+      };
+      // A store that does not answer does not hold the shutdown up: the lease then expires.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([release(), new Promise<void>((r) => (timer = setTimeout(r, STOP_TIMEOUT_MS)))]);
+      clearTimeout(timer);
     },
   };
 }
