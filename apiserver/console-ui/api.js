@@ -146,6 +146,17 @@ export async function learnDomain() {
 /** The namespace of the system's own objects (the controller manager's leader Lease): kube-system, orch-system. */
 export const systemNamespace = () => (suffix === 'k8s.io' ? 'kube-system' : `${suffix.split('.')[0]}-system`);
 
+/** The prefix of well-known labels: orch.io (kubernetes.io with the k8s.io domain). */
+export const labelPrefix = () => (suffix === 'k8s.io' ? 'kubernetes.io' : suffix);
+
+/**
+ * The label of the API servers' identity Leases in the system namespace (each replica keeps one):
+ * apiserver.orch.io/identity=orch-apiserver, or Kubernetes' apiserver.kubernetes.io/identity=kube-apiserver.
+ */
+export function identitySelector() {
+  return `apiserver.${labelPrefix()}/identity=${systemNamespace().replace(/-system$/, '')}-apiserver`;
+}
+
 /** A Kubernetes `<name>.k8s.io` group as this server names it. */
 export const group = (name) => `${name}.${suffix}`;
 

@@ -67,6 +67,8 @@ export function newMeteredStorage(
           logger,
         })
       : undefined;
+  // apiserver_storage_objects from the watch cache where it knows them (storage-metrics.ts).
+  if (cacher) storageSources.follow(cacher);
   const compactor = startCompactor(storage, {
     intervalMs: options.etcdCompactionIntervalMs,
     retentionMs: options.historyRetentionMs,

@@ -34,7 +34,7 @@ export interface MetricsSources {
   served(info: RequestInfo): boolean;
   /** The most requests in flight at once by kind since the last scrape (the max-in-flight filter's watermark). */
   inFlight(): { readOnly: number; mutating: number };
-  /** Stored objects by resource ("pods", "deployments.apps"), counted when scraped. */
+  /** Stored objects by resource ("pods", "deployments.apps"), exact when scraped (storage-metrics.ts). */
   storedObjects(): Promise<Map<string, number>>;
   /**
    * In a worker process (--workers): what /metrics answers, the sum over all workers, which the

@@ -39,6 +39,8 @@ import type { WorkerEnvironment } from './worker-environment.js';
 import { newAggregator } from './aggregator/new-aggregator.js';
 import { newClusterStatus } from './cluster-status.js';
 import { flowControlFromOptions } from './flowcontrol/start-flow-control.js';
+import { type IdentityLease, identityLabel, startIdentityLease } from './identity-lease.js';
+import { storeLookup } from './store-lookup.js';
 
 export interface RunningServer {
   port: number;
@@ -90,6 +92,12 @@ export async function runServer(
 
   const health = newServerHealth(options, storage, logger);
   const bootstrap = newBootstrap(health);
+  // kube-apiserver's two identity hooks: done once the controller and its collector run.
+  const identityHooks = options.featureGates.enabled('APIServerIdentity')
+    ? ['identity-lease-controller', 'identity-lease-garbage-collector'].map((h) =>
+        health.addPostStartHook(`start-${identityLabel(domain).value}-${h}`),
+      )
+    : [];
   const informers = startServerInformers({
     options,
     domain,
@@ -122,7 +130,10 @@ export async function runServer(
     { table, stores, storage, metrics: metrics.factory, logger },
     worker.serve ? options.workers : 1,
   );
-  const clusterStatus = newClusterStatus(options, domain, worker.serve ? options.workers : 1);
+  let identity: IdentityLease | undefined;
+  const clusterStatus = newClusterStatus(options, domain, worker.serve ? options.workers : 1, () =>
+    identity ? { lease: identity.name, holderIdentity: identity.holderIdentity } : undefined,
+  );
   const audit = newServerAudit(options.audit, domain, logger);
   const address = new ServedAddress(options);
   const app = buildHandlerChain({
@@ -172,11 +183,23 @@ export async function runServer(
   const port = await serveHttps(server, address, options, worker, () => Promise.all([informers.synced(), flowControl?.synced]), logger);
   logger.info('serving securely', { address: options.bindAddress, port, storage: options.storageBackend, domain: domain.domain });
   bootstrap.start({ domain, table, stores, serviceAllocators, logger }, port);
+  identity =
+    identityHooks.length > 0
+      ? startIdentityLease({
+          domain,
+          leases: storeLookup(table, () => stores).store('coordination.k8s.io', 'v1', 'leases'),
+          port,
+          slot: worker.slot,
+          logger,
+        })
+      : undefined;
+  for (const done of identityHooks) done();
   const close = newServerShutdown({
     options,
     logger,
     health,
     bootstrap,
+    identity,
     server,
     inFlight,
     access,

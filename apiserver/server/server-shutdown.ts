@@ -20,6 +20,8 @@ export interface ShutdownParts {
   logger: Logger;
   health: HealthChecks;
   bootstrap: Bootstrap;
+  /** The identity Lease's renewal (APIServerIdentity), when on: stopped, and the Lease deleted, before the store closes. */
+  identity?: { stop(): Promise<void> };
   server: Server;
   inFlight: InFlight;
   access: AdmissionAccess;
@@ -39,6 +41,7 @@ export function newServerShutdown(parts: ShutdownParts): () => Promise<void> {
     logger,
     health,
     bootstrap,
+    identity,
     server,
     inFlight,
     access,
@@ -64,6 +67,7 @@ export function newServerShutdown(parts: ShutdownParts): () => Promise<void> {
       server.closeAllConnections();
       await closed;
       await bootstrapped;
+      await identity?.stop();
       informers.stop();
       aggregator.stop();
       flowControl?.stop();

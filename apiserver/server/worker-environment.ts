@@ -3,6 +3,11 @@ import type { Server } from 'node:https';
 import type { Storage } from '../storage/interfaces.js';
 
 export interface WorkerEnvironment {
+  /**
+   * Which of the --workers N this is (0 … N-1; a restarted worker keeps its dead one's): part of its
+   * identity Lease's name, so a restart takes the Lease back.
+   */
+  slot?: number;
   /** The store (on the embedded store: the supervisor's, which owns the file). */
   storage?: Storage;
   /** /metrics: every worker's metrics, summed by the supervisor. */

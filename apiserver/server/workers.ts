@@ -54,6 +54,9 @@ import { newDispatcher, serveHandedOver } from './hand-over.js';
 /** How long after a worker died unexpectedly the next one starts. */
 const RESTART_DELAY_MS = 1000;
 
+/** The environment variable that tells a worker its slot (WorkerEnvironment.slot). */
+const WORKER_SLOT_ENV = 'ORCH_WORKER_SLOT';
+
 /** True in a worker process started by runWorkers. */
 export const isWorkerProcess = cluster.isWorker;
 
@@ -70,7 +73,9 @@ export function runWorker(options: ServerOptions): Promise<RunningServer> {
   // the shared socket with nobody to restart or stop it.
   process.once('disconnect', () => process.exit(1));
   cluster.worker?.on('error', () => {});
+  const slot = Number(process.env[WORKER_SLOT_ENV]);
   return runServer(options, undefined, {
+    slot: Number.isInteger(slot) ? slot : undefined,
     storage: options.storageBackend === 'sqlite' ? newRemoteStorage(parent) : undefined,
     clusterMetrics: newMetricsRequester(parent),
     serveOnceSynced: true,
@@ -133,8 +138,8 @@ export async function runWorkers(options: ServerOptions, logger: Logger): Promis
     logger.error('accepting a connection failed', { err: String(err) }),
   );
 
-  const start = (): Promise<number> => {
-    const worker = cluster.fork();
+  const start = (slot: number): Promise<number> => {
+    const worker = cluster.fork({ [WORKER_SLOT_ENV]: String(slot) });
     answerMetricsRequests(worker);
     const serving = dispatcher.attach(worker);
     worker.once('disconnect', () => dispatcher.detach(worker));
@@ -159,7 +164,7 @@ export async function runWorkers(options: ServerOptions, logger: Logger): Promis
       setTimeout(() => {
         // A worker stopped by shutdown before it listened did not fail to start.
         if (!closing)
-          start().catch((err: unknown) => {
+          start(slot).catch((err: unknown) => {
             if (!closing) logger.error('API server worker failed to start', { err: String(err) });
           });
       }, RESTART_DELAY_MS).unref();
@@ -172,7 +177,7 @@ export async function runWorkers(options: ServerOptions, logger: Logger): Promis
 
   let port: number;
   try {
-    [port] = await Promise.all(Array.from({ length: options.workers }, start));
+    [port] = await Promise.all(Array.from({ length: options.workers }, (_, slot) => start(slot)));
   } catch (err) {
     closing = true;
     dispatcher.close();

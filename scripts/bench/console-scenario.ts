@@ -12,6 +12,10 @@
  *   admin, after the page has settled; and the requests per second the page makes (from the
  *   server's own apiserver_request_total). The difference is what an open overview costs the
  *   server (target ≤ 1% of one core).
+ * - what one /metrics scrape (the overview's sample) costs that server: its CPU over
+ *   SCRAPES scrapes in a row, per scrape (cpuMsPerScrape), measured between the two idle windows;
+ *   most of it was counting every resource in the store (apiserver_storage_objects) before those
+ *   counts came from the watch cache.
  */
 import { chromium } from 'playwright-core';
 import { expectStatus, ApiClient } from './api-client.js';
@@ -25,6 +29,8 @@ const CM = `/api/v1/namespaces/${NS}/configmaps`;
 const CHROMIUM = '/usr/bin/chromium';
 /** The page's first seconds (discovery, first scrapes) are not idle: up to this long, at most a window, is let pass. */
 const SETTLE_MS = 10_000;
+/** Scrapes in a row whose CPU is measured. */
+const SCRAPES = 100;
 
 export async function runConsole(options: BenchOptions, log: (line: string) => void): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
@@ -139,6 +145,10 @@ async function idleOverview(seconds: number, log: (line: string) => void): Promi
     await settle();
     const closed = await window();
     log(`console: idle without a browser ${closed.cpuPct}% CPU`);
+    const cpuBefore = await cpuSeconds(server.pid);
+    for (let i = 0; i < SCRAPES; i++) expectStatus(await client.request('GET', '/metrics'), 200, 'metrics');
+    const cpuMsPerScrape = round((((await cpuSeconds(server.pid)) ?? 0) - (cpuBefore ?? 0)) * (1000 / SCRAPES));
+    log(`console: one /metrics scrape ${cpuMsPerScrape} ms of server CPU`);
     const page = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
     await page.goto(`${target.server}/console/`);
     await page.fill('#token', target.token ?? '');
@@ -149,6 +159,7 @@ async function idleOverview(seconds: number, log: (line: string) => void): Promi
     log(`console: idle with the overview open ${open.cpuPct}% CPU`);
     return [
       { scenario: 'console-idle-closed', seconds, serverCpuPct: closed.cpuPct, requestsPerSecond: closed.requestsPerSecond },
+      { scenario: 'console-metrics-scrape', scrapes: SCRAPES, cpuMsPerScrape },
       {
         scenario: 'console-idle-overview',
         seconds,

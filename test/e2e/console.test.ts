@@ -2,7 +2,9 @@
  * The web console (issue 29) in a real headless Chromium (Debian's /usr/bin/chromium, driven by
  * playwright-core) against a real orch-apiserver child process and controller manager: a forged token
  * is refused on the page; the admin signs in, the overview's charts gain points while the test writes
- * objects; a Deployment's page shows a new Pod live when it is scaled; a ConfigMap's history diff; a
+ * objects; the API server replicas sharing the store (their identity Leases), one more appearing and
+ * going on the open page; a Deployment's page shows a new Pod live (by its watch, no reload) when it is
+ * scaled; a ConfigMap's history diff; a
  * user with `view` in one namespace sees that namespace's kinds and no Secrets; a huge selector is a
  * message on the page with the server unaffected. The static files are served unauthenticated with a
  * strict CSP and no cookie; a path outside them is a 404. Screenshots go to test-artifacts/console/.
@@ -187,12 +189,28 @@ describe('the web console in headless Chromium', () => {
     const row = page.locator('#leaders tr.lease[data-name="orch-controller-manager"] td.holder');
     await row.waitFor(WAIT);
     assert.equal(await row.textContent(), lease.body.spec.holderIdentity);
+    // This replica, from its identity Lease: live, and marked as the one answering; not among the leaders.
+    const identities = await server.client.get(
+      `/apis/coordination.orch.io/v1/namespaces/orch-system/leases?labelSelector=${encodeURIComponent('apiserver.orch.io/identity=orch-apiserver')}`,
+    );
+    assert.equal(identities.status, 200, identities.text);
+    assert.equal(identities.body.items.length, 1);
+    const identity = identities.body.items[0];
+    const replica = page.locator(`#replicas tr.replica[data-name="${identity.metadata.name}"]`);
+    await replica.waitFor(WAIT);
+    assert.equal(await replica.getAttribute('data-state'), 'live');
+    assert.equal(await replica.getAttribute('data-self'), 'true');
+    assert.equal(await replica.locator('td.holder').textContent(), identity.spec.holderIdentity);
+    assert.equal(await page.textContent('#replica-count'), '1');
+    assert.equal(await page.locator(`#leaders tr.lease[data-name="${identity.metadata.name}"]`).count(), 0);
     await page.screenshot({ path: `${SHOTS}/overview-cluster.png`, fullPage: true });
   });
 
-  it('overview on etcd: its members, leader and db size', async () => {
+  it('overview on etcd: its members, leader and db size; a second replica on the store appears and goes', async () => {
     const etcd = await startEtcd();
-    const onEtcd = await startTestServer({ etcd: etcd.endpoint });
+    const etcdPrefix = '/registry-console-replicas';
+    const onEtcd = await startTestServer({ etcd: etcd.endpoint, etcdPrefix });
+    let second: TestServer | undefined;
     const tab = await browser.newPage({ ignoreHTTPSErrors: true, viewport: { width: 1400, height: 1000 } });
     try {
       await tab.goto(`${onEtcd.url}/console/`);
@@ -206,9 +224,22 @@ describe('the web console in headless Chromium', () => {
       assert.equal(await member.getAttribute('data-leader'), 'true');
       assert.match((await member.textContent()) ?? '', new RegExp(etcd.endpoint.replace(/[.:/]/g, '\\$&')));
       assert.match((await member.locator('td.db-size').textContent()) ?? '', /^[\d.]+ (KiB|MiB)$/);
+      await tab.waitForSelector('#replicas tr.replica[data-self="true"][data-state="live"]', WAIT);
+      assert.equal(await tab.textContent('#replica-count'), '1');
+      // Another replica starts on the same store: it shows up on the open page, live, not the one answering.
+      second = await startTestServer({ etcd: etcd.endpoint, etcdPrefix });
+      await tab.waitForSelector('#replicas tr.replica[data-self="false"][data-state="live"]', WAIT);
+      assert.equal(await tab.locator('#replicas tr.replica').count(), 2);
+      assert.equal(await tab.textContent('#replica-count'), '2');
       await tab.screenshot({ path: `${SHOTS}/overview-etcd.png`, fullPage: true });
+      // It stops gracefully (deleting its identity Lease): gone from the page.
+      await second.stop();
+      second = undefined;
+      await tab.waitForSelector('#replicas tr.replica[data-self="false"]', { ...WAIT, state: 'detached' });
+      assert.equal(await tab.textContent('#replica-count'), '1');
     } finally {
       await tab.close();
+      await second?.stop();
       await onEtcd.stop();
       await etcd.stop();
     }
@@ -228,10 +259,36 @@ describe('the web console in headless Chromium', () => {
     await page.goto(`${server.url}/console/#/objects/apps/v1/deployments/default/web`);
     await page.waitForSelector('#pods li.pod', WAIT);
     assert.equal(await page.locator('#pods li.pod').count(), 1);
+    const first = await page.getAttribute('#pods li.pod', 'data-name');
     await page.waitForSelector('#dependents a.dependent-link[data-kind="ReplicaSet"]', WAIT);
-    await c.patch('/apis/apps/v1/namespaces/default/deployments/web', { spec: { replicas: 2 } }, 'application/merge-patch+json');
-    await page.waitForSelector('#pods li.pod:nth-child(2)', WAIT);
-    await page.screenshot({ path: `${SHOTS}/deployment.png` });
+    // From here on the page may not load again nor list the Pods again: the new one comes by the open watch.
+    await page.evaluate('window.orchTestMark = "same page"');
+    const podLists: string[] = [];
+    const recordPodLists = (r: { url(): string }) => {
+      const url = new URL(r.url());
+      if (url.pathname.endsWith('/pods') && !url.searchParams.has('watch')) podLists.push(r.url());
+    };
+    page.on('request', recordPodLists);
+    const scaled = await c.patch(
+      '/apis/apps/v1/namespaces/default/deployments/web',
+      { spec: { replicas: 2 } },
+      'application/merge-patch+json',
+    );
+    assert.equal(scaled.status, 200, scaled.text);
+    const added = page.locator(`#pods li.pod:not([data-name="${first}"])`);
+    await added.waitFor(WAIT);
+    const name = (await added.getAttribute('data-name')) ?? '';
+    // The controllers' Pod, as the API has it: owned by the Deployment's ReplicaSet.
+    const pod = await c.get(`/api/v1/namespaces/default/pods/${name}`);
+    assert.equal(pod.status, 200, pod.text);
+    assert.equal(pod.body.metadata.ownerReferences?.[0]?.kind, 'ReplicaSet');
+    assert.equal(await page.locator('#pods li.pod').count(), 2);
+    assert.equal(await page.evaluate('window.orchTestMark'), 'same page', 'the page was not reloaded');
+    page.off('request', recordPodLists);
+    assert.deepEqual(podLists, [], 'the Pods were not listed again');
+    // The Deployment's own YAML follows too.
+    await page.waitForFunction("/replicas: 2/.test(document.querySelector('#object-yaml')?.textContent ?? '')", undefined, WAIT);
+    await page.screenshot({ path: `${SHOTS}/deployment.png`, fullPage: true });
   });
 
   it('history: the diff between two revisions of a ConfigMap', async () => {
@@ -324,6 +381,12 @@ describe('the web console in headless Chromium', () => {
       (await page.textContent('#storage-error', WAIT)) ?? '',
       /^\/debug\/cluster: Access denied: forbidden: User "viewer" cannot get path "\/debug\/cluster"/,
     );
+    // So are the replicas' identity Leases in orch-system.
+    assert.match(
+      (await page.textContent('#replicas-error', WAIT)) ?? '',
+      /^The replicas are read from their identity Leases \(apiserver\.orch\.io\/identity=orch-apiserver\) in orch-system: Access denied: .*User "viewer" cannot list resource "leases"/,
+    );
+    await page.screenshot({ path: `${SHOTS}/viewer-overview.png`, fullPage: true });
     await page.goto(`${server.url}/console/#/objects?namespace=team`);
     await page.waitForSelector('#kind-core-configmaps', WAIT);
     assert.equal(await page.locator('#kind-core-secrets').count(), 0);

@@ -10,6 +10,8 @@ export const ORCH_FEATURES = {
   ConsistentListFromCache: { default: true, preRelease: 'BETA' },
   /** `limit`/`continue` paging of lists; off, lists answer everything at once. */
   APIListChunking: { default: true, preRelease: 'BETA' },
+  /** Each API server replica keeps an identity Lease in the system namespace, renewed every 10 s (server/identity-lease.ts). */
+  APIServerIdentity: { default: true, preRelease: 'BETA' },
   /** CEL matchConditions of admission webhooks. */
   AdmissionWebhookMatchConditions: { default: true, preRelease: 'BETA' },
   /** Server-side apply (PATCH application/apply-patch+yaml). */

@@ -40,6 +40,15 @@ export interface CacherConfig {
   logger?: Logger;
 }
 
+/**
+ * Follows the feed (Cacher.follow): told of every change routed, in revision order, and of every loss
+ * of history (changes may then have been missed).
+ */
+export interface ChangeListener {
+  change(key: string, revision: number): void;
+  reset(): void;
+}
+
 /** What the cacher needs of a served resource (a GenericStore has it). */
 export interface CachedKind {
   def: { kind: string; apiVersion: string };
@@ -71,6 +80,7 @@ export class Cacher {
   private nudger: NodeJS.Timeout | undefined;
   private readonly bounds;
   private readonly scheduler = new FlushScheduler();
+  private readonly listeners = new Set<ChangeListener>();
 
   constructor(private readonly config: CacherConfig) {
     const root = `${config.prefix.replace(/\/+$/, '')}/`;
@@ -120,6 +130,26 @@ export class Cacher {
   objectCount(kind: CachedKind): number | undefined {
     const cache = this.caches.get(kind);
     return cache?.loaded && this.feed.running ? cache.size : undefined;
+  }
+
+  /**
+   * The store's current revision once the feed has routed every change up to it (so every cache and
+   * listener has seen them); undefined when the feed is down or does not get there in time.
+   */
+  async caughtUpWithStore(): Promise<number | undefined> {
+    if (!(await this.started) || !this.feed.running) return undefined;
+    try {
+      const revision = await this.barrier.current();
+      return (await this.caughtUp(revision)) ? revision : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Tells `listener` of every change from now on (and of lost history); returns a stop function. */
+  follow(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Watchers attached to all caches. */
@@ -196,6 +226,7 @@ export class Cacher {
   /** A change from the feed: to the caches of its resource, or to the history while there are none. */
   private route(event: StorageEvent): void {
     const received = { event, revision: event.kv.modRevision, receivedAt: Date.now() };
+    for (const l of this.listeners) l.change(event.kv.key, event.kv.modRevision);
     let cached = false;
     for (const cache of this.caches.values()) {
       if (!event.kv.key.startsWith(cache.root)) continue;
@@ -209,6 +240,7 @@ export class Cacher {
   private reset(revision: number): void {
     this.history = new EventWindow(this.bounds, revision);
     this.lostHistory.clear();
+    for (const l of this.listeners) l.reset();
     for (const cache of this.caches.values()) cache.close();
     this.caches.clear();
   }

@@ -60,9 +60,15 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
     'orch-ledger history-read',
     'orch-ledger history-read-stored',
     'orch-ledger bytes-per-revision',
-    ...['get-console-on', 'get-console-off', 'create-console-on', 'create-console-off', 'console-idle-closed', 'console-idle-overview'].map(
-      (s) => `orch-console ${s}`,
-    ),
+    ...[
+      'get-console-on',
+      'get-console-off',
+      'create-console-on',
+      'create-console-off',
+      'console-idle-closed',
+      'console-metrics-scrape',
+      'console-idle-overview',
+    ].map((s) => `orch-console ${s}`),
     'orch-restore restore-namespace',
     ...['codec-pod', 'codec-configmap', 'get-json', 'list-json', 'get-protobuf', 'list-protobuf', 'watch-json', 'watch-protobuf'].map(
       (s) => `orch-protobuf protobuf-${s}`,

@@ -1,12 +1,14 @@
 /**
  * GET /debug/cluster (the console overview's storage and worker facts) on a real server with RBAC:
- * the admin reads the embedded store's file and WAL sizes as they are on disk and the workers; a
+ * the admin reads the embedded store's file and WAL sizes as they are on disk, the workers and this
+ * replica's identity Lease; a
  * user without a nonResourceURLs grant is refused (403), the anonymous too; only GET and HEAD.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { startTestServer, type TestServer } from '../../support/api-server.js';
+import { eventually } from '../../support/eventually.js';
 import { newTestClient } from '../../support/http-client.js';
 
 describe('/debug/cluster', () => {
@@ -30,6 +32,13 @@ describe('/debug/cluster', () => {
     assert.equal(typeof r.body.storage.walSize, 'number');
     assert.equal(r.body.server.workers, 1);
     assert.equal(r.body.server.systemNamespace, 'orch-system');
+    // This replica's identity Lease, as the API has it.
+    const { lease, holderIdentity } = r.body.server.identity;
+    const stored = await eventually('the identity lease', async () => {
+      const l = await s.client.get(`/apis/coordination.orch.io/v1/namespaces/orch-system/leases/${lease}`);
+      return l.status === 200 && l.body;
+    });
+    assert.equal(stored.spec.holderIdentity, holderIdentity);
   });
 
   it('is authorized like any non-resource path: 403 without a grant, 401 for a bad token, GET only', async () => {

@@ -199,5 +199,30 @@ for (const [backend, start] of backends) {
       assert.deepEqual([...statuses.keys()], [200], `answers to the reader while a worker restarted: ${JSON.stringify([...statuses])}`);
       reader.close();
     });
+
+    it('each worker keeps an identity lease; a worker started in place of one that died takes its slot’s lease back', async () => {
+      const path = `/apis/coordination.orch.io/v1/namespaces/orch-system/leases?labelSelector=${encodeURIComponent('apiserver.orch.io/identity=orch-apiserver')}`;
+      type Held = { metadata: { name: string }; spec: { holderIdentity: string } };
+      const holders = async () => {
+        const r = await s.client.get(path);
+        assert.equal(r.status, 200, r.text);
+        return new Map<string, string>(r.body.items.map((l: Held) => [l.metadata.name, l.spec.holderIdentity]));
+      };
+      const first = await eventually('two identity leases', async () => {
+        const h = await holders();
+        return h.size === 2 && h;
+      });
+      const serving = () => s.logs().split('"msg":"serving securely"').length - 1;
+      const served = serving();
+      const [victim] = workerPids(s.dataDir);
+      process.kill(victim, 'SIGKILL');
+      await eventually('a new worker serves', async () => serving() > served, 60_000);
+      // The same two names; the one of the dead worker's slot now held by its successor.
+      const next = await eventually('the successor renews its slot’s lease', async () => {
+        const h = await holders();
+        return h.size === 2 && [...h].filter(([name, holder]) => first.get(name) !== holder).length === 1 && h;
+      });
+      assert.deepEqual([...next.keys()].sort(), [...first.keys()].sort());
+    });
   });
 }
