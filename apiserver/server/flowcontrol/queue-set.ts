@@ -13,7 +13,8 @@
  * nominal seats (`wideSeatsLimit`), never borrowed ones: kube-apiserver's seats stand for work spread
  * over many cores, but here every request of a worker shares one event loop, so a level that borrowed
  * 360 seats ran 45 LISTs of 5,000 objects at once; each took seconds, they ended together, and a light
- * request of the same level waited seconds for a seat. Borrowed seats still serve one-seat requests.
+ * request of the same level waited seconds for a seat. Borrowed seats still serve one-seat requests,
+ * and wide ones together leave at least one seat of the current limit to them.
  */
 import { dealHand } from './shuffle-shard.js';
 
@@ -33,6 +34,9 @@ const G_SECONDS = 0.003;
  * R would lag its real service until each request ends, and a light flow would wait behind many.
  */
 const G_SMOOTHING = 0.05;
+
+/** Seats of a level wide requests never take together (one-seat requests keep them). */
+const NARROW_RESERVE = 1;
 
 /** One request known to a level, from its arrival to its end. */
 export interface Ticket {
@@ -212,9 +216,15 @@ export class QueueSet {
     this.dispatch();
   }
 
-  /** A wide request beyond the wide limit waits for the other wide ones to end; alone it runs. */
+  /**
+   * A wide request beyond the wide limit waits for the other wide ones to end; alone it runs. Wide
+   * requests together also leave the level's last seat to one-seat ones: a level not borrowing
+   * (its current limit at or under its nominal seats) was otherwise filled by LISTs, and another
+   * flow's GET of that level waited seconds for one of them to end.
+   */
   private wideBlocked(seats: number): boolean {
-    return seats > 1 && this.wideSeatsInUse > 0 && this.wideSeatsInUse + seats > this.wideSeatsLimit;
+    if (seats <= 1 || this.wideSeatsInUse === 0) return false;
+    return this.wideSeatsInUse + seats > Math.min(this.wideSeatsLimit, this.concurrencyLimit - NARROW_RESERVE);
   }
 
   private fits(seats: number): boolean {

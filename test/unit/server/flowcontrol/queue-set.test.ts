@@ -127,3 +127,24 @@ test('wide requests hold at most the wide limit together; a narrow request passe
   assert.deepEqual(started, [lists[2]]);
   assert.equal(qs.wideSeatsInUse, 16);
 });
+
+test('wide requests leave the last seat of a level that does not borrow to one-seat requests', () => {
+  const started: Ticket[] = [];
+  // 16 seats, all nominal: two LISTs of 8 would take them all; the second waits, a GET finds a seat.
+  const qs = new QueueSet(false, { queues: 64, handSize: 6, queueLengthLimit: 50 }, 16, clock, 16);
+  const lists = [ticket('flooder', 8, started), ticket('flooder', 8, started)];
+  assert.equal(qs.admit(lists[0], hash('flooder')).outcome, 'execute');
+  assert.equal(qs.admit(lists[1], hash('flooder')).outcome, 'queued');
+  const get = ticket('tenant', 1, started);
+  assert.equal(qs.admit(get, hash('tenant')).outcome, 'execute');
+  qs.finish(get);
+  assert.deepEqual(started, []);
+  // Alone, a LIST wider than the whole level still runs.
+  now += 1000;
+  qs.finish(lists[0]);
+  assert.deepEqual(started, [lists[1]]);
+  const widest = ticket('flooder', 20, started);
+  assert.equal(qs.admit(widest, hash('flooder')).outcome, 'queued');
+  qs.finish(lists[1]);
+  assert.deepEqual(started, [lists[1], widest]);
+});
