@@ -16,6 +16,7 @@ import { ALONGSIDE_ROOT } from '../interfaces.js';
 import { type KeyRange, listRange, watchRange } from '../key-range.js';
 import { WatchSink } from '../watch-sink.js';
 import { AlongsideQueries, alongsideKeyValue } from './alongside-queries.js';
+import { HistoryBoundQuery } from './history-bound.js';
 import { Queries } from './queries.js';
 import { rowToEvent, rowToKeyValue } from './rows.js';
 import { openDatabase, type Row } from './schema.js';
@@ -44,6 +45,7 @@ class SqliteStorage implements Storage {
   private readonly queries: Queries;
   /** The keys written beside a write (ALONGSIDE_ROOT): reads of them go to their own table. */
   private readonly alongside: AlongsideQueries;
+  private readonly historyBound: HistoryBoundQuery;
   private readonly hub = new WatchHub();
   /**
    * The newest committed revision, kept in memory: this object is the file's only writer, so reading
@@ -57,6 +59,7 @@ class SqliteStorage implements Storage {
   constructor(private readonly db: Database.Database) {
     this.queries = new Queries(db);
     this.alongside = new AlongsideQueries(db);
+    this.historyBound = new HistoryBoundQuery(db);
     this.head = { revision: this.queries.currentRevision() };
     this.expiring = new Set(this.queries.expiring());
     if (this.expiring.size > 0) this.startExpiry();
@@ -163,6 +166,11 @@ class SqliteStorage implements Storage {
         if (!this.db.open) return;
       }
     }
+  }
+
+  async historyBoundRevision(maxBytes: number): Promise<number> {
+    this.ensureOpen('');
+    return this.historyBound.boundRevision(this.queries.compactRevision(), maxBytes);
   }
 
   /** Lists of object keys read kine's rows; lists under ALONGSIDE_ROOT the alongside table's. */
