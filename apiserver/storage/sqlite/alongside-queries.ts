@@ -16,6 +16,7 @@ const LATEST_IN_RANGE = `
  */
 export class AlongsideQueries {
   private readonly latestAtStmt;
+  private readonly createRevisionAtStmt;
   private readonly insertStmt;
   private readonly listStmt;
   private readonly countStmt;
@@ -27,6 +28,12 @@ export class AlongsideQueries {
     this.latestAtStmt = db.prepare<[Buffer, number], AlongsideRow>(
       'SELECT * FROM alongside WHERE name = ? AND revision <= ? ORDER BY revision DESC LIMIT 1',
     );
+    // A put only needs its key's create revision, not the previous value.
+    this.createRevisionAtStmt = db
+      .prepare<[Buffer, number], number>(
+        'SELECT create_revision FROM alongside WHERE name = ? AND revision <= ? ORDER BY revision DESC LIMIT 1',
+      )
+      .pluck();
     this.insertStmt = db.prepare<[AlongsideRow]>(
       `INSERT INTO alongside (name, revision, create_revision, value, expires_at)
        VALUES (@name, @revision, @create_revision, @value, @expires_at)`,
@@ -59,8 +66,8 @@ export class AlongsideQueries {
    */
   put(key: string, value: Buffer, revision: number, expiresAt: number): void {
     const name = Buffer.from(key);
-    const previous = this.latestAtStmt.get(name, revision);
-    this.insertStmt.run({ name, revision, create_revision: previous?.create_revision ?? revision, value, expires_at: expiresAt });
+    const createRevision = this.createRevisionAtStmt.get(name, revision);
+    this.insertStmt.run({ name, revision, create_revision: createRevision ?? revision, value, expires_at: expiresAt });
   }
 
   /** Removes every row of the keys whose newest row expired at or before now. */

@@ -55,8 +55,25 @@ class SqliteStorage implements Storage {
   /** Keys with an expiry (kept in memory so a write of any other key costs no expiry statement). */
   private readonly expiring: Set<string>;
   private expiryTimer: NodeJS.Timeout | undefined;
+  /**
+   * The rows of writeAll, appended in one transaction. Made once: better-sqlite3 builds a
+   * transaction's wrappers anew on each db.transaction() call, about as costly as a row's insert.
+   */
+  private readonly writeTransaction: (writes: RowWrite[]) => Row[];
 
   constructor(private readonly db: Database.Database) {
+    this.writeTransaction = db.transaction((writes: RowWrite[]): Row[] =>
+      writes.map(({ key, options, next }) => {
+        const ttl = options?.ttlSeconds;
+        const extra = options?.alongside;
+        const newRow = next(this.queries.latest(key));
+        const id = this.queries.insert(newRow);
+        if (ttl && !newRow.deleted) this.queries.setExpiry(key, Date.now() + ttl * 1000);
+        else if (this.expiring.has(key)) this.queries.clearExpiry(key);
+        if (extra) this.alongside.put(extra.key, extra.value, id, extra.ttlSeconds ? Date.now() + extra.ttlSeconds * 1000 : 0);
+        return { ...newRow, id };
+      }),
+    );
     this.queries = new Queries(db);
     this.alongside = new AlongsideQueries(db);
     this.historyBound = new HistoryBoundQuery(db);
@@ -207,18 +224,7 @@ class SqliteStorage implements Storage {
         throw new Error(`storage: an alongside key must lie under ${ALONGSIDE_ROOT}`);
       }
     }
-    const rows = this.db.transaction((): Row[] =>
-      writes.map(({ key, options, next }) => {
-        const ttl = options?.ttlSeconds;
-        const extra = options?.alongside;
-        const newRow = next(this.queries.latest(key));
-        const id = this.queries.insert(newRow);
-        if (ttl && !newRow.deleted) this.queries.setExpiry(key, Date.now() + ttl * 1000);
-        else if (this.expiring.has(key)) this.queries.clearExpiry(key);
-        if (extra) this.alongside.put(extra.key, extra.value, id, extra.ttlSeconds ? Date.now() + extra.ttlSeconds * 1000 : 0);
-        return { ...newRow, id };
-      }),
-    )();
+    const rows = this.writeTransaction(writes);
     const events = rows.map((row, i) => {
       const key = writes[i].key;
       if (writes[i].options?.ttlSeconds && !row.deleted) {
