@@ -20,8 +20,9 @@ export class AlongsideQueries {
   private readonly insertStmt;
   private readonly listStmt;
   private readonly countStmt;
-  private readonly minRevisionStmt;
+  private readonly batchEndStmt;
   private readonly compactBatchStmt;
+  private readonly compactLastBatchStmt;
   private readonly expireStmt;
 
   constructor(db: Database.Database) {
@@ -42,12 +43,19 @@ export class AlongsideQueries {
       `SELECT a.* ${LATEST_IN_RANGE} ORDER BY a.name LIMIT @limit`,
     );
     this.countStmt = db.prepare<[{ start: Buffer; end: Buffer; revision: number }], number>(`SELECT COUNT(*) ${LATEST_IN_RANGE}`).pluck();
-    this.minRevisionStmt = db.prepare<[], number | null>('SELECT MIN(revision) FROM alongside').pluck();
+    this.batchEndStmt = db
+      .prepare<[{ after: Buffer; rows: number }], Buffer>(
+        'SELECT name FROM alongside WHERE name > @after ORDER BY name LIMIT 1 OFFSET @rows',
+      )
+      .pluck();
     // A row at or below the compaction revision goes when a later row of its key at or below that
     // revision supersedes it: what is left is each key's value at the revision, and everything after.
-    this.compactBatchStmt = db.prepare<[{ from: number; to: number; revision: number }]>(
-      `DELETE FROM alongside WHERE revision > @from AND revision <= @to AND revision <
-         (SELECT MAX(a2.revision) FROM alongside a2 WHERE a2.name = alongside.name AND a2.revision <= @revision)`,
+    const superseded = `revision < (SELECT MAX(a2.revision) FROM alongside a2 WHERE a2.name = alongside.name AND a2.revision <= @revision)`;
+    this.compactBatchStmt = db.prepare<[{ after: Buffer; end: Buffer; revision: number }]>(
+      `DELETE FROM alongside WHERE name > @after AND name <= @end AND ${superseded}`,
+    );
+    this.compactLastBatchStmt = db.prepare<[{ after: Buffer; revision: number }]>(
+      `DELETE FROM alongside WHERE name > @after AND ${superseded}`,
     );
     this.expireStmt = db.prepare<[{ now: number }]>(
       `DELETE FROM alongside WHERE name IN (SELECT a.name FROM alongside a WHERE a.expires_at > 0 AND a.expires_at <= @now
@@ -85,14 +93,15 @@ export class AlongsideQueries {
     return this.countStmt.get({ ...range, revision }) ?? 0;
   }
 
-  /** The oldest revision a row is still stored at (null for an empty table). */
-  oldestRevision(): number | null {
-    return this.minRevisionStmt.get() ?? null;
-  }
-
-  /** Removes the rows in (from, to] that a compaction to revision drops. */
-  compactBatch(from: number, to: number, revision: number): void {
-    this.compactBatchStmt.run({ from, to, revision });
+  /**
+   * Removes what a compaction to revision drops of the keys after `after` (in key order), about
+   * `rows` rows' worth of them; returns the last key covered, or null once the table's end was.
+   */
+  compactBatch(after: Buffer, rows: number, revision: number): Buffer | null {
+    const end = this.batchEndStmt.get({ after, rows: rows - 1 });
+    if (end) this.compactBatchStmt.run({ after, end, revision });
+    else this.compactLastBatchStmt.run({ after, revision });
+    return end ?? null;
   }
 }
 

@@ -170,24 +170,28 @@ class SqliteStorage implements Storage {
     if (revision <= this.queries.compactRevision()) return;
     // Recorded first: from here on reads below the revision fail, so none sees a half-compacted store.
     this.queries.setCompactRevision(revision);
-    // Kine's rows, then the alongside table's.
-    const tables = [
-      { oldest: this.queries.oldestRowId(), batch: (from: number, to: number) => this.queries.compactBatch(from, to, revision) },
-      { oldest: this.alongside.oldestRevision(), batch: (from: number, to: number) => this.alongside.compactBatch(from, to, revision) },
-    ];
-    for (const table of tables) {
-      for (let from = (table.oldest ?? revision) - 1; from < revision; from += COMPACT_BATCH) {
-        const to = Math.min(from + COMPACT_BATCH, revision);
-        this.db.transaction(() => table.batch(from, to))();
-        await new Promise((resolve) => setImmediate(resolve));
-        if (!this.db.open) return;
-      }
+    // Kine's rows by revision, then the alongside table's in key order (it has no revision index).
+    for (let from = (this.queries.oldestRowId() ?? revision) - 1; from < revision; from += COMPACT_BATCH) {
+      const to = Math.min(from + COMPACT_BATCH, revision);
+      this.db.transaction(() => this.queries.compactBatch(from, to, revision))();
+      if (!(await this.yieldOpen())) return;
+    }
+    for (let after: Buffer | null = Buffer.alloc(0); after; ) {
+      const start: Buffer = after;
+      after = this.db.transaction(() => this.alongside.compactBatch(start, COMPACT_BATCH, revision))();
+      if (!(await this.yieldOpen())) return;
     }
   }
 
   async historyBoundRevision(maxBytes: number): Promise<number> {
     this.ensureOpen('');
     return this.historyBound.boundRevision(this.queries.compactRevision(), maxBytes);
+  }
+
+  /** Lets other work run between compaction batches; false once the store was closed meanwhile. */
+  private async yieldOpen(): Promise<boolean> {
+    await new Promise((resolve) => setImmediate(resolve));
+    return this.db.open;
   }
 
   /** Lists of object keys read kine's rows; lists under ALONGSIDE_ROOT the alongside table's. */
