@@ -36,7 +36,8 @@
  * and apf-flood (self-started: one user LISTs --apf-objects ConfigMaps from --apf-flooders
  * connections while system:masters GETs, the controller manager renews its Lease and another tenant
  * GETs, each timed unloaded and flooded, scripts/bench/apf-flood-scenario.ts),
- * and ledger (self-started: creates and updates with the revision ledger on and off, interleaved;
+ * and ledger (self-started, on etcd and on the embedded store: creates and updates with the
+ * revision ledger on and off, interleaved, with each side's CPU and disk bytes per request;
  * bytes per revision; history read p99, scripts/bench/ledger-scenario.ts), console
  * (self-started: GET and create latency with --console and --console=false, interleaved, no browser
  * open; the server's idle CPU without a browser and with headless Chromium on the overview,
@@ -292,9 +293,16 @@ async function main(): Promise<void> {
     if (flags.scenarios.has('ledger')) {
       if (flags.kubeconfig) process.stderr.write('bench: ledger needs servers the bench starts itself; skipped with --kubeconfig\n');
       else {
-        const results = await runLedger(flags.options, (line) => process.stderr.write(`${line}\n`));
-        for (const r of results) printJsonLine('orch-ledger', r);
-        servers.push({ name: 'orch-ledger', results });
+        // On etcd first (the default HA setup), then on the embedded store, each target asked for.
+        for (const backend of (['etcd', 'sqlite'] as const).filter((t) => flags.targets.includes(t))) {
+          const name = backend === 'etcd' ? 'orch-ledger-etcd' : 'orch-ledger';
+          const results = await runLedger(flags.options, (line) => process.stderr.write(`${line}\n`), {
+            backend,
+            nodeArgs: flags.serverNodeArgs,
+          });
+          for (const r of results) printJsonLine(name, r);
+          servers.push({ name, results });
+        }
       }
     }
     if (flags.scenarios.has('console')) {

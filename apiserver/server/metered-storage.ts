@@ -73,6 +73,7 @@ export function newMeteredStorage(
     intervalMs: options.etcdCompactionIntervalMs,
     retentionMs: options.historyRetentionMs,
     maxRevisions: options.historyRetentionMaxRevisions,
+    maxBytes: options.historyRetentionMaxBytes,
     logger,
   });
   return { metrics, inFlightLimit, storage, cacher, compactor };

@@ -51,6 +51,8 @@ export interface ServerOptions extends AuthenticationSettings {
   historyRetentionMs: number;
   /** --history-retention-max-revisions: the size bound, at most this many revisions kept. */
   historyRetentionMaxRevisions: number;
+  /** --history-retention-max-bytes: the size bound in bytes of history kept (0: none). */
+  historyRetentionMaxBytes: number;
   /** --storage-backend; etcd3 when --etcd-servers is set, else sqlite. */
   storageBackend: 'etcd3' | 'sqlite';
   /** --data-dir: the embedded store lives in <dataDir>/state.db. */
@@ -197,6 +199,15 @@ export const STORAGE_FLAGS = {
     default: 1_000_000,
     usage: 'The most revisions compaction keeps, however young (the size bound of --history-retention).',
     doc: 'At most this many revisions kept, however young',
+    check: nonNegative,
+  }),
+  historyRetentionMaxBytes: flag({
+    name: 'history-retention-max-bytes',
+    type: intValue,
+    default: 0,
+    usage:
+      'The most bytes of history compaction keeps, however young: past it the oldest revisions go first, never the current one of a key (the size bound of --history-retention). 0 means no bound.',
+    doc: "At most this many bytes of history kept (the revisions later writes superseded, of objects and of their ledger records), however young: past it the oldest revisions are compacted first, never an object's current one; reads of them then answer `410`; `0` = no bound",
     check: nonNegative,
   }),
   storageBackend: flag({
@@ -620,6 +631,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       etcdCompactionIntervalMs: v.etcdCompactionIntervalMs,
       historyRetentionMs: v.historyRetentionMs,
       historyRetentionMaxRevisions: v.historyRetentionMaxRevisions,
+      historyRetentionMaxBytes: v.historyRetentionMaxBytes,
       storageBackend: resolveStorageBackend(v.storageBackend, v.etcdServers.length > 0),
       dataDir: v.dataDir,
       securePort: v.securePort,

@@ -18,6 +18,11 @@ export interface CompactorOptions {
   retentionMs?: number;
   /** --history-retention-max-revisions: with a retention, keep at most this many revisions (0: no bound). */
   maxRevisions?: number;
+  /**
+   * --history-retention-max-bytes: with a retention, keep at most this many bytes of history (the
+   * revisions later writes superseded, Storage.historyBoundRevision), the oldest compacted first; 0: no bound.
+   */
+  maxBytes?: number;
   logger: Logger;
 }
 
@@ -31,7 +36,7 @@ export interface Compactor {
  * compacts to the revision observed in the previous round. With a retention (the revision ledger's
  * --history-retention), a round compacts to the newest revision it observed at least one retention
  * ago instead (so every younger revision stays readable), or further when more than maxRevisions
- * revisions would stay. A replica that just started has observed nothing that old and keeps all.
+ * revisions or more than maxBytes bytes of history would stay. A replica that just started has observed nothing that old and keeps all.
  *
  * Replicas sharing a store elect one compactor per round with a compare-and-swap on COMPACT_REV_KEY:
  * a round writes the key expecting the modRevision it saw last; the replica whose write wins compacts,
@@ -49,6 +54,7 @@ export function startCompactor(storage: Storage, options: CompactorOptions): Com
   const samples: { at: number; revision: number }[] = [];
   const retentionMs = options.retentionMs ?? 0;
   const maxRevisions = options.maxRevisions ?? 0;
+  const maxBytes = retentionMs > 0 ? (options.maxBytes ?? 0) : 0;
 
   /** This round's compaction target: the newest revision observed at least one retention ago, within the size bound. */
   const targetOf = (now: number): number => {
@@ -68,8 +74,11 @@ export function startCompactor(storage: Storage, options: CompactorOptions): Com
   let timer: NodeJS.Timeout;
 
   const round = async (): Promise<void> => {
-    const target = targetOf(Date.now());
+    let target = targetOf(Date.now());
     try {
+      // The byte bound, as the store stands now, but never past the revision the previous round
+      // observed (as the other bounds).
+      if (maxBytes > 0) target = Math.max(target, Math.min(observed, await storage.historyBoundRevision(maxBytes)));
       const value = Buffer.from(String(target));
       if (seen === undefined) seen = await storage.get(COMPACT_REV_KEY);
       const written = seen ? await storage.update(COMPACT_REV_KEY, value, seen.modRevision) : await storage.create(COMPACT_REV_KEY, value);

@@ -31,6 +31,7 @@ export function instrumentStorage(storage: Storage, observer: StorageObserver): 
     currentRevision: () => timed('currentRevision', '', () => storage.currentRevision()),
     compactedRevision: () => timed('compactedRevision', '', () => storage.compactedRevision()),
     compact: (revision) => timed('compact', '', () => storage.compact(revision)),
+    historyBoundRevision: (maxBytes) => timed('historyBoundRevision', '', () => storage.historyBoundRevision(maxBytes)),
     close: () => storage.close(),
   };
 }

@@ -161,5 +161,15 @@ export interface Storage {
   /** Drop history older than revision. */
   compact(revision: number): Promise<void>;
 
+  /**
+   * The size bound of history (--history-retention-max-bytes): the lowest revision compacting to
+   * which leaves at most maxBytes of history, 0 when it holds no more (or the store cannot tell
+   * yet). History is every revision a later write of its key superseded (updated, deleted), of
+   * objects and of alongside keys alike: its key's and value's bytes, counted at the superseding
+   * write's revision (a compaction to it drops them). A key's current revision never counts, so no
+   * compaction this answers removes a live object's state.
+   */
+  historyBoundRevision(maxBytes: number): Promise<number>;
+
   close(): Promise<void>;
 }

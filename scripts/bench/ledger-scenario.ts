@@ -16,9 +16,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expectStatus, ApiClient } from './api-client.js';
 import { loadKubeconfig } from './kubeconfig.js';
-import { startLocalApiServer } from './local-cluster.js';
+import { startLocalApiServer, startLocalEtcd, type LocalEtcd } from './local-cluster.js';
 import { percentile, round, runLoad } from './stats.js';
-import { configMap, PAYLOAD, type BenchOptions, type ScenarioResult } from './workload.js';
+import { configMap, cpuSeconds, PAYLOAD, writtenBytes, type BenchOptions, type ScenarioResult } from './workload.js';
 
 const NS = 'ledger-bench';
 const CM = `/api/v1/namespaces/${NS}/configmaps`;
@@ -27,10 +27,29 @@ const MERGE = 'application/merge-patch+json';
 export async function runLedger(
   options: BenchOptions & { ledgerObjectRevisions?: number },
   log: (line: string) => void,
+  setup: { backend?: 'sqlite' | 'etcd'; nodeArgs?: string[]; onRetention?: string } = {},
 ): Promise<ScenarioResult[]> {
+  const onEtcd = setup.backend === 'etcd';
+  const nodeArgs = setup.nodeArgs ?? [];
   const dataDir = await mkdtemp(join(tmpdir(), 'orch-ledger-bench-'));
-  const on = await startLocalApiServer({ args: [`--data-dir=${dataDir}`, '--history-retention=24h'] });
-  const off = await startLocalApiServer({ args: ['--history-retention=0'] });
+  // On etcd each server has an etcd of its own: compaction is the whole store's, and each etcd's CPU is its server's.
+  const etcds: LocalEtcd[] = onEtcd ? [await startLocalEtcd(), await startLocalEtcd()] : [];
+  const on = await startLocalApiServer({
+    etcd: etcds[0]?.endpoint,
+    nodeArgs,
+    args: [`--data-dir=${dataDir}`, `--history-retention=${setup.onRetention ?? '24h'}`],
+  });
+  const off = await startLocalApiServer({ etcd: etcds[1]?.endpoint, nodeArgs, args: ['--history-retention=0'] });
+  const pids = { on: { server: on.pid, etcd: etcds[0]?.pid }, off: { server: off.pid, etcd: etcds[1]?.pid } };
+  const cpuOf = async () => {
+    const out = { on: { server: 0, etcd: 0, written: 0 }, off: { server: 0, etcd: 0, written: 0 } };
+    for (const side of ['on', 'off'] as const) {
+      for (const p of ['server', 'etcd'] as const) out[side][p] = (await cpuSeconds(pids[side][p])) ?? 0;
+      // The bytes the store wrote to disk: the server's own file on SQLite, etcd's on etcd.
+      out[side].written = (await writtenBytes(onEtcd ? pids[side].etcd : pids[side].server)) ?? 0;
+    }
+    return out;
+  };
   const clients = {
     on: new ApiClient(loadKubeconfig(on.kubeconfig), options.concurrency),
     off: new ApiClient(loadKubeconfig(off.kubeconfig), options.concurrency),
@@ -42,13 +61,18 @@ export async function runLedger(
       expectStatus(await c.request('POST', '/api/v1/namespaces', JSON.stringify({ metadata: { name: NS } })), 201, 'namespace');
     const timed = async (scenario: string, count: number, op: (side: 'on' | 'off', i: number) => Promise<void>) => {
       const latencies = { on: [] as number[], off: [] as number[] };
+      const cpu0 = await cpuOf();
       const load = await runLoad({ concurrency: options.concurrency, count: count * 2 }, async (i) => {
         const side = sideOf(i);
         const t0 = performance.now();
         await op(side, Math.floor(i / 2));
         latencies[side].push(performance.now() - t0);
       });
+      const cpu1 = await cpuOf();
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+      // CPU per request (µs) of each side's server and etcd: steadier than latency on a shared machine.
+      const perReq = (side: 'on' | 'off', p: 'server' | 'etcd' | 'written') =>
+        Math.round(((cpu1[side][p] - cpu0[side][p]) * 1e6) / Math.max(1, latencies[side].length));
       for (const side of ['on', 'off'] as const) {
         results.push({
           scenario: `${scenario}-ledger-${side}`,
@@ -56,10 +80,15 @@ export async function runLedger(
           rate: round(latencies[side].length / load.seconds),
           meanMs: round(mean(latencies[side])),
           p99Ms: round(percentile(latencies[side], 99)),
+          serverCpuUsPerReq: perReq(side, 'server'),
+          ...(onEtcd ? { etcdCpuUsPerReq: perReq(side, 'etcd') } : {}),
+          diskBytesPerReq: Math.round((cpu1[side].written - cpu0[side].written) / Math.max(1, latencies[side].length)),
         });
       }
-      // The ledger's cost: its mean latency over the one without (target ≤ 1.1).
-      results[results.length - 2].costVsOff = Number((mean(latencies.on) / mean(latencies.off)).toFixed(3));
+      // The ledger's cost: its mean latency over the one without (target ≤ 1.1), and its server CPU's.
+      const onResult = results[results.length - 2];
+      onResult.costVsOff = Number((mean(latencies.on) / mean(latencies.off)).toFixed(3));
+      onResult.cpuCostVsOff = Number((perReq('on', 'server') / Math.max(1, perReq('off', 'server'))).toFixed(3));
       log(`ledger: ${scenario} done`);
     };
     const count = Math.min(options.count, 5000);
@@ -90,6 +119,12 @@ export async function runLedger(
     clients.off.close();
     await on.stop();
     await off.stop();
+    for (const e of etcds) await e.stop();
+  }
+  // The stored-revisions read and the bytes per revision are read from the embedded store's file.
+  if (onEtcd) {
+    await rm(dataDir, { recursive: true, force: true });
+    return results;
   }
   if (options.ledgerStoredRevisions > 0) {
     const stored = fillRevisions(join(dataDir, 'state.db'), options.ledgerStoredRevisions);

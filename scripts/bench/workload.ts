@@ -103,6 +103,14 @@ export function residentBytes(pid: number | undefined): Promise<number | undefin
   });
 }
 
+/** Bytes the process and its descendants have caused to be written to storage (Linux /proc/<pid>/io write_bytes); undefined without a pid. */
+export function writtenBytes(pid: number | undefined): Promise<number | undefined> {
+  return treeSum(pid, async (p) => {
+    const m = /^write_bytes:\s+(\d+)/m.exec(await readFile(`/proc/${p}/io`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  });
+}
+
 /** CPU seconds the process and its descendants have used (Linux /proc; clock ticks of 1/100 s); undefined without a pid. */
 export function cpuSeconds(pid: number | undefined): Promise<number | undefined> {
   return treeSum(pid, async (p) => {

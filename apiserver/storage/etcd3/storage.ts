@@ -19,6 +19,7 @@ import type { WatchSink } from '../watch-sink.js';
 import { toKeyValue } from './convert.js';
 import { etcdErrorKind } from './error-kind.js';
 import { etcdFaultHandling, perTryDeadlineMs } from './fault-handling.js';
+import { HistoryBytes } from './history-bytes.js';
 import { findOldestReadable } from './oldest-readable.js';
 import { ReadBatcher } from './read-batch.js';
 import { watchEtcd } from './watch.js';
@@ -68,6 +69,8 @@ class EtcdStorage implements Storage {
   private knownCompacted = 0;
   private readonly leases: LeaseManager;
   private readonly reads = new ReadBatcher((keys) => this.readKeys(keys));
+  /** History's bytes, tracked from the first historyBoundRevision call on. */
+  private readonly historyBytes = new HistoryBytes(this);
 
   constructor(
     private readonly client: Etcd3,
@@ -228,7 +231,12 @@ class EtcdStorage implements Storage {
     this.logger?.debug('etcd compacted', { revision });
   }
 
+  historyBoundRevision(maxBytes: number): Promise<number> {
+    return this.historyBytes.boundRevision(maxBytes);
+  }
+
   async close(): Promise<void> {
+    this.historyBytes.stop();
     for (const sink of [...this.watches]) sink.stop();
     this.client.close();
   }
@@ -261,6 +269,7 @@ class EtcdStorage implements Storage {
 
   private learnCompacted(revision: number): void {
     this.knownCompacted = Math.max(this.knownCompacted, revision);
+    this.historyBytes.compacted(revision);
   }
 
   /** Runs one etcd request, translating its failure into a StorageError where one applies. */

@@ -23,7 +23,8 @@ export type StorageCall =
   | 'delete'
   | 'currentRevision'
   | 'compactedRevision'
-  | 'compact';
+  | 'compact'
+  | 'historyBoundRevision';
 
 export type StorageMessage =
   | { orchStorage: 'call'; id: number; call: StorageCall; args: unknown[] }

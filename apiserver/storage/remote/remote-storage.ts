@@ -91,6 +91,10 @@ class RemoteStorage implements Storage {
     return (await this.call('compactedRevision', [])) as number;
   }
 
+  async historyBoundRevision(maxBytes: number): Promise<number> {
+    return (await this.call('historyBoundRevision', [maxBytes])) as number;
+  }
+
   async compact(revision: number): Promise<void> {
     await this.call('compact', [revision]);
   }

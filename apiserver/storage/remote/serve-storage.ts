@@ -34,6 +34,8 @@ export function serveStorage(storage: Storage, port: MessagePortLike): ServedPee
         return storage.compactedRevision();
       case 'compact':
         return storage.compact(args[0] as number);
+      case 'historyBoundRevision':
+        return storage.historyBoundRevision(args[0] as number);
       default:
         return Promise.reject(new Error(`remote storage: unknown call ${name}`));
     }

@@ -16,17 +16,25 @@ const LATEST_IN_RANGE = `
  */
 export class AlongsideQueries {
   private readonly latestAtStmt;
+  private readonly createRevisionAtStmt;
   private readonly insertStmt;
   private readonly listStmt;
   private readonly countStmt;
-  private readonly minRevisionStmt;
+  private readonly batchEndStmt;
   private readonly compactBatchStmt;
+  private readonly compactLastBatchStmt;
   private readonly expireStmt;
 
   constructor(db: Database.Database) {
     this.latestAtStmt = db.prepare<[Buffer, number], AlongsideRow>(
       'SELECT * FROM alongside WHERE name = ? AND revision <= ? ORDER BY revision DESC LIMIT 1',
     );
+    // A put only needs its key's create revision, not the previous value.
+    this.createRevisionAtStmt = db
+      .prepare<[Buffer, number], number>(
+        'SELECT create_revision FROM alongside WHERE name = ? AND revision <= ? ORDER BY revision DESC LIMIT 1',
+      )
+      .pluck();
     this.insertStmt = db.prepare<[AlongsideRow]>(
       `INSERT INTO alongside (name, revision, create_revision, value, expires_at)
        VALUES (@name, @revision, @create_revision, @value, @expires_at)`,
@@ -35,12 +43,19 @@ export class AlongsideQueries {
       `SELECT a.* ${LATEST_IN_RANGE} ORDER BY a.name LIMIT @limit`,
     );
     this.countStmt = db.prepare<[{ start: Buffer; end: Buffer; revision: number }], number>(`SELECT COUNT(*) ${LATEST_IN_RANGE}`).pluck();
-    this.minRevisionStmt = db.prepare<[], number | null>('SELECT MIN(revision) FROM alongside').pluck();
+    this.batchEndStmt = db
+      .prepare<[{ after: Buffer; rows: number }], Buffer>(
+        'SELECT name FROM alongside WHERE name > @after ORDER BY name LIMIT 1 OFFSET @rows',
+      )
+      .pluck();
     // A row at or below the compaction revision goes when a later row of its key at or below that
     // revision supersedes it: what is left is each key's value at the revision, and everything after.
-    this.compactBatchStmt = db.prepare<[{ from: number; to: number; revision: number }]>(
-      `DELETE FROM alongside WHERE revision > @from AND revision <= @to AND revision <
-         (SELECT MAX(a2.revision) FROM alongside a2 WHERE a2.name = alongside.name AND a2.revision <= @revision)`,
+    const superseded = `revision < (SELECT MAX(a2.revision) FROM alongside a2 WHERE a2.name = alongside.name AND a2.revision <= @revision)`;
+    this.compactBatchStmt = db.prepare<[{ after: Buffer; end: Buffer; revision: number }]>(
+      `DELETE FROM alongside WHERE name > @after AND name <= @end AND ${superseded}`,
+    );
+    this.compactLastBatchStmt = db.prepare<[{ after: Buffer; revision: number }]>(
+      `DELETE FROM alongside WHERE name > @after AND ${superseded}`,
     );
     this.expireStmt = db.prepare<[{ now: number }]>(
       `DELETE FROM alongside WHERE name IN (SELECT a.name FROM alongside a WHERE a.expires_at > 0 AND a.expires_at <= @now
@@ -59,8 +74,8 @@ export class AlongsideQueries {
    */
   put(key: string, value: Buffer, revision: number, expiresAt: number): void {
     const name = Buffer.from(key);
-    const previous = this.latestAtStmt.get(name, revision);
-    this.insertStmt.run({ name, revision, create_revision: previous?.create_revision ?? revision, value, expires_at: expiresAt });
+    const createRevision = this.createRevisionAtStmt.get(name, revision);
+    this.insertStmt.run({ name, revision, create_revision: createRevision ?? revision, value, expires_at: expiresAt });
   }
 
   /** Removes every row of the keys whose newest row expired at or before now. */
@@ -78,14 +93,15 @@ export class AlongsideQueries {
     return this.countStmt.get({ ...range, revision }) ?? 0;
   }
 
-  /** The oldest revision a row is still stored at (null for an empty table). */
-  oldestRevision(): number | null {
-    return this.minRevisionStmt.get() ?? null;
-  }
-
-  /** Removes the rows in (from, to] that a compaction to revision drops. */
-  compactBatch(from: number, to: number, revision: number): void {
-    this.compactBatchStmt.run({ from, to, revision });
+  /**
+   * Removes what a compaction to revision drops of the keys after `after` (in key order), about
+   * `rows` rows' worth of them; returns the last key covered, or null once the table's end was.
+   */
+  compactBatch(after: Buffer, rows: number, revision: number): Buffer | null {
+    const end = this.batchEndStmt.get({ after, rows: rows - 1 });
+    if (end) this.compactBatchStmt.run({ after, end, revision });
+    else this.compactLastBatchStmt.run({ after, revision });
+    return end ?? null;
   }
 }
 

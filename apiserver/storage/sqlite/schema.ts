@@ -18,7 +18,9 @@ import Database from 'better-sqlite3';
  * store's newest revision stays a kine row's. create_revision is the revision the key was first
  * written at; expires_at (ms since the epoch, 0: never) when the key goes unless written again
  * (WriteOptions.alongside.ttlSeconds). Compaction drops the rows a later one at or below its
- * revision supersedes, as kine's, and every row of a key whose newest row has expired.
+ * revision supersedes, as kine's, and every row of a key whose newest row has expired. It walks the
+ * table in key order: the table has no index by revision (files made before had one; it is
+ * dropped), since every write paid a page of it in its commit while only compaction read it.
  *
  * The `meta` table only holds bookkeeping (the compacted revision), never data. The `expiry` table
  * holds when each key written with a TTL expires (milliseconds since the epoch); the store deletes
@@ -46,7 +48,7 @@ CREATE TABLE IF NOT EXISTS alongside (
   expires_at INTEGER NOT NULL,
   PRIMARY KEY (name, revision)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS alongside_revision ON alongside (revision);
+DROP INDEX IF EXISTS alongside_revision;
 CREATE INDEX IF NOT EXISTS alongside_expiring ON alongside (expires_at) WHERE expires_at > 0;
 CREATE TABLE IF NOT EXISTS meta (
   name TEXT PRIMARY KEY,

@@ -16,6 +16,7 @@ import { ALONGSIDE_ROOT } from '../interfaces.js';
 import { type KeyRange, listRange, watchRange } from '../key-range.js';
 import { WatchSink } from '../watch-sink.js';
 import { AlongsideQueries, alongsideKeyValue } from './alongside-queries.js';
+import { HistoryBoundQuery } from './history-bound.js';
 import { Queries } from './queries.js';
 import { rowToEvent, rowToKeyValue } from './rows.js';
 import { openDatabase, type Row } from './schema.js';
@@ -44,6 +45,7 @@ class SqliteStorage implements Storage {
   private readonly queries: Queries;
   /** The keys written beside a write (ALONGSIDE_ROOT): reads of them go to their own table. */
   private readonly alongside: AlongsideQueries;
+  private readonly historyBound: HistoryBoundQuery;
   private readonly hub = new WatchHub();
   /**
    * The newest committed revision, kept in memory: this object is the file's only writer, so reading
@@ -53,10 +55,28 @@ class SqliteStorage implements Storage {
   /** Keys with an expiry (kept in memory so a write of any other key costs no expiry statement). */
   private readonly expiring: Set<string>;
   private expiryTimer: NodeJS.Timeout | undefined;
+  /**
+   * The rows of writeAll, appended in one transaction. Made once: better-sqlite3 builds a
+   * transaction's wrappers anew on each db.transaction() call, about as costly as a row's insert.
+   */
+  private readonly writeTransaction: (writes: RowWrite[]) => Row[];
 
   constructor(private readonly db: Database.Database) {
+    this.writeTransaction = db.transaction((writes: RowWrite[]): Row[] =>
+      writes.map(({ key, options, next }) => {
+        const ttl = options?.ttlSeconds;
+        const extra = options?.alongside;
+        const newRow = next(this.queries.latest(key));
+        const id = this.queries.insert(newRow);
+        if (ttl && !newRow.deleted) this.queries.setExpiry(key, Date.now() + ttl * 1000);
+        else if (this.expiring.has(key)) this.queries.clearExpiry(key);
+        if (extra) this.alongside.put(extra.key, extra.value, id, extra.ttlSeconds ? Date.now() + extra.ttlSeconds * 1000 : 0);
+        return { ...newRow, id };
+      }),
+    );
     this.queries = new Queries(db);
     this.alongside = new AlongsideQueries(db);
+    this.historyBound = new HistoryBoundQuery(db);
     this.head = { revision: this.queries.currentRevision() };
     this.expiring = new Set(this.queries.expiring());
     if (this.expiring.size > 0) this.startExpiry();
@@ -150,19 +170,28 @@ class SqliteStorage implements Storage {
     if (revision <= this.queries.compactRevision()) return;
     // Recorded first: from here on reads below the revision fail, so none sees a half-compacted store.
     this.queries.setCompactRevision(revision);
-    // Kine's rows, then the alongside table's.
-    const tables = [
-      { oldest: this.queries.oldestRowId(), batch: (from: number, to: number) => this.queries.compactBatch(from, to, revision) },
-      { oldest: this.alongside.oldestRevision(), batch: (from: number, to: number) => this.alongside.compactBatch(from, to, revision) },
-    ];
-    for (const table of tables) {
-      for (let from = (table.oldest ?? revision) - 1; from < revision; from += COMPACT_BATCH) {
-        const to = Math.min(from + COMPACT_BATCH, revision);
-        this.db.transaction(() => table.batch(from, to))();
-        await new Promise((resolve) => setImmediate(resolve));
-        if (!this.db.open) return;
-      }
+    // Kine's rows by revision, then the alongside table's in key order (it has no revision index).
+    for (let from = (this.queries.oldestRowId() ?? revision) - 1; from < revision; from += COMPACT_BATCH) {
+      const to = Math.min(from + COMPACT_BATCH, revision);
+      this.db.transaction(() => this.queries.compactBatch(from, to, revision))();
+      if (!(await this.yieldOpen())) return;
     }
+    for (let after: Buffer | null = Buffer.alloc(0); after; ) {
+      const start: Buffer = after;
+      after = this.db.transaction(() => this.alongside.compactBatch(start, COMPACT_BATCH, revision))();
+      if (!(await this.yieldOpen())) return;
+    }
+  }
+
+  async historyBoundRevision(maxBytes: number): Promise<number> {
+    this.ensureOpen('');
+    return this.historyBound.boundRevision(this.queries.compactRevision(), maxBytes);
+  }
+
+  /** Lets other work run between compaction batches; false once the store was closed meanwhile. */
+  private async yieldOpen(): Promise<boolean> {
+    await new Promise((resolve) => setImmediate(resolve));
+    return this.db.open;
   }
 
   /** Lists of object keys read kine's rows; lists under ALONGSIDE_ROOT the alongside table's. */
@@ -199,18 +228,7 @@ class SqliteStorage implements Storage {
         throw new Error(`storage: an alongside key must lie under ${ALONGSIDE_ROOT}`);
       }
     }
-    const rows = this.db.transaction((): Row[] =>
-      writes.map(({ key, options, next }) => {
-        const ttl = options?.ttlSeconds;
-        const extra = options?.alongside;
-        const newRow = next(this.queries.latest(key));
-        const id = this.queries.insert(newRow);
-        if (ttl && !newRow.deleted) this.queries.setExpiry(key, Date.now() + ttl * 1000);
-        else if (this.expiring.has(key)) this.queries.clearExpiry(key);
-        if (extra) this.alongside.put(extra.key, extra.value, id, extra.ttlSeconds ? Date.now() + extra.ttlSeconds * 1000 : 0);
-        return { ...newRow, id };
-      }),
-    )();
+    const rows = this.writeTransaction(writes);
     const events = rows.map((row, i) => {
       const key = writes[i].key;
       if (writes[i].options?.ttlSeconds && !row.deleted) {

@@ -53,6 +53,9 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
     ),
     'orch-rbac masters-get',
     'orch-rbac rbac-get',
+    ...['create-ledger-on', 'create-ledger-off', 'update-ledger-on', 'update-ledger-off', 'history-read'].map(
+      (s) => `orch-ledger-etcd ${s}`,
+    ),
     'orch-ledger create-ledger-on',
     'orch-ledger create-ledger-off',
     'orch-ledger update-ledger-on',

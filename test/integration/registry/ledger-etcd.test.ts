@@ -1,4 +1,4 @@
-import { LEDGER_TOKENS, ledgerServer, runLedgerSuite } from './ledger.js';
+import { BYTE_BOUND_ARGS, LEDGER_TOKENS, ledgerServer, runLedgerSuite } from './ledger.js';
 import { startTestServer } from '../../support/api-server.js';
 import { useEtcd } from '../../support/etcd.js';
 
@@ -12,4 +12,5 @@ runLedgerSuite('etcd', {
       tokens: LEDGER_TOKENS,
       args: ['--history-retention=4s', '--etcd-compaction-interval=1s', '--watch-cache=false'],
     }),
+  byteBound: () => startTestServer({ etcd: etcd(), tokens: LEDGER_TOKENS, args: BYTE_BOUND_ARGS }),
 });

@@ -1,4 +1,4 @@
-import { LEDGER_TOKENS, ledgerServer, runLedgerSuite } from './ledger.js';
+import { BYTE_BOUND_ARGS, LEDGER_TOKENS, ledgerServer, runLedgerSuite } from './ledger.js';
 import { startTestServer } from '../../support/api-server.js';
 
 const tokens = LEDGER_TOKENS;
@@ -7,6 +7,7 @@ runLedgerSuite('sqlite', {
   main: () => ledgerServer(),
   shortRetention: () =>
     startTestServer({ tokens, args: ['--history-retention=4s', '--etcd-compaction-interval=1s', '--watch-cache=false'] }),
+  byteBound: () => startTestServer({ tokens, args: BYTE_BOUND_ARGS }),
 });
 
 // The same over --workers 2: worker processes write and read the ledger through the remote storage.
@@ -18,4 +19,5 @@ runLedgerSuite('sqlite, --workers=2', {
       tokens,
       args: ['--workers=2', '--history-retention=4s', '--etcd-compaction-interval=1s', '--watch-cache=false'],
     }),
+  byteBound: () => startTestServer({ process: true, tokens, args: ['--workers=2', ...BYTE_BOUND_ARGS] }),
 });

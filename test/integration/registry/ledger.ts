@@ -88,7 +88,20 @@ export interface LedgerServers {
   main(): Promise<TestServer>;
   /** A server with a short retention, compaction each second and no watch cache. */
   shortRetention(): Promise<TestServer>;
+  /** A server with a long retention bounded by BYTE_BOUND bytes of history, compaction each second, no watch cache. */
+  byteBound(): Promise<TestServer>;
 }
+
+/** --history-retention-max-bytes of the byteBound servers: room for about 16 revisions of a 4 KiB ConfigMap. */
+export const BYTE_BOUND = 64 * 1024;
+
+/** The byteBound servers' flags (with BYTE_BOUND). */
+export const BYTE_BOUND_ARGS = [
+  '--history-retention=24h',
+  `--history-retention-max-bytes=${BYTE_BOUND}`,
+  '--etcd-compaction-interval=1s',
+  '--watch-cache=false',
+];
 
 /** The users the ledger suites read as (viewer-token, editor-token), beside the admin. */
 export const LEDGER_TOKENS = ['viewer-token,viewer,viewer-uid,', 'editor-token,editor,editor-uid,'];
@@ -376,6 +389,64 @@ export function runLedgerSuite(backend: string, servers: LedgerServers): void {
       }
       assert.ok(forgotten, 'the deleted object left the ledger');
       assert.equal(forgotten.body.reason, 'NotFound');
+    });
+  });
+  describe(`revision ledger byte bound (${backend})`, () => {
+    let s: TestServer;
+    let c: TestClient;
+    before(async () => {
+      s = await servers.byteBound();
+      c = s.client;
+    });
+    after(async () => {
+      await s?.stop();
+    });
+
+    it('compacts the oldest revisions once history passes --history-retention-max-bytes, keeping the current one; older reads answer 410', async () => {
+      const base = '/api/v1/namespaces/default/configmaps';
+      const payload = (i: number) => `${String(i).padStart(6, '0')}${'x'.repeat(4090)}`;
+      const first = await c.post(base, { metadata: { name: 'big' }, data: { payload: payload(0) } });
+      assert.equal(first.status, 201, first.text);
+      const oldRv = first.body.metadata.resourceVersion;
+      // 40 revisions of 4 KiB: 160 KiB superseded, far past the bound, however young (the retention is 24 h).
+      const writes = 40;
+      for (let i = 1; i <= writes; i++) {
+        const w = await c.patch(`${base}/big`, { data: { payload: payload(i) } }, MERGE);
+        assert.equal(w.status, 200, w.text);
+      }
+      const expired = await eventually(
+        'the first revision to leave the history',
+        async () => {
+          const old = await c.get(`${base}/big/history?resourceVersion=${oldRv}`);
+          if (old.status !== 410) assert.equal(old.status, 200, old.text);
+          return old.status === 410 && old;
+        },
+        30_000,
+      );
+      assert.equal(expired.body.reason, 'Expired');
+      assert.match(expired.body.message, new RegExp(`^too old resource version: ${oldRv} \\(\\d+\\)$`));
+      // Once the rounds have caught up, what stays of the history fits the bound: at most
+      // BYTE_BOUND / 4 KiB superseded revisions beside the current one.
+      const kept = Math.floor(BYTE_BOUND / 4096);
+      const history = await eventually(
+        `at most ${kept} superseded revisions in the history`,
+        async () => {
+          const h = await c.get(`${base}/big/history`);
+          assert.equal(h.status, 200, h.text);
+          return h.body.items.length - 1 <= kept && h;
+        },
+        30_000,
+      );
+      // The newest revisions stay, the current one first; the oldest in the window carries the whole object.
+      assert.ok(history.body.items.length >= 2, 'the bound kept recent history');
+      const current = await c.get(`${base}/big`);
+      assert.equal(current.status, 200, current.text);
+      assert.equal(current.body.data.payload, payload(writes));
+      assert.equal(history.body.items[0].resourceVersion, current.body.metadata.resourceVersion);
+      assert.equal(history.body.items.at(-1).patch[0].path, '');
+      // The current revision reads at its own resourceVersion.
+      const still = await c.get(`${base}/big/history?resourceVersion=${current.body.metadata.resourceVersion}`);
+      assert.equal(still.status, 200, still.text);
     });
   });
 }

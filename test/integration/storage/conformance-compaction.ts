@@ -4,7 +4,8 @@ import { describe, test } from 'node:test';
 import { createLogger } from 'winston';
 import { COMPACT_REV_KEY, startCompactor } from '../../../apiserver/storage/compactor.js';
 import { isStorageError } from '../../../apiserver/storage/errors.js';
-import type { Storage } from '../../../apiserver/storage/interfaces.js';
+import { ALONGSIDE_ROOT, type Storage } from '../../../apiserver/storage/interfaces.js';
+import { eventually } from '../../support/eventually.js';
 import { buf, rejectsWith, type Fixture } from './fixture.js';
 import { settle, WatchRecorder } from './recorder.js';
 
@@ -136,6 +137,40 @@ export function describeCompaction(fx: () => Fixture): void {
       assert.ok(bound <= (await storage.currentRevision()) - 5);
     });
 
+    test('historyBoundRevision: the lowest revision leaving at most maxBytes of superseded revisions, objects and alongside keys alike', async () => {
+      const { storage, ns } = fx();
+      await storage.compact(await storage.currentRevision());
+      const key = `${ns}h`;
+      const side = `${ALONGSIDE_ROOT}${ns.slice(1)}h`;
+      const value = (i: number) => buf(String(i).padStart(100, '0'));
+      const alongside = { key: side, value: buf('r'.repeat(20)) };
+      let kv = await storage.create(key, value(0), { alongside });
+      const revisions: number[] = [];
+      for (let i = 1; i <= 10; i++) {
+        kv = await storage.update(key, value(i), kv.modRevision, { alongside });
+        revisions.push(kv.modRevision);
+      }
+      // Each update supersedes one revision of the key and one of its alongside key.
+      const per = Buffer.byteLength(key) + 100 + Buffer.byteLength(side) + 20;
+      // etcd's backend learns its history's bytes from a watch: it answers 0 until it has caught up.
+      const bound = (maxBytes: number) =>
+        eventually('a bound revision', async () => {
+          const r = await storage.historyBoundRevision(maxBytes);
+          return r > 0 && r;
+        });
+      // Newest first: the 10th, 9th and 8th updates' superseded revisions fit 3.5 of them, the 7th's passes.
+      assert.equal(await bound(per * 3.5), revisions[6]);
+      assert.equal(await bound(per * 3), revisions[6]);
+      assert.equal(await bound(per * 2.99), revisions[7]);
+      assert.equal(await storage.historyBoundRevision(per * 10), 0);
+      await storage.compact(revisions[6]);
+      // What the compaction dropped no longer counts; the current revision never did.
+      assert.equal(await storage.historyBoundRevision(per * 3), 0);
+      assert.equal(await bound(per * 2.5), revisions[7]);
+      assert.deepEqual((await storage.get(key))?.value, value(10));
+      assert.deepEqual((await storage.get(side))?.value, alongside.value);
+    });
+
     test('compactor: intervalMs 0 disables it', async () => {
       const { storage, ns } = fx();
       const before = await storage.get(COMPACT_REV_KEY);
@@ -179,6 +214,7 @@ function spyOnCompaction(storage: Storage): {
       watch: (prefix, options, handlers) => storage.watch(prefix, options, handlers),
       currentRevision: () => storage.currentRevision(),
       compactedRevision: () => storage.compactedRevision(),
+      historyBoundRevision: (maxBytes) => storage.historyBoundRevision(maxBytes),
       close: () => storage.close(),
     } satisfies Storage,
   };

@@ -82,3 +82,42 @@ test('sqlite: compaction keeps only the newest row of each live key', async () =
     await dir.remove();
   }
 });
+
+test('sqlite: a file made with the alongside table indexed by revision loses the index; compaction walks the table in key order, in batches', async () => {
+  const dir = await tempDir();
+  const path = join(dir.path, 'state.db');
+  try {
+    let storage = newSqliteStorage({ path });
+    await storage.close();
+    const old = new Database(path);
+    old.exec('CREATE INDEX alongside_revision ON alongside (revision)');
+    old.close();
+    storage = newSqliteStorage({ path });
+    // More ledger keys than one compaction batch (1,000 rows), each rewritten, and one key never rewritten.
+    const ledger = (i: number) => ({ alongside: { key: `/orch-ledger/r/k${String(i).padStart(4, '0')}`, value: Buffer.from(`r${i}`) } });
+    await storage.create('/r/still', Buffer.from('s'), { alongside: { key: '/orch-ledger/r/still', value: Buffer.from('s') } });
+    const kvs = [];
+    for (let i = 0; i < 1500; i++) kvs.push(await storage.create(`/r/k${i}`, Buffer.from('0'), ledger(i)));
+    for (let i = 0; i < 1500; i++) await storage.update(`/r/k${i}`, Buffer.from('1'), kvs[i].modRevision, ledger(i));
+    await storage.compact(await storage.currentRevision());
+    await storage.close();
+
+    const raw = new Database(path, { readonly: true });
+    try {
+      const indexes = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'alongside'").pluck().all();
+      assert.ok(!indexes.includes('alongside_revision'), String(indexes));
+      // One row per ledger key is left: each key's newest.
+      const rows = raw.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT name) AS keys FROM alongside').get();
+      assert.deepEqual(rows, { n: 1501, keys: 1501 });
+      const still = raw
+        .prepare("SELECT CAST(value AS TEXT) FROM alongside WHERE name = CAST('/orch-ledger/r/still' AS BLOB)")
+        .pluck()
+        .get();
+      assert.equal(still, 's');
+    } finally {
+      raw.close();
+    }
+  } finally {
+    await dir.remove();
+  }
+});
