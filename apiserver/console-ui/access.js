@@ -7,6 +7,9 @@ import { html } from './html.js';
 export function Access() {
   const [who, setWho] = useState(undefined);
   const [namespace, setNamespace] = useState(sessionStorage.getItem('orch.namespace') || 'default');
+  // What is typed in the box: kept in state, or a re-render (an answer coming in) would put the
+  // applied namespace back over the text before it is applied.
+  const [draft, setDraft] = useState(namespace);
   const [rules, setRules] = useState(undefined);
   const [error, setError] = useState('');
   useEffect(() => {
@@ -34,7 +37,7 @@ export function Access() {
         <p>Groups: ${(who.groups ?? []).join(', ')}</p>
       </div>`
     }
-    <p>Namespace <input id="access-namespace" value=${namespace} onChange=${(e) => setNamespace(e.target.value.trim())} /></p>
+    <p>Namespace <input id="access-namespace" value=${draft} onInput=${(e) => setDraft(e.target.value)} onChange=${(e) => setNamespace(e.target.value.trim())} /></p>
     ${
       rules &&
       html`<table id="rules">

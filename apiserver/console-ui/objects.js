@@ -33,8 +33,12 @@ const MAX_SELECTOR = 64 * 1024;
 export function Objects() {
   const params = new URLSearchParams(location.hash.split('?')[1] ?? '');
   const [kinds, setKinds] = useState([]);
+  // What the user may list, and for which namespace it was asked ({ namespace, f }).
   const [may, setMay] = useState(undefined);
   const [namespace, setNamespace] = useState(params.get('namespace') ?? sessionStorage.getItem('orch.namespace') ?? '');
+  // What is typed in the box: kept in state, or a re-render (an answer coming in) would put the
+  // applied namespace back over the text before it is applied.
+  const [draft, setDraft] = useState(namespace);
   const [selected, setSelected] = useState(undefined);
   const [labelSelector, setLabelSelector] = useState('');
   const [fieldSelector, setFieldSelector] = useState('');
@@ -46,19 +50,25 @@ export function Objects() {
   }, []);
   useEffect(() => {
     sessionStorage.setItem('orch.namespace', namespace);
-    // A function is kept through an updater (setMay(f) would call f as one).
+    let live = true;
     listable(namespace).then(
-      (f) => setMay(() => f),
-      () => setMay(undefined),
+      (f) => live && setMay({ namespace, f }),
+      () => live && setMay({ namespace, f: undefined }),
     );
+    return () => {
+      live = false;
+    };
   }, [namespace]);
-  const shown = kinds.filter((k) => (namespace ? k.namespaced : true) && (!may || may(k)));
+  // The kinds are drawn once the answer for this namespace is in (everywhere needs none): drawn with the
+  // previous namespace's rules first, the list would shift under the pointer when the answer came.
+  const current = namespace === '' ? { namespace, f: undefined } : may?.namespace === namespace ? may : undefined;
+  const shown = current ? kinds.filter((k) => (namespace ? k.namespaced : true) && (!current.f || current.f(k))) : [];
   const groups = new Map();
   for (const k of shown) groups.set(k.group || 'core', [...(groups.get(k.group || 'core') ?? []), k]);
   return html`<div id="objects">
     <h2>Objects</h2>
     <p>
-      Namespace: <input id="namespace" placeholder="all namespaces" value=${namespace} onChange=${(e) => setNamespace(e.target.value.trim())} />
+      Namespace: <input id="namespace" placeholder="all namespaces" value=${draft} onInput=${(e) => setDraft(e.target.value)} onChange=${(e) => setNamespace(e.target.value.trim())} />
     </p>
     ${error && html`<p class="error">${error}</p>`}
     <nav class="kinds" id="kinds">
@@ -119,7 +129,7 @@ function KindTable({ r, namespace, selectors }) {
             setError('');
           }
         } catch (err) {
-          setError(err.message);
+          if (mine === latest) setError(err.message);
         }
       }, 200);
     };

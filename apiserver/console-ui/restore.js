@@ -91,16 +91,24 @@ export function RestoreOne({ r, namespace, name }) {
 /** The Deleted page: what was deleted in a namespace (or everywhere), newest first, each restorable. */
 export function Deleted() {
   const [namespace, setNamespace] = useState(sessionStorage.getItem('orch.namespace') ?? '');
+  // What is typed in the box: kept in state, or a re-render (an answer coming in) would put the
+  // applied namespace back over the text before it is applied.
+  const [draft, setDraft] = useState(namespace);
   const [items, setItems] = useState(undefined);
   const [error, setError] = useState('');
   const [round, setRound] = useState(0);
   useEffect(() => {
     setItems(undefined);
     setError('');
+    // An answer for a namespace no longer asked about is dropped.
+    let live = true;
     deletedObjects(namespace).then(
-      (all) => setItems(all.sort((a, b) => Number(b.deletion.resourceVersion) - Number(a.deletion.resourceVersion))),
-      (err) => setError(err.message),
+      (all) => live && setItems(all.sort((a, b) => Number(b.deletion.resourceVersion) - Number(a.deletion.resourceVersion))),
+      (err) => live && setError(err.message),
     );
+    return () => {
+      live = false;
+    };
   }, [namespace, round]);
   return html`<div id="deleted">
     <h2>Deleted objects</h2>
@@ -112,7 +120,7 @@ export function Deleted() {
         setRound(round + 1);
       }}
     >
-      Namespace: <input id="deleted-namespace" name="namespace" placeholder="all namespaces" value=${namespace} />
+      Namespace: <input id="deleted-namespace" name="namespace" placeholder="all namespaces" value=${draft} onInput=${(e) => setDraft(e.target.value)} />
       <button type="submit">Show</button>
     </form>
     ${error && html`<p class="error" id="deleted-error">${error}</p>`}
