@@ -3,13 +3,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { group, post } from './api.js';
 import { html } from './html.js';
+import { NamespaceInput } from './namespace-input.js';
 
 export function Access() {
   const [who, setWho] = useState(undefined);
   const [namespace, setNamespace] = useState(sessionStorage.getItem('orch.namespace') || 'default');
-  // What is typed in the box: kept in state, or a re-render (an answer coming in) would put the
-  // applied namespace back over the text before it is applied.
-  const [draft, setDraft] = useState(namespace);
   const [rules, setRules] = useState(undefined);
   const [error, setError] = useState('');
   useEffect(() => {
@@ -37,7 +35,7 @@ export function Access() {
         <p>Groups: ${(who.groups ?? []).join(', ')}</p>
       </div>`
     }
-    <p>Namespace <input id="access-namespace" value=${draft} onInput=${(e) => setDraft(e.target.value)} onChange=${(e) => setNamespace(e.target.value.trim())} /></p>
+    <p>Namespace <${NamespaceInput} id="access-namespace" value=${namespace} onApply=${setNamespace} /></p>
     ${
       rules &&
       html`<table id="rules">

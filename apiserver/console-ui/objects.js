@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { get, group, listWatch, post, tableAccept } from './api.js';
 import { collectionPath, discover, objectHref } from './discovery.js';
 import { html } from './html.js';
+import { NamespaceInput } from './namespace-input.js';
 
 /** The resources the user may list in the namespace ('' → everywhere: undefined, not checked). */
 async function listable(namespace) {
@@ -36,9 +37,6 @@ export function Objects() {
   // What the user may list, and for which namespace it was asked ({ namespace, f }).
   const [may, setMay] = useState(undefined);
   const [namespace, setNamespace] = useState(params.get('namespace') ?? sessionStorage.getItem('orch.namespace') ?? '');
-  // What is typed in the box: kept in state, or a re-render (an answer coming in) would put the
-  // applied namespace back over the text before it is applied.
-  const [draft, setDraft] = useState(namespace);
   const [selected, setSelected] = useState(undefined);
   const [labelSelector, setLabelSelector] = useState('');
   const [fieldSelector, setFieldSelector] = useState('');
@@ -61,14 +59,15 @@ export function Objects() {
   }, [namespace]);
   // The kinds are drawn once the answer for this namespace is in (everywhere needs none): drawn with the
   // previous namespace's rules first, the list would shift under the pointer when the answer came.
-  const current = namespace === '' ? { namespace, f: undefined } : may?.namespace === namespace ? may : undefined;
-  const shown = current ? kinds.filter((k) => (namespace ? k.namespaced : true) && (!current.f || current.f(k))) : [];
+  const ready = namespace === '' || may?.namespace === namespace;
+  const allowed = namespace === '' ? undefined : may?.f;
+  const shown = ready ? kinds.filter((k) => (namespace ? k.namespaced : true) && (!allowed || allowed(k))) : [];
   const groups = new Map();
   for (const k of shown) groups.set(k.group || 'core', [...(groups.get(k.group || 'core') ?? []), k]);
   return html`<div id="objects">
     <h2>Objects</h2>
     <p>
-      Namespace: <input id="namespace" placeholder="all namespaces" value=${draft} onInput=${(e) => setDraft(e.target.value)} onChange=${(e) => setNamespace(e.target.value.trim())} />
+      Namespace: <${NamespaceInput} id="namespace" placeholder="all namespaces" value=${namespace} onApply=${setNamespace} />
     </p>
     ${error && html`<p class="error">${error}</p>`}
     <nav class="kinds" id="kinds">

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { get, group, post } from './api.js';
 import { objectHref } from './discovery.js';
 import { html } from './html.js';
+import { NamespaceInput } from './namespace-input.js';
 
 const historyPath = (namespace) =>
   `/apis/${group('history')}/v1${namespace ? `/namespaces/${encodeURIComponent(namespace)}` : ''}/deletedobjects`;
@@ -91,9 +92,6 @@ export function RestoreOne({ r, namespace, name }) {
 /** The Deleted page: what was deleted in a namespace (or everywhere), newest first, each restorable. */
 export function Deleted() {
   const [namespace, setNamespace] = useState(sessionStorage.getItem('orch.namespace') ?? '');
-  // What is typed in the box: kept in state, or a re-render (an answer coming in) would put the
-  // applied namespace back over the text before it is applied.
-  const [draft, setDraft] = useState(namespace);
   const [items, setItems] = useState(undefined);
   const [error, setError] = useState('');
   const [round, setRound] = useState(0);
@@ -120,7 +118,7 @@ export function Deleted() {
         setRound(round + 1);
       }}
     >
-      Namespace: <input id="deleted-namespace" name="namespace" placeholder="all namespaces" value=${draft} onInput=${(e) => setDraft(e.target.value)} />
+      Namespace: <${NamespaceInput} id="deleted-namespace" name="namespace" placeholder="all namespaces" value=${namespace} />
       <button type="submit">Show</button>
     </form>
     ${error && html`<p class="error" id="deleted-error">${error}</p>`}
