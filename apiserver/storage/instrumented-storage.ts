@@ -32,6 +32,8 @@ export function instrumentStorage(storage: Storage, observer: StorageObserver): 
     compactedRevision: () => timed('compactedRevision', '', () => storage.compactedRevision()),
     compact: (revision) => timed('compact', '', () => storage.compact(revision)),
     historyBoundRevision: (maxBytes) => timed('historyBoundRevision', '', () => storage.historyBoundRevision(maxBytes)),
+    alongsideHistory: (key, ownerKey, options) =>
+      timed('alongsideHistory', ownerKey, () => storage.alongsideHistory(key, ownerKey, options)),
     close: () => storage.close(),
   };
 }

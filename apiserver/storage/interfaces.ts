@@ -74,6 +74,13 @@ export interface WatchHandlers {
  */
 export const ALONGSIDE_ROOT = '/orch-ledger/';
 
+/**
+ * etcd's index of the writes of alongside keys (Storage.alongsideHistory): one key per write, named
+ * after the alongside key, created in the write's txn (so its createRevision is the write's revision).
+ * Apart from every object prefix and from ALONGSIDE_ROOT, so no watch or listing of either sees it.
+ */
+export const ALONGSIDE_INDEX_ROOT = '/orch-ledger-index/';
+
 /** Options of a create or update. */
 export interface WriteOptions {
   /**
@@ -88,9 +95,33 @@ export interface WriteOptions {
    * the write's txn; the embedded store: a row of its side table at the write's row id. Either way
    * the store's newest revision stays the object's, so a watch of the object's prefix is never
    * behind the store. With ttlSeconds the alongside key expires that long after this write unless
-   * it is written again (etcd: a lease; the embedded store: at the first compaction after).
+   * it is written again (etcd: a lease; the embedded store: at the first compaction after). With
+   * indexSeconds the write is listed for alongsideHistory for at least that long (etcd: an index
+   * key on a lease; the embedded store's rows are their own index).
    */
-  alongside?: { key: string; value: Buffer; ttlSeconds?: number };
+  alongside?: { key: string; value: Buffer; ttlSeconds?: number; indexSeconds?: number };
+}
+
+/**
+ * One write of an alongside key (Storage.alongsideHistory): the alongside key's value it wrote (its
+ * modRevision is the write's revision) and the owner key's value as the write left it (null: the
+ * write deleted it, or the owner was absent).
+ */
+export interface AlongsideWrite {
+  alongside: KeyValue;
+  owner: KeyValue | null;
+}
+
+export interface AlongsideHistory {
+  /** Newest first, each at or below the revision asked for and none below the compacted revision. */
+  writes: AlongsideWrite[];
+  /**
+   * True when no retained write is missing: fewer writes than the limit means there are none older
+   * in the window. False when the store's index of the key's writes may lack older ones (etcd:
+   * writes made before the index existed, or whose index entries expired early); the caller then
+   * walks on from the oldest write listed, one read per write (get at modRevision - 1).
+   */
+  complete: boolean;
 }
 
 /** One create of a batch (Storage.createBatch). */
@@ -101,10 +132,10 @@ export interface BatchCreate {
 }
 
 /**
- * The most creates one createBatch takes: etcd's default --max-txn-ops (128) over two puts each
- * (the key's and its alongside key's).
+ * The most creates one createBatch takes: etcd's default --max-txn-ops (128) over three puts each
+ * (the key's, its alongside key's and that one's index entry).
  */
-export const MAX_BATCH_CREATES = 64;
+export const MAX_BATCH_CREATES = 42;
 
 /** The most bytes (keys and values) one createBatch should carry: under etcd's default --max-request-bytes (1.5 MiB). */
 export const MAX_BATCH_BYTES = 1024 * 1024;
@@ -170,6 +201,15 @@ export interface Storage {
    * compaction this answers removes a live object's state.
    */
   historyBoundRevision(maxBytes: number): Promise<number>;
+
+  /**
+   * The last `limit` writes, at or below `atOrBefore`, of an alongside key (under ALONGSIDE_ROOT) written
+   * beside ownerKey, each with the owner's value at that write: the revision ledger's history page in a
+   * few requests rather than two reads per revision. The embedded store reads its alongside rows; etcd
+   * reads an index it keeps beside each alongside write given `indexSeconds` (a key per write under
+   * ALONGSIDE_INDEX_ROOT, on a lease of that many seconds), then every value in one transaction.
+   */
+  alongsideHistory(key: string, ownerKey: string, options: { atOrBefore: number; limit: number }): Promise<AlongsideHistory>;
 
   close(): Promise<void>;
 }

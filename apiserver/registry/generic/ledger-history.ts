@@ -3,15 +3,14 @@
  * the object as that write left it, read from the store's own history at the record's revision, and
  * the change from the write before as an RFC 6902 patch (json-diff.ts). Nothing here writes.
  *
- * The walk: the ledger key at revision R holds the record of the object's last write at or before
- * R; the record before it is the ledger key at (its modRevision - 1). The object read at a record's
- * modRevision is what that write stored (absent after a delete: both backends keep the record at
- * the revision of the write it describes, storage/interfaces.ts's alongside). A read below the compacted
- * revision ends the walk: that history left the --history-retention window.
+ * The object read at a record's modRevision is what that write stored (absent after a delete: both
+ * backends keep the record at the revision of the write it describes, storage/interfaces.ts's
+ * alongside). A read below the compacted revision ends the walk: that history left the
+ * --history-retention window.
  */
 import type { ApiObject } from '../../api/object.js';
 import { isStorageError } from '../../storage/errors.js';
-import type { KeyValue, Storage } from '../../storage/interfaces.js';
+import type { AlongsideHistory, KeyValue, Storage } from '../../storage/interfaces.js';
 import { jsonDiff, type JsonPatchOperation } from './json-diff.js';
 import { decodeLedgerRecord, ledgerKey, type LedgerOperation } from './ledger-record.js';
 
@@ -63,6 +62,13 @@ async function retainedAt(storage: Storage, key: string, revision: number): Prom
   }
 }
 
+/** One write of the object in the walk: its ledger record and the object as the write left it. */
+interface Write {
+  record: KeyValue;
+  /** null: the write deleted it. */
+  object: KeyValue | null;
+}
+
 /**
  * Up to `limit` (default and at most 500) revisions of the object at objectKey, newest first, from the ledger
  * record at `from` (a continue position) or the current revision.
@@ -70,32 +76,56 @@ async function retainedAt(storage: Storage, key: string, revision: number): Prom
 export async function readHistory(src: HistorySource, objectKey: string, opts: { limit?: number; from?: number }): Promise<HistoryPage> {
   const { storage } = src;
   const lkey = ledgerKey(objectKey);
-  // At most a page of 500: each revision is several storage reads, so a larger `limit` gets 500 and a
-  // continue token (a server may answer fewer items than asked, as a list's does).
+  // At most a page of 500 (a server may answer fewer items than asked, as a list's does).
   const limit = Math.min(opts.limit && opts.limit > 0 ? opts.limit : MAX_PAGE, MAX_PAGE);
   const revision = opts.from ?? (await storage.currentRevision());
-  // The first read is the one a stale continue position fails (410), as a list's does.
-  let record = await keyAt(storage, lkey, revision);
-  if (!record) return { items: [], revision, found: false };
+  // One write past the page: the last item's predecessor (its patch) and the next page's start. The
+  // record at the revision (a stale continue position fails there, 410, as a list's does) and the
+  // index of the record's writes are read at once.
+  const want = limit + 1;
+  const [newest, indexed] = await Promise.all([
+    keyAt(storage, lkey, revision),
+    storage.alongsideHistory(lkey, objectKey, { atOrBefore: revision, limit: want }),
+  ]);
+  if (!newest) return { items: [], revision, found: false };
+  const writes = await walk(src, objectKey, newest, indexed, want);
+  const objects = await Promise.all(writes.map((w) => (w.object ? src.decode(w.object) : null)));
   const items: ObjectRevision[] = [];
-  let state = (await stateAt(src, objectKey, record.modRevision)).object;
-  while (record && items.length < limit) {
-    const previous: KeyValue | null =
-      record.createRevision < record.modRevision ? await retainedAt(storage, lkey, record.modRevision - 1) : null;
-    const read = previous ? await stateAt(src, objectKey, previous.modRevision) : undefined;
-    // Compacted while the walk read it: what the write before left is gone, so this revision is the
-    // oldest in the window (the whole object), and the walk ends here.
-    if (read?.compacted) {
-      items.push(revisionOf(record, state, undefined, true));
-      record = null;
-      break;
-    }
-    const before = read?.object;
-    items.push(revisionOf(record, state, before, previous === null));
-    record = previous;
-    state = before ?? null;
+  for (let i = 0; i < writes.length && i < limit; i++) {
+    // The last write listed has no predecessor in the window (none, or compacted away): the whole object.
+    const first = i + 1 === writes.length;
+    items.push(revisionOf(writes[i].record, objects[i], first ? undefined : objects[i + 1], first));
   }
-  return { items, revision, found: true, ...(record ? { next: record.modRevision } : {}) };
+  return { items, revision, found: true, ...(writes.length > limit ? { next: writes[limit].record.modRevision } : {}) };
+}
+
+/**
+ * Up to `want` writes from `newest` back, ending early at the oldest whose predecessor the window still
+ * holds whole. Read from the storage's index of the record's writes (Storage.alongsideHistory, two
+ * requests on etcd, `indexed`); where the index may lack older writes, the walk goes on a write at a time: the
+ * ledger key at revision R holds the record of the object's last write at or before R, so the write
+ * before a record's is the ledger key at (its modRevision - 1).
+ */
+async function walk(src: HistorySource, objectKey: string, newest: KeyValue, indexed: AlongsideHistory, want: number): Promise<Write[]> {
+  const { storage } = src;
+  const lkey = newest.key;
+  // The index starts at the newest record, or it is of no use (a record below the compacted revision, a gap).
+  const usable = indexed.writes[0]?.alongside.modRevision === newest.modRevision;
+  const writes: Write[] = usable ? indexed.writes.map((w) => ({ record: w.alongside, object: w.owner })) : [];
+  if (usable && indexed.complete) return writes;
+  if (writes.length === 0) writes.push({ record: newest, object: (await stateAt(src, objectKey, newest.modRevision)).kv });
+  while (writes.length < want) {
+    const last = writes[writes.length - 1].record;
+    // The record of the object's first write (of the ledger key's generation): nothing before it.
+    if (last.createRevision >= last.modRevision) break;
+    const previous = await retainedAt(storage, lkey, last.modRevision - 1);
+    if (!previous) break;
+    const read = await stateAt(src, objectKey, previous.modRevision);
+    // What the write before left is gone: the last write listed is the oldest in the window.
+    if (read.compacted) break;
+    writes.push({ record: previous, object: read.kv });
+  }
+  return writes;
 }
 
 /**
@@ -103,17 +133,13 @@ export async function readHistory(src: HistorySource, objectKey: string, opts: {
  * window may lie below the compacted revision; the object is then read at that revision, where it
  * still holds what the record's write stored (every later write of it would have a later record).
  */
-async function stateAt(src: HistorySource, objectKey: string, revision: number): Promise<{ object: ApiObject | null; compacted: boolean }> {
-  let kv: KeyValue | null;
-  let compacted = false;
+async function stateAt(src: HistorySource, objectKey: string, revision: number): Promise<{ kv: KeyValue | null; compacted: boolean }> {
   try {
-    kv = await keyAt(src.storage, objectKey, revision);
+    return { kv: await keyAt(src.storage, objectKey, revision), compacted: false };
   } catch (err) {
     if (!isStorageError(err, 'Compacted')) throw err;
-    compacted = true;
-    kv = await keyAt(src.storage, objectKey, Math.max(revision, await src.storage.compactedRevision()));
+    return { kv: await keyAt(src.storage, objectKey, Math.max(revision, await src.storage.compactedRevision())), compacted: true };
   }
-  return { object: kv ? await src.decode(kv) : null, compacted };
 }
 
 function revisionOf(record: KeyValue, after: ApiObject | null, before: ApiObject | null | undefined, first: boolean): ObjectRevision {

@@ -126,8 +126,11 @@ export class GenericStore implements ObjectStore, ReadSource {
   private readonly dryRunTarget: WriteTarget;
   /** Whether writes record their ledger entry (not for kinds that expire: their records would outlive them). */
   readonly ledger: boolean;
-  /** How long the ledger entry of a delete stays: the record of an object gone for good leaves with the window. */
-  private readonly deletedRecordTtlSeconds: number;
+  /**
+   * --history-retention in seconds: how long the ledger entry of a delete stays (the record of an
+   * object gone for good leaves with the window), and each write's entry in the storage's index.
+   */
+  private readonly ledgerWindowSeconds: number;
 
   constructor(config: StoreConfig) {
     this.def = config.def;
@@ -145,7 +148,7 @@ export class GenericStore implements ObjectStore, ReadSource {
     this.writeOptions = config.def.expiresAfterEventTtl && config.eventTtlSeconds ? { ttlSeconds: config.eventTtlSeconds } : undefined;
     this.storageTarget = storageTarget(config.storage);
     this.ledger = !!config.ledgerRetentionSeconds && !config.def.expiresAfterEventTtl;
-    this.deletedRecordTtlSeconds = config.ledgerRetentionSeconds ?? 0;
+    this.ledgerWindowSeconds = config.ledgerRetentionSeconds ?? 0;
     this.dryRunTarget = dryRunTarget(config.storage);
   }
 
@@ -386,8 +389,9 @@ export class GenericStore implements ObjectStore, ReadSource {
     const value = encodeLedgerRecord(ledgerRecord(ctx, operation));
     // A delete's record expires with the window (unless the name is written again): without it the
     // ledger would keep one key for every object ever deleted.
-    const ttl = operation === 'delete' ? { ttlSeconds: this.deletedRecordTtlSeconds } : {};
-    return { ...this.writeOptions, alongside: { key, value, ...ttl } };
+    const ttl = operation === 'delete' ? { ttlSeconds: this.ledgerWindowSeconds } : {};
+    // Listed in the storage's index of the record's writes for the window: a history page in two reads.
+    return { ...this.writeOptions, alongside: { key, value, ...ttl, indexSeconds: this.ledgerWindowSeconds } };
   }
 
   /** Where this request's writes go: the storage, or for a dry run its stand-in that stores nothing (write-target.ts). */

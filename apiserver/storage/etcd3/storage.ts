@@ -2,6 +2,7 @@ import { Etcd3, type ICompare, type IKeyValue } from 'etcd3';
 import type { Logger } from 'winston';
 import { StorageError } from '../errors.js';
 import {
+  type AlongsideHistory,
   type BatchCreate,
   type KeyValue,
   type ListOptions,
@@ -22,6 +23,7 @@ import { etcdFaultHandling, perTryDeadlineMs } from './fault-handling.js';
 import { HistoryBytes } from './history-bytes.js';
 import { findOldestReadable } from './oldest-readable.js';
 import { ReadBatcher } from './read-batch.js';
+import { type IndexReader, newIndexKey, readAlongsideHistory } from './alongside-index.js';
 import { watchEtcd } from './watch.js';
 
 export interface EtcdStorageOptions {
@@ -34,6 +36,7 @@ export interface EtcdStorageOptions {
 
 /** Any key does for requests that only want a response header; this one is never written. */
 const PROBE_KEY = Buffer.from([0]);
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Storage on etcd v3. Keys are used exactly as given. Every write is one transaction that compares
@@ -77,6 +80,12 @@ class EtcdStorage implements Storage {
     private readonly logger: Logger | undefined,
   ) {
     this.leases = new LeaseManager(client);
+    this.indexReader = {
+      client,
+      knownCompacted: () => this.knownCompacted,
+      compactedRevision: () => this.compactedRevision(),
+      call: (key, request, revision) => this.call(key, request, revision),
+    };
   }
 
   async create(key: string, value: Buffer, options?: WriteOptions): Promise<KeyValue> {
@@ -126,7 +135,11 @@ class EtcdStorage implements Storage {
     const side = options?.alongside;
     if (!side) return [];
     const lease = side.ttlSeconds ? await this.call(side.key, () => this.leases.leaseFor(side.ttlSeconds!)) : undefined;
-    return [{ request_put: { key: Buffer.from(side.key), value: side.value, ...(lease ? { lease } : {}) } }];
+    const put = { request_put: { key: Buffer.from(side.key), value: side.value, ...(lease ? { lease } : {}) } };
+    if (!side.indexSeconds) return [put];
+    // The write's entry in the alongside index (alongside-index.ts), kept as long as asked.
+    const indexLease = await this.call(side.key, () => this.leases.leaseFor(side.indexSeconds!));
+    return [put, { request_put: { key: newIndexKey(side.key), value: EMPTY, lease: indexLease } }];
   }
 
   /** The put field attaching a write with a TTL to a lease (none without one: the key is kept). */
@@ -234,6 +247,12 @@ class EtcdStorage implements Storage {
   historyBoundRevision(maxBytes: number): Promise<number> {
     return this.historyBytes.boundRevision(maxBytes);
   }
+
+  alongsideHistory(key: string, ownerKey: string, options: { atOrBefore: number; limit: number }): Promise<AlongsideHistory> {
+    return readAlongsideHistory(this.indexReader, key, ownerKey, options);
+  }
+
+  private readonly indexReader: IndexReader;
 
   async close(): Promise<void> {
     this.historyBytes.stop();

@@ -24,7 +24,8 @@ export type StorageCall =
   | 'currentRevision'
   | 'compactedRevision'
   | 'compact'
-  | 'historyBoundRevision';
+  | 'historyBoundRevision'
+  | 'alongsideHistory';
 
 export type StorageMessage =
   | { orchStorage: 'call'; id: number; call: StorageCall; args: unknown[] }

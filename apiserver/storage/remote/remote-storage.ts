@@ -5,6 +5,7 @@
  * sees every write in revision order with the latency of one message, no polling.
  */
 import type {
+  AlongsideHistory,
   BatchCreate,
   KeyValue,
   ListOptions,
@@ -93,6 +94,12 @@ class RemoteStorage implements Storage {
 
   async historyBoundRevision(maxBytes: number): Promise<number> {
     return (await this.call('historyBoundRevision', [maxBytes])) as number;
+  }
+
+  async alongsideHistory(key: string, ownerKey: string, options: { atOrBefore: number; limit: number }): Promise<AlongsideHistory> {
+    const history = (await this.call('alongsideHistory', [key, ownerKey, options])) as AlongsideHistory;
+    const writes = history.writes.map((w) => ({ alongside: keyValue(w.alongside), owner: w.owner && keyValue(w.owner) }));
+    return { writes, complete: history.complete };
   }
 
   async compact(revision: number): Promise<void> {

@@ -36,6 +36,8 @@ export function serveStorage(storage: Storage, port: MessagePortLike): ServedPee
         return storage.compact(args[0] as number);
       case 'historyBoundRevision':
         return storage.historyBoundRevision(args[0] as number);
+      case 'alongsideHistory':
+        return storage.alongsideHistory(args[0] as string, args[1] as string, args[2] as { atOrBefore: number; limit: number });
       default:
         return Promise.reject(new Error(`remote storage: unknown call ${name}`));
     }

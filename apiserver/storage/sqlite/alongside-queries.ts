@@ -16,6 +16,7 @@ const LATEST_IN_RANGE = `
  */
 export class AlongsideQueries {
   private readonly latestAtStmt;
+  private readonly writesStmt;
   private readonly createRevisionAtStmt;
   private readonly insertStmt;
   private readonly listStmt;
@@ -28,6 +29,9 @@ export class AlongsideQueries {
   constructor(db: Database.Database) {
     this.latestAtStmt = db.prepare<[Buffer, number], AlongsideRow>(
       'SELECT * FROM alongside WHERE name = ? AND revision <= ? ORDER BY revision DESC LIMIT 1',
+    );
+    this.writesStmt = db.prepare<[{ name: Buffer; from: number; to: number; limit: number }], AlongsideRow>(
+      'SELECT * FROM alongside WHERE name = @name AND revision >= @from AND revision <= @to ORDER BY revision DESC LIMIT @limit',
     );
     // A put only needs its key's create revision, not the previous value.
     this.createRevisionAtStmt = db
@@ -64,6 +68,11 @@ export class AlongsideQueries {
   }
 
   /** The key's newest row at or below revision, or undefined. */
+  /** The key's rows from revision `from` to `to`, newest first, at most limit. */
+  writes(key: string, from: number, to: number, limit: number): AlongsideRow[] {
+    return this.writesStmt.all({ name: Buffer.from(key), from, to, limit });
+  }
+
   latestAt(key: string, revision: number): AlongsideRow | undefined {
     return this.latestAtStmt.get(Buffer.from(key), revision);
   }

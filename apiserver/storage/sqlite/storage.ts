@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 import { StorageError } from '../errors.js';
 import {
+  type AlongsideHistory,
+  type AlongsideWrite,
   type BatchCreate,
   type KeyValue,
   type ListOptions,
@@ -11,8 +13,8 @@ import {
   type WatchHandlers,
   type WatchOptions,
   type WriteOptions,
+  ALONGSIDE_ROOT,
 } from '../interfaces.js';
-import { ALONGSIDE_ROOT } from '../interfaces.js';
 import { type KeyRange, listRange, watchRange } from '../key-range.js';
 import { WatchSink } from '../watch-sink.js';
 import { AlongsideQueries, alongsideKeyValue } from './alongside-queries.js';
@@ -181,6 +183,18 @@ class SqliteStorage implements Storage {
       after = this.db.transaction(() => this.alongside.compactBatch(start, COMPACT_BATCH, revision))();
       if (!(await this.yieldOpen())) return;
     }
+  }
+
+  /** The alongside rows are their own index: every write of the key in the window, in one query, with the owner's rows. */
+  async alongsideHistory(key: string, ownerKey: string, options: { atOrBefore: number; limit: number }): Promise<AlongsideHistory> {
+    this.ensureOpen(key);
+    const to = this.readableRevision(key, options.atOrBefore);
+    const rows = this.alongside.writes(key, this.queries.compactRevision(), to, options.limit);
+    const writes = rows.map((row): AlongsideWrite => {
+      const owner = this.queries.latestAt(ownerKey, row.revision);
+      return { alongside: alongsideKeyValue(row), owner: owner && !owner.deleted ? rowToKeyValue(owner) : null };
+    });
+    return { writes, complete: true };
   }
 
   async historyBoundRevision(maxBytes: number): Promise<number> {

@@ -94,6 +94,54 @@ export function describeAlongside(fx: () => Fixture): void {
       }
     });
 
+    test('alongsideHistory: the writes of an indexed alongside key, newest first, each with its owner as that write left it', async () => {
+      const { storage, ns } = fx();
+      const root = `${ALONGSIDE_ROOT}${ns.slice(1)}`;
+      const obj = `${ns}obj/a`;
+      const side = (value: string) => ({ alongside: { key: `${root}a`, value: buf(value), indexSeconds: 3600 } });
+      const c = await storage.create(obj, buf('1'), side('create'));
+      // A neighbour whose alongside key starts with this one's: its writes are not this key's.
+      const other = await storage.create(`${ns}obj/ab`, buf('x'), { alongside: { key: `${root}ab`, value: buf('o'), indexSeconds: 3600 } });
+      const u1 = await storage.update(obj, buf('2'), c.modRevision, side('u1'));
+      const u2 = await storage.update(obj, buf('3'), u1.modRevision, side('u2'));
+      await storage.update(`${ns}obj/ab`, buf('y'), other.modRevision, {
+        alongside: { key: `${root}ab`, value: buf('o2'), indexSeconds: 3600 },
+      });
+      const d = await storage.delete(obj, u2.modRevision, side('delete'));
+      const c2 = await storage.create(obj, buf('4'), side('again'));
+      const read = async (atOrBefore: number, limit: number) => {
+        const h = await storage.alongsideHistory(`${root}a`, obj, { atOrBefore, limit });
+        return {
+          complete: h.complete,
+          writes: h.writes.map((w) => [w.alongside.modRevision, w.alongside.value.toString(), w.owner?.value.toString() ?? null]),
+        };
+      };
+      const all = [
+        [c2.modRevision, 'again', '4'],
+        [d.modRevision, 'delete', null],
+        [u2.modRevision, 'u2', '3'],
+        [u1.modRevision, 'u1', '2'],
+        [c.modRevision, 'create', '1'],
+      ];
+      assert.deepEqual(await read(await storage.currentRevision(), 10), { complete: true, writes: all });
+      // A full page is complete as far as it goes; atOrBefore starts lower down.
+      assert.deepEqual(await read(c2.modRevision, 2), { complete: true, writes: all.slice(0, 2) });
+      assert.deepEqual(await read(u2.modRevision, 10), { complete: true, writes: all.slice(2) });
+      // Compacted to u1: nothing below it is listed.
+      await storage.compact(u1.modRevision);
+      assert.deepEqual(await read(await storage.currentRevision(), 10), { complete: true, writes: all.slice(0, 4) });
+      // Writes made without an index: the embedded store's rows are their own index; etcd lists none
+      // of them and says so (the ledger walks on, a read per write).
+      const e = await storage.create(`${ns}obj/e`, buf('1'), { alongside: { key: `${root}e`, value: buf('e1') } });
+      const e2 = await storage.update(`${ns}obj/e`, buf('2'), e.modRevision, {
+        alongside: { key: `${root}e`, value: buf('e2'), indexSeconds: 3600 },
+      });
+      const h = await storage.alongsideHistory(`${root}e`, `${ns}obj/e`, { atOrBefore: e2.modRevision, limit: 10 });
+      const listed = h.writes.map((w) => w.alongside.modRevision);
+      if (h.complete) assert.deepEqual(listed, [e2.modRevision, e.modRevision]);
+      else assert.deepEqual(listed, [e2.modRevision]);
+    });
+
     test('an alongside key written with a TTL expires unless written again; by the next compaction on the embedded store', async () => {
       const { storage, ns } = fx();
       const root = `${ALONGSIDE_ROOT}${ns.slice(1)}`;

@@ -70,12 +70,12 @@ export function describeBatch(fx: () => Fixture): void {
       assert.equal((await storage.get(`${ns}b`))?.value.toString(), 'old');
     });
 
-    test('takes MAX_BATCH_CREATES creates with alongside keys (etcd: within its default --max-txn-ops)', async () => {
+    test('takes MAX_BATCH_CREATES creates with indexed alongside keys (etcd: within its default --max-txn-ops)', async () => {
       const { storage, ns } = fx();
       const creates = Array.from({ length: MAX_BATCH_CREATES }, (_, i) => ({
         key: `${ns}k${i}`,
         value: buf(String(i)),
-        options: { alongside: { key: `${ALONGSIDE_ROOT}${ns.slice(1)}k${i}`, value: buf('s') } },
+        options: { alongside: { key: `${ALONGSIDE_ROOT}${ns.slice(1)}k${i}`, value: buf('s'), indexSeconds: 3600 } },
       }));
       assert.equal((await storage.createBatch(creates)).length, MAX_BATCH_CREATES);
       assert.equal((await storage.list(ns)).items.length, MAX_BATCH_CREATES);

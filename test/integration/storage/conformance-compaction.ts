@@ -215,6 +215,7 @@ function spyOnCompaction(storage: Storage): {
       currentRevision: () => storage.currentRevision(),
       compactedRevision: () => storage.compactedRevision(),
       historyBoundRevision: (maxBytes) => storage.historyBoundRevision(maxBytes),
+      alongsideHistory: (key, ownerKey, options) => storage.alongsideHistory(key, ownerKey, options),
       close: () => storage.close(),
     } satisfies Storage,
   };
