@@ -22,7 +22,9 @@
  * latencies, and the server's CPU microseconds per request (process CPU time / requests).
  *
  * --workers N starts orch-apiserver with that many worker processes (default: its own default, the
- * number of CPUs); CPU and RSS figures are summed over a server's processes.
+ * number of CPUs less one); CPU and RSS figures are summed over a server's processes.
+ * ORCH_BENCH_APISERVER=PATH/dist/apiserver/cmd/apiserver.js times another build of orch with this
+ * bench (scripts/bench/local-cluster.ts), so two commits are measured with the same load.
  *
  * Scenarios: etcd-put, etcd-get (baselines, with --etcd or self-started), create, get, update, list,
  * watch, list-big (--big-list-count objects listed whole and paged; by default only with --compare),

@@ -14,7 +14,11 @@ import { loadKubeconfig } from './kubeconfig.js';
 import { freePort, freePorts } from '../../test/support/free-ports.js';
 import { withServerHeapArgs } from '../../apiserver/component-base/runtime/server-heap.js';
 
-const APISERVER = fileURLToPath(new URL('../../apiserver/cmd/apiserver.js', import.meta.url));
+/**
+ * The orch-apiserver the bench starts: this build's, or with ORCH_BENCH_APISERVER another build's
+ * dist/apiserver/cmd/apiserver.js (timing two commits with one bench; it must take the same flags).
+ */
+const APISERVER = process.env.ORCH_BENCH_APISERVER || fileURLToPath(new URL('../../apiserver/cmd/apiserver.js', import.meta.url));
 const START_TIMEOUT_MS = 60_000;
 
 export interface LocalProcess {
