@@ -8,12 +8,14 @@
  * among everything else the run stored; then the same read once the store holds
  * --ledger-stored-revisions (default 1,000,000) revisions: the stopped server's file is filled with
  * more revisions of the run's ConfigMaps (rows copied in SQL, with their ledger records: the API
- * would take many minutes to write them) and a server started on it again.
+ * would take many minutes to write them) and a server started on it again. On etcd the same read
+ * once etcd holds that many revisions (small puts of its own keys, the server running).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { Etcd3 } from 'etcd3';
 import { expectStatus, ApiClient } from './api-client.js';
 import { loadKubeconfig } from './kubeconfig.js';
 import { startLocalApiServer, startLocalEtcd, type LocalEtcd } from './local-cluster.js';
@@ -110,10 +112,21 @@ export async function runLedger(
     await runLoad({ concurrency: 1, count: revisions }, async (i) => {
       expectStatus(await clients.on.request('PATCH', `${CM}/hot`, JSON.stringify({ data: { n: String(i) } }), MERGE), 200, 'hot update');
     });
-    const reads = await runLoad({ concurrency: 4, count: 400 }, async () => {
-      expectStatus(await clients.on.request('GET', `${CM}/hot/history?limit=50`), 200, 'history');
-    });
+    const reads = await historyReads(clients.on);
     results.push({ scenario: 'history-read', count: reads.count, objectRevisions: revisions + 1, p50Ms: reads.p50Ms, p99Ms: reads.p99Ms });
+    // On etcd the store's revisions are filled while the server runs: puts of small keys of etcd's own, to the revision asked.
+    if (onEtcd && options.ledgerStoredRevisions > 0) {
+      const stored = await fillEtcdRevisions(etcds[0].endpoint, options.ledgerStoredRevisions);
+      log(`ledger: etcd holds ${stored} revisions`);
+      const again = await historyReads(clients.on);
+      results.push({
+        scenario: 'history-read-stored',
+        count: again.count,
+        storedRevisions: stored,
+        p50Ms: again.p50Ms,
+        p99Ms: again.p99Ms,
+      });
+    }
   } finally {
     clients.on.close();
     clients.off.close();
@@ -135,9 +148,7 @@ export async function runLedger(
       await runLoad({ concurrency: 4, count: 100 }, async () => {
         expectStatus(await client.request('GET', `${CM}/hot/history?limit=50`), 200, 'history warm-up');
       });
-      const reads = await runLoad({ concurrency: 4, count: 400 }, async () => {
-        expectStatus(await client.request('GET', `${CM}/hot/history?limit=50`), 200, 'history');
-      });
+      const reads = await historyReads(client);
       results.push({
         scenario: 'history-read-stored',
         count: reads.count,
@@ -170,6 +181,36 @@ export async function runLedger(
     await rm(dataDir, { recursive: true, force: true });
   }
   return results;
+}
+
+/** 400 history reads (limit 50) of the hot ConfigMap, 4 at a time. */
+function historyReads(client: ApiClient): ReturnType<typeof runLoad> {
+  return runLoad({ concurrency: 4, count: 400 }, async () => {
+    expectStatus(await client.request('GET', `${CM}/hot/history?limit=50`), 200, 'history');
+  });
+}
+
+/**
+ * Puts small keys outside the server's prefix into etcd until its revision reaches `target` (a
+ * revision per put, so etcd's MVCC history, and its index, hold that many); returns the revision.
+ */
+async function fillEtcdRevisions(endpoint: string, target: number): Promise<number> {
+  const client = new Etcd3({ hosts: endpoint });
+  try {
+    const value = Buffer.alloc(100, 'x');
+    let revision = Number((await client.kv.range({ key: Buffer.from('/'), count_only: true })).header.revision);
+    let next = 0;
+    const worker = async () => {
+      while (revision < target) {
+        const res = await client.kv.put({ key: Buffer.from(`/bench-fill/${next++ % 10_000}`), value });
+        revision = Math.max(revision, Number(res.header.revision));
+      }
+    };
+    await Promise.all(Array.from({ length: 64 }, worker));
+    return revision;
+  } finally {
+    client.close();
+  }
 }
 
 /**

@@ -53,7 +53,7 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
     ),
     'orch-rbac masters-get',
     'orch-rbac rbac-get',
-    ...['create-ledger-on', 'create-ledger-off', 'update-ledger-on', 'update-ledger-off', 'history-read'].map(
+    ...['create-ledger-on', 'create-ledger-off', 'update-ledger-on', 'update-ledger-off', 'history-read', 'history-read-stored'].map(
       (s) => `orch-ledger-etcd ${s}`,
     ),
     'orch-ledger create-ledger-on',
