@@ -19,6 +19,7 @@ const LATEST_IN_RANGE = `
 export class Queries {
   private readonly latestStmt;
   private readonly latestAtStmt;
+  private readonly valueAtStmt;
   private readonly insertStmt;
   private readonly listStmt;
   private readonly countStmt;
@@ -37,6 +38,10 @@ export class Queries {
   constructor(db: Database.Database) {
     this.latestStmt = db.prepare<[Buffer], Row>('SELECT * FROM kine WHERE name = ? ORDER BY id DESC LIMIT 1');
     this.latestAtStmt = db.prepare<[Buffer, number], Row>('SELECT * FROM kine WHERE name = ? AND id <= ? ORDER BY id DESC LIMIT 1');
+    // The row a write made, by its revision (the table's integer key), without the value it superseded.
+    this.valueAtStmt = db.prepare<[number], Omit<Row, 'old_value'>>(
+      'SELECT id, name, created, deleted, create_revision, prev_revision, value FROM kine WHERE id = ?',
+    );
     this.insertStmt = db.prepare<[NewRow]>(
       `INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value, old_value)
        VALUES (@name, @created, @deleted, @create_revision, @prev_revision, @value, @old_value)`,
@@ -78,6 +83,11 @@ export class Queries {
   }
 
   /** The key's newest row at or below revision (possibly a tombstone), or undefined. */
+  /** The row written at revision (its old_value left out), if any. */
+  rowAt(revision: number): Omit<Row, 'old_value'> | undefined {
+    return this.valueAtStmt.get(revision);
+  }
+
   latestAt(key: string, revision: number): Row | undefined {
     return this.latestAtStmt.get(Buffer.from(key), revision);
   }

@@ -2,7 +2,7 @@ import type { KeyValue, StorageEvent } from '../interfaces.js';
 import type { Row } from './schema.js';
 
 /** The key's value as of this row (for a tombstone: the last value, at the deletion's revision). */
-export function rowToKeyValue(row: Row): KeyValue {
+export function rowToKeyValue(row: Pick<Row, 'name' | 'value' | 'created' | 'id' | 'create_revision'>): KeyValue {
   return {
     key: row.name.toString(),
     value: row.value,

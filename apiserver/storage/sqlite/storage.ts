@@ -190,9 +190,12 @@ class SqliteStorage implements Storage {
     this.ensureOpen(key);
     const to = this.readableRevision(key, options.atOrBefore);
     const rows = this.alongside.writes(key, this.queries.compactRevision(), to, options.limit);
+    const owner = Buffer.from(ownerKey);
     const writes = rows.map((row): AlongsideWrite => {
-      const owner = this.queries.latestAt(ownerKey, row.revision);
-      return { alongside: alongsideKeyValue(row), owner: owner && !owner.deleted ? rowToKeyValue(owner) : null };
+      // The alongside row's revision is the row id of the write it went with: the owner's row, read by its key.
+      const at = this.queries.rowAt(row.revision);
+      const written = at?.name.equals(owner) ? at : this.queries.latestAt(ownerKey, row.revision);
+      return { alongside: alongsideKeyValue(row), owner: written && !written.deleted ? rowToKeyValue(written) : null };
     });
     return { writes, complete: true };
   }
