@@ -3,8 +3,8 @@
  * decoders still register, so an operator's existing files work unchanged) and the same versions
  * under the API domain's group names (audit.orch.io/v1, abac.authorization.orch.io/v1beta1, …). One
  * table for every reader of a file given by a flag or named from one: the audit policy, the ABAC
- * policy file, the admission configuration and its plugins' configurations, kubeconfigs and their
- * exec plugins.
+ * policy file, the admission configuration and its plugins' configurations, the encryption
+ * configuration, kubeconfigs and their exec plugins.
  */
 import type { ApiDomain } from './domain.js';
 
@@ -23,6 +23,8 @@ export const CONFIG_FILE_KINDS = {
   AbacPolicy: { kinds: ['Policy'], versions: ['abac.authorization.kubernetes.io/v1beta1', 'abac.authorization.kubernetes.io/v0'] },
   /** --admission-control-config-file (v1alpha1 lives in the older group apiserver.k8s.io). */
   AdmissionConfiguration: { kinds: ['AdmissionConfiguration'], versions: ['apiserver.config.k8s.io/v1', 'apiserver.k8s.io/v1alpha1'] },
+  /** --encryption-provider-config. */
+  EncryptionConfiguration: { kinds: ['EncryptionConfiguration'], versions: ['apiserver.config.k8s.io/v1'] },
   /** ValidatingAdmissionWebhook / MutatingAdmissionWebhook plugin configuration. */
   WebhookAdmission: {
     kinds: ['WebhookAdmissionConfiguration', 'WebhookAdmission'],

@@ -4,15 +4,18 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ApiDomain } from '../api/domain.js';
 import type { ResourceTable } from '../api/resource-table.js';
 import type { Logger } from '../component-base/logs/logger.js';
 import { Cacher } from '../storage/cacher/cacher.js';
 import { type Compactor, startCompactor } from '../storage/compactor.js';
 import { newEtcdStorage } from '../storage/etcd3/index.js';
+import { encryptStorage } from '../storage/encrypted-storage.js';
 import { instrumentStorage } from '../storage/instrumented-storage.js';
 import type { Storage } from '../storage/interfaces.js';
 import { newSqliteStorage } from '../storage/sqlite/index.js';
 import { type MaxInFlightLimit, newMaxInFlightLimit } from './filters/with-max-in-flight-limit.js';
+import { loadEncryptionConfig } from './encryption-config.js';
 import type { LateStores } from './late-stores.js';
 import { type Metrics, newMetrics } from './metrics.js';
 import type { ServerOptions } from './options.js';
@@ -42,6 +45,7 @@ export interface MeteredStorage {
 /** The metrics come first: storage reports to them; what they read of the server exists once it is wired. */
 export function newMeteredStorage(
   options: ServerOptions,
+  domain: ApiDomain,
   logger: Logger,
   worker: WorkerEnvironment,
   served: ResourceTable,
@@ -56,7 +60,11 @@ export function newMeteredStorage(
     storedObjects: () => storageSources.count(storage),
     clusterMetrics: worker.clusterMetrics,
   });
-  const storage = instrumentStorage(worker.storage ?? newStorage(options, logger), metrics.storage(storageSources.typeOf));
+  const stored = worker.storage ?? newStorage(options, logger);
+  // Encryption at rest, below the timing and the watch cache: what the store holds is what it encrypts.
+  const encryption = options.encryptionProviderConfig ? loadEncryptionConfig(options.encryptionProviderConfig, domain) : undefined;
+  const plain = encryption ? encryptStorage(stored, (key) => encryption(storageSources.typeOf(key) || '\u0000')) : stored;
+  const storage = instrumentStorage(plain, metrics.storage(storageSources.typeOf));
   const cacher =
     options.watchCache && options.defaultWatchCacheSize > 0
       ? new Cacher({

@@ -55,6 +55,8 @@ export interface ServerOptions extends AuthenticationSettings {
   historyRetentionMaxBytes: number;
   /** --storage-backend; etcd3 when --etcd-servers is set, else sqlite. */
   storageBackend: 'etcd3' | 'sqlite';
+  /** --encryption-provider-config: the EncryptionConfiguration file; empty: values are stored as they are. */
+  encryptionProviderConfig: string;
   /** --data-dir: the embedded store lives in <dataDir>/state.db. */
   dataDir: string;
   /** --secure-port; 0 picks a free port. */
@@ -209,6 +211,13 @@ export const STORAGE_FLAGS = {
       'The most bytes of history compaction keeps, however young: past it the oldest revisions go first, never the current one of a key (the size bound of --history-retention). 0 means no bound.',
     doc: "At most this many bytes of history kept (the revisions later writes superseded, of objects and of their ledger records), however young: past it the oldest revisions are compacted first, never an object's current one; reads of them then answer `410`; `0` = no bound",
     check: nonNegative,
+  }),
+  encryptionProviderConfig: flag({
+    name: 'encryption-provider-config',
+    type: stringValue,
+    default: '',
+    usage: 'The file containing configuration for encryption providers to be used for storing secrets in etcd',
+    doc: "An `EncryptionConfiguration` (`apiserver.config.k8s.io/v1`): per resource (`secrets`, `deployments.apps`, `*.apps`, `*.`, `*.*`), the providers its stored values pass through, the first writing: `aesgcm` or `aescbc` keys (16, 24 or 32 bytes, base64), `identity`. On both backends; the ledger's history reads decrypt as every read does",
   }),
   storageBackend: flag({
     name: 'storage-backend',
@@ -633,6 +642,7 @@ export class ServerRunOptions implements ComponentOptions<ServerOptions> {
       historyRetentionMaxRevisions: v.historyRetentionMaxRevisions,
       historyRetentionMaxBytes: v.historyRetentionMaxBytes,
       storageBackend: resolveStorageBackend(v.storageBackend, v.etcdServers.length > 0),
+      encryptionProviderConfig: v.encryptionProviderConfig,
       dataDir: v.dataDir,
       securePort: v.securePort,
       bindAddress: v.bindAddress,

@@ -65,7 +65,7 @@ export async function runServer(
   const served = restrictTable(table, servedResources(table.all(), options.runtimeConfig));
   // Admission, authentication and the storage metrics read the stores, which are built with them.
   const late = new LateStores();
-  const metered = newMeteredStorage(options, logger, worker, served, late);
+  const metered = newMeteredStorage(options, domain, logger, worker, served, late);
   const { metrics, storage, cacher } = metered;
   const authz = newServerAuthorization(options, domain);
   // Custom resources add their schemas to the generated ones at run time.

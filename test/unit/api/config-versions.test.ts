@@ -17,6 +17,7 @@ const KUBERNETES: Record<ConfigFileKindName, string[]> = {
   AuditPolicy: ['audit.k8s.io/v1'],
   AbacPolicy: ['abac.authorization.kubernetes.io/v1beta1', 'abac.authorization.kubernetes.io/v0'],
   AdmissionConfiguration: ['apiserver.config.k8s.io/v1', 'apiserver.k8s.io/v1alpha1'],
+  EncryptionConfiguration: ['apiserver.config.k8s.io/v1'],
   WebhookAdmission: ['apiserver.config.k8s.io/v1', 'apiserver.config.k8s.io/v1alpha1'],
   EventRateLimit: ['eventratelimit.admission.k8s.io/v1alpha1'],
   PodTolerationRestriction: ['podtolerationrestriction.admission.k8s.io/v1alpha1'],
