@@ -8,7 +8,10 @@
 // At the end it lists the slowest files (scripts/slowest-files-reporter.mjs): `--slowest N` lists N
 // (0: every file), default 15.
 // `--concurrency N` (or ORCH_TEST_CONCURRENCY) runs N test files at once, default CONCURRENCY below.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+// The run's test certificates are made once, in ORCH_TEST_PKI_DIR (test/support/test-pki.ts), and
+// removed at the end.
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -45,10 +48,12 @@ const reporters = [
   `--test-reporter=${SLOWEST_REPORTER}`,
   '--test-reporter-destination=stdout',
 ];
+const pki = mkdtempSync(join(tmpdir(), 'orch-test-pki-'));
 const r = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...reporters, ...files], {
   stdio: 'inherit',
-  env: { ...process.env, ORCH_TEST_SLOWEST: String(slowest) },
+  env: { ...process.env, ORCH_TEST_SLOWEST: String(slowest), ORCH_TEST_PKI_DIR: pki },
 });
+rmSync(pki, { recursive: true, force: true });
 process.exit(r.status ?? 1);
 
 /** `--concurrency N` and `--slowest N` (also as `--name=N`) out of the arguments; the rest are filters. */

@@ -12,6 +12,7 @@ import { ensureClusterFiles, writeAdminKubeconfig, type ClusterFiles } from '../
 import { ApiClient } from './api-client.js';
 import { loadKubeconfig } from './kubeconfig.js';
 import { freePort, freePorts } from '../../test/support/free-ports.js';
+import { seedClusterFiles, seedServingCerts } from '../../test/support/test-pki.js';
 import { withServerHeapArgs } from '../../apiserver/component-base/runtime/server-heap.js';
 
 const APISERVER = fileURLToPath(new URL('../../apiserver/cmd/apiserver.js', import.meta.url));
@@ -129,6 +130,9 @@ export async function startLocalApiServer(opts: {
   tokens?: string[];
 }): Promise<LocalApiServer> {
   const dir = await mkdtemp(join(tmpdir(), 'orch-bench-'));
+  // Under scripts/run-tests.mjs (tests, the bench smoke test): the run's certificates, not new keys (a no-op otherwise).
+  seedClusterFiles(dir);
+  seedServingCerts(join(dir, 'data', 'certs'));
   const files = ensureClusterFiles(dir, ['127.0.0.1']);
   if (opts.tokens?.length) appendFileSync(files.tokensFile, opts.tokens.map((l) => `${l}\n`).join(''));
   const port = await freePort();
