@@ -59,7 +59,7 @@ async function waitUntil(what: string, ready: () => Promise<boolean>, child: Chi
     if (await ready().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`${what} not ready after ${START_TIMEOUT_MS} ms`);
+  throw new Error(`${what} not ready after ${START_TIMEOUT_MS} ms; its last stderr lines:\n${stderr() || '(none)'}`);
 }
 
 /** Starts etcd (the binary on PATH, or ETCD_BIN) on free loopback ports. */
