@@ -12,6 +12,7 @@ import { ensureClusterFiles, writeAdminKubeconfig, type ClusterFiles } from '../
 import { ApiClient } from './api-client.js';
 import { loadKubeconfig } from './kubeconfig.js';
 import { freePort, freePorts } from '../../test/support/free-ports.js';
+import { seedClusterFiles, seedServingCerts } from '../../test/support/test-pki.js';
 import { withServerHeapArgs } from '../../apiserver/component-base/runtime/server-heap.js';
 
 /**
@@ -62,7 +63,7 @@ async function waitUntil(what: string, ready: () => Promise<boolean>, child: Chi
     if (await ready().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`${what} not ready after ${START_TIMEOUT_MS} ms`);
+  throw new Error(`${what} not ready after ${START_TIMEOUT_MS} ms; its last stderr lines:\n${stderr() || '(none)'}`);
 }
 
 /** Starts etcd (the binary on PATH, or ETCD_BIN) on free loopback ports. */
@@ -133,6 +134,9 @@ export async function startLocalApiServer(opts: {
   tokens?: string[];
 }): Promise<LocalApiServer> {
   const dir = await mkdtemp(join(tmpdir(), 'orch-bench-'));
+  // Under scripts/run-tests.mjs (tests, the bench smoke test): the run's certificates, not new keys (a no-op otherwise).
+  seedClusterFiles(dir);
+  seedServingCerts(join(dir, 'data', 'certs'));
   const files = ensureClusterFiles(dir, ['127.0.0.1']);
   if (opts.tokens?.length) appendFileSync(files.tokensFile, opts.tokens.map((l) => `${l}\n`).join(''));
   const port = await freePort();

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { freePort } from '../support/free-ports.js';
 import { run, startProcess, type Proc } from '../support/processes.js';
 import { newKubectl } from '../support/kubectl.js';
+import { seedAllInOneDataDir } from '../support/test-pki.js';
 
 const ALL_IN_ONE = 'dist/scripts/all-in-one.js';
 
@@ -22,6 +23,7 @@ describe('all-in-one flags', () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'orch-aio-flags-'));
     const port = await freePort();
+    seedAllInOneDataDir(join(dir, 'data'), 'k8s.io');
     aio = startProcess(process.execPath, [
       ALL_IN_ONE,
       '--data-dir',

@@ -12,6 +12,7 @@ import { X509Certificate } from 'node:crypto';
 import { freePort } from '../support/free-ports.js';
 import { run, startProcess, type Proc } from '../support/processes.js';
 import { newKubectl } from '../support/kubectl.js';
+import { seedAllInOneDataDir } from '../support/test-pki.js';
 
 const ALL_IN_ONE = 'dist/scripts/all-in-one.js';
 
@@ -46,6 +47,8 @@ describe('all-in-one with kubectl', () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'orch-e2e-'));
     port = await freePort();
+    // The run's cluster files (all-in-one-start-stop.test.ts sees a first start make them).
+    seedAllInOneDataDir(join(dir, 'data'));
     aio = startProcess(process.execPath, [ALL_IN_ONE, '--data-dir', join(dir, 'data'), '--secure-port', String(port)]);
     await aio.waitFor(/orch is ready: kubectl --kubeconfig (\S+) get ns/, 60_000);
     kubeconfig = join(dir, 'data', 'admin.kubeconfig');

@@ -17,6 +17,7 @@ import { eventually } from '../support/eventually.js';
 import { newKubectl } from '../support/kubectl.js';
 import { freePort } from '../support/free-ports.js';
 import { startProcess, type Proc } from '../support/processes.js';
+import { seedAllInOneDataDir } from '../support/test-pki.js';
 
 const ALL_IN_ONE = 'dist/scripts/all-in-one.js';
 
@@ -29,6 +30,7 @@ describe('certificates with kubectl (k8s.io mode)', () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'orch-certs-e2e-'));
     port = await freePort();
+    seedAllInOneDataDir(join(dir, 'data'), 'k8s.io');
     aio = startProcess(process.execPath, [
       ALL_IN_ONE,
       '--data-dir',

@@ -15,6 +15,7 @@ import { eventually } from '../support/eventually.js';
 import { newTestClient, type TestClient } from '../support/http-client.js';
 import { newKubectl } from '../support/kubectl.js';
 import { startCluster, type Cluster } from '../../scripts/cluster-topology.js';
+import { seedClusterFiles } from '../support/test-pki.js';
 
 const REVIEW = { apiVersion: 'authentication.orch.io/v1', kind: 'SelfSubjectReview' };
 const REVIEWS = '/apis/authentication.orch.io/v1/selfsubjectreviews';
@@ -28,6 +29,7 @@ describe('the front door of an HA cluster', () => {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'orch-cluster-'));
+    seedClusterFiles(dir);
     cluster = await startCluster({ dir, unsafeNoFsync: true });
     const { files } = cluster;
     byCert = newTestClient({ url: cluster.url, ca: files.caPem, cert: files.admin.certPem, key: files.admin.keyPem });

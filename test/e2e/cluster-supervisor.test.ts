@@ -12,6 +12,7 @@ import { freePort } from '../support/free-ports.js';
 import { newTestClient } from '../support/http-client.js';
 import { newKubectl } from '../support/kubectl.js';
 import { startProcess, type Proc } from '../support/processes.js';
+import { seedClusterFiles } from '../support/test-pki.js';
 
 const CLUSTER = 'dist/scripts/cluster.js';
 
@@ -31,6 +32,7 @@ describe('npm run cluster supervises its processes', () => {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'orch-cluster-supervisor-'));
+    seedClusterFiles(dir);
     const port = await freePort();
     proc = startProcess(process.execPath, [CLUSTER, '--data-dir', dir, '--secure-port', String(port)], {}, { detached: true });
     const [, list] = await proc.waitFor(/^processes: (.+)$/m, 180_000);

@@ -13,6 +13,7 @@ import { startProcess, type Proc } from '../support/processes.js';
 import { newKubectl } from '../support/kubectl.js';
 import { startTestServer, type TestServer } from '../support/api-server.js';
 import { eventually } from '../support/eventually.js';
+import { seedAllInOneDataDir } from '../support/test-pki.js';
 
 const ALL_IN_ONE = 'dist/scripts/all-in-one.js';
 const CONTROLLER_MANAGER = 'dist/controllers/cmd/controller-manager.js';
@@ -84,6 +85,7 @@ describe('ComponentStatus of the all-in-one', () => {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'orch-cs-e2e-'));
+    seedAllInOneDataDir(join(dir, 'data'));
     aio = startProcess(process.execPath, [ALL_IN_ONE, '--data-dir', join(dir, 'data'), '--secure-port', String(await freePort())]);
     await aio.waitFor(/orch is ready/, 60_000);
   });

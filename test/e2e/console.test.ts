@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { FeatureGateOptions } from '../../apiserver/component-base/featuregate/orch-features.js';
 import { runProxy } from '../../apiserver/frontdoor/run-proxy.js';
 import { ensureClusterFiles, ensureFrontProxyFiles, FRONT_PROXY_CN } from '../../scripts/cluster-files.js';
+import { seededCertDirArgs } from '../support/test-pki.js';
 
 const CONTROLLER_MANAGER = 'dist/controllers/cmd/controller-manager.js';
 const SHOTS = 'test-artifacts/console';
@@ -47,6 +48,7 @@ describe('the web console in headless Chromium', () => {
       '--kubeconfig',
       server.kubeconfig,
       '--secure-port=0',
+      ...seededCertDirArgs(),
       '--bind-address=127.0.0.1',
       // Elected, so its Lease (the overview's controller-manager leader) exists.
       '--leader-elect=true',

@@ -17,6 +17,7 @@ import { startTestServer, type TestServer } from '../support/api-server.js';
 import { ApiClient, type ResourceClient } from '../../controllers/client/api-client.js';
 import { isApiError } from '../../apiserver/api/status.js';
 import type { ApiObject } from '../../apiserver/api/object.js';
+import { seedAllInOneDataDir, seededCertDirArgs } from '../support/test-pki.js';
 
 const ALL_IN_ONE = 'dist/scripts/all-in-one.js';
 const CONTROLLER_MANAGER = 'dist/controllers/cmd/controller-manager.js';
@@ -56,6 +57,7 @@ describe('orch-controller-manager in the all-in-one cluster', () => {
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'orch-cm-e2e-'));
     const port = await freePort();
+    seedAllInOneDataDir(join(dir, 'data'));
     aio = startProcess(process.execPath, [ALL_IN_ONE, '--data-dir', join(dir, 'data'), '--secure-port', String(port)]);
     await aio.waitFor(/orch is ready/, 60_000);
     await aio.waitFor(ACQUIRED, 30_000);
@@ -177,6 +179,7 @@ describe('two controller managers on one API server', () => {
       '--kubeconfig',
       kubeconfig,
       '--secure-port=0',
+      ...seededCertDirArgs(),
       '--bind-address=127.0.0.1',
     ]);
     managers.push(m);

@@ -14,6 +14,7 @@ import { eventually } from '../support/eventually.js';
 import { setPodFinished } from '../support/node-agent.js';
 import { startProcess, type Proc } from '../support/processes.js';
 import { startLocalApiServer, type LocalApiServer } from '../../scripts/bench/local-cluster.js';
+import { seededCertDirArgs } from '../support/test-pki.js';
 
 const CONTROLLER_MANAGER = 'dist/controllers/cmd/controller-manager.js';
 
@@ -37,6 +38,7 @@ describe('kubectl create cronjob (k8s.io domain)', () => {
       '--kubeconfig',
       server.kubeconfig,
       '--secure-port=0',
+      ...seededCertDirArgs(),
       '--bind-address=127.0.0.1',
       '--api-domain=k8s.io',
       '--leader-elect=false',

@@ -23,6 +23,7 @@ import { eventually } from '../support/eventually.js';
 import { newTestClient, type TestClient } from '../support/http-client.js';
 import { startProcess, type Proc } from '../support/processes.js';
 import { bindNodeBootstrapRoles } from '../support/node-bootstrap-rbac.js';
+import { seededCertDirArgs } from '../support/test-pki.js';
 
 const CONTROLLER_MANAGER = 'dist/controllers/cmd/controller-manager.js';
 const CSRS = '/apis/certificates.orch.io/v1/certificatesigningrequests';
@@ -52,6 +53,7 @@ describe('node bootstrap walk-through', () => {
       CONTROLLER_MANAGER,
       `--kubeconfig=${srv.kubeconfig}`,
       '--secure-port=0',
+      ...seededCertDirArgs(),
       '--bind-address=127.0.0.1',
       '--leader-elect=false',
       '--controllers=csrapproving,csrsigning,bootstrapsigner,tokencleaner',

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../support/free-ports.js';
 import { run, startProcess, type Proc } from '../support/processes.js';
+import { seedAllInOneDataDir } from '../support/test-pki.js';
 
 const ALL_IN_ONE = 'dist/scripts/all-in-one.js';
 const WORKFLOW = 'test/e2e/python/client_workflow.py';
@@ -59,6 +60,7 @@ for (const domain of ['orch.io', 'k8s.io']) {
       const port = await freePort();
       const args = [ALL_IN_ONE, '--data-dir', join(dir, 'data'), '--secure-port', String(port)];
       if (domain !== 'orch.io') args.push(`--api-domain=${domain}`);
+      seedAllInOneDataDir(join(dir, 'data'), domain);
       aio = startProcess(process.execPath, args);
       await aio.waitFor(/orch is ready: kubectl --kubeconfig (\S+) get ns/, 60_000);
       kubeconfig = join(dir, 'data', 'admin.kubeconfig');

@@ -19,6 +19,7 @@ import { eventually } from '../support/eventually.js';
 import { setPodsReady } from '../support/node-agent.js';
 import { startProcess, type Proc } from '../support/processes.js';
 import { startLocalApiServer, type LocalApiServer } from '../../scripts/bench/local-cluster.js';
+import { seededCertDirArgs } from '../support/test-pki.js';
 
 const CONTROLLER_MANAGER = 'dist/controllers/cmd/controller-manager.js';
 
@@ -48,6 +49,7 @@ describe('kubectl workflows on workloads (k8s.io domain)', () => {
       '--kubeconfig',
       server.kubeconfig,
       '--secure-port=0',
+      ...seededCertDirArgs(),
       '--bind-address=127.0.0.1',
       '--api-domain=k8s.io',
       '--leader-elect=false',

@@ -20,9 +20,12 @@ import type { KindDeclaration } from '../../apiserver/registry/generic/kind-decl
 import { writeAdminKubeconfig } from '../../scripts/cluster-files.js';
 import { newTestClient, type TestClient } from './http-client.js';
 import { newServerLog, type ServerLog } from './server-log.js';
+import { seedServingCerts } from './test-pki.js';
 
 const APISERVER = fileURLToPath(new URL('../../apiserver/cmd/apiserver.js', import.meta.url));
 const READY_TIMEOUT_MS = 30_000;
+/** Flags that bring certificates of their own: such a server is not given the run's shared ones. */
+const CERT_FLAGS = /^--(cert-dir|tls-cert-file|tls-private-key-file|proxy-client-cert-file|proxy-client-key-file)(=|$)/;
 const STOP_GRACE_MS = 10_000;
 
 export interface TestServerOptions {
@@ -85,6 +88,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const ownsDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'orch-test-')));
   try {
+    // A fresh data dir starts from the run's test certificates (test-pki.ts), not four new RSA keys.
+    if (ownsDir && !(opts.args ?? []).some((a) => CERT_FLAGS.test(a))) seedServingCerts(join(dataDir, 'certs'));
     return await startIn(dataDir, ownsDir, opts);
   } catch (err) {
     if (ownsDir) await rm(dataDir, { recursive: true, force: true });

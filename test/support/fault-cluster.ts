@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCluster, type Cluster, type ClusterOptions } from '../../scripts/cluster-topology.js';
 import { newTestClient, type TestClient } from './http-client.js';
+import { seedClusterFiles } from './test-pki.js';
 
 export interface FaultCluster {
   /** Set once before() ran. */
@@ -22,6 +23,9 @@ export function useFaultCluster(options: Omit<ClusterOptions, 'dir'> = {}): Faul
   let client: TestClient | undefined;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'orch-fault-'));
+    // The run's cluster files (test-pki.ts), not some 65 new RSA keys per cluster.
+    const domain = [...(options.apiserverArgs ?? [])].reverse().find((a) => a.startsWith('--api-domain='));
+    seedClusterFiles(dir, domain?.slice('--api-domain='.length));
     cluster = await startCluster({ dir, replicas: 2, controllerManagers: 0, unsafeNoFsync: true, ...options });
     client = newTestClient({ url: cluster.url, ca: cluster.files.caPem, token: cluster.files.token });
   });

@@ -12,6 +12,7 @@ import { eventually } from '../../support/eventually.js';
 import { parseOptions } from '../../../controllers/app/options.js';
 import { runControllerManager, type RunningControllerManager } from '../../../controllers/app/controller-manager.js';
 import { newLogger } from '../../../apiserver/component-base/logs/logger.js';
+import { seededCertDirArgs } from '../../support/test-pki.js';
 
 const ROUNDS = 4;
 const CREATES = 20;
@@ -29,6 +30,7 @@ describe('ResourceQuota count/ of any resource under the controller', () => {
         '--kubeconfig',
         srv.kubeconfig,
         '--secure-port=0',
+        ...seededCertDirArgs(),
         '--bind-address=127.0.0.1',
         '--controllers=resourcequota',
         '--leader-elect=false',

@@ -17,6 +17,7 @@ import type { TestClient } from '../../support/http-client.js';
 import { parseOptions } from '../../../controllers/app/options.js';
 import { runControllerManager, type RunningControllerManager } from '../../../controllers/app/controller-manager.js';
 import { newLogger } from '../../../apiserver/component-base/logs/logger.js';
+import { seededCertDirArgs } from '../../support/test-pki.js';
 
 const ROUNDS = 20;
 const CREATES = 40;
@@ -30,6 +31,7 @@ const startQuotaController = (kubeconfig: string) =>
       '--kubeconfig',
       kubeconfig,
       '--secure-port=0',
+      ...seededCertDirArgs(),
       '--bind-address=127.0.0.1',
       '--controllers=resourcequota',
       '--leader-elect=false',

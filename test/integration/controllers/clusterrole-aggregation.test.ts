@@ -14,6 +14,7 @@ import { ensureCA, newClientCert } from '../../../apiserver/component-base/certs
 import { parseOptions } from '../../../controllers/app/options.js';
 import { runControllerManager, type RunningControllerManager } from '../../../controllers/app/controller-manager.js';
 import { newLogger } from '../../../apiserver/component-base/logs/logger.js';
+import { seededCertDirArgs } from '../../support/test-pki.js';
 
 const RBAC = '/apis/rbac.authorization.orch.io/v1';
 
@@ -66,6 +67,7 @@ describe('clusterrole-aggregation-controller', () => {
         dir,
         '--controllers=clusterrole-aggregation',
         '--secure-port=0',
+        ...seededCertDirArgs(),
         '--bind-address=127.0.0.1',
         '--leader-elect-lease-duration=2s',
         '--leader-elect-renew-deadline=1s',

@@ -12,6 +12,7 @@ import { createNamespace } from '../../support/namespaces.js';
 import { parseOptions } from '../../../controllers/app/options.js';
 import { runControllerManager, type RunningControllerManager } from '../../../controllers/app/controller-manager.js';
 import { newLogger } from '../../../apiserver/component-base/logs/logger.js';
+import { seededCertDirArgs } from '../../support/test-pki.js';
 
 /** GET over HTTPS without verifying the self-signed certificate. */
 function insecureGet(port: number, path: string): Promise<{ status: number; text: string }> {
@@ -36,6 +37,7 @@ describe('controllers against orch-apiserver', () => {
         '--kubeconfig',
         kubeconfig,
         '--secure-port=0',
+        ...seededCertDirArgs(),
         '--bind-address=127.0.0.1',
         '--leader-elect-lease-duration=2s',
         '--leader-elect-renew-deadline=1s',

@@ -17,6 +17,7 @@ import { certRequest, type CertCredentials } from '../../support/cert-client.js'
 import { b64, type CsrOptions, newCsrPem } from '../../support/csr-fixture.js';
 import { eventually } from '../../support/eventually.js';
 import { bindNodeBootstrapRoles } from '../../support/node-bootstrap-rbac.js';
+import { seededCertDirArgs } from '../../support/test-pki.js';
 
 const CSRS = '/apis/certificates.orch.io/v1/certificatesigningrequests';
 const NODE_SIGNER = 'orch.io/orch-apiserver-client-orchlet';
@@ -43,6 +44,7 @@ describe('certificatesigningrequest-approving-controller', () => {
       parseOptions([
         `--kubeconfig=${srv.kubeconfig}`,
         '--secure-port=0',
+        ...seededCertDirArgs(),
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
         '--controllers=csrapproving',

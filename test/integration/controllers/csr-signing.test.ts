@@ -17,6 +17,7 @@ import { startTestServer, type TestServer } from '../../support/api-server.js';
 import { certRequest } from '../../support/cert-client.js';
 import { b64, type CsrOptions, newCsrPem, newKeyPair } from '../../support/csr-fixture.js';
 import { eventually } from '../../support/eventually.js';
+import { seededCertDirArgs } from '../../support/test-pki.js';
 
 const CSRS = '/apis/certificates.orch.io/v1/certificatesigningrequests';
 const HOUR_MS = 3_600_000;
@@ -37,6 +38,7 @@ describe('certificatesigningrequest-signing-controller', () => {
       parseOptions([
         `--kubeconfig=${srv.kubeconfig}`,
         '--secure-port=0',
+        ...seededCertDirArgs(),
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
         '--controllers=csrsigning',

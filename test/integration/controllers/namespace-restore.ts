@@ -14,6 +14,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { request } from 'node:https';
 import type { TestServer } from '../../support/api-server.js';
 import type { TestClient } from '../../support/http-client.js';
 import { eventually } from '../../support/eventually.js';
@@ -29,6 +30,7 @@ import {
   PROOF_SIZES,
   populateNamespace,
 } from '../../../scripts/bench/restore-namespace.js';
+import { seededCertDirArgs } from '../../support/test-pki.js';
 
 const NS = 'team-a';
 const HISTORY = '/apis/history.orch.io/v1';
@@ -55,6 +57,54 @@ function comparable(inv: Map<string, string>): Map<string, string> {
   return new Map([...inv].map(([k, v]) => [k, REMADE.has(k) ? 'remade' : v]));
 }
 
+/** The controller manager's work queues from its /metrics: items added so far and items waiting, by queue. */
+async function workQueues(port: number): Promise<{ adds: Map<string, number>; depth: number }> {
+  const text = await new Promise<string>((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path: '/metrics', rejectUnauthorized: false }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve(body));
+    })
+      .on('error', reject)
+      .end();
+  });
+  const adds = new Map<string, number>();
+  let depth = 0;
+  for (const m of text.matchAll(/^workqueue_(adds_total|depth)\{name="([^"]+)"\} (\S+)$/gm)) {
+    if (m[1] === 'depth') depth += Number(m[3]);
+    else adds.set(m[2]!, Number(m[3]));
+  }
+  return { adds, depth };
+}
+
+/** Queues that must have taken up restored objects: Deployments and ReplicaSets come back with their dependents. */
+const MUST_SEE_RESTORE = ['deployment', 'replicaset'];
+/** Quiet: no queue added to and none holding an item for this long (over two garbage collector sync periods of 1 s). */
+const QUIET_MS = 2500;
+
+/**
+ * Waits until the Deployment and ReplicaSet controllers have been handed the restored objects
+ * (their queues grew since `before`) and then every queue has stayed empty, with nothing added, for
+ * QUIET_MS: whatever the controllers would do about the restored objects they have done.
+ */
+async function controllersQuiet(port: number, before: { adds: Map<string, number> }): Promise<void> {
+  let last = await workQueues(port);
+  let quietSince = Date.now();
+  await eventually(
+    'the controllers to take up the restored objects and fall quiet',
+    async () => {
+      await new Promise((res) => setTimeout(res, 250));
+      const now = await workQueues(port);
+      const changed = now.depth > 0 || [...now.adds].some(([name, n]) => last.adds.get(name) !== n);
+      last = now;
+      if (changed) quietSince = Date.now();
+      const seen = MUST_SEE_RESTORE.every((name) => (now.adds.get(name) ?? 0) > (before.adds.get(name) ?? 0));
+      return seen && !changed && Date.now() - quietSince >= QUIET_MS;
+    },
+    120_000,
+  );
+}
+
 export function runNamespaceRestoreSuite(backend: string, start: () => Promise<TestServer>, sizes: NamespaceSizes = PROOF_SIZES): void {
   describe(`namespace restore with the controllers running (${backend})`, () => {
     let s: TestServer;
@@ -66,6 +116,7 @@ export function runNamespaceRestoreSuite(backend: string, start: () => Promise<T
           '--kubeconfig',
           s.kubeconfig,
           '--secure-port=0',
+          ...seededCertDirArgs(),
           '--bind-address=127.0.0.1',
           '--leader-elect=false',
           `--controllers=${CONTROLLERS.join(',')}`,
@@ -92,6 +143,7 @@ export function runNamespaceRestoreSuite(backend: string, start: () => Promise<T
         120_000,
       );
 
+      const queuedBefore = await workQueues(manager.port);
       const started = Date.now();
       const r = await c.post(`${HISTORY}/restores`, namespaceRestore(NS));
       const took = Date.now() - started;
@@ -105,9 +157,11 @@ export function runNamespaceRestoreSuite(backend: string, start: () => Promise<T
       const want = comparable(before);
       assert.deepEqual(comparable(await inventory(fc, NS)), want, 'every object back, same uid and ownerReferences');
       const restoredAt = Number((await c.get(`/api/v1/namespaces/${NS}/configmaps?limit=1`)).body.metadata.resourceVersion);
-      // Several garbage collector sync periods (1 s) and controller rounds later, nothing was deleted
-      // and the workload controllers made no ReplicaSet or Pod of their own.
-      await new Promise((res) => setTimeout(res, 6000));
+      // Once the controllers have worked through the restored objects and fallen quiet, nothing was
+      // deleted and the workload controllers made no ReplicaSet or Pod of their own.
+      const quietFrom = Date.now();
+      await controllersQuiet(manager.port, queuedBefore);
+      process.stdout.write(`# the controllers fell quiet ${Date.now() - quietFrom} ms after the restore was checked (${backend})\n`);
       assert.deepEqual(comparable(await inventory(fc, NS)), want, 'nothing deleted or made after the restore');
       const later = (await c.get(`${HISTORY}/namespaces/${NS}/deletedobjects`)).body.items;
       const since = later.filter((i: any) => Number(i.deletion.resourceVersion) > restoredAt);

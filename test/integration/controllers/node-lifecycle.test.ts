@@ -10,6 +10,7 @@ import { eventually } from '../../support/eventually.js';
 import { parseOptions } from '../../../controllers/app/options.js';
 import { runControllerManager, type RunningControllerManager } from '../../../controllers/app/controller-manager.js';
 import { newLogger } from '../../../apiserver/component-base/logs/logger.js';
+import { seededCertDirArgs } from '../../support/test-pki.js';
 
 const micro = () => new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 const seconds = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -24,6 +25,7 @@ describe('node-lifecycle-controller against orch-apiserver', () => {
         '--kubeconfig',
         srv.kubeconfig,
         '--secure-port=0',
+        ...seededCertDirArgs(),
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
         '--controllers=nodelifecycle',

@@ -10,6 +10,7 @@ import { setPodFinished, setPodReady, setPodsReady } from '../../support/node-ag
 import { parseOptions } from '../../../controllers/app/options.js';
 import { runControllerManager, type RunningControllerManager } from '../../../controllers/app/controller-manager.js';
 import { newLogger } from '../../../apiserver/component-base/logs/logger.js';
+import { seededCertDirArgs } from '../../support/test-pki.js';
 
 const NS = 'work';
 
@@ -29,6 +30,7 @@ describe('workload controllers against orch-apiserver', () => {
         '--kubeconfig',
         srv.kubeconfig,
         '--secure-port=0',
+        ...seededCertDirArgs(),
         '--bind-address=127.0.0.1',
         '--leader-elect=false',
         '--controllers=serviceaccount,replicaset,replicationcontroller,statefulset,deployment,endpoint,endpointslice,endpointslicemirroring,job,ttl-after-finished,garbagecollector,disruption,daemonset,resourcequota,pvc-protection,pv-protection,persistentvolume-binder,ttl',

@@ -110,8 +110,11 @@ for (const cached of [true, false]) {
         for (let i = 0; i < 20; i++) {
           const r = await s.client.put(`${CM}/changing`, configMap('changing', 200_000, ++updates));
           assert.equal(r.status, 200);
-          // A reading client: it takes what came before the next write (a few ms for 200 kB over TLS).
-          received += (await reader.drain(10)).length;
+          // A reading client: it takes what came before the next write (a few ms for 200 kB over TLS;
+          // more on a loaded machine, so the writer waits for it rather than for a fixed time).
+          const deadline = Date.now() + 10_000;
+          while (received < updates && Date.now() < deadline) received += (await reader.drain(10)).length;
+          assert.equal(received, updates, `the reader got ${received} events of ${updates} within 10 s of the write`);
         }
       }
       assert.equal(await terminated(), 5);
