@@ -36,46 +36,30 @@ export interface ShutdownParts {
 }
 
 export function newServerShutdown(parts: ShutdownParts): () => Promise<void> {
-  const {
-    options,
-    logger,
-    health,
-    bootstrap,
-    identity,
-    server,
-    inFlight,
-    access,
-    informers,
-    aggregator,
-    flowControl,
-    clusterStatus,
-    storage,
-    audit,
-  } = parts;
   let closing: Promise<void> | undefined;
   return () =>
     (closing ??= (async () => {
-      logger.info('shutting down', { delayMs: options.shutdownDelayMs });
-      health.startShutdown();
-      const bootstrapped = bootstrap.stop();
-      if (options.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, options.shutdownDelayMs));
-      const closed = new Promise<void>((r) => server.close(() => r()));
-      server.closeIdleConnections();
-      inFlight.closeLongRunning();
-      access.close();
-      await inFlight.drained(options.requestTimeoutMs);
-      server.closeAllConnections();
+      parts.logger.info('shutting down', { delayMs: parts.options.shutdownDelayMs });
+      parts.health.startShutdown();
+      const bootstrapped = parts.bootstrap.stop();
+      if (parts.options.shutdownDelayMs > 0) await new Promise((r) => setTimeout(r, parts.options.shutdownDelayMs));
+      const closed = new Promise<void>((r) => parts.server.close(() => r()));
+      parts.server.closeIdleConnections();
+      parts.inFlight.closeLongRunning();
+      parts.access.close();
+      await parts.inFlight.drained(parts.options.requestTimeoutMs);
+      parts.server.closeAllConnections();
       await closed;
       await bootstrapped;
-      await identity?.stop();
-      informers.stop();
-      aggregator.stop();
-      flowControl?.stop();
-      clusterStatus.close();
-      await storage.compactor.stop();
-      await storage.cacher?.close();
-      await storage.storage.close();
-      await audit?.backend.shutdown();
-      logger.info('stopped');
+      await parts.identity?.stop();
+      parts.informers.stop();
+      parts.aggregator.stop();
+      parts.flowControl?.stop();
+      parts.clusterStatus.close();
+      await parts.storage.compactor.stop();
+      await parts.storage.cacher?.close();
+      await parts.storage.storage.close();
+      await parts.audit?.backend.shutdown();
+      parts.logger.info('stopped');
     })());
 }
