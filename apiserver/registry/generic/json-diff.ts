@@ -22,9 +22,11 @@ function diffInto(from: unknown, to: unknown, path: string, ops: JsonPatchOperat
       if (!Object.hasOwn(to, key)) ops.push({ op: 'remove', path: `${path}/${pointerToken(key)}` });
     }
     for (const key of Object.keys(to).sort()) {
-      const child = `${path}/${pointerToken(key)}`;
-      if (!Object.hasOwn(from, key)) ops.push({ op: 'add', path: child, value: to[key] });
-      else diffInto(from[key], to[key], child, ops);
+      const a = from[key];
+      const b = to[key];
+      if (!Object.hasOwn(from, key)) ops.push({ op: 'add', path: `${path}/${pointerToken(key)}`, value: b });
+      // The same scalar (most members of a revision): nothing to say, no path to build.
+      else if (a !== b) diffInto(a, b, `${path}/${pointerToken(key)}`, ops);
     }
     return;
   }
@@ -33,7 +35,7 @@ function diffInto(from: unknown, to: unknown, path: string, ops: JsonPatchOperat
 
 /** A JSON pointer reference token (RFC 6901): '~' → '~0', '/' → '~1'. */
 function pointerToken(key: string): string {
-  return key.replaceAll('~', '~0').replaceAll('/', '~1');
+  return key.includes('~') || key.includes('/') ? key.replaceAll('~', '~0').replaceAll('/', '~1') : key;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
