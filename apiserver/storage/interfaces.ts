@@ -75,6 +75,19 @@ export interface WatchHandlers {
 export const ALONGSIDE_ROOT = '/orch-ledger/';
 
 /**
+ * The alongside key of a key, the only one a write of that key may put beside it: under
+ * ALONGSIDE_ROOT, the key without its leading '/'. The embedded store keeps it in the key's own rows.
+ */
+export function alongsideKey(key: string): string {
+  return `${ALONGSIDE_ROOT}${key.startsWith('/') ? key.slice(1) : key}`;
+}
+
+/** The key an alongside key is written beside (alongsideKey's inverse). */
+export function ownerOfAlongsideKey(alongside: string): string {
+  return `/${alongside.slice(ALONGSIDE_ROOT.length)}`;
+}
+
+/**
  * etcd's index of the writes of alongside keys (Storage.alongsideHistory): one key per write, named
  * after the alongside key, created in the write's txn (so its createRevision is the write's revision).
  * Apart from every object prefix and from ALONGSIDE_ROOT, so no watch or listing of either sees it.
@@ -91,11 +104,11 @@ export interface WriteOptions {
   ttlSeconds?: number;
   /**
    * Another key put with this write, at this write's own revision, or with none of it (the revision
-   * ledger's record beside the object). Its key lies under ALONGSIDE_ROOT. etcd: one more put in
-   * the write's txn; the embedded store: a row of its side table at the write's row id. Either way
+   * ledger's record beside the object). Its key is alongsideKey(the written key). etcd: one more put
+   * in the write's txn; the embedded store: columns of the row the write appends. Either way
    * the store's newest revision stays the object's, so a watch of the object's prefix is never
    * behind the store. With ttlSeconds the alongside key expires that long after this write unless
-   * it is written again (etcd: a lease; the embedded store: at the first compaction after). With
+   * it is written again (etcd: a lease; the embedded store: its reads leave it out from then on). With
    * indexSeconds the write is listed for alongsideHistory for at least that long (etcd: an index
    * key on a lease; the embedded store's rows are their own index).
    */

@@ -164,12 +164,11 @@ export async function runLedger(
   try {
     const db = new Database(join(dataDir, 'state.db'), { readonly: true });
     const bytes = (sql: string) => db.prepare(sql).get() as { n: number; b: number };
-    // The ledger's records are the alongside table's rows (storage/sqlite/schema.ts), objects kine's.
-    const ledger = bytes('SELECT COUNT(*) AS n, SUM(LENGTH(name) + LENGTH(value) + 24) AS b FROM alongside');
-    const objects = bytes(
-      `SELECT COUNT(*) AS n, SUM(LENGTH(name) + LENGTH(value) + LENGTH(old_value) + 48) AS b FROM kine
-       WHERE name >= CAST('/registry/configmaps/${NS}/' AS BLOB) AND name < CAST('/registry/configmaps/${NS}0' AS BLOB)`,
-    );
+    // The ledger's records are the side columns of the rows they went with (storage/sqlite/schema.ts):
+    // the record and its two integers' headers; the rest of the row is the object's.
+    const rows = `FROM kine WHERE name >= CAST('/registry/configmaps/${NS}/' AS BLOB) AND name < CAST('/registry/configmaps/${NS}0' AS BLOB)`;
+    const ledger = bytes(`SELECT COUNT(*) AS n, SUM(LENGTH(side) + 4) AS b ${rows} AND side IS NOT NULL`);
+    const objects = bytes(`SELECT COUNT(*) AS n, SUM(LENGTH(name) + LENGTH(value) + LENGTH(old_value) + 48) AS b ${rows}`);
     db.close();
     results.push({
       scenario: 'bytes-per-revision',
@@ -232,32 +231,35 @@ function fillRevisions(file: string, target: number): number {
       .all();
     if (keys.length === 0) return count();
     const insert = db.prepare(
-      `INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value, old_value)
-       VALUES (@name, 0, 0, @create_revision, @prev_revision, @value, @value)`,
+      `INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value, old_value, side, side_create, side_expires)
+       VALUES (@name, 0, 0, @create_revision, @prev_revision, @value, @value, @side, @side_create, 0)`,
     );
-    const record = db.prepare(
-      'INSERT INTO alongside (name, revision, create_revision, value, expires_at) VALUES (@name, @revision, @create_revision, @value, 0)',
-    );
-    const firstRecord = db.prepare<[Buffer], number>('SELECT MIN(revision) FROM alongside WHERE name = ?').pluck();
-    const ledgerValue = Buffer.from(JSON.stringify({ operation: 'update', user: 'bench', time: new Date().toISOString() }));
-    const last = keys.map((k) => {
-      const ledgerName = Buffer.from(`/orch-ledger/${k.name.toString().slice(1)}`);
-      return {
-        ...k,
-        create_revision: k.created ? k.id : k.create_revision,
-        ledgerName,
-        ledgerCreated: firstRecord.get(ledgerName) ?? k.id,
-      };
-    });
+    // The create revision of the key's ledger record (side_create 0: the row's own id).
+    const sideCreate = db
+      .prepare<[Buffer], number>(
+        'SELECT COALESCE(NULLIF(side_create, 0), id) FROM kine WHERE name = ? AND side IS NOT NULL ORDER BY id DESC LIMIT 1',
+      )
+      .pluck();
+    const side = Buffer.from(JSON.stringify({ operation: 'update', user: 'bench', time: new Date().toISOString() }));
+    const last = keys.map((k) => ({
+      ...k,
+      create_revision: k.created ? k.id : k.create_revision,
+      side_create: sideCreate.get(k.name) ?? k.id,
+    }));
     let missing = target - count();
     const batch = db.transaction((n: number) => {
       for (let i = 0; i < n; i++) {
         const k = last[i % last.length];
-        const id = Number(
-          insert.run({ name: k.name, create_revision: k.create_revision, prev_revision: k.id, value: k.value }).lastInsertRowid,
+        k.id = Number(
+          insert.run({
+            name: k.name,
+            create_revision: k.create_revision,
+            prev_revision: k.id,
+            value: k.value,
+            side,
+            side_create: k.side_create,
+          }).lastInsertRowid,
         );
-        record.run({ name: k.ledgerName, revision: id, create_revision: k.ledgerCreated, value: ledgerValue });
-        k.id = id;
       }
     });
     while (missing > 0) {

@@ -5,7 +5,7 @@
  * kept for --history-retention) then holds one record per write, and ledger-history.ts reads them
  * back with the object's own revisions.
  */
-import { ALONGSIDE_ROOT } from '../../storage/interfaces.js';
+import { alongsideKey } from '../../storage/interfaces.js';
 import type { RequestContext } from './request-context.js';
 
 export type LedgerOperation = 'create' | 'update' | 'patch' | 'apply' | 'delete';
@@ -21,11 +21,11 @@ export interface LedgerRecord {
 }
 
 /**
- * The ledger key of an object's storage key: under the storage's alongside root, apart from every
- * object prefix (no object watch sees it). The root ends with the '/' an object key starts with.
+ * The ledger key of an object's storage key: the key's alongside key (storage/interfaces.ts), apart
+ * from every object prefix (no object watch sees it).
  */
 export function ledgerKey(objectKey: string): string {
-  return `${ALONGSIDE_ROOT}${objectKey.startsWith('/') ? objectKey.slice(1) : objectKey}`;
+  return alongsideKey(objectKey);
 }
 
 /** The record of the write ctx makes: `operation` is what the store is doing; a request says more (patch, apply). */

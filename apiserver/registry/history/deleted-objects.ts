@@ -13,7 +13,7 @@ import type { ApiList, ApiObject } from '../../api/object.js';
 import * as status from '../../api/status.js';
 import { CONTINUE_EXPIRED_MESSAGE, decodeContinue, encodeContinue } from '../generic/continue-token.js';
 import { ledgerKey } from '../generic/ledger-record.js';
-import { ALONGSIDE_ROOT } from '../../storage/interfaces.js';
+import { ownerOfAlongsideKey } from '../../storage/interfaces.js';
 import type { ListOptions } from '../generic/list-options.js';
 import type { RequestContext } from '../generic/request-context.js';
 import { interpretStorageError } from '../generic/storage-errors.js';
@@ -69,11 +69,6 @@ async function visibleStores(env: HistoryEnv, ctx: RequestContext): Promise<Gene
   return out;
 }
 
-/** The object key of a ledger key (ledgerKey's inverse). */
-function objectKeyOf(key: string): string {
-  return `/${key.slice(ALONGSIDE_ROOT.length)}`;
-}
-
 /** How far a page read: ledger keys read, at most max, and the key after the last one (absent: all read). */
 export interface Scan {
   count: number;
@@ -101,7 +96,7 @@ export async function* deletions(
         if (scanned.count >= scanned.max) return;
         scanned.count++;
         scanned.next = `${kv.key}\x00`;
-        const d = await lastDeletion(store, objectKeyOf(kv.key), revision, kv);
+        const d = await lastDeletion(store, ownerOfAlongsideKey(kv.key), revision, kv);
         if (d) yield d;
       }
       if (!page.more || page.items.length === 0) break;

@@ -5,6 +5,9 @@ import type { Row } from './schema.js';
 /** A row to append (the id, i.e. the revision, is assigned by SQLite). */
 export type NewRow = Omit<Row, 'id'>;
 
+/** A row to append, but for its alongside key's columns (the store adds them). */
+export type KineRow = Omit<NewRow, 'side' | 'side_create' | 'side_expires'>;
+
 /** The latest row of each key in [start, end) with id <= revision, tombstones left out. */
 const LATEST_IN_RANGE = `
   FROM kine k
@@ -19,7 +22,6 @@ const LATEST_IN_RANGE = `
 export class Queries {
   private readonly latestStmt;
   private readonly latestAtStmt;
-  private readonly valueAtStmt;
   private readonly insertStmt;
   private readonly listStmt;
   private readonly countStmt;
@@ -38,13 +40,9 @@ export class Queries {
   constructor(db: Database.Database) {
     this.latestStmt = db.prepare<[Buffer], Row>('SELECT * FROM kine WHERE name = ? ORDER BY id DESC LIMIT 1');
     this.latestAtStmt = db.prepare<[Buffer, number], Row>('SELECT * FROM kine WHERE name = ? AND id <= ? ORDER BY id DESC LIMIT 1');
-    // The row a write made, by its revision (the table's integer key), without the value it superseded.
-    this.valueAtStmt = db.prepare<[number], Omit<Row, 'old_value'>>(
-      'SELECT id, name, created, deleted, create_revision, prev_revision, value FROM kine WHERE id = ?',
-    );
     this.insertStmt = db.prepare<[NewRow]>(
-      `INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value, old_value)
-       VALUES (@name, @created, @deleted, @create_revision, @prev_revision, @value, @old_value)`,
+      `INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value, old_value, side, side_create, side_expires)
+       VALUES (@name, @created, @deleted, @create_revision, @prev_revision, @value, @old_value, @side, @side_create, @side_expires)`,
     );
     this.listStmt = db.prepare<[{ start: Buffer; end: Buffer; revision: number; limit: number }], Row>(
       `SELECT k.* ${LATEST_IN_RANGE} ORDER BY k.name LIMIT @limit`,
@@ -69,11 +67,14 @@ export class Queries {
     this.clearExpiryStmt = db.prepare<[Buffer]>('DELETE FROM expiry WHERE name = ?');
     this.expiredStmt = db.prepare<[number], Buffer>('SELECT name FROM expiry WHERE expires_at <= ? ORDER BY expires_at').pluck();
     this.expiringStmt = db.prepare<[], Buffer>('SELECT name FROM expiry').pluck();
-    // A row at or below the compaction revision goes when it is a tombstone or a later row of its key
-    // at or below that revision supersedes it; what is left is each live key's value at the revision.
-    this.compactBatchStmt = db.prepare<[{ from: number; to: number; revision: number }]>(
-      `DELETE FROM kine WHERE id > @from AND id <= @to AND (deleted = 1 OR id <
-         (SELECT MAX(k2.id) FROM kine k2 WHERE k2.name = kine.name AND k2.id <= @revision))`,
+    // A row at or below the compaction revision goes when a later row of its key at or below that
+    // revision supersedes it, or it is a tombstone, unless the tombstone holds an alongside key not yet
+    // expired (a deletion's ledger record: its key outlives the object until then, as on etcd). What
+    // is left is each live key's value at the revision, and those alongside keys.
+    this.compactBatchStmt = db.prepare<[{ from: number; to: number; revision: number; now: number }]>(
+      `DELETE FROM kine WHERE id > @from AND id <= @to AND (
+         (deleted = 1 AND (side IS NULL OR (side_expires > 0 AND side_expires <= @now)))
+         OR id < (SELECT MAX(k2.id) FROM kine k2 WHERE k2.name = kine.name AND k2.id <= @revision))`,
     );
   }
 
@@ -83,11 +84,6 @@ export class Queries {
   }
 
   /** The key's newest row at or below revision (possibly a tombstone), or undefined. */
-  /** The row written at revision (its old_value left out), if any. */
-  rowAt(revision: number): Omit<Row, 'old_value'> | undefined {
-    return this.valueAtStmt.get(revision);
-  }
-
   latestAt(key: string, revision: number): Row | undefined {
     return this.latestAtStmt.get(Buffer.from(key), revision);
   }
@@ -136,7 +132,7 @@ export class Queries {
 
   /** Removes the rows in (from, to] that a compaction to revision drops. */
   compactBatch(from: number, to: number, revision: number): void {
-    this.compactBatchStmt.run({ from, to, revision });
+    this.compactBatchStmt.run({ from, to, revision, now: Date.now() });
   }
 
   /** Records that key expires at `at` (ms since the epoch). */

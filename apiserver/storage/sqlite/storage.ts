@@ -14,12 +14,14 @@ import {
   type WatchOptions,
   type WriteOptions,
   ALONGSIDE_ROOT,
+  alongsideKey,
+  ownerOfAlongsideKey,
 } from '../interfaces.js';
 import { type KeyRange, listRange, watchRange } from '../key-range.js';
 import { WatchSink } from '../watch-sink.js';
 import { AlongsideQueries, alongsideKeyValue } from './alongside-queries.js';
 import { HistoryBoundQuery } from './history-bound.js';
-import { Queries } from './queries.js';
+import { type KineRow, Queries } from './queries.js';
 import { rowToEvent, rowToKeyValue } from './rows.js';
 import { openDatabase, type Row } from './schema.js';
 import { WatchHub } from './watch-hub.js';
@@ -45,7 +47,7 @@ export function newSqliteStorage(options: SqliteStorageOptions): Storage {
 
 class SqliteStorage implements Storage {
   private readonly queries: Queries;
-  /** The keys written beside a write (ALONGSIDE_ROOT): reads of them go to their own table. */
+  /** The keys written beside a write (ALONGSIDE_ROOT): reads of them read their owners' rows. */
   private readonly alongside: AlongsideQueries;
   private readonly historyBound: HistoryBoundQuery;
   private readonly hub = new WatchHub();
@@ -68,11 +70,19 @@ class SqliteStorage implements Storage {
       writes.map(({ key, options, next }) => {
         const ttl = options?.ttlSeconds;
         const extra = options?.alongside;
-        const newRow = next(this.queries.latest(key));
+        const latest = this.queries.latest(key);
+        // The alongside key goes in the row itself (schema.ts), continuing the key the owner's rows hold.
+        const side = extra
+          ? {
+              side: extra.value,
+              side_create: this.alongside.createRevision(key, latest),
+              side_expires: extra.ttlSeconds ? Date.now() + extra.ttlSeconds * 1000 : 0,
+            }
+          : NO_SIDE;
+        const newRow = { ...next(latest), ...side };
         const id = this.queries.insert(newRow);
         if (ttl && !newRow.deleted) this.queries.setExpiry(key, Date.now() + ttl * 1000);
         else if (this.expiring.has(key)) this.queries.clearExpiry(key);
-        if (extra) this.alongside.put(extra.key, extra.value, id, extra.ttlSeconds ? Date.now() + extra.ttlSeconds * 1000 : 0);
         return { ...newRow, id };
       }),
     );
@@ -96,7 +106,7 @@ class SqliteStorage implements Storage {
   async get(key: string, options?: { revision?: number }): Promise<KeyValue | null> {
     this.ensureOpen(key);
     if (key.startsWith(ALONGSIDE_ROOT)) {
-      const row = this.alongside.latestAt(key, this.readableRevision(key, options?.revision));
+      const row = this.alongside.latestAt(ownerOfAlongsideKey(key), this.readableRevision(key, options?.revision));
       return row ? alongsideKeyValue(row) : null;
     }
     const latest = options?.revision ? this.queries.latestAt(key, this.readableRevision(key, options.revision)) : this.queries.latest(key);
@@ -104,10 +114,14 @@ class SqliteStorage implements Storage {
   }
 
   async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
-    const range = listRange(prefix, options.startKey);
     this.ensureOpen(prefix);
     const revision = this.readableRevision(prefix, options.revision);
-    const table = prefix.startsWith(ALONGSIDE_ROOT) ? this.alongsideTable : this.kineTable;
+    const side = prefix.startsWith(ALONGSIDE_ROOT);
+    // Alongside keys are read from their owners' rows: the owners' range, in the same key order.
+    const range = side
+      ? listRange(ownerOfAlongsideKey(prefix), options.startKey && ownerOfAlongsideKey(options.startKey))
+      : listRange(prefix, options.startKey);
+    const table = side ? this.alongsideTable : this.kineTable;
     const items = table.list(range, revision, options.limit || -1);
     const remaining = table.count(range, revision) - items.length;
     return { items, revision, more: remaining > 0, remaining };
@@ -167,36 +181,26 @@ class SqliteStorage implements Storage {
     if (revision > current) {
       throw new StorageError('FutureRevision', '', { revision: current, requestedRevision: revision });
     }
-    // Side keys past their expiry go with every compaction round (their window has passed).
-    this.alongside.expire(Date.now());
     if (revision <= this.queries.compactRevision()) return;
     // Recorded first: from here on reads below the revision fail, so none sees a half-compacted store.
     this.queries.setCompactRevision(revision);
-    // Kine's rows by revision, then the alongside table's in key order (it has no revision index).
+    // By revision; alongside keys go with their owners' rows (an expired one is left out of reads until then).
     for (let from = (this.queries.oldestRowId() ?? revision) - 1; from < revision; from += COMPACT_BATCH) {
       const to = Math.min(from + COMPACT_BATCH, revision);
       this.db.transaction(() => this.queries.compactBatch(from, to, revision))();
       if (!(await this.yieldOpen())) return;
     }
-    for (let after: Buffer | null = Buffer.alloc(0); after; ) {
-      const start: Buffer = after;
-      after = this.db.transaction(() => this.alongside.compactBatch(start, COMPACT_BATCH, revision))();
-      if (!(await this.yieldOpen())) return;
-    }
   }
 
-  /** The alongside rows are their own index: every write of the key in the window, in one query, with the owner's rows. */
+  /** The owner's rows are the index: every write of the key in the window, owner and alongside value alike, in one query. */
   async alongsideHistory(key: string, ownerKey: string, options: { atOrBefore: number; limit: number }): Promise<AlongsideHistory> {
     this.ensureOpen(key);
     const to = this.readableRevision(key, options.atOrBefore);
-    const rows = this.alongside.writes(key, this.queries.compactRevision(), to, options.limit);
-    const owner = Buffer.from(ownerKey);
-    const writes = rows.map((row): AlongsideWrite => {
-      // The alongside row's revision is the row id of the write it went with: the owner's row, read by its key.
-      const at = this.queries.rowAt(row.revision);
-      const written = at?.name.equals(owner) ? at : this.queries.latestAt(ownerKey, row.revision);
-      return { alongside: alongsideKeyValue(row), owner: written && !written.deleted ? rowToKeyValue(written) : null };
-    });
+    if (key !== alongsideKey(ownerKey)) return { writes: [], complete: true };
+    const rows = this.alongside.writes(ownerKey, this.queries.compactRevision(), to, options.limit);
+    const writes = rows.map(
+      (row): AlongsideWrite => ({ alongside: alongsideKeyValue(row), owner: row.deleted ? null : rowToKeyValue(row) }),
+    );
     return { writes, complete: true };
   }
 
@@ -231,7 +235,7 @@ class SqliteStorage implements Storage {
    * Runs one write: reads the key's newest row and appends the row `next` builds from it, in one
    * transaction; then publishes the event to the watches, still before anything else can run.
    */
-  private write(key: string, options: WriteOptions | undefined, next: (latest: Row | undefined) => Omit<Row, 'id'>): KeyValue {
+  private write(key: string, options: WriteOptions | undefined, next: (latest: Row | undefined) => KineRow): KeyValue {
     return this.writeAll([{ key, options, next }])[0];
   }
 
@@ -241,8 +245,8 @@ class SqliteStorage implements Storage {
       this.ensureOpen(w.key);
       // Caller bugs, not store errors: the two key spaces never mix.
       if (w.key.startsWith(ALONGSIDE_ROOT)) throw new Error(`storage: ${w.key} lies under ${ALONGSIDE_ROOT}: it is only written alongside`);
-      if (w.options?.alongside && !w.options.alongside.key.startsWith(ALONGSIDE_ROOT)) {
-        throw new Error(`storage: an alongside key must lie under ${ALONGSIDE_ROOT}`);
+      if (w.options?.alongside && w.options.alongside.key !== alongsideKey(w.key)) {
+        throw new Error(`storage: the alongside key of ${w.key} is ${alongsideKey(w.key)}, not ${w.options.alongside.key}`);
       }
     }
     const rows = this.writeTransaction(writes);
@@ -307,11 +311,14 @@ class SqliteStorage implements Storage {
 interface RowWrite {
   key: string;
   options: WriteOptions | undefined;
-  next: (latest: Row | undefined) => Omit<Row, 'id'>;
+  next: (latest: Row | undefined) => KineRow;
 }
 
+/** The side columns of a row whose write put no alongside key. */
+const NO_SIDE = { side: null, side_create: 0, side_expires: 0 } as const;
+
 /** The row creating key (KeyExists when it is live). */
-function newKeyRow(key: string, value: Buffer, latest: Row | undefined): Omit<Row, 'id'> {
+function newKeyRow(key: string, value: Buffer, latest: Row | undefined): KineRow {
   if (latest && !latest.deleted) throw new StorageError('KeyExists', key);
   return {
     name: Buffer.from(key),

@@ -12,7 +12,7 @@ export function describeAlongside(fx: () => Fixture): void {
   describe('a key written alongside', () => {
     test('create, update and delete put it in their transaction; a refused write puts nothing', async () => {
       const { storage, ns } = fx();
-      const side = `${ALONGSIDE_ROOT}${ns.slice(1)}a`;
+      const side = `${ALONGSIDE_ROOT}${ns.slice(1)}obj/a`;
       const created = await storage.create(`${ns}obj/a`, buf('1'), { alongside: { key: side, value: buf('create') } });
       const r1 = await storage.get(side);
       assert.deepEqual(r1?.value, buf('create'));
@@ -51,7 +51,7 @@ export function describeAlongside(fx: () => Fixture): void {
 
     test('the newest revision of the store stays the write one, and the side keys list (at a revision too) and compact like any key', async () => {
       const { storage, ns } = fx();
-      const root = `${ALONGSIDE_ROOT}${ns.slice(1)}`;
+      const root = `${ALONGSIDE_ROOT}${ns.slice(1)}obj/`;
       const watched: number[] = [];
       const a = await storage.create(`${ns}obj/a`, buf('1'), { alongside: { key: `${root}a`, value: buf('a1') } });
       const watcher = storage.watch(
@@ -96,7 +96,7 @@ export function describeAlongside(fx: () => Fixture): void {
 
     test('alongsideHistory: the writes of an indexed alongside key, newest first, each with its owner as that write left it', async () => {
       const { storage, ns } = fx();
-      const root = `${ALONGSIDE_ROOT}${ns.slice(1)}`;
+      const root = `${ALONGSIDE_ROOT}${ns.slice(1)}obj/`;
       const obj = `${ns}obj/a`;
       const side = (value: string) => ({ alongside: { key: `${root}a`, value: buf(value), indexSeconds: 3600 } });
       const c = await storage.create(obj, buf('1'), side('create'));
@@ -144,7 +144,7 @@ export function describeAlongside(fx: () => Fixture): void {
 
     test('an alongside key written with a TTL expires unless written again; by the next compaction on the embedded store', async () => {
       const { storage, ns } = fx();
-      const root = `${ALONGSIDE_ROOT}${ns.slice(1)}`;
+      const root = `${ALONGSIDE_ROOT}${ns.slice(1)}obj/`;
       const a = await storage.create(`${ns}obj/a`, buf('1'), { alongside: { key: `${root}a`, value: buf('a'), ttlSeconds: 1 } });
       const b = await storage.create(`${ns}obj/b`, buf('1'), { alongside: { key: `${root}b`, value: buf('b'), ttlSeconds: 1 } });
       await storage.update(`${ns}obj/b`, buf('2'), b.modRevision, { alongside: { key: `${root}b`, value: buf('b2') } });

@@ -50,7 +50,7 @@ test('sqlite: data, revisions and the compacted revision survive a reopen; the f
     try {
       assert.equal(raw.pragma('journal_mode', { simple: true }), 'wal');
       const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-      assert.deepEqual(tables, ['alongside', 'expiry', 'kine', 'meta', 'sqlite_sequence']);
+      assert.deepEqual(tables, ['expiry', 'kine', 'meta', 'sqlite_sequence']);
     } finally {
       raw.close();
     }
@@ -83,37 +83,91 @@ test('sqlite: compaction keeps only the newest row of each live key', async () =
   }
 });
 
-test('sqlite: a file made with the alongside table indexed by revision loses the index; compaction walks the table in key order, in batches', async () => {
+test('sqlite: a file made with the alongside table has its records moved into the rows they went with, the table dropped', async () => {
   const dir = await tempDir();
   const path = join(dir.path, 'state.db');
   try {
-    let storage = newSqliteStorage({ path });
-    await storage.close();
+    // The schema before the side columns: kine without them, the records in a table of their own.
     const old = new Database(path);
-    old.exec('CREATE INDEX alongside_revision ON alongside (revision)');
+    old.exec(`CREATE TABLE kine (id INTEGER PRIMARY KEY AUTOINCREMENT, name BLOB NOT NULL, created INTEGER NOT NULL,
+        deleted INTEGER NOT NULL, create_revision INTEGER NOT NULL, prev_revision INTEGER NOT NULL, value BLOB NOT NULL,
+        old_value BLOB NOT NULL);
+      CREATE INDEX kine_name_id ON kine (name, id);
+      CREATE TABLE alongside (name BLOB NOT NULL, revision INTEGER NOT NULL, create_revision INTEGER NOT NULL,
+        value BLOB NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (name, revision)) WITHOUT ROWID;
+      CREATE TABLE meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+      CREATE TABLE expiry (name BLOB PRIMARY KEY, expires_at INTEGER NOT NULL);`);
+    const b = (s: string) => Buffer.from(s);
+    const row = old.prepare(
+      'INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value, old_value) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    const record = old.prepare('INSERT INTO alongside (name, revision, create_revision, value, expires_at) VALUES (?, ?, ?, ?, ?)');
+    row.run(b('/r/a'), 1, 0, 0, 0, b('a1'), b(''));
+    record.run(b('/orch-ledger/r/a'), 1, 1, b('create'), 0);
+    row.run(b('/r/a'), 0, 0, 1, 1, b('a2'), b('a1'));
+    record.run(b('/orch-ledger/r/a'), 2, 1, b('update'), 0);
+    row.run(b('/r/gone'), 1, 0, 0, 0, b('g'), b(''));
+    record.run(b('/orch-ledger/r/gone'), 3, 3, b('create'), 0);
+    row.run(b('/r/gone'), 0, 1, 3, 3, b('g'), b('g'));
+    record.run(b('/orch-ledger/r/gone'), 4, 3, b('delete'), Date.now() + 3_600_000);
+    // A record whose row compaction had removed, and one of another key at a row's revision: neither is moved.
+    record.run(b('/orch-ledger/r/lost'), 900, 900, b('lost'), 0);
+    record.run(b('/orch-ledger/r/other'), 2, 2, b('foreign'), 0);
     old.close();
-    storage = newSqliteStorage({ path });
-    // More ledger keys than one compaction batch (1,000 rows), each rewritten, and one key never rewritten.
-    const ledger = (i: number) => ({ alongside: { key: `/orch-ledger/r/k${String(i).padStart(4, '0')}`, value: Buffer.from(`r${i}`) } });
-    await storage.create('/r/still', Buffer.from('s'), { alongside: { key: '/orch-ledger/r/still', value: Buffer.from('s') } });
-    const kvs = [];
-    for (let i = 0; i < 1500; i++) kvs.push(await storage.create(`/r/k${i}`, Buffer.from('0'), ledger(i)));
-    for (let i = 0; i < 1500; i++) await storage.update(`/r/k${i}`, Buffer.from('1'), kvs[i].modRevision, ledger(i));
-    await storage.compact(await storage.currentRevision());
-    await storage.close();
 
+    const storage = newSqliteStorage({ path });
+    try {
+      const side = await storage.get('/orch-ledger/r/a');
+      assert.deepEqual([side?.value.toString(), side?.createRevision, side?.modRevision], ['update', 1, 2]);
+      assert.equal((await storage.get('/orch-ledger/r/a', { revision: 1 }))?.value.toString(), 'create');
+      assert.equal((await storage.get('/orch-ledger/r/gone'))?.value.toString(), 'delete');
+      assert.equal(await storage.get('/orch-ledger/r/lost'), null);
+      assert.equal(await storage.get('/orch-ledger/r/other'), null);
+      const history = await storage.alongsideHistory('/orch-ledger/r/a', '/r/a', { atOrBefore: 4, limit: 10 });
+      assert.deepEqual(
+        history.writes.map((w) => [w.alongside.modRevision, w.alongside.value.toString(), w.owner?.value.toString()]),
+        [
+          [2, 'update', 'a2'],
+          [1, 'create', 'a1'],
+        ],
+      );
+      // The key the migrated records started goes on: a new write keeps its create revision.
+      const a3 = await storage.update('/r/a', b('a3'), 2, { alongside: { key: '/orch-ledger/r/a', value: b('again') } });
+      assert.deepEqual((await storage.get('/orch-ledger/r/a'))?.createRevision, 1);
+      assert.equal(a3.modRevision, 5);
+    } finally {
+      await storage.close();
+    }
     const raw = new Database(path, { readonly: true });
     try {
-      const indexes = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'alongside'").pluck().all();
-      assert.ok(!indexes.includes('alongside_revision'), String(indexes));
-      // One row per ledger key is left: each key's newest.
-      const rows = raw.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT name) AS keys FROM alongside').get();
-      assert.deepEqual(rows, { n: 1501, keys: 1501 });
-      const still = raw
-        .prepare("SELECT CAST(value AS TEXT) FROM alongside WHERE name = CAST('/orch-ledger/r/still' AS BLOB)")
-        .pluck()
-        .get();
-      assert.equal(still, 's');
+      const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+      assert.deepEqual(tables, ['expiry', 'kine', 'meta', 'sqlite_sequence']);
+    } finally {
+      raw.close();
+    }
+  } finally {
+    await dir.remove();
+  }
+});
+
+test("sqlite: a write with a record appends one row, the record in it; the alongside key must be the written key's", async () => {
+  const dir = await tempDir();
+  const path = join(dir.path, 'state.db');
+  try {
+    const storage = newSqliteStorage({ path });
+    try {
+      const a = await storage.create('/r/a', Buffer.from('1'), { alongside: { key: '/orch-ledger/r/a', value: Buffer.from('rec') } });
+      await assert.rejects(
+        storage.update('/r/a', Buffer.from('2'), a.modRevision, { alongside: { key: '/orch-ledger/r/b', value: Buffer.from('x') } }),
+        /the alongside key of \/r\/a is \/orch-ledger\/r\/a/,
+      );
+    } finally {
+      await storage.close();
+    }
+    const raw = new Database(path, { readonly: true });
+    try {
+      const rows = raw.prepare('SELECT id, CAST(name AS TEXT) AS name, CAST(side AS TEXT) AS side FROM kine').all();
+      assert.deepEqual(rows, [{ id: 1, name: '/r/a', side: 'rec' }]);
     } finally {
       raw.close();
     }
