@@ -7,8 +7,18 @@
  * Beside each alongside write given `indexSeconds`, the write's txn also creates one empty key under
  * ALONGSIDE_INDEX_ROOT, named after the alongside key plus a name unique to this write, on a lease of
  * that many seconds. Its createRevision is the write's revision. A history page is then two requests:
- * one range of the key's index entries (newest createRevision first), and one read-only transaction
- * reading the alongside key and its owner at each of those revisions.
+ * one range of the key's index entries, and one read-only transaction reading the alongside key and
+ * its owner at each of those revisions.
+ *
+ * The entry's name starts with the write's clock reading, counted down, so that etcd's own key order
+ * is newest first: a page is a range with a limit, which etcd stops at, where asking etcd to sort by
+ * revision (or to filter by it) makes it read every entry of the key, 2,000 of them for an object
+ * written 2,000 times in the window (4 ms alone, 20 ms p50 at 4 reads at once on 2 cores). Clocks of
+ * replicas differ, so key order is only near revision order: the page reads some entries more, sorts
+ * them by revision, and checks the alongside key's etcd version (one more per write) runs down by one
+ * from each write to the next; where it does not, the page ends there, incomplete, and the ledger
+ * walks on a read per write. A page further back than the range holds (or entries named before
+ * this order, which lack the TIMED mark) is read sorted by etcd, as before.
  */
 import { randomBytes } from 'node:crypto';
 import type { Etcd3, IRequestOp } from 'etcd3';
@@ -26,14 +36,30 @@ const SEPARATOR = '\u0000';
 const PROCESS_PART = randomBytes(6).toString('hex');
 let counter = 0;
 
+/** After the prefix, what marks an entry named for its time (entries named before start with a hex digit). */
+const TIMED = '!';
+/** Milliseconds since the epoch, counted down from 10^13 (the year 2286) in as many digits: newest first. */
+const TIME_DIGITS = 13;
+/** The counter's digits (base 36) in a name, and how many values they hold. */
+const COUNTER_DIGITS = 8;
+const COUNTER_SPAN = 36 ** COUNTER_DIGITS;
+/** This process's latest clock reading: names never go back in time when the clock does. */
+let lastMs = 0;
+/** Entries read beyond the page, for writes whose clock order differs from their revision order. */
+const SLACK = 16;
+
 /** Where the index entries of an alongside key lie. */
 export function indexPrefix(alongsideKey: string): string {
   return `${ALONGSIDE_INDEX_ROOT}${alongsideKey.slice(ALONGSIDE_ROOT.length)}${SEPARATOR}`;
 }
 
-/** A new entry's key: unique to this write (a put of an existing key would keep the old createRevision). */
+/** A new entry's key: unique to this write (a put of an existing key would keep the old createRevision), newest first. */
 export function newIndexKey(alongsideKey: string): Buffer {
-  return Buffer.from(`${indexPrefix(alongsideKey)}${PROCESS_PART}${(counter++).toString(36)}`);
+  lastMs = Math.max(lastMs, Date.now());
+  const ms = String(10 ** TIME_DIGITS - 1 - lastMs).padStart(TIME_DIGITS, '0');
+  // Within one millisecond of this process the counter counts down too.
+  const n = (COUNTER_SPAN - 1 - (counter++ % COUNTER_SPAN)).toString(36).padStart(COUNTER_DIGITS, '0');
+  return Buffer.from(`${indexPrefix(alongsideKey)}${TIMED}${ms}${n}${PROCESS_PART}`);
 }
 
 export interface IndexReader {
@@ -53,31 +79,30 @@ export async function readAlongsideHistory(
   ownerKey: string,
   options: { atOrBefore: number; limit: number },
 ): Promise<AlongsideHistory> {
-  const start = Buffer.from(indexPrefix(key));
-  const end = Buffer.from(start);
-  end[end.length - 1]++;
-  // At the current revision: an entry that expired since is older than the window anyway.
-  const res = await reader.call(key, () =>
-    reader.client.kv.range({
-      key: start,
-      range_end: end,
-      keys_only: true,
-      sort_target: 'Create',
-      sort_order: 'Descend',
-      max_create_revision: options.atOrBefore,
-      limit: options.limit,
-    }),
-  );
-  const revisions = res.kvs.map((kv) => Number(kv.create_revision));
+  const fast = await newestEntries(reader, key, options);
+  let revisions = fast ?? (await sortedEntries(reader, key, options));
   let compacted = reader.knownCompacted();
   for (let attempt = 0; ; attempt++) {
-    const retained = revisions.filter((r) => r >= compacted);
+    let retained = revisions.filter((r) => r >= compacted);
     try {
-      const writes = await readWrites(reader, key, ownerKey, retained);
+      let read = await readWrites(reader, key, ownerKey, retained, options.atOrBefore);
+      // The range missed the newest writes (named by a clock behind): etcd sorts them, reading every entry.
+      if (fast && retained.length > 0 && read.newest !== retained[0]) {
+        revisions = await sortedEntries(reader, key, options);
+        retained = revisions.filter((r) => r >= compacted);
+        read = await readWrites(reader, key, ownerKey, retained, options.atOrBefore);
+      }
+      // The alongside key's newest write is the first listed, and its version runs down by one a write
+      // from there: where not, a write is missing (not indexed, or named by a clock behind).
+      const gap = read.newest !== retained[0] ? 0 : read.writes.findIndex((w, i) => i > 0 && w.version !== read.writes[i - 1].version - 1);
+      const writes = (gap < 0 ? read.writes : read.writes.slice(0, gap)).map((w) => w.write);
       const oldest = writes.at(-1)?.alongside;
       // Complete: the page is full, the index reached below the window, or its oldest write is the key's first.
       const complete =
-        writes.length === options.limit || retained.length < revisions.length || (!!oldest && oldest.createRevision === oldest.modRevision);
+        gap < 0 &&
+        (writes.length === options.limit ||
+          retained.length < revisions.length ||
+          (!!oldest && oldest.createRevision === oldest.modRevision));
       return { writes, complete };
     } catch (err) {
       // Compacted meanwhile (or further than this process knew): once more, with the compacted revision probed.
@@ -87,30 +112,102 @@ export async function readAlongsideHistory(
   }
 }
 
-/** The alongside key and its owner at each revision, in read-only transactions of at most MAX_TXN_RANGES ranges. */
-async function readWrites(reader: IndexReader, key: string, ownerKey: string, revisions: number[]): Promise<AlongsideWrite[]> {
+/** The range of keys under prefix (prefix + everything after it). */
+function rangeOf(prefix: string): { key: Buffer; range_end: Buffer } {
+  const key = Buffer.from(prefix);
+  const end = Buffer.from(key);
+  end[end.length - 1]++;
+  return { key, range_end: end };
+}
+
+/**
+ * The revisions of the newest timed entries at or below atOrBefore, newest first, up to the limit:
+ * a range etcd stops at the limit of (its key order is newest first). Undefined when the range holds
+ * more entries than it read and too few of them are at or below atOrBefore (a page further back).
+ */
+async function newestEntries(
+  reader: IndexReader,
+  key: string,
+  options: { atOrBefore: number; limit: number },
+): Promise<number[] | undefined> {
+  const asked = options.limit + SLACK;
+  const res = await reader.call(key, () =>
+    reader.client.kv.range({ ...rangeOf(`${indexPrefix(key)}${TIMED}`), keys_only: true, limit: asked }),
+  );
+  const revisions = res.kvs
+    .map((kv) => Number(kv.create_revision))
+    .filter((r) => r <= options.atOrBefore)
+    .sort((a, b) => b - a);
+  if (revisions.length < options.limit && res.more) return undefined;
+  return revisions.slice(0, options.limit);
+}
+
+/** The revisions of the newest entries at or below atOrBefore, named either way, sorted by etcd (it reads them all). */
+async function sortedEntries(reader: IndexReader, key: string, options: { atOrBefore: number; limit: number }): Promise<number[]> {
+  const res = await reader.call(key, () =>
+    reader.client.kv.range({
+      ...rangeOf(indexPrefix(key)),
+      keys_only: true,
+      sort_target: 'Create',
+      sort_order: 'Descend',
+      max_create_revision: options.atOrBefore,
+      limit: options.limit,
+    }),
+  );
+  return res.kvs.map((kv) => Number(kv.create_revision));
+}
+
+/** One write read back, with the etcd version of the alongside key it left. */
+interface ReadWrite {
+  write: AlongsideWrite;
+  version: number;
+}
+
+/**
+ * The alongside key and its owner at each revision, in read-only transactions of at most
+ * MAX_TXN_RANGES ranges; and the revision of the alongside key's newest write at or below atOrBefore
+ * (undefined when there is none, or no revision was asked for).
+ */
+async function readWrites(
+  reader: IndexReader,
+  key: string,
+  ownerKey: string,
+  revisions: number[],
+  atOrBefore: number,
+): Promise<{ writes: ReadWrite[]; newest: number | undefined }> {
+  if (revisions.length === 0) return { writes: [], newest: undefined };
   const k = Buffer.from(key);
   const owner = Buffer.from(ownerKey);
-  const perTxn = MAX_TXN_RANGES / 2;
-  const txns: Promise<AlongsideWrite[]>[] = [];
+  // The first transaction also reads the alongside key at atOrBefore: its first range.
+  const perTxn = Math.floor((MAX_TXN_RANGES - 1) / 2);
+  const txns: Promise<ReadWrite[]>[] = [];
+  let newest: number | undefined;
   for (let i = 0; i < revisions.length; i += perTxn) {
     const chunk = revisions.slice(i, i + perTxn);
+    const first = i === 0;
     const success: IRequestOp[] = chunk.flatMap((revision) => [
       { request_range: { key: k, revision } },
       { request_range: { key: owner, revision } },
     ]);
+    if (first) success.unshift({ request_range: { key: k, revision: atOrBefore } });
+    const at = first ? 1 : 0;
     txns.push(
       reader
         .call(key, () => reader.client.kv.txn({ success }), chunk.at(-1))
-        .then((r) =>
-          chunk.map((_, j) => {
-            const side = r.responses[2 * j].response_range.kvs;
-            const value = r.responses[2 * j + 1].response_range.kvs;
+        .then((r) => {
+          if (first) newest = r.responses[0].response_range.kvs.map((kv) => Number(kv.mod_revision))[0];
+          return chunk.map((_, j) => {
+            const side = r.responses[at + 2 * j].response_range.kvs;
+            const value = r.responses[at + 2 * j + 1].response_range.kvs;
             if (side.length === 0) throw new Error(`storage: the index lists a write of ${key} at ${chunk[j]} that is not there`);
-            return { alongside: toKeyValue(side[0]), owner: value.length > 0 ? toKeyValue(value[0]) : null };
-          }),
-        ),
+            return {
+              write: { alongside: toKeyValue(side[0]), owner: value.length > 0 ? toKeyValue(value[0]) : null },
+              version: Number(side[0].version),
+            };
+          });
+        }),
     );
   }
-  return (await Promise.all(txns)).flat();
+  const writes = (await Promise.all(txns)).flat();
+  return { writes, newest };
 }
