@@ -135,6 +135,19 @@ export interface AlongsideHistory {
    * walks on from the oldest write listed, one read per write (get at modRevision - 1).
    */
   complete: boolean;
+  /** The revision the page was read at: atOrBefore, or the current revision when none was asked. */
+  revision: number;
+  /**
+   * The alongside key's value at that revision (a get of it there), null when it has none: the first
+   * write listed is this one's unless the index lacks it (the caller then walks from here).
+   */
+  newest: KeyValue | null;
+}
+
+/** Which writes Storage.alongsideHistory lists: the last `limit` at or below atOrBefore (absent: the current revision). */
+export interface HistoryPageOptions {
+  atOrBefore?: number;
+  limit: number;
 }
 
 /** One create of a batch (Storage.createBatch). */
@@ -216,13 +229,14 @@ export interface Storage {
   historyBoundRevision(maxBytes: number): Promise<number>;
 
   /**
-   * The last `limit` writes, at or below `atOrBefore`, of an alongside key (under ALONGSIDE_ROOT) written
+   * The last `limit` writes, at or below `atOrBefore` (absent: the current revision), of an alongside key written
    * beside ownerKey, each with the owner's value at that write: the revision ledger's history page in a
    * few requests rather than two reads per revision. The embedded store reads its alongside rows; etcd
    * reads an index it keeps beside each alongside write given `indexSeconds` (a key per write under
-   * ALONGSIDE_INDEX_ROOT, on a lease of that many seconds), then every value in one transaction.
+   * ALONGSIDE_INDEX_ROOT, on a lease of that many seconds), then every value in one transaction. Throws
+   * 'Compacted' / 'FutureRevision' for atOrBefore as get does.
    */
-  alongsideHistory(key: string, ownerKey: string, options: { atOrBefore: number; limit: number }): Promise<AlongsideHistory>;
+  alongsideHistory(key: string, ownerKey: string, options: HistoryPageOptions): Promise<AlongsideHistory>;
 
   close(): Promise<void>;
 }

@@ -78,15 +78,12 @@ export async function readHistory(src: HistorySource, objectKey: string, opts: {
   const lkey = ledgerKey(objectKey);
   // At most a page of 500 (a server may answer fewer items than asked, as a list's does).
   const limit = Math.min(opts.limit && opts.limit > 0 ? opts.limit : MAX_PAGE, MAX_PAGE);
-  const revision = opts.from ?? (await storage.currentRevision());
   // One write past the page: the last item's predecessor (its patch) and the next page's start. The
-  // record at the revision (a stale continue position fails there, 410, as a list's does) and the
-  // index of the record's writes are read at once.
+  // page comes with the record at its revision (a stale continue position fails there, 410, as a
+  // list's does): the current revision when it is the first.
   const want = limit + 1;
-  const [newest, indexed] = await Promise.all([
-    keyAt(storage, lkey, revision),
-    storage.alongsideHistory(lkey, objectKey, { atOrBefore: revision, limit: want }),
-  ]);
+  const indexed = await storage.alongsideHistory(lkey, objectKey, { ...(opts.from ? { atOrBefore: opts.from } : {}), limit: want });
+  const { revision, newest } = indexed;
   if (!newest) return { items: [], revision, found: false };
   const writes = await walk(src, objectKey, newest, indexed, want);
   const objects = await Promise.all(writes.map((w) => (w.object ? src.decode(w.object) : null)));

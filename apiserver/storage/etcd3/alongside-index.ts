@@ -23,7 +23,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Etcd3, IRequestOp } from 'etcd3';
 import { isStorageError } from '../errors.js';
-import { ALONGSIDE_INDEX_ROOT, ALONGSIDE_ROOT, type AlongsideHistory, type AlongsideWrite } from '../interfaces.js';
+import {
+  ALONGSIDE_INDEX_ROOT,
+  ALONGSIDE_ROOT,
+  type AlongsideHistory,
+  type AlongsideWrite,
+  type HistoryPageOptions,
+  type KeyValue,
+} from '../interfaces.js';
 import { toKeyValue } from './convert.js';
 
 /** Ranges per transaction: etcd refuses more than --max-txn-ops (128 by default). */
@@ -77,24 +84,30 @@ export async function readAlongsideHistory(
   reader: IndexReader,
   key: string,
   ownerKey: string,
-  options: { atOrBefore: number; limit: number },
+  options: HistoryPageOptions,
 ): Promise<AlongsideHistory> {
   const fast = await newestEntries(reader, key, options);
-  let revisions = fast ?? (await sortedEntries(reader, key, options));
+  // Without atOrBefore, the page is read at the revision the range was (etcd's current one then).
+  const page = { atOrBefore: options.atOrBefore ?? fast.revision, limit: options.limit };
+  let revisions = fast.revisions ?? (await sortedEntries(reader, key, page));
   let compacted = reader.knownCompacted();
   for (let attempt = 0; ; attempt++) {
     let retained = revisions.filter((r) => r >= compacted);
     try {
-      let read = await readWrites(reader, key, ownerKey, retained, options.atOrBefore);
+      let read = await readWrites(reader, key, ownerKey, retained, page.atOrBefore);
+      const newest = read.newest?.modRevision;
       // The range missed the newest writes (named by a clock behind): etcd sorts them, reading every entry.
-      if (fast && retained.length > 0 && read.newest !== retained[0]) {
-        revisions = await sortedEntries(reader, key, options);
+      if (fast.revisions && retained.length > 0 && newest !== retained[0]) {
+        revisions = await sortedEntries(reader, key, page);
         retained = revisions.filter((r) => r >= compacted);
-        read = await readWrites(reader, key, ownerKey, retained, options.atOrBefore);
+        read = await readWrites(reader, key, ownerKey, retained, page.atOrBefore);
       }
       // The alongside key's newest write is the first listed, and its version runs down by one a write
       // from there: where not, a write is missing (not indexed, or named by a clock behind).
-      const gap = read.newest !== retained[0] ? 0 : read.writes.findIndex((w, i) => i > 0 && w.version !== read.writes[i - 1].version - 1);
+      const gap =
+        read.newest?.modRevision !== retained[0]
+          ? 0
+          : read.writes.findIndex((w, i) => i > 0 && w.version !== read.writes[i - 1].version - 1);
       const writes = (gap < 0 ? read.writes : read.writes.slice(0, gap)).map((w) => w.write);
       const oldest = writes.at(-1)?.alongside;
       // Complete: the page is full, the index reached below the window, or its oldest write is the key's first.
@@ -103,7 +116,7 @@ export async function readAlongsideHistory(
         (writes.length === options.limit ||
           retained.length < revisions.length ||
           (!!oldest && oldest.createRevision === oldest.modRevision));
-      return { writes, complete };
+      return { writes, complete, revision: page.atOrBefore, newest: read.newest };
     } catch (err) {
       // Compacted meanwhile (or further than this process knew): once more, with the compacted revision probed.
       if (attempt > 0 || !isStorageError(err, 'Compacted')) throw err;
@@ -122,24 +135,27 @@ function rangeOf(prefix: string): { key: Buffer; range_end: Buffer } {
 
 /**
  * The revisions of the newest timed entries at or below atOrBefore, newest first, up to the limit:
- * a range etcd stops at the limit of (its key order is newest first). Undefined when the range holds
- * more entries than it read and too few of them are at or below atOrBefore (a page further back).
+ * a range etcd stops at the limit of (its key order is newest first); and the revision it was read
+ * at. No revisions when the range holds more entries than it read and too few of them are at or
+ * below atOrBefore (a page further back).
  */
 async function newestEntries(
   reader: IndexReader,
   key: string,
-  options: { atOrBefore: number; limit: number },
-): Promise<number[] | undefined> {
+  options: HistoryPageOptions,
+): Promise<{ revisions: number[] | undefined; revision: number }> {
   const asked = options.limit + SLACK;
   const res = await reader.call(key, () =>
     reader.client.kv.range({ ...rangeOf(`${indexPrefix(key)}${TIMED}`), keys_only: true, limit: asked }),
   );
+  const revision = Number(res.header.revision);
+  const atOrBefore = options.atOrBefore ?? revision;
   const revisions = res.kvs
     .map((kv) => Number(kv.create_revision))
-    .filter((r) => r <= options.atOrBefore)
+    .filter((r) => r <= atOrBefore)
     .sort((a, b) => b - a);
-  if (revisions.length < options.limit && res.more) return undefined;
-  return revisions.slice(0, options.limit);
+  if (revisions.length < options.limit && res.more) return { revisions: undefined, revision };
+  return { revisions: revisions.slice(0, options.limit), revision };
 }
 
 /** The revisions of the newest entries at or below atOrBefore, named either way, sorted by etcd (it reads them all). */
@@ -165,8 +181,8 @@ interface ReadWrite {
 
 /**
  * The alongside key and its owner at each revision, in read-only transactions of at most
- * MAX_TXN_RANGES ranges; and the revision of the alongside key's newest write at or below atOrBefore
- * (undefined when there is none, or no revision was asked for).
+ * MAX_TXN_RANGES ranges; and the alongside key at atOrBefore (its newest write there), null when
+ * it has none. The first transaction reads that one too, so a page takes one even with no revisions.
  */
 async function readWrites(
   reader: IndexReader,
@@ -174,15 +190,13 @@ async function readWrites(
   ownerKey: string,
   revisions: number[],
   atOrBefore: number,
-): Promise<{ writes: ReadWrite[]; newest: number | undefined }> {
-  if (revisions.length === 0) return { writes: [], newest: undefined };
+): Promise<{ writes: ReadWrite[]; newest: KeyValue | null }> {
   const k = Buffer.from(key);
   const owner = Buffer.from(ownerKey);
-  // The first transaction also reads the alongside key at atOrBefore: its first range.
   const perTxn = Math.floor((MAX_TXN_RANGES - 1) / 2);
   const txns: Promise<ReadWrite[]>[] = [];
-  let newest: number | undefined;
-  for (let i = 0; i < revisions.length; i += perTxn) {
+  let newest: KeyValue | null = null;
+  for (let i = 0; i === 0 || i < revisions.length; i += perTxn) {
     const chunk = revisions.slice(i, i + perTxn);
     const first = i === 0;
     const success: IRequestOp[] = chunk.flatMap((revision) => [
@@ -193,9 +207,12 @@ async function readWrites(
     const at = first ? 1 : 0;
     txns.push(
       reader
-        .call(key, () => reader.client.kv.txn({ success }), chunk.at(-1))
+        .call(key, () => reader.client.kv.txn({ success }), first ? atOrBefore : chunk.at(-1))
         .then((r) => {
-          if (first) newest = r.responses[0].response_range.kvs.map((kv) => Number(kv.mod_revision))[0];
+          if (first) {
+            const anchor = r.responses[0].response_range.kvs;
+            newest = anchor.length > 0 ? toKeyValue(anchor[0]) : null;
+          }
           return chunk.map((_, j) => {
             const side = r.responses[at + 2 * j].response_range.kvs;
             const value = r.responses[at + 2 * j + 1].response_range.kvs;

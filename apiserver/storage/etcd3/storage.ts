@@ -13,6 +13,7 @@ import {
   type WatchHandlers,
   type WatchOptions,
   type WriteOptions,
+  type HistoryPageOptions,
 } from '../interfaces.js';
 import { LeaseManager } from './leases.js';
 import { listRange } from '../key-range.js';
@@ -248,7 +249,7 @@ class EtcdStorage implements Storage {
     return this.historyBytes.boundRevision(maxBytes);
   }
 
-  alongsideHistory(key: string, ownerKey: string, options: { atOrBefore: number; limit: number }): Promise<AlongsideHistory> {
+  alongsideHistory(key: string, ownerKey: string, options: HistoryPageOptions): Promise<AlongsideHistory> {
     return readAlongsideHistory(this.indexReader, key, ownerKey, options);
   }
 

@@ -15,6 +15,7 @@ import type {
   WatchHandlers,
   WatchOptions,
   WriteOptions,
+  HistoryPageOptions,
 } from '../interfaces.js';
 import { StorageError } from '../errors.js';
 import { WatchSink } from '../watch-sink.js';
@@ -96,10 +97,10 @@ class RemoteStorage implements Storage {
     return (await this.call('historyBoundRevision', [maxBytes])) as number;
   }
 
-  async alongsideHistory(key: string, ownerKey: string, options: { atOrBefore: number; limit: number }): Promise<AlongsideHistory> {
+  async alongsideHistory(key: string, ownerKey: string, options: HistoryPageOptions): Promise<AlongsideHistory> {
     const history = (await this.call('alongsideHistory', [key, ownerKey, options])) as AlongsideHistory;
     const writes = history.writes.map((w) => ({ alongside: keyValue(w.alongside), owner: w.owner && keyValue(w.owner) }));
-    return { writes, complete: history.complete };
+    return { ...history, writes, newest: history.newest && keyValue(history.newest) };
   }
 
   async compact(revision: number): Promise<void> {

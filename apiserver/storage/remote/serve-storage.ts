@@ -2,7 +2,7 @@
  * The owner's side of remote storage: answers one peer's calls on the real store and pushes its
  * watches' events, in order, as they happen. One per peer; `close()` stops the peer's watches.
  */
-import type { BatchCreate, Storage, StorageWatcher, WriteOptions } from '../interfaces.js';
+import type { BatchCreate, Storage, StorageWatcher, WriteOptions, HistoryPageOptions } from '../interfaces.js';
 import { isStorageMessage, type MessagePortLike, type StorageMessage, toWire, keyValue } from './protocol.js';
 
 export interface ServedPeer {
@@ -37,7 +37,7 @@ export function serveStorage(storage: Storage, port: MessagePortLike): ServedPee
       case 'historyBoundRevision':
         return storage.historyBoundRevision(args[0] as number);
       case 'alongsideHistory':
-        return storage.alongsideHistory(args[0] as string, args[1] as string, args[2] as { atOrBefore: number; limit: number });
+        return storage.alongsideHistory(args[0] as string, args[1] as string, args[2] as HistoryPageOptions);
       default:
         return Promise.reject(new Error(`remote storage: unknown call ${name}`));
     }

@@ -3,6 +3,7 @@ import { StorageError } from '../errors.js';
 import {
   type AlongsideHistory,
   type AlongsideWrite,
+  type HistoryPageOptions,
   type BatchCreate,
   type KeyValue,
   type ListOptions,
@@ -193,15 +194,16 @@ class SqliteStorage implements Storage {
   }
 
   /** The owner's rows are the index: every write of the key in the window, owner and alongside value alike, in one query. */
-  async alongsideHistory(key: string, ownerKey: string, options: { atOrBefore: number; limit: number }): Promise<AlongsideHistory> {
+  async alongsideHistory(key: string, ownerKey: string, options: HistoryPageOptions): Promise<AlongsideHistory> {
     this.ensureOpen(key);
-    const to = this.readableRevision(key, options.atOrBefore);
-    if (key !== alongsideKey(ownerKey)) return { writes: [], complete: true };
-    const rows = this.alongside.writes(ownerKey, this.queries.compactRevision(), to, options.limit);
+    const revision = this.readableRevision(key, options.atOrBefore);
+    if (key !== alongsideKey(ownerKey)) return { writes: [], complete: true, revision, newest: null };
+    const rows = this.alongside.writes(ownerKey, this.queries.compactRevision(), revision, options.limit);
     const writes = rows.map(
       (row): AlongsideWrite => ({ alongside: alongsideKeyValue(row), owner: row.deleted ? null : rowToKeyValue(row) }),
     );
-    return { writes, complete: true };
+    const newest = this.alongside.latestAt(ownerKey, revision);
+    return { writes, complete: true, revision, newest: newest ? alongsideKeyValue(newest) : null };
   }
 
   async historyBoundRevision(maxBytes: number): Promise<number> {

@@ -124,6 +124,17 @@ export function describeAlongside(fx: () => Fixture): void {
         [c.modRevision, 'create', '1'],
       ];
       assert.deepEqual(await read(await storage.currentRevision(), 10), { complete: true, writes: all });
+      // Without atOrBefore: at the current revision; either way with the alongside key's value there.
+      const now = await storage.alongsideHistory(`${root}a`, obj, { limit: 2 });
+      assert.equal(now.revision, await storage.currentRevision());
+      assert.deepEqual([now.newest?.modRevision, now.newest?.value.toString()], [c2.modRevision, 'again']);
+      assert.deepEqual(
+        now.writes.map((w) => w.alongside.modRevision),
+        [c2.modRevision, d.modRevision],
+      );
+      const before = await storage.alongsideHistory(`${root}a`, obj, { atOrBefore: u2.modRevision + 1, limit: 1 });
+      assert.deepEqual([before.revision, before.newest?.modRevision], [u2.modRevision + 1, u2.modRevision]);
+      await rejectsWith(storage.alongsideHistory(`${root}a`, obj, { atOrBefore: now.revision + 10, limit: 1 }), 'FutureRevision');
       // A full page is complete as far as it goes; atOrBefore starts lower down.
       assert.deepEqual(await read(c2.modRevision, 2), { complete: true, writes: all.slice(0, 2) });
       assert.deepEqual(await read(u2.modRevision, 10), { complete: true, writes: all.slice(2) });
