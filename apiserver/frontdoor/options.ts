@@ -190,28 +190,12 @@ export class ProxyFlags implements ComponentOptions<ProxyOptions> {
     this.logs.validate();
   }
 
+  /** The table's values are the options of the same names; the backends become origins. */
   complete(): ProxyOptions {
     const v = this.values;
     return {
-      securePort: v.securePort,
-      bindAddress: v.bindAddress,
-      tlsCertFile: v.tlsCertFile,
-      tlsPrivateKeyFile: v.tlsPrivateKeyFile,
-      clientCAFile: v.clientCAFile,
-      proxyClientCertFile: v.proxyClientCertFile,
-      proxyClientKeyFile: v.proxyClientKeyFile,
-      backendCAFile: v.backendCAFile,
+      ...v,
       backends: v.backends.map((b) => new URL(b).origin),
-      usernameHeader: v.usernameHeader,
-      groupHeader: v.groupHeader,
-      extraHeaderPrefix: v.extraHeaderPrefix,
-      healthCheckIntervalMs: v.healthCheckIntervalMs,
-      healthCheckTimeoutMs: v.healthCheckTimeoutMs,
-      maxAttempts: v.maxAttempts,
-      maxRequestBytes: v.maxRequestBytes,
-      shutdownTimeoutMs: v.shutdownTimeoutMs,
-      metricsPort: v.metricsPort,
-      metricsBindAddress: v.metricsBindAddress,
       logLevel: this.logs.level(),
       featureGates: this.features.gates,
       featureGateWarnings: this.features.gates.warnings,

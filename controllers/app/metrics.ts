@@ -15,29 +15,15 @@ export interface ControllerManagerMetrics {
 
 export function newControllerManagerMetrics(): ControllerManagerMetrics {
   const registry = newRegistry();
-  const depth = new client.Gauge({
-    name: 'workqueue_depth',
-    help: 'Current depth of workqueue',
-    labelNames: ['name'],
-    registers: [registry],
-  });
-  const adds = new client.Counter({
-    name: 'workqueue_adds_total',
-    help: 'Total number of adds handled by workqueue',
-    labelNames: ['name'],
-    registers: [registry],
-  });
-  const retries = new client.Counter({
-    name: 'workqueue_retries_total',
-    help: 'Total number of retries handled by workqueue',
-    labelNames: ['name'],
-    registers: [registry],
-  });
+  // Every metric here is labelled by the queue's or the lease's name.
+  const byName = { labelNames: ['name'] as const, registers: [registry] };
+  const depth = new client.Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', ...byName });
+  const adds = new client.Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', ...byName });
+  const retries = new client.Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', ...byName });
   const leading = new client.Gauge({
     name: 'leader_election_master_status',
     help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master.',
-    labelNames: ['name'],
-    registers: [registry],
+    ...byName,
   });
   return {
     registry,

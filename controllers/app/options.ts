@@ -240,36 +240,18 @@ export class ControllerManagerFlags implements ComponentOptions<ControllerManage
     this.csrSigning.validate();
   }
 
+  /** The table's values are the options of the same names, but the eviction flags, which make one group. */
   complete(): ControllerManagerOptions {
-    const v = this.values;
+    const { nodeEvictionRate, secondaryNodeEvictionRate, unhealthyZoneThreshold, largeClusterSizeThreshold, ...v } = this.values;
     return {
-      kubeconfig: v.kubeconfig,
-      controllers: v.controllers,
-      leaderElect: v.leaderElect,
-      leaseDurationMs: v.leaseDurationMs,
-      renewDeadlineMs: v.renewDeadlineMs,
-      retryPeriodMs: v.retryPeriodMs,
-      leaseName: v.leaseName,
-      leaseNamespace: v.leaseNamespace,
-      securePort: v.securePort,
-      bindAddress: v.bindAddress,
-      certDir: v.certDir,
-      apiDomain: v.apiDomain,
-      rootCaFile: v.rootCaFile,
-      controllerKubeconfigDir: v.controllerKubeconfigDir,
-      concurrentNamespaceSyncs: v.concurrentNamespaceSyncs,
-      concurrentGcSyncs: v.concurrentGcSyncs,
-      namespaceSyncPeriodMs: v.namespaceSyncPeriodMs,
-      minResyncPeriodMs: v.minResyncPeriodMs,
+      ...v,
       logLevel: this.logs.level(),
-      serviceAccountKeyFile: v.serviceAccountKeyFile,
-      legacyTokenCleanUpPeriodMs: v.legacyTokenCleanUpPeriodMs,
       csrSigning: this.csrSigning.complete(),
       nodeEviction: {
-        evictionRate: v.nodeEvictionRate,
-        secondaryEvictionRate: v.secondaryNodeEvictionRate,
-        unhealthyZoneThreshold: v.unhealthyZoneThreshold,
-        largeClusterSizeThreshold: v.largeClusterSizeThreshold,
+        evictionRate: nodeEvictionRate,
+        secondaryEvictionRate: secondaryNodeEvictionRate,
+        unhealthyZoneThreshold,
+        largeClusterSizeThreshold,
       },
       featureGates: this.features.gates,
       featureGateWarnings: this.features.gates.warnings,

@@ -13,11 +13,11 @@ import type { ApiObject } from '../../apiserver/api/object.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { GroupVersionResource } from '../client/api-client.js';
 import type { Informer } from '../informers/informer.js';
-import { NAMESPACE_INDEX } from '../informers/indexer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { newControllerRef } from '../controllerutil/controller-ref.js';
+import { SliceOwner } from '../controllerutil/slice-owner.js';
 import { type EndpointGroup, type SliceEndpoint, type SlicePort, SliceReconciler } from '../controllerutil/slice-reconciler.js';
 import { PODS, SERVICES } from '../controllerutil/resources.js';
 import { isPodReady, podNodeName } from '../controllerutil/pod-status.js';
@@ -33,18 +33,13 @@ export class EndpointSliceController implements Controller {
   readonly queue: WorkQueue<string>;
   private readonly reconciler: SliceReconciler;
   readonly gvr: GroupVersionResource;
-  private readonly serviceNameLabel: string;
-  private readonly managedByLabel: string;
-  private readonly managedBy: string;
+  private readonly owner: SliceOwner;
 
   constructor(
     private readonly ctx: ControllerContext,
     private readonly opts: { workers?: number; maxEndpointsPerSlice?: number } = {},
   ) {
-    const lp = ctx.domain.labelPrefix;
-    this.serviceNameLabel = `${lp}/service-name`;
-    this.managedByLabel = `endpointslice.${lp}/managed-by`;
-    this.managedBy = `endpointslice-controller.${ctx.domain.domain}`;
+    this.owner = new SliceOwner(ctx.domain, 'endpointslice-controller');
     this.gvr = { group: ctx.domain.group('discovery.k8s.io'), version: 'v1', resource: 'endpointslices' };
     this.queue = ctx.newQueue('endpoint_slice');
     this.services = ctx.informers.forResource(SERVICES);
@@ -53,11 +48,7 @@ export class EndpointSliceController implements Controller {
     this.reconciler = new SliceReconciler(this.slices.indexer, (ns) => ctx.client.resource(this.gvr, ns));
     enqueueChanges(this.services, this.queue);
     enqueueServicesOfPods(this.pods, this.services, this.queue);
-    const sliceChanged = (s: ApiObject) => {
-      const svc = s.metadata.labels?.[this.serviceNameLabel];
-      if (svc && s.metadata.labels?.[this.managedByLabel] === this.managedBy) this.queue.add(`${s.metadata.namespace}/${svc}`);
-    };
-    this.slices.addEventHandler({ onUpdate: (_o, s) => sliceChanged(s), onDelete: sliceChanged });
+    this.owner.enqueueServicesOfSlices(this.slices, this.queue);
   }
 
   run(signal: AbortSignal): Promise<void> {
@@ -74,10 +65,7 @@ export class EndpointSliceController implements Controller {
 
   /** The slices this controller manages for the Service named by key. */
   private ownSlices(namespace: string, name: string): ApiObject[] {
-    return this.slices.indexer
-      .byIndex(NAMESPACE_INDEX, namespace)
-      .filter((s) => s.metadata.labels?.[this.serviceNameLabel] === name && s.metadata.labels?.[this.managedByLabel] === this.managedBy)
-      .sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
+    return this.owner.slicesOf(this.slices.indexer, namespace, name).sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
   }
 
   /** Endpoints grouped by address type and port set. */
@@ -124,7 +112,7 @@ export class EndpointSliceController implements Controller {
       await this.reconciler.remove(key, existing);
       return undefined;
     }
-    const labels: Record<string, string> = { ...svc.metadata.labels, [this.serviceNameLabel]: name, [this.managedByLabel]: this.managedBy };
+    const labels = this.owner.labels(svc.metadata.labels, name);
     if (serviceSpec(svc).clusterIP === 'None') labels[`service.${this.ctx.domain.labelPrefix}/headless`] = '';
     let groups = this.desiredGroups(svc);
     if (groups.length === 0) groups = [{ addressType: 'IPv4', ports: [], endpoints: [] }];

@@ -8,16 +8,15 @@
  */
 import { isIPv6 } from 'node:net';
 import type { EndpointAddress, Endpoints, Service } from '../../apiserver/api/generated/types.js';
-import type { ApiObject } from '../../apiserver/api/object.js';
 import type { Controller, ControllerContext } from '../controllerutil/controller-context.js';
 import type { GroupVersionResource } from '../client/api-client.js';
 import type { Informer } from '../informers/informer.js';
-import { NAMESPACE_INDEX } from '../informers/indexer.js';
 import type { SyncResult } from '../workqueue/run-workers.js';
 import { enqueueChanges, runQueueWorkers } from '../controllerutil/run-controller.js';
 import type { WorkQueue } from '../workqueue/work-queue.js';
 import { newControllerRef } from '../controllerutil/controller-ref.js';
 import { serviceSpec } from '../controllerutil/service-endpoints.js';
+import { SliceOwner } from '../controllerutil/slice-owner.js';
 import { type EndpointGroup, type SliceEndpoint, SliceReconciler } from '../controllerutil/slice-reconciler.js';
 import { ENDPOINTS, SERVICES } from '../controllerutil/resources.js';
 
@@ -30,9 +29,7 @@ export class EndpointSliceMirroringController implements Controller {
   readonly queue: WorkQueue<string>;
   readonly gvr: GroupVersionResource;
   private readonly reconciler: SliceReconciler;
-  private readonly serviceNameLabel: string;
-  private readonly managedByLabel: string;
-  private readonly managedBy: string;
+  private readonly owner: SliceOwner;
   private readonly skipMirrorLabel: string;
 
   constructor(
@@ -40,9 +37,7 @@ export class EndpointSliceMirroringController implements Controller {
     private readonly opts: { workers?: number } = {},
   ) {
     const lp = ctx.domain.labelPrefix;
-    this.serviceNameLabel = `${lp}/service-name`;
-    this.managedByLabel = `endpointslice.${lp}/managed-by`;
-    this.managedBy = `endpointslicemirroring-controller.${ctx.domain.domain}`;
+    this.owner = new SliceOwner(ctx.domain, 'endpointslicemirroring-controller');
     this.skipMirrorLabel = `endpointslice.${lp}/skip-mirror`;
     this.gvr = { group: ctx.domain.group('discovery.k8s.io'), version: 'v1', resource: 'endpointslices' };
     this.queue = ctx.newQueue('endpoint_slice_mirroring');
@@ -52,11 +47,7 @@ export class EndpointSliceMirroringController implements Controller {
     this.reconciler = new SliceReconciler(this.slices.indexer, (ns) => ctx.client.resource(this.gvr, ns));
     enqueueChanges(this.services, this.queue);
     enqueueChanges(this.endpoints, this.queue);
-    const sliceChanged = (s: ApiObject) => {
-      const svc = s.metadata.labels?.[this.serviceNameLabel];
-      if (svc && s.metadata.labels?.[this.managedByLabel] === this.managedBy) this.queue.add(`${s.metadata.namespace}/${svc}`);
-    };
-    this.slices.addEventHandler({ onUpdate: (_o, s) => sliceChanged(s), onDelete: sliceChanged });
+    this.owner.enqueueServicesOfSlices(this.slices, this.queue);
   }
 
   run(signal: AbortSignal): Promise<void> {
@@ -104,9 +95,7 @@ export class EndpointSliceMirroringController implements Controller {
   async sync(key: string): Promise<SyncResult | undefined> {
     const [namespace, name] = key.split('/');
     if (this.reconciler.stale(key)) return { requeueAfterMs: 100 };
-    const existing = this.slices.indexer
-      .byIndex(NAMESPACE_INDEX, namespace)
-      .filter((s) => s.metadata.labels?.[this.serviceNameLabel] === name && s.metadata.labels?.[this.managedByLabel] === this.managedBy);
+    const existing = this.owner.slicesOf(this.slices.indexer, namespace, name);
     const svc = this.services.indexer.get(key);
     const ep = this.endpoints.indexer.get(key);
     const selectorLess = !!svc && Object.keys(serviceSpec(svc).selector ?? {}).length === 0;
@@ -114,7 +103,7 @@ export class EndpointSliceMirroringController implements Controller {
       await this.reconciler.remove(key, existing);
       return undefined;
     }
-    const labels: Record<string, string> = { ...ep.metadata.labels, [this.serviceNameLabel]: name, [this.managedByLabel]: this.managedBy };
+    const labels = this.owner.labels(ep.metadata.labels, name);
     await this.reconciler.reconcile(existing, {
       key,
       groups: this.desiredGroups(ep),

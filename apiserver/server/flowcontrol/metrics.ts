@@ -36,29 +36,27 @@ export function newFlowControlMetrics(m: MetricsFactory, controller: () => Confi
     labelNames: pf,
     stabilityLevel: 'BETA',
   });
-  const inqueue = m.gauge({
-    name: 'apiserver_flowcontrol_current_inqueue_requests',
-    help: 'Number of requests currently pending in queues of the API Priority and Fairness subsystem',
-    labelNames: pf,
-    stabilityLevel: 'BETA',
-  });
-  const inqueueSeats = m.gauge({
-    name: 'apiserver_flowcontrol_current_inqueue_seats',
-    help: 'Number of seats currently pending in queues of the API Priority and Fairness subsystem',
-    labelNames: pf,
-  });
-  const executing = m.gauge({
-    name: 'apiserver_flowcontrol_current_executing_requests',
-    help: 'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem',
-    labelNames: pf,
-    stabilityLevel: 'BETA',
-  });
-  const executingSeats = m.gauge({
-    name: 'apiserver_flowcontrol_current_executing_seats',
-    help: 'Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem',
-    labelNames: pf,
-    stabilityLevel: 'BETA',
-  });
+  // The gauges of one (level, schema): requests and seats waiting in queues and executing.
+  const flowGauge = (name: string, help: string, stabilityLevel?: 'BETA') => m.gauge({ name, help, labelNames: pf, stabilityLevel });
+  const inqueue = flowGauge(
+    'apiserver_flowcontrol_current_inqueue_requests',
+    'Number of requests currently pending in queues of the API Priority and Fairness subsystem',
+    'BETA',
+  );
+  const inqueueSeats = flowGauge(
+    'apiserver_flowcontrol_current_inqueue_seats',
+    'Number of seats currently pending in queues of the API Priority and Fairness subsystem',
+  );
+  const executing = flowGauge(
+    'apiserver_flowcontrol_current_executing_requests',
+    'Number of requests in initial (for a WATCH) or any (for a non-WATCH) execution stage in the API Priority and Fairness subsystem',
+    'BETA',
+  );
+  const executingSeats = flowGauge(
+    'apiserver_flowcontrol_current_executing_seats',
+    'Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem',
+    'BETA',
+  );
   const wait = m.histogram({
     name: 'apiserver_flowcontrol_request_wait_duration_seconds',
     help: 'Length of time a request spent waiting in its queue',
