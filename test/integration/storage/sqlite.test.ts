@@ -12,6 +12,21 @@ async function tempDir(): Promise<{ path: string; remove: () => Promise<void> }>
   return { path, remove: () => rm(path, { recursive: true, force: true }) };
 }
 
+/** What fn reads from the file, opened read-only beside the store (closed after). */
+function readFile<T>(path: string, fn: (db: Database.Database) => T): T {
+  const raw = new Database(path, { readonly: true });
+  try {
+    return fn(raw);
+  } finally {
+    raw.close();
+  }
+}
+
+/** The file's tables, by name. */
+function tablesOf(db: Database.Database): unknown[] {
+  return db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+}
+
 runStorageConformance('sqlite', async () => {
   const dir = await tempDir();
   const storage = newSqliteStorage({ path: join(dir.path, 'state.db') });
@@ -46,14 +61,11 @@ test('sqlite: data, revisions and the compacted revision survive a reopen; the f
       await second.close();
     }
 
-    const raw = new Database(path, { readonly: true });
-    try {
+    readFile(path, (raw) => {
       assert.equal(raw.pragma('journal_mode', { simple: true }), 'wal');
-      const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+      const tables = tablesOf(raw);
       assert.deepEqual(tables, ['expiry', 'kine', 'meta', 'sqlite_sequence']);
-    } finally {
-      raw.close();
-    }
+    });
   } finally {
     await dir.remove();
   }
@@ -71,13 +83,10 @@ test('sqlite: compaction keeps only the newest row of each live key', async () =
     await storage.compact(await storage.currentRevision());
     await storage.close();
 
-    const raw = new Database(path, { readonly: true });
-    try {
+    readFile(path, (raw) => {
       const rows = raw.prepare('SELECT id, CAST(name AS TEXT) AS name FROM kine ORDER BY id').all();
       assert.deepEqual(rows, [{ id: a.modRevision, name: '/r/a' }]);
-    } finally {
-      raw.close();
-    }
+    });
   } finally {
     await dir.remove();
   }
@@ -138,13 +147,10 @@ test('sqlite: a file made with the alongside table has its records moved into th
     } finally {
       await storage.close();
     }
-    const raw = new Database(path, { readonly: true });
-    try {
-      const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+    readFile(path, (raw) => {
+      const tables = tablesOf(raw);
       assert.deepEqual(tables, ['expiry', 'kine', 'meta', 'sqlite_sequence']);
-    } finally {
-      raw.close();
-    }
+    });
   } finally {
     await dir.remove();
   }
@@ -164,13 +170,10 @@ test("sqlite: a write with a record appends one row, the record in it; the along
     } finally {
       await storage.close();
     }
-    const raw = new Database(path, { readonly: true });
-    try {
+    readFile(path, (raw) => {
       const rows = raw.prepare('SELECT id, CAST(name AS TEXT) AS name, CAST(side AS TEXT) AS side FROM kine').all();
       assert.deepEqual(rows, [{ id: 1, name: '/r/a', side: 'rec' }]);
-    } finally {
-      raw.close();
-    }
+    });
   } finally {
     await dir.remove();
   }
