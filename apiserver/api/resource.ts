@@ -16,7 +16,8 @@ export type NameRule = 'dns-subdomain' | 'dns-label' | 'dns-1035-label' | 'path-
 export interface PrinterColumn {
   /** As Kubernetes names it: "Type", "Cluster-IP", "Age" (kubectl prints it upper-cased). */
   name: string;
-  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  /** The cell's OpenAPI type; absent: 'string', as most columns are. */
+  type?: 'string' | 'integer' | 'number' | 'boolean' | 'date';
   /** e.g. "name", "date-time". */
   format?: string;
   /** 0 = always shown; 1 = only with -o wide. */

@@ -46,7 +46,7 @@ export function toTable(def: ResourceDef, objects: ApiObject[], opts: TableOptio
   if (!opts.noHeaders) {
     table.columnDefinitions = columns.map((c) => ({
       name: c.name,
-      type: c.type,
+      type: c.type ?? 'string',
       format: c.format ?? '',
       description: c.description ?? '',
       priority: c.priority ?? 0,

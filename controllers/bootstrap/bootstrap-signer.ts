@@ -44,7 +44,7 @@ export function clusterInfoKubeconfig(server: string, caPem: string): string {
 export class BootstrapSigner implements Controller {
   private readonly configMaps: Informer<ConfigMap>;
   private readonly secrets: Informer<Secret>;
-  private readonly queue: WorkQueue<string>;
+  readonly queue: WorkQueue<string>;
   private readonly now: () => Date;
   private readonly server: string;
 
@@ -69,11 +69,9 @@ export class BootstrapSigner implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
+    return runQueueWorkers(signal, this, {
       informers: [this.configMaps, this.secrets],
       workers: 1,
-      sync: () => this.sync(),
       onSynced: () => this.queue.add(CLUSTER_INFO),
       logger: this.ctx.logger,
       failure: 'signing cluster-info',

@@ -1,8 +1,7 @@
 /** The bootstrap-signer and token-cleaner controllers' descriptors: their names, roles and starts. */
-import { type ControllerDescriptor, requireRootCa } from '../controllerutil/controller-descriptor.js';
+import { newControllerDescriptor, requireRootCa } from '../controllerutil/controller-descriptor.js';
 
-export const bootstrapSignerDescriptor: ControllerDescriptor = {
-  name: 'bootstrap-signer-controller',
+export const bootstrapSignerDescriptor = newControllerDescriptor('bootstrap-signer-controller', {
   aliases: ['bootstrapsigner'],
   defaultOn: false,
   serviceAccount: 'bootstrap-signer',
@@ -11,10 +10,9 @@ export const bootstrapSignerDescriptor: ControllerDescriptor = {
     const { BootstrapSigner } = await import('./bootstrap-signer.js');
     return new BootstrapSigner(ctx, ctx.rootCaPem!);
   },
-};
+});
 
-export const tokenCleanerDescriptor: ControllerDescriptor = {
-  name: 'token-cleaner-controller',
+export const tokenCleanerDescriptor = newControllerDescriptor('token-cleaner-controller', {
   aliases: ['tokencleaner'],
   defaultOn: false,
   serviceAccount: 'token-cleaner',
@@ -22,4 +20,4 @@ export const tokenCleanerDescriptor: ControllerDescriptor = {
     const { TokenCleaner } = await import('./token-cleaner.js');
     return new TokenCleaner(ctx);
   },
-};
+});

@@ -19,7 +19,7 @@ export interface TokenCleanerOptions {
 
 export class TokenCleaner implements Controller {
   private readonly secrets: Informer<Secret>;
-  private readonly queue: WorkQueue<string>;
+  readonly queue: WorkQueue<string>;
   private readonly now: () => Date;
 
   constructor(
@@ -36,11 +36,9 @@ export class TokenCleaner implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
+    return runQueueWorkers(signal, this, {
       informers: [this.secrets],
       workers: 1,
-      sync: (name) => this.sync(name),
       logger: this.ctx.logger,
       failure: 'cleaning a bootstrap token',
       itemField: 'secret',

@@ -31,7 +31,7 @@ export interface CertificateHandler {
 
 export class CertificateController implements Controller {
   private readonly csrs: Informer;
-  private readonly queue: WorkQueue<string>;
+  readonly queue: WorkQueue<string>;
 
   constructor(
     private readonly ctx: ControllerContext,
@@ -43,11 +43,9 @@ export class CertificateController implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
+    return runQueueWorkers(signal, this, {
       informers: [this.csrs],
       workers: WORKERS,
-      sync: (name) => this.sync(name),
       logger: this.ctx.logger,
       failure: this.handler.failure,
       itemField: 'csr',

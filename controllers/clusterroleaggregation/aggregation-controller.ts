@@ -38,7 +38,7 @@ export function aggregatedRules(role: ClusterRole, all: ClusterRole[]): PolicyRu
 
 export class ClusterRoleAggregationController implements Controller {
   private readonly clusterRoles: Informer<ClusterRole>;
-  private readonly queue: WorkQueue<string>;
+  readonly queue: WorkQueue<string>;
   private readonly gvr: TypedResource<ClusterRole>;
 
   constructor(private readonly ctx: ControllerContext) {
@@ -52,18 +52,16 @@ export class ClusterRoleAggregationController implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
+    return runQueueWorkers(signal, this, {
       informers: [this.clusterRoles],
       workers: 5,
-      sync: (name) => this.sync(name),
       logger: this.ctx.logger,
       failure: 'aggregating a ClusterRole',
       itemField: 'clusterRole',
     });
   }
 
-  private async sync(name: string): Promise<void> {
+  async sync(name: string): Promise<void> {
     const role = this.clusterRoles.indexer.get(name);
     if (!role || !isAggregated(role)) return;
     const rules = aggregatedRules(role, this.clusterRoles.indexer.list());

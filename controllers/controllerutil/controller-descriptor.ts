@@ -59,6 +59,14 @@ export interface ControllerDescriptor {
   start(ctx: ControllerContext, config: ControllerConfig): Promise<Controller | undefined>;
 }
 
+/** What a controller folder states of its descriptor: all but the name, and `defaultOn` only when it is false. */
+export type ControllerDescriptorSpec = Omit<ControllerDescriptor, 'name' | 'defaultOn'> & { defaultOn?: boolean };
+
+/** The descriptor of the controller named `name`: enabled by `*` unless the spec says otherwise. */
+export function newControllerDescriptor(name: string, spec: ControllerDescriptorSpec): ControllerDescriptor {
+  return { name, defaultOn: true, ...spec };
+}
+
 /** The check of a controller that publishes the root CA: refuses to start without one. */
 export function requireRootCa(name: string): (setup: ControllerSetup) => void {
   return ({ rootCaPem }) => {

@@ -63,12 +63,19 @@ export function enqueueControllers<K extends KindObject>(
   });
 }
 
-export interface QueueWorkers<T> {
-  queue: WorkQueue<T>;
+/**
+ * What the workers work off: a queue and the sync of one of its items. A queue-driven controller is
+ * one itself (its `queue` and `sync`); one whose items need decoding passes the two.
+ */
+export interface QueueSync<T> {
+  readonly queue: WorkQueue<T>;
+  sync(item: T): Promise<SyncResult | undefined> | Promise<void>;
+}
+
+export interface QueueWorkers {
   /** Caches that must have synced before the first sync. */
   informers: Iterable<SyncingInformer>;
   workers: number;
-  sync: (item: T) => Promise<SyncResult | undefined> | Promise<void>;
   logger: Logger;
   /** What failed, for the log line: "syncing a ReplicaSet". */
   failure: string;
@@ -79,15 +86,19 @@ export interface QueueWorkers<T> {
 }
 
 /** Runs a queue-driven controller until the signal aborts. */
-export async function runQueueWorkers<T>(signal: AbortSignal, spec: QueueWorkers<T>): Promise<void> {
-  signal.addEventListener('abort', () => spec.queue.shutDown(), { once: true });
+export async function runQueueWorkers<T>(signal: AbortSignal, work: QueueSync<T>, spec: QueueWorkers): Promise<void> {
+  signal.addEventListener('abort', () => work.queue.shutDown(), { once: true });
   if (!(await waitForCacheSync(signal, spec.informers))) return;
   spec.onSynced?.();
-  await runWorkers(spec.queue, spec.workers, spec.sync, (item, err) =>
-    spec.logger.log(isApiError(err, 'Conflict') ? 'verbose' : 'warn', `${spec.failure} failed`, {
-      [spec.itemField]: item,
-      error: messageOf(err),
-    }),
+  await runWorkers(
+    work.queue,
+    spec.workers,
+    (item) => work.sync(item),
+    (item, err) =>
+      spec.logger.log(isApiError(err, 'Conflict') ? 'verbose' : 'warn', `${spec.failure} failed`, {
+        [spec.itemField]: item,
+        error: messageOf(err),
+      }),
   );
 }
 

@@ -1,13 +1,11 @@
 /** The certificatesigningrequest-cleaner-controller's descriptor: its names, role and start. */
-import type { ControllerDescriptor } from '../controllerutil/controller-descriptor.js';
+import { newControllerDescriptor } from '../controllerutil/controller-descriptor.js';
 
-export const csrCleanerDescriptor: ControllerDescriptor = {
-  name: 'certificatesigningrequest-cleaner-controller',
+export const csrCleanerDescriptor = newControllerDescriptor('certificatesigningrequest-cleaner-controller', {
   aliases: ['csrcleaner'],
-  defaultOn: true,
   serviceAccount: 'certificate-controller',
   async start(ctx) {
     const { CsrCleaner } = await import('./csr-cleaner.js');
     return new CsrCleaner(ctx);
   },
-};
+});

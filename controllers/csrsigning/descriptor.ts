@@ -5,7 +5,7 @@
  */
 import { type BuiltInSigners, builtInSigners } from '../../apiserver/api/certificates/signers.js';
 import type { ApiDomain } from '../../apiserver/api/domain.js';
-import type { ControllerConfig, ControllerDescriptor } from '../controllerutil/controller-descriptor.js';
+import { type ControllerConfig, newControllerDescriptor } from '../controllerutil/controller-descriptor.js';
 import { CaProvider } from './ca-provider.js';
 import { messageOf } from '../../apiserver/api/thrown.js';
 
@@ -33,10 +33,8 @@ function signingCas(domain: ApiDomain, config: ControllerConfig): Map<string, Ca
   return cas;
 }
 
-export const csrSigningDescriptor: ControllerDescriptor = {
-  name: NAME,
+export const csrSigningDescriptor = newControllerDescriptor(NAME, {
   aliases: ['csrsigning'],
-  defaultOn: true,
   serviceAccount: 'certificate-controller',
   check: ({ domain, config }) => void signingCas(domain, config),
   async start(ctx, config) {
@@ -48,4 +46,4 @@ export const csrSigningDescriptor: ControllerDescriptor = {
     const { CsrSigningController } = await import('./csr-signing-controller.js');
     return new CsrSigningController(ctx, { cas, durationMs: config.csrSigning.durationMs });
   },
-};
+});

@@ -142,11 +142,9 @@ export class DaemonSetController implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
+    return runQueueWorkers(signal, this, {
       informers: [this.sets, this.pods, this.nodes, this.history.informer],
       workers: this.opts.workers ?? 2,
-      sync: (key) => this.sync(key),
       logger: this.ctx.logger,
       failure: 'syncing a DaemonSet',
       itemField: 'daemonset',

@@ -91,11 +91,9 @@ export class DeploymentController implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
+    return runQueueWorkers(signal, this, {
       informers: [this.deployments, this.replicaSets, this.pods],
       workers: this.opts.workers ?? 5,
-      sync: (key) => this.sync(key),
       logger: this.ctx.logger,
       failure: 'syncing a Deployment',
       itemField: 'deployment',

@@ -108,11 +108,9 @@ export class DisruptionController implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
+    return runQueueWorkers(signal, this, {
       informers: [this.pdbs, this.pods, this.replicaSets, this.deployments, this.statefulSets],
       workers: this.opts.workers ?? 2,
-      sync: (key) => this.sync(key),
       logger: this.ctx.logger,
       failure: 'syncing a PodDisruptionBudget',
       itemField: 'pdb',

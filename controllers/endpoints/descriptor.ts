@@ -1,13 +1,11 @@
 /** The endpoints-controller's descriptor: its names, role and start. */
-import type { ControllerDescriptor } from '../controllerutil/controller-descriptor.js';
+import { newControllerDescriptor } from '../controllerutil/controller-descriptor.js';
 
-export const endpointsDescriptor: ControllerDescriptor = {
-  name: 'endpoints-controller',
+export const endpointsDescriptor = newControllerDescriptor('endpoints-controller', {
   aliases: ['endpoint'],
-  defaultOn: true,
   serviceAccount: 'endpoint-controller',
   async start(ctx) {
     const { EndpointsController } = await import('./endpoints-controller.js');
     return new EndpointsController(ctx);
   },
-};
+});

@@ -52,11 +52,9 @@ export class EndpointSliceController implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
+    return runQueueWorkers(signal, this, {
       informers: [this.services, this.pods, this.slices],
       workers: this.opts.workers ?? 5,
-      sync: (key) => this.sync(key),
       logger: this.ctx.logger,
       failure: 'syncing EndpointSlices',
       itemField: 'service',

@@ -51,11 +51,9 @@ export class EndpointSliceMirroringController implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
+    return runQueueWorkers(signal, this, {
       informers: [this.services, this.endpoints, this.slices],
       workers: this.opts.workers ?? 5,
-      sync: (key) => this.sync(key),
       logger: this.ctx.logger,
       failure: 'mirroring Endpoints',
       itemField: 'endpoints',

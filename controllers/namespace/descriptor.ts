@@ -1,10 +1,8 @@
 /** The namespace-controller's descriptor: its names, role and start. */
-import type { ControllerDescriptor } from '../controllerutil/controller-descriptor.js';
+import { newControllerDescriptor } from '../controllerutil/controller-descriptor.js';
 
-export const namespaceDescriptor: ControllerDescriptor = {
-  name: 'namespace-controller',
+export const namespaceDescriptor = newControllerDescriptor('namespace-controller', {
   aliases: ['namespace'],
-  defaultOn: true,
   serviceAccount: 'namespace-controller',
   async start(ctx, config) {
     const { NamespaceController } = await import('./namespace-controller.js');
@@ -14,4 +12,4 @@ export const namespaceDescriptor: ControllerDescriptor = {
       deletionGracePeriodMs: config.namespaceDeletionGracePeriodMs,
     });
   },
-};
+});

@@ -27,7 +27,7 @@ export const NAMESPACE_DELETION_GRACE_PERIOD_MS = 5_000;
 
 export class NamespaceController implements Controller {
   private readonly informer: Informer;
-  private readonly queue: WorkQueue<string>;
+  readonly queue: WorkQueue<string>;
   private readonly deleter: NamespacedResourcesDeleter;
   private readonly workers: number;
   private readonly resyncPeriodMs: number;
@@ -63,11 +63,9 @@ export class NamespaceController implements Controller {
   async run(signal: AbortSignal): Promise<void> {
     let resync: NodeJS.Timeout | undefined;
     try {
-      await runQueueWorkers(signal, {
-        queue: this.queue,
+      await runQueueWorkers(signal, this, {
         informers: [this.informer],
         workers: this.workers,
-        sync: (name) => this.sync(name),
         onSynced: () => {
           resync = setInterval(() => this.informer.indexer.list().forEach((ns) => this.enqueue(ns)), this.resyncPeriodMs);
         },
@@ -80,7 +78,7 @@ export class NamespaceController implements Controller {
     }
   }
 
-  private async sync(name: string): Promise<{ requeueAfterMs: number } | undefined> {
+  async sync(name: string): Promise<{ requeueAfterMs: number } | undefined> {
     if (!this.informer.indexer.get(name)) return;
     const started = Date.now();
     try {

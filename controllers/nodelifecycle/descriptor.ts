@@ -1,10 +1,8 @@
 /** The node-lifecycle-controller's descriptor: its names, role and start. */
-import type { ControllerDescriptor } from '../controllerutil/controller-descriptor.js';
+import { newControllerDescriptor } from '../controllerutil/controller-descriptor.js';
 
-export const nodeLifecycleDescriptor: ControllerDescriptor = {
-  name: 'node-lifecycle-controller',
+export const nodeLifecycleDescriptor = newControllerDescriptor('node-lifecycle-controller', {
   aliases: ['nodelifecycle'],
-  defaultOn: true,
   serviceAccount: 'node-controller',
   async start(ctx, config) {
     const { NodeLifecycleController } = await import('./node-lifecycle-controller.js');
@@ -14,4 +12,4 @@ export const nodeLifecycleDescriptor: ControllerDescriptor = {
       rates: config.nodeEviction,
     });
   },
-};
+});

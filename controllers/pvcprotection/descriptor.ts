@@ -1,13 +1,11 @@
 /** The persistentvolumeclaim-protection-controller's descriptor: its names, role and start. */
-import type { ControllerDescriptor } from '../controllerutil/controller-descriptor.js';
+import { newControllerDescriptor } from '../controllerutil/controller-descriptor.js';
 
-export const pvcProtectionDescriptor: ControllerDescriptor = {
-  name: 'persistentvolumeclaim-protection-controller',
+export const pvcProtectionDescriptor = newControllerDescriptor('persistentvolumeclaim-protection-controller', {
   aliases: ['pvc-protection'],
-  defaultOn: true,
   serviceAccount: 'pvc-protection-controller',
   async start(ctx) {
     const { PvcProtectionController } = await import('./pvc-protection-controller.js');
     return new PvcProtectionController(ctx);
   },
-};
+});

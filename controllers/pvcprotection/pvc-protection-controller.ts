@@ -52,11 +52,9 @@ export class PvcProtectionController implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
+    return runQueueWorkers(signal, this, {
       informers: [this.claims, this.pods],
       workers: this.opts.workers ?? 1,
-      sync: (key) => this.sync(key),
       logger: this.ctx.logger,
       failure: 'PVC protection',
       itemField: 'pvc',

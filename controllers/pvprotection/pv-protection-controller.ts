@@ -27,11 +27,9 @@ export class PvProtectionController implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
+    return runQueueWorkers(signal, this, {
       informers: [this.volumes],
       workers: this.opts.workers ?? 1,
-      sync: (key) => this.sync(key),
       logger: this.ctx.logger,
       failure: 'PV protection',
       itemField: 'pv',

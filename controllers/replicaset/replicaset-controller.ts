@@ -86,11 +86,9 @@ export class ReplicaSetController implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
+    return runQueueWorkers(signal, this, {
       informers: [this.replicaSets, this.pods],
       workers: this.opts.workers ?? 5,
-      sync: (key) => this.sync(key),
       logger: this.ctx.logger,
       failure: `syncing a ${this.kind.kind}`,
       itemField: this.kind.logField,

@@ -177,11 +177,9 @@ export class ResourceQuotaController implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
+    return runQueueWorkers(signal, this, {
       informers: new Set([this.quotas, this.pods, this.services, this.claims, ...this.counted.values()]),
       workers: this.opts.workers ?? 5,
-      sync: (key) => this.sync(key),
       logger: this.ctx.logger,
       failure: 'syncing a ResourceQuota',
       itemField: 'quota',

@@ -34,7 +34,7 @@ export const DESCRIPTION =
 export class RootCaCertPublisher implements Controller {
   private readonly namespaces: Informer<Namespace>;
   private readonly configMaps: Informer;
-  private readonly queue: WorkQueue<string>;
+  readonly queue: WorkQueue<string>;
   private readonly name: string;
   private readonly annotation: string;
 
@@ -65,18 +65,16 @@ export class RootCaCertPublisher implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
+    return runQueueWorkers(signal, this, {
       informers: [this.namespaces, this.configMaps],
       workers: 1,
-      sync: (ns) => this.sync(ns),
       logger: this.ctx.logger,
       failure: 'publishing the root CA',
       itemField: 'namespace',
     });
   }
 
-  private async sync(namespace: string): Promise<void> {
+  async sync(namespace: string): Promise<void> {
     const configMaps = this.ctx.client.resource({ group: '', version: 'v1', resource: 'configmaps' }, namespace);
     const data = { 'ca.crt': this.rootCaPem };
     const cached = this.configMaps.indexer.get(`${namespace}/${this.name}`);

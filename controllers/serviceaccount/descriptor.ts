@@ -5,28 +5,24 @@
  */
 import { parseSigningKey, type SigningKey } from '../../apiserver/api/serviceaccount/signing-key.js';
 import { readFileSync } from 'node:fs';
-import type { ControllerDescriptor } from '../controllerutil/controller-descriptor.js';
+import { newControllerDescriptor } from '../controllerutil/controller-descriptor.js';
 
 /** The key of --service-account-private-key-file; throws naming the file. */
 function serviceAccountSigningKey(file: string): SigningKey {
   return parseSigningKey(readFileSync(file, 'utf8'), file);
 }
 
-export const serviceAccountDescriptor: ControllerDescriptor = {
-  name: 'serviceaccount-controller',
+export const serviceAccountDescriptor = newControllerDescriptor('serviceaccount-controller', {
   aliases: ['serviceaccount'],
-  defaultOn: true,
   serviceAccount: 'service-account-controller',
   async start(ctx) {
     const { ServiceAccountsController } = await import('./serviceaccounts-controller.js');
     return new ServiceAccountsController(ctx);
   },
-};
+});
 
-export const serviceAccountTokenDescriptor: ControllerDescriptor = {
-  name: 'serviceaccount-token-controller',
+export const serviceAccountTokenDescriptor = newControllerDescriptor('serviceaccount-token-controller', {
   aliases: ['serviceaccount-token'],
-  defaultOn: true,
   check: ({ config }) => {
     if (config.serviceAccountKeyFile) serviceAccountSigningKey(config.serviceAccountKeyFile);
   },
@@ -39,10 +35,9 @@ export const serviceAccountTokenDescriptor: ControllerDescriptor = {
     const { TokensController } = await import('./tokens-controller.js');
     return new TokensController(ctx, { signingKey, rootCaPem: ctx.rootCaPem ?? '' });
   },
-};
+});
 
-export const legacyTokenCleanerDescriptor: ControllerDescriptor = {
-  name: 'legacy-serviceaccount-token-cleaner-controller',
+export const legacyTokenCleanerDescriptor = newControllerDescriptor('legacy-serviceaccount-token-cleaner-controller', {
   aliases: ['legacy-service-account-token-cleaner'],
   defaultOn: false,
   serviceAccount: 'legacy-service-account-token-cleaner',
@@ -50,4 +45,4 @@ export const legacyTokenCleanerDescriptor: ControllerDescriptor = {
     const { LegacyTokenCleaner } = await import('./legacy-token-cleaner.js');
     return new LegacyTokenCleaner(ctx, { cleanUpPeriodMs: config.legacyTokenCleanUpPeriodMs });
   },
-};
+});

@@ -19,7 +19,7 @@ export const SERVICE_ACCOUNTS_TO_ENSURE = ['default'];
 export class ServiceAccountsController implements Controller {
   private readonly namespaces: Informer<Namespace>;
   private readonly serviceAccounts: Informer<ServiceAccount>;
-  private readonly queue: WorkQueue<string>;
+  readonly queue: WorkQueue<string>;
 
   constructor(private readonly ctx: ControllerContext) {
     this.queue = ctx.newQueue('serviceaccount');
@@ -34,18 +34,16 @@ export class ServiceAccountsController implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
+    return runQueueWorkers(signal, this, {
       informers: [this.namespaces, this.serviceAccounts],
       workers: 1,
-      sync: (ns) => this.sync(ns),
       logger: this.ctx.logger,
       failure: 'ensuring service accounts',
       itemField: 'namespace',
     });
   }
 
-  private async sync(namespace: string): Promise<void> {
+  async sync(namespace: string): Promise<void> {
     const ns = this.namespaces.indexer.get(namespace);
     if (ns?.status?.phase !== 'Active') return;
     for (const name of SERVICE_ACCOUNTS_TO_ENSURE) {

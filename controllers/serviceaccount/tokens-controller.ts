@@ -77,15 +77,18 @@ export class TokensController implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
-      informers: [this.secrets, this.accounts],
-      workers: WORKERS,
-      sync: (key) => this.sync(JSON.parse(key) as Work), // a key is a Work this controller queued as JSON
-      logger: this.ctx.logger,
-      failure: 'syncing service account tokens',
-      itemField: 'item',
-    });
+    // The queue's keys are Works this controller queued as JSON.
+    return runQueueWorkers(
+      signal,
+      { queue: this.queue, sync: (key) => this.sync(JSON.parse(key) as Work) },
+      {
+        informers: [this.secrets, this.accounts],
+        workers: WORKERS,
+        logger: this.ctx.logger,
+        failure: 'syncing service account tokens',
+        itemField: 'item',
+      },
+    );
   }
 
   sync(work: Work): Promise<SyncResult | undefined> {

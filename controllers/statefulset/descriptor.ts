@@ -1,13 +1,11 @@
 /** The statefulset-controller's descriptor: its names, role and start. */
-import type { ControllerDescriptor } from '../controllerutil/controller-descriptor.js';
+import { newControllerDescriptor } from '../controllerutil/controller-descriptor.js';
 
-export const statefulSetDescriptor: ControllerDescriptor = {
-  name: 'statefulset-controller',
+export const statefulSetDescriptor = newControllerDescriptor('statefulset-controller', {
   aliases: ['statefulset'],
-  defaultOn: true,
   serviceAccount: 'statefulset-controller',
   async start(ctx) {
     const { StatefulSetController } = await import('./statefulset-controller.js');
     return new StatefulSetController(ctx);
   },
-};
+});

@@ -87,11 +87,9 @@ export class StatefulSetController implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
+    return runQueueWorkers(signal, this, {
       informers: [this.sets, this.pods, this.claims, this.history.informer],
       workers: this.opts.workers ?? 5,
-      sync: (key) => this.sync(key),
       logger: this.ctx.logger,
       failure: 'syncing a StatefulSet',
       itemField: 'statefulset',

@@ -1,13 +1,11 @@
 /** The ttl-controller's descriptor: its names, role and start. */
-import type { ControllerDescriptor } from '../controllerutil/controller-descriptor.js';
+import { newControllerDescriptor } from '../controllerutil/controller-descriptor.js';
 
-export const ttlDescriptor: ControllerDescriptor = {
-  name: 'ttl-controller',
+export const ttlDescriptor = newControllerDescriptor('ttl-controller', {
   aliases: ['ttl'],
-  defaultOn: true,
   serviceAccount: 'ttl-controller',
   async start(ctx) {
     const { TtlController } = await import('./ttl-controller.js');
     return new TtlController(ctx);
   },
-};
+});

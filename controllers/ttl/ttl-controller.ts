@@ -55,11 +55,9 @@ export class TtlController implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
+    return runQueueWorkers(signal, this, {
       informers: [this.nodes],
       workers: 1,
-      sync: (name) => this.sync(name),
       onSynced: () => this.resize(),
       logger: this.ctx.logger,
       failure: 'setting the node TTL',

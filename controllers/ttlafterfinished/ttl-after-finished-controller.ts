@@ -40,11 +40,9 @@ export class TtlAfterFinishedController implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
+    return runQueueWorkers(signal, this, {
       informers: [this.jobs],
       workers: this.opts.workers ?? 5,
-      sync: (key) => this.sync(key),
       logger: this.ctx.logger,
       failure: 'cleaning up a finished Job',
       itemField: 'job',

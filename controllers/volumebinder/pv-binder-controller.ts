@@ -116,15 +116,17 @@ export class PvBinderController implements Controller {
   }
 
   run(signal: AbortSignal): Promise<void> {
-    return runQueueWorkers(signal, {
-      queue: this.queue,
-      informers: [this.volumes, this.claims, this.classes, this.pods],
-      workers: 1,
-      sync: (key) => (key.startsWith('pv:') ? this.syncVolume(key.slice(3)) : this.syncClaim(key.slice(4))),
-      logger: this.ctx.logger,
-      failure: 'binding volumes',
-      itemField: 'key',
-    });
+    return runQueueWorkers(
+      signal,
+      { queue: this.queue, sync: (key) => (key.startsWith('pv:') ? this.syncVolume(key.slice(3)) : this.syncClaim(key.slice(4))) },
+      {
+        informers: [this.volumes, this.claims, this.classes, this.pods],
+        workers: 1,
+        logger: this.ctx.logger,
+        failure: 'binding volumes',
+        itemField: 'key',
+      },
+    );
   }
 
   async syncClaim(key: string): Promise<void> {

@@ -5,6 +5,7 @@
  * against a built-in kind on the same generic store.
  */
 import { expectStatus, type ApiClient } from './api-client.js';
+import { namespacedCrd } from './crd-manifest.js';
 import { percentile, round, runLoad } from './stats.js';
 import { configMap, objectName, PAYLOAD, type BenchOptions, type ScenarioResult } from './workload.js';
 
@@ -32,19 +33,9 @@ function specSchema(): Record<string, unknown> {
 }
 
 function crd(apiextensions: string): string {
-  return JSON.stringify({
-    apiVersion: `${apiextensions}/v1`,
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${PLURAL}.${GROUP}` },
-    spec: {
-      group: GROUP,
-      scope: 'Namespaced',
-      names: { plural: PLURAL, kind: 'BenchWidget' },
-      versions: [
-        { name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: specSchema() } } } },
-      ],
-    },
-  });
+  return JSON.stringify(
+    namespacedCrd(apiextensions, GROUP, { plural: PLURAL, kind: 'BenchWidget' }, { type: 'object', properties: { spec: specSchema() } }),
+  );
 }
 
 function widget(name: string, i: number): string {

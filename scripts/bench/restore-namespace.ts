@@ -6,6 +6,7 @@
  * the proof compares: every object's uid and ownerReferences, by kind and name. Over any client
  * that sends JSON and answers status and text.
  */
+import { namespacedCrd } from './crd-manifest.js';
 
 /** What the fixture asks of a client. */
 export interface FixtureClient {
@@ -35,29 +36,12 @@ export function objectCount(sizes: NamespaceSizes): number {
   return sizes.deployments * (3 + sizes.replicas) + 6 * sizes.each + 2;
 }
 
-export const WIDGET_CRD = {
-  apiVersion: 'apiextensions.orch.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.restore.example.com' },
-  spec: {
-    group: 'restore.example.com',
-    scope: 'Namespaced',
-    names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: { spec: { type: 'object', properties: { size: { type: 'integer' }, color: { type: 'string' } } } },
-          },
-        },
-      },
-    ],
-  },
-};
+export const WIDGET_CRD = namespacedCrd(
+  'apiextensions.orch.io',
+  'restore.example.com',
+  { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+  { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' }, color: { type: 'string' } } } } },
+);
 
 /** The ten kinds: their list path in ns. */
 export function kindPaths(ns: string): Record<string, string> {

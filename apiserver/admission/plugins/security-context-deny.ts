@@ -6,18 +6,14 @@ import { admissionForbidden } from '../errors.js';
 import type { PluginFactory, ValidatingPlugin } from '../interfaces.js';
 import { allContainers, podOf } from '../pods.js';
 
-const POD_FIELDS: [string, string][] = [
-  ['supplementalGroups', 'SupplementalGroups'],
-  ['seLinuxOptions', 'SELinuxOptions'],
-  ['runAsUser', 'RunAsUser'],
-  ['runAsGroup', 'RunAsGroup'],
-  ['fsGroup', 'FSGroup'],
-];
+/** The fields a container's security context may not set, with the Go names the messages use. */
 const CONTAINER_FIELDS: [string, string][] = [
   ['seLinuxOptions', 'SELinuxOptions'],
   ['runAsUser', 'RunAsUser'],
   ['runAsGroup', 'RunAsGroup'],
 ];
+/** The pod's: the container's, between supplementalGroups and fsGroup (the order Kubernetes checks them in). */
+const POD_FIELDS: [string, string][] = [['supplementalGroups', 'SupplementalGroups'], ...CONTAINER_FIELDS, ['fsGroup', 'FSGroup']];
 
 export const newSecurityContextDeny: PluginFactory = (): ValidatingPlugin => ({
   name: 'SecurityContextDeny',

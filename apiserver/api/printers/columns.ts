@@ -6,7 +6,6 @@ import { translateTimestampSince } from './human-duration.js';
 /** NAME, the first column (added by the Table builder unless a kind declares its own `format: 'name'` column). */
 export const NAME_COLUMN: PrinterColumn = {
   name: 'Name',
-  type: 'string',
   format: 'name',
   priority: 0,
   cell: (obj) => obj.metadata.name ?? '',
@@ -21,7 +20,6 @@ export const CREATION_TIMESTAMP_DESCRIPTION =
 /** AGE: time since metadata.creationTimestamp, as kubectl prints it. */
 export const AGE_COLUMN: PrinterColumn = {
   name: 'Age',
-  type: 'string',
   description: CREATION_TIMESTAMP_DESCRIPTION,
   cell: (obj, now) => translateTimestampSince(obj.metadata.creationTimestamp, now),
 };

@@ -17,16 +17,15 @@ function conditionSummary(csr: CertificateSigningRequest): string {
 export const csrColumns: PrinterColumn[] = [
   AGE_COLUMN,
   ...typedColumns<CertificateSigningRequest>([
-    { name: 'SignerName', type: 'string', cell: (o) => orNone(o.spec?.signerName) },
-    { name: 'Requestor', type: 'string', cell: (o) => o.spec?.username ?? '' },
+    { name: 'SignerName', cell: (o) => orNone(o.spec?.signerName) },
+    { name: 'Requestor', cell: (o) => o.spec?.username ?? '' },
     {
       name: 'RequestedDuration',
-      type: 'string',
       cell: (o) => {
         const seconds = o.spec?.expirationSeconds;
         return seconds === undefined ? '<none>' : humanDuration(seconds * 1000);
       },
     },
-    { name: 'Condition', type: 'string', cell: (o) => conditionSummary(o) },
+    { name: 'Condition', cell: (o) => conditionSummary(o) },
   ]),
 ];

@@ -8,20 +8,17 @@ export const flowSchemaColumns: PrinterColumn[] = [
   ...typedColumns<FlowSchema>([
     {
       name: 'PriorityLevel',
-      type: 'string',
       description: '`name` is the name of the priority level configuration being referenced Required.',
       cell: (o) => o.spec?.priorityLevelConfiguration?.name ?? '',
     },
     {
       name: 'MatchingPrecedence',
-      type: 'string',
       description:
         '`matchingPrecedence` is used to choose among the FlowSchemas that match a given request. The chosen FlowSchema is among those with the numerically lowest (which we take to be logically highest) MatchingPrecedence.  Each MatchingPrecedence value must be ranged in [1,10000]. Note that if the precedence is not specified, it will be set to 1000 as default.',
       cell: (o) => o.spec?.matchingPrecedence ?? 0,
     },
     {
       name: 'DistinguisherMethod',
-      type: 'string',
       description:
         '`distinguisherMethod` defines how to compute the flow distinguisher for requests that match this schema. `nil` specifies that the distinguisher is disabled and thus will always be the empty string.',
       cell: (o) => o.spec?.distinguisherMethod?.type ?? '<none>',
@@ -31,7 +28,6 @@ export const flowSchemaColumns: PrinterColumn[] = [
   ...typedColumns<FlowSchema>([
     {
       name: 'MissingPL',
-      type: 'string',
       description: 'references a broken or non-existent PriorityLevelConfiguration',
       cell: (o) => (o.status?.conditions ?? []).find((c) => c.type === 'Dangling')?.status ?? '?',
     },
@@ -44,33 +40,28 @@ export const priorityLevelColumns: PrinterColumn[] = [
   ...typedColumns<PriorityLevelConfiguration>([
     {
       name: 'Type',
-      type: 'string',
       description:
         '`type` indicates whether this priority level is subject to limitation on request execution.  A value of `"Exempt"` means that requests of this priority level are not subject to a limit (and thus are never queued) and do not detract from the capacity made available to other priority levels.  A value of `"Limited"` means that (a) requests of this priority level _are_ subject to limits and (b) some of the server\'s limited capacity is made available exclusively to this priority level. Required.',
       cell: (o) => o.spec?.type ?? '',
     },
     {
       name: 'NominalConcurrencyShares',
-      type: 'string',
       description:
         'nominalConcurrencyShares (NCS) contributes to the computation of the NominalConcurrencyLimit (NominalCL) of this level.',
       cell: (o) => (o.spec?.limited ? (o.spec.limited.nominalConcurrencyShares ?? 0) : '<none>'),
     },
     {
       name: 'Queues',
-      type: 'string',
       description: '`queues` is the number of queues for this priority level.',
       cell: (o) => (o.spec?.limited ? none(o.spec.limited.limitResponse?.queuing?.queues) : '<none>'),
     },
     {
       name: 'HandSize',
-      type: 'string',
       description: '`handSize` is a small positive number that configures the shuffle sharding of requests into queues.',
       cell: (o) => (o.spec?.limited ? none(o.spec.limited.limitResponse?.queuing?.handSize) : '<none>'),
     },
     {
       name: 'QueueLengthLimit',
-      type: 'string',
       description:
         '`queueLengthLimit` is the maximum number of requests allowed to be waiting in a given queue of this priority level at a time.',
       cell: (o) => (o.spec?.limited ? none(o.spec.limited.limitResponse?.queuing?.queueLengthLimit) : '<none>'),

@@ -27,7 +27,6 @@ const policyColumns: PrinterColumn[] = [
     },
     {
       name: 'ParamKind',
-      type: 'string',
       description: 'ParamKind specifies the kind of resources used to parameterize this policy',
       cell: (obj) => {
         const k = obj.spec?.paramKind;
@@ -42,13 +41,11 @@ const bindingColumns: PrinterColumn[] = [
   ...typedColumns<Binding>([
     {
       name: 'PolicyName',
-      type: 'string',
       description: 'PolicyName indicates the policy definition which the policy binding binded to',
       cell: (obj) => obj.spec?.policyName ?? '',
     },
     {
       name: 'ParamRef',
-      type: 'string',
       description: 'ParamRef indicates the param resource which sets the configration param',
       cell: (obj) => {
         const r = obj.spec?.paramRef;

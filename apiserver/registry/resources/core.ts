@@ -25,7 +25,7 @@ export const coreResources: ResourceDeclaration[] = [
     strategy: namespaceStrategy,
     subresources: { status: namespaceStatusStrategy, finalize: namespaceFinalizeStrategy },
     returnDeletedObject: true,
-    columns: [...typedColumns<Namespace>([{ name: 'Status', type: 'string', cell: (o) => o.status?.phase ?? '' }]), AGE_COLUMN],
+    columns: [...typedColumns<Namespace>([{ name: 'Status', cell: (o) => o.status?.phase ?? '' }]), AGE_COLUMN],
     // AddFieldLabelConversionsForNamespace: no metadata.namespace.
     selectableFields: typedSelectableFields<Namespace>({
       'status.phase': (o) => o.status?.phase,
@@ -47,7 +47,6 @@ export const coreResources: ResourceDeclaration[] = [
       // Kubernetes declares the count a string column, and writes the integer in it.
       {
         name: 'Data',
-        type: 'string',
         description:
           "Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process.",
         cell: (o) => countKeys(o.data, o.binaryData),
@@ -66,10 +65,9 @@ export const coreResources: ResourceDeclaration[] = [
     nameRule: 'dns-subdomain',
     strategy: secretStrategy,
     columns: [
-      { name: 'Type', type: 'string', cell: (o) => String(o.type ?? '') },
+      { name: 'Type', cell: (o) => String(o.type ?? '') },
       {
         name: 'Data',
-        type: 'string',
         description:
           "Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4",
         cell: (o) => countKeys(o.data),

@@ -19,25 +19,21 @@ export const storageClassColumns: PrinterColumn[] = [
     },
     {
       name: 'Provisioner',
-      type: 'string',
       description: 'provisioner indicates the type of the provisioner.',
       cell: (o) => o.provisioner ?? '',
     },
     {
       name: 'ReclaimPolicy',
-      type: 'string',
       description: 'reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class.',
       cell: (o) => o.reclaimPolicy ?? 'Delete',
     },
     {
       name: 'VolumeBindingMode',
-      type: 'string',
       description: 'volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound.',
       cell: (o) => o.volumeBindingMode ?? 'Immediate',
     },
     {
       name: 'AllowVolumeExpansion',
-      type: 'string',
       description: 'allowVolumeExpansion shows whether the storage class allow volume expand.',
       cell: (o) => o.allowVolumeExpansion ?? false,
     },
@@ -50,20 +46,17 @@ export const volumeAttachmentColumns: PrinterColumn[] = [
   ...typedColumns<VolumeAttachment>([
     {
       name: 'Attacher',
-      type: 'string',
       format: 'name',
       description: 'attacher indicates the name of the volume driver that MUST handle this request.',
       cell: (o) => o.spec?.attacher ?? '',
     },
     {
       name: 'PV',
-      type: 'string',
       description: 'persistentVolumeName represents the name of the persistent volume to attach.',
       cell: (o) => o.spec?.source?.persistentVolumeName ?? '',
     },
     {
       name: 'Node',
-      type: 'string',
       description: 'nodeName represents the node that the volume should be attached to.',
       cell: (o) => o.spec?.nodeName ?? '',
     },
@@ -99,7 +92,6 @@ export const csiDriverColumns: PrinterColumn[] = [
     },
     {
       name: 'TokenRequests',
-      type: 'string',
       description:
         "tokenRequests indicates the CSI driver needs pods' service account tokens it is mounting volume for to do necessary authentication.",
       cell: (o) => (o.spec?.tokenRequests ?? []).map((t) => t.audience ?? '').join(',') || '<unset>',
@@ -112,7 +104,6 @@ export const csiDriverColumns: PrinterColumn[] = [
     },
     {
       name: 'Modes',
-      type: 'string',
       description: 'volumeLifecycleModes defines what kind of volumes this CSI volume driver supports.',
       cell: (o) => (o.spec?.volumeLifecycleModes ?? []).join(',') || '<none>',
     },
@@ -136,13 +127,11 @@ export const csiStorageCapacityColumns: PrinterColumn[] = [
   ...typedColumns<CSIStorageCapacity>([
     {
       name: 'StorageClassName',
-      type: 'string',
       description: 'storageClassName represents the name of the StorageClass that the reported capacity applies to.',
       cell: (o) => o.storageClassName ?? '',
     },
     {
       name: 'Capacity',
-      type: 'string',
       description:
         'capacity is the value reported by the CSI driver in its GetCapacityResponse for a GetCapacityRequest with topology and parameters that match the previous fields.',
       cell: (o) => (o.capacity === undefined ? '<unset>' : canonicalQuantityText(o.capacity)),

@@ -4,6 +4,7 @@ import { StorageError } from '../errors.js';
 import {
   type AlongsideHistory,
   type BatchCreate,
+  type HistoryPageOptions,
   type KeyValue,
   type ListOptions,
   type ListResult,
@@ -13,18 +14,17 @@ import {
   type WatchHandlers,
   type WatchOptions,
   type WriteOptions,
-  type HistoryPageOptions,
 } from '../interfaces.js';
-import { LeaseManager } from './leases.js';
 import { listRange } from '../key-range.js';
 import type { WatchSink } from '../watch-sink.js';
+import { type IndexReader, newIndexKey, readAlongsideHistory } from './alongside-index.js';
 import { toKeyValue } from './convert.js';
 import { etcdErrorKind } from './error-kind.js';
 import { etcdFaultHandling, perTryDeadlineMs } from './fault-handling.js';
 import { HistoryBytes } from './history-bytes.js';
+import { LeaseManager } from './leases.js';
 import { findOldestReadable } from './oldest-readable.js';
 import { ReadBatcher } from './read-batch.js';
-import { type IndexReader, newIndexKey, readAlongsideHistory } from './alongside-index.js';
 import { watchEtcd } from './watch.js';
 
 export interface EtcdStorageOptions {

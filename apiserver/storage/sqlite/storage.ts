@@ -1,22 +1,22 @@
 import type Database from 'better-sqlite3';
 import { StorageError } from '../errors.js';
 import {
+  ALONGSIDE_ROOT,
   type AlongsideHistory,
   type AlongsideWrite,
-  type HistoryPageOptions,
+  alongsideKey,
   type BatchCreate,
+  type HistoryPageOptions,
   type KeyValue,
   type ListOptions,
   type ListResult,
   MAX_BATCH_CREATES,
+  ownerOfAlongsideKey,
   type Storage,
   type StorageWatcher,
   type WatchHandlers,
   type WatchOptions,
   type WriteOptions,
-  ALONGSIDE_ROOT,
-  alongsideKey,
-  ownerOfAlongsideKey,
 } from '../interfaces.js';
 import { type KeyRange, listRange, watchRange } from '../key-range.js';
 import { WatchSink } from '../watch-sink.js';

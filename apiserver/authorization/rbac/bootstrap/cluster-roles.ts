@@ -21,6 +21,10 @@ const role = (name: string, rules: PolicyRule[], extra: Partial<ClusterRole> = {
   rules,
 });
 
+/** What `edit` writes of Deployments and ReplicaSets, in apps and in the old extensions group alike. */
+const DEPLOYMENT_WRITES = ['deployments', 'deployments/scale', 'deployments/rollback'];
+const REPLICA_SET_WRITES = ['replicasets', 'replicasets/scale'];
+
 /** What a node's kubelet needs (NodeRules). */
 export function nodeRules(g: PolicyGroups): PolicyRule[] {
   return [
@@ -108,36 +112,13 @@ export function clusterRoles(domain: ApiDomain): ClusterRole[] {
           ],
         ),
         rule(['create'], [g.legacy], ['serviceaccounts/token']),
-        rule(
-          WRITE,
-          [g.apps],
-          [
-            'statefulsets',
-            'statefulsets/scale',
-            'daemonsets',
-            'deployments',
-            'deployments/scale',
-            'deployments/rollback',
-            'replicasets',
-            'replicasets/scale',
-          ],
-        ),
+        rule(WRITE, [g.apps], ['statefulsets', 'statefulsets/scale', 'daemonsets', ...DEPLOYMENT_WRITES, ...REPLICA_SET_WRITES]),
         rule(WRITE, [g.autoscaling], ['horizontalpodautoscalers']),
         rule(WRITE, [g.batch], ['jobs', 'cronjobs']),
         rule(
           WRITE,
           [g.extensions],
-          [
-            'daemonsets',
-            'deployments',
-            'deployments/scale',
-            'deployments/rollback',
-            'ingresses',
-            'replicasets',
-            'replicasets/scale',
-            'replicationcontrollers/scale',
-            'networkpolicies',
-          ],
+          ['daemonsets', ...DEPLOYMENT_WRITES, 'ingresses', ...REPLICA_SET_WRITES, 'replicationcontrollers/scale', 'networkpolicies'],
         ),
         rule(WRITE, [g.policy], ['poddisruptionbudgets']),
         rule(WRITE, [g.networking], ['networkpolicies', 'ingresses']),

@@ -15,11 +15,10 @@ export const apiServiceColumns: PrinterColumn[] = [
   ...typedColumns<APIService>([
     {
       name: 'Service',
-      type: 'string',
       description: 'The reference to the service that hosts this API endpoint.',
       cell: (o) => (o.spec?.service ? `${o.spec.service.namespace ?? ''}/${o.spec.service.name ?? ''}` : 'Local'),
     },
-    { name: 'Available', type: 'string', description: 'Whether this service is available.', cell: available },
+    { name: 'Available', description: 'Whether this service is available.', cell: available },
   ]),
   AGE_COLUMN,
 ];

@@ -8,7 +8,6 @@ export const controllerRevisionColumns: PrinterColumn[] = [
   ...typedColumns<ControllerRevision>([
     {
       name: 'Controller',
-      type: 'string',
       description: 'Controller of the object',
       cell: (o) => {
         const ref = (o.metadata.ownerReferences ?? []).find((r) => r.controller);

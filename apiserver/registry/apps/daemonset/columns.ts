@@ -41,7 +41,6 @@ export const daemonSetColumns = workloadColumns<DaemonSet>({
     },
     {
       name: 'Node Selector',
-      type: 'string',
       description: 'NodeSelector is a selector which must be true for the pod to fit on a node.',
       cell: (o) => formatLabelSelector({ matchLabels: o.spec?.template?.spec?.nodeSelector ?? {} }),
     },

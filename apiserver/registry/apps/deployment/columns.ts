@@ -7,19 +7,16 @@ export const deploymentColumns = workloadColumns<Deployment>({
   counts: [
     {
       name: 'Ready',
-      type: 'string',
       description: 'Number of the pod with ready state',
       cell: (o) => `${o.status?.readyReplicas ?? 0}/${o.spec?.replicas ?? 0}`,
     },
     {
       name: 'Up-to-date',
-      type: 'string',
       description: 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.',
       cell: (o) => o.status?.updatedReplicas ?? 0,
     },
     {
       name: 'Available',
-      type: 'string',
       description: 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.',
       cell: (o) => o.status?.availableReplicas ?? 0,
     },

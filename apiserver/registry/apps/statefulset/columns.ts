@@ -6,7 +6,6 @@ export const statefulSetColumns = workloadColumns<StatefulSet>({
   counts: [
     {
       name: 'Ready',
-      type: 'string',
       description: 'Number of the pod with ready state',
       cell: (o) => `${o.status?.readyReplicas ?? 0}/${o.spec?.replicas ?? 0}`,
     },

@@ -59,35 +59,30 @@ function columns(v2Of: (obj: ApiObject) => V2): PrinterColumn[] {
   return [
     {
       name: 'Reference',
-      type: 'string',
       description:
         'scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics should be collected, as well as to actually change the replica count.',
       cell: (o) => `${v2Of(o).spec?.scaleTargetRef?.kind ?? ''}/${v2Of(o).spec?.scaleTargetRef?.name ?? ''}`,
     },
     {
       name: 'Targets',
-      type: 'string',
       description:
         'metrics contains the specifications for which to use to calculate the desired replica count (the maximum replica count across all metrics will be used).  The desired replica count is calculated multiplying the ratio between the target value and the current value by the current number of pods.  Ergo, metrics used must decrease as the pod count is increased, and vice-versa.  See the individual metric source types for more information about how each type of metric must respond.',
       cell: (o) => formatHPAMetrics(v2Of(o).spec?.metrics ?? [], v2Of(o).status?.currentMetrics ?? []),
     },
     {
       name: 'MinPods',
-      type: 'string',
       description:
         'minReplicas is the lower limit for the number of replicas to which the autoscaler can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the alpha feature gate HPAScaleToZero is enabled and at least one Object or External metric is configured.  Scaling is active as long as at least one metric value is available.',
       cell: (o) => (v2Of(o).spec?.minReplicas === undefined ? '<unset>' : String(v2Of(o).spec?.minReplicas)),
     },
     {
       name: 'MaxPods',
-      type: 'string',
       description:
         'maxReplicas is the upper limit for the number of replicas to which the autoscaler can scale up. It cannot be less that minReplicas.',
       cell: (o) => v2Of(o).spec?.maxReplicas ?? 0,
     },
     {
       name: 'Replicas',
-      type: 'string',
       description: 'currentReplicas is current number of replicas of pods managed by this autoscaler, as last seen by the autoscaler.',
       cell: (o) => v2Of(o).status?.currentReplicas ?? 0,
     },

@@ -16,7 +16,6 @@ export const cronJobColumns: PrinterColumn[] = [
   ...typedColumns<CronJob>([
     {
       name: 'Schedule',
-      type: 'string',
       description: 'The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.',
       cell: (o) => o.spec?.schedule ?? '',
     },
@@ -34,7 +33,6 @@ export const cronJobColumns: PrinterColumn[] = [
     },
     {
       name: 'Last Schedule',
-      type: 'string',
       description: 'Information when was the last time the job was successfully scheduled.',
       cell: (o, now) => (o.status?.lastScheduleTime ? translateTimestampSince(o.status.lastScheduleTime, now) : '<none>'),
     },

@@ -24,8 +24,8 @@ function duration(o: Job, now: Date): string {
 
 export const jobColumns: PrinterColumn[] = [
   ...typedColumns<Job>([
-    { name: 'Completions', type: 'string', description: 'The number of pods which reached phase Succeeded.', cell: completions },
-    { name: 'Duration', type: 'string', description: 'Time required to complete the job.', cell: duration },
+    { name: 'Completions', description: 'The number of pods which reached phase Succeeded.', cell: completions },
+    { name: 'Duration', description: 'Time required to complete the job.', cell: duration },
   ]),
   AGE_COLUMN,
   ...templateContainerColumns<Job>((o) => o.spec?.template),

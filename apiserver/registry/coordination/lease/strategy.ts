@@ -26,7 +26,6 @@ export const leaseColumns: PrinterColumn[] = [
   ...typedColumns<Lease>([
     {
       name: 'Holder',
-      type: 'string',
       description: 'holderIdentity contains the identity of the holder of a current lease.',
       cell: (o) => o.spec?.holderIdentity ?? '',
     },

@@ -8,13 +8,12 @@ const healthy = (o: ComponentStatus) => (o.conditions ?? []).find((c) => c.type 
 export const componentStatusColumns: PrinterColumn[] = typedColumns<ComponentStatus>([
   {
     name: 'Status',
-    type: 'string',
     description: 'Status of the component conditions',
     cell: (o) => {
       const c = healthy(o);
       return c ? (c.status === 'True' ? 'Healthy' : 'Unhealthy') : 'Unknown';
     },
   },
-  { name: 'Message', type: 'string', description: 'Message of the component conditions', cell: (o) => healthy(o)?.message ?? '' },
-  { name: 'Error', type: 'string', description: 'Error of the component conditions', cell: (o) => healthy(o)?.error ?? '' },
+  { name: 'Message', description: 'Message of the component conditions', cell: (o) => healthy(o)?.message ?? '' },
+  { name: 'Error', description: 'Error of the component conditions', cell: (o) => healthy(o)?.error ?? '' },
 ]);

@@ -30,7 +30,7 @@ export function formatEndpoints(obj: Endpoints): string {
 
 export const endpointsColumns: PrinterColumn[] = [
   ...typedColumns<Endpoints>([
-    { name: 'Endpoints', type: 'string', description: 'The set of all endpoints is the union of all subsets.', cell: formatEndpoints },
+    { name: 'Endpoints', description: 'The set of all endpoints is the union of all subsets.', cell: formatEndpoints },
   ]),
   AGE_COLUMN,
 ];

@@ -27,48 +27,42 @@ const info = (key: 'osImage' | 'kernelVersion' | 'containerRuntimeVersion') => (
 
 export const nodeColumns: PrinterColumn[] = [
   ...typedColumns<Node>([
-    { name: 'Status', type: 'string', description: 'The status of the node', cell: nodeStatus },
-    { name: 'Roles', type: 'string', description: 'The roles of the node', cell: nodeRoles },
+    { name: 'Status', description: 'The status of the node', cell: nodeStatus },
+    { name: 'Roles', description: 'The roles of the node', cell: nodeRoles },
   ]),
   AGE_COLUMN,
   ...typedColumns<Node>([
     {
       name: 'Version',
-      type: 'string',
       description: 'Kubelet Version reported by the node.',
       cell: (o) => o.status?.nodeInfo?.kubeletVersion ?? '',
     },
     {
       name: 'Internal-IP',
-      type: 'string',
       priority: 1,
       description: 'List of addresses reachable to the node. Queried from cloud provider, if available.',
       cell: address('InternalIP'),
     },
     {
       name: 'External-IP',
-      type: 'string',
       priority: 1,
       description: 'List of addresses reachable to the node. Queried from cloud provider, if available.',
       cell: address('ExternalIP'),
     },
     {
       name: 'OS-Image',
-      type: 'string',
       priority: 1,
       description: 'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).',
       cell: info('osImage'),
     },
     {
       name: 'Kernel-Version',
-      type: 'string',
       priority: 1,
       description: "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).",
       cell: info('kernelVersion'),
     },
     {
       name: 'Container-Runtime',
-      type: 'string',
       priority: 1,
       description: 'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).',
       cell: info('containerRuntimeVersion'),

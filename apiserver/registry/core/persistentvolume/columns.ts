@@ -33,9 +33,7 @@ export function phaseText(obj: { metadata: ObjectMeta; status?: { phase?: string
 
 /** A spec's volumeMode, `<unset>` without one. */
 export function volumeModeColumn<T extends { metadata: object; spec?: { volumeMode?: string } }>(description: string): PrinterColumn {
-  const [column] = typedColumns<T>([
-    { name: 'VolumeMode', type: 'string', priority: 1, description, cell: (o) => o.spec?.volumeMode ?? '<unset>' },
-  ]);
+  const [column] = typedColumns<T>([{ name: 'VolumeMode', priority: 1, description, cell: (o) => o.spec?.volumeMode ?? '<unset>' }]);
   return column!;
 }
 
@@ -43,41 +41,35 @@ export const persistentVolumeColumns: PrinterColumn[] = [
   ...typedColumns<PersistentVolume>([
     {
       name: 'Capacity',
-      type: 'string',
       description: "capacity is the description of the persistent volume's resources and capacity.",
       cell: (o) => storageText(o.spec?.capacity),
     },
     {
       name: 'Access Modes',
-      type: 'string',
       description: 'accessModes contains all ways the volume can be mounted.',
       cell: (o) => accessModesText(o.spec?.accessModes),
     },
     {
       name: 'Reclaim Policy',
-      type: 'string',
       description: 'persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim.',
       cell: (o) => o.spec?.persistentVolumeReclaimPolicy ?? '',
     },
     {
       name: 'Status',
-      type: 'string',
       description: 'phase indicates if a volume is available, bound to a claim, or released by a claim.',
       cell: phaseText,
     },
     {
       name: 'Claim',
-      type: 'string',
       description: 'claimRef is part of a bi-directional binding between PersistentVolume and PersistentVolumeClaim.',
       cell: (o) => {
         const ref = o.spec?.claimRef;
         return ref ? `${ref.namespace ?? ''}/${ref.name ?? ''}` : '';
       },
     },
-    { name: 'StorageClass', type: 'string', description: 'StorageClass of the pv', cell: (o) => o.spec?.storageClassName ?? '' },
+    { name: 'StorageClass', description: 'StorageClass of the pv', cell: (o) => o.spec?.storageClassName ?? '' },
     {
       name: 'Reason',
-      type: 'string',
       description:
         'reason is a brief CamelCase string that describes any failure and is meant for machine parsing and tidy display in the CLI.',
       cell: (o) => o.status?.reason ?? '',

@@ -9,26 +9,23 @@ const bound = (o: PersistentVolumeClaim): boolean => !!o.spec?.volumeName;
 
 export const persistentVolumeClaimColumns: PrinterColumn[] = [
   ...typedColumns<PersistentVolumeClaim>([
-    { name: 'Status', type: 'string', description: 'phase represents the current phase of PersistentVolumeClaim.', cell: phaseText },
+    { name: 'Status', description: 'phase represents the current phase of PersistentVolumeClaim.', cell: phaseText },
     {
       name: 'Volume',
-      type: 'string',
       description: 'volumeName is the binding reference to the PersistentVolume backing this claim.',
       cell: (o) => o.spec?.volumeName ?? '',
     },
     {
       name: 'Capacity',
-      type: 'string',
       description: 'capacity represents the actual resources of the underlying volume.',
       cell: (o) => (bound(o) ? storageText(o.status?.capacity) : ''),
     },
     {
       name: 'Access Modes',
-      type: 'string',
       description: 'accessModes contains the actual access modes the volume backing the PVC has.',
       cell: (o) => (bound(o) ? accessModesText(o.status?.accessModes) : ''),
     },
-    { name: 'StorageClass', type: 'string', description: 'StorageClass of the pvc', cell: (o) => o.spec?.storageClassName ?? '' },
+    { name: 'StorageClass', description: 'StorageClass of the pvc', cell: (o) => o.spec?.storageClassName ?? '' },
   ]),
   AGE_COLUMN,
   volumeModeColumn<PersistentVolumeClaim>('volumeMode defines what type of volume is required by the claim.'),

@@ -78,19 +78,16 @@ export const podColumns: PrinterColumn[] = [
   ...typedColumns<Pod>([
     {
       name: 'Ready',
-      type: 'string',
       description: 'The aggregate readiness state of this pod for accepting traffic.',
       cell: (o, now) => podSummary(o, now).ready,
     },
     {
       name: 'Status',
-      type: 'string',
       description: 'The aggregate status of the containers in this pod.',
       cell: (o, now) => podSummary(o, now).reason,
     },
     {
       name: 'Restarts',
-      type: 'string',
       description:
         'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
       cell: (o, now) => podSummary(o, now).restarts,
@@ -100,21 +97,18 @@ export const podColumns: PrinterColumn[] = [
   ...typedColumns<Pod>([
     {
       name: 'IP',
-      type: 'string',
       priority: 1,
       description: 'podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.',
       cell: (o) => orNone(o.status?.podIPs?.[0]?.ip),
     },
     {
       name: 'Node',
-      type: 'string',
       priority: 1,
       description: 'NodeName is a request to schedule this pod onto a specific node.',
       cell: (o) => orNone(o.spec?.nodeName),
     },
     {
       name: 'Nominated Node',
-      type: 'string',
       priority: 1,
       description:
         'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods.',
@@ -122,7 +116,6 @@ export const podColumns: PrinterColumn[] = [
     },
     {
       name: 'Readiness Gates',
-      type: 'string',
       priority: 1,
       description: 'If specified, all readiness gates will be evaluated for pod readiness.',
       cell: readinessGates,

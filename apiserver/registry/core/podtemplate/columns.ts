@@ -9,7 +9,6 @@ const containers = (o: PodTemplate) => o.template?.spec?.containers ?? [];
 export const podTemplateColumns: PrinterColumn[] = typedColumns<PodTemplate>([
   {
     name: 'Containers',
-    type: 'string',
     description: 'Names of each container in the template.',
     cell: (o) =>
       containers(o)
@@ -18,7 +17,6 @@ export const podTemplateColumns: PrinterColumn[] = typedColumns<PodTemplate>([
   },
   {
     name: 'Images',
-    type: 'string',
     description: 'Images referenced by each container in the template.',
     cell: (o) =>
       containers(o)
@@ -27,7 +25,6 @@ export const podTemplateColumns: PrinterColumn[] = typedColumns<PodTemplate>([
   },
   {
     name: 'Pod Labels',
-    type: 'string',
     description: 'The labels for the pod template.',
     cell: (o) => formatSelector(o.template?.metadata?.labels),
   },

@@ -8,7 +8,6 @@ export const replicationControllerColumns = workloadColumns<ReplicationControlle
   template: (o) => o.spec?.template,
   selector: {
     name: 'Selector',
-    type: 'string',
     priority: 1,
     description: 'Selector is a label query over pods that should match the Replicas count.',
     cell: (o) => formatSelector(o.spec?.selector),

@@ -25,13 +25,11 @@ export const resourceQuotaColumns: PrinterColumn[] = [
   ...typedColumns<QuotaView>([
     {
       name: 'Request',
-      type: 'string',
       description: 'Request represents a minimum amount of cpu/memory that a container may consume.',
       cell: (o) => usage(o, false),
     },
     {
       name: 'Limit',
-      type: 'string',
       description: 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.',
       cell: (o) => usage(o, true),
     },

@@ -37,26 +37,23 @@ function selector(spec: ServiceSpec): string {
 
 export const serviceColumns: PrinterColumn[] = [
   ...typedColumns<Service>([
-    { name: 'Type', type: 'string', description: 'type determines how the Service is exposed.', cell: (o) => specOf(o).type ?? '' },
+    { name: 'Type', description: 'type determines how the Service is exposed.', cell: (o) => specOf(o).type ?? '' },
     {
       name: 'Cluster-IP',
-      type: 'string',
       description: 'clusterIP is the IP address of the service.',
       cell: (o) => specOf(o).clusterIPs?.[0] ?? '<none>',
     },
     {
       name: 'External-IP',
-      type: 'string',
       description: 'externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.',
       cell: externalIP,
     },
-    { name: 'Port(s)', type: 'string', description: 'The list of ports that are exposed by this service.', cell: (o) => ports(specOf(o)) },
+    { name: 'Port(s)', description: 'The list of ports that are exposed by this service.', cell: (o) => ports(specOf(o)) },
   ]),
   AGE_COLUMN,
   ...typedColumns<Service>([
     {
       name: 'Selector',
-      type: 'string',
       priority: 1,
       description: 'Route service traffic to pods with label keys and values matching this selector.',
       cell: (o) => selector(specOf(o)),

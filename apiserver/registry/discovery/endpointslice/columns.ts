@@ -17,19 +17,16 @@ export const endpointSliceColumns: PrinterColumn[] = [
   ...typedColumns<EndpointSlice>([
     {
       name: 'AddressType',
-      type: 'string',
       description: 'addressType specifies the type of address carried by this EndpointSlice.',
       cell: (o) => String(o.addressType ?? ''),
     },
     {
       name: 'Ports',
-      type: 'string',
       description: 'ports specifies the list of network ports exposed by each endpoint in this slice.',
       cell: (o) => listWithMore((o.ports ?? []).map((p) => (p.port !== undefined ? String(p.port) : p.name !== undefined ? p.name : '*'))),
     },
     {
       name: 'Endpoints',
-      type: 'string',
       description: 'endpoints is a list of unique endpoints in this slice.',
       cell: (o) => listWithMore((o.endpoints ?? []).flatMap((e) => e.addresses ?? [])),
     },

@@ -24,25 +24,21 @@ export const ingressColumns: PrinterColumn[] = [
   ...typedColumns<Ingress>([
     {
       name: 'Class',
-      type: 'string',
       description: 'The name of the IngressClass resource that should be used for additional configuration',
       cell: (o) => o.spec?.ingressClassName ?? '<none>',
     },
     {
       name: 'Hosts',
-      type: 'string',
       description: 'Hosts that incoming requests are matched against before the ingress rule',
       cell: (o) => hosts(o.spec ?? {}),
     },
     {
       name: 'Address',
-      type: 'string',
       description: 'Address is a list containing ingress points for the load-balancer',
       cell: (o) => loadBalancerAddresses(o.status?.loadBalancer?.ingress),
     },
     {
       name: 'Ports',
-      type: 'string',
       description: 'Ports of TLS configurations that open',
       cell: (o) => ((o.spec?.tls ?? []).length > 0 ? '80, 443' : '80'),
     },

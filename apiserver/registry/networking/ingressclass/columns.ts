@@ -15,13 +15,11 @@ export const ingressClassColumns: PrinterColumn[] = [
   ...typedColumns<IngressClass>([
     {
       name: 'Controller',
-      type: 'string',
       description: 'Controller that is responsible for handling this class',
       cell: (o) => o.spec?.controller ?? '',
     },
     {
       name: 'Parameters',
-      type: 'string',
       description: 'A reference to a resource with additional parameters',
       cell: (o) => parameters(o.spec ?? {}),
     },

@@ -61,7 +61,6 @@ export const runtimeClassColumns: PrinterColumn[] = [
   ...typedColumns<RuntimeClass>([
     {
       name: 'Handler',
-      type: 'string',
       description:
         'handler specifies the underlying runtime and configuration that the CRI implementation will use to handle pods of this class.',
       cell: (o) => o.handler ?? '',

@@ -8,13 +8,11 @@ export const podDisruptionBudgetColumns: PrinterColumn[] = [
   ...typedColumns<PodDisruptionBudget>([
     {
       name: 'Min Available',
-      type: 'string',
       description: 'The minimum number of pods that must be available.',
       cell: (o) => String(o.spec?.minAvailable ?? 'N/A'),
     },
     {
       name: 'Max Unavailable',
-      type: 'string',
       description: 'The maximum number of pods that may be unavailable.',
       cell: (o) => String(o.spec?.maxUnavailable ?? 'N/A'),
     },

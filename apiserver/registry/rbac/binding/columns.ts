@@ -15,14 +15,13 @@ function subjectsOf(kind: string, format: (s: Subject) => string) {
 
 // A ClusterRoleBinding has the same roleRef and subjects as a RoleBinding.
 export const bindingColumns: PrinterColumn[] = [
-  ...typedColumns<RoleBinding>([{ name: 'Role', type: 'string', cell: (obj) => `${obj.roleRef?.kind ?? ''}/${obj.roleRef?.name ?? ''}` }]),
+  ...typedColumns<RoleBinding>([{ name: 'Role', cell: (obj) => `${obj.roleRef?.kind ?? ''}/${obj.roleRef?.name ?? ''}` }]),
   AGE_COLUMN,
   ...typedColumns<RoleBinding>([
-    { name: 'Users', type: 'string', priority: 1, cell: subjectsOf('User', (s) => s.name ?? '') },
-    { name: 'Groups', type: 'string', priority: 1, cell: subjectsOf('Group', (s) => s.name ?? '') },
+    { name: 'Users', priority: 1, cell: subjectsOf('User', (s) => s.name ?? '') },
+    { name: 'Groups', priority: 1, cell: subjectsOf('Group', (s) => s.name ?? '') },
     {
       name: 'ServiceAccounts',
-      type: 'string',
       priority: 1,
       cell: subjectsOf('ServiceAccount', (s) => `${s.namespace ?? ''}/${s.name ?? ''}`),
     },

@@ -22,23 +22,22 @@ function source(e: CoreV1Event): string {
 
 export const eventColumns: PrinterColumn[] = [
   ...typedColumns<CoreV1Event>([
-    { name: 'Last Seen', type: 'string', cell: lastSeen },
-    { name: 'Type', type: 'string', cell: (o) => o.type ?? '' },
-    { name: 'Reason', type: 'string', cell: (o) => o.reason ?? '' },
+    { name: 'Last Seen', cell: lastSeen },
+    { name: 'Type', cell: (o) => o.type ?? '' },
+    { name: 'Reason', cell: (o) => o.reason ?? '' },
     {
       name: 'Object',
-      type: 'string',
       cell: (o) => {
         const io = o.involvedObject ?? {};
         const kind = (io.kind ?? '').toLowerCase();
         return io.name ? `${kind}/${io.name}` : kind;
       },
     },
-    { name: 'Subobject', type: 'string', priority: 1, cell: (o) => o.involvedObject?.fieldPath ?? '' },
-    { name: 'Source', type: 'string', priority: 1, cell: source },
-    { name: 'Message', type: 'string', cell: (o) => (o.message ?? '').trim() },
-    { name: 'First Seen', type: 'string', priority: 1, cell: firstSeen },
-    { name: 'Count', type: 'string', priority: 1, cell: (o) => o.series?.count ?? (o.count || 1) },
+    { name: 'Subobject', priority: 1, cell: (o) => o.involvedObject?.fieldPath ?? '' },
+    { name: 'Source', priority: 1, cell: source },
+    { name: 'Message', cell: (o) => (o.message ?? '').trim() },
+    { name: 'First Seen', priority: 1, cell: firstSeen },
+    { name: 'Count', priority: 1, cell: (o) => o.series?.count ?? (o.count || 1) },
   ]),
   { ...NAME_COLUMN, priority: 1 },
 ];

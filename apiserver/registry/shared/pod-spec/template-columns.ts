@@ -21,7 +21,6 @@ export function templateContainerColumns<T extends { metadata: object }>(
   return typedColumns<T>([
     {
       name: 'Containers',
-      type: 'string',
       priority: 1,
       description: 'Names of each container in the template.',
       cell: (o) =>
@@ -31,7 +30,6 @@ export function templateContainerColumns<T extends { metadata: object }>(
     },
     {
       name: 'Images',
-      type: 'string',
       priority: 1,
       description: 'Images referenced by each container in the template.',
       cell: (o) =>
@@ -44,5 +42,5 @@ export function templateContainerColumns<T extends { metadata: object }>(
 
 /** The wide SELECTOR column of a kind (a table of PrinterColumns takes it through typedColumns). */
 export function selectorColumn<T>(selector: (obj: T) => LabelSelectorObject | undefined, description: string): TypedColumn<T> {
-  return { name: 'Selector', type: 'string', priority: 1, description, cell: (o) => formatLabelSelector(selector(o)) };
+  return { name: 'Selector', priority: 1, description, cell: (o) => formatLabelSelector(selector(o)) };
 }

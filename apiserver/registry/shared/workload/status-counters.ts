@@ -19,12 +19,16 @@ type Counter<S> = { [K in keyof S]-?: NonNullable<S[K]> extends number ? K : nev
 export interface StatusRules<S> {
   /** Counters that may not be negative. */
   nonNegative: readonly Counter<S>[];
+  /** Counters that may not exceed status.replicas; checked before `bounded`. */
+  notAboveReplicas?: readonly Counter<S>[];
   /** [counter, limit counter, message]: the counter may not exceed the limit. */
   bounded: readonly [Counter<S>, Counter<S>, string][];
 }
 
 /** A status as the rules read it: its counters by name (only number fields are named, see Counter). */
 type Counters = Partial<Record<string, number>>;
+
+const ABOVE_REPLICAS = 'cannot be greater than status.replicas';
 
 /** The status subresource of a kind with these rules; `keep`: the request's metadata it keeps (status-subresource.ts). */
 export function statusCountersSubresource<S>(rules: StatusRules<S>, keep: StatusMetadata = REQUEST_METADATA): SubresourceStrategy {
@@ -35,7 +39,8 @@ export function statusCountersSubresource<S>(rules: StatusRules<S>, keep: Status
       const path = fieldPath('status');
       const errs: FieldError[] = [];
       for (const field of rules.nonNegative) errs.push(...validateNonnegative(s[field], path.child(field)));
-      for (const [field, limit, message] of rules.bounded) {
+      const bounded = [...(rules.notAboveReplicas ?? []).map((field) => [field, 'replicas', ABOVE_REPLICAS] as const), ...rules.bounded];
+      for (const [field, limit, message] of bounded) {
         if ((s[field] ?? 0) > (s[limit] ?? 0)) errs.push(invalid(path.child(field), s[field] ?? 0, message));
       }
       const prev = old.status?.collisionCount;
@@ -46,8 +51,6 @@ export function statusCountersSubresource<S>(rules: StatusRules<S>, keep: Status
     },
   });
 }
-
-const ABOVE_REPLICAS = 'cannot be greater than status.replicas';
 
 /** A Deployment's /status keeps the stored labels (deploymentStatusStrategy: `Labels = old.Labels`), the rest of the request's metadata. */
 export const DEPLOYMENT_STATUS_METADATA: StatusMetadata = { ...REQUEST_METADATA, labels: false };
@@ -62,22 +65,14 @@ export const deploymentStatusRules: StatusRules<DeploymentStatus> = {
     'unavailableReplicas',
     'collisionCount',
   ],
-  bounded: [
-    ['updatedReplicas', 'replicas', ABOVE_REPLICAS],
-    ['readyReplicas', 'replicas', ABOVE_REPLICAS],
-    ['availableReplicas', 'replicas', ABOVE_REPLICAS],
-    ['availableReplicas', 'readyReplicas', 'cannot be greater than readyReplicas'],
-  ],
+  notAboveReplicas: ['updatedReplicas', 'readyReplicas', 'availableReplicas'],
+  bounded: [['availableReplicas', 'readyReplicas', 'cannot be greater than readyReplicas']],
 };
 
 export const replicaSetStatusRules: StatusRules<ReplicaSetStatus> = {
   nonNegative: ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'],
-  bounded: [
-    ['fullyLabeledReplicas', 'replicas', ABOVE_REPLICAS],
-    ['readyReplicas', 'replicas', ABOVE_REPLICAS],
-    ['availableReplicas', 'replicas', ABOVE_REPLICAS],
-    ['availableReplicas', 'readyReplicas', 'cannot be greater than readyReplicas'],
-  ],
+  notAboveReplicas: ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas'],
+  bounded: [['availableReplicas', 'readyReplicas', 'cannot be greater than readyReplicas']],
 };
 
 export const statefulSetStatusRules: StatusRules<StatefulSetStatus> = {
@@ -90,13 +85,8 @@ export const statefulSetStatusRules: StatusRules<StatefulSetStatus> = {
     'observedGeneration',
     'collisionCount',
   ],
-  bounded: [
-    ['readyReplicas', 'replicas', ABOVE_REPLICAS],
-    ['currentReplicas', 'replicas', ABOVE_REPLICAS],
-    ['updatedReplicas', 'replicas', ABOVE_REPLICAS],
-    ['availableReplicas', 'replicas', ABOVE_REPLICAS],
-    ['availableReplicas', 'readyReplicas', 'cannot be greater than status.readyReplicas'],
-  ],
+  notAboveReplicas: ['readyReplicas', 'currentReplicas', 'updatedReplicas', 'availableReplicas'],
+  bounded: [['availableReplicas', 'readyReplicas', 'cannot be greater than status.readyReplicas']],
 };
 
 export const daemonSetStatusRules: StatusRules<DaemonSetStatus> = {

@@ -45,19 +45,24 @@ describe('controller wiring', () => {
     const order: string[] = [];
     const abort = new AbortController();
     queue.add('ns/a');
-    const running = runQueueWorkers(abort.signal, {
-      queue,
-      informers: [first, second],
-      workers: 2,
-      sync: async (key) => {
-        synced.push(key);
-        if (key === 'ns/fail') throw new Error('boom');
+    const running = runQueueWorkers(
+      abort.signal,
+      {
+        queue,
+        sync: async (key: string) => {
+          synced.push(key);
+          if (key === 'ns/fail') throw new Error('boom');
+        },
       },
-      onSynced: () => order.push('synced'),
-      logger,
-      failure: 'syncing a test object',
-      itemField: 'key',
-    });
+      {
+        informers: [first, second],
+        workers: 2,
+        onSynced: () => order.push('synced'),
+        logger,
+        failure: 'syncing a test object',
+        itemField: 'key',
+      },
+    );
     first.replace([]);
     await new Promise((r) => setTimeout(r, 60));
     assert.deepEqual(synced, [], 'no sync before the second cache has synced');
@@ -85,18 +90,23 @@ describe('controller wiring', () => {
     });
     const queue = new WorkQueue<string>();
     const abort = new AbortController();
-    const running = runQueueWorkers(abort.signal, {
-      queue,
-      informers: [informer],
-      workers: 1,
-      sync: async (key) => {
-        if (key === 'ns/conflict') throw conflict({ group: '', resource: 'configmaps' }, 'conflict', 'the object has been modified');
-        if (key === 'ns/broken') throw new Error('boom');
+    const running = runQueueWorkers(
+      abort.signal,
+      {
+        queue,
+        sync: async (key: string) => {
+          if (key === 'ns/conflict') throw conflict({ group: '', resource: 'configmaps' }, 'conflict', 'the object has been modified');
+          if (key === 'ns/broken') throw new Error('boom');
+        },
       },
-      logger: newLogger({ logLevel: 'verbose' }, stream),
-      failure: 'syncing a test object',
-      itemField: 'key',
-    });
+      {
+        informers: [informer],
+        workers: 1,
+        logger: newLogger({ logLevel: 'verbose' }, stream),
+        failure: 'syncing a test object',
+        itemField: 'key',
+      },
+    );
     queue.add('ns/conflict');
     queue.add('ns/broken');
     for (let i = 0; i < 100 && lines.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
