@@ -232,13 +232,18 @@ function decodeMapEntry(
 
 function readField(r: WireReader, f: FieldDescriptor, wireType: number, depth: number, path: string, ctx: DecodeContext, out: Json): void {
   if (f.map) {
-    const map = (out[f.jsonKey] ??= {}) as Json;
+    // The field's entries so far: only this function sets a map field's key.
+    const seen = out[f.jsonKey];
+    const map: Json = isObject(seen) ? seen : {};
+    out[f.jsonKey] = map;
     const [k, v] = decodeMapEntry(r, f, wireType, depth, path, ctx);
     map[k] = v;
     return;
   }
   if (f.repeated) {
-    const list = (out[f.jsonKey] ??= []) as unknown[];
+    const seen = out[f.jsonKey];
+    const list: unknown[] = Array.isArray(seen) ? seen : [];
+    out[f.jsonKey] = list;
     // Repeated scalars may come packed.
     if (f.scalar && wireType === WIRE_BYTES && f.scalar !== 'string' && f.scalar !== 'bytes') {
       const [start, end] = r.delimited();
