@@ -286,7 +286,7 @@ function decodeBody(desc: MessageDescriptor, r: WireReader, depth: number, path:
       return formatTime(seconds, desc.form === 'micro-time' ? nanos : 0, desc.form === 'micro-time');
     }
     case 'quantity':
-      return (decodeRecord(desc, r, depth, path, ctx) as Json).string ?? '0';
+      return decodeRecord(desc, r, depth, path, ctx).string ?? '0';
     case 'int-or-string': {
       const v = decodeRecord(desc, r, depth, path, ctx) as { type?: number; intVal?: number; strVal?: string };
       return v.type === 1 ? (v.strVal ?? '') : (v.intVal ?? 0);
@@ -294,7 +294,7 @@ function decodeBody(desc: MessageDescriptor, r: WireReader, depth: number, path:
     case 'raw-json':
       return decodeRawJson(r, path);
     case 'string-array':
-      return (decodeRecord(desc, r, depth, path, ctx) as Json).items ?? [];
+      return decodeRecord(desc, r, depth, path, ctx).items ?? [];
     case 'props-or-array': {
       const v = decodeRecord(desc, r, depth, path, ctx);
       return v.JSONSchemas ?? v.schema ?? null;
