@@ -4,6 +4,7 @@
  * Node's 'advanced' IPC serialization, MessagePort). Every message carries `orchStorage`, so the
  * channel can carry other traffic too.
  */
+import { isPlainObject } from '../../api/object.js';
 import { StorageError, type StorageErrorCode } from '../errors.js';
 import type { KeyValue, Storage, StorageEvent } from '../interfaces.js';
 
@@ -58,7 +59,7 @@ export interface WireError {
 }
 
 export function isStorageMessage(m: unknown): m is StorageMessage {
-  return typeof m === 'object' && m !== null && typeof (m as { orchStorage?: unknown }).orchStorage === 'string';
+  return isPlainObject(m) && typeof m.orchStorage === 'string';
 }
 
 export function toWire(err: unknown): WireError {
