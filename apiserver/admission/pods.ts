@@ -1,4 +1,5 @@
 /** The pod fields plugins read and set, as loose JSON types (the schema has validated their shape). */
+import type { EnvFromSource, EnvVar, ProjectedVolumeSource, SecretVolumeSource } from '../api/generated/types.js';
 import type { ApiObject } from '../api/object.js';
 import type { AdmissionAttributes } from './interfaces.js';
 import { isResource, PODS } from './resources.js';
@@ -24,6 +25,8 @@ export interface Container {
   resources?: ResourceRequirements;
   securityContext?: Record<string, unknown>;
   volumeMounts?: { name: string; mountPath: string; readOnly?: boolean; subPath?: string }[];
+  env?: EnvVar[];
+  envFrom?: EnvFromSource[];
   [k: string]: unknown;
 }
 
@@ -42,7 +45,7 @@ export interface PodSpec {
   serviceAccountName?: string;
   serviceAccount?: string;
   automountServiceAccountToken?: boolean;
-  volumes?: { name: string; [k: string]: unknown }[];
+  volumes?: { name: string; secret?: SecretVolumeSource; projected?: ProjectedVolumeSource; [k: string]: unknown }[];
   imagePullSecrets?: { name: string }[];
   affinity?: Record<string, unknown>;
   securityContext?: Record<string, unknown>;

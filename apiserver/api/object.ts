@@ -53,6 +53,16 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** An array whose items are still to be checked (Array.isArray alone would make them `any`). */
+export function isArray(v: unknown): v is readonly unknown[] {
+  return Array.isArray(v);
+}
+
+/** Whether `v` is one of `values` (a config file's enum field, say), narrowing it to their type. */
+export function isOneOf<T>(values: readonly T[], v: unknown): v is T {
+  return values.some((value) => value === v);
+}
+
 /** "v1" for the core group, "group/version" otherwise. */
 export function apiVersionOf(group: string, version: string): string {
   return group ? `${group}/${version}` : version;

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { configTypeProblem } from '../api/config-versions.js';
 import type { ApiDomain } from '../api/domain.js';
+import { isArray, isOneOf, isPlainObject } from '../api/object.js';
 import {
   LEVELS,
   STAGES,
@@ -118,23 +119,24 @@ export function checkPolicy(doc: unknown, domain: ApiDomain, file = 'policy'): P
   const fail = (why: string): never => {
     throw new Error(`loading audit policy file ${file}: ${why}`);
   };
-  if (typeof doc !== 'object' || doc === null) fail('not an object');
-  const p = doc as Record<string, unknown>;
+  if (typeof doc !== 'object' || doc === null) return fail('not an object');
+  // A list is an object too (its fields all missing: it has no rules).
+  const p: Record<string, unknown> = isPlainObject(doc) ? doc : {};
   const wrongType = configTypeProblem('AuditPolicy', p, domain);
   if (wrongType) fail(wrongType);
   const rules = p.rules;
-  if (!Array.isArray(rules) || rules.length === 0) fail('no rules: a policy with no rules audits nothing');
-  const stages = (v: unknown, at: string): Stage[] | undefined => {
-    if (v === undefined) return undefined;
-    if (!Array.isArray(v)) fail(`${at}: must be a list`);
-    for (const s of v as unknown[]) if (!(STAGES as readonly unknown[]).includes(s)) fail(`${at}: Unsupported value: ${JSON.stringify(s)}`);
-    return v as Stage[];
+  if (!isArray(rules) || rules.length === 0) return fail('no rules: a policy with no rules audits nothing');
+  const stages = (v: unknown, at: string): void => {
+    if (v === undefined) return;
+    if (!isArray(v)) fail(`${at}: must be a list`);
+    else for (const s of v) if (!isOneOf(STAGES, s)) fail(`${at}: Unsupported value: ${JSON.stringify(s)}`);
   };
-  (rules as Record<string, unknown>[]).forEach((r, i) => {
+  rules.forEach((rule, i) => {
     const at = `rules[${i}]`;
-    if (!(LEVELS as readonly unknown[]).includes(r.level)) fail(`${at}.level: Unsupported value: ${JSON.stringify(r.level)}`);
-    const hasResources = (r.resources as unknown[] | undefined)?.length || (r.namespaces as unknown[] | undefined)?.length;
-    if (hasResources && (r.nonResourceURLs as unknown[] | undefined)?.length) {
+    const r: Record<string, unknown> = isPlainObject(rule) ? rule : {};
+    if (!isOneOf(LEVELS, r.level)) fail(`${at}.level: Unsupported value: ${JSON.stringify(r.level)}`);
+    const hasResources = lengthOf(r.resources) || lengthOf(r.namespaces);
+    if (hasResources && lengthOf(r.nonResourceURLs)) {
       fail(`${at}: rules cannot apply to both regular resources and non-resource URLs`);
     }
     stages(r.omitStages, `${at}.omitStages`);
@@ -142,4 +144,9 @@ export function checkPolicy(doc: unknown, domain: ApiDomain, file = 'policy'): P
   stages(p.omitStages, 'omitStages');
   // Every field the checks above read was checked: the document is a Policy.
   return p as unknown as Policy;
+}
+
+/** A field's `length` as the checks read it (a list's, or a string's), 0 when it has none. */
+function lengthOf(v: unknown): number {
+  return typeof v === 'string' || isArray(v) ? v.length : 0;
 }

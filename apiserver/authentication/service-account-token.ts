@@ -10,7 +10,8 @@
  */
 import { createHash } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import type { ApiObject } from '../api/object.js';
+import type { Secret } from '../api/generated/types.js';
+import { type ApiObject, asKind, isOneOf } from '../api/object.js';
 import { AuthenticationError, type ObjectGetter, type SecretLabeler, type TokenAuthenticator } from './interfaces.js';
 import { LEGACY_ISSUER } from '../api/serviceaccount/legacy-token-claims.js';
 import { readClaims, serviceAccountUser, type ServiceAccountClaims } from './service-account-claims.js';
@@ -56,7 +57,8 @@ export function newServiceAccountAuthenticator(config: ServiceAccountAuthenticat
   let checks = 0;
 
   const verify = (token: string, header: Record<string, unknown>): Verified => {
-    if (!ALGORITHMS.includes(header.alg as (typeof ALGORITHMS)[number])) {
+    const alg = header.alg;
+    if (!isOneOf(ALGORITHMS, alg)) {
       throw new AuthenticationError(
         `service account token: unsupported signing algorithm ${JSON.stringify(String(header.alg)).slice(0, 40)}`,
       );
@@ -67,14 +69,15 @@ export function newServiceAccountAuthenticator(config: ServiceAccountAuthenticat
     for (const k of byKid.length > 0 ? byKid : candidates) {
       checks++;
       try {
-        const payload = jwt.verify(token, k.key, { algorithms: [k.algorithm as jwt.Algorithm], clockTimestamp: Math.floor(now() / 1000) });
+        // The key's algorithm is the header's (candidates), one of ALGORITHMS.
+        const payload = jwt.verify(token, k.key, { algorithms: [alg], clockTimestamp: Math.floor(now() / 1000) });
         if (typeof payload !== 'object' || payload === null)
           throw new AuthenticationError('service account token: payload is not an object');
-        const claims = readClaims(payload as Record<string, unknown>);
+        const claims = readClaims(payload);
         if (typeof claims === 'string') throw new AuthenticationError(`service account token: ${claims}`);
-        const exp = (payload as { exp?: unknown }).exp;
+        const exp = payload.exp;
         return {
-          payload: payload as Record<string, unknown>,
+          payload,
           claims,
           expiresAt: typeof exp === 'number' ? exp * 1000 : Number.POSITIVE_INFINITY,
         };
@@ -103,7 +106,7 @@ export function newServiceAccountAuthenticator(config: ServiceAccountAuthenticat
     if (claims.legacySecretName !== undefined) {
       if (!config.lookup) return;
       legacySecret = await live('secrets', claims.legacySecretName);
-      const stored = (legacySecret.data as Record<string, string> | undefined)?.token;
+      const stored = asKind<Secret>(legacySecret).data?.token;
       if (stored === undefined || Buffer.from(stored, 'base64').toString('utf8') !== token) {
         throw new AuthenticationError(`secret ${namespace}/${claims.legacySecretName}: token does not match`);
       }
@@ -143,7 +146,8 @@ export function newServiceAccountAuthenticator(config: ServiceAccountAuthenticat
         const claimed = unverified.iss;
         if (typeof claimed !== 'string' || (claimed !== LEGACY_ISSUER && !config.issuers.includes(claimed))) return null; // not ours
         verified = verify(token, header);
-        if (cache.size >= cacheSize) cache.delete(cache.keys().next().value as string);
+        const oldest = cache.size >= cacheSize ? cache.keys().next() : undefined;
+        if (oldest && !oldest.done) cache.delete(oldest.value);
         cache.set(key, verified);
       }
       const iss = verified.payload.iss;

@@ -8,13 +8,14 @@ type CelInput = Parameters<typeof run>[1] extends Record<string, infer V> | unde
 
 /** A JSON value as a CEL value. */
 export function toCel(value: unknown): CelInput {
-  if (value === null || value === undefined) return null as CelInput;
-  if (typeof value === 'number') return (Number.isInteger(value) ? BigInt(value) : value) as CelInput;
-  if (Array.isArray(value)) return value.map(toCel) as CelInput;
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
+  if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'bigint') return value;
+  if (Array.isArray(value)) return value.map(toCel);
   // Values already in CEL's form (timestamps, durations, bytes) pass as they are; JSON objects become maps.
   if (typeof value === 'object' && Object.getPrototypeOf(value) !== Object.prototype) return value as CelInput;
-  // CEL's input type has no Map of its values, though its runtime reads a Map as a CEL map.
-  if (typeof value === 'object') return new Map(Object.entries(value).map(([k, v]) => [k, toCel(v)])) as unknown as CelInput;
+  if (typeof value === 'object') return new Map(Object.entries(value).map(([k, v]) => [k, toCel(v)]));
+  // Not JSON (a function, a symbol): passed on for CEL to refuse.
   return value as CelInput;
 }
 
@@ -56,7 +57,7 @@ export function compileProgram(expression: string, env: CelEnv = defaultEnv()): 
   const planned = plan(env, ast);
   const program: CelProgram = (vars) => {
     try {
-      const out = planned(Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, toCel(v)])) as never);
+      const out = planned(Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, toCel(v)])));
       return isCelError(out) ? new Error(out.message) : out;
     } catch (err) {
       return err instanceof Error ? err : new Error(String(err));

@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { configTypeProblem } from '../api/config-versions.js';
+import { isArray, isOneOf, isPlainObject } from '../api/object.js';
 import type { ApiDomain } from '../api/domain.js';
 import { messageOf } from '../api/thrown.js';
 import {
@@ -24,7 +25,7 @@ import {
 export type ResourceEncryption = (resource: string) => PrefixTransformers | undefined;
 
 const PROVIDERS = ['aesgcm', 'aescbc', 'secretbox', 'identity', 'kms'] as const;
-const UNSUPPORTED = new Set(['secretbox', 'kms']);
+const UNSUPPORTED = ['secretbox', 'kms'] as const;
 const RESOURCE = /^(\*|[a-z0-9]([-a-z0-9]*[a-z0-9])?)(\.(\*|[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*))?\.?$/;
 
 export function loadEncryptionConfig(file: string, domain: ApiDomain): ResourceEncryption {
@@ -42,17 +43,18 @@ export function checkEncryptionConfig(doc: unknown, domain: ApiDomain, file = 'e
   const fail = (why: string): never => {
     throw new Error(`error while parsing encryption provider configuration file "${file}": ${why}`);
   };
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) fail('not an object');
+  if (!isPlainObject(doc)) return fail('not an object');
   const wrongType = configTypeProblem('EncryptionConfiguration', doc, domain);
   if (wrongType) fail(wrongType);
-  const entries = (doc as { resources?: unknown }).resources;
-  if (!Array.isArray(entries) || entries.length === 0) fail('resources: Required value: resources is a required field');
+  const entries = doc.resources;
+  if (!isArray(entries) || entries.length === 0) return fail('resources: Required value: resources is a required field');
   const rules: { resources: string[]; transformers: PrefixTransformers }[] = [];
   const seen = new Map<string, string>();
-  (entries as unknown[]).forEach((entry, i) => {
+  entries.forEach((entry, i) => {
     const at = `resources[${i}]`;
-    const e = (typeof entry === 'object' && entry !== null ? entry : {}) as { resources?: unknown; providers?: unknown };
-    const names = Array.isArray(e.resources) ? (e.resources as unknown[]) : [];
+    const e = isPlainObject(entry) ? entry : {};
+    const names = isArray(e.resources) ? e.resources : [];
+    const valid: string[] = [];
     if (names.length === 0) problems.push(`${at}.resources: Required value: resources is a required field`);
     for (const [j, name] of names.entries()) {
       if (typeof name !== 'string' || !RESOURCE.test(name) || name === '*') {
@@ -61,9 +63,12 @@ export function checkEncryptionConfig(doc: unknown, domain: ApiDomain, file = 'e
         );
       } else if (seen.has(name)) {
         problems.push(`${at}.resources[${j}]: Invalid value: ${JSON.stringify(name)}: duplicate resource, also in ${seen.get(name)}`);
-      } else seen.set(name, `${at}.resources[${j}]`);
+      } else {
+        seen.set(name, `${at}.resources[${j}]`);
+        valid.push(name);
+      }
     }
-    const providers = Array.isArray(e.providers) ? (e.providers as unknown[]) : [];
+    const providers = isArray(e.providers) ? e.providers : [];
     if (providers.length === 0)
       problems.push(
         `${at}.providers: Required value: provider does not contain any of the expected providers: KMS, secretbox, aesgcm, aescbc or identity`,
@@ -71,7 +76,7 @@ export function checkEncryptionConfig(doc: unknown, domain: ApiDomain, file = 'e
     const transformers: Transformer[] = [];
     providers.forEach((provider, k) => {
       const pat = `${at}.providers[${k}]`;
-      const p = (typeof provider === 'object' && provider !== null ? provider : {}) as Record<string, unknown>;
+      const p = isPlainObject(provider) ? provider : {};
       const kinds = PROVIDERS.filter((name) => p[name] !== undefined && p[name] !== null);
       if (kinds.length !== 1) {
         problems.push(
@@ -82,15 +87,15 @@ export function checkEncryptionConfig(doc: unknown, domain: ApiDomain, file = 'e
         return;
       }
       const kind = kinds[0];
-      if (UNSUPPORTED.has(kind)) {
+      if (isOneOf(UNSUPPORTED, kind)) {
         problems.push(`${pat}.${kind}: Unsupported value: orch encrypts with aesgcm or aescbc (or stores with identity)`);
         return;
       }
       if (kind === 'identity') return void transformers.push(identityTransformer);
-      transformers.push(...keyTransformers(kind as 'aesgcm' | 'aescbc', p[kind], `${pat}.${kind}`, problems));
+      transformers.push(...keyTransformers(kind, p[kind], `${pat}.${kind}`, problems));
     });
-    if (transformers.length > 0 && names.length > 0)
-      rules.push({ resources: names as string[], transformers: new PrefixTransformers(transformers) });
+    // A rule with any invalid name is never used: its problem fails the whole file below.
+    if (transformers.length > 0 && names.length > 0) rules.push({ resources: valid, transformers: new PrefixTransformers(transformers) });
   });
   if (problems.length > 0) fail(problems.join(', '));
   return (resource) => {
@@ -104,16 +109,16 @@ export function checkEncryptionConfig(doc: unknown, domain: ApiDomain, file = 'e
 }
 
 function keyTransformers(kind: 'aesgcm' | 'aescbc', config: unknown, at: string, problems: string[]): Transformer[] {
-  const keys = (config as { keys?: unknown }).keys;
-  if (!Array.isArray(keys) || keys.length === 0) {
+  const keys = isPlainObject(config) ? config.keys : undefined;
+  if (!isArray(keys) || keys.length === 0) {
     problems.push(`${at}.keys: Required value: keys (at least one) are required`);
     return [];
   }
   const names = new Set<string>();
   const out: Transformer[] = [];
-  (keys as unknown[]).forEach((key, i) => {
+  keys.forEach((key, i) => {
     const kat = `${at}.keys[${i}]`;
-    const k = (typeof key === 'object' && key !== null ? key : {}) as { name?: unknown; secret?: unknown };
+    const k = isPlainObject(key) ? key : {};
     if (typeof k.name !== 'string' || k.name === '') return void problems.push(`${kat}.name: Required value: key name is required`);
     if (k.name.includes(':')) return void problems.push(`${kat}.name: Invalid value: ${JSON.stringify(k.name)}: should not contain ':'`);
     if (names.has(k.name)) return void problems.push(`${kat}.name: Duplicate value: ${JSON.stringify(k.name)}`);

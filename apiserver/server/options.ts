@@ -4,6 +4,7 @@
  * a component-base flag set in --help's order, validated with kube-apiserver's messages and completed
  * into the ServerOptions the server runs with. The README's table is generated from these tables.
  */
+import { isOneOf } from '../api/object.js';
 import { DEFAULT_PREFERRED_ADDRESS_TYPES } from '../registry/core/connect-location.js';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
@@ -781,8 +782,7 @@ function validateAuthorizationModes(modes: string[]): void {
   if (modes.length === 0) throw new OptionsError('at least one authorization-mode must be passed');
   const seen = new Set<string>();
   for (const mode of modes) {
-    if (!(AUTHORIZATION_MODES as readonly string[]).includes(mode))
-      throw new OptionsError(`authorization-mode ${JSON.stringify(mode)} is not a valid mode`);
+    if (!isOneOf(AUTHORIZATION_MODES, mode)) throw new OptionsError(`authorization-mode ${JSON.stringify(mode)} is not a valid mode`);
     if (seen.has(mode)) throw new OptionsError(`authorization-mode ${JSON.stringify(mode)} has mode specified more than once`);
     seen.add(mode);
   }

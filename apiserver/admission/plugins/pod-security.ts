@@ -12,8 +12,8 @@
  * (`pod-security.<prefix>/audit-violations`), and the enforced policy is recorded beside it
  * (`pod-security.<prefix>/enforce-policy`), as Kubernetes does.
  */
-import type { ApiObject } from '../../api/object.js';
-import { jsonEqual } from '../../api/object.js';
+import { type ApiObject, asKind, jsonEqual, type KindObject } from '../../api/object.js';
+import type { ObjectMeta } from '../../api/object-meta.js';
 import { assertConfigType } from '../../api/config-versions.js';
 import type { ApiDomain } from '../../api/domain.js';
 import * as status from '../../api/status.js';
@@ -70,24 +70,30 @@ function readConfig(config: unknown, domain: ApiDomain): Config {
   };
 }
 
+/** A pod template as the checks read it (the admission layer's loose PodSpec). */
+interface PodTemplate {
+  metadata?: ObjectMeta;
+  spec?: PodSpec;
+}
+/** The kinds whose pods PodSecurity checks, by where they keep their pod template. */
+type PodKind = KindObject & { spec?: PodSpec };
+type TemplateKind = KindObject & { spec?: { template?: PodTemplate } };
+type CronJobKind = KindObject & { spec?: { jobTemplate?: { spec?: { template?: PodTemplate } } } };
+type PodTemplateKind = KindObject & { template?: PodTemplate };
+
+/** A workload's template; the object is of the workload's resource (the plugin matched it). */
+const templateOf = (o: ApiObject) => asKind<TemplateKind>(o).spec?.template;
+
 const WORKLOADS: {
   group: string;
   resource: string;
-  template: (o: ApiObject) => { metadata?: ApiObject['metadata']; spec?: PodSpec } | undefined;
+  template: (o: ApiObject) => PodTemplate | undefined;
 }[] = [
-  ...['deployments', 'replicasets', 'statefulsets', 'daemonsets'].map((resource) => ({
-    group: 'apps',
-    resource,
-    template: (o: ApiObject) => (o as { spec?: { template?: { spec?: PodSpec } } }).spec?.template,
-  })),
-  { group: 'batch', resource: 'jobs', template: (o) => (o as { spec?: { template?: { spec?: PodSpec } } }).spec?.template },
-  {
-    group: 'batch',
-    resource: 'cronjobs',
-    template: (o) => (o as { spec?: { jobTemplate?: { spec?: { template?: { spec?: PodSpec } } } } }).spec?.jobTemplate?.spec?.template,
-  },
-  { group: '', resource: 'replicationcontrollers', template: (o) => (o as { spec?: { template?: { spec?: PodSpec } } }).spec?.template },
-  { group: '', resource: 'podtemplates', template: (o) => (o as { template?: { spec?: PodSpec } }).template },
+  ...['deployments', 'replicasets', 'statefulsets', 'daemonsets'].map((resource) => ({ group: 'apps', resource, template: templateOf })),
+  { group: 'batch', resource: 'jobs', template: templateOf },
+  { group: 'batch', resource: 'cronjobs', template: (o) => asKind<CronJobKind>(o).spec?.jobTemplate?.spec?.template },
+  { group: '', resource: 'replicationcontrollers', template: templateOf },
+  { group: '', resource: 'podtemplates', template: (o) => asKind<PodTemplateKind>(o).template },
 ];
 
 const text = (p: Policy) => `${p.level}:${p.version}`;
@@ -111,8 +117,7 @@ export const newPodSecurity: PluginFactory = ({ domain, reader }, rawConfig): Ad
   /** The namespace's policy per mode, or the field errors of its labels. */
   const policyOf = (labels: Record<string, string>): { policy: Record<Mode, Policy>; errors: FieldError[] } => {
     const errors: FieldError[] = [];
-    const policy = {} as Record<Mode, Policy>;
-    for (const mode of MODES) {
+    const policyFor = (mode: Mode): Policy => {
       const level = labels[label(mode)];
       const version = labels[label(mode, '-version')];
       if (level !== undefined && !isLevel(level)) {
@@ -121,11 +126,12 @@ export const newPodSecurity: PluginFactory = ({ domain, reader }, rawConfig): Ad
       if (version !== undefined && !isVersion(version)) {
         errors.push(invalidField(`metadata.labels[${label(mode, '-version')}]`, version, 'must be "latest" or "v1.x"'));
       }
-      policy[mode] = {
+      return {
         level: isLevel(level) ? level : config.defaults[mode].level,
         version: version !== undefined && isVersion(version) ? version : config.defaults[mode].version,
       };
-    }
+    };
+    const policy: Record<Mode, Policy> = { enforce: policyFor('enforce'), audit: policyFor('audit'), warn: policyFor('warn') };
     // An unset warn level follows the enforce level when that one is stricter.
     if (labels[label('warn')] === undefined && STRICTNESS[policy.enforce.level] > STRICTNESS[policy.warn.level])
       policy.warn = policy.enforce;
@@ -153,7 +159,7 @@ export const newPodSecurity: PluginFactory = ({ domain, reader }, rawConfig): Ad
     const pods = await reader.list(PODS, a.name);
     const violating: string[] = [];
     for (const pod of pods) {
-      const spec = (pod as { spec?: PodSpec }).spec;
+      const spec = asKind<PodKind>(pod).spec;
       if (!spec || (spec.runtimeClassName && config.exemptRuntimeClasses.has(spec.runtimeClassName))) continue;
       const v = evaluate(policy.enforce.level, pod.metadata, spec, domain.labelPrefix);
       if (v.length) violating.push(`${pod.metadata.name}: ${v.map((x) => x.reason).join(', ')}`);
@@ -181,8 +187,8 @@ export const newPodSecurity: PluginFactory = ({ domain, reader }, rawConfig): Ad
       }
       if (isResource(a.resource, PODS)) {
         if (a.subresource !== '' && a.subresource !== 'ephemeralcontainers') return;
-        const pod = a.object as ApiObject & { spec?: PodSpec };
-        const old = a.oldObject as (ApiObject & { spec?: PodSpec }) | undefined;
+        const pod = asKind<PodKind>(a.object);
+        const old = a.oldObject && asKind<PodKind>(a.oldObject);
         if (a.operation === 'UPDATE' && old && jsonEqual(significant(pod.spec), significant(old.spec))) return;
         if (!pod.spec || exempt(a, pod.spec)) return;
         const policy = await namespacePolicy(a);

@@ -26,8 +26,6 @@ const TOKEN_EXPIRATION_SECONDS = 3607;
 /** ProjectedVolumeSourceDefaultMode (0644). */
 const PROJECTED_DEFAULT_MODE = 420;
 
-type EnvVar = { name: string; valueFrom?: { secretKeyRef?: { name?: string } } };
-
 async function lookUp(reader: ObjectReader, namespace: string, name: string, retryMs: () => number): Promise<ServiceAccount | null> {
   const attempts = name === DEFAULT_ACCOUNT ? DEFAULT_ATTEMPTS : 1;
   for (let i = 0; i < attempts; i++) {
@@ -43,14 +41,14 @@ function secretReferenceProblem(sa: ServiceAccount, pod: Pod): string | undefine
   const mountable = new Set((sa.secrets ?? []).map((s) => s.name));
   const account = sa.metadata.name;
   for (const v of pod.spec.volumes ?? []) {
-    const name = (v.secret as { secretName?: string } | undefined)?.secretName;
+    const name = v.secret?.secretName;
     if (v.secret && !mountable.has(name)) {
       return `volume with secret.secretName="${name ?? ''}" is not allowed because service account ${account} does not reference that secret`;
     }
   }
   const envProblem = (containers: Container[] | undefined, what: string) => {
     for (const c of containers ?? []) {
-      for (const env of (c.env as EnvVar[] | undefined) ?? []) {
+      for (const env of c.env ?? []) {
         const ref = env.valueFrom?.secretKeyRef;
         if (ref && !mountable.has(ref.name)) {
           return `${what} ${c.name} with envVar ${env.name} referencing secret.secretName="${ref.name ?? ''}" is not allowed because service account ${account} does not reference that secret`;
@@ -71,14 +69,9 @@ function secretReferenceProblem(sa: ServiceAccount, pod: Pod): string | undefine
 
 function usesSecrets(pod: Pod): boolean {
   if ((pod.spec.imagePullSecrets ?? []).length) return true;
-  for (const v of pod.spec.volumes ?? [])
-    if (v.secret || (v.projected as { sources?: { secret?: unknown }[] } | undefined)?.sources?.some((s) => s.secret)) return true;
+  for (const v of pod.spec.volumes ?? []) if (v.secret || v.projected?.sources?.some((s) => s.secret)) return true;
   const containers = [...(pod.spec.initContainers ?? []), ...(pod.spec.containers ?? []), ...(pod.spec.ephemeralContainers ?? [])];
-  return containers.some(
-    (c) =>
-      ((c.env as EnvVar[] | undefined) ?? []).some((e) => e.valueFrom?.secretKeyRef) ||
-      ((c.envFrom as { secretRef?: unknown }[] | undefined) ?? []).some((e) => e.secretRef),
-  );
+  return containers.some((c) => (c.env ?? []).some((e) => e.valueFrom?.secretKeyRef) || (c.envFrom ?? []).some((e) => e.secretRef));
 }
 
 export const newServiceAccount: PluginFactory = ({ domain, reader }): AdmissionPlugin => {
@@ -126,9 +119,7 @@ export const newServiceAccount: PluginFactory = ({ domain, reader }): AdmissionP
     if (pod.metadata.annotations?.[mirrorAnnotation] !== undefined) {
       if (pod.spec.serviceAccountName) throw admissionForbidden(a, 'a mirror pod may not reference service accounts');
       if (usesSecrets(pod)) throw admissionForbidden(a, 'a mirror pod may not reference secrets');
-      const projectsToken = (pod.spec.volumes ?? []).some((v) =>
-        (v.projected as { sources?: { serviceAccountToken?: unknown }[] } | undefined)?.sources?.some((s) => s.serviceAccountToken),
-      );
+      const projectsToken = (pod.spec.volumes ?? []).some((v) => v.projected?.sources?.some((s) => s.serviceAccountToken));
       if (projectsToken) throw admissionForbidden(a, 'a mirror pod may not use ServiceAccountToken volume projections');
       return;
     }

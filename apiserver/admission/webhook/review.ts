@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ApiDomain } from '../../api/domain.js';
-import type { ApiObject } from '../../api/object.js';
+import { type ApiObject, isOneOf } from '../../api/object.js';
 import type { AdmissionAttributes } from '../interfaces.js';
 import type { Target } from './matching.js';
 
@@ -29,7 +29,7 @@ export interface Review {
 
 /** The version to speak, or undefined when the webhook lists none orch knows. */
 export function pickVersion(versions: string[] | undefined): string | undefined {
-  return (versions ?? []).find((v) => (REVIEW_VERSIONS as readonly string[]).includes(v));
+  return (versions ?? []).find((v) => isOneOf(REVIEW_VERSIONS, v));
 }
 
 export function buildReview(

@@ -232,13 +232,18 @@ function decodeMapEntry(
 
 function readField(r: WireReader, f: FieldDescriptor, wireType: number, depth: number, path: string, ctx: DecodeContext, out: Json): void {
   if (f.map) {
-    const map = (out[f.jsonKey] ??= {}) as Json;
+    // The field's entries so far: only this function sets a map field's key.
+    const seen = out[f.jsonKey];
+    const map: Json = isObject(seen) ? seen : {};
+    out[f.jsonKey] = map;
     const [k, v] = decodeMapEntry(r, f, wireType, depth, path, ctx);
     map[k] = v;
     return;
   }
   if (f.repeated) {
-    const list = (out[f.jsonKey] ??= []) as unknown[];
+    const seen = out[f.jsonKey];
+    const list: unknown[] = Array.isArray(seen) ? seen : [];
+    out[f.jsonKey] = list;
     // Repeated scalars may come packed.
     if (f.scalar && wireType === WIRE_BYTES && f.scalar !== 'string' && f.scalar !== 'bytes') {
       const [start, end] = r.delimited();
@@ -281,7 +286,7 @@ function decodeBody(desc: MessageDescriptor, r: WireReader, depth: number, path:
       return formatTime(seconds, desc.form === 'micro-time' ? nanos : 0, desc.form === 'micro-time');
     }
     case 'quantity':
-      return (decodeRecord(desc, r, depth, path, ctx) as Json).string ?? '0';
+      return decodeRecord(desc, r, depth, path, ctx).string ?? '0';
     case 'int-or-string': {
       const v = decodeRecord(desc, r, depth, path, ctx) as { type?: number; intVal?: number; strVal?: string };
       return v.type === 1 ? (v.strVal ?? '') : (v.intVal ?? 0);
@@ -289,7 +294,7 @@ function decodeBody(desc: MessageDescriptor, r: WireReader, depth: number, path:
     case 'raw-json':
       return decodeRawJson(r, path);
     case 'string-array':
-      return (decodeRecord(desc, r, depth, path, ctx) as Json).items ?? [];
+      return decodeRecord(desc, r, depth, path, ctx).items ?? [];
     case 'props-or-array': {
       const v = decodeRecord(desc, r, depth, path, ctx);
       return v.JSONSchemas ?? v.schema ?? null;

@@ -4,8 +4,9 @@
  * Node's 'advanced' IPC serialization, MessagePort). Every message carries `orchStorage`, so the
  * channel can carry other traffic too.
  */
+import { isPlainObject } from '../../api/object.js';
 import { StorageError, type StorageErrorCode } from '../errors.js';
-import type { KeyValue, StorageEvent } from '../interfaces.js';
+import type { KeyValue, Storage, StorageEvent } from '../interfaces.js';
 
 /** An ordered, reliable message channel to the other side. */
 export interface MessagePortLike {
@@ -27,9 +28,24 @@ export type StorageCall =
   | 'historyBoundRevision'
   | 'alongsideHistory';
 
-export type StorageMessage =
-  | { orchStorage: 'call'; id: number; call: StorageCall; args: unknown[] }
-  | { orchStorage: 'result'; id: number; value: unknown }
+/**
+ * A call's arguments as they travel: the Storage method's own. (A Buffer arrives as a plain
+ * Uint8Array, a Buffer's base class; the owner wraps it again, see keyValue.)
+ */
+export type CallArgs<C extends StorageCall> = Parameters<Storage[C]>;
+/** What the owner answers a call with: the Storage method's result. */
+export type CallResult<C extends StorageCall> = Awaited<ReturnType<Storage[C]>>;
+
+/** A call of one method, its name and arguments together, so the name narrows the arguments. */
+export type CallMessage<C extends StorageCall = StorageCall> = {
+  [K in C]: { orchStorage: 'call'; id: number; call: K; args: CallArgs<K> };
+}[C];
+
+/** Every message; a sender of one call's message names its call (C). */
+export type StorageMessage<C extends StorageCall = StorageCall> =
+  | CallMessage<C>
+  /** The answer to call `id`: its CallResult (the id says which call it was). */
+  | { orchStorage: 'result'; id: number; value: CallResult<StorageCall> }
   | { orchStorage: 'failure'; id: number; error: WireError }
   | { orchStorage: 'watch'; watch: number; prefix: string; afterRevision: number }
   | { orchStorage: 'unwatch'; watch: number }
@@ -43,7 +59,7 @@ export interface WireError {
 }
 
 export function isStorageMessage(m: unknown): m is StorageMessage {
-  return typeof m === 'object' && m !== null && typeof (m as { orchStorage?: unknown }).orchStorage === 'string';
+  return isPlainObject(m) && typeof m.orchStorage === 'string';
 }
 
 export function toWire(err: unknown): WireError {
@@ -66,8 +82,12 @@ export function fromWire(wire: WireError): Error {
 
 /** A KeyValue whose value arrived as a plain Uint8Array, as a Buffer again (no copy). */
 export function keyValue(kv: KeyValue): KeyValue {
-  const v = kv.value as Uint8Array;
-  return Buffer.isBuffer(v) ? kv : { ...kv, value: Buffer.from(v.buffer, v.byteOffset, v.byteLength) };
+  return Buffer.isBuffer(kv.value) ? kv : { ...kv, value: buffer(kv.value) };
+}
+
+/** A Buffer that arrived as a plain Uint8Array (its base class), as a Buffer again (no copy). */
+export function buffer(v: Uint8Array): Buffer {
+  return Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 }
 
 export function storageEvent(e: StorageEvent): StorageEvent {

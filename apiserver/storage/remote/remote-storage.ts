@@ -23,6 +23,9 @@ import {
   fromWire,
   isStorageMessage,
   keyValue,
+  type CallArgs,
+  type CallMessage,
+  type CallResult,
   type MessagePortLike,
   type StorageCall,
   type StorageMessage,
@@ -36,7 +39,7 @@ export function newRemoteStorage(port: MessagePortLike): Storage {
 class RemoteStorage implements Storage {
   /** Mutable state in one object: it stays shared when the storage is used as a prototype (a wrapper's). */
   private readonly state = { nextId: 1, closed: false };
-  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  private readonly pending = new Map<number, { resolve(v: CallResult<StorageCall>): void; reject(e: Error): void }>();
   private readonly watches = new Map<number, WatchSink>();
   private readonly unsubscribe: () => void;
 
@@ -45,29 +48,29 @@ class RemoteStorage implements Storage {
   }
 
   async create(key: string, value: Buffer, options?: WriteOptions): Promise<KeyValue> {
-    return keyValue((await this.call('create', [key, value, options])) as KeyValue);
+    return keyValue(await this.call('create', [key, value, options]));
   }
 
   async createBatch(creates: BatchCreate[]): Promise<KeyValue[]> {
-    return ((await this.call('createBatch', [creates])) as KeyValue[]).map(keyValue);
+    return (await this.call('createBatch', [creates])).map(keyValue);
   }
 
   async get(key: string, options?: { revision?: number }): Promise<KeyValue | null> {
-    const kv = (await this.call('get', options?.revision ? [key, options] : [key])) as KeyValue | null;
+    const kv = await this.call('get', options?.revision ? [key, options] : [key]);
     return kv && keyValue(kv);
   }
 
   async list(prefix: string, options?: ListOptions): Promise<ListResult> {
-    const page = (await this.call('list', [prefix, options])) as ListResult;
+    const page = await this.call('list', [prefix, options]);
     return { ...page, items: page.items.map(keyValue) };
   }
 
   async update(key: string, value: Buffer, expectedModRevision: number, options?: WriteOptions): Promise<KeyValue> {
-    return keyValue((await this.call('update', [key, value, expectedModRevision, options])) as KeyValue);
+    return keyValue(await this.call('update', [key, value, expectedModRevision, options]));
   }
 
   async delete(key: string, expectedModRevision?: number, options?: Pick<WriteOptions, 'alongside'>): Promise<KeyValue> {
-    return keyValue((await this.call('delete', [key, expectedModRevision, options])) as KeyValue);
+    return keyValue(await this.call('delete', [key, expectedModRevision, options]));
   }
 
   watch(prefix: string, options: WatchOptions, handlers: WatchHandlers): StorageWatcher {
@@ -86,19 +89,19 @@ class RemoteStorage implements Storage {
   }
 
   async currentRevision(): Promise<number> {
-    return (await this.call('currentRevision', [])) as number;
+    return this.call('currentRevision', []);
   }
 
   async compactedRevision(): Promise<number> {
-    return (await this.call('compactedRevision', [])) as number;
+    return this.call('compactedRevision', []);
   }
 
   async historyBoundRevision(maxBytes: number): Promise<number> {
-    return (await this.call('historyBoundRevision', [maxBytes])) as number;
+    return this.call('historyBoundRevision', [maxBytes]);
   }
 
   async alongsideHistory(key: string, ownerKey: string, options: HistoryPageOptions): Promise<AlongsideHistory> {
-    const history = (await this.call('alongsideHistory', [key, ownerKey, options])) as AlongsideHistory;
+    const history = await this.call('alongsideHistory', [key, ownerKey, options]);
     const writes = history.writes.map((w) => ({ alongside: keyValue(w.alongside), owner: w.owner && keyValue(w.owner) }));
     return { ...history, writes, newest: history.newest && keyValue(history.newest) };
   }
@@ -115,16 +118,19 @@ class RemoteStorage implements Storage {
     this.pending.clear();
   }
 
-  private call(call: StorageCall, args: unknown[]): Promise<unknown> {
+  private call<C extends StorageCall>(call: C, args: CallArgs<C>): Promise<CallResult<C>> {
     if (this.state.closed) return Promise.reject(new StorageError('Unavailable', String(args[0] ?? '')));
     const id = this.state.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.send({ orchStorage: 'call', id, call, args });
+      // The protocol's one trust point: the owner answers call `id` with what Storage[C] returns
+      // (serve-storage.ts's table is typed so), and a result message does not repeat the call's name.
+      this.pending.set(id, { resolve: (value) => resolve(value as CallResult<C>), reject });
+      const message: CallMessage<C> = { orchStorage: 'call', id, call, args };
+      this.send(message);
     });
   }
 
-  private send(m: StorageMessage): void {
+  private send<C extends StorageCall>(m: StorageMessage<C>): void {
     this.port.send(m);
   }
 

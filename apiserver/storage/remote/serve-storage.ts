@@ -2,8 +2,18 @@
  * The owner's side of remote storage: answers one peer's calls on the real store and pushes its
  * watches' events, in order, as they happen. One per peer; `close()` stops the peer's watches.
  */
-import type { BatchCreate, Storage, StorageWatcher, WriteOptions, HistoryPageOptions } from '../interfaces.js';
-import { isStorageMessage, type MessagePortLike, type StorageMessage, toWire, keyValue } from './protocol.js';
+import type { Storage, StorageWatcher, WriteOptions } from '../interfaces.js';
+import {
+  type CallArgs,
+  type CallMessage,
+  type CallResult,
+  isStorageMessage,
+  buffer,
+  type MessagePortLike,
+  type StorageCall,
+  type StorageMessage,
+  toWire,
+} from './protocol.js';
 
 export interface ServedPeer {
   close(): void;
@@ -12,40 +22,31 @@ export interface ServedPeer {
 export function serveStorage(storage: Storage, port: MessagePortLike): ServedPeer {
   const watches = new Map<number, StorageWatcher>();
   const send = (m: StorageMessage) => port.send(m);
-  const call = (name: string, args: unknown[]): Promise<unknown> => {
-    switch (name) {
-      case 'create':
-        return storage.create(args[0] as string, buffer(args[1]), writeOptions(args[2]));
-      case 'createBatch':
-        return storage.createBatch(
-          (args[0] as BatchCreate[]).map((c) => ({ key: c.key, value: buffer(c.value), options: writeOptions(c.options) })),
-        );
-      case 'get':
-        return storage.get(args[0] as string, args[1] as { revision?: number } | undefined);
-      case 'list':
-        return storage.list(args[0] as string, args[1] as object | undefined);
-      case 'update':
-        return storage.update(args[0] as string, buffer(args[1]), args[2] as number, writeOptions(args[3]));
-      case 'delete':
-        return storage.delete(args[0] as string, args[1] as number | undefined, writeOptions(args[2]));
-      case 'currentRevision':
-        return storage.currentRevision();
-      case 'compactedRevision':
-        return storage.compactedRevision();
-      case 'compact':
-        return storage.compact(args[0] as number);
-      case 'historyBoundRevision':
-        return storage.historyBoundRevision(args[0] as number);
-      case 'alongsideHistory':
-        return storage.alongsideHistory(args[0] as string, args[1] as string, args[2] as HistoryPageOptions);
-      default:
-        return Promise.reject(new Error(`remote storage: unknown call ${name}`));
-    }
+  /** Each call, on the real store: arguments as they arrive (Buffers as typed arrays), wrapped again. */
+  const calls: { [C in StorageCall]: (...args: CallArgs<C>) => Promise<CallResult<C>> } = {
+    create: (key, value, options) => storage.create(key, buffer(value), writeOptions(options)),
+    createBatch: (creates) =>
+      storage.createBatch(creates.map((c) => ({ key: c.key, value: buffer(c.value), options: writeOptions(c.options) }))),
+    get: (key, options) => storage.get(key, options),
+    list: (prefix, options) => storage.list(prefix, options),
+    update: (key, value, expectedModRevision, options) => storage.update(key, buffer(value), expectedModRevision, writeOptions(options)),
+    delete: (key, expectedModRevision, options) => storage.delete(key, expectedModRevision, writeOptions(options)),
+    currentRevision: () => storage.currentRevision(),
+    compactedRevision: () => storage.compactedRevision(),
+    compact: (revision) => storage.compact(revision),
+    historyBoundRevision: (maxBytes) => storage.historyBoundRevision(maxBytes),
+    alongsideHistory: (key, ownerKey, options) => storage.alongsideHistory(key, ownerKey, options),
+  };
+  const call = <C extends StorageCall>(m: CallMessage<C>): Promise<CallResult<StorageCall>> => {
+    // A peer built from another version may name a call this side does not have.
+    if (!Object.hasOwn(calls, m.call)) return Promise.reject(new Error(`remote storage: unknown call ${m.call}`));
+    const method: (...args: CallArgs<C>) => Promise<CallResult<C>> = calls[m.call];
+    return method(...m.args);
   };
   const unsubscribe = port.onMessage((m) => {
     if (!isStorageMessage(m)) return;
     if (m.orchStorage === 'call') {
-      call(m.call, m.args).then(
+      call(m).then(
         (value) => send({ orchStorage: 'result', id: m.id, value }),
         (err: unknown) => send({ orchStorage: 'failure', id: m.id, error: toWire(err) }),
       );
@@ -79,13 +80,8 @@ export function serveStorage(storage: Storage, port: MessagePortLike): ServedPee
   };
 }
 
-function buffer(v: unknown): Buffer {
-  return keyValue({ key: '', value: v as Buffer, createRevision: 0, modRevision: 0 }).value;
-}
-
 /** Write options as they arrive: the alongside value came as a typed array (structured clone). */
-function writeOptions(arg: unknown): WriteOptions | undefined {
-  const options = arg as WriteOptions | undefined;
+function writeOptions<O extends Pick<WriteOptions, 'alongside'>>(options: O | undefined): O | undefined {
   if (!options?.alongside) return options;
   return { ...options, alongside: { ...options.alongside, value: buffer(options.alongside.value) } };
 }
