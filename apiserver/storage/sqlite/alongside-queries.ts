@@ -26,17 +26,16 @@ export class AlongsideQueries {
   private readonly countStmt;
 
   constructor(db: Database.Database) {
-    this.latestAtStmt = db.prepare<[{ name: Buffer; revision: number; now: number }], SideRow>(
-      `SELECT * FROM kine WHERE name = @name AND id <= @revision AND side IS NOT NULL
-       AND (side_expires = 0 OR side_expires > @now) ORDER BY id DESC LIMIT 1`,
+    // The newest record, expired or not: an expired newest one means the key is gone (an older one does not come back).
+    this.latestAtStmt = db.prepare<[{ name: Buffer; revision: number }], SideRow>(
+      'SELECT * FROM kine WHERE name = @name AND id <= @revision AND side IS NOT NULL ORDER BY id DESC LIMIT 1',
     );
     this.writesStmt = db.prepare<[{ name: Buffer; from: number; to: number; limit: number }], SideRow>(
       'SELECT * FROM kine WHERE name = @name AND id >= @from AND id <= @to AND side IS NOT NULL ORDER BY id DESC LIMIT @limit',
     );
     // A write only needs the create revision of the alongside key it continues, when its newest row does not hold it.
-    this.createRevisionStmt = db.prepare<[{ name: Buffer; now: number }], Pick<Row, 'id' | 'side_create'>>(
-      `SELECT id, side_create FROM kine WHERE name = @name AND side IS NOT NULL
-       AND (side_expires = 0 OR side_expires > @now) ORDER BY id DESC LIMIT 1`,
+    this.createRevisionStmt = db.prepare<[{ name: Buffer }], Pick<Row, 'id' | 'side_create' | 'side_expires'>>(
+      'SELECT id, side_create, side_expires FROM kine WHERE name = @name AND side IS NOT NULL ORDER BY id DESC LIMIT 1',
     );
     this.listStmt = db.prepare<[{ start: Buffer; end: Buffer; revision: number; limit: number; now: number }], SideRow>(
       `SELECT k.* ${LATEST_IN_RANGE} ORDER BY k.name LIMIT @limit`,
@@ -51,9 +50,9 @@ export class AlongsideQueries {
     return this.writesStmt.all({ name: Buffer.from(owner), from, to, limit });
   }
 
-  /** The owner's newest row with an unexpired alongside value at or below revision, or undefined. */
+  /** The owner's newest row with an alongside value at or below revision, undefined when there is none or it expired. */
   latestAt(owner: string, revision: number): SideRow | undefined {
-    return this.latestAtStmt.get({ name: Buffer.from(owner), revision, now: Date.now() });
+    return live(this.latestAtStmt.get({ name: Buffer.from(owner), revision }));
   }
 
   /**
@@ -61,11 +60,9 @@ export class AlongsideQueries {
    * key's create revision when it lives on (in that row, or an earlier one), else 0 (created now).
    */
   createRevision(owner: string, latest: Row | undefined): number {
-    const now = Date.now();
     if (!latest) return 0;
-    if (latest.side !== null) return latest.side_expires === 0 || latest.side_expires > now ? sideCreateRevision(latest) : 0;
-    const before = this.createRevisionStmt.get({ name: Buffer.from(owner), now });
-    return before ? sideCreateRevision(before) : 0;
+    const holder = live(latest.side !== null ? latest : this.createRevisionStmt.get({ name: Buffer.from(owner) }));
+    return holder ? sideCreateRevision(holder) : 0;
   }
 
   /** Up to limit (negative: all) alongside keys of the owners in range at revision, in key order. */
@@ -77,6 +74,11 @@ export class AlongsideQueries {
   count(range: KeyRange, revision: number): number {
     return this.countStmt.get({ ...range, revision, now: Date.now() }) ?? 0;
   }
+}
+
+/** The row, unless its alongside value has expired (side_expires passed): the key is gone then. */
+export function live<R extends Pick<Row, 'side_expires'>>(row: R | undefined): R | undefined {
+  return row && (row.side_expires === 0 || row.side_expires > Date.now()) ? row : undefined;
 }
 
 /** The create revision of the alongside key a row holds. */

@@ -20,7 +20,7 @@ import {
 } from '../interfaces.js';
 import { type KeyRange, listRange, watchRange } from '../key-range.js';
 import { WatchSink } from '../watch-sink.js';
-import { AlongsideQueries, alongsideKeyValue } from './alongside-queries.js';
+import { AlongsideQueries, alongsideKeyValue, live } from './alongside-queries.js';
 import { HistoryBoundQuery } from './history-bound.js';
 import { type KineRow, Queries } from './queries.js';
 import { rowToEvent, rowToKeyValue } from './rows.js';
@@ -202,7 +202,9 @@ class SqliteStorage implements Storage {
     const writes = rows.map(
       (row): AlongsideWrite => ({ alongside: alongsideKeyValue(row), owner: row.deleted ? null : rowToKeyValue(row) }),
     );
-    const newest = this.alongside.latestAt(ownerKey, revision);
+    // The newest row listed is the key's newest at the revision (any older one lies below it); none
+    // listed, it may lie below the compacted revision.
+    const newest = rows.length > 0 ? live(rows[0]) : this.alongside.latestAt(ownerKey, revision);
     return { writes, complete: true, revision, newest: newest ? alongsideKeyValue(newest) : null };
   }
 

@@ -12,6 +12,16 @@ async function tempDir(): Promise<{ path: string; remove: () => Promise<void> }>
   return { path, remove: () => rm(path, { recursive: true, force: true }) };
 }
 
+/** Runs fn with the path of a store file in a fresh directory, removed after. */
+async function inStateFile(fn: (path: string) => Promise<void>): Promise<void> {
+  const dir = await tempDir();
+  try {
+    await fn(join(dir.path, 'state.db'));
+  } finally {
+    await dir.remove();
+  }
+}
+
 /** What fn reads from the file, opened read-only beside the store (closed after). */
 function readFile<T>(path: string, fn: (db: Database.Database) => T): T {
   const raw = new Database(path, { readonly: true });
@@ -39,10 +49,8 @@ runStorageConformance('sqlite', async () => {
   };
 });
 
-test('sqlite: data, revisions and the compacted revision survive a reopen; the file is in WAL mode', async () => {
-  const dir = await tempDir();
-  const path = join(dir.path, 'state.db');
-  try {
+test('sqlite: data, revisions and the compacted revision survive a reopen; the file is in WAL mode', () =>
+  inStateFile(async (path) => {
     const first = newSqliteStorage({ path });
     const a = await first.create('/r/a', Buffer.from('a'));
     const b = await first.create('/r/b', Buffer.from('b'));
@@ -66,15 +74,10 @@ test('sqlite: data, revisions and the compacted revision survive a reopen; the f
       const tables = tablesOf(raw);
       assert.deepEqual(tables, ['expiry', 'kine', 'meta', 'sqlite_sequence']);
     });
-  } finally {
-    await dir.remove();
-  }
-});
+  }));
 
-test('sqlite: compaction keeps only the newest row of each live key', async () => {
-  const dir = await tempDir();
-  const path = join(dir.path, 'state.db');
-  try {
+test('sqlite: compaction keeps only the newest row of each live key', () =>
+  inStateFile(async (path) => {
     const storage = newSqliteStorage({ path });
     let a = await storage.create('/r/a', Buffer.from('0'));
     for (let i = 1; i <= 2500; i++) a = await storage.update('/r/a', Buffer.from(String(i)), a.modRevision);
@@ -87,25 +90,20 @@ test('sqlite: compaction keeps only the newest row of each live key', async () =
       const rows = raw.prepare('SELECT id, CAST(name AS TEXT) AS name FROM kine ORDER BY id').all();
       assert.deepEqual(rows, [{ id: a.modRevision, name: '/r/a' }]);
     });
-  } finally {
-    await dir.remove();
-  }
-});
+  }));
 
-test('sqlite: a file made with the alongside table has its records moved into the rows they went with, the table dropped', async () => {
-  const dir = await tempDir();
-  const path = join(dir.path, 'state.db');
-  try {
+test('sqlite: a file made with the alongside table has its records moved into the rows they went with, the table dropped', () =>
+  inStateFile(async (path) => {
     // The schema before the side columns: kine without them, the records in a table of their own.
     const old = new Database(path);
     old.exec(`CREATE TABLE kine (id INTEGER PRIMARY KEY AUTOINCREMENT, name BLOB NOT NULL, created INTEGER NOT NULL,
-        deleted INTEGER NOT NULL, create_revision INTEGER NOT NULL, prev_revision INTEGER NOT NULL, value BLOB NOT NULL,
-        old_value BLOB NOT NULL);
-      CREATE INDEX kine_name_id ON kine (name, id);
-      CREATE TABLE alongside (name BLOB NOT NULL, revision INTEGER NOT NULL, create_revision INTEGER NOT NULL,
-        value BLOB NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (name, revision)) WITHOUT ROWID;
-      CREATE TABLE meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-      CREATE TABLE expiry (name BLOB PRIMARY KEY, expires_at INTEGER NOT NULL);`);
+      deleted INTEGER NOT NULL, create_revision INTEGER NOT NULL, prev_revision INTEGER NOT NULL, value BLOB NOT NULL,
+      old_value BLOB NOT NULL);
+    CREATE INDEX kine_name_id ON kine (name, id);
+    CREATE TABLE alongside (name BLOB NOT NULL, revision INTEGER NOT NULL, create_revision INTEGER NOT NULL,
+      value BLOB NOT NULL, expires_at INTEGER NOT NULL, PRIMARY KEY (name, revision)) WITHOUT ROWID;
+    CREATE TABLE meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+    CREATE TABLE expiry (name BLOB PRIMARY KEY, expires_at INTEGER NOT NULL);`);
     const b = (s: string) => Buffer.from(s);
     const row = old.prepare(
       'INSERT INTO kine (name, created, deleted, create_revision, prev_revision, value, old_value) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -151,15 +149,10 @@ test('sqlite: a file made with the alongside table has its records moved into th
       const tables = tablesOf(raw);
       assert.deepEqual(tables, ['expiry', 'kine', 'meta', 'sqlite_sequence']);
     });
-  } finally {
-    await dir.remove();
-  }
-});
+  }));
 
-test("sqlite: a write with a record appends one row, the record in it; the alongside key must be the written key's", async () => {
-  const dir = await tempDir();
-  const path = join(dir.path, 'state.db');
-  try {
+test("sqlite: a write with a record appends one row, the record in it; the alongside key must be the written key's", () =>
+  inStateFile(async (path) => {
     const storage = newSqliteStorage({ path });
     try {
       const a = await storage.create('/r/a', Buffer.from('1'), { alongside: { key: '/orch-ledger/r/a', value: Buffer.from('rec') } });
@@ -174,7 +167,26 @@ test("sqlite: a write with a record appends one row, the record in it; the along
       const rows = raw.prepare('SELECT id, CAST(name AS TEXT) AS name, CAST(side AS TEXT) AS side FROM kine').all();
       assert.deepEqual(rows, [{ id: 1, name: '/r/a', side: 'rec' }]);
     });
-  } finally {
-    await dir.remove();
-  }
-});
+  }));
+
+test('sqlite: once the newest record of an alongside key expired, the key is gone: an older record does not read again, and a new write starts the key anew', () =>
+  inStateFile(async (path) => {
+    const storage = newSqliteStorage({ path });
+    try {
+      const side = '/orch-ledger/r/a';
+      const a = await storage.create('/r/a', Buffer.from('1'), { alongside: { key: side, value: Buffer.from('create') } });
+      const d = await storage.delete('/r/a', a.modRevision, { alongside: { key: side, value: Buffer.from('delete'), ttlSeconds: 1 } });
+      assert.equal((await storage.get(side))?.value.toString(), 'delete');
+      await new Promise((r) => setTimeout(r, 1100));
+      // No compaction has run: the create's record is still stored below the expired one.
+      assert.equal(await storage.get(side), null);
+      assert.equal(await storage.get(side, { revision: d.modRevision }), null);
+      assert.deepEqual((await storage.list('/orch-ledger/r/')).items, []);
+      const page = await storage.alongsideHistory(side, '/r/a', { limit: 10 });
+      assert.equal(page.newest, null);
+      const again = await storage.create('/r/a', Buffer.from('2'), { alongside: { key: side, value: Buffer.from('again') } });
+      assert.deepEqual((await storage.get(side))?.createRevision, again.modRevision);
+    } finally {
+      await storage.close();
+    }
+  }));
