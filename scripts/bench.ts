@@ -65,6 +65,8 @@ import { runApfFlood } from './bench/apf-flood-scenario.js';
 import { runLedger } from './bench/ledger-scenario.js';
 import { runConsole } from './bench/console-scenario.js';
 import { runRestore } from './bench/restore-scenario.js';
+import { type DensityOptions, type DensityTarget, runDensity } from './bench/density-scenario.js';
+import { DEFAULT_BIN_DIR } from './bench/real-components.js';
 import { formatTable, formatTargets, printJsonLine, type TargetResults } from './bench/report.js';
 import { SERVER_SCENARIOS, ServerSession, type ServerScenario, withCpuUse } from './bench/server-session.js';
 import { DEFAULT_OPTIONS, type BenchOptions, type ScenarioResult } from './bench/workload.js';
@@ -80,9 +82,12 @@ const SCENARIOS = [
   'ledger',
   'console',
   'restore',
+  'density',
 ] as const;
 type Scenario = (typeof SCENARIOS)[number];
-const DEFAULT_SCENARIOS = SCENARIOS.filter((s) => s !== 'list-big');
+/** Run only when named: they need binaries the bench does not build (real Kubernetes components). */
+const BY_NAME_ONLY: readonly Scenario[] = ['density'];
+const DEFAULT_SCENARIOS = SCENARIOS.filter((s) => s !== 'list-big' && !BY_NAME_ONLY.includes(s));
 const COMPARE_SCENARIOS: Scenario[] = ['create', 'get', 'update', 'list', 'watch', 'list-big'];
 
 interface Flags {
@@ -99,6 +104,10 @@ interface Flags {
   targets: string[];
   serverNodeArgs: string[];
   options: BenchOptions;
+  /** density: where kube-scheduler, kubemark and kube-controller-manager are. */
+  densityBinDir: string;
+  /** density: the controller manager beside orch. */
+  densityControllerManager: 'kube' | 'orch';
 }
 
 const NUMERIC: Record<string, keyof BenchOptions> = {
@@ -120,10 +129,21 @@ const NUMERIC: Record<string, keyof BenchOptions> = {
   '--ledger-stored-revisions': 'ledgerStoredRevisions',
   '--console-idle-seconds': 'consoleIdleSeconds',
   '--restore-objects': 'restoreObjects',
+  '--density-nodes': 'densityNodes',
+  '--density-pods': 'densityPods',
+  '--density-runs': 'densityRuns',
+  '--density-timeout-seconds': 'densityTimeoutSeconds',
 };
 
 function parseFlags(argv: string[]): Flags {
-  const flags: Flags = { scenarios: new Set(), targets: [], serverNodeArgs: [], options: { ...DEFAULT_OPTIONS } };
+  const flags: Flags = {
+    scenarios: new Set(),
+    targets: [],
+    serverNodeArgs: [],
+    options: { ...DEFAULT_OPTIONS },
+    densityBinDir: DEFAULT_BIN_DIR,
+    densityControllerManager: 'kube',
+  };
   let scenarios: Scenario[] | undefined;
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = argv[i].split(/=(.*)/s, 2);
@@ -133,13 +153,17 @@ function parseFlags(argv: string[]): Flags {
     else if (name === '--etcd') flags.etcd = value;
     else if (name === '--server-pid') flags.serverPid = Number(value);
     else if (name === '--compare') flags.compare = value;
-    else if (name === '--workers') {
+    else if (name === '--density-bin-dir') flags.densityBinDir = value;
+    else if (name === '--density-controller-manager') {
+      if (value !== 'kube' && value !== 'orch') throw new Error('--density-controller-manager must be kube or orch');
+      flags.densityControllerManager = value;
+    } else if (name === '--workers') {
       flags.workers = Number(value);
       if (!Number.isInteger(flags.workers) || flags.workers < 1) throw new Error('--workers must be a positive integer');
     } else if (name === '--targets') flags.targets = value.split(',');
     else if (name === '--server-node-args') flags.serverNodeArgs = value.split(' ').filter(Boolean);
     else if (name === '--scenario') {
-      const names = value === 'all' ? [...SCENARIOS] : value.split(',');
+      const names = value === 'all' ? SCENARIOS.filter((s) => !BY_NAME_ONLY.includes(s)) : value.split(',');
       const picked: Scenario[] = [];
       for (const s of names) {
         if (!isOneOf(SCENARIOS, s)) throw new Error(`unknown scenario ${s}; known: all, ${SCENARIOS.join(', ')}`);
@@ -208,6 +232,48 @@ async function startServers(flags: Flags, sharedEtcd: string | undefined, starte
   const reference = flags.compare;
   if (reference)
     started.push(await startWithEtcd('kube-apiserver', true, (own) => startReferenceApiServer({ binary: reference, etcd: own! })));
+}
+
+/** density's servers: orch on etcd in k8s.io mode (the real components speak it) and, with --compare, the reference. */
+function densityTargets(flags: Flags): DensityTarget[] {
+  const args = ['--api-domain=k8s.io', ...(flags.workers ? [`--workers=${flags.workers}`] : [])];
+  const start = async (name: string, launch: (etcd: string) => Promise<LocalApiServer>) => {
+    const s = await startWithEtcd(name, true, (own) => launch(own!));
+    return {
+      server: s.server,
+      etcdPid: s.etcd?.pid,
+      stop: async () => {
+        await s.server.stop();
+        await s.etcd?.stop();
+      },
+    };
+  };
+  const targets: DensityTarget[] = [
+    {
+      name: 'orch-etcd',
+      isOrch: true,
+      start: () => start('orch-etcd', (etcd) => startLocalApiServer({ etcd, nodeArgs: flags.serverNodeArgs, args, serviceAccounts: true })),
+    },
+  ];
+  const reference = flags.compare;
+  if (reference)
+    targets.push({
+      name: 'kube-apiserver',
+      isOrch: false,
+      start: () => start('kube-apiserver', (etcd) => startReferenceApiServer({ binary: reference, etcd })),
+    });
+  return targets;
+}
+
+function densityOptions(flags: Flags): DensityOptions {
+  const o = flags.options;
+  return {
+    nodes: o.densityNodes,
+    pods: o.densityPods,
+    binDir: flags.densityBinDir,
+    orchControllerManager: flags.densityControllerManager,
+    timeoutSeconds: o.densityTimeoutSeconds,
+  };
 }
 
 async function main(): Promise<void> {
@@ -326,6 +392,18 @@ async function main(): Promise<void> {
         for (const r of results) printJsonLine('orch-restore', r);
         servers.push({ name: 'orch-restore', results });
       }
+    }
+    if (flags.scenarios.has('density')) {
+      if (flags.kubeconfig) process.stderr.write('bench: density needs servers the bench starts itself; skipped with --kubeconfig\n');
+      else
+        for (const { name, results } of await runDensity(densityTargets(flags), densityOptions(flags), flags.options.densityRuns, (line) =>
+          process.stderr.write(`${line}\n`),
+        )) {
+          for (const r of results) printJsonLine(name, r);
+          const known = servers.find((s) => s.name === name);
+          if (known) known.results.push(...results);
+          else servers.push({ name, results });
+        }
     }
     if (flags.scenarios.has('protobuf')) {
       if (flags.kubeconfig) process.stderr.write('bench: protobuf needs a server the bench starts itself; skipped with --kubeconfig\n');

@@ -3,6 +3,7 @@
  * issue, a column per server, and each orch server's ratio to the reference kube-apiserver, marked
  * better or worse by the figure's direction.
  */
+import { DENSITY_VERBS } from './density-scenario.js';
 import type { BenchOptions, ScenarioResult } from './workload.js';
 
 export const REFERENCE = 'kube-apiserver';
@@ -44,12 +45,34 @@ function rows(options: BenchOptions): Row[] {
       higherIsBetter: false,
     },
     { figure: `RSS after LIST ${big} MB`, scenario: `list-${options.bigListCount}`, metric: 'rssAfterMB', higherIsBetter: false },
+    ...densityRows(options),
   ];
 }
 
+/** density's rows: the run's time, Pod startup, the server's CPU and memory, the API call p99 per verb. */
+function densityRows(options: BenchOptions): Row[] {
+  const on = `density ${options.densityNodes} nodes × ${options.densityPods} Pods`;
+  const row = (figure: string, metric: string): Row => ({ figure: `${on}: ${figure}`, scenario: 'density', metric, higherIsBetter: false });
+  return [
+    row('create → all Running s', 'allRunningS'),
+    row('Pod startup p50 ms', 'startupP50Ms'),
+    row('Pod startup p99 ms', 'startupP99Ms'),
+    row('API server CPU s', 'serverCpuS'),
+    row('API server peak RSS MB', 'serverPeakRssMB'),
+    ...DENSITY_VERBS.map((verb) => row(`API ${verb} p99 ms`, `apiP99Ms_${verb}`)),
+  ];
+}
+
+/** The row's figure; with several runs of its scenario (density --density-runs), their median. */
 function value(results: ScenarioResult[], row: Row): number | undefined {
-  const v = results.find((r) => r.scenario === row.scenario)?.[row.metric];
-  return typeof v === 'number' ? v : undefined;
+  const vs = results
+    .filter((r) => r.scenario === row.scenario)
+    .map((r) => r[row.metric])
+    .filter((v): v is number => typeof v === 'number')
+    .sort((a, b) => a - b);
+  if (vs.length === 0) return undefined;
+  const mid = vs.length >> 1;
+  return vs.length % 2 ? vs[mid] : Math.round(((vs[mid - 1] + vs[mid]) / 2) * 100) / 100;
 }
 
 /** The ratio of an orch figure to the reference's, with "(better)" or "(worse)" when it differs. */

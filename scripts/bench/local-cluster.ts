@@ -33,6 +33,8 @@ export interface LocalEtcd extends LocalProcess {
 
 export interface LocalApiServer extends LocalProcess {
   kubeconfig: string;
+  /** The admin files it was started with (CA, keys, token), for the components started beside it. */
+  files: ClusterFiles;
 }
 
 function stopper(child: ChildProcess, dir: string): () => Promise<void> {
@@ -119,7 +121,16 @@ async function launchApiServer(
     await stop();
     throw err;
   }
-  return { kubeconfig, pid: child.pid!, stop };
+  return { kubeconfig, pid: child.pid!, stop, files };
+}
+
+/** The flags that let an API server issue and check service-account tokens (kubelets mount them). */
+function serviceAccountArgs(files: ClusterFiles): string[] {
+  return [
+    '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+    `--service-account-key-file=${files.serviceAccountPublicKeyFile}`,
+    `--service-account-signing-key-file=${files.serviceAccountKeyFile}`,
+  ];
 }
 
 /**
@@ -132,6 +143,8 @@ export async function startLocalApiServer(opts: {
   args?: string[];
   /** More --token-auth-file lines besides the admin's. */
   tokens?: string[];
+  /** Issue service-account tokens with the cluster files' keys (as kube-apiserver is started). */
+  serviceAccounts?: boolean;
 }): Promise<LocalApiServer> {
   const dir = await mkdtemp(join(tmpdir(), 'orch-bench-'));
   // Under scripts/run-tests.mjs (tests, the bench smoke test): the run's certificates, not new keys (a no-op otherwise).
@@ -150,6 +163,7 @@ export async function startLocalApiServer(opts: {
     `--tls-private-key-file=${files.keyFile}`,
     `--token-auth-file=${files.tokensFile}`,
     ...(opts.etcd ? [`--etcd-servers=${opts.etcd}`, `--etcd-prefix=/registry-${port}`] : []),
+    ...(opts.serviceAccounts ? serviceAccountArgs(files) : []),
     ...(opts.args ?? []),
   ]);
 }
@@ -171,9 +185,7 @@ export async function startReferenceApiServer(opts: { binary: string; etcd: stri
     `--tls-private-key-file=${files.keyFile}`,
     `--token-auth-file=${files.tokensFile}`,
     `--etcd-servers=${opts.etcd}`,
-    '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-    `--service-account-key-file=${files.serviceAccountPublicKeyFile}`,
-    `--service-account-signing-key-file=${files.serviceAccountKeyFile}`,
+    ...serviceAccountArgs(files),
     '--service-cluster-ip-range=10.96.0.0/12',
   ]);
 }

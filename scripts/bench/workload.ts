@@ -32,6 +32,11 @@ export interface BenchOptions {
   consoleIdleSeconds: number;
   /** restore: how many objects the namespace restored holds (about; 5,000: issue 28's). */
   restoreObjects: number;
+  /** density: hollow nodes, Pods of the Deployment, rounds (servers interleaved), and the wait for all Running (s). */
+  densityNodes: number;
+  densityPods: number;
+  densityRuns: number;
+  densityTimeoutSeconds: number;
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -53,6 +58,10 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   ledgerStoredRevisions: 1_000_000,
   consoleIdleSeconds: 30,
   restoreObjects: 5000,
+  densityNodes: 20,
+  densityPods: 1000,
+  densityRuns: 1,
+  densityTimeoutSeconds: 600,
 };
 
 /** One scenario's figures, printed as a table row and a JSON line. */
