@@ -63,29 +63,103 @@ async function until(what: string, timeoutMs: number, done: () => Promise<boolea
   }
 }
 
+type PodEvent = { type: string; object: { metadata?: { name?: string; resourceVersion?: string }; status?: { phase?: string } } };
+
 /** First sight of each Pod and of it Running, from a watch of the namespace's Pods. */
 class PodTimes {
   readonly seen = new Map<string, number>();
   readonly running = new Map<string, number>();
+  readonly types: Record<string, number> = {};
+  /** The newest resourceVersion the watch delivered: where a resumed watch starts. */
+  resourceVersion = '';
+  /** The server ended the stream (kube-apiserver closes watchers it finds slow) or it answered 410. */
+  restarts = 0;
+  gone = false;
   private rest = '';
 
   onData(chunk: Buffer): void {
     const now = performance.now();
     const lines = (this.rest + chunk.toString('utf8')).split('\n');
     this.rest = lines.pop() ?? '';
-    for (const line of lines) {
-      if (!line) continue;
-      const ev = JSON.parse(line) as { type: string; object: { metadata?: { name?: string }; status?: { phase?: string } } };
-      const name = ev.object.metadata?.name;
-      if (!name || (ev.type !== 'ADDED' && ev.type !== 'MODIFIED')) continue;
-      if (!this.seen.has(name)) this.seen.set(name, now);
-      if (ev.object.status?.phase === 'Running' && !this.running.has(name)) this.running.set(name, now);
+    for (const line of lines) if (line) this.onEvent(JSON.parse(line) as PodEvent, now);
+  }
+
+  onEvent(ev: PodEvent, now: number): void {
+    this.types[ev.type] = (this.types[ev.type] ?? 0) + 1;
+    if (ev.type === 'ERROR') {
+      this.gone = true;
+      return;
     }
+    const meta = ev.object.metadata;
+    if (meta?.resourceVersion) this.resourceVersion = meta.resourceVersion;
+    const name = meta?.name;
+    if (!name || (ev.type !== 'ADDED' && ev.type !== 'MODIFIED')) return;
+    if (!this.seen.has(name)) this.seen.set(name, now);
+    if (ev.object.status?.phase === 'Running' && !this.running.has(name)) this.running.set(name, now);
   }
 
   startupMs(): number[] {
     return [...this.running].map(([name, t]) => t - this.seen.get(name)!);
   }
+}
+
+/**
+ * Watches the namespace's Pods until closed, resuming where the stream ended as an informer does (from
+ * the last resourceVersion; after a 410 from a fresh list, whose Pods count as seen now).
+ */
+async function watchPods(api: ApiClient, times: PodTimes): Promise<{ close(): Promise<void> }> {
+  const path = `/api/v1/namespaces/${NS}/pods`;
+  const relist = async () => {
+    const list = JSON.parse(expectStatus(await api.request('GET', path), 200, 'list pods').body);
+    const now = performance.now();
+    for (const object of list.items) times.onEvent({ type: 'ADDED', object }, now);
+    times.resourceVersion = list.metadata.resourceVersion;
+    times.gone = false;
+  };
+  await relist();
+  let closed = false;
+  let current: WatchStream | undefined;
+  const open = () => api.watch(`${path}?watch=1&allowWatchBookmarks=true&resourceVersion=${times.resourceVersion}`, (c) => times.onData(c));
+  current = await open();
+  const loop = (async () => {
+    while (!closed) {
+      await current.ended;
+      if (closed) return;
+      times.restarts++;
+      if (times.gone) await relist();
+      current = await open();
+    }
+  })();
+  return {
+    async close() {
+      closed = true;
+      current?.close();
+      await loop.catch(() => undefined);
+    },
+  };
+}
+
+/** What a run that timed out saw: Pods by phase, the Deployment's status, the namespace's last events. */
+async function whyNotRunning(api: ApiClient, times: PodTimes): Promise<string> {
+  const get = async (path: string) => {
+    const res = await api.request('GET', path);
+    return res.status === 200 ? JSON.parse(res.body) : { error: res.status };
+  };
+  const pods = await get(`/api/v1/namespaces/${NS}/pods`);
+  const phases: Record<string, number> = {};
+  for (const p of pods.items ?? []) phases[p.status?.phase ?? 'none'] = (phases[p.status?.phase ?? 'none'] ?? 0) + 1;
+  const dep = await get(`/apis/apps/v1/namespaces/${NS}/deployments/density`);
+  const events = await get(`/api/v1/namespaces/${NS}/events`);
+  const last = (events.items ?? []).slice(-5).map((e: { reason?: string; message?: string }) => `${e.reason}: ${e.message}`);
+  return JSON.stringify({
+    watchSaw: times.seen.size,
+    watchRestarts: times.restarts,
+    eventTypes: times.types,
+    watchRunning: times.running.size,
+    phases,
+    deployment: dep.status,
+    events: last,
+  });
 }
 
 /** Samples the process tree's RSS every 100 ms; `stop` answers the peak. */
@@ -112,7 +186,7 @@ async function measure(target: DensityTarget, o: DensityOptions, log: (line: str
   const { server, etcdPid, stop } = await target.start();
   const api = new ApiClient(loadKubeconfig(server.kubeconfig), 4);
   let components: Awaited<ReturnType<typeof startRealComponents>> | undefined;
-  let watch: WatchStream | undefined;
+  let watch: { close(): Promise<void> } | undefined;
   try {
     expectStatus(
       await api.request('POST', '/api/v1/namespaces', JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })),
@@ -134,11 +208,8 @@ async function measure(target: DensityTarget, o: DensityOptions, log: (line: str
       async () => (await api.request('GET', `/api/v1/namespaces/${NS}/serviceaccounts/default`)).status === 200,
     );
     await new Promise((r) => setTimeout(r, 5000)); // the nodes' first status round settles
-    const list = JSON.parse(expectStatus(await api.request('GET', `/api/v1/namespaces/${NS}/pods`), 200, 'list pods').body);
     const times = new PodTimes();
-    watch = await api.watch(`/api/v1/namespaces/${NS}/pods?watch=1&resourceVersion=${list.metadata.resourceVersion}`, (c) =>
-      times.onData(c),
-    );
+    watch = await watchPods(api, times);
     const metricsBefore = parseRequestBuckets(expectStatus(await api.request('GET', '/metrics'), 200, 'metrics').body);
     const cpu0 = {
       server: await cpuSeconds(server.pid),
@@ -150,7 +221,11 @@ async function measure(target: DensityTarget, o: DensityOptions, log: (line: str
     log(`density: ${target.name}: a Deployment of ${o.pods} Pods`);
     const t0 = performance.now();
     expectStatus(await api.request('POST', `/apis/apps/v1/namespaces/${NS}/deployments`, deployment(o.pods)), 201, 'create deployment');
-    await until(`all ${o.pods} Pods Running`, o.timeoutSeconds * 1000, async () => times.running.size >= o.pods);
+    await until(`all ${o.pods} Pods Running`, o.timeoutSeconds * 1000, async () => times.running.size >= o.pods).catch(
+      async (err: unknown) => {
+        throw new Error(`${(err as Error).message}: ${await whyNotRunning(api, times)}`);
+      },
+    );
     const seconds = (performance.now() - t0) / 1000;
     const peak = await rss.stop();
     const used = async (pid: number | undefined, before: number | undefined) => {
@@ -162,6 +237,7 @@ async function measure(target: DensityTarget, o: DensityOptions, log: (line: str
       nodes: o.nodes,
       pods: o.pods,
       allRunningS: round(seconds),
+      watchRestarts: times.restarts,
       startupP50Ms: Math.round(percentile(times.startupMs(), 50)),
       startupP99Ms: Math.round(percentile(times.startupMs(), 99)),
       startupMaxMs: Math.round(Math.max(...times.startupMs())),
@@ -181,7 +257,7 @@ async function measure(target: DensityTarget, o: DensityOptions, log: (line: str
     }
     return result;
   } finally {
-    watch?.close();
+    await watch?.close();
     api.close();
     await components?.stop();
     await stop();
