@@ -50,8 +50,9 @@
  */
 import { isOneOf } from '../apiserver/api/object.js';
 import { runAuthn } from './bench/authn-scenario.js';
-import { formatComparison } from './bench/compare-report.js';
+import { formatComparison, formatPhysicalLine } from './bench/compare-report.js';
 import { runEtcdBaseline } from './bench/etcd-baseline.js';
+import { runTlsBaseline } from './bench/tls-baseline.js';
 import {
   type LocalApiServer,
   type LocalEtcd,
@@ -74,6 +75,7 @@ import { DEFAULT_OPTIONS, type BenchOptions, type ScenarioResult } from './bench
 const SCENARIOS = [
   'etcd-put',
   'etcd-get',
+  'tls-get',
   ...SERVER_SCENARIOS,
   'rbac-get',
   'authn',
@@ -88,7 +90,7 @@ type Scenario = (typeof SCENARIOS)[number];
 /** Run only when named: they need binaries the bench does not build (real Kubernetes components). */
 const BY_NAME_ONLY: readonly Scenario[] = ['density'];
 const DEFAULT_SCENARIOS = SCENARIOS.filter((s) => s !== 'list-big' && !BY_NAME_ONLY.includes(s));
-const COMPARE_SCENARIOS: Scenario[] = ['create', 'get', 'update', 'list', 'watch', 'list-big'];
+const COMPARE_SCENARIOS: Scenario[] = ['etcd-put', 'etcd-get', 'tls-get', 'create', 'get', 'update', 'list', 'watch', 'list-big'];
 
 interface Flags {
   kubeconfig?: string;
@@ -309,7 +311,13 @@ async function main(): Promise<void> {
       const [put, get] = await runEtcdBaseline(etcd, flags.options, (run) => withCpuUse({ etcd: flags.etcdPid }, run));
       baseline = [put, get].filter((r) => flags.scenarios.has(r.scenario as Scenario));
       for (const r of baseline) printJsonLine('etcd', r);
-      all.push({ target: 'etcd', results: baseline });
+      all.push({ target: 'etcd', results: [...baseline] });
+    }
+    if (flags.scenarios.has('tls-get')) {
+      const bare = await runTlsBaseline(flags.options);
+      printJsonLine('bare-tls', bare);
+      baseline.push(bare);
+      all.push({ target: 'bare-tls', results: [bare] });
     }
     if (flags.scenarios.has('authn')) {
       const results = await runAuthn(flags.options.seconds);
@@ -424,6 +432,8 @@ async function main(): Promise<void> {
     for (const s of servers) all.push({ target: s.name, results: s.results });
     process.stdout.write(`\n${formatTable(all)}\n\n`);
     if (flags.compare) process.stdout.write(`${formatComparison(servers, flags.options)}\n\n`);
+    const physical = formatPhysicalLine(servers, baseline);
+    if (physical) process.stdout.write(`${physical}\n\n`);
     for (const s of servers) {
       const text = formatTargets(s.name, s.results, baseline);
       if (text) process.stdout.write(`${text}\n`);

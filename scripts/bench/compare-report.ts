@@ -103,3 +103,31 @@ export function formatComparison(servers: { name: string; results: ScenarioResul
   }
   return lines.map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
+
+/**
+ * The physical line beside each server: its create rate as a fraction of raw etcd puts (etcd-put) and
+ * its GET CPU per request next to a bare Node TLS server's trivial answer (tls-get); empty when the
+ * baselines did not run.
+ */
+export function formatPhysicalLine(servers: { name: string; results: ScenarioResult[] }[], baseline: ScenarioResult[]): string {
+  const num = (list: ScenarioResult[], scenario: string, metric: string) => {
+    const v = list.find((r) => r.scenario === scenario)?.[metric];
+    return typeof v === 'number' ? v : undefined;
+  };
+  const put = num(baseline, 'etcd-put', 'rate');
+  const bareCpu = num(baseline, 'tls-get', 'serverCpuUsPerReq');
+  if (put === undefined && bareCpu === undefined) return '';
+  const lines = [
+    '| server | create /s | / raw etcd put | GET CPU µs / request | / bare TLS server |',
+    '| --- | --- | --- | --- | --- |',
+    `| baseline | ${put ?? ''} (etcd put) | 1.00 | ${bareCpu ?? ''} (bare TLS) | 1.00 |`,
+  ];
+  const fraction = (a: number | undefined, b: number | undefined) => (a !== undefined && b ? (a / b).toFixed(2) : '');
+  for (const s of servers) {
+    const create = num(s.results, 'create', 'rate');
+    const getCpu = num(s.results, 'get', 'serverCpuUsPerReq');
+    if (create === undefined && getCpu === undefined) continue;
+    lines.push(`| ${s.name} | ${create ?? ''} | ${fraction(create, put)} | ${getCpu ?? ''} | ${fraction(getCpu, bareCpu)} |`);
+  }
+  return lines.join('\n');
+}

@@ -169,6 +169,18 @@ export async function startLocalApiServer(opts: {
 }
 
 /**
+ * Starts the bare Node TLS server (scripts/bench/bare-tls-server.ts) with an admin kubeconfig that
+ * points at it, so the bench's client loads it as it loads a server.
+ */
+export async function startBareTlsServer(): Promise<LocalApiServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'orch-bench-bare-'));
+  const files = ensureClusterFiles(dir, ['127.0.0.1']);
+  const port = await freePort();
+  const script = fileURLToPath(new URL('./bare-tls-server.js', import.meta.url));
+  return launchApiServer('bare TLS server', dir, port, files, process.execPath, [script, String(port), files.certFile, files.keyFile]);
+}
+
+/**
  * Starts a reference kube-apiserver binary on `etcd` with the same admin files as orch (token
  * file, serving certificate, service-account keys) and its defaults otherwise (admission,
  * AlwaysAllow authorization, watch cache); resolves once /readyz answers.

@@ -33,6 +33,7 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
   assert.deepEqual(seen, [
     'etcd etcd-put',
     'etcd etcd-get',
+    'bare-tls tls-get',
     ...['client-cert', 'static-token', 'sa-jwt-cached', 'sa-jwt-fresh'].map((s) => `authn authn-${s}`),
     ...['orch-etcd', 'orch-sqlite'].flatMap((t) =>
       [
@@ -101,13 +102,14 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
   for (const l of lines.filter((l) => l.scenario === 'crd-list')) assert.equal(l.items, 66); // 60 and the warm-up's 6
   for (const l of lines.filter((l) => l.scenario === 'crd-create')) assert.equal(typeof l.rateVsConfigMaps, 'number');
   for (const l of lines.filter((l) => l.scenario === 'list-30-paged-25')) assert.deepEqual([l.items, l.pages], [30, 2]);
-  for (const l of lines.filter((l) => l.scenario === 'create')) assert.equal(typeof l.serverCpuUsPerReq, 'number');
+  for (const l of lines.filter((l) => l.scenario === 'create' || l.scenario === 'tls-get')) assert.equal(typeof l.serverCpuUsPerReq, 'number');
   for (const l of lines.filter((l) => l.scenario === 'watch'))
     assert.deepEqual([l.events, l.delivered, l.lost, l.duplicates], [10, 40, 0, 0]);
   const [cached] = lines.filter((l) => l.scenario === 'authn-sa-jwt-cached');
   assert.equal(cached.signatureChecks, 1); // a repeated token is verified once
   assert.ok(lines.find((l) => l.scenario === 'authn-sa-jwt-fresh').signatureChecks > 1);
   assert.match(stdout, /^target +scenario +rate\/s +p50 ms +p99 ms +other$/m);
+  assert.match(stdout, /^\| orch-etcd \| [\d.]+ \| [\d.]+ \| \d+ \| [\d.]+ \|$/m); // the physical line: / etcd put, / bare TLS
   assert.match(stdout, /^orch-sqlite:\n {2}(met {3}|MISSED) create \/ etcd-put: /m);
   assert.match(stdout, /^orch-rbac:\n {2}(met {3}|MISSED) RBAC get latency \/ system:masters get latency: /m);
 });
