@@ -15,7 +15,7 @@
 import type { ApiObject, WatchEvent } from '../../api/object.js';
 import type { FlushScheduler } from './flush-scheduler.js';
 import type { FrameEncoder } from './cached-object.js';
-import { sharedEvent, shownEvent, visibleAs, type CachedChange, type SharedEvent } from './watch-event.js';
+import { initialEvent, shownEvent, visibleAs, type CachedChange, type SharedEvent } from './watch-event.js';
 
 /** Where a cache watcher's events go: the HTTP stream, in production. */
 export interface CacheWatchSink {
@@ -113,7 +113,7 @@ export class CacheWatcher {
   flush(): void {
     while (!this.stopped && !this.behind) {
       let item: Pending;
-      if (this.initialSent < this.initial.length) item = sharedEvent('ADDED', this.initial[this.initialSent++]);
+      if (this.initialSent < this.initial.length) item = initialEvent(this.initial[this.initialSent++]);
       else if (this.initialEventsEnd) {
         item = { event: { type: 'BOOKMARK', object: this.initialEventsEnd } };
         this.initialEventsEnd = undefined;
