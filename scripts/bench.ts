@@ -10,6 +10,7 @@
  *                    [--targets etcd,sqlite] [--server-node-args "--cpu-prof ..."]
  *                    [--compare PATH/kube-apiserver] [--big-list-count 50000] [--workers N]
  *                    [--apf-objects 5000] [--apf-flooders 400] [--console-idle-seconds 30] [--restore-objects 5000]
+ *                    [--pods-steps 10000,50000,150000]
  *
  * With --kubeconfig it measures that server (orch or any other), in a fresh namespace it leaves
  * behind; --etcd adds the raw etcd baselines, --server-pid the server's RSS around the lists.
@@ -45,6 +46,14 @@
  * open; the server's idle CPU without a browser and with headless Chromium on the overview,
  * scripts/bench/console-scenario.ts), and restore (self-started
  * on etcd with the controllers: time to restore a 5,000-object namespace, scripts/bench/restore-scenario.ts).
+ * By name only: density (the real kube-scheduler, kubemark hollow nodes and a controller manager,
+ * scripts/bench/density-scenario.ts) and pods-150k (Kubernetes' 150k-Pod limit: on orch on etcd
+ * with its default flags and, with --compare, on kube-apiserver with --feature-gates=WatchList=true,
+ * each on a fresh etcd, small Pods created by POST up to each of --pods-steps; at each step the
+ * server's RSS and RSS per Pod, LIST p50 of every Pod (consistent, no limit, 3 repeats) and a
+ * WatchList (sendInitialEvents=true) timed to its initial-events-end bookmark with the server's peak
+ * RSS meanwhile; then the growth exponents from the first step to the last, for RSS, LIST p50 and
+ * the WatchList, scripts/bench/pods-scale-scenario.ts).
  * Each prints a JSON line as it
  * finishes; a table and the issue's targets follow.
  */
@@ -67,6 +76,7 @@ import { runLedger } from './bench/ledger-scenario.js';
 import { runConsole } from './bench/console-scenario.js';
 import { runRestore } from './bench/restore-scenario.js';
 import { type DensityOptions, type DensityTarget, runDensity } from './bench/density-scenario.js';
+import { type PodsScaleTarget, runPodsScale } from './bench/pods-scale-scenario.js';
 import { DEFAULT_BIN_DIR } from './bench/real-components.js';
 import { formatTable, formatTargets, printJsonLine, type TargetResults } from './bench/report.js';
 import { SERVER_SCENARIOS, ServerSession, type ServerScenario, withCpuUse } from './bench/server-session.js';
@@ -85,10 +95,11 @@ const SCENARIOS = [
   'console',
   'restore',
   'density',
+  'pods-150k',
 ] as const;
 type Scenario = (typeof SCENARIOS)[number];
-/** Run only when named: they need binaries the bench does not build (real Kubernetes components). */
-const BY_NAME_ONLY: readonly Scenario[] = ['density'];
+/** Run only when named: they need binaries the bench does not build (real Kubernetes components), or an hour. */
+const BY_NAME_ONLY: readonly Scenario[] = ['density', 'pods-150k'];
 const DEFAULT_SCENARIOS = SCENARIOS.filter((s) => s !== 'list-big' && !BY_NAME_ONLY.includes(s));
 const COMPARE_SCENARIOS: Scenario[] = ['etcd-put', 'etcd-get', 'tls-get', 'create', 'get', 'update', 'list', 'watch', 'list-big'];
 
@@ -112,7 +123,7 @@ interface Flags {
   densityControllerManager: 'kube' | 'orch';
 }
 
-const NUMERIC: Record<string, keyof BenchOptions> = {
+const NUMERIC: Record<string, Exclude<keyof BenchOptions, 'podsSteps'>> = {
   '--concurrency': 'concurrency',
   '--count': 'count',
   '--seconds': 'seconds',
@@ -156,7 +167,12 @@ function parseFlags(argv: string[]): Flags {
     else if (name === '--server-pid') flags.serverPid = Number(value);
     else if (name === '--compare') flags.compare = value;
     else if (name === '--density-bin-dir') flags.densityBinDir = value;
-    else if (name === '--density-controller-manager') {
+    else if (name === '--pods-steps') {
+      flags.options.podsSteps = value.split(',').map(Number);
+      const steps = flags.options.podsSteps;
+      if (steps.some((n, i) => !Number.isInteger(n) || n <= 0 || (i > 0 && n <= steps[i - 1])))
+        throw new Error('--pods-steps must be increasing positive integers, e.g. 10000,50000,150000');
+    } else if (name === '--density-controller-manager') {
       if (value !== 'kube' && value !== 'orch') throw new Error('--density-controller-manager must be kube or orch');
       flags.densityControllerManager = value;
     } else if (name === '--workers') {
@@ -263,6 +279,32 @@ function densityTargets(flags: Flags): DensityTarget[] {
       name: 'kube-apiserver',
       isOrch: false,
       start: () => start('kube-apiserver', (etcd) => startReferenceApiServer({ binary: reference, etcd })),
+    });
+  return targets;
+}
+
+/** pods-150k's servers: orch on etcd with its default flags and, with --compare, the reference with the WatchList gate on (alpha in 1.28). */
+function podsScaleTargets(flags: Flags): PodsScaleTarget[] {
+  const args = flags.workers ? [`--workers=${flags.workers}`] : [];
+  const start = async (name: string, launch: (etcd: string) => Promise<LocalApiServer>) => {
+    const s = await startWithEtcd(name, true, (own) => launch(own!));
+    return {
+      server: s.server,
+      stop: async () => {
+        await s.server.stop();
+        await s.etcd?.stop();
+      },
+    };
+  };
+  const targets: PodsScaleTarget[] = [
+    { name: 'orch-etcd', start: () => start('orch-etcd', (etcd) => startLocalApiServer({ etcd, nodeArgs: flags.serverNodeArgs, args })) },
+  ];
+  const reference = flags.compare;
+  if (reference)
+    targets.push({
+      name: 'kube-apiserver',
+      start: () =>
+        start('kube-apiserver', (etcd) => startReferenceApiServer({ binary: reference, etcd, args: ['--feature-gates=WatchList=true'] })),
     });
   return targets;
 }
@@ -406,6 +448,20 @@ async function main(): Promise<void> {
       else
         for (const { name, results } of await runDensity(densityTargets(flags), densityOptions(flags), flags.options.densityRuns, (line) =>
           process.stderr.write(`${line}\n`),
+        )) {
+          for (const r of results) printJsonLine(name, r);
+          const known = servers.find((s) => s.name === name);
+          if (known) known.results.push(...results);
+          else servers.push({ name, results });
+        }
+    }
+    if (flags.scenarios.has('pods-150k')) {
+      if (flags.kubeconfig) process.stderr.write('bench: pods-150k needs servers the bench starts itself; skipped with --kubeconfig\n');
+      else
+        for (const { name, results } of await runPodsScale(
+          podsScaleTargets(flags),
+          { steps: flags.options.podsSteps, concurrency: flags.options.concurrency },
+          (line) => process.stderr.write(`${line}\n`),
         )) {
           for (const r of results) printJsonLine(name, r);
           const known = servers.find((s) => s.name === name);

@@ -157,6 +157,7 @@ export async function runServer(
       logger,
       watchesPerUser: options.maxWatchesPerUser > 0 ? new WatchesPerUser(options.maxWatchesPerUser) : undefined,
       listChunking: options.featureGates.enabled('APIListChunking'),
+      watchList: options.featureGates.enabled('WatchList'),
     },
     openapi: openapi.v3,
     openapiV2: aggregator.openapiV2(openapi.v2),

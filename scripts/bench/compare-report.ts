@@ -4,6 +4,7 @@
  * better or worse by the figure's direction.
  */
 import { DENSITY_VERBS } from './density-scenario.js';
+import { stepLabel } from './pods-scale-scenario.js';
 import type { BenchOptions, ScenarioResult } from './workload.js';
 
 export const REFERENCE = 'kube-apiserver';
@@ -46,7 +47,34 @@ function rows(options: BenchOptions): Row[] {
     },
     { figure: `RSS after LIST ${big} MB`, scenario: `list-${options.bigListCount}`, metric: 'rssAfterMB', higherIsBetter: false },
     ...densityRows(options),
+    ...podsScaleRows(options),
   ];
+}
+
+/** pods-150k's rows: per step the RSS, the RSS per Pod, LIST p50 and the WatchList; then the growth exponents. */
+function podsScaleRows(options: BenchOptions): Row[] {
+  const perStep = options.podsSteps.flatMap((n) => {
+    const row = (figure: string, metric: string): Row => ({
+      figure: `${stepLabel(n)} Pods: ${figure}`,
+      scenario: `pods-${stepLabel(n)}`,
+      metric,
+      higherIsBetter: false,
+    });
+    return [
+      row('RSS MB', 'rssMB'),
+      row('RSS per Pod KB', 'rssPerPodKB'),
+      row('LIST all p50 ms', 'listP50Ms'),
+      row('WatchList to initial-events-end ms', 'watchListMs'),
+      row('WatchList peak RSS MB', 'watchListPeakRssMB'),
+    ];
+  });
+  const growth = (figure: string, metric: string): Row => ({
+    figure: `Pods growth exponent: ${figure}`,
+    scenario: 'pods-growth',
+    metric,
+    higherIsBetter: false,
+  });
+  return [...perStep, growth('RSS', 'rssExponent'), growth('LIST p50', 'listP50Exponent'), growth('WatchList', 'watchListExponent')];
 }
 
 /** density's rows: the run's time, Pod startup, the server's CPU and memory, the API call p99 per verb. */

@@ -17,7 +17,7 @@ import type { LocalApiServer } from './local-cluster.js';
 import { startRealComponents } from './real-components.js';
 import { latencyQuantilesMs, parseRequestBuckets } from './request-latency.js';
 import { percentile, round } from './stats.js';
-import { cpuSeconds, residentBytes, type ScenarioResult } from './workload.js';
+import { cpuSeconds, residentBytes, rssSampler, type ScenarioResult } from './workload.js';
 
 export interface DensityOptions {
   nodes: number;
@@ -160,25 +160,6 @@ async function whyNotRunning(api: ApiClient, times: PodTimes): Promise<string> {
     deployment: dep.status,
     events: last,
   });
-}
-
-/** Samples the process tree's RSS every 100 ms; `stop` answers the peak. */
-function rssSampler(pid: number): { stop(): Promise<number> } {
-  let peak = 0;
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      peak = Math.max(peak, (await residentBytes(pid)) ?? 0);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await loop;
-      return peak;
-    },
-  };
 }
 
 async function measure(target: DensityTarget, o: DensityOptions, log: (line: string) => void): Promise<ScenarioResult> {

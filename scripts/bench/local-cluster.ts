@@ -183,9 +183,9 @@ export async function startBareTlsServer(): Promise<LocalApiServer> {
 /**
  * Starts a reference kube-apiserver binary on `etcd` with the same admin files as orch (token
  * file, serving certificate, service-account keys) and its defaults otherwise (admission,
- * AlwaysAllow authorization, watch cache); resolves once /readyz answers.
+ * AlwaysAllow authorization, watch cache) and `args` (e.g. --feature-gates); resolves once /readyz answers.
  */
-export async function startReferenceApiServer(opts: { binary: string; etcd: string }): Promise<LocalApiServer> {
+export async function startReferenceApiServer(opts: { binary: string; etcd: string; args?: string[] }): Promise<LocalApiServer> {
   const dir = await mkdtemp(join(tmpdir(), 'orch-bench-reference-'));
   const files = ensureClusterFiles(dir, ['127.0.0.1']);
   const port = await freePort();
@@ -199,5 +199,6 @@ export async function startReferenceApiServer(opts: { binary: string; etcd: stri
     `--etcd-servers=${opts.etcd}`,
     ...serviceAccountArgs(files),
     '--service-cluster-ip-range=10.96.0.0/12',
+    ...(opts.args ?? []),
   ]);
 }

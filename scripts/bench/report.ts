@@ -71,5 +71,8 @@ export function formatTargets(target: string, results: ScenarioResult[], baselin
     '<= 1',
     (v) => v <= 1,
   );
+  const podsGrowth = find(results, 'pods-growth');
+  check('pods: RSS growth exponent (linear = 1)', num(podsGrowth, 'rssExponent'), '<= 1.1', (v) => v <= 1.1);
+  check('pods: LIST p50 growth exponent (linear = 1)', num(podsGrowth, 'listP50Exponent'), '<= 1.1', (v) => v <= 1.1);
   return lines.length ? `${target}:\n${lines.join('\n')}` : '';
 }

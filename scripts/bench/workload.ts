@@ -37,6 +37,8 @@ export interface BenchOptions {
   densityPods: number;
   densityRuns: number;
   densityTimeoutSeconds: number;
+  /** pods-150k: the Pod counts measured at, in increasing order. */
+  podsSteps: number[];
 }
 
 export const DEFAULT_OPTIONS: BenchOptions = {
@@ -62,6 +64,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   densityPods: 1000,
   densityRuns: 1,
   densityTimeoutSeconds: 600,
+  podsSteps: [10_000, 50_000, 150_000],
 };
 
 /** One scenario's figures, printed as a table row and a JSON line. */
@@ -127,4 +130,23 @@ export function cpuSeconds(pid: number | undefined): Promise<number | undefined>
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
   });
+}
+
+/** Samples the process tree's RSS every 100 ms; `stop` answers the peak. */
+export function rssSampler(pid: number): { stop(): Promise<number> } {
+  let peak = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      peak = Math.max(peak, (await residentBytes(pid)) ?? 0);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return peak;
+    },
+  };
 }

@@ -16,6 +16,13 @@ export const ORCH_FEATURES = {
   AdmissionWebhookMatchConditions: { default: true, preRelease: 'BETA' },
   /** Server-side apply (PATCH application/apply-patch+yaml). */
   ServerSideApply: { default: true, preRelease: 'GA', lockToDefault: true },
+  /**
+   * Watches with `sendInitialEvents=true` (an informer's streaming initial list): the current state as
+   * ADDED events, written out as the client reads, then a BOOKMARK marking their end, then changes;
+   * a watch from "" or "0" is one that sends them. (orch: beta, on, since both the watch cache and
+   * the store serve it with bounded memory; Kubernetes 1.28: alpha, off, and refused without the cache.)
+   */
+  WatchList: { default: true, preRelease: 'BETA' },
   /** BOOKMARK events of watches asked for with allowWatchBookmarks. */
   WatchBookmark: { default: true, preRelease: 'GA', lockToDefault: true },
   /** Watches resumed from the watch cache's window instead of the store. */

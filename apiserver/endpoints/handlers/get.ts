@@ -2,7 +2,8 @@ import type { ServerResponse } from 'node:http';
 import type { ApiList } from '../../api/object.js';
 import type { RequestScope } from './scope.js';
 import { respond } from './scope.js';
-import { parseListQuery } from './query.js';
+import { invalidListOptions, parseListQuery } from './query.js';
+import { validateListOnlyOptions } from '../../registry/generic/list-options.js';
 import { renderAnswer, renderList } from './render-view.js';
 import { warningHeaders } from '../responses.js';
 import { auditFrom } from '../request/request-audit.js';
@@ -17,6 +18,8 @@ export async function handleGet(s: RequestScope): Promise<void> {
 /** LIST with selectors, paging and the resourceVersion rules. */
 export async function handleList(s: RequestScope): Promise<void> {
   const opts = parseListQuery(s.query);
+  const invalid = validateListOnlyOptions(opts);
+  if (invalid.length) throw invalidListOptions(s.api.table.domain.metaGroup, invalid);
   // The APIListChunking gate off: every list is answered whole.
   if (s.api.listChunking === false) Object.assign(opts, { limit: undefined, continue: undefined });
   const list = await s.store.list(s.ctx, opts);

@@ -1,5 +1,5 @@
 /** Query parameters shared by the handlers, parsed with Kubernetes' rules. */
-import { goQuote } from '../../api/field-errors.js';
+import { goQuote, type FieldError } from '../../api/field-errors.js';
 import * as status from '../../api/status.js';
 import type { ListOptions } from '../../registry/generic/list-options.js';
 import { queryBool, queryPretty } from '../../runtime/query-params.js';
@@ -38,8 +38,14 @@ export function parseListQuery(q: URLSearchParams): ListOptions {
     continue: q.get('continue') || undefined,
     watch: boolParam(q, 'watch'),
     allowWatchBookmarks: boolParam(q, 'allowWatchBookmarks'),
+    sendInitialEvents: boolParam(q, 'sendInitialEvents'),
     timeoutSeconds,
   };
+}
+
+/** Kubernetes' answer to list options its validation refuses: an Invalid ListOptions of the meta group. */
+export function invalidListOptions(metaGroup: string, errors: FieldError[]): status.ApiError {
+  return status.invalid({ group: metaGroup, kind: 'ListOptions' }, '', errors);
 }
 
 /** dryRun=All (the only value Kubernetes accepts); absent = a real write. */

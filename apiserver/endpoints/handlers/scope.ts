@@ -27,6 +27,8 @@ export interface ApiContext {
   connect: ConnectConfig;
   /** false: `limit` and `continue` are ignored (the APIListChunking feature gate). */
   listChunking?: boolean;
+  /** false: `sendInitialEvents` is refused and watches are not defaulted to send it (the WatchList feature gate). */
+  watchList?: boolean;
   /** Where handlers report what the server's metrics count; absent, nothing is counted. */
   metrics?: EndpointMetrics;
   /** How much a watch client may leave unread, and the size of writes to it; absent, the defaults (watch-writer.ts). */

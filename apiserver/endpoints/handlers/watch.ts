@@ -8,7 +8,8 @@ import type { ApiObject, WatchEvent } from '../../api/object.js';
 import type { FrameEncoder } from '../../storage/cacher/cached-object.js';
 import { renderObject } from './render-view.js';
 import type { RequestScope } from './scope.js';
-import { parseListQuery } from './query.js';
+import { invalidListOptions, parseListQuery } from './query.js';
+import { defaultWatchOptions, validateWatchOptions } from '../../registry/generic/list-options.js';
 import { DEFAULT_MAX_BACKLOG_BYTES, DEFAULT_WRITE_BYTES, WatchWriter } from './watch-writer.js';
 
 /** How long an ended watch response may wait for its client to take the rest before the connection is closed. */
@@ -18,7 +19,12 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 const DEFAULT_LIMITS = { maxBacklogBytes: DEFAULT_MAX_BACKLOG_BYTES, writeBytes: DEFAULT_WRITE_BYTES };
 
 export async function handleWatch(s: RequestScope): Promise<void> {
-  const opts = parseListQuery(s.query);
+  const opts = { ...parseListQuery(s.query), watch: true };
+  // As Kubernetes' handler: the WatchList gate's defaults first, then the options' validation.
+  const watchList = s.api.watchList !== false;
+  defaultWatchOptions(opts, watchList);
+  const invalid = validateWatchOptions(opts, watchList);
+  if (invalid.length) throw invalidListOptions(s.api.table.domain.metaGroup, invalid);
   const min = s.api.minRequestTimeoutSeconds;
   // 0 is the default, as in Kubernetes.
   const timeoutSeconds = opts.timeoutSeconds || Math.floor(min * (1 + Math.random()));

@@ -2,6 +2,8 @@
  * List and watch options, and the resourceVersion / resourceVersionMatch rules of Kubernetes'
  * "semantics for get and list" and "semantics for watch" tables.
  */
+import * as field from '../../api/field-errors.js';
+import type { FieldError } from '../../api/field-errors.js';
 import * as status from '../../api/status.js';
 
 export interface ListOptions {
@@ -13,6 +15,8 @@ export interface ListOptions {
   continue?: string;
   watch?: boolean;
   allowWatchBookmarks?: boolean;
+  /** Watch: send the current state first, then a BOOKMARK marking its end (undefined: not given). */
+  sendInitialEvents?: boolean;
   timeoutSeconds?: number;
 }
 
@@ -60,10 +64,80 @@ export function planList(opts: ListOptions): ReadPlan {
   return opts.limit !== undefined && opts.limit > 0 ? { kind: 'exact', revision: rv } : { kind: 'notOlderThan', revision: rv };
 }
 
-/** Checks a watch's options; returns the revision to follow after (undefined: start with the current state). */
-export function planWatch(opts: ListOptions): number | undefined {
-  if (opts.resourceVersionMatch) throw status.badRequest('resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch');
+/**
+ * Kubernetes' defaulting of a watch's options while the WatchList gate is on: a watch from "" or "0"
+ * naming neither sendInitialEvents nor resourceVersionMatch is a watch-list (it always began with
+ * the current state; with bookmarks allowed it now also gets the bookmark that ends it).
+ */
+export function defaultWatchOptions(opts: ListOptions, watchList: boolean): void {
+  if (!watchList || !opts.watch || opts.sendInitialEvents !== undefined || opts.resourceVersionMatch) return;
+  if (opts.resourceVersion === undefined || opts.resourceVersion === '' || opts.resourceVersion === '0') {
+    opts.sendInitialEvents = true;
+    opts.resourceVersionMatch = 'NotOlderThan';
+  }
+}
+
+/**
+ * Kubernetes' ValidateListOptions for a watch (answered as an Invalid ListOptions): sendInitialEvents
+ * needs resourceVersionMatch=NotOlderThan and the WatchList gate; resourceVersionMatch needs
+ * sendInitialEvents, only NotOlderThan, and no continue token.
+ */
+export function validateWatchOptions(opts: ListOptions, watchList: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  const match = opts.resourceVersionMatch ?? '';
+  if (opts.sendInitialEvents !== undefined) {
+    if (match !== 'NotOlderThan')
+      errs.push(field.forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    if (!watchList)
+      errs.push(
+        field.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'),
+      );
+  }
+  if (match) {
+    if (opts.sendInitialEvents === undefined)
+      errs.push(
+        field.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'),
+      );
+    if (match !== 'NotOlderThan') errs.push(field.notSupported('resourceVersionMatch', match, ['NotOlderThan']));
+    if (opts.continue) errs.push(field.forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+  }
+  return errs;
+}
+
+/** Kubernetes' ValidateListOptions for a list, as far as sendInitialEvents goes: it is a watch's option. */
+export function validateListOnlyOptions(opts: ListOptions): FieldError[] {
+  return opts.sendInitialEvents === undefined ? [] : [field.forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list')];
+}
+
+/** Where a watch starts. */
+export type WatchStart =
+  /** Changes after the revision. */
+  | { kind: 'after'; revision: number }
+  /**
+   * The current state first (as ADDED events), then changes after it: 'latest' — a consistent read;
+   * 'any' — whatever the cache holds; a number — a state at least that new.
+   */
+  | { kind: 'initial'; freshness: 'latest' | 'any' | number }
+  /** Changes from now on, no initial state (sendInitialEvents=false from "" or "0"); 'latest': the store's revision. */
+  | { kind: 'now'; freshness: 'latest' | 'any' };
+
+export interface WatchPlan {
+  start: WatchStart;
+  /** After the initial state, a BOOKMARK marking its end (sendInitialEvents=true with bookmarks allowed). */
+  initialEventsEnd: boolean;
+  /** Periodic BOOKMARKs (allowWatchBookmarks). */
+  bookmarks: boolean;
+}
+
+/** Checks a watch's options (validateWatchOptions passed) and says where it starts. */
+export function planWatch(opts: ListOptions): WatchPlan {
   if (opts.continue) throw status.badRequest('continue: Forbidden: continue is forbidden for watch');
   const rv = parseResourceVersion(opts.resourceVersion);
-  return rv === 0 ? undefined : rv;
+  const bookmarks = opts.allowWatchBookmarks === true;
+  const freshness = rv === undefined ? 'latest' : 'any';
+  let start: WatchStart;
+  if (opts.sendInitialEvents === true) start = { kind: 'initial', freshness: rv ? rv : freshness };
+  else if (rv) start = { kind: 'after', revision: rv };
+  else start = opts.sendInitialEvents === false ? { kind: 'now', freshness } : { kind: 'initial', freshness };
+  return { start, initialEventsEnd: opts.sendInitialEvents === true && bookmarks, bookmarks };
 }

@@ -265,7 +265,11 @@ export class GenericStore implements ObjectStore, ReadSource {
   /** A watch by the resourceVersion rules of a watch (watch.ts); events go to the sink until stopped. */
   watch(ctx: RequestContext, opts: ListOptions, sink: WatchSink): Promise<Watch> {
     const out = this.def.batchConversion ? convertingSink(this.def, sink) : sink;
-    return watchObjects(this, ctx, opts, out, { bookmarkIntervalMs: this.bookmarkIntervalMs, cacher: this.cacher });
+    return watchObjects(this, ctx, opts, out, {
+      bookmarkIntervalMs: this.bookmarkIntervalMs,
+      cacher: this.cacher,
+      initialEventsEndAnnotation: `${this.domain.domain}/initial-events-end`,
+    });
   }
 
   private attributes(

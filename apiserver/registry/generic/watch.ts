@@ -1,15 +1,18 @@
 /**
- * WATCH straight from the store: optional initial state as ADDED events, then every change after a
- * revision, filtered per watcher (an object leaving the selection is sent as DELETED, one entering it
- * as ADDED), with periodic BOOKMARKs when asked.
+ * WATCH from the watch cache, or straight from the store: optional initial state as ADDED events
+ * (streamed at the client's pace: from the store a page at a time), with sendInitialEvents and
+ * bookmarks a BOOKMARK marking their end, then every change after their revision, filtered per
+ * watcher (an object leaving the selection is sent as DELETED, one entering it as ADDED), with
+ * periodic BOOKMARKs when asked.
  */
-import type { ApiObject, WatchEvent } from '../../api/object.js';
+import type { WatchEvent } from '../../api/object.js';
 import * as status from '../../api/status.js';
 import { isStorageError } from '../../storage/errors.js';
-import type { StorageEvent, StorageWatcher } from '../../storage/interfaces.js';
+import type { ListResult, StorageEvent, StorageWatcher } from '../../storage/interfaces.js';
 import type { ReadSource } from './read-source.js';
 import type { RequestContext } from './request-context.js';
-import { planWatch, type ListOptions } from './list-options.js';
+import { planWatch, type ListOptions, type WatchPlan } from './list-options.js';
+import { waitForRevision } from './wait-for-revision.js';
 import { newSelection, type Selection } from './selection.js';
 import type { Cacher } from '../../storage/cacher/cacher.js';
 import { visibleAs } from '../../storage/cacher/watch-event.js';
@@ -36,6 +39,11 @@ export interface WatchConfig {
   bookmarkIntervalMs: number;
   /** The watch cache serving lists, gets and watches; absent: everything is read from the store. */
   cacher?: Cacher;
+  /**
+   * The annotation ("true") of the BOOKMARK ending a watch's initial events: Kubernetes'
+   * `k8s.io/initial-events-end`, under the API domain (`orch.io/initial-events-end` by default).
+   */
+  initialEventsEndAnnotation: string;
 }
 
 export const DEFAULT_BOOKMARK_INTERVAL_MS = 60_000;
@@ -48,24 +56,35 @@ function toWatchEvent(store: ReadSource, selection: Selection, ev: StorageEvent)
   return visible && { type: visible.type, object: visible.of === 'object' ? change.object : change.prev! };
 }
 
+/** Objects read per store request while a watch's initial state streams from the store. */
+export const INITIAL_EVENTS_PAGE_SIZE = 500;
+
 /** The watch served from the resource's cache; undefined when the store has to serve it. */
 async function watchFromCache(
   store: ReadSource,
-  opts: ListOptions,
-  after: number | undefined,
+  plan: WatchPlan,
   target: { prefix: string; exactKey: boolean; matches: Selection['matches'] },
   sink: WatchSink,
   config: WatchConfig,
 ): Promise<Watch | undefined> {
-  // rv unset: start at the most recent state (a consistent read); "0": at any state; N: after N.
-  const cache = await config.cacher!.readable(store, after === undefined && !opts.resourceVersion ? 'latest' : 'any');
+  const { start } = plan;
+  const cache = await config.cacher!.readable(store, start.kind === 'after' ? 'any' : start.freshness);
   if (!cache) return undefined;
+  const after = start.kind === 'after' ? start.revision : start.kind === 'now' ? cache.revision : undefined;
+  const end = plan.initialEventsEnd ? config.initialEventsEndAnnotation : undefined;
   try {
-    return cache.watch(target, after, sink, opts.allowWatchBookmarks ? config.bookmarkIntervalMs : 0);
+    return cache.watch(target, after, sink, plan.bookmarks ? config.bookmarkIntervalMs : 0, end);
   } catch (err) {
     if (isStorageError(err, 'Compacted')) throw status.expired(`too old resource version: ${after} (${err.revision ?? 0})`);
     throw err;
   }
+}
+
+/** A watch that is over before it began: one ERROR event (Kubernetes' error watcher). */
+function failedWatch(sink: WatchSink, err: status.ApiError): Watch {
+  sink.send({ type: 'ERROR', object: err.status });
+  sink.close();
+  return { stop() {} };
 }
 
 export async function watchObjects(
@@ -75,33 +94,36 @@ export async function watchObjects(
   sink: WatchSink,
   config: WatchConfig,
 ): Promise<Watch> {
-  const after = planWatch(opts);
+  const plan = planWatch(opts);
+  const { start } = plan;
   const selection = newSelection(store.def, opts.labelSelector, opts.fieldSelector);
   const listPrefix = store.keys.listPrefix(ctx.namespace);
   const oneObject = selection.name !== undefined && (ctx.namespace !== '' || !store.def.namespaced);
   const prefix = oneObject ? store.keys.objectKey(ctx.namespace, selection.name!) : listPrefix;
   if (config.cacher) {
-    const cached = await watchFromCache(store, opts, after, { prefix, exactKey: oneObject, matches: selection.matches }, sink, config);
+    const cached = await watchFromCache(store, plan, { prefix, exactKey: oneObject, matches: selection.matches }, sink, config);
     if (cached) return cached;
   }
 
+  // From the store: the first page of the initial state is read before the watch is answered (its
+  // errors are the request's); the rest streams at the client's pace.
   let revision: number;
-  const initial: ApiObject[] = [];
+  let first: ListResult | undefined;
   try {
-    if (after === undefined) {
-      const page = await store.storage.list(listPrefix, oneObject ? { startKey: prefix, limit: 1 } : {});
-      revision = page.revision;
-      for (const kv of page.items) {
-        if (oneObject && kv.key !== prefix) continue;
-        const obj = store.decode(kv);
-        if (selection.matches(obj)) initial.push(obj);
-      }
-    } else {
-      revision = after;
+    if (start.kind === 'after') {
+      revision = start.revision;
       const compacted = await store.storage.compactedRevision();
-      if (after + 1 < compacted) throw status.expired(`too old resource version: ${after} (${compacted})`);
+      if (revision + 1 < compacted) throw status.expired(`too old resource version: ${revision} (${compacted})`);
+    } else {
+      if (typeof start.freshness === 'number') await waitForRevision(store.storage, start.freshness);
+      if (start.kind === 'now') revision = await store.storage.currentRevision();
+      else {
+        first = await store.storage.list(listPrefix, oneObject ? { startKey: prefix, limit: 1 } : { limit: INITIAL_EVENTS_PAGE_SIZE });
+        revision = first.revision;
+      }
     }
   } catch (err) {
+    if (status.isApiError(err, 'Timeout')) return failedWatch(sink, err);
     if (isStorageError(err)) throw status.internal(err);
     throw err;
   }
@@ -115,37 +137,70 @@ export async function watchObjects(
     if (bookmarks) clearInterval(bookmarks);
     watcher?.stop();
   };
-
-  for (const obj of initial) sink.send({ type: 'ADDED', object: obj });
-  watcher = store.storage.watch(
-    prefix,
-    { afterRevision: revision },
-    {
-      onEvent(ev) {
-        if (stopped) return;
-        revision = ev.kv.modRevision;
-        const out = toWatchEvent(store, selection, ev);
-        if (out) sink.send(out);
-      },
-      onError(err) {
-        if (stopped) return;
-        const apiErr = isStorageError(err, 'Compacted')
-          ? status.expired(`too old resource version: ${after ?? revision} (${err.revision ?? 0})`)
-          : status.internal(err);
-        sink.send({ type: 'ERROR', object: apiErr.status });
-        stop();
-        sink.close();
-      },
+  const bookmark = (annotations?: Record<string, string>): WatchEvent => ({
+    type: 'BOOKMARK',
+    object: {
+      kind: store.def.kind,
+      apiVersion: store.def.apiVersion,
+      metadata: annotations ? { resourceVersion: String(revision), annotations } : { resourceVersion: String(revision) },
     },
-  );
-  if (opts.allowWatchBookmarks) {
-    bookmarks = setInterval(() => {
-      sink.send({
-        type: 'BOOKMARK',
-        object: { kind: store.def.kind, apiVersion: store.def.apiVersion, metadata: { resourceVersion: String(revision) } },
-      });
-    }, config.bookmarkIntervalMs);
-    bookmarks.unref();
-  }
+  });
+  const fail = (err: unknown) => {
+    if (stopped) return;
+    const apiErr = isStorageError(err, 'Compacted')
+      ? status.expired(`too old resource version: ${start.kind === 'after' ? start.revision : revision} (${err.revision ?? 0})`)
+      : status.isApiError(err)
+        ? err
+        : status.internal(err);
+    sink.send({ type: 'ERROR', object: apiErr.status });
+    stop();
+    sink.close();
+  };
+
+  /** The changes after `revision`, and periodic bookmarks when allowed. */
+  const follow = () => {
+    watcher = store.storage.watch(
+      prefix,
+      { afterRevision: revision },
+      {
+        onEvent(ev) {
+          if (stopped) return;
+          revision = ev.kv.modRevision;
+          const out = toWatchEvent(store, selection, ev);
+          if (out) sink.send(out);
+        },
+        onError: fail,
+      },
+    );
+    if (plan.bookmarks) {
+      bookmarks = setInterval(() => sink.send(bookmark()), config.bookmarkIntervalMs);
+      bookmarks.unref();
+    }
+  };
+
+  /**
+   * The initial state at `revision`, page by page, each event once the client took the previous
+   * ones (memory: one page, whatever the resource's size); then its end bookmark, then the changes.
+   */
+  const streamInitial = async (page: ListResult) => {
+    for (;;) {
+      for (const kv of page.items) {
+        if (oneObject && kv.key !== prefix) continue;
+        const obj = store.decode(kv);
+        if (!selection.matches(obj)) continue;
+        if (sink.send({ type: 'ADDED', object: obj }) === false) await sink.drained?.();
+        if (stopped) return;
+      }
+      if (oneObject || !page.more || page.items.length === 0) break;
+      const startKey = `${page.items[page.items.length - 1].key}\u0000`;
+      page = await store.storage.list(listPrefix, { revision, limit: INITIAL_EVENTS_PAGE_SIZE, startKey });
+      if (stopped) return;
+    }
+    if (plan.initialEventsEnd) sink.send(bookmark({ [config.initialEventsEndAnnotation]: 'true' }));
+    follow();
+  };
+
+  if (first) streamInitial(first).catch(fail);
+  else follow();
   return { stop };
 }

@@ -8,12 +8,14 @@
  * when more than `maxPending` events (or `maxPendingBytes` of them) wait, the client cannot keep up and the watch is closed (it
  * resumes from the last resourceVersion it got, or re-lists) rather than buffering without bound.
  * Initial events are produced from the snapshot only as fast as the client takes them, and do not
- * count against the limit.
+ * count against the limit; live events arriving meanwhile wait under it, so a watcher that cannot
+ * take its initial events while changes come is closed like any other slow one. When asked, the
+ * BOOKMARK ending the initial events goes out right after the last of them, before any live event.
  */
 import type { ApiObject, WatchEvent } from '../../api/object.js';
 import type { FlushScheduler } from './flush-scheduler.js';
 import type { FrameEncoder } from './cached-object.js';
-import { sharedEvent, shownEvent, visibleAs, type CachedChange, type SharedEvent } from './watch-event.js';
+import { initialEvent, shownEvent, visibleAs, type CachedChange, type SharedEvent } from './watch-event.js';
 
 /** Where a cache watcher's events go: the HTTP stream, in production. */
 export interface CacheWatchSink {
@@ -52,8 +54,10 @@ export interface WatcherLimits {
 type Pending = SharedEvent | { event: WatchEvent; frame?: undefined; bytes?: undefined };
 
 export class CacheWatcher {
-  private initial: ApiObject[] = [];
+  private initial: readonly ApiObject[] = [];
   private initialSent = 0;
+  /** The BOOKMARK to send once the initial events are out (a watch-list's end); undefined when sent or not asked. */
+  private initialEventsEnd: ApiObject | undefined;
   private queue: Pending[] = [];
   private queueHead = 0;
   /** Bytes of queue[queueHead…]. */
@@ -77,9 +81,13 @@ export class CacheWatcher {
     return this.stopped;
   }
 
-  /** Starts delivery at once: the initial objects as ADDED, then the replayed changes; live ones follow. */
-  start(initial: ApiObject[], replay: CachedChange[]): void {
+  /**
+   * Starts delivery at once: the initial objects as ADDED, then `initialEventsEnd` (a BOOKMARK) when
+   * given, then the replayed changes; live ones follow.
+   */
+  start(initial: readonly ApiObject[], replay: CachedChange[], initialEventsEnd?: ApiObject): void {
     this.initial = initial;
+    this.initialEventsEnd = initialEventsEnd;
     for (const change of replay) this.offer(change);
     this.flush();
     if (this.limits.bookmarkIntervalMs > 0) {
@@ -105,8 +113,11 @@ export class CacheWatcher {
   flush(): void {
     while (!this.stopped && !this.behind) {
       let item: Pending;
-      if (this.initialSent < this.initial.length) item = sharedEvent('ADDED', this.initial[this.initialSent++]);
-      else if (this.queueHead < this.queue.length) {
+      if (this.initialSent < this.initial.length) item = initialEvent(this.initial[this.initialSent++]);
+      else if (this.initialEventsEnd) {
+        item = { event: { type: 'BOOKMARK', object: this.initialEventsEnd } };
+        this.initialEventsEnd = undefined;
+      } else if (this.queueHead < this.queue.length) {
         item = this.queue[this.queueHead++];
         this.queuedBytes -= item.bytes ?? 0;
       } else {

@@ -90,3 +90,27 @@ export function watchFrame(type: WatchEventType, obj: ApiObject, encoder?: Frame
   e.frames[type] = frame;
   return frame;
 }
+
+const ADDED_HEAD = Buffer.from('{"type":"ADDED","object":');
+
+/** Initial ADDED frames made for a send, held weakly: shared while some response still holds one, then let go. */
+const initialFrames = new WeakMap<ApiObject, Map<FrameEncoder | undefined, WeakRef<Buffer>>>();
+
+/**
+ * The ADDED frame of an initial event (a watch starting from the current state): a frame the object
+ * already has, else one made from its shared JSON (the one lists use) and held only weakly — many
+ * watches starting at once share it while their responses hold it, but a watch-list of every object
+ * leaves no second encoding of each behind.
+ */
+export function initialFrame(obj: ApiObject, encoder?: FrameEncoder): Buffer {
+  const kept = encoder ? encodedFrames.get(obj)?.get(encoder)?.ADDED : encoded.get(obj)?.frames.ADDED;
+  if (kept) return kept;
+  let byEncoder = initialFrames.get(obj);
+  const held = byEncoder?.get(encoder)?.deref();
+  if (held) return held;
+  const frame = encoder ? encoder.watchFrame('ADDED', obj) : Buffer.concat([ADDED_HEAD, objectJson(obj), FRAME_END]);
+  if (!Object.isFrozen(obj)) return frame;
+  if (!byEncoder) initialFrames.set(obj, (byEncoder = new Map()));
+  byEncoder.set(encoder, new WeakRef(frame));
+  return frame;
+}

@@ -158,24 +158,33 @@ export class ResourceCache {
 
   /**
    * Starts a watcher: from the current objects (as ADDED) when `afterRevision` is undefined, else
-   * with the changes after it. Throws StorageError 'Compacted' for a revision older than the window.
+   * with the changes after it. With `initialEventsEnd` (an annotation key), the initial objects are
+   * followed by a BOOKMARK at their revision carrying that annotation "true" (a watch-list's end).
+   * Throws StorageError 'Compacted' for a revision older than the window.
    */
   watch(
     target: Omit<WatchTarget, 'afterRevision'>,
     afterRevision: number | undefined,
     sink: CacheWatchSink,
     bookmarkIntervalMs: number,
+    initialEventsEnd?: string,
   ): CacheWatcher {
     let initial: ApiObject[] = [];
     let replay: CachedChange[] = [];
     let after: number;
+    let end: ApiObject | undefined;
     if (afterRevision === undefined) {
       after = this.revision;
+      // References to the frozen current objects (no copies); the watcher encodes each as the client takes it.
       if (target.exactKey) {
         const obj = this.objects.get(target.prefix);
         if (obj && target.matches(obj)) initial = [obj];
       } else {
         initial = this.list(target.prefix, { limit: 0, matches: target.matches }).items;
+      }
+      if (initialEventsEnd) {
+        const bookmark = this.options.bookmark(after);
+        end = { ...bookmark, metadata: { ...bookmark.metadata, annotations: { [initialEventsEnd]: 'true' } } };
       }
     } else {
       if (afterRevision < this.window.startRevision) {
@@ -193,7 +202,7 @@ export class ResourceCache {
       (w) => this.watchers.delete(w),
     );
     this.watchers.add(watcher);
-    watcher.start(initial, replay);
+    watcher.start(initial, replay, end);
     return watcher;
   }
 

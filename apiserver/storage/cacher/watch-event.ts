@@ -1,6 +1,6 @@
 /** A stored change as one watcher sees it through its selection. */
 import type { ApiObject, WatchEvent, WatchEventType } from '../../api/object.js';
-import { type FrameEncoder, watchFrame, withRevision } from './cached-object.js';
+import { type FrameEncoder, initialFrame, watchFrame, withRevision } from './cached-object.js';
 
 /** One change of one key, decoded. */
 export interface Change {
@@ -64,4 +64,9 @@ export function shownEvent(change: CachedChange, visible: Visible): SharedEvent 
     visible.of === 'object' ? change.object : withRevision(change.prev!, change.revision),
     change.bytes,
   ));
+}
+
+/** An initial event (the object as ADDED when a watch starts from the current state): its frame is made when sent, not kept. */
+export function initialEvent(object: ApiObject): SharedEvent {
+  return { event: { type: 'ADDED', object }, frame: (encoder) => initialFrame(object, encoder), bytes: 0 };
 }

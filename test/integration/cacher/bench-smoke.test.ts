@@ -102,7 +102,8 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
   for (const l of lines.filter((l) => l.scenario === 'crd-list')) assert.equal(l.items, 66); // 60 and the warm-up's 6
   for (const l of lines.filter((l) => l.scenario === 'crd-create')) assert.equal(typeof l.rateVsConfigMaps, 'number');
   for (const l of lines.filter((l) => l.scenario === 'list-30-paged-25')) assert.deepEqual([l.items, l.pages], [30, 2]);
-  for (const l of lines.filter((l) => l.scenario === 'create' || l.scenario === 'tls-get')) assert.equal(typeof l.serverCpuUsPerReq, 'number');
+  for (const l of lines.filter((l) => l.scenario === 'create' || l.scenario === 'tls-get'))
+    assert.equal(typeof l.serverCpuUsPerReq, 'number');
   for (const l of lines.filter((l) => l.scenario === 'watch'))
     assert.deepEqual([l.events, l.delivered, l.lost, l.duplicates], [10, 40, 0, 0]);
   const [cached] = lines.filter((l) => l.scenario === 'authn-sa-jwt-cached');

@@ -774,8 +774,14 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
           assert.equal(r.status, 400, `${q}: ${r.text}`);
           assert.equal(r.body.kind, 'Status');
         }
+        // A watch's resourceVersionMatch is Kubernetes' ListOptions validation: 422 (watch-list.test.ts has the rest).
         const w = await c.get(`${CM('lists')}?watch=1&resourceVersion=1&resourceVersionMatch=NotOlderThan`);
-        assert.equal(w.status, 400);
+        assert.equal(w.status, 422, w.text);
+        assert.equal(w.body.reason, 'Invalid');
+        assert.match(
+          w.body.message,
+          /resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided$/,
+        );
       });
 
       it('waits briefly for a too-new resourceVersion, then answers 504', async () => {

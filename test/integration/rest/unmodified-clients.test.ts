@@ -18,6 +18,10 @@ describe('unmodified clients', () => {
     const w = await s.client.watch('/api/v1/namespaces/default/configmaps?watch=True&allowWatchBookmarks=True');
     try {
       assert.equal(w.status, 200);
+      // A watch from "" is a watch-list (the WatchList gate): with bookmarks allowed, its initial events end with one.
+      const end = await w.next(5000);
+      assert.equal(end.type, 'BOOKMARK');
+      assert.equal(end.object.metadata.annotations['orch.io/initial-events-end'], 'true');
       const created = await s.client.post('/api/v1/namespaces/default/configmaps', { metadata: { name: 'py' } });
       assert.equal(created.status, 201, created.text);
       const e = await w.next(5000);

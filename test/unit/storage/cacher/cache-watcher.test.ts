@@ -221,6 +221,64 @@ test('the initial objects do not count against the limit', async () => {
   assert.equal(meta(sink.events.at(-1)!).name, 'live');
 });
 
+const endMarker = (rv: number): ApiObject =>
+  ({
+    kind: 'ConfigMap',
+    apiVersion: 'v1',
+    metadata: { resourceVersion: String(rv), annotations: { 'orch.io/initial-events-end': 'true' } },
+  }) as ApiObject;
+
+test('the initial events end with the given BOOKMARK, before live events that came while they went out', async () => {
+  const sink = recordingSink();
+  const { w } = watcher(sink, { afterRevision: 10 });
+  sink.behind = true;
+  w.start([obj('a', 3), obj('b', 9)], [], endMarker(10));
+  w.offer(put('live', 11));
+  await flushed();
+  assert.equal(sink.events.length, 1, 'nothing more while the client is behind');
+  sink.behind = false;
+  sink.release();
+  await flushed();
+  assert.deepEqual(
+    sink.events.map((e) => [e.type, meta(e).name ?? meta(e).annotations]),
+    [
+      ['ADDED', 'a'],
+      ['ADDED', 'b'],
+      ['BOOKMARK', { 'orch.io/initial-events-end': 'true' }],
+      ['ADDED', 'live'],
+    ],
+  );
+  assert.equal(meta(sink.events[2]).resourceVersion, '10');
+});
+
+test('with no initial objects the end BOOKMARK goes out at once', () => {
+  const sink = recordingSink();
+  const { w } = watcher(sink, { afterRevision: 10 });
+  w.start([], [], endMarker(10));
+  assert.deepEqual(
+    sink.events.map((e) => e.type),
+    ['BOOKMARK'],
+  );
+});
+
+test('a client that does not take its initial events while changes come is closed as unresponsive (the live events are bounded)', async () => {
+  const sink = recordingSink();
+  const { w } = watcher(sink, { maxPending: 5, afterRevision: 100 });
+  sink.behind = true;
+  w.start(
+    Array.from({ length: 1000 }, (_, i) => obj(`i${i}`, i + 1)),
+    [],
+    endMarker(100),
+  );
+  await flushed();
+  for (let rv = 101; rv <= 105; rv++) w.offer(put(`n${rv}`, rv));
+  assert.equal(sink.closed, false, 'five live events may wait');
+  w.offer(put('n106', 106));
+  assert.equal(sink.closed, true);
+  assert.equal(sink.reason, 'unresponsive');
+  assert.equal(sink.events.length, 1, 'one initial event went out before the client fell behind');
+});
+
 test('sends BOOKMARKs on the interval, after the events before them; stop ends them', async () => {
   const sink = recordingSink();
   const { w, stopped } = watcher(sink, { bookmarkIntervalMs: 20 });

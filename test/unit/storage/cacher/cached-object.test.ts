@@ -1,7 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiObject } from '../../../../apiserver/api/object.js';
-import { deepFreeze, objectJson, watchFrame } from '../../../../apiserver/storage/cacher/cached-object.js';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { deepFreeze, initialFrame, objectJson, watchFrame } from '../../../../apiserver/storage/cacher/cached-object.js';
+
+setFlagsFromString('--expose-gc');
+/** A full collection (the flag set above exposes gc to new contexts). */
+const collectGarbage = runInNewContext('gc') as () => void;
 
 const cm = (name: string): ApiObject =>
   ({
@@ -37,4 +43,35 @@ test('the JSON and the watch frames of an object agree, whichever is asked first
   assert.equal(objectJson(listed).toString(), JSON.stringify(listed));
   assert.equal(watchFrame('DELETED', listed).toString(), `${JSON.stringify({ type: 'DELETED', object: listed })}\n`);
   assert.equal(watchFrame('DELETED', listed), watchFrame('DELETED', listed));
+});
+
+test('an initial ADDED frame is made from the shared JSON and held weakly: shared while alive, never kept with the object', async () => {
+  const obj = deepFreeze(cm('e'));
+  let first: Buffer | undefined = initialFrame(obj);
+  assert.equal(first.toString(), `${JSON.stringify({ type: 'ADDED', object: obj })}\n`);
+  assert.equal(initialFrame(obj), first, 'shared while some response holds it');
+  const ref = new WeakRef(first);
+  first = undefined;
+  // Nothing else holds it: once collected, the next watch makes it again.
+  await new Promise((r) => setTimeout(r, 0));
+  collectGarbage();
+  assert.equal(ref.deref(), undefined, 'the frame was not kept with the object');
+  assert.equal(initialFrame(obj).toString(), `${JSON.stringify({ type: 'ADDED', object: obj })}\n`);
+  assert.equal(objectJson(obj), objectJson(obj), 'the JSON lists use is the one shared');
+  // A frame the object has (a live ADDED event sent it) is reused instead.
+  const live = deepFreeze(cm('f'));
+  const frame = watchFrame('ADDED', live);
+  assert.equal(initialFrame(live), frame);
+});
+
+test("an initial frame in another encoding is the encoder's, and the one the object keeps when it has one", () => {
+  let calls = 0;
+  const encoder = { watchFrame: (type: string, o: ApiObject) => Buffer.from(`${++calls}:${type}:${o.metadata.name}`) };
+  const obj = deepFreeze(cm('g'));
+  const held = initialFrame(obj, encoder);
+  assert.equal(held.toString(), '1:ADDED:g');
+  assert.equal(initialFrame(obj, encoder), held);
+  const other = deepFreeze(cm('h'));
+  const kept = watchFrame('ADDED', other, encoder);
+  assert.equal(initialFrame(other, encoder), kept);
 });
