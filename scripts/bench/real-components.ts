@@ -5,13 +5,14 @@
  * `$HOME/orch-reference/bin`, where the reference build puts them); nothing here ships with orch.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClusterFiles } from '../cluster-files.js';
 import { ApiClient } from './api-client.js';
 import { loadKubeconfig } from './kubeconfig.js';
+import { freePorts } from '../../test/support/free-ports.js';
 
 export const DEFAULT_BIN_DIR = join(homedir(), 'orch-reference', 'bin');
 
@@ -39,7 +40,18 @@ export interface RealComponents {
 
 function launch(dir: string, name: string, command: string, args: string[]): ChildProcess {
   const log = openSync(join(dir, `${name}.log`), 'w');
-  return spawn(command, args, { stdio: ['ignore', log, log], detached: true });
+  const child = spawn(command, args, { stdio: ['ignore', log, log], detached: true });
+  logs.set(child, join(dir, `${name}.log`));
+  return child;
+}
+
+const logs = new WeakMap<ChildProcess, string>();
+
+/** The last lines a component wrote (its log goes with the run's directory). */
+function logTail(child: ChildProcess): string {
+  const file = logs.get(child);
+  const text = file ? readFileSync(file, 'utf8') : '';
+  return text.trim().split('\n').slice(-8).join('\n');
 }
 
 async function stopAll(children: ChildProcess[]): Promise<void> {
@@ -87,7 +99,8 @@ export async function startRealComponents(o: RealComponentsOptions): Promise<Rea
       ...CLIENT_RATE,
     ]),
   );
-  const base = 20_000 + Math.floor(Math.random() * 20_000);
+  // Ports nothing holds now (a random range could meet an ephemeral port of some connection).
+  const ports = await freePorts(2 * o.nodes);
   for (let i = 1; i <= o.nodes; i++) {
     const certDir = join(o.dir, `node-${i}`);
     mkdirSync(certDir, { recursive: true });
@@ -97,8 +110,8 @@ export async function startRealComponents(o: RealComponentsOptions): Promise<Rea
         `--name=hollow-node-${i}`,
         kc,
         `--cert-dir=${certDir}`,
-        `--kubelet-port=${base + 2 * i}`,
-        `--kubelet-read-only-port=${base + 2 * i + 1}`,
+        `--kubelet-port=${ports[2 * i - 2]}`,
+        `--kubelet-read-only-port=${ports[2 * i - 1]}`,
         '--max-pods=110',
         '--use-host-image-service=false',
       ]),
@@ -110,7 +123,8 @@ export async function startRealComponents(o: RealComponentsOptions): Promise<Rea
     const deadline = Date.now() + 300_000;
     for (;;) {
       const dead = children.find((c) => c.exitCode !== null);
-      if (dead) throw new Error(`density: ${dead.spawnargs[0]} exited with ${dead.exitCode} (logs in ${o.dir})`);
+      if (dead)
+        throw new Error(`density: ${dead.spawnargs.slice(0, 3).join(' ')} exited with ${dead.exitCode}; its last lines:\n${logTail(dead)}`);
       const r = await api.request('GET', '/api/v1/nodes');
       const ready = r.status === 200 ? (JSON.parse(r.body).items as Parameters<typeof nodeReady>[0][]).filter(nodeReady).length : 0;
       if (ready >= o.nodes) break;
