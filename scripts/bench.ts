@@ -10,7 +10,8 @@
  *                    [--targets etcd,sqlite] [--server-node-args "--cpu-prof ..."]
  *                    [--compare PATH/kube-apiserver] [--big-list-count 50000] [--workers N]
  *                    [--apf-objects 5000] [--apf-flooders 400] [--console-idle-seconds 30] [--restore-objects 5000]
- *                    [--pods-steps 10000,50000,150000]
+ *                    [--density-nodes 20] [--density-pods 1000] [--density-runs 1] [--density-timeout-seconds 600]
+ *                    [--density-bin-dir DIR] [--density-controller-manager kube|orch] [--pods-steps 10000,50000,150000]
  *
  * With --kubeconfig it measures that server (orch or any other), in a fresh namespace it leaves
  * behind; --etcd adds the raw etcd baselines, --server-pid the server's RSS around the lists.
@@ -27,7 +28,10 @@
  * ORCH_BENCH_APISERVER=PATH/dist/apiserver/cmd/apiserver.js times another build of orch with this
  * bench (scripts/bench/local-cluster.ts), so two commits are measured with the same load.
  *
- * Scenarios: etcd-put, etcd-get (baselines, with --etcd or self-started), create, get, update, list,
+ * Scenarios: etcd-put, etcd-get (baselines, with --etcd or self-started), tls-get (the bench's GET
+ * load against a bare Node HTTPS server's fixed answer, with that server's CPU per request,
+ * scripts/bench/tls-baseline.ts; with the etcd baselines, a table puts each server's create rate
+ * beside raw etcd puts and its GET CPU beside the bare server's), create, get, update, list,
  * watch, list-big (--big-list-count objects listed whole and paged; by default only with --compare),
  * rbac-get (self-started only: a GET authorized by RBAC among 11,000 bindings against the
  * same GET as system:masters, scripts/bench/rbac-scenario.ts), authn (in process: what
@@ -46,8 +50,14 @@
  * open; the server's idle CPU without a browser and with headless Chromium on the overview,
  * scripts/bench/console-scenario.ts), and restore (self-started
  * on etcd with the controllers: time to restore a 5,000-object namespace, scripts/bench/restore-scenario.ts).
- * By name only: density (the real kube-scheduler, kubemark hollow nodes and a controller manager,
- * scripts/bench/density-scenario.ts) and pods-150k (Kubernetes' 150k-Pod limit: on orch on etcd
+ * By name only: density (--density-nodes kubemark hollow nodes, the real kube-scheduler and a
+ * controller manager, --density-controller-manager kube (kube-controller-manager, the default, the
+ * same clients for both servers) or orch, binaries from --density-bin-dir (default
+ * ~/orch-reference/bin), beside orch on etcd in k8s.io mode and, with --compare, kube-apiserver, each
+ * on an etcd of its own; a Deployment of --density-pods pause Pods timed from its create to all
+ * Running, Pod startup p50/p99 as a watch sees it, the server's CPU seconds and peak RSS, the API's
+ * p99 per verb from apiserver_request_duration_seconds; --density-runs rounds, the table takes the
+ * median; scripts/bench/density-scenario.ts) and pods-150k (Kubernetes' 150k-Pod limit: on orch on etcd
  * with its default flags and, with --compare, on kube-apiserver with --feature-gates=WatchList=true,
  * each on a fresh etcd, small Pods created by POST up to each of --pods-steps; at each step the
  * server's RSS and RSS per Pod, LIST p50 of every Pod (consistent, no limit, 3 repeats) and a
