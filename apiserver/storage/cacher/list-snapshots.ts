@@ -10,11 +10,11 @@
  * answered by the store (or its 410) instead.
  */
 import type { ApiObject } from '../../api/object.js';
-import { lowerBound, prefixEnd } from './sorted-keys.js';
+import { FrozenKeys, type KeyOrder } from './sorted-keys.js';
 
 /** Objects in key order: the cache's current ones or a snapshot's. */
 export interface ListView {
-  readonly keys: readonly string[];
+  readonly keys: KeyOrder;
   object(i: number): ApiObject;
 }
 
@@ -41,8 +41,8 @@ export interface PageOptions {
 export function readPage(view: ListView, revision: number, prefix: string, options: PageOptions): CachedPage {
   const { keys } = view;
   const items: ApiObject[] = [];
-  let i = lowerBound(keys, options.startKey ?? prefix);
-  const end = prefixEnd(keys, prefix, i);
+  let i = keys.lowerBound(options.startKey ?? prefix);
+  const end = keys.prefixEnd(prefix, i);
   for (; i < end; i++) {
     const obj = view.object(i);
     if (!options.matches(obj)) continue;
@@ -53,7 +53,7 @@ export function readPage(view: ListView, revision: number, prefix: string, optio
     }
   }
   if (options.limit && items.length === options.limit && i < end) {
-    return { items, revision, lastKey: keys[i - 1], remaining: end - i };
+    return { items, revision, lastKey: keys.at(i - 1), remaining: end - i };
   }
   return { items, revision };
 }
@@ -61,13 +61,16 @@ export function readPage(view: ListView, revision: number, prefix: string, optio
 /** The resource as it was at every revision from `from` to `to`. */
 export class ListSnapshot implements ListView {
   readonly takenAt = Date.now();
+  readonly keys: KeyOrder;
 
   constructor(
     readonly from: number,
     readonly to: number,
-    readonly keys: readonly string[],
+    keys: readonly string[],
     private readonly objects: readonly ApiObject[],
-  ) {}
+  ) {
+    this.keys = new FrozenKeys(keys);
+  }
 
   object(i: number): ApiObject {
     return this.objects[i];

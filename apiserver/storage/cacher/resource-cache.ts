@@ -80,8 +80,8 @@ export class ResourceCache {
   private readonly snapshots = new ListSnapshots({ maxCount: MAX_SNAPSHOTS, maxAgeMs: SNAPSHOT_MAX_AGE_MS });
   /** The current objects as a list view. */
   private readonly current: ListView = {
-    keys: this.keys.all,
-    object: (i) => this.objects.get(this.keys.all[i])!,
+    keys: this.keys,
+    object: (i) => this.objects.get(this.keys.at(i))!,
   };
 
   constructor(private readonly options: ResourceCacheOptions) {
@@ -215,7 +215,7 @@ export class ResourceCache {
   /** Before a change at `revision`: the current generation ends; pinned, it is kept as a snapshot. */
   private nextGeneration(revision: number): void {
     if (this.pinned && this.snapshots.lastTakenAt <= Date.now() - this.options.snapshotIntervalMs) {
-      const keys = this.keys.all.slice();
+      const keys = this.keys.toArray();
       const objects = keys.map((k) => this.objects.get(k)!);
       this.snapshots.add(new ListSnapshot(this.generationStart, revision - 1, keys, objects));
     }
