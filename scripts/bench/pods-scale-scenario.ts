@@ -54,12 +54,21 @@ export function stepLabel(n: number): string {
   return n % 1000 === 0 ? `${n / 1000}k` : String(n);
 }
 
+/**
+ * The i-th Pod's name, as a ReplicaSet names its Pods: a fixed prefix and a suffix in no order (i times
+ * an odd constant mod 2^32 is one-to-one, so names never repeat), so each create lands anywhere in
+ * the key order, as in a cluster, not at its end.
+ */
+export function podName(i: number): string {
+  return `web-6d4b75cb6d-${(Math.imul(i, 0x9e3779b1) >>> 0).toString(36).padStart(7, '0')}`;
+}
+
 /** A small Pod, as kubectl run would make it (no service-account token mounted). */
 function pod(i: number): string {
   return JSON.stringify({
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: `pod-${String(i).padStart(6, '0')}`, labels: { app: 'pods-scale' } },
+    metadata: { name: podName(i), labels: { app: 'pods-scale' } },
     spec: { automountServiceAccountToken: false, containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.9' }] },
   });
 }

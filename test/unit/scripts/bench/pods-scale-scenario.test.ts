@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { growthExponent, stepLabel, WatchListCounter } from '../../../../scripts/bench/pods-scale-scenario.js';
+import { growthExponent, podName, stepLabel, WatchListCounter } from '../../../../scripts/bench/pods-scale-scenario.js';
 
 describe('pods-150k helpers', () => {
   it('the growth exponent is the log-log slope between two steps', () => {
@@ -8,6 +8,14 @@ describe('pods-150k helpers', () => {
     assert.equal(growthExponent(10_000, 100, 150_000, 100), 0);
     assert.equal(growthExponent(10_000, 10, 100_000, 1000), 2);
     assert.equal(growthExponent(10_000, 0, 150_000, 10), undefined, 'no slope from nothing');
+  });
+
+  it('names Pods as a ReplicaSet does: valid, never repeated, in no key order', () => {
+    const names = Array.from({ length: 200_000 }, (_, i) => podName(i));
+    assert.equal(new Set(names).size, names.length);
+    for (const n of names.slice(0, 1000)) assert.match(n, /^web-6d4b75cb6d-[0-9a-z]{7}$/);
+    const ascending = names.slice(1, 1001).filter((n, i) => n > names[i]).length;
+    assert.ok(ascending > 300 && ascending < 700, `${ascending} of 1000 successive names ascend`);
   });
 
   it('labels steps as the report does', () => {
