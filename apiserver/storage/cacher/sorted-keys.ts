@@ -92,13 +92,17 @@ export class SortedKeys implements KeyOrder {
   /** starts[c]: the position of chunks[c][0]. */
   private starts: number[] = [];
   private count = 0;
+  /** The chunk `at` read last. */
+  private lastRead = 0;
 
   get size(): number {
     return this.count;
   }
 
   at(i: number): string {
-    const c = this.chunkAt(i);
+    // A page reads positions in order: the chunk of the last read usually holds the next.
+    let c = this.lastRead;
+    if (c >= this.chunks.length || i < this.starts[c] || i >= this.starts[c] + this.chunks[c].length) c = this.lastRead = this.chunkAt(i);
     return this.chunks[c][i - this.starts[c]];
   }
 
