@@ -38,30 +38,64 @@ export function checkAgainstSchema(value: Record<string, unknown>, schema: Schem
   return result;
 }
 
-function walkObject(obj: Record<string, unknown>, s: Schema, defs: Definitions, path: string, r: SchemaCheckResult): void {
-  if (s['x-orch-preserve-unknown-fields'] || (!s.properties && s.additionalProperties === undefined)) return;
+/**
+ * `keep`: inside a CRD's schema (JSONSchemaProps, which keeps fields it does not know): types are
+ * checked, nothing is pruned and nulls stay (a `default: null` is a value there).
+ */
+function walkObject(obj: Record<string, unknown>, s: Schema, defs: Definitions, path: string, r: SchemaCheckResult, keep = false): void {
+  if (s === defs[SCHEMA_PROPS_NAME]) keep = true;
+  else if (s['x-orch-preserve-unknown-fields']) return;
+  if (!s.properties && s.additionalProperties === undefined) return;
   for (const key of Object.keys(obj)) {
     const child = obj[key];
     const childPath = s.properties ? join(path, key) : `${path}[${key}]`;
     const childSchema = ownProperty(s.properties, key) ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
     if (!childSchema) {
-      if (s.additionalProperties === true) continue;
+      if (keep || s.additionalProperties === true) continue;
       r.unknownFields.push(childPath);
       delete obj[key];
       continue;
     }
     if (child === null) {
+      if (keep) continue;
       if (s.properties) delete obj[key];
       else r.errors.push(`${childPath}: expected ${resolveSchema(childSchema, defs).type ?? 'value'}, got null`);
       continue;
     }
-    walkValue(child, childSchema, defs, childPath, r);
+    walkValue(child, childSchema, defs, childPath, r, keep);
     // A number given for a Quantity is kept as its string form, as Kubernetes decodes it.
     if (typeof child === 'number' && resolveSchema(childSchema, defs).format === 'quantity') obj[key] = String(child);
   }
 }
 
-function walkValue(v: unknown, schema: Schema, defs: Definitions, path: string, r: SchemaCheckResult): void {
+const SCHEMA_PROPS_NAME = 'apiextensions.v1.JSONSchemaProps';
+const SCHEMA_PROPS: Schema = { $ref: `#/definitions/${SCHEMA_PROPS_NAME}` };
+
+/**
+ * The CRD schema's union types, which the OpenAPI document leaves untyped (`{}`): a JSONSchemaProps
+ * object, or a boolean / an array of JSONSchemaProps / an array of strings, as Go decodes them.
+ * Untyped, a nested schema's `properties: []` was stored and then broke its protobuf encoding.
+ */
+const SCHEMA_UNIONS: Record<string, { other: 'boolean' | 'array'; item?: Schema }> = {
+  '#/definitions/apiextensions.v1.JSONSchemaPropsOrBool': { other: 'boolean' },
+  '#/definitions/apiextensions.v1.JSONSchemaPropsOrArray': { other: 'array', item: SCHEMA_PROPS },
+  '#/definitions/apiextensions.v1.JSONSchemaPropsOrStringArray': { other: 'array', item: { type: 'string' } },
+};
+
+function walkUnion(v: unknown, union: (typeof SCHEMA_UNIONS)[string], defs: Definitions, path: string, r: SchemaCheckResult): void {
+  const got = jsonType(v);
+  if (got === 'object') walkValue(v, SCHEMA_PROPS, defs, path, r, true);
+  else if (got === union.other && Array.isArray(v) && union.item)
+    v.forEach((item, i) => walkValue(item, union.item!, defs, `${path}[${i}]`, r, true));
+  else if (got !== union.other) r.errors.push(`${path}: expected object or ${union.other}, got ${got}`);
+}
+
+function walkValue(v: unknown, schema: Schema, defs: Definitions, path: string, r: SchemaCheckResult, keep = false): void {
+  const union = typeof schema.$ref === 'string' ? SCHEMA_UNIONS[schema.$ref] : undefined;
+  if (union) {
+    walkUnion(v, union, defs, path, r);
+    return;
+  }
   const s = resolveSchema(schema, defs);
   const got = jsonType(v);
   if (s['x-orch-int-or-string']) {
@@ -71,7 +105,7 @@ function walkValue(v: unknown, schema: Schema, defs: Definitions, path: string, 
   switch (s.type) {
     case 'object':
       if (got !== 'object') r.errors.push(`${path}: expected object, got ${got}`);
-      else walkObject(v as Record<string, unknown>, s, defs, path, r);
+      else walkObject(v as Record<string, unknown>, s, defs, path, r, keep);
       return;
     case 'array':
       if (got !== 'array') {
@@ -81,7 +115,7 @@ function walkValue(v: unknown, schema: Schema, defs: Definitions, path: string, 
       if (s.items) {
         (v as unknown[]).forEach((item, i) => {
           if (item === null) r.errors.push(`${path}[${i}]: expected ${resolveSchema(s.items!, defs).type ?? 'value'}, got null`);
-          else walkValue(item, s.items!, defs, `${path}[${i}]`, r);
+          else walkValue(item, s.items!, defs, `${path}[${i}]`, r, keep);
         });
       }
       return;
@@ -101,6 +135,6 @@ function walkValue(v: unknown, schema: Schema, defs: Definitions, path: string, 
       if (got !== 'boolean') r.errors.push(`${path}: expected boolean, got ${got}`);
       return;
     default:
-      if (s.properties && got === 'object') walkObject(v as Record<string, unknown>, s, defs, path, r);
+      if (s.properties && got === 'object') walkObject(v as Record<string, unknown>, s, defs, path, r, keep);
   }
 }
