@@ -1,8 +1,9 @@
 /**
  * Kubernetes' WithPriorityAndFairness, in the in-flight filter's place: a request is classified by
  * the FlowSchemas into a priority level, its seats estimated, and it runs, waits in its flow's
- * queues, or is answered 429 with Retry-After (plain text, as kube-apiserver). Every answer names
- * the matched FlowSchema and level by UID (X-Kubernetes-PF-*-UID). A watch holds its seat only
+ * queues, or is answered 429 with Retry-After (plain text, as kube-apiserver; a flow that comes back
+ * within the Retry-After it was given gets its next 429s after that long, reject-hold.ts). Every
+ * answer names the matched FlowSchema and level by UID (X-Kubernetes-PF-*-UID). A watch holds its seat only
  * until it is initialized (the handler's promise settles once its storage watch is set up); other
  * long-running requests are not limited. A wait lasts at most a quarter of the request's timeout
  * (`?timeout=`, else --request-timeout), and never beyond a minute.
@@ -14,6 +15,7 @@ import { userFrom } from '../../endpoints/request/request-user.js';
 import type { ConfigController } from '../flowcontrol/config-controller.js';
 import type { FlowControlMetrics } from '../flowcontrol/metrics.js';
 import type { Ticket } from '../flowcontrol/queue-set.js';
+import { RejectHold } from '../flowcontrol/reject-hold.js';
 import { RetryAfter } from '../flowcontrol/retry-after.js';
 import { hashFlow } from '../flowcontrol/shuffle-shard.js';
 import { estimateSeats } from '../flowcontrol/work-estimate.js';
@@ -51,16 +53,37 @@ function waitLimitMs(query: URLSearchParams, watch: boolean, requestTimeoutMs: n
 export function withPriorityAndFairness(handler: Handler, deps: PriorityAndFairnessDeps): Handler {
   const { controller, metrics } = deps;
   const retryAfter = new Map<string, RetryAfter>();
-  const tooMany = (res: Parameters<Handler>[1], level: string) => {
-    let tracker = retryAfter.get(level);
-    if (!tracker) retryAfter.set(level, (tracker = new RetryAfter()));
+  const hold = new RejectHold();
+  const write429 = (res: Parameters<Handler>[1], after: number) => {
     res.writeHead(429, {
-      'Retry-After': String(tracker.dropped()),
+      'Retry-After': String(after),
       'Cache-Control': 'no-cache, private',
       'Content-Type': 'text/plain; charset=utf-8',
       'X-Content-Type-Options': 'nosniff',
     });
     res.end('Too many requests, please try again later.\n');
+  };
+  const retryAfterOf = (level: string) => {
+    let tracker = retryAfter.get(level);
+    if (!tracker) retryAfter.set(level, (tracker = new RetryAfter()));
+    return tracker.dropped();
+  };
+  const tooMany = (res: Parameters<Handler>[1], level: string) => write429(res, retryAfterOf(level));
+  /** A rejection (the queues full): at once, or held while its flow ignores Retry-After (reject-hold.ts). */
+  const rejected = (res: Parameters<Handler>[1], level: string, flow: string) => {
+    const after = retryAfterOf(level);
+    const ms = hold.delayFor(flow, after);
+    if (ms === 0) return write429(res, after);
+    const gone = () => {
+      clearTimeout(timer);
+      hold.release();
+    };
+    const timer = setTimeout(() => {
+      res.off('close', gone);
+      hold.release();
+      if (!res.destroyed) write429(res, after);
+    }, ms);
+    res.once('close', gone);
   };
   return (req, res) => {
     const info = requestInfoFrom(req);
@@ -114,7 +137,7 @@ export function withPriorityAndFairness(handler: Handler, deps: PriorityAndFairn
     const admission = qs.admit(ticket, () => hashFlow(fs, distinguisher));
     if (admission.outcome === 'reject') {
       metrics.rejected(pl, fs, admission.reason);
-      return tooMany(res, pl);
+      return rejected(res, pl, `${fs}\u0000${distinguisher}`);
     }
     const run = () => {
       metrics.dispatched(pl, fs);

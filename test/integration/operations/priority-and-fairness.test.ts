@@ -1,9 +1,9 @@
 /**
  * API Priority and Fairness on a real server: every answer names its FlowSchema and priority level
- * by UID, a Reject level answers 429 with Retry-After, a Queue level queues, rejects a full queue and
- * times out a wait at a quarter of `?timeout`, FlowSchemas referencing no level are Dangling (and
- * skipped), the debug dumps and metrics show it, and --enable-priority-and-fairness=false keeps the
- * in-flight filter.
+ * by UID, a Reject level answers 429 with Retry-After (held that long for a flow that comes straight
+ * back), a Queue level queues, rejects a full queue and times out a wait at a quarter of `?timeout`,
+ * FlowSchemas referencing no level are Dangling (and skipped), the debug dumps and metrics show it,
+ * and --enable-priority-and-fairness=false keeps the in-flight filter.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -129,6 +129,35 @@ describe('API Priority and Fairness', () => {
       (await s.client.get('/metrics')).text,
       /apiserver_flowcontrol_rejected_requests_total\{priority_level="test-reject",flow_schema="test-jane",reason="concurrency-limit"\} 1/,
     );
+  });
+
+  it('a flow that comes straight back gets its next 429 after the Retry-After it was given; one that waits it out, at once', async () => {
+    // Out of the window of the rejections before.
+    await new Promise((r) => setTimeout(r, 1100));
+    const held = heldWrite('jane-token', 'held-jane-2');
+    await executing('test-reject', 1);
+    const timed = async () => {
+      const t0 = Date.now();
+      const r = await jane.post(CM, { metadata: { name: 'refused-again' } });
+      return { status: r.status, retryAfter: Number(r.headers['retry-after']), ms: Date.now() - t0 };
+    };
+    const first = await timed();
+    assert.equal(first.status, 429);
+    assert.ok(first.ms < 500, `the first 429 took ${first.ms} ms`);
+    // Straight back: the same 429, held for the Retry-After the first one gave.
+    const again = await timed();
+    assert.equal(again.status, 429);
+    assert.equal(again.retryAfter, first.retryAfter);
+    assert.ok(again.ms >= first.retryAfter * 1000 - 50, `the repeated 429 took ${again.ms} ms`);
+    // Another user of the level is another flow: answered at once.
+    assert.equal((await ann.get(CM)).status, 200);
+    // Waiting out the Retry-After: at once again.
+    await new Promise((r) => setTimeout(r, again.retryAfter * 1000 + 100));
+    const patient = await timed();
+    assert.equal(patient.status, 429);
+    assert.ok(patient.ms < 500, `the 429 after waiting took ${patient.ms} ms`);
+    held.req.end('}}');
+    assert.equal((await held.answer).status, 201);
   });
 
   it('a Queue level queues, rejects a full queue, and times a wait out at a quarter of ?timeout', async () => {
