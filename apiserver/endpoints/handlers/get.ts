@@ -8,6 +8,7 @@ import { renderAnswer, renderList } from './render-view.js';
 import { warningHeaders } from '../responses.js';
 import { auditFrom } from '../request/request-audit.js';
 import { objectJson } from '../../storage/cacher/cached-object.js';
+import { bulkTurn } from './bulk-budget.js';
 
 /** GET/HEAD of one object (or its subresource view); a non-zero resourceVersion means "not older than". */
 export async function handleGet(s: RequestScope): Promise<void> {
@@ -40,8 +41,8 @@ const COMMA = Buffer.from(',');
  * A list as JSON, written in chunks as the client takes them: the same bytes as one encoding of the
  * whole list, without ever holding them all (a list of 10,000 objects is tens of megabytes). Items
  * of the watch cache bring their JSON encoded once for every list (objectJson); others are encoded
- * here. After each chunk it yields to the event loop, and waits while the socket still holds a
- * chunk: a fast client would otherwise take a list of 5,000 objects in one turn (tens of
+ * here. Each chunk waits for room in the loop's turn (bulk-budget.ts) and then while the socket
+ * still holds one: a fast client would otherwise take a list of 5,000 objects in one turn (tens of
  * milliseconds, encrypted in one writev), and every other request, of any priority level, would
  * wait behind it.
  */
@@ -62,8 +63,8 @@ async function streamList(s: RequestScope, list: ApiList): Promise<void> {
     parts.push(item);
     bytes += item.length;
     if (bytes < LIST_CHUNK_BYTES) continue;
+    await bulkTurn(bytes);
     if (!res.write(Buffer.concat(parts, bytes)) || res.writableLength > LIST_CHUNK_BYTES) await drainedOrClosed(res);
-    else await nextTurn();
     parts = [];
     bytes = 0;
   }
@@ -72,10 +73,6 @@ async function streamList(s: RequestScope, list: ApiList): Promise<void> {
 }
 
 const LIST_END = Buffer.from(']}\n');
-
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
 
 function drainedOrClosed(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
