@@ -8,7 +8,7 @@
  *
  * So a flow's first rejection is answered at once; a rejection of the same flow within the
  * Retry-After it was last given is answered after that Retry-After, counted from its own arrival
- * (arrivals are spread, so the held answers go out spread too). The answer is the same 429 with the
+ * (arrivals are spread, so the held answers go out spread too), at most MAX_HOLD_MS. The answer is the same 429 with the
  * same headers; only its time differs. A client that honours Retry-After is never held; a caller's
  * concurrent requests rejected together wait at most one Retry-After more. What a hold keeps is a
  * timer and the open request, at most MAX_HELD at once (beyond that, answered at once), and nothing
@@ -17,6 +17,11 @@
 
 /** Held rejections at most at once, per process. */
 export const MAX_HELD = 4096;
+/**
+ * The longest hold, whatever the Retry-After (up to 60 s): a held answer is a request in flight,
+ * which a shutdown waits for, and a client's own timeout may be shorter.
+ */
+export const MAX_HOLD_MS = 5000;
 /** Flows remembered at most (the oldest forgotten first). */
 const MAX_FLOWS = 10_000;
 
@@ -50,7 +55,7 @@ export class RejectHold {
     if (this.windows.size > MAX_FLOWS) this.windows.delete(this.windows.keys().next().value as string);
     if (!again || this.heldNow >= this.maxHeld) return 0;
     this.heldNow++;
-    return ms;
+    return Math.min(ms, MAX_HOLD_MS);
   }
 
   /** A held rejection was answered, or its client went away. */

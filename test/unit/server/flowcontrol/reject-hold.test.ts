@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RejectHold } from '../../../../apiserver/server/flowcontrol/reject-hold.js';
+import { MAX_HOLD_MS, RejectHold } from '../../../../apiserver/server/flowcontrol/reject-hold.js';
 
 test("a flow's first rejection goes at once; one within the Retry-After it was given waits that long", () => {
   let now = 0;
@@ -17,6 +17,8 @@ test("a flow's first rejection goes at once; one within the Retry-After it was g
   assert.equal(hold.delayFor('a', 2), 0);
   now = 3500;
   assert.equal(hold.delayFor('a', 2), 2000, 'within the 2 s it was given');
+  now = 4000;
+  assert.equal(hold.delayFor('a', 60), MAX_HOLD_MS, 'a long Retry-After is held at most MAX_HOLD_MS');
 });
 
 test('at most maxHeld rejections are held at once; beyond that they go at once', () => {
