@@ -25,6 +25,8 @@ import { configMap, cpuSeconds, PAYLOAD, writtenBytes, type BenchOptions, type S
 const NS = 'ledger-bench';
 const CM = `/api/v1/namespaces/${NS}/configmaps`;
 const MERGE = 'application/merge-patch+json';
+/** Blocks of the throughput comparison (a multiple of 4: ABBA). */
+const BLOCKS = 8;
 
 export async function runLedger(
   options: BenchOptions & { ledgerObjectRevisions?: number },
@@ -93,6 +95,38 @@ export async function runLedger(
       onResult.cpuCostVsOff = Number((perReq('on', 'server') / Math.max(1, perReq('off', 'server'))).toFixed(3));
       log(`ledger: ${scenario} done`);
     };
+    /**
+     * Throughput in blocks: BLOCKS blocks of `count / 2` operations, each sent to one server
+     * alone at full concurrency, in the order on, off, off, on, on, off, … (ABBA: a drift of the
+     * machine's speed during the run falls alike on both). throughputCostVsOff is the off side's
+     * operations per second over the on side's, all blocks together (target ≤ 1.1); the pairs' own
+     * ratios give its spread. Request by request, the other server's answers share the
+     * client's and the machine's time with each latency; a block has the machine to itself.
+     */
+    const blocks = async (scenario: string, count: number, op: (side: 'on' | 'off', block: number, i: number) => Promise<void>) => {
+      const per = Math.max(1, Math.floor(count / 2));
+      const seconds = { on: [] as number[], off: [] as number[] };
+      for (let b = 0; b < BLOCKS; b++) {
+        const side = (b + 1) % 4 < 2 ? 'on' : 'off';
+        const t0 = performance.now();
+        const load = await runLoad({ concurrency: options.concurrency, count: per }, (i) => op(side, b, i));
+        if (load.errors > 0) throw new Error(`ledger: ${scenario} block ${b} had ${load.errors} errors`);
+        seconds[side].push((performance.now() - t0) / 1000);
+      }
+      const sum = (xs: number[]) => xs.reduce((a, c) => a + c, 0);
+      const pairs = seconds.on.map((on, k) => on / seconds.off[k]).sort((a, c) => a - c);
+      results.push({
+        scenario: `${scenario}-blocks`,
+        count: per * BLOCKS,
+        concurrency: options.concurrency,
+        rateOn: round((per * seconds.on.length) / sum(seconds.on)),
+        rateOff: round((per * seconds.off.length) / sum(seconds.off)),
+        throughputCostVsOff: Number((sum(seconds.on) / sum(seconds.off)).toFixed(3)),
+        pairMin: Number(pairs[0].toFixed(3)),
+        pairMax: Number(pairs[pairs.length - 1].toFixed(3)),
+      });
+      log(`ledger: ${scenario} in blocks done`);
+    };
     const count = Math.min(options.count, 5000);
     // Both servers warm first (JIT, caches): unwarmed, whichever started first ran up to 1.3x slower
     // in an A/A run of two identical servers, more than the ledger costs.
@@ -104,6 +138,13 @@ export async function runLedger(
     });
     await timed('update', count, async (side, i) => {
       const body = JSON.stringify({ data: { payload: `${PAYLOAD.slice(10)}${String(i).padStart(10, '0')}` } });
+      expectStatus(await clients[side].request('PATCH', `${CM}/cm-${i % count}`, body, MERGE), 200, 'update');
+    });
+    await blocks('create', count, async (side, b, i) => {
+      expectStatus(await clients[side].request('POST', CM, configMap(`block-${b}-${i}`)), 201, 'create');
+    });
+    await blocks('update', count, async (side, b, i) => {
+      const body = JSON.stringify({ data: { payload: `${PAYLOAD.slice(10)}${String(b * count + i).padStart(10, '0')}` } });
       expectStatus(await clients[side].request('PATCH', `${CM}/cm-${i % count}`, body, MERGE), 200, 'update');
     });
     // One object with many revisions among everything stored so far.
