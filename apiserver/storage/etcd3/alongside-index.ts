@@ -21,7 +21,7 @@
  * this order, which lack the TIMED mark) is read sorted by etcd, as before.
  */
 import { randomBytes } from 'node:crypto';
-import type { Etcd3, IRequestOp } from 'etcd3';
+import type { Etcd3 } from 'etcd3';
 import { isStorageError } from '../errors.js';
 import {
   ALONGSIDE_INDEX_ROOT,
@@ -31,7 +31,9 @@ import {
   type HistoryPageOptions,
   type KeyValue,
 } from '../interfaces.js';
-import { toKeyValue } from './convert.js';
+import { fromRaw } from './convert.js';
+import type { RawReads } from './raw-call.js';
+import type { RawRange } from './raw-kv.js';
 
 /** Ranges per transaction: etcd refuses more than --max-txn-ops (128 by default). */
 const MAX_TXN_RANGES = 128;
@@ -71,6 +73,8 @@ export function newIndexKey(alongsideKey: string): Buffer {
 
 export interface IndexReader {
   client: Etcd3;
+  /** Reads with raw-kv.ts's codec (a page's ranges and transaction). */
+  raw: RawReads;
   /** A lower bound of the compacted revision, known without a request. */
   knownCompacted(): number;
   /** The compacted revision, probed (storage.ts). */
@@ -145,13 +149,12 @@ async function newestEntries(
   options: HistoryPageOptions,
 ): Promise<{ revisions: number[] | undefined; revision: number }> {
   const asked = options.limit + SLACK;
-  const res = await reader.call(key, () =>
-    reader.client.kv.range({ ...rangeOf(`${indexPrefix(key)}${TIMED}`), keys_only: true, limit: asked }),
-  );
-  const revision = Number(res.header.revision);
+  const range = rangeOf(`${indexPrefix(key)}${TIMED}`);
+  const res = await reader.call(key, () => reader.raw.range({ key: range.key, rangeEnd: range.range_end, keysOnly: true, limit: asked }));
+  const revision = res.revision;
   const atOrBefore = options.atOrBefore ?? revision;
   const revisions = res.kvs
-    .map((kv) => Number(kv.create_revision))
+    .map((kv) => kv.createRevision)
     .filter((r) => r <= atOrBefore)
     .sort((a, b) => b - a);
   if (revisions.length < options.limit && res.more) return { revisions: undefined, revision };
@@ -199,27 +202,27 @@ async function readWrites(
   for (let i = 0; i === 0 || i < revisions.length; i += perTxn) {
     const chunk = revisions.slice(i, i + perTxn);
     const first = i === 0;
-    const success: IRequestOp[] = chunk.flatMap((revision) => [
-      { request_range: { key: k, revision } },
-      { request_range: { key: owner, revision } },
+    const ranges: RawRange[] = chunk.flatMap((revision) => [
+      { key: k, revision },
+      { key: owner, revision },
     ]);
-    if (first) success.unshift({ request_range: { key: k, revision: atOrBefore } });
+    if (first) ranges.unshift({ key: k, revision: atOrBefore });
     const at = first ? 1 : 0;
     txns.push(
       reader
-        .call(key, () => reader.client.kv.txn({ success }), first ? atOrBefore : chunk.at(-1))
+        .call(key, () => reader.raw.readTxn(ranges), first ? atOrBefore : chunk.at(-1))
         .then((r) => {
           if (first) {
-            const anchor = r.responses[0].response_range.kvs;
-            newest = anchor.length > 0 ? toKeyValue(anchor[0]) : null;
+            const anchor = r.ranges[0].kvs;
+            newest = anchor.length > 0 ? fromRaw(anchor[0]) : null;
           }
           return chunk.map((_, j) => {
-            const side = r.responses[at + 2 * j].response_range.kvs;
-            const value = r.responses[at + 2 * j + 1].response_range.kvs;
+            const side = r.ranges[at + 2 * j].kvs;
+            const value = r.ranges[at + 2 * j + 1].kvs;
             if (side.length === 0) throw new Error(`storage: the index lists a write of ${key} at ${chunk[j]} that is not there`);
             return {
-              write: { alongside: toKeyValue(side[0]), owner: value.length > 0 ? toKeyValue(value[0]) : null },
-              version: Number(side[0].version),
+              write: { alongside: fromRaw(side[0]), owner: value.length > 0 ? fromRaw(value[0]) : null },
+              version: side[0].version,
             };
           });
         }),

@@ -1,5 +1,6 @@
 import type { IEvent, IKeyValue } from 'etcd3';
 import type { KeyValue, StorageEvent } from '../interfaces.js';
+import type { RawKeyValue } from './raw-kv.js';
 
 /** An etcd key-value as a storage KeyValue. */
 export function toKeyValue(kv: IKeyValue): KeyValue {
@@ -9,6 +10,11 @@ export function toKeyValue(kv: IKeyValue): KeyValue {
     createRevision: Number(kv.create_revision),
     modRevision: Number(kv.mod_revision),
   };
+}
+
+/** A key-value read with raw-kv.ts's codec as a storage KeyValue. */
+export function fromRaw(kv: RawKeyValue): KeyValue {
+  return { key: kv.key.toString(), value: kv.value, createRevision: kv.createRevision, modRevision: kv.modRevision };
 }
 
 /**

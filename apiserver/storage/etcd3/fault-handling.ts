@@ -33,7 +33,9 @@ const MAX_RETRY_DELAY_MS = 1000;
 const MAX_RETRIES = 20;
 
 /** The client options carrying the policy, for requests bounded by `timeoutMs` each. */
-export function etcdFaultHandling(timeoutMs: number): Pick<IOptions, 'faultHandling'> {
+export function etcdFaultHandling(timeoutMs: number): {
+  faultHandling: { global: BudgetedRetryPolicy; host: NonNullable<NonNullable<IOptions['faultHandling']>['host']> };
+} {
   return {
     faultHandling: {
       // One loop and one timer per request (budgeted-retry.ts), not cockatiel's timeout and retry.

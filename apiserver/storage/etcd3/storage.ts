@@ -18,12 +18,13 @@ import {
 import { listRange } from '../key-range.js';
 import type { WatchSink } from '../watch-sink.js';
 import { type IndexReader, newIndexKey, readAlongsideHistory } from './alongside-index.js';
-import { toKeyValue } from './convert.js';
+import { fromRaw, toKeyValue } from './convert.js';
 import { etcdErrorKind } from './error-kind.js';
 import { etcdFaultHandling, perTryDeadlineMs } from './fault-handling.js';
 import { HistoryBytes } from './history-bytes.js';
 import { LeaseManager } from './leases.js';
 import { findOldestReadable } from './oldest-readable.js';
+import { RawReads } from './raw-call.js';
 import { ReadBatcher } from './read-batch.js';
 import { watchEtcd } from './watch.js';
 
@@ -57,14 +58,15 @@ const EMPTY = Buffer.alloc(0);
  */
 export function newEtcdStorage(options: EtcdStorageOptions): Storage {
   const timeoutMs = options.requestTimeoutMs ?? 10_000;
+  const faults = etcdFaultHandling(timeoutMs);
   const client = new Etcd3({
     hosts: options.endpoints,
     // Lists and watch replays can be large; etcd itself bounds request sizes.
     grpcOptions: { 'grpc.max_receive_message_length': -1 },
     defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + perTryDeadlineMs(timeoutMs) }),
-    ...etcdFaultHandling(timeoutMs),
+    ...faults,
   });
-  return new EtcdStorage(client, options.logger);
+  return new EtcdStorage(client, new RawReads(client, faults.faultHandling.global, perTryDeadlineMs(timeoutMs)), options.logger);
 }
 
 class EtcdStorage implements Storage {
@@ -78,11 +80,14 @@ class EtcdStorage implements Storage {
 
   constructor(
     private readonly client: Etcd3,
+    /** Single-key reads, and the history index's, with a codec of their own (raw-kv.ts). */
+    private readonly raw: RawReads,
     private readonly logger: Logger | undefined,
   ) {
     this.leases = new LeaseManager(client);
     this.indexReader = {
       client,
+      raw,
       knownCompacted: () => this.knownCompacted,
       compactedRevision: () => this.compactedRevision(),
       call: (key, request, revision) => this.call(key, request, revision),
@@ -152,18 +157,18 @@ class EtcdStorage implements Storage {
   async get(key: string, options?: { revision?: number }): Promise<KeyValue | null> {
     const revision = options?.revision;
     if (!revision) return this.call(key, () => this.reads.read(key));
-    const res = await this.call(key, () => this.client.kv.range({ key: Buffer.from(key), revision }), revision);
-    return res.kvs.length > 0 ? toKeyValue(res.kvs[0]) : null;
+    const res = await this.call(key, () => this.raw.range({ key: Buffer.from(key), revision }), revision);
+    return res.kvs.length > 0 ? fromRaw(res.kvs[0]) : null;
   }
 
   /** The keys' values in one request (read-batch.ts): a range for one key, a read-only transaction for more. */
   private async readKeys(keys: string[]): Promise<(KeyValue | null)[]> {
     if (keys.length === 1) {
-      const res = await this.client.kv.range({ key: Buffer.from(keys[0]) });
-      return [res.kvs.length > 0 ? toKeyValue(res.kvs[0]) : null];
+      const res = await this.raw.range({ key: Buffer.from(keys[0]) });
+      return [res.kvs.length > 0 ? fromRaw(res.kvs[0]) : null];
     }
-    const res = await this.client.kv.txn({ success: keys.map((key) => ({ request_range: { key: Buffer.from(key) } })) });
-    return res.responses.map(({ response_range: { kvs } }) => (kvs.length > 0 ? toKeyValue(kvs[0]) : null));
+    const res = await this.raw.readTxn(keys.map((key) => ({ key: Buffer.from(key) })));
+    return res.ranges.map(({ kvs }) => (kvs.length > 0 ? fromRaw(kvs[0]) : null));
   }
 
   async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
@@ -171,12 +176,11 @@ class EtcdStorage implements Storage {
     const requested = options.revision || 0;
     const res = await this.call(
       prefix,
-      () => this.client.kv.range({ key: range.start, range_end: range.end, revision: requested, limit: options.limit || 0 }),
+      () => this.raw.range({ key: range.start, rangeEnd: range.end, revision: requested, limit: options.limit || 0 }),
       requested,
     );
-    const items = res.kvs.map(toKeyValue);
-    const remaining = Number(res.count) - items.length;
-    return { items, revision: requested || Number(res.header.revision), more: res.more, remaining };
+    const items = res.kvs.map(fromRaw);
+    return { items, revision: requested || res.revision, more: res.more, remaining: res.count - items.length };
   }
 
   async update(key: string, value: Buffer, expectedModRevision: number, options?: WriteOptions): Promise<KeyValue> {
