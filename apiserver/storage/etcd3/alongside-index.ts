@@ -32,8 +32,8 @@ import {
   type KeyValue,
 } from '../interfaces.js';
 import { fromRaw } from './convert.js';
-import type { RawReads } from './raw-call.js';
-import type { RawRange } from './raw-kv.js';
+import type { RawKvClient } from './raw-call.js';
+import { type RawRange, rangesOf } from './raw-kv.js';
 
 /** Ranges per transaction: etcd refuses more than --max-txn-ops (128 by default). */
 const MAX_TXN_RANGES = 128;
@@ -74,7 +74,7 @@ export function newIndexKey(alongsideKey: string): Buffer {
 export interface IndexReader {
   client: Etcd3;
   /** Reads with raw-kv.ts's codec (a page's ranges and transaction). */
-  raw: RawReads;
+  raw: RawKvClient;
   /** A lower bound of the compacted revision, known without a request. */
   knownCompacted(): number;
   /** The compacted revision, probed (storage.ts). */
@@ -211,14 +211,15 @@ async function readWrites(
     txns.push(
       reader
         .call(key, () => reader.raw.readTxn(ranges), first ? atOrBefore : chunk.at(-1))
-        .then((r) => {
+        .then((txn) => {
+          const r = rangesOf(txn);
           if (first) {
-            const anchor = r.ranges[0].kvs;
+            const anchor = r[0].kvs;
             newest = anchor.length > 0 ? fromRaw(anchor[0]) : null;
           }
           return chunk.map((_, j) => {
-            const side = r.ranges[at + 2 * j].kvs;
-            const value = r.ranges[at + 2 * j + 1].kvs;
+            const side = r[at + 2 * j].kvs;
+            const value = r[at + 2 * j + 1].kvs;
             if (side.length === 0) throw new Error(`storage: the index lists a write of ${key} at ${chunk[j]} that is not there`);
             return {
               write: { alongside: fromRaw(side[0]), owner: value.length > 0 ? fromRaw(value[0]) : null },

@@ -1,12 +1,21 @@
 /**
- * Reads sent with raw-kv.ts's codec on the etcd3 client's own connections: the same hosts, breakers
+ * Requests sent with raw-kv.ts's codec on the etcd3 client's own connections: the same hosts, breakers
  * and retry budget as every other request (the client's pool and its global policy), only the
  * message encoding differs. The pool is the client's (not exported by etcd3, hence the structural
  * types below: etcd3 1.1's ConnectionPool.withConnection and grpc-js's Client.makeUnaryRequest).
  */
 import { castGrpcError, type Etcd3 } from 'etcd3';
 import type { BudgetedRetryPolicy } from './budgeted-retry.js';
-import { decodeRange, decodeReadTxn, encodeRange, encodeReadTxn, type RawRange, type RawRangeResult, type RawTxnResult } from './raw-kv.js';
+import {
+  decodeRange,
+  decodeTxn,
+  encodeRange,
+  encodeTxn,
+  type RawRange,
+  type RawRangeResult,
+  type RawTxn,
+  type RawTxnResult,
+} from './raw-kv.js';
 
 interface UnaryClient {
   makeUnaryRequest(
@@ -26,7 +35,7 @@ interface Pool {
 
 const identity = (b: Buffer) => b;
 
-export class RawReads {
+export class RawKvClient {
   private readonly pool: Pool;
 
   constructor(
@@ -42,9 +51,13 @@ export class RawReads {
     return this.call('/etcdserverpb.KV/Range', encodeRange(range)).then(decodeRange);
   }
 
+  txn(txn: RawTxn): Promise<RawTxnResult> {
+    return this.call('/etcdserverpb.KV/Txn', encodeTxn(txn)).then(decodeTxn);
+  }
+
   /** A transaction of ranges only, read at once (etcd: one linearizable read). */
   readTxn(ranges: RawRange[]): Promise<RawTxnResult> {
-    return this.call('/etcdserverpb.KV/Txn', encodeReadTxn(ranges)).then(decodeReadTxn);
+    return this.txn({ success: ranges.map((range) => ({ range })) });
   }
 
   private call(method: string, request: Buffer): Promise<Buffer> {

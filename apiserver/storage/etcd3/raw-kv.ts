@@ -1,11 +1,12 @@
 /**
- * etcd's KV reads (Range, and read-only Txn of Ranges) encoded and decoded by hand, sent on the
- * etcd3 client's own connections (raw-call.ts). The client's codec (@grpc/proto-loader) builds
- * every message as a plain object: each KeyValue's four int64s as Long and then as decimal strings,
- * every default field set, a copy per bytes field. For a history page (a Txn of 101 Ranges) that was
- * ~1 ms of the server's ~5 ms; for a GET, ~40 µs. Here a read decodes to numbers and Buffers straight
- * from the wire, and only the fields a reader uses: a range's key-values, `more`, `count`, and the
- * header's revision. Field numbers are etcd's api/etcdserverpb/rpc.proto and mvccpb/kv.proto.
+ * etcd's KV requests orch makes (Range, and Txn of compares, ranges, puts and deletes) encoded and
+ * decoded by hand, sent on the etcd3 client's own connections (raw-call.ts). The client's codec
+ * (@grpc/proto-loader) builds every message as a plain object: each KeyValue's four int64s as Long
+ * and then as decimal strings, every default field set. For a history page (a Txn of 101 Ranges)
+ * that was ~1 ms of the server's ~3.5 ms. Here an answer decodes to numbers and Buffers straight from
+ * the wire, and only the fields orch reads: a range's key-values, `more` and `count`, a put's
+ * prev_kv, a delete's prev_kvs, and the header's revision. Field numbers are etcd's
+ * api/etcdserverpb/rpc.proto and mvccpb/kv.proto.
  */
 import protobuf from 'protobufjs';
 
@@ -26,6 +27,43 @@ export interface RawRange {
   /** 0 or absent: the current revision. */
   revision?: number;
   keysOnly?: boolean;
+  countOnly?: boolean;
+}
+
+/** etcdserverpb.Compare of a key's version, createRevision or modRevision with a number. */
+export interface RawCompare {
+  key: Buffer;
+  target: 'version' | 'create' | 'mod';
+  result: 'equal' | 'greater' | 'less' | 'notEqual';
+  value: number;
+}
+
+export interface RawPut {
+  key: Buffer;
+  value: Buffer;
+  /** A lease ID (etcd3's leases are decimal strings). */
+  lease?: string;
+  prevKv?: boolean;
+}
+
+export interface RawDelete {
+  key: Buffer;
+  prevKv?: boolean;
+}
+
+export type RawOp = { range: RawRange } | { put: RawPut } | { deleteRange: RawDelete };
+
+export interface RawTxn {
+  compare?: RawCompare[];
+  success: RawOp[];
+  failure?: RawOp[];
+}
+
+/** One operation's answer: a range's result, or the previous key-values of a put (0 or 1) or a delete. */
+export interface RawOpResult {
+  range?: RawRangeResult;
+  prevKvs: RawKeyValue[];
+  deleted: number;
 }
 
 export interface RawRangeResult {
@@ -39,8 +77,8 @@ export interface RawRangeResult {
 export interface RawTxnResult {
   revision: number;
   succeeded: boolean;
-  /** One per operation; the ranges' results (a Txn of ranges only). */
-  ranges: RawRangeResult[];
+  /** One per operation of the branch that ran. */
+  responses: RawOpResult[];
 }
 
 const WIRE_VARINT = 0;
@@ -52,25 +90,58 @@ function writeRange(w: protobuf.Writer, r: RawRange): protobuf.Writer {
   if (r.limit) w.uint32((3 << 3) | WIRE_VARINT).int64(r.limit);
   if (r.revision) w.uint32((4 << 3) | WIRE_VARINT).int64(r.revision);
   if (r.keysOnly) w.uint32((8 << 3) | WIRE_VARINT).bool(true);
+  if (r.countOnly) w.uint32((9 << 3) | WIRE_VARINT).bool(true);
   return w;
+}
+
+const TARGETS = { version: 0, create: 1, mod: 2 } as const;
+const RESULTS = { equal: 0, greater: 1, less: 2, notEqual: 3 } as const;
+/** The target_union field holding each target's number. */
+const UNION_FIELDS = { version: 4, create: 5, mod: 6 } as const;
+
+function writeCompare(w: protobuf.Writer, c: RawCompare): void {
+  w.uint32((1 << 3) | WIRE_BYTES).fork();
+  if (RESULTS[c.result]) w.uint32((1 << 3) | WIRE_VARINT).int32(RESULTS[c.result]);
+  if (TARGETS[c.target]) w.uint32((2 << 3) | WIRE_VARINT).int32(TARGETS[c.target]);
+  w.uint32((3 << 3) | WIRE_BYTES).bytes(c.key);
+  // A oneof member is sent even when 0: it names the target's field.
+  w.uint32((UNION_FIELDS[c.target] << 3) | WIRE_VARINT).int64(c.value);
+  w.ldelim();
+}
+
+function writeOp(w: protobuf.Writer, field: number, op: RawOp): void {
+  w.uint32((field << 3) | WIRE_BYTES).fork();
+  if ('range' in op) {
+    w.uint32((1 << 3) | WIRE_BYTES).fork();
+    writeRange(w, op.range);
+  } else if ('put' in op) {
+    const p = op.put;
+    w.uint32((2 << 3) | WIRE_BYTES).fork();
+    w.uint32((1 << 3) | WIRE_BYTES).bytes(p.key);
+    if (p.value.length > 0) w.uint32((2 << 3) | WIRE_BYTES).bytes(p.value);
+    if (p.lease && p.lease !== '0') w.uint32((3 << 3) | WIRE_VARINT).int64(p.lease);
+    if (p.prevKv) w.uint32((4 << 3) | WIRE_VARINT).bool(true);
+  } else {
+    const d = op.deleteRange;
+    w.uint32((3 << 3) | WIRE_BYTES).fork();
+    w.uint32((1 << 3) | WIRE_BYTES).bytes(d.key);
+    if (d.prevKv) w.uint32((3 << 3) | WIRE_VARINT).bool(true);
+  }
+  w.ldelim().ldelim();
+}
+
+/** A TxnRequest's bytes. */
+export function encodeTxn(t: RawTxn): Buffer {
+  const w = protobuf.Writer.create();
+  for (const c of t.compare ?? []) writeCompare(w, c);
+  for (const op of t.success) writeOp(w, 2, op);
+  for (const op of t.failure ?? []) writeOp(w, 3, op);
+  return Buffer.from(w.finish());
 }
 
 /** A RangeRequest's bytes. */
 export function encodeRange(r: RawRange): Buffer {
   return Buffer.from(writeRange(protobuf.Writer.create(), r).finish());
-}
-
-/** A TxnRequest with no compares whose success operations are these ranges (read-only: etcd serves it as one linearizable read). */
-export function encodeReadTxn(ranges: RawRange[]): Buffer {
-  const w = protobuf.Writer.create();
-  for (const r of ranges) {
-    // success (2): RequestOp { request_range (1): RangeRequest }
-    w.uint32((2 << 3) | WIRE_BYTES).fork();
-    w.uint32((1 << 3) | WIRE_BYTES).fork();
-    writeRange(w, r);
-    w.ldelim().ldelim();
-  }
-  return Buffer.from(w.finish());
 }
 
 /**
@@ -181,10 +252,30 @@ export function decodeRange(buf: Buffer): RawRangeResult {
   return rangeResult(r, buf.length, buf);
 }
 
-/** A TxnResponse of range operations (another operation's answer is an error: this codec is for reads). */
-export function decodeReadTxn(buf: Buffer): RawTxnResult {
+/** PutResponse (prev_kv 2) or DeleteRangeResponse (deleted 2, prev_kvs 3). */
+function writeResult(r: protobuf.Reader, end: number, buf: Buffer, isDelete: boolean): RawOpResult {
+  const out: RawOpResult = { prevKvs: [], deleted: 0 };
+  while (r.pos < end) {
+    const tag = r.uint32();
+    if (tag === ((2 << 3) | WIRE_BYTES) && !isDelete) {
+      const len = r.uint32();
+      out.prevKvs.push(keyValue(r, r.pos + len, buf));
+    } else if (tag === ((2 << 3) | WIRE_VARINT) && isDelete) {
+      out.deleted = int64(r);
+    } else if (tag === ((3 << 3) | WIRE_BYTES) && isDelete) {
+      const len = r.uint32();
+      out.prevKvs.push(keyValue(r, r.pos + len, buf));
+    } else {
+      r.skipType(tag & 7);
+    }
+  }
+  return out;
+}
+
+/** A TxnResponse (a nested transaction's answer is an error: orch sends none). */
+export function decodeTxn(buf: Buffer): RawTxnResult {
   const r = protobuf.Reader.create(buf);
-  const out: RawTxnResult = { revision: 0, succeeded: false, ranges: [] };
+  const out: RawTxnResult = { revision: 0, succeeded: false, responses: [] };
   while (r.pos < buf.length) {
     const tag = r.uint32();
     switch (tag) {
@@ -197,17 +288,18 @@ export function decodeReadTxn(buf: Buffer): RawTxnResult {
         out.succeeded = r.bool();
         break;
       case (3 << 3) | WIRE_BYTES: {
-        // ResponseOp { response_range (1): RangeResponse }
+        // ResponseOp { response_range (1) | response_put (2) | response_delete_range (3) }
         const end = r.uint32() + r.pos;
-        let range: RawRangeResult | undefined;
+        let op: RawOpResult = { prevKvs: [], deleted: 0 };
         while (r.pos < end) {
           const inner = r.uint32();
-          if (inner !== ((1 << 3) | WIRE_BYTES))
-            throw new Error(`etcd answer: a read transaction answered an operation other than a range (tag ${inner})`);
           const len = r.uint32();
-          range = rangeResult(r, r.pos + len, buf);
+          if (inner === ((1 << 3) | WIRE_BYTES)) op = { range: rangeResult(r, r.pos + len, buf), prevKvs: [], deleted: 0 };
+          else if (inner === ((2 << 3) | WIRE_BYTES)) op = writeResult(r, r.pos + len, buf, false);
+          else if (inner === ((3 << 3) | WIRE_BYTES)) op = writeResult(r, r.pos + len, buf, true);
+          else throw new Error(`etcd answer: an operation orch does not send (tag ${inner})`);
         }
-        out.ranges.push(range ?? { revision: 0, kvs: [], more: false, count: 0 });
+        out.responses.push(op);
         break;
       }
       default:
@@ -215,4 +307,9 @@ export function decodeReadTxn(buf: Buffer): RawTxnResult {
     }
   }
   return out;
+}
+
+/** The results of a transaction of ranges, one per range. */
+export function rangesOf(t: RawTxnResult): RawRangeResult[] {
+  return t.responses.map((op) => op.range ?? { revision: 0, kvs: [], more: false, count: 0 });
 }

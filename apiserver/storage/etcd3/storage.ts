@@ -1,4 +1,4 @@
-import { Etcd3, type ICompare, type IKeyValue } from 'etcd3';
+import { Etcd3 } from 'etcd3';
 import type { Logger } from 'winston';
 import { StorageError } from '../errors.js';
 import {
@@ -18,13 +18,14 @@ import {
 import { listRange } from '../key-range.js';
 import type { WatchSink } from '../watch-sink.js';
 import { type IndexReader, newIndexKey, readAlongsideHistory } from './alongside-index.js';
-import { fromRaw, toKeyValue } from './convert.js';
+import { fromRaw } from './convert.js';
 import { etcdErrorKind } from './error-kind.js';
 import { etcdFaultHandling, perTryDeadlineMs } from './fault-handling.js';
 import { HistoryBytes } from './history-bytes.js';
 import { LeaseManager } from './leases.js';
 import { findOldestReadable } from './oldest-readable.js';
-import { RawReads } from './raw-call.js';
+import { RawKvClient } from './raw-call.js';
+import { type RawCompare, type RawKeyValue, type RawOp, rangesOf } from './raw-kv.js';
 import { ReadBatcher } from './read-batch.js';
 import { watchEtcd } from './watch.js';
 
@@ -66,7 +67,7 @@ export function newEtcdStorage(options: EtcdStorageOptions): Storage {
     defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + perTryDeadlineMs(timeoutMs) }),
     ...faults,
   });
-  return new EtcdStorage(client, new RawReads(client, faults.faultHandling.global, perTryDeadlineMs(timeoutMs)), options.logger);
+  return new EtcdStorage(client, new RawKvClient(client, faults.faultHandling.global, perTryDeadlineMs(timeoutMs)), options.logger);
 }
 
 class EtcdStorage implements Storage {
@@ -80,8 +81,8 @@ class EtcdStorage implements Storage {
 
   constructor(
     private readonly client: Etcd3,
-    /** Single-key reads, and the history index's, with a codec of their own (raw-kv.ts). */
-    private readonly raw: RawReads,
+    /** Reads and writes with a codec of their own (raw-kv.ts); watches, leases and compaction go through the etcd3 client. */
+    private readonly raw: RawKvClient,
     private readonly logger: Logger | undefined,
   ) {
     this.leases = new LeaseManager(client);
@@ -99,59 +100,55 @@ class EtcdStorage implements Storage {
     const lease = await this.leaseOf(key, options);
     const side = await this.alongside(options);
     const res = await this.call(key, () =>
-      this.client.kv.txn({
-        compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-        success: [{ request_put: { key: k, value, ...lease } }, ...side],
+      this.raw.txn({
+        compare: [{ key: k, target: 'create', result: 'equal', value: 0 }],
+        success: [{ put: { key: k, value, lease } }, ...side],
       }),
     );
     if (!res.succeeded) throw new StorageError('KeyExists', key);
-    const revision = Number(res.header.revision);
-    return { key, value, createRevision: revision, modRevision: revision };
+    return { key, value, createRevision: res.revision, modRevision: res.revision };
   }
 
   async createBatch(creates: BatchCreate[]): Promise<KeyValue[]> {
     if (creates.length === 0) return [];
     if (creates.length > MAX_BATCH_CREATES) throw new Error(`storage: a batch holds at most ${MAX_BATCH_CREATES} creates`);
     const first = creates[0].key;
-    const puts: { request_put: { key: Buffer; value: Buffer; lease?: string } }[] = [];
+    const puts: RawOp[] = [];
     for (const c of creates) {
-      puts.push({ request_put: { key: Buffer.from(c.key), value: c.value, ...(await this.leaseOf(c.key, c.options)) } });
+      puts.push({ put: { key: Buffer.from(c.key), value: c.value, lease: await this.leaseOf(c.key, c.options) } });
       puts.push(...(await this.alongside(c.options)));
     }
     const res = await this.call(first, () =>
-      this.client.kv.txn({
-        compare: creates.map((c) => ({ key: Buffer.from(c.key), target: 'Create' as const, result: 'Equal' as const, create_revision: 0 })),
+      this.raw.txn({
+        compare: creates.map((c) => ({ key: Buffer.from(c.key), target: 'create' as const, result: 'equal' as const, value: 0 })),
         success: puts,
         // Which keys are present, to name the first.
-        failure: creates.map((c) => ({ request_range: { key: Buffer.from(c.key), count_only: true } })),
+        failure: creates.map((c) => ({ range: { key: Buffer.from(c.key), countOnly: true } })),
       }),
     );
     if (!res.succeeded) {
-      const taken = res.responses.findIndex((r) => Number(r.response_range.count) > 0);
+      const taken = rangesOf(res).findIndex((r) => r.count > 0);
       throw new StorageError('KeyExists', creates[Math.max(taken, 0)].key);
     }
-    const revision = Number(res.header.revision);
-    return creates.map((c) => ({ key: c.key, value: c.value, createRevision: revision, modRevision: revision }));
+    return creates.map((c) => ({ key: c.key, value: c.value, createRevision: res.revision, modRevision: res.revision }));
   }
 
   /** The put of a write's alongside key (WriteOptions.alongside), in the write's own txn; with its TTL, on a lease. */
-  private async alongside(
-    options: Pick<WriteOptions, 'alongside'> | undefined,
-  ): Promise<{ request_put: { key: Buffer; value: Buffer; lease?: string } }[]> {
+  private async alongside(options: Pick<WriteOptions, 'alongside'> | undefined): Promise<RawOp[]> {
     const side = options?.alongside;
     if (!side) return [];
     const lease = side.ttlSeconds ? await this.call(side.key, () => this.leases.leaseFor(side.ttlSeconds!)) : undefined;
-    const put = { request_put: { key: Buffer.from(side.key), value: side.value, ...(lease ? { lease } : {}) } };
+    const put: RawOp = { put: { key: Buffer.from(side.key), value: side.value, lease } };
     if (!side.indexSeconds) return [put];
     // The write's entry in the alongside index (alongside-index.ts), kept as long as asked.
     const indexLease = await this.call(side.key, () => this.leases.leaseFor(side.indexSeconds!));
-    return [put, { request_put: { key: newIndexKey(side.key), value: EMPTY, lease: indexLease } }];
+    return [put, { put: { key: newIndexKey(side.key), value: EMPTY, lease: indexLease } }];
   }
 
-  /** The put field attaching a write with a TTL to a lease (none without one: the key is kept). */
-  private async leaseOf(key: string, options: WriteOptions | undefined): Promise<{ lease?: string }> {
-    if (!options?.ttlSeconds) return {};
-    return { lease: await this.call(key, () => this.leases.leaseFor(options.ttlSeconds!)) };
+  /** The lease a write with a TTL is attached to (none without one: the key is kept). */
+  private async leaseOf(key: string, options: WriteOptions | undefined): Promise<string | undefined> {
+    if (!options?.ttlSeconds) return undefined;
+    return this.call(key, () => this.leases.leaseFor(options.ttlSeconds!));
   }
 
   async get(key: string, options?: { revision?: number }): Promise<KeyValue | null> {
@@ -168,7 +165,7 @@ class EtcdStorage implements Storage {
       return [res.kvs.length > 0 ? fromRaw(res.kvs[0]) : null];
     }
     const res = await this.raw.readTxn(keys.map((key) => ({ key: Buffer.from(key) })));
-    return res.ranges.map(({ kvs }) => (kvs.length > 0 ? fromRaw(kvs[0]) : null));
+    return rangesOf(res).map(({ kvs }) => (kvs.length > 0 ? fromRaw(kvs[0]) : null));
   }
 
   async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
@@ -187,31 +184,32 @@ class EtcdStorage implements Storage {
     const k = Buffer.from(key);
     const lease = await this.leaseOf(key, options);
     const side = await this.alongside(options);
+    // The key's createRevision, read after the put in the same transaction: keys only, not the previous value.
     const res = await this.call(key, () =>
-      this.client.kv.txn({
+      this.raw.txn({
         compare: preconditions(k, expectedModRevision),
-        success: [{ request_put: { key: k, value, prev_kv: true, ...lease } }, ...side],
-        failure: [{ request_range: { key: k } }],
+        success: [{ put: { key: k, value, lease } }, { range: { key: k, keysOnly: true } }, ...side],
+        failure: [{ range: { key: k } }],
       }),
     );
-    if (!res.succeeded) throw failedPrecondition(key, res.responses[0].response_range.kvs);
-    const prev = res.responses[0].response_put.prev_kv;
-    return { key, value, createRevision: Number(prev.create_revision), modRevision: Number(res.header.revision) };
+    if (!res.succeeded) throw failedPrecondition(key, rangesOf(res)[0].kvs);
+    const written = rangesOf(res)[1].kvs[0];
+    return { key, value, createRevision: written.createRevision, modRevision: res.revision };
   }
 
   async delete(key: string, expectedModRevision?: number, options?: Pick<WriteOptions, 'alongside'>): Promise<KeyValue> {
     const k = Buffer.from(key);
     const side = await this.alongside(options);
     const res = await this.call(key, () =>
-      this.client.kv.txn({
+      this.raw.txn({
         compare: preconditions(k, expectedModRevision),
-        success: [{ request_delete_range: { key: k, prev_kv: true } }, ...side],
-        failure: [{ request_range: { key: k } }],
+        success: [{ deleteRange: { key: k, prevKv: true } }, ...side],
+        failure: [{ range: { key: k } }],
       }),
     );
-    if (!res.succeeded) throw failedPrecondition(key, res.responses[0].response_range.kvs);
-    const prev = toKeyValue(res.responses[0].response_delete_range.prev_kvs[0]);
-    return { ...prev, modRevision: Number(res.header.revision) };
+    if (!res.succeeded) throw failedPrecondition(key, rangesOf(res)[0].kvs);
+    const prev = fromRaw(res.responses[0].prevKvs[0]);
+    return { ...prev, modRevision: res.revision };
   }
 
   watch(prefix: string, options: WatchOptions, handlers: WatchHandlers): StorageWatcher {
@@ -329,14 +327,14 @@ class EtcdStorage implements Storage {
 }
 
 /** The key exists and, when expectedModRevision is given, was last written at that revision. */
-function preconditions(key: Buffer, expectedModRevision: number | undefined): ICompare[] {
-  const exists: ICompare = { key, target: 'Create', result: 'Greater', create_revision: 0 };
+function preconditions(key: Buffer, expectedModRevision: number | undefined): RawCompare[] {
+  const exists: RawCompare = { key, target: 'create', result: 'greater', value: 0 };
   if (expectedModRevision === undefined) return [exists];
-  return [exists, { key, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision }];
+  return [exists, { key, target: 'mod', result: 'equal', value: expectedModRevision }];
 }
 
 /** Why a write's preconditions failed, from the key's current state read in the same transaction. */
-function failedPrecondition(key: string, current: IKeyValue[]): StorageError {
+function failedPrecondition(key: string, current: RawKeyValue[]): StorageError {
   if (current.length === 0) return new StorageError('KeyNotFound', key);
-  return new StorageError('Conflict', key, { current: toKeyValue(current[0]) });
+  return new StorageError('Conflict', key, { current: fromRaw(current[0]) });
 }
