@@ -7,12 +7,12 @@
  * with it.
  *
  * So a flow's first rejection is answered at once; a rejection of the same flow within the
- * Retry-After it was last given is answered after that Retry-After, counted from its own arrival
- * (arrivals are spread, so the held answers go out spread too), at most MAX_HOLD_MS. The answer
- * is the same 429 with the same headers; only its time differs. A client that honours Retry-After is never held; a caller's
- * concurrent requests rejected together wait at most one Retry-After more. What a hold keeps is a
- * timer and the open request, at most MAX_HELD at once (beyond that, answered at once), and nothing
- * of the queues or seats.
+ * Retry-After it was last given is answered after the Retry-After it carries, counted from its own
+ * arrival (arrivals are spread, so the held answers go out spread too), at most MAX_HOLD_MS. The
+ * answer is the same 429 with the same headers; only its time differs. A client that honours
+ * Retry-After is never held; a caller's concurrent requests rejected together wait at most one
+ * Retry-After more. What a hold keeps is a timer and the open request, at most MAX_HELD at once
+ * (beyond that, answered at once), and nothing of the queues or seats.
  */
 
 /** Held rejections at most at once, per process. */
