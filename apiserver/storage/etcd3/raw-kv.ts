@@ -223,11 +223,9 @@ function rangeResult(r: protobuf.Reader, end: number, buf: Buffer): RawRangeResu
   while (r.pos < end) {
     const tag = r.uint32();
     switch (tag) {
-      case (1 << 3) | WIRE_BYTES: {
-        const len = r.uint32();
-        out.revision = headerRevision(r, r.pos + len);
+      case (1 << 3) | WIRE_BYTES:
+        out.revision = headerRevision(r, r.uint32() + r.pos);
         break;
-      }
       case (2 << 3) | WIRE_BYTES: {
         const len = r.uint32();
         out.kvs.push(keyValue(r, r.pos + len, buf));
@@ -279,11 +277,9 @@ export function decodeTxn(buf: Buffer): RawTxnResult {
   while (r.pos < buf.length) {
     const tag = r.uint32();
     switch (tag) {
-      case (1 << 3) | WIRE_BYTES: {
-        const len = r.uint32();
-        out.revision = headerRevision(r, r.pos + len);
+      case (1 << 3) | WIRE_BYTES:
+        out.revision = headerRevision(r, r.uint32() + r.pos);
         break;
-      }
       case (2 << 3) | WIRE_VARINT:
         out.succeeded = r.bool();
         break;
