@@ -21,7 +21,6 @@
  * this order, which lack the TIMED mark) is read sorted by etcd, as before.
  */
 import { randomBytes } from 'node:crypto';
-import type { Etcd3 } from 'etcd3';
 import { isStorageError } from '../errors.js';
 import {
   ALONGSIDE_INDEX_ROOT,
@@ -31,6 +30,7 @@ import {
   type HistoryPageOptions,
   type KeyValue,
 } from '../interfaces.js';
+import { listRange } from '../key-range.js';
 import { fromRaw } from './convert.js';
 import type { RawKvClient } from './raw-call.js';
 import { type RawRange, rangesOf } from './raw-kv.js';
@@ -72,7 +72,6 @@ export function newIndexKey(alongsideKey: string): Buffer {
 }
 
 export interface IndexReader {
-  client: Etcd3;
   /** Reads with raw-kv.ts's codec (a page's ranges and transaction). */
   raw: RawKvClient;
   /** A lower bound of the compacted revision, known without a request. */
@@ -129,14 +128,6 @@ export async function readAlongsideHistory(
   }
 }
 
-/** The range of keys under prefix (prefix + everything after it). */
-function rangeOf(prefix: string): { key: Buffer; range_end: Buffer } {
-  const key = Buffer.from(prefix);
-  const end = Buffer.from(key);
-  end[end.length - 1]++;
-  return { key, range_end: end };
-}
-
 /**
  * The revisions of the newest timed entries at or below atOrBefore, newest first, up to the limit:
  * a range etcd stops at the limit of (its key order is newest first); and the revision it was read
@@ -149,8 +140,8 @@ async function newestEntries(
   options: HistoryPageOptions,
 ): Promise<{ revisions: number[] | undefined; revision: number }> {
   const asked = options.limit + SLACK;
-  const range = rangeOf(`${indexPrefix(key)}${TIMED}`);
-  const res = await reader.call(key, () => reader.raw.range({ key: range.key, rangeEnd: range.range_end, keysOnly: true, limit: asked }));
+  const range = listRange(`${indexPrefix(key)}${TIMED}`);
+  const res = await reader.call(key, () => reader.raw.range({ key: range.start, rangeEnd: range.end, keysOnly: true, limit: asked }));
   const revision = res.revision;
   const atOrBefore = options.atOrBefore ?? revision;
   const revisions = res.kvs
@@ -163,17 +154,18 @@ async function newestEntries(
 
 /** The revisions of the newest entries at or below atOrBefore, named either way, sorted by etcd (it reads them all). */
 async function sortedEntries(reader: IndexReader, key: string, options: { atOrBefore: number; limit: number }): Promise<number[]> {
+  const range = listRange(indexPrefix(key));
   const res = await reader.call(key, () =>
-    reader.client.kv.range({
-      ...rangeOf(indexPrefix(key)),
-      keys_only: true,
-      sort_target: 'Create',
-      sort_order: 'Descend',
-      max_create_revision: options.atOrBefore,
+    reader.raw.range({
+      key: range.start,
+      rangeEnd: range.end,
+      keysOnly: true,
+      newestCreatedFirst: true,
+      maxCreateRevision: options.atOrBefore,
       limit: options.limit,
     }),
   );
-  return res.kvs.map((kv) => Number(kv.create_revision));
+  return res.kvs.map((kv) => kv.createRevision);
 }
 
 /** One write read back, with the etcd version of the alongside key it left. */

@@ -2,7 +2,8 @@
  * Requests sent with raw-kv.ts's codec on the etcd3 client's own connections: the same hosts, breakers
  * and retry budget as every other request (the client's pool and its global policy), only the
  * message encoding differs. The pool is the client's (not exported by etcd3, hence the structural
- * types below: etcd3 1.1's ConnectionPool.withConnection and grpc-js's Client.makeUnaryRequest).
+ * types below: etcd3 1.1's ConnectionPool.withConnection and grpc-js's Client.makeUnaryRequest). orch
+ * gives etcd no user or password, so etcd3's auth-token refresh has nothing to do on this path.
  */
 import { castGrpcError, type Etcd3 } from 'etcd3';
 import type { BudgetedRetryPolicy } from './budgeted-retry.js';

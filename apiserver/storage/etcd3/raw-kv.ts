@@ -28,6 +28,9 @@ export interface RawRange {
   revision?: number;
   keysOnly?: boolean;
   countOnly?: boolean;
+  /** Newest createRevision first, only those at or below maxCreateRevision (etcd reads every key of the range to sort). */
+  newestCreatedFirst?: boolean;
+  maxCreateRevision?: number;
 }
 
 /** etcdserverpb.Compare of a key's version, createRevision or modRevision with a number. */
@@ -89,8 +92,14 @@ function writeRange(w: protobuf.Writer, r: RawRange): protobuf.Writer {
   if (r.rangeEnd) w.uint32((2 << 3) | WIRE_BYTES).bytes(r.rangeEnd);
   if (r.limit) w.uint32((3 << 3) | WIRE_VARINT).int64(r.limit);
   if (r.revision) w.uint32((4 << 3) | WIRE_VARINT).int64(r.revision);
+  if (r.newestCreatedFirst) {
+    // sort_order (5) DESCEND = 2, sort_target (6) CREATE = 2.
+    w.uint32((5 << 3) | WIRE_VARINT).int32(2);
+    w.uint32((6 << 3) | WIRE_VARINT).int32(2);
+  }
   if (r.keysOnly) w.uint32((8 << 3) | WIRE_VARINT).bool(true);
   if (r.countOnly) w.uint32((9 << 3) | WIRE_VARINT).bool(true);
+  if (r.maxCreateRevision) w.uint32((13 << 3) | WIRE_VARINT).int64(r.maxCreateRevision);
   return w;
 }
 

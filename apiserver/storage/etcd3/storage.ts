@@ -87,7 +87,6 @@ class EtcdStorage implements Storage {
   ) {
     this.leases = new LeaseManager(client);
     this.indexReader = {
-      client,
       raw,
       knownCompacted: () => this.knownCompacted,
       compactedRevision: () => this.compactedRevision(),
@@ -223,8 +222,8 @@ class EtcdStorage implements Storage {
   }
 
   async currentRevision(): Promise<number> {
-    const res = await this.call('', () => this.client.kv.range({ key: PROBE_KEY, count_only: true }));
-    return Number(res.header.revision);
+    const res = await this.call('', () => this.raw.range({ key: PROBE_KEY, countOnly: true }));
+    return res.revision;
   }
 
   async compactedRevision(): Promise<number> {
@@ -271,7 +270,7 @@ class EtcdStorage implements Storage {
   private async checkWatchStart(prefix: string, afterRevision: number): Promise<void> {
     if (afterRevision <= 0) return;
     try {
-      await this.call(prefix, () => this.client.kv.range({ key: PROBE_KEY, count_only: true, revision: afterRevision }), afterRevision);
+      await this.call(prefix, () => this.raw.range({ key: PROBE_KEY, countOnly: true, revision: afterRevision }), afterRevision);
     } catch (err) {
       if (err instanceof StorageError && err.code === 'FutureRevision') return;
       throw err;
@@ -281,7 +280,7 @@ class EtcdStorage implements Storage {
   /** Whether a read pinned to revision succeeds (false when it is compacted). */
   private async readableAt(revision: number): Promise<boolean> {
     try {
-      await this.client.kv.range({ key: PROBE_KEY, count_only: true, revision });
+      await this.raw.range({ key: PROBE_KEY, countOnly: true, revision });
       return true;
     } catch (err) {
       if (etcdErrorKind(err) === 'Compacted') return false;

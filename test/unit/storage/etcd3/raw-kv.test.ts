@@ -39,6 +39,19 @@ test('a range request encodes as etcd decodes it', () => {
   );
   assert.deepEqual(decoded, { key, range_end: rangeEnd, limit: 500, revision: 2 ** 41 + 3, keys_only: true });
   assert.deepEqual(RangeRequest.toObject(RangeRequest.decode(encodeRange({ key })), { longs: Number }), { key });
+  const sorted = RangeRequest.toObject(
+    RangeRequest.decode(encodeRange({ key, rangeEnd, keysOnly: true, newestCreatedFirst: true, maxCreateRevision: 77, limit: 51 })),
+    { longs: Number, enums: String },
+  );
+  assert.deepEqual(sorted, {
+    key,
+    range_end: rangeEnd,
+    limit: 51,
+    sort_order: 'Descend',
+    sort_target: 'Create',
+    keys_only: true,
+    max_create_revision: 77,
+  });
 });
 
 test('a read transaction encodes as success ranges, nothing else', () => {
