@@ -9,7 +9,7 @@
  *                    [--rbac-role-bindings 10000] [--rbac-cluster-role-bindings 1000]
  *                    [--targets etcd,sqlite] [--server-node-args "--cpu-prof ..."]
  *                    [--compare PATH/kube-apiserver] [--big-list-count 50000] [--workers N]
- *                    [--apf-objects 5000] [--apf-flooders 400] [--console-idle-seconds 30] [--restore-objects 5000]
+ *                    [--apf-objects 5000] [--apf-flooders 400] [--apf-flooder-nice 0] [--console-idle-seconds 30] [--restore-objects 5000]
  *                    [--density-nodes 20] [--density-pods 1000] [--density-runs 1] [--density-timeout-seconds 600]
  *                    [--density-bin-dir DIR] [--density-controller-manager kube|orch] [--pods-steps 10000,50000,150000]
  *
@@ -40,9 +40,10 @@
  * custom-resources (create and LIST of custom objects with a 20-field schema and two CEL rules
  * against the same for ConfigMaps, scripts/bench/crd-scenario.ts) and protobuf (self-started: JSON
  * against protobuf for the codec, GET, LIST and watch fan-out, scripts/bench/protobuf-scenario.ts)
- * and apf-flood (self-started: one user LISTs --apf-objects ConfigMaps from --apf-flooders
- * connections while system:masters GETs, the controller manager renews its Lease and another tenant
- * GETs, each timed unloaded and flooded, scripts/bench/apf-flood-scenario.ts),
+ * and apf-flood (self-started, on the embedded store or, with --compare, on etcd beside the
+ * reference: one user LISTs --apf-objects ConfigMaps from --apf-flooders connections in a process at
+ * nice level --apf-flooder-nice while system:masters GETs, the controller manager renews its Lease
+ * and another tenant GETs, each timed unloaded and flooded, scripts/bench/apf-flood-scenario.ts),
  * and ledger (self-started, on etcd and on the embedded store: creates and updates with the
  * revision ledger on and off, interleaved, with each side's CPU and disk bytes per request;
  * bytes per revision; history read p99, scripts/bench/ledger-scenario.ts), console
@@ -81,7 +82,7 @@ import {
 } from './bench/local-cluster.js';
 import { runRbacGet } from './bench/rbac-scenario.js';
 import { runProtobuf } from './bench/protobuf-scenario.js';
-import { runApfFlood } from './bench/apf-flood-scenario.js';
+import { type FloodTarget, runApfFlood } from './bench/apf-flood-scenario.js';
 import { runLedger } from './bench/ledger-scenario.js';
 import { runConsole } from './bench/console-scenario.js';
 import { runRestore } from './bench/restore-scenario.js';
@@ -149,6 +150,7 @@ const NUMERIC: Record<string, Exclude<keyof BenchOptions, 'podsSteps'>> = {
   '--rbac-cluster-role-bindings': 'rbacClusterRoleBindings',
   '--apf-objects': 'apfObjects',
   '--apf-flooders': 'apfFlooders',
+  '--apf-flooder-nice': 'apfFlooderNice',
   '--ledger-stored-revisions': 'ledgerStoredRevisions',
   '--console-idle-seconds': 'consoleIdleSeconds',
   '--restore-objects': 'restoreObjects',
@@ -200,8 +202,10 @@ function parseFlags(argv: string[]): Flags {
       scenarios = picked;
     } else if (NUMERIC[name]) {
       const n = Number(value);
-      const min = name === '--warmup-seconds' ? 0 : Number.MIN_VALUE;
+      const min = name === '--warmup-seconds' || name === '--apf-flooder-nice' ? 0 : Number.MIN_VALUE;
       if (!Number.isFinite(n) || n < min) throw new Error(`${name} must be a ${min ? 'positive' : 'non-negative'} number`);
+      if (name === '--apf-flooder-nice' && !(Number.isInteger(n) && n <= 19))
+        throw new Error('--apf-flooder-nice must be an integer from 0 to 19');
       flags.options[NUMERIC[name]] = n;
     } else throw new Error(`unknown flag ${name}`);
   }
@@ -317,6 +321,46 @@ function podsScaleTargets(flags: Flags): PodsScaleTarget[] {
         start('kube-apiserver', (etcd) => startReferenceApiServer({ binary: reference, etcd, args: ['--feature-gates=WatchList=true'] })),
     });
   return targets;
+}
+
+/** apf-flood's servers: orch on the embedded store or, with --compare, orch and the reference each on an etcd of its own. */
+function floodTargets(flags: Flags): FloodTarget[] {
+  const args = flags.workers ? [`--workers=${flags.workers}`] : [];
+  const nodeArgs = flags.serverNodeArgs;
+  const reference = flags.compare;
+  if (!reference)
+    return [
+      {
+        name: 'orch-apf',
+        domain: 'orch.io',
+        start: async (tokens) => {
+          const server = await startLocalApiServer({ tokens, nodeArgs, args });
+          return { server, stop: () => server.stop() };
+        },
+      },
+    ];
+  const onEtcd = (name: string, launch: (etcd: string) => Promise<LocalApiServer>) => async () => {
+    const s = await startWithEtcd(name, true, (own) => launch(own!));
+    return {
+      server: s.server,
+      stop: async () => {
+        await s.server.stop();
+        await s.etcd?.stop();
+      },
+    };
+  };
+  return [
+    {
+      name: 'orch-apf-etcd',
+      domain: 'orch.io',
+      start: (tokens) => onEtcd('orch-apf-etcd', (etcd) => startLocalApiServer({ etcd, tokens, nodeArgs, args }))(),
+    },
+    {
+      name: 'kube-apf',
+      domain: 'k8s.io',
+      start: (tokens) => onEtcd('kube-apf', (etcd) => startReferenceApiServer({ binary: reference, etcd, tokens }))(),
+    },
+  ];
 }
 
 function densityOptions(flags: Flags): DensityOptions {
@@ -490,9 +534,12 @@ async function main(): Promise<void> {
     if (flags.scenarios.has('apf-flood')) {
       if (flags.kubeconfig) process.stderr.write('bench: apf-flood needs a server the bench starts itself; skipped with --kubeconfig\n');
       else {
-        const results = await runApfFlood(flags.options, flags.workers, (line) => process.stderr.write(`${line}\n`), flags.serverNodeArgs);
-        for (const r of results) printJsonLine('orch-apf', r);
-        servers.push({ name: 'orch-apf', results });
+        for (const { name, results } of await runApfFlood(flags.options, floodTargets(flags), (line) =>
+          process.stderr.write(`${line}\n`),
+        )) {
+          for (const r of results) printJsonLine(name, r);
+          servers.push({ name, results });
+        }
       }
     }
     for (const s of servers) all.push({ target: s.name, results: s.results });

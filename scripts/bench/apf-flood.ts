@@ -7,10 +7,12 @@
  * flooder's answers are counted by status. Shared by the `apf-flood` bench scenario and its
  * integration test.
  */
-import { Worker } from 'node:worker_threads';
+import { fork } from 'node:child_process';
+import { setPriority } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { ApiClient, expectStatus } from './api-client.js';
 import type { ApiTarget } from './kubeconfig.js';
-import type { FlooderCounts, FlooderData } from './apf-flooder.js';
+import type { FlooderCounts, FlooderData, FlooderMessage } from './apf-flooder.js';
 import { percentile, round } from './stats.js';
 
 export const FLOOD_TOKENS = {
@@ -27,7 +29,13 @@ export const FLOOD_TOKEN_LINES = [
 
 const FLOOD_NS = 'apf-flood';
 const TENANT_NS = 'apf-tenant';
-const LEASES = '/apis/coordination.orch.io/v1/namespaces/orch-system/leases';
+/** The Leases' collection on a server answering as `domain` (orch.io, or k8s.io as kube-apiserver). */
+const leasesPath = (domain: FloodDomain) =>
+  domain === 'k8s.io'
+    ? '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases'
+    : '/apis/coordination.orch.io/v1/namespaces/orch-system/leases';
+
+export type FloodDomain = 'orch.io' | 'k8s.io';
 
 export type ProtectedClient = 'masters' | 'lease' | 'tenant';
 
@@ -52,12 +60,20 @@ export interface FloodOptions {
   flooderConcurrency: number;
   /** Length of each phase. */
   seconds: number;
+  /**
+   * The flooder process's nice level (0, the default: the same CPU priority as the server and the
+   * protected clients; 19 stands in for a flooder on another machine, whose decoding costs this
+   * machine nothing).
+   */
+  flooderNice?: number;
+  /** The API domain the server answers as (default orch.io). */
+  domain?: FloodDomain;
 }
 
 const json = (o: unknown) => JSON.stringify(o);
 
 /** Creates the flood's namespaces, objects and Lease with the admin client. */
-export async function prepareFlood(admin: ApiClient, objects: number): Promise<void> {
+export async function prepareFlood(admin: ApiClient, objects: number, domain: FloodDomain = 'orch.io'): Promise<void> {
   for (const ns of [FLOOD_NS, TENANT_NS]) {
     const r = await admin.request('POST', '/api/v1/namespaces', json({ metadata: { name: ns } }));
     if (r.status !== 409) expectStatus(r, 201, `namespace ${ns}`);
@@ -88,7 +104,7 @@ export async function prepareFlood(admin: ApiClient, objects: number): Promise<v
   }
   const lease = await admin.request(
     'POST',
-    LEASES,
+    leasesPath(domain),
     json({ metadata: { name: 'apf-flood-leader' }, spec: { holderIdentity: 'kcm', leaseDurationSeconds: 15 } }),
   );
   if (lease.status !== 409) expectStatus(lease, 201, 'lease');
@@ -98,7 +114,9 @@ export async function prepareFlood(admin: ApiClient, objects: number): Promise<v
 async function measureProtected(
   clients: Record<ProtectedClient, ApiClient>,
   seconds: number,
+  domain: FloodDomain,
 ): Promise<Record<ProtectedClient, ClientStats>> {
+  const LEASES = leasesPath(domain);
   const until = performance.now() + seconds * 1000;
   let leaseRv = '';
   const ops: Record<ProtectedClient, () => Promise<{ status: number; ok: number }>> = {
@@ -147,10 +165,11 @@ async function measureProtected(
   return Object.fromEntries(entries) as Record<ProtectedClient, ClientStats>;
 }
 
-/** The flooder on its own thread (apf-flooder.ts); resolves once its callers run. */
+/** The flooder in its own process (apf-flooder.ts) at nice level `nice`; resolves once its callers run. */
 async function startFlooder(
   target: ApiTarget,
   concurrency: number,
+  nice: number,
 ): Promise<{ progress(): FlooderCounts; stop(): Promise<FlooderCounts> }> {
   const data: FlooderData = {
     server: target.server,
@@ -160,24 +179,29 @@ async function startFlooder(
     path: `/api/v1/namespaces/${FLOOD_NS}/configmaps`,
     concurrency,
   };
-  const worker = new Worker(new URL('./apf-flooder.js', import.meta.url), { workerData: data });
+  const child = fork(fileURLToPath(new URL('./apf-flooder.js', import.meta.url)), [], { serialization: 'advanced', stdio: 'inherit' });
+  if (nice) setPriority(child.pid!, nice);
   let latest: FlooderCounts = { lists: 0, rejected: 0, errors: 0 };
   let final: ((c: FlooderCounts) => void) | undefined;
-  worker.on('message', (m: 'started' | { progress: FlooderCounts } | FlooderCounts) => {
-    if (typeof m === 'object' && 'progress' in m) latest = m.progress;
-    else if (typeof m === 'object') final?.(m);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.on('message', (m: FlooderMessage) => {
+    if (typeof m !== 'object') return;
+    if ('progress' in m) latest = m.progress;
+    else final?.(m.final);
   });
-  await new Promise((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the flooder exited (${code}) before it started`)));
+    child.send(data);
   });
   return {
     progress: () => latest,
     async stop() {
       const counts = new Promise<FlooderCounts>((resolve) => (final = resolve));
-      worker.postMessage('stop');
+      child.send('stop');
       const out = await counts;
-      await worker.terminate();
+      await exited;
       return out;
     },
   };
@@ -194,18 +218,19 @@ export async function runFlood(target: ApiTarget, options: FloodOptions, log: (l
   };
   try {
     const t0 = performance.now();
-    await prepareFlood(admin, options.objects);
+    const domain = options.domain ?? 'orch.io';
+    await prepareFlood(admin, options.objects, domain);
     log(`apf-flood: ${options.objects} ConfigMaps created in ${round((performance.now() - t0) / 1000)}s`);
     // Warm the connections and caches, then the unloaded figures.
-    await measureProtected(clients, Math.min(1, options.seconds));
-    const unloaded = await measureProtected(clients, options.seconds);
-    const flooder = await startFlooder(target, options.flooderConcurrency);
+    await measureProtected(clients, Math.min(1, options.seconds), domain);
+    const unloaded = await measureProtected(clients, options.seconds, domain);
+    const flooder = await startFlooder(target, options.flooderConcurrency, options.flooderNice ?? 0);
     // The flood has built its queues once it is rejected (or after 5 × the phase, at most 15 s).
     const floodStart = performance.now();
     const buildUpMs = Math.min(15_000, options.seconds * 5000);
     while (flooder.progress().rejected === 0 && performance.now() - floodStart < buildUpMs) await new Promise((r) => setTimeout(r, 100));
     log(`apf-flood: the flooder's first 429 after ${round((performance.now() - floodStart) / 1000)}s`);
-    const flood = await measureProtected(clients, options.seconds);
+    const flood = await measureProtected(clients, options.seconds, domain);
     const flooded = await flooder.stop();
     return { unloaded, flood, flooder: flooded };
   } finally {

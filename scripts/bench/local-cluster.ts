@@ -185,9 +185,16 @@ export async function startBareTlsServer(): Promise<LocalApiServer> {
  * file, serving certificate, service-account keys) and its defaults otherwise (admission,
  * AlwaysAllow authorization, watch cache) and `args` (e.g. --feature-gates); resolves once /readyz answers.
  */
-export async function startReferenceApiServer(opts: { binary: string; etcd: string; args?: string[] }): Promise<LocalApiServer> {
+export async function startReferenceApiServer(opts: {
+  binary: string;
+  etcd: string;
+  args?: string[];
+  /** More --token-auth-file lines besides the admin's. */
+  tokens?: string[];
+}): Promise<LocalApiServer> {
   const dir = await mkdtemp(join(tmpdir(), 'orch-bench-reference-'));
   const files = ensureClusterFiles(dir, ['127.0.0.1']);
+  if (opts.tokens?.length) appendFileSync(files.tokensFile, opts.tokens.map((l) => `${l}\n`).join(''));
   const port = await freePort();
   return launchApiServer('kube-apiserver', dir, port, files, opts.binary, [
     `--secure-port=${port}`,

@@ -23,9 +23,10 @@ export interface BenchOptions {
   /** rbac-get: RoleBindings and ClusterRoleBindings present (of other subjects). */
   rbacRoleBindings: number;
   rbacClusterRoleBindings: number;
-  /** apf-flood: ConfigMaps the flooder LISTs, and its connections. */
+  /** apf-flood: ConfigMaps the flooder LISTs, its connections, and its process's nice level (19: as if on another machine). */
   apfObjects: number;
   apfFlooders: number;
+  apfFlooderNice: number;
   /** ledger: the revisions the store holds when the big history read is timed (0: not timed). */
   ledgerStoredRevisions: number;
   /** console: how long each idle CPU window is (s), without a browser and with the overview open. */
@@ -57,6 +58,7 @@ export const DEFAULT_OPTIONS: BenchOptions = {
   rbacClusterRoleBindings: 1_000,
   apfObjects: 5_000,
   apfFlooders: 400,
+  apfFlooderNice: 0,
   ledgerStoredRevisions: 1_000_000,
   consoleIdleSeconds: 30,
   restoreObjects: 5000,
