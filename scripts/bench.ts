@@ -41,7 +41,7 @@
  * against the same for ConfigMaps, scripts/bench/crd-scenario.ts) and protobuf (self-started: JSON
  * against protobuf for the codec, GET, LIST and watch fan-out, scripts/bench/protobuf-scenario.ts)
  * and apf-flood (self-started, on the embedded store or, with --compare, on etcd beside the
- * reference: one user LISTs --apf-objects ConfigMaps from --apf-flooders connections in a process at
+ * reference: one user LISTs --apf-objects ConfigMaps from --apf-flooders connections per worker process (kube-apiserver: one) in a process at
  * nice level --apf-flooder-nice while system:masters GETs, the controller manager renews its Lease
  * and another tenant GETs, each timed unloaded and flooded, scripts/bench/apf-flood-scenario.ts),
  * and ledger (self-started, on etcd and on the embedded store: creates and updates with the
@@ -69,6 +69,8 @@
  * finishes; a table and the issue's targets follow.
  */
 import { isOneOf } from '../apiserver/api/object.js';
+import { availableParallelism } from 'node:os';
+import { defaultWorkers } from '../apiserver/server/options.js';
 import { runAuthn } from './bench/authn-scenario.js';
 import { formatComparison, formatPhysicalLine } from './bench/compare-report.js';
 import { runEtcdBaseline } from './bench/etcd-baseline.js';
@@ -326,6 +328,7 @@ function podsScaleTargets(flags: Flags): PodsScaleTarget[] {
 /** apf-flood's servers: orch on the embedded store or, with --compare, orch and the reference each on an etcd of its own. */
 function floodTargets(flags: Flags): FloodTarget[] {
   const args = flags.workers ? [`--workers=${flags.workers}`] : [];
+  const workers = flags.workers ?? defaultWorkers(availableParallelism());
   const nodeArgs = flags.serverNodeArgs;
   const reference = flags.compare;
   if (!reference)
@@ -333,6 +336,7 @@ function floodTargets(flags: Flags): FloodTarget[] {
       {
         name: 'orch-apf',
         domain: 'orch.io',
+        workers,
         start: async (tokens) => {
           const server = await startLocalApiServer({ tokens, nodeArgs, args });
           return { server, stop: () => server.stop() };
@@ -353,11 +357,13 @@ function floodTargets(flags: Flags): FloodTarget[] {
     {
       name: 'orch-apf-etcd',
       domain: 'orch.io',
+      workers,
       start: (tokens) => onEtcd('orch-apf-etcd', (etcd) => startLocalApiServer({ etcd, tokens, nodeArgs, args }))(),
     },
     {
       name: 'kube-apf',
       domain: 'k8s.io',
+      workers: 1,
       start: (tokens) => onEtcd('kube-apf', (etcd) => startReferenceApiServer({ binary: reference, etcd, tokens }))(),
     },
   ];

@@ -1,7 +1,7 @@
 /**
  * The apf-flood scenario (issue 27): an orch-apiserver with the flood's users (on the embedded
  * store; with --compare on an etcd of its own, beside the reference kube-apiserver on another);
- * one user LISTs --apf-objects ConfigMaps from --apf-flooders connections, in a process at nice level
+ * one user LISTs --apf-objects ConfigMaps from --apf-flooders connections per worker process, in a process at nice level
  * --apf-flooder-nice, while system:masters, the controller manager's Lease renewals and another
  * tenant are timed unloaded and flooded (scripts/bench/apf-flood.ts), for --seconds each. One row
  * per protected client: its p50 and p99 both ways, the p99 ratio (target <= 2), its 429s, and the
@@ -16,6 +16,8 @@ import type { BenchOptions, ScenarioResult } from './workload.js';
 export interface FloodTarget {
   name: string;
   domain: FloodDomain;
+  /** Its worker processes: the flood is --apf-flooders connections for each, as each worker holds its share of the seats and queues. */
+  workers: number;
   start(tokens: string[]): Promise<{ server: LocalApiServer; stop(): Promise<void> }>;
 }
 
@@ -32,7 +34,7 @@ export async function runApfFlood(
         loadKubeconfig(server.kubeconfig),
         {
           objects: options.apfObjects,
-          flooderConcurrency: options.apfFlooders,
+          flooderConcurrency: options.apfFlooders * target.workers,
           seconds: options.seconds,
           flooderNice: options.apfFlooderNice,
           domain: target.domain,
