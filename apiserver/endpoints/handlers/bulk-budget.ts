@@ -7,10 +7,36 @@
  * most TURN_BYTES of bulk answers whatever their number; the rest wait for the next turn, first
  * come first served (a stream that wrote queues behind the others), while each turn's other
  * requests run in full. A quiet loop turns quickly, so a lone list still streams at the socket's pace.
+ *
+ * A list streaming alone writes bigger chunks (ALONE_CHUNK_BYTES): each chunk is a socket write and a
+ * wait for its drain, so 16 KiB chunks cost a 10,000-object list (12 MB) ~780 writes and as many
+ * turns, and its client as many reads; at 128 KiB a chunk still holds the loop for well under a
+ * millisecond. Once another list streams beside it, both are back to SHARED_CHUNK_BYTES at their next chunk.
  */
 
 /** Bulk bytes per turn of the event loop, all streams together. */
 export const TURN_BYTES = 32 * 1024;
+
+/** A bulk answer's chunk while other bulk answers stream in this process, and while it streams alone. */
+export const SHARED_CHUNK_BYTES = 16 * 1024;
+export const ALONE_CHUNK_BYTES = 128 * 1024;
+
+let streams = 0;
+
+/** Counts a bulk answer as streaming until the returned function is called (once is enough; more are no-ops). */
+export function bulkStreamStarted(): () => void {
+  streams++;
+  let open = true;
+  return () => {
+    if (open) streams--;
+    open = false;
+  };
+}
+
+/** The bytes a streaming bulk answer writes at a time now: more while it is the only one. */
+export function bulkChunkBytes(): number {
+  return streams <= 1 ? ALONE_CHUNK_BYTES : SHARED_CHUNK_BYTES;
+}
 
 let spent = 0;
 let turnScheduled = false;

@@ -8,7 +8,7 @@ import { renderAnswer, renderList } from './render-view.js';
 import { warningHeaders } from '../responses.js';
 import { auditFrom } from '../request/request-audit.js';
 import { objectJson } from '../../storage/cacher/cached-object.js';
-import { bulkTurn } from './bulk-budget.js';
+import { bulkChunkBytes, bulkStreamStarted, bulkTurn } from './bulk-budget.js';
 
 /** GET/HEAD of one object (or its subresource view); a non-zero resourceVersion means "not older than". */
 export async function handleGet(s: RequestScope): Promise<void> {
@@ -30,21 +30,17 @@ export async function handleList(s: RequestScope): Promise<void> {
   respond(s, 200, renderList(s, list), { headOnly: s.req.method === 'HEAD' });
 }
 
-/**
- * Bytes of items written at a time. Small, because encrypting a chunk holds the event loop that
- * every other request shares: 16 KiB is well under a millisecond.
- */
-const LIST_CHUNK_BYTES = 16 * 1024;
 const COMMA = Buffer.from(',');
 
 /**
  * A list as JSON, written in chunks as the client takes them: the same bytes as one encoding of the
  * whole list, without ever holding them all (a list of 10,000 objects is tens of megabytes). Items
  * of the watch cache bring their JSON encoded once for every list (objectJson); others are encoded
- * here. Each chunk waits for room in the loop's turn (bulk-budget.ts) and then while the socket
- * still holds one: a fast client would otherwise take a list of 5,000 objects in one turn (tens of
- * milliseconds, encrypted in one writev), and every other request, of any priority level, would
- * wait behind it.
+ * here, in chunks of bulkChunkBytes: small (16 KiB, well under a millisecond to encrypt and write)
+ * while other lists stream, bigger alone. Each chunk waits for room in the loop's turn
+ * (bulk-budget.ts) and then while the socket still holds one: a fast client would otherwise take
+ * a list of 5,000 objects in one turn (tens of milliseconds, encrypted in one writev), and every
+ * other request, of any priority level, would wait behind it.
  */
 async function streamList(s: RequestScope, list: ApiList): Promise<void> {
   const { res } = s;
@@ -52,8 +48,17 @@ async function streamList(s: RequestScope, list: ApiList): Promise<void> {
   res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json');
   const head = JSON.stringify({ ...list, items: [] });
-  let parts: Buffer[] = [Buffer.from(head.slice(0, -2))]; // without the closing ']}'
-  let bytes = parts[0].length;
+  const start = Buffer.from(head.slice(0, -2)); // without the closing ']}'
+  const finished = bulkStreamStarted();
+  try {
+    await writeItems(res, list, [start], start.length);
+  } finally {
+    finished();
+  }
+}
+
+/** The items after the list's head (parts, bytes long so far), chunk by chunk, and the list's end. */
+async function writeItems(res: ServerResponse, list: ApiList, parts: Buffer[], bytes: number): Promise<void> {
   for (let i = 0; i < list.items.length && !res.destroyed; i++) {
     const item = objectJson(list.items[i]);
     if (i) {
@@ -62,9 +67,10 @@ async function streamList(s: RequestScope, list: ApiList): Promise<void> {
     }
     parts.push(item);
     bytes += item.length;
-    if (bytes < LIST_CHUNK_BYTES) continue;
+    const chunk = bulkChunkBytes();
+    if (bytes < chunk) continue;
     await bulkTurn(bytes);
-    if (!res.write(Buffer.concat(parts, bytes)) || res.writableLength > LIST_CHUNK_BYTES) await drainedOrClosed(res);
+    if (!res.write(Buffer.concat(parts, bytes)) || res.writableLength > chunk) await drainedOrClosed(res);
     parts = [];
     bytes = 0;
   }

@@ -646,8 +646,9 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
 
       it('streams a list of many chunks as one JSON document of the objects as they are now', async () => {
         await createNamespace(c, 'big-lists');
-        // About 60 KiB of multi-byte text: several chunks of the streamed answer.
-        const text = (i: number) => `grüße ${i} 世界 `.repeat(100);
+        // About 440 KiB of multi-byte text: several chunks of the streamed answer, even of a list
+        // streaming alone (bulk-budget.ts ALONE_CHUNK_BYTES).
+        const text = (i: number) => `grüße ${i} 世界 `.repeat(800);
         for (let i = 0; i < 30; i++) {
           const r = await c.post(CM('big-lists'), cm(`big-${String(i).padStart(2, '0')}`, { text: text(i) }));
           assert.equal(r.status, 201, r.text);
@@ -657,6 +658,7 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
           assert.equal(r.status, 200, r.text);
           assert.equal(r.text, `${JSON.stringify(r.body)}\n`, 'one JSON document, encoded as one encoding of the list');
           assert.equal(r.body.items.length, 30);
+          assert.ok(Buffer.byteLength(r.text) > 3 * 128 * 1024, `${Buffer.byteLength(r.text)} bytes: fewer than 3 chunks`);
           for (const item of r.body.items) {
             const one = await c.get(CM('big-lists', item.metadata.name));
             assert.deepEqual(item, one.body);

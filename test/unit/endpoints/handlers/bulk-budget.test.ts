@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bulkTurn, TURN_BYTES } from '../../../../apiserver/endpoints/handlers/bulk-budget.js';
+import {
+  ALONE_CHUNK_BYTES,
+  bulkChunkBytes,
+  bulkStreamStarted,
+  bulkTurn,
+  SHARED_CHUNK_BYTES,
+  TURN_BYTES,
+} from '../../../../apiserver/endpoints/handlers/bulk-budget.js';
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -35,4 +42,20 @@ test('a chunk larger than the budget still goes, alone in its turn', async () =>
   assert.deepEqual(done, ['big']);
   await turn();
   assert.deepEqual(done, ['big', 'small']);
+});
+
+test('a list streaming alone writes big chunks, and small ones as soon as another streams beside it', () => {
+  assert.ok(ALONE_CHUNK_BYTES > SHARED_CHUNK_BYTES);
+  const first = bulkStreamStarted();
+  assert.equal(bulkChunkBytes(), ALONE_CHUNK_BYTES);
+  const second = bulkStreamStarted();
+  assert.equal(bulkChunkBytes(), SHARED_CHUNK_BYTES);
+  second();
+  second(); // a second call is a no-op: the first stream is still counted
+  assert.equal(bulkChunkBytes(), ALONE_CHUNK_BYTES);
+  const third = bulkStreamStarted();
+  assert.equal(bulkChunkBytes(), SHARED_CHUNK_BYTES);
+  first();
+  third();
+  assert.equal(bulkChunkBytes(), ALONE_CHUNK_BYTES);
 });
