@@ -34,7 +34,9 @@
  * beside raw etcd puts and its GET CPU beside the bare server's), create, get, update, list,
  * watch, list-big (--big-list-count objects listed whole and paged; by default only with --compare),
  * rbac-get (self-started only: a GET authorized by RBAC among 11,000 bindings against the
- * same GET as system:masters, scripts/bench/rbac-scenario.ts), authn (in process: what
+ * same GET as system:masters, scripts/bench/rbac-scenario.ts), apf-cost (self-started: the same GET
+ * as an ordinary user on a server with API Priority and Fairness and one without, interleaved,
+ * scripts/bench/apf-cost-scenario.ts), authn (in process: what
  * authenticating one request costs with a client certificate, a static token and a service-account
  * JWT, repeated or fresh), webhooks (creates with 0, 1 and 3 local validating webhooks),
  * custom-resources (create and LIST of custom objects with a 20-field schema and two CEL rules
@@ -83,6 +85,7 @@ import {
   startReferenceApiServer,
 } from './bench/local-cluster.js';
 import { runRbacGet } from './bench/rbac-scenario.js';
+import { runApfCost } from './bench/apf-cost-scenario.js';
 import { runProtobuf } from './bench/protobuf-scenario.js';
 import { type FloodTarget, runApfFlood } from './bench/apf-flood-scenario.js';
 import { runLedger } from './bench/ledger-scenario.js';
@@ -101,6 +104,7 @@ const SCENARIOS = [
   'tls-get',
   ...SERVER_SCENARIOS,
   'rbac-get',
+  'apf-cost',
   'authn',
   'protobuf',
   'apf-flood',
@@ -470,6 +474,14 @@ async function main(): Promise<void> {
         const results = await runRbacGet(flags.options, (line) => process.stderr.write(`${line}\n`));
         for (const r of results) printJsonLine('orch-rbac', r);
         servers.push({ name: 'orch-rbac', results });
+      }
+    }
+    if (flags.scenarios.has('apf-cost')) {
+      if (flags.kubeconfig) process.stderr.write('bench: apf-cost needs servers the bench starts itself; skipped with --kubeconfig\n');
+      else {
+        const results = await runApfCost(flags.options, flags.serverNodeArgs);
+        for (const r of results) printJsonLine('orch-apf-cost', r);
+        servers.push({ name: 'orch-apf-cost', results });
       }
     }
     if (flags.scenarios.has('ledger')) {

@@ -54,6 +54,8 @@ it('runs every scenario against orch on etcd and on the embedded store, with the
     ),
     'orch-rbac masters-get',
     'orch-rbac rbac-get',
+    'orch-apf-cost get-apf-on',
+    'orch-apf-cost get-apf-off',
     ...[
       'create-ledger-on',
       'create-ledger-off',
