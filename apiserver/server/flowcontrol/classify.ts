@@ -41,6 +41,52 @@ export function classify(ordered: readonly FlowSchema[], catchAll: FlowSchema, d
   return { schema, distinguisher: distinguisherOf(schema, digest) };
 }
 
+/**
+ * Everything matching reads of a digest, as one string: equal strings match the same schemas. Each
+ * field is prefixed by its length, so no user name or group (a certificate's CN may hold any
+ * character) can make two different digests one.
+ */
+export function matchingKey(d: RequestDigest): string {
+  let key = d.isResourceRequest
+    ? `r${field(d.verb)}${field(d.apiGroup)}${field(d.namespace)}${field(d.resource)}${field(d.subresource)}`
+    : `n${field(d.verb)}${field(d.path)}`;
+  key += field(d.user.name);
+  for (const g of d.user.groups) key += field(g);
+  return key;
+}
+
+const field = (s: string) => `${s.length}:${s}`;
+
+/**
+ * classify, remembering each matching key's schema until the schemas change (`reset`): walking the
+ * schemas' rules is most of what classifying costs, and a server's requests come from few users
+ * doing few things. At most `capacity` keys are held; past that the memo starts over.
+ */
+export class ClassificationMemo {
+  private readonly schemas = new Map<string, FlowSchema>();
+
+  constructor(private readonly capacity = 4096) {}
+
+  classify(ordered: readonly FlowSchema[], catchAll: FlowSchema, d: RequestDigest): Classification {
+    const key = matchingKey(d);
+    let schema = this.schemas.get(key);
+    if (!schema) {
+      schema = ordered.find((s) => matchesSchema(s, d)) ?? catchAll;
+      if (this.schemas.size >= this.capacity) this.schemas.clear();
+      this.schemas.set(key, schema);
+    }
+    return { schema, distinguisher: distinguisherOf(schema, d) };
+  }
+
+  reset(): void {
+    this.schemas.clear();
+  }
+
+  get size(): number {
+    return this.schemas.size;
+  }
+}
+
 function distinguisherOf(schema: FlowSchema, d: RequestDigest): string {
   switch (schema.spec?.distinguisherMethod?.type) {
     case 'ByUser':

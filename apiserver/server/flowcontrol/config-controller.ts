@@ -9,7 +9,7 @@
  */
 import type { FlowSchema, FlowSchemaCondition, PriorityLevelConfiguration } from '../../api/generated/types.js';
 import { type ApiObject, asKind, jsonEqual, type KindObject } from '../../api/object.js';
-import { classify, matchingOrder, type RequestDigest } from './classify.js';
+import { ClassificationMemo, matchingOrder, type RequestDigest } from './classify.js';
 import { allocate, allocationItem, levelLimits, sharesOf, type LevelLimits } from './concurrency.js';
 import { QueueSet, type QueuingConfig } from './queue-set.js';
 import { maxSeatsOf } from './work-estimate.js';
@@ -50,6 +50,8 @@ export class ConfigController {
   private readonly schemaObjects = new Map<string, FlowSchema>();
   private levelStates = new Map<string, LevelState>();
   private ordered: FlowSchema[] = [];
+  /** Each matching key's schema under the current `ordered` (reset by every digest). */
+  private readonly memo = new ClassificationMemo();
   private catchAll!: FlowSchema;
   private digestQueued = false;
 
@@ -64,7 +66,7 @@ export class ConfigController {
   readonly flowSchemas = this.handler(this.schemaObjects);
 
   classify(d: RequestDigest): ClassifiedRequest {
-    const { schema, distinguisher } = classify(this.ordered, this.catchAll, d);
+    const { schema, distinguisher } = this.memo.classify(this.ordered, this.catchAll, d);
     const level = this.levelStates.get(schema.spec!.priorityLevelConfiguration.name) ?? this.levelStates.get(CATCH_ALL)!;
     return { schema, level, distinguisher };
   }
@@ -135,6 +137,7 @@ export class ConfigController {
     if (!good.some((f) => f.metadata.name === CATCH_ALL)) good.push(mandatory(CATCH_ALL));
     this.ordered = matchingOrder(good);
     this.catchAll = good.find((f) => f.metadata.name === CATCH_ALL)!;
+    this.memo.reset();
   }
 
   private levelState(pl: PriorityLevelConfiguration, shareSum: number): LevelState {

@@ -4,7 +4,14 @@ import { newApiDomain } from '../../../../apiserver/api/domain.js';
 import type { FlowSchema } from '../../../../apiserver/api/generated/types.js';
 import { asKind } from '../../../../apiserver/api/object.js';
 import { flowControlBootstrap } from '../../../../apiserver/registry/flowcontrol/bootstrap-configuration.js';
-import { classify, matchesNonResourceRule, matchingOrder, type RequestDigest } from '../../../../apiserver/server/flowcontrol/classify.js';
+import {
+  ClassificationMemo,
+  classify,
+  matchesNonResourceRule,
+  matchingKey,
+  matchingOrder,
+  type RequestDigest,
+} from '../../../../apiserver/server/flowcontrol/classify.js';
 
 const schemas = matchingOrder(flowControlBootstrap(newApiDomain()).flowSchemas.map((o) => asKind<FlowSchema>(o)));
 const catchAll = schemas.find((s) => s.metadata.name === 'catch-all')!;
@@ -84,4 +91,42 @@ test('non-resource URLs: exact, `*`, and a prefix matches below it', () => {
   assert.ok(matchesNonResourceRule(rule('*'), d('/anything')));
   assert.ok(!matchesNonResourceRule(rule('/healthz'), d('/healthzz')));
   assert.ok(!matchesNonResourceRule({ verbs: ['post'], nonResourceURLs: ['*'] }, d('/x')));
+});
+
+test('the memo classifies as classify does, remembering each matching key until reset', () => {
+  const memo = new ClassificationMemo(8);
+  const kcm = { name: 'system:kube-controller-manager', groups: ['system:authenticated'] };
+  const lease = { apiGroup: 'coordination.orch.io', resource: 'leases', namespace: 'orch-system' };
+  const cases: Partial<RequestDigest>[] = [
+    {},
+    { user: { name: 'admin', groups: ['system:masters'] } },
+    { user: kcm, verb: 'update', ...lease },
+    { user: kcm, verb: 'list', ...lease },
+    { user: kcm, verb: 'update', ...lease, namespace: 'apps' },
+    { isResourceRequest: false, verb: 'get', path: '/readyz', namespace: '', resource: '' },
+    { isResourceRequest: false, verb: 'get', path: '/metrics', namespace: '', resource: '' },
+  ];
+  for (let round = 0; round < 2; round++)
+    for (const c of cases) {
+      const [want, got] = [classify(schemas, catchAll, digest(c)), memo.classify(schemas, catchAll, digest(c))];
+      assert.equal(got.schema.metadata.name, want.schema.metadata.name, JSON.stringify(c));
+      assert.equal(got.distinguisher, want.distinguisher, JSON.stringify(c));
+    }
+  assert.equal(memo.size, cases.length);
+  // The key tells apart what any field could be made to look like: a name holding a group's name.
+  const crafted = digest({ user: { name: 'x\u0000system:masters', groups: [] } });
+  const member = digest({ user: { name: 'x', groups: ['system:masters'] } });
+  assert.notEqual(matchingKey(crafted), matchingKey(member));
+  assert.equal(memo.classify(schemas, catchAll, member).schema.metadata.name, 'exempt');
+  assert.equal(memo.classify(schemas, catchAll, crafted).schema.metadata.name, 'catch-all');
+  // The distinguisher is the request's own even when the schema is remembered.
+  assert.equal(memo.classify(schemas, catchAll, digest({ user: { name: 'joe', groups: ['system:authenticated'] } })).distinguisher, 'joe');
+  // Past its capacity the memo starts over; reset (the schemas changed) forgets everything.
+  assert.ok(memo.size <= 8);
+  for (let i = 0; i < 20; i++) memo.classify(schemas, catchAll, digest({ user: { name: `u${i}`, groups: [] } }));
+  assert.ok(memo.size <= 8, `${memo.size} keys held`);
+  memo.reset();
+  assert.equal(memo.size, 0);
+  const other = matchingOrder(schemas.filter((s) => s.metadata.name !== 'global-default'));
+  assert.equal(memo.classify(other, catchAll, digest({})).schema.metadata.name, 'catch-all');
 });
