@@ -54,13 +54,13 @@ export function newMetrics(sources: MetricsSources): Metrics {
   const registry = newRegistry();
   if (sources.clusterMetrics) useInClusterAggregation(registry);
   const m = new MetricsFactory(registry, sources.showHiddenForVersion);
-  const requests = m.counter({
+  const requests = m.boundCounter({
     name: 'apiserver_request_total',
     help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
     labelNames: ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component', 'code'],
     stabilityLevel: 'STABLE',
   });
-  const latency = m.histogram({
+  const latency = m.boundHistogram({
     name: 'apiserver_request_duration_seconds',
     help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
     labelNames: ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'],
@@ -99,7 +99,7 @@ export function newMetrics(sources: MetricsSources): Metrics {
     labelNames: ['group', 'version', 'resource', 'subresource', 'removed_release'],
     stabilityLevel: 'STABLE',
   });
-  const watchEvents = m.counter({
+  const watchEvents = m.boundCounter({
     name: 'apiserver_watch_events_total',
     help: 'Number of events sent in watch clients',
     labelNames: ['group', 'version', 'kind'],
@@ -121,7 +121,7 @@ export function newMetrics(sources: MetricsSources): Metrics {
       for (const [resource, n] of await sources.storedObjects()) this.set({ resource }, n);
     },
   });
-  const etcdLatency = m.histogram({
+  const etcdLatency = m.boundHistogram({
     name: 'etcd_request_duration_seconds',
     help: 'Etcd request latency in seconds for each operation and object type.',
     labelNames: ['operation', 'type'],
@@ -190,10 +190,12 @@ export function newMetrics(sources: MetricsSources): Metrics {
           const dryRun = info.isResourceRequest && info.query.getAll('dryRun').includes('All') ? 'All' : '';
           const { verb, group, version, resource, subresource, scope, component } = labels;
           // In Kubernetes' label order, which the exposition keeps.
-          requests.inc({ verb, dry_run: dryRun, group, version, resource, subresource, scope, component, code: String(res.statusCode) });
+          requests
+            .labels({ verb, dry_run: dryRun, group, version, resource, subresource, scope, component, code: String(res.statusCode) })
+            .inc();
           if (labels.verb === 'WATCH' || labels.verb === 'CONNECT') return;
           const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-          latency.observe({ verb, dry_run: dryRun, group, version, resource, subresource, scope, component }, seconds);
+          latency.labels({ verb, dry_run: dryRun, group, version, resource, subresource, scope, component }).observe(seconds);
           // A hidden metric is not observed at all: no cost per request.
           if (sloShown) sloLatency.observe(labels, seconds);
         });

@@ -9,6 +9,7 @@ import type { ServerResponse } from 'node:http';
 import client from 'prom-client';
 import { KUBERNETES_MAJOR, KUBERNETES_MINOR } from '../../api/kubernetes-version.js';
 import { messageOf } from '../../api/thrown.js';
+import { BoundCounter, BoundGauge, BoundHistogram } from './bound.js';
 
 export type Registry = client.Registry;
 
@@ -50,6 +51,21 @@ export class MetricsFactory {
 
   histogram<L extends string>(opts: client.HistogramConfiguration<L> & Stability): client.Histogram<L> {
     return new client.Histogram({ ...opts, ...this.placement(opts) });
+  }
+
+  /** A counter for a hot path: children bound once count without validating or hashing labels (bound.ts). */
+  boundCounter<L extends string>(opts: { name: string; help: string; labelNames: readonly L[] } & Stability): BoundCounter<L> {
+    return new BoundCounter({ ...opts, ...this.placement(opts) });
+  }
+
+  boundGauge<L extends string>(opts: { name: string; help: string; labelNames: readonly L[] } & Stability): BoundGauge<L> {
+    return new BoundGauge({ ...opts, ...this.placement(opts) });
+  }
+
+  boundHistogram<L extends string>(
+    opts: { name: string; help: string; labelNames: readonly L[]; buckets: readonly number[] } & Stability,
+  ): BoundHistogram<L> {
+    return new BoundHistogram({ ...opts, ...this.placement(opts) });
   }
 
   /** The help text as exposed, and the registry it is exposed in (none when hidden). */

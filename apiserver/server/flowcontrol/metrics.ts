@@ -30,14 +30,14 @@ export function newFlowControlMetrics(m: MetricsFactory, controller: () => Confi
     labelNames: [...pf, 'reason'],
     stabilityLevel: 'BETA',
   });
-  const dispatched = m.counter({
+  const dispatched = m.boundCounter({
     name: 'apiserver_flowcontrol_dispatched_requests_total',
     help: 'Number of requests executed by API Priority and Fairness subsystem',
     labelNames: pf,
     stabilityLevel: 'BETA',
   });
   // The gauges of one (level, schema): requests and seats waiting in queues and executing.
-  const flowGauge = (name: string, help: string, stabilityLevel?: 'BETA') => m.gauge({ name, help, labelNames: pf, stabilityLevel });
+  const flowGauge = (name: string, help: string, stabilityLevel?: 'BETA') => m.boundGauge({ name, help, labelNames: pf, stabilityLevel });
   const inqueue = flowGauge(
     'apiserver_flowcontrol_current_inqueue_requests',
     'Number of requests currently pending in queues of the API Priority and Fairness subsystem',
@@ -57,20 +57,20 @@ export function newFlowControlMetrics(m: MetricsFactory, controller: () => Confi
     'Concurrency (number of seats) occupied by the currently executing (initial stage for a WATCH, any stage otherwise) requests in the API Priority and Fairness subsystem',
     'BETA',
   );
-  const wait = m.histogram({
+  const wait = m.boundHistogram({
     name: 'apiserver_flowcontrol_request_wait_duration_seconds',
     help: 'Length of time a request spent waiting in its queue',
     labelNames: [...pf, 'execute'],
     buckets: WAIT_BUCKETS,
     stabilityLevel: 'BETA',
   });
-  const execution = m.histogram({
+  const execution = m.boundHistogram({
     name: 'apiserver_flowcontrol_request_execution_seconds',
     help: 'Duration of initial stage (for a WATCH) or any (for a non-WATCH) stage of request execution in the API Priority and Fairness subsystem',
     labelNames: [...pf, 'type'],
     buckets: EXECUTION_BUCKETS,
   });
-  const seats = m.histogram({
+  const seats = m.boundHistogram({
     name: 'apiserver_flowcontrol_work_estimated_seats',
     help: 'Number of estimated seats (maximum of initial and final seats) associated with requests in API Priority and Fairness',
     labelNames: pf,
@@ -123,7 +123,7 @@ export function newFlowControlMetrics(m: MetricsFactory, controller: () => Confi
     (l) => l.limits.nominalCL,
   );
   perLevel('apiserver_flowcontrol_current_r', 'R(time of last change)', 'ALPHA', (l) => l.queueSet.nextR);
-  // One set of labelled children per (level, schema): the hot path observes without hashing labels.
+  // One set of bound children per (level, schema), found by one key per call (component-base/metrics/bound.ts).
   const children = new Map<string, ReturnType<typeof bind>>();
   const bind = (priority_level: string, flow_schema: string) => {
     const labels = { priority_level, flow_schema };
