@@ -16,6 +16,8 @@ export interface WriteOptions {
   warnings?: string[];
   /** HEAD: headers only. */
   headOnly?: boolean;
+  /** The body's bytes in this encoding when the caller has them already (a cached object's JSON). */
+  encoded?: Buffer;
 }
 
 export function encodeBody(body: unknown, encoding: Exclude<Encoding, 'protobuf'>, pretty = false): string {
@@ -66,7 +68,8 @@ export function warningHeaders(texts: readonly string[]): string[] {
 export function writeObject(res: ServerResponse, code: number, body: unknown, opts: WriteOptions): void {
   auditFrom(res.req)?.recordResponse(body);
   let bytes: string | Buffer;
-  if (opts.encoding !== 'protobuf') bytes = encodeBody(body, opts.encoding, opts.pretty);
+  if (opts.encoded) bytes = opts.encoded;
+  else if (opts.encoding !== 'protobuf') bytes = encodeBody(body, opts.encoding, opts.pretty);
   else if (opts.protobuf) bytes = opts.protobuf.encode(body as Record<string, unknown>);
   else throw new Error('a protobuf answer needs the protobuf codec');
   const headers: OutgoingHttpHeaders = {

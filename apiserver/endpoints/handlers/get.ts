@@ -10,11 +10,19 @@ import { auditFrom } from '../request/request-audit.js';
 import { objectJson } from '../../storage/cacher/cached-object.js';
 import { bulkChunkBytes, bulkStreamStarted, bulkTurn } from './bulk-budget.js';
 
-/** GET/HEAD of one object (or its subresource view); a non-zero resourceVersion means "not older than". */
+/**
+ * GET/HEAD of one object (or its subresource view); a non-zero resourceVersion means "not older
+ * than". An object of the watch cache answered as JSON is written from the encoding it keeps for
+ * lists (objectJson): encoded once for all of its readers, not once per GET.
+ */
 export async function handleGet(s: RequestScope): Promise<void> {
   const obj = await s.store.get(s.ctx, s.info.name, { resourceVersion: s.query.get('resourceVersion') ?? undefined });
-  respond(s, 200, renderAnswer(s, obj), { headOnly: s.req.method === 'HEAD' });
+  const body = renderAnswer(s, obj);
+  const encoded = body === obj && s.encoding === 'json' && !s.pretty ? Buffer.concat([objectJson(obj), NEWLINE]) : undefined;
+  respond(s, 200, body, { headOnly: s.req.method === 'HEAD', encoded });
 }
+
+const NEWLINE = Buffer.from('\n');
 
 /** LIST with selectors, paging and the resourceVersion rules. */
 export async function handleList(s: RequestScope): Promise<void> {

@@ -662,6 +662,7 @@ export function runRestConformance(backend: string, start: () => Promise<TestSer
           for (const item of r.body.items) {
             const one = await c.get(CM('big-lists', item.metadata.name));
             assert.deepEqual(item, one.body);
+            assert.equal(one.text, `${JSON.stringify(one.body)}\n`, 'a GET answers one JSON document and a newline');
           }
           return r.body.items;
         };
