@@ -25,6 +25,7 @@ import { HistoryBytes } from './history-bytes.js';
 import { LeaseManager } from './leases.js';
 import { findOldestReadable } from './oldest-readable.js';
 import { RawKvClient } from './raw-call.js';
+import { H2UnaryClient } from './h2-unary.js';
 import { type RawCompare, type RawKeyValue, type RawOp, rangesOf } from './raw-kv.js';
 import { ReadBatcher } from './read-batch.js';
 import { watchEtcd } from './watch.js';
@@ -67,7 +68,8 @@ export function newEtcdStorage(options: EtcdStorageOptions): Storage {
     defaultCallOptions: (context) => (context.isStream ? {} : { deadline: Date.now() + perTryDeadlineMs(timeoutMs) }),
     ...faults,
   });
-  return new EtcdStorage(client, new RawKvClient(client, faults.faultHandling.global, perTryDeadlineMs(timeoutMs)), options.logger);
+  const transport = new H2UnaryClient(options.endpoints, faults.faultHandling.host);
+  return new EtcdStorage(client, new RawKvClient(transport, faults.faultHandling.global, perTryDeadlineMs(timeoutMs)), options.logger);
 }
 
 class EtcdStorage implements Storage {
@@ -260,6 +262,7 @@ class EtcdStorage implements Storage {
     this.historyBytes.stop();
     for (const sink of [...this.watches]) sink.stop();
     this.client.close();
+    this.raw.close();
   }
 
   /**
