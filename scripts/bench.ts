@@ -303,19 +303,22 @@ function densityTargets(flags: Flags): DensityTarget[] {
   return targets;
 }
 
+/** A server on an etcd of its own, and how to stop both. */
+async function startOnOwnEtcd(name: string, launch: (etcd: string) => Promise<LocalApiServer>) {
+  const s = await startWithEtcd(name, true, (own) => launch(own!));
+  return {
+    server: s.server,
+    stop: async () => {
+      await s.server.stop();
+      await s.etcd?.stop();
+    },
+  };
+}
+
 /** pods-150k's servers: orch on etcd with its default flags and, with --compare, the reference with the WatchList gate on (alpha in 1.28). */
 function podsScaleTargets(flags: Flags): PodsScaleTarget[] {
   const args = flags.workers ? [`--workers=${flags.workers}`] : [];
-  const start = async (name: string, launch: (etcd: string) => Promise<LocalApiServer>) => {
-    const s = await startWithEtcd(name, true, (own) => launch(own!));
-    return {
-      server: s.server,
-      stop: async () => {
-        await s.server.stop();
-        await s.etcd?.stop();
-      },
-    };
-  };
+  const start = startOnOwnEtcd;
   const targets: PodsScaleTarget[] = [
     { name: 'orch-etcd', start: () => start('orch-etcd', (etcd) => startLocalApiServer({ etcd, nodeArgs: flags.serverNodeArgs, args })) },
   ];
@@ -347,16 +350,7 @@ function floodTargets(flags: Flags): FloodTarget[] {
         },
       },
     ];
-  const onEtcd = (name: string, launch: (etcd: string) => Promise<LocalApiServer>) => async () => {
-    const s = await startWithEtcd(name, true, (own) => launch(own!));
-    return {
-      server: s.server,
-      stop: async () => {
-        await s.server.stop();
-        await s.etcd?.stop();
-      },
-    };
-  };
+  const onEtcd = (name: string, launch: (etcd: string) => Promise<LocalApiServer>) => () => startOnOwnEtcd(name, launch);
   return [
     {
       name: 'orch-apf-etcd',

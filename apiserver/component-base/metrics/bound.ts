@@ -110,26 +110,23 @@ class CountChild implements CounterChild, GaugeChild {
   }
 }
 
-const countExposed = (labels: Labels, child: CountChild): Exposed[] => (child.used ? [{ labels, value: child.value }] : []);
-
-export class BoundCounter<L extends string> extends BoundMetric<L, CounterChild> {
-  readonly type = 'counter';
-  protected newChild(): CounterChild {
-    return new CountChild();
+/** Counters and gauges alike: a child holds one number (its users see it as C: a counter's cannot set). */
+abstract class CountMetric<L extends string, C> extends BoundMetric<L, C> {
+  protected newChild(): C {
+    return new CountChild() as unknown as C;
   }
-  protected exposed(labels: Labels, child: CounterChild): Exposed[] {
-    return countExposed(labels, child as CountChild);
+  protected exposed(labels: Labels, child: C): Exposed[] {
+    const c = child as unknown as CountChild;
+    return c.used ? [{ labels, value: c.value }] : [];
   }
 }
 
-export class BoundGauge<L extends string> extends BoundMetric<L, GaugeChild> {
+export class BoundCounter<L extends string> extends CountMetric<L, CounterChild> {
+  readonly type = 'counter';
+}
+
+export class BoundGauge<L extends string> extends CountMetric<L, GaugeChild> {
   readonly type = 'gauge';
-  protected newChild(): GaugeChild {
-    return new CountChild();
-  }
-  protected exposed(labels: Labels, child: GaugeChild): Exposed[] {
-    return countExposed(labels, child as CountChild);
-  }
 }
 
 class BucketChild implements HistogramChild {
