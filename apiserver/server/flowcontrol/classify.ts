@@ -37,8 +37,12 @@ export function matchingOrder(schemas: readonly FlowSchema[]): FlowSchema[] {
 
 /** The first matching schema of `ordered` (see matchingOrder), else `catchAll`. */
 export function classify(ordered: readonly FlowSchema[], catchAll: FlowSchema, digest: RequestDigest): Classification {
-  const schema = ordered.find((s) => matchesSchema(s, digest)) ?? catchAll;
+  const schema = firstMatch(ordered, catchAll, digest);
   return { schema, distinguisher: distinguisherOf(schema, digest) };
+}
+
+function firstMatch(ordered: readonly FlowSchema[], catchAll: FlowSchema, d: RequestDigest): FlowSchema {
+  return ordered.find((s) => matchesSchema(s, d)) ?? catchAll;
 }
 
 /**
@@ -57,10 +61,14 @@ export function matchingKey(d: RequestDigest): string {
 
 const field = (s: string) => `${s.length}:${s}`;
 
+/** The longest matching key remembered: a non-resource path is the client's, up to a URL's length. */
+const MAX_KEY_CHARS = 1024;
+
 /**
  * classify, remembering each matching key's schema until the schemas change (`reset`): walking the
  * schemas' rules is most of what classifying costs, and a server's requests come from few users
- * doing few things. At most `capacity` keys are held; past that the memo starts over.
+ * doing few things. At most `capacity` keys of at most MAX_KEY_CHARS are held (a few MB at most);
+ * past that the memo starts over, and a longer key is classified afresh every time.
  */
 export class ClassificationMemo {
   private readonly schemas = new Map<string, FlowSchema>();
@@ -71,9 +79,11 @@ export class ClassificationMemo {
     const key = matchingKey(d);
     let schema = this.schemas.get(key);
     if (!schema) {
-      schema = ordered.find((s) => matchesSchema(s, d)) ?? catchAll;
-      if (this.schemas.size >= this.capacity) this.schemas.clear();
-      this.schemas.set(key, schema);
+      schema = firstMatch(ordered, catchAll, d);
+      if (key.length <= MAX_KEY_CHARS) {
+        if (this.schemas.size >= this.capacity) this.schemas.clear();
+        this.schemas.set(key, schema);
+      }
     }
     return { schema, distinguisher: distinguisherOf(schema, d) };
   }

@@ -125,7 +125,10 @@ test('the memo classifies as classify does, remembering each matching key until 
   assert.ok(memo.size <= 8);
   for (let i = 0; i < 20; i++) memo.classify(schemas, catchAll, digest({ user: { name: `u${i}`, groups: [] } }));
   assert.ok(memo.size <= 8, `${memo.size} keys held`);
+  // A long path (the client's own) is classified, and not held.
   memo.reset();
+  const long = digest({ isResourceRequest: false, verb: 'get', path: `/healthz/${'x'.repeat(5000)}`, namespace: '', resource: '' });
+  assert.equal(memo.classify(schemas, catchAll, long).schema.metadata.name, classify(schemas, catchAll, long).schema.metadata.name);
   assert.equal(memo.size, 0);
   const other = matchingOrder(schemas.filter((s) => s.metadata.name !== 'global-default'));
   assert.equal(memo.classify(other, catchAll, digest({})).schema.metadata.name, 'catch-all');
