@@ -11,7 +11,7 @@
 import { expectStatus, ApiClient } from './api-client.js';
 import { loadKubeconfig } from './kubeconfig.js';
 import { startLocalApiServer } from './local-cluster.js';
-import { percentile, round, runLoad } from './stats.js';
+import { mean, percentile, round, runLoad } from './stats.js';
 import { configMap, cpuSeconds, type BenchOptions, type ScenarioResult } from './workload.js';
 
 const USER_TOKEN = 'apf-cost-bench-token';
@@ -48,7 +48,6 @@ export async function runApfCost(options: BenchOptions, nodeArgs: string[] = [])
     });
     const cpu1 = await cpu();
     if (load.errors > 0) throw new Error(`apf-cost: ${load.errors} GETs failed`);
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
     const cpuPerReq = (side: Side) => Math.round(((cpu1[side] - cpu0[side]) * 1e6) / Math.max(1, latencies[side].length));
     const row = (side: Side): ScenarioResult => ({
       scenario: `get-apf-${side}`,

@@ -21,7 +21,7 @@ import { chromium } from 'playwright-core';
 import { expectStatus, ApiClient } from './api-client.js';
 import { loadKubeconfig } from './kubeconfig.js';
 import { startLocalApiServer } from './local-cluster.js';
-import { percentile, round, runLoad } from './stats.js';
+import { mean, percentile, round, runLoad } from './stats.js';
 import { configMap, cpuSeconds, type BenchOptions, type ScenarioResult } from './workload.js';
 
 const NS = 'console-bench';
@@ -91,7 +91,6 @@ async function latencyWithAndWithout(options: BenchOptions, log: (line: string) 
       for (const server of Object.values(servers)) await server.stop();
     }
   }
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   const results: ScenarioResult[] = [];
   for (const [scenario, bySide] of Object.entries(latencies)) {
     for (const side of SIDES) {

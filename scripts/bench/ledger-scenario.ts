@@ -19,7 +19,7 @@ import { Etcd3 } from 'etcd3';
 import { expectStatus, ApiClient } from './api-client.js';
 import { loadKubeconfig } from './kubeconfig.js';
 import { startLocalApiServer, startLocalEtcd, type LocalEtcd } from './local-cluster.js';
-import { percentile, round, runLoad } from './stats.js';
+import { mean, percentile, round, runLoad } from './stats.js';
 import { configMap, cpuSeconds, PAYLOAD, writtenBytes, type BenchOptions, type ScenarioResult } from './workload.js';
 
 const NS = 'ledger-bench';
@@ -73,7 +73,6 @@ export async function runLedger(
         latencies[side].push(performance.now() - t0);
       });
       const cpu1 = await cpuOf();
-      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
       // CPU per request (µs) of each side's server and etcd: steadier than latency on a shared machine.
       const perReq = (side: 'on' | 'off', p: 'server' | 'etcd' | 'written') =>
         Math.round(((cpu1[side][p] - cpu0[side][p]) * 1e6) / Math.max(1, latencies[side].length));

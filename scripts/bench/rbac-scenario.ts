@@ -9,7 +9,7 @@
 import { expectStatus, ApiClient } from './api-client.js';
 import { loadKubeconfig } from './kubeconfig.js';
 import { startLocalApiServer } from './local-cluster.js';
-import { percentile, round, runLoad } from './stats.js';
+import { mean, percentile, round, runLoad } from './stats.js';
 import { configMap, type BenchOptions, type ScenarioResult } from './workload.js';
 
 const NAMESPACES = 10;
@@ -89,7 +89,6 @@ export async function runRbacGet(options: BenchOptions, log: (line: string) => v
       await get(i);
       latencies[kindOf(i)].push(performance.now() - t0);
     });
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
     const row = (scenario: 'masters-get' | 'rbac-get', xs: number[]): ScenarioResult => ({
       scenario,
       count: xs.length,

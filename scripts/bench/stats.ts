@@ -8,6 +8,11 @@ export function percentile(samples: number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
 }
 
+/** The mean of samples; 0 for none. */
+export function mean(samples: readonly number[]): number {
+  return samples.reduce((a, b) => a + b, 0) / Math.max(1, samples.length);
+}
+
 /** Rounds to a precision that reads well in a table (3 significant digits, at most 1 decimal). */
 export function round(n: number): number {
   if (n >= 100) return Math.round(n);
